@@ -1,0 +1,326 @@
+//! `typepper`: inspect, score and make typepper replays from the command line.
+
+mod json;
+
+use std::fmt::Write as _;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use typepper_engine::synth::{Typist, synth};
+use typepper_engine::{DecodeError, Header, Mode, Op, PlayError, Replay, VERSION, hex};
+
+/// typepper's replays on the command line.
+#[derive(Parser)]
+#[command(name = "typepper", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Show a replay's header and input timeline.
+    ///
+    /// FILE holds raw replay bytes, the hex text the game stores as `last.replay`, or the
+    /// readable text form (`typepper synth --text`);
+    /// `-` reads standard input.
+    Inspect {
+        /// The replay file, or `-`.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-play a replay through this engine and print its score.
+    Score {
+        /// The replay file (raw or hex), or `-`.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make a replay: a synthetic typist plays the round's own text.
+    Synth {
+        /// The mode key: time:15, time:30, time:60, zen, pursuit:1 … pursuit:20.
+        #[arg(long)]
+        mode: String,
+        /// The round's text seed.
+        #[arg(long)]
+        seed: u64,
+        /// The typist's speed.
+        #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u32).range(1..=400))]
+        wpm: u32,
+        /// The typist's keystroke accuracy, in percent.
+        #[arg(long, default_value_t = 96, value_parser = clap::value_parser!(u32).range(0..=100))]
+        accuracy: u32,
+        /// The typist's own randomness (timing and mistakes).
+        #[arg(long, default_value_t = 1)]
+        typist_seed: u64,
+        /// ZEN: seconds to type before ending with esc.
+        #[arg(long, default_value_t = 30)]
+        zen_secs: u32,
+        /// Write hex text (as `last.replay`) instead of raw bytes.
+        #[arg(long, conflicts_with = "text")]
+        hex: bool,
+        /// Write the readable text form (as the engine's golden files) instead of bytes.
+        #[arg(long)]
+        text: bool,
+        /// Where to write it; `-` is standard output.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+/// A refusal the CLI reports as `{"error": kind, "message": ...}`.
+#[derive(Debug)]
+struct Refused {
+    kind: &'static str,
+    message: String,
+}
+
+impl From<DecodeError> for Refused {
+    fn from(e: DecodeError) -> Refused {
+        Refused {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<PlayError> for Refused {
+    fn from(e: PlayError) -> Refused {
+        let kind = match e {
+            PlayError::OtherRules { .. } => "OtherRules",
+            PlayError::Mode(_) => "Mode",
+            PlayError::Refused { .. } => "Refused",
+            PlayError::NotOver => "NotOver",
+            _ => "Clock",
+        };
+        Refused {
+            kind,
+            message: e.to_string(),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let (json, result) = match cli.command {
+        Command::Inspect { file, json } => (json, inspect(&file, json)),
+        Command::Score { file, json } => (json, score(&file, json)),
+        Command::Synth {
+            mode,
+            seed,
+            wpm,
+            accuracy,
+            typist_seed,
+            zen_secs,
+            hex,
+            text,
+            out,
+        } => {
+            let typist = Typist {
+                wpm,
+                accuracy,
+                seed: typist_seed,
+                zen_ms: zen_secs.saturating_mul(1000),
+            };
+            let form = match (hex, text) {
+                (true, _) => Form::Hex,
+                (_, true) => Form::Text,
+                _ => Form::Raw,
+            };
+            (false, make(&mode, seed, &typist, form, &out))
+        }
+    };
+    match result {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            if json {
+                println!("{}", json::error(e.kind, &e.message));
+            } else {
+                eprintln!("typepper: {} ({})", e.message, e.kind);
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// How a replay is written to a file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Raw,
+    Hex,
+    Text,
+}
+
+/// A replay file's bytes, and the form they came in.
+struct Loaded {
+    bytes: Vec<u8>,
+    form: Form,
+}
+
+fn load(file: &PathBuf) -> Result<Loaded, Refused> {
+    let io = |e: std::io::Error| Refused {
+        kind: "Io",
+        message: format!("cannot read {}: {e}", file.display()),
+    };
+    let mut raw = Vec::new();
+    if file.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut raw).map_err(io)?;
+    } else {
+        raw = std::fs::read(file).map_err(io)?;
+    }
+    if !raw.starts_with(b"TPR") {
+        let text = std::str::from_utf8(&raw).unwrap_or("");
+        if text.starts_with("typepper replay") {
+            let replay: Replay =
+                text.parse()
+                    .map_err(|e: typepper_engine::replay::TextError| Refused {
+                        kind: "Text",
+                        message: format!("{}: {e}", file.display()),
+                    })?;
+            return Ok(Loaded {
+                bytes: replay.encode(),
+                form: Form::Text,
+            });
+        }
+        if let Some(bytes) = hex::decode(text).filter(|b| !b.is_empty()) {
+            return Ok(Loaded {
+                bytes,
+                form: Form::Hex,
+            });
+        }
+    }
+    Ok(Loaded {
+        bytes: raw,
+        form: Form::Raw,
+    })
+}
+
+fn op_text(op: Op) -> String {
+    match op {
+        Op::Backspace => "backspace".to_owned(),
+        Op::End => "end".to_owned(),
+        Op::Char(' ') => "space".to_owned(),
+        Op::Char(c) => format!("{:?}", c),
+    }
+}
+
+fn inspect(file: &PathBuf, as_json: bool) -> Result<String, Refused> {
+    let loaded = load(file)?;
+    let replay = Replay::decode(&loaded.bytes)?;
+    let header = Header::peek(&loaded.bytes)?;
+    if as_json {
+        return Ok(json::inspect(
+            &replay,
+            &loaded.bytes,
+            loaded.form.name(),
+            header.len,
+        ));
+    }
+    let mut out = String::new();
+    let encoding = loaded.form.name();
+    let rules = if replay.engine == VERSION {
+        "these rules".to_owned()
+    } else {
+        format!("other rules; these are {VERSION}")
+    };
+    let title = replay
+        .mode
+        .parse::<Mode>()
+        .map_or_else(|_| "not a mode of this build".to_owned(), |m| m.title());
+    let total: u64 = replay.inputs.iter().map(|i| u64::from(i.dt)).sum();
+    let _ = writeln!(out, "bytes   {} ({encoding})", loaded.bytes.len());
+    let _ = writeln!(out, "format  1");
+    let _ = writeln!(out, "engine  {} ({rules})", replay.engine);
+    let _ = writeln!(out, "mode    {} ({title})", replay.mode);
+    let _ = writeln!(out, "seed    {} ({:#018x})", replay.seed, replay.seed);
+    let _ = writeln!(out, "inputs  {} over {total} ms", replay.inputs.len());
+    let _ = writeln!(out, "{:>9} {:>9}  op", "Δms", "at ms");
+    for (input, (at, op)) in replay.inputs.iter().zip(replay.timeline()) {
+        let at = at.map_or_else(|| "-".to_owned(), |t| t.to_string());
+        let _ = writeln!(
+            out,
+            "{:>9} {at:>9}  {}",
+            format!("+{}", input.dt),
+            op_text(op)
+        );
+    }
+    Ok(out)
+}
+
+fn score(file: &PathBuf, as_json: bool) -> Result<String, Refused> {
+    let loaded = load(file)?;
+    let replay = Replay::decode(&loaded.bytes)?;
+    let (_, score) = replay.play()?;
+    if as_json {
+        return Ok(json::score(&replay, &score));
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} · seed {} · engine {}",
+        score.mode, replay.seed, replay.engine
+    );
+    let _ = write!(out, "{score}");
+    let tier = typepper_engine::Tier::of(score.peak_heat);
+    let _ = writeln!(out, "peak tier {tier}");
+    Ok(out)
+}
+
+impl Form {
+    fn name(self) -> &'static str {
+        match self {
+            Form::Raw => "raw",
+            Form::Hex => "hex",
+            Form::Text => "text",
+        }
+    }
+}
+
+fn make(
+    mode: &str,
+    seed: u64,
+    typist: &Typist,
+    form: Form,
+    out: &PathBuf,
+) -> Result<String, Refused> {
+    let mode: Mode = mode
+        .parse()
+        .map_err(|e: typepper_engine::ModeError| Refused {
+            kind: "Mode",
+            message: e.to_string(),
+        })?;
+    let replay = synth(mode, seed, typist);
+    let bytes = replay.encode();
+    let body = match form {
+        Form::Raw => bytes.clone(),
+        Form::Hex => format!("{}\n", hex::encode(&bytes)).into_bytes(),
+        Form::Text => replay.to_string().into_bytes(),
+    };
+    let write = |e: std::io::Error| Refused {
+        kind: "Io",
+        message: format!("cannot write {}: {e}", out.display()),
+    };
+    if out.as_os_str() == "-" {
+        std::io::stdout().write_all(&body).map_err(write)?;
+    } else {
+        std::fs::write(out, &body).map_err(write)?;
+    }
+    let summary = match replay.play() {
+        Ok((_, s)) => format!("{}, {} in {} ms", mode, s.headline(), s.duration_ms),
+        Err(e) => format!("{mode}, which does not play: {e}"),
+    };
+    eprintln!(
+        "typepper: wrote {} bytes, {} inputs: {summary}",
+        bytes.len(),
+        replay.inputs.len()
+    );
+    Ok(String::new())
+}

@@ -1,0 +1,216 @@
+//! The modes a round can be played in, with the text keys replays carry.
+
+use core::fmt;
+use core::str::FromStr;
+
+/// The lowest and highest level HOT PURSUIT can start from.
+pub const PURSUIT_LEVELS: core::ops::RangeInclusive<u8> = 1..=20;
+
+/// How a round is played and how it ends. [`Mode::key`] is its text in a replay header;
+/// the enum's order means nothing, so reordering it breaks no replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// BLITZ: type until the clock, started by the first keystroke, runs out.
+    Blitz(Blitz),
+    /// ZEN: no clock; the round ends with [`crate::Op::End`] (esc).
+    Zen,
+    /// HOT PURSUIT: a flame chases the caret from this level and the round ends when it
+    /// catches up.
+    Pursuit(StartLevel),
+}
+
+/// BLITZ's three clocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Blitz {
+    /// 15 seconds.
+    S15,
+    /// 30 seconds.
+    S30,
+    /// 60 seconds.
+    S60,
+}
+
+impl Blitz {
+    /// The clock's length in seconds.
+    pub const fn secs(self) -> u32 {
+        match self {
+            Blitz::S15 => 15,
+            Blitz::S30 => 30,
+            Blitz::S60 => 60,
+        }
+    }
+}
+
+/// A HOT PURSUIT start level, 1 to 20.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StartLevel(u8);
+
+impl StartLevel {
+    /// The level, if it is one HOT PURSUIT starts from.
+    pub fn new(level: u8) -> Option<StartLevel> {
+        PURSUIT_LEVELS.contains(&level).then_some(StartLevel(level))
+    }
+
+    /// The level as a number.
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+}
+
+/// A mode key this build doesn't have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeError {
+    key: String,
+}
+
+impl ModeError {
+    /// The key that was refused.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+}
+
+impl fmt::Display for ModeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "this build has no mode {:?}: it has time:15, time:30, time:60, zen and pursuit:1 to pursuit:20",
+            self.key
+        )
+    }
+}
+
+impl std::error::Error for ModeError {}
+
+impl Mode {
+    /// BLITZ 15s.
+    pub const BLITZ_15: Mode = Mode::Blitz(Blitz::S15);
+    /// BLITZ 30s.
+    pub const BLITZ_30: Mode = Mode::Blitz(Blitz::S30);
+    /// BLITZ 60s.
+    pub const BLITZ_60: Mode = Mode::Blitz(Blitz::S60);
+
+    /// HOT PURSUIT from `level`, if it is 1 to 20.
+    pub fn pursuit(level: u8) -> Option<Mode> {
+        StartLevel::new(level).map(Mode::Pursuit)
+    }
+
+    /// The text a replay header carries: `time:15`, `time:30`, `time:60`, `zen`,
+    /// `pursuit:N`.
+    pub fn key(self) -> String {
+        match self {
+            Mode::Blitz(b) => format!("time:{}", b.secs()),
+            Mode::Zen => "zen".to_owned(),
+            Mode::Pursuit(l) => format!("pursuit:{}", l.get()),
+        }
+    }
+
+    /// The title players see: `BLITZ 15s`, `ZEN`, `HOT PURSUIT from lv7`. Also `Display`.
+    pub fn title(self) -> String {
+        self.to_string()
+    }
+
+    /// What the headline score counts: `wpm`, or `words` in HOT PURSUIT.
+    pub const fn unit(self) -> &'static str {
+        match self {
+            Mode::Pursuit(_) => "words",
+            _ => "wpm",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mode::Blitz(b) => write!(f, "BLITZ {}s", b.secs()),
+            Mode::Zen => f.write_str("ZEN"),
+            Mode::Pursuit(l) => write!(f, "HOT PURSUIT from lv{}", l.get()),
+        }
+    }
+}
+
+impl FromStr for Mode {
+    type Err = ModeError;
+
+    /// Parses a key exactly as [`Mode::key`] writes it: no spaces, no leading zeros.
+    fn from_str(key: &str) -> Result<Mode, ModeError> {
+        let refuse = || ModeError {
+            key: key.to_owned(),
+        };
+        let number = |s: &str| -> Option<u8> {
+            // "07" or "+7" would be a second key for one mode.
+            if s.starts_with('0') || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            s.parse().ok()
+        };
+        match key {
+            "time:15" => Ok(Mode::BLITZ_15),
+            "time:30" => Ok(Mode::BLITZ_30),
+            "time:60" => Ok(Mode::BLITZ_60),
+            "zen" => Ok(Mode::Zen),
+            _ => key
+                .strip_prefix("pursuit:")
+                .and_then(number)
+                .and_then(Mode::pursuit)
+                .ok_or_else(refuse),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_titles_are_these() {
+        let table = [
+            (Mode::BLITZ_15, "time:15", "BLITZ 15s"),
+            (Mode::BLITZ_30, "time:30", "BLITZ 30s"),
+            (Mode::BLITZ_60, "time:60", "BLITZ 60s"),
+            (Mode::Zen, "zen", "ZEN"),
+            (
+                Mode::pursuit(7).unwrap(),
+                "pursuit:7",
+                "HOT PURSUIT from lv7",
+            ),
+            (
+                Mode::pursuit(1).unwrap(),
+                "pursuit:1",
+                "HOT PURSUIT from lv1",
+            ),
+            (
+                Mode::pursuit(20).unwrap(),
+                "pursuit:20",
+                "HOT PURSUIT from lv20",
+            ),
+        ];
+        for (mode, key, title) in table {
+            assert_eq!(mode.key(), key);
+            assert_eq!(mode.title(), title);
+            assert_eq!(key.parse::<Mode>(), Ok(mode));
+        }
+    }
+
+    #[test]
+    fn other_keys_are_refused_by_name() {
+        for key in [
+            "",
+            "time:10",
+            "time:015",
+            "zen ",
+            "ZEN",
+            "pursuit:0",
+            "pursuit:21",
+            "pursuit:07",
+            "pursuit:+7",
+            "pursuit:",
+            "pursuit:300",
+            "words:25",
+        ] {
+            let err = key.parse::<Mode>().unwrap_err();
+            assert_eq!(err.key(), key);
+            assert!(err.to_string().contains("this build has no mode"));
+        }
+    }
+}

@@ -1,0 +1,641 @@
+//! A round: the rules of VERSION 1 as a state machine fed `(ms, Op)` pairs.
+//!
+//! Everything here follows from the inputs and their times. Heat, the flame and the
+//! clock are kept as a value at a moment plus a linear rate, so looking at the round
+//! (a frame, a tick) never changes it.
+
+use core::fmt;
+
+use crate::heat::{self, Streak, Tier};
+use crate::replay::{Input, Op, Replay};
+use crate::score::{self, CharCounts, Sample, Score};
+use crate::text::{self, Words};
+use crate::{Mode, VERSION};
+
+/// Characters a word may run past its end; keys beyond are ignored.
+pub const MAX_EXTRA: usize = 20;
+/// Words the round keeps drawn past the caret, for renderers to lay out.
+pub const LOOKAHEAD: usize = 64;
+/// The chart keeps one sample a second for a round's first 8 hours.
+pub const MAX_SAMPLES: usize = 8 * 3600;
+
+/// HOT PURSUIT positions count twelve thousand steps a character, so that a flame at
+/// `w` wpm moves exactly `w` steps a millisecond (w × 5 chars a minute).
+pub const STEPS_PER_CHAR: i64 = 12_000;
+/// The flame starts this many characters behind the caret.
+pub const FLAME_START_GAP: i64 = 30;
+/// The flame is never further behind than this: it is dragged along, and heat is 0 here.
+pub const FLAME_MAX_LEAD: i64 = 40;
+/// The level rises by one every this many correct words.
+pub const WORDS_PER_LEVEL: u32 = 10;
+
+/// The flame's speed at `level`: 15 + 5 × level wpm (lv1 20 wpm, lv7 50, lv20 115).
+pub const fn flame_wpm(level: u32) -> i64 {
+    15 + 5 * level as i64
+}
+
+/// What an input did, for the shell to draw, play or save. Nothing here needs acting on
+/// for the rules to hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effects {
+    /// This input started the round's clock.
+    pub started: bool,
+    /// A keystroke was judged: `Some(true)` if correct.
+    pub judged: Option<bool>,
+    /// A word was committed: `Some(true)` if typed correctly.
+    pub committed: Option<bool>,
+    /// HOT PURSUIT rose to this level.
+    pub level_up: Option<u8>,
+    /// The round is over: ZEN's End, or the flame caught a caret that stepped back.
+    pub finished: bool,
+    /// The input changed nothing (space at a word's start, backspace into a correct
+    /// word, a character past [`MAX_EXTRA`]).
+    pub ignored: bool,
+}
+
+/// Why the round would not take an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The round had already ended, at this ms.
+    Late {
+        /// When the round ended.
+        ended_at: u64,
+    },
+    /// The input is earlier than the one before it.
+    Backwards {
+        /// The time of the input before.
+        last: u32,
+    },
+    /// End is ZEN's; other modes end by their clock or the flame.
+    EndOutsideZen,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Late { ended_at } => {
+                write!(f, "an input after the round ended at {ended_at} ms")
+            }
+            Refusal::Backwards { last } => write!(f, "an input earlier than the one at {last} ms"),
+            Refusal::EndOutsideZen => f.write_str("an End outside ZEN"),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// One round being played. `Clone` is a snapshot.
+#[derive(Clone, Debug)]
+pub struct Round {
+    mode: Mode,
+    seed: u64,
+    words: Words,
+    /// Drawn words and the stream offset (in characters) each starts at.
+    targets: Vec<&'static str>,
+    offsets: Vec<u32>,
+    /// Every typed character of every word so far; word `i`'s input starts at
+    /// `starts[i]`, and the last entry is the current word.
+    typed: Vec<char>,
+    starts: Vec<usize>,
+    /// Inputs as recorded, for [`Round::replay`].
+    inputs: Vec<Input>,
+    started: Option<u32>,
+    last: u32,
+    last_stroke: Option<u32>,
+    ends_at: Option<u64>,
+    keys: u32,
+    correct_keys: u32,
+    correct_words: u32,
+    /// Characters of correct words, one space each included.
+    correct_word_chars: u32,
+    streak: Streak,
+    flame: Option<Flame>,
+    peak_milli: i64,
+    chart: Chart,
+}
+
+/// HOT PURSUIT's flame: where it was at a moment, and its level there.
+#[derive(Clone, Debug)]
+struct Flame {
+    pos: i64,
+    at: u32,
+    level: u32,
+    /// The flame waits for the first keystroke.
+    running: bool,
+}
+
+impl Flame {
+    fn at(&self, t: u32) -> i64 {
+        if !self.running {
+            return self.pos;
+        }
+        self.pos + flame_wpm(self.level) * i64::from(t.saturating_sub(self.at))
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Chart {
+    samples: Vec<Sample>,
+    /// Keystrokes and mistakes of the second in progress.
+    keys: u32,
+    errors: u32,
+}
+
+impl Chart {
+    /// Whether a second has closed by `elapsed` ms since the start.
+    fn due(&self, elapsed: u64) -> bool {
+        self.samples.len() < MAX_SAMPLES && elapsed >= (self.samples.len() as u64 + 1) * 1000
+    }
+
+    /// Closes every whole second that ends by `elapsed`. Nothing is typed meanwhile, so
+    /// the correct characters stay `correct_now` throughout.
+    fn roll(&mut self, elapsed: u64, correct_now: u32) {
+        while self.due(elapsed) {
+            let ms = (self.samples.len() as u64 + 1) * 1000;
+            self.samples.push(Sample {
+                wpm_x100: score::rate_x100(correct_now.into(), ms),
+                raw_x100: score::rate_x100(self.keys.into(), 1000),
+                errors: self.errors,
+            });
+            self.keys = 0;
+            self.errors = 0;
+        }
+    }
+}
+
+impl Round {
+    /// A fresh round of `mode` whose text is drawn from `seed`.
+    pub fn new(mode: Mode, seed: u64) -> Round {
+        let flame = match mode {
+            Mode::Pursuit(level) => Some(Flame {
+                pos: -FLAME_START_GAP * STEPS_PER_CHAR,
+                at: 0,
+                level: level.get().into(),
+                running: false,
+            }),
+            _ => None,
+        };
+        let mut round = Round {
+            mode,
+            seed,
+            words: text::words(seed),
+            targets: Vec::with_capacity(2 * LOOKAHEAD),
+            offsets: Vec::with_capacity(2 * LOOKAHEAD),
+            typed: Vec::with_capacity(256),
+            starts: vec![0],
+            inputs: Vec::with_capacity(256),
+            started: None,
+            last: 0,
+            last_stroke: None,
+            ends_at: None,
+            keys: 0,
+            correct_keys: 0,
+            correct_words: 0,
+            correct_word_chars: 0,
+            streak: Streak::default(),
+            flame,
+            peak_milli: 0,
+            chart: Chart::default(),
+        };
+        round.draw_ahead();
+        round.peak_milli = round.heat_milli(0);
+        round
+    }
+
+    /// The round's mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The round's text seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// When the first input arrived: the clock's start.
+    pub fn started(&self) -> Option<u32> {
+        self.started
+    }
+
+    /// When the round ends if no further input changes it: BLITZ's clock, ZEN's End, the
+    /// moment the flame reaches the caret. `None` before the first input, and in ZEN
+    /// until End.
+    pub fn ends_at(&self) -> Option<u64> {
+        self.ends_at
+    }
+
+    /// Whether the round is over at `t`.
+    pub fn is_over(&self, t: u32) -> bool {
+        self.ends_at.is_some_and(|end| u64::from(t) >= end)
+    }
+
+    /// The replay of every input taken so far.
+    pub fn replay(&self) -> Replay {
+        Replay {
+            engine: VERSION,
+            mode: self.mode.key(),
+            seed: self.seed,
+            inputs: self.inputs.clone(),
+        }
+    }
+
+    /// Takes one input at `t` ms since the round's start (times never go back).
+    pub fn apply(&mut self, t: u32, op: Op) -> Result<Effects, Refusal> {
+        if t < self.last {
+            return Err(Refusal::Backwards { last: self.last });
+        }
+        if let Some(ended_at) = self.ends_at.filter(|&end| u64::from(t) >= end) {
+            return Err(Refusal::Late { ended_at });
+        }
+        if op == Op::End && self.mode != Mode::Zen {
+            return Err(Refusal::EndOutsideZen);
+        }
+        let mut fx = Effects::default();
+        if self.started.is_none() {
+            self.started = Some(t);
+            fx.started = true;
+            if let Some(flame) = &mut self.flame {
+                flame.at = t;
+                flame.running = true;
+            }
+        }
+        self.inputs.push(Input {
+            dt: t - self.last,
+            op,
+        });
+        self.last = t;
+        if let Some(start) = self.started {
+            let elapsed = u64::from(t - start);
+            if self.chart.due(elapsed) {
+                let now = self.correct_chars_now();
+                self.chart.roll(elapsed, now);
+            }
+        }
+        if let Some(flame) = &mut self.flame {
+            flame.pos = flame.at(t);
+            flame.at = t;
+        }
+        self.peak_milli = self.peak_milli.max(self.heat_milli(t));
+
+        match op {
+            Op::End => {
+                self.ends_at = Some(t.into());
+                fx.finished = true;
+            }
+            Op::Backspace => self.backspace(&mut fx),
+            Op::Char(' ') => self.space(t, &mut fx),
+            Op::Char(c) => self.char(t, c, &mut fx),
+        }
+
+        match self.mode {
+            Mode::Blitz(b) => {
+                let start = self.started.unwrap_or(t);
+                self.ends_at = Some(u64::from(start) + u64::from(b.secs()) * 1000);
+            }
+            Mode::Zen => {}
+            Mode::Pursuit(_) => {
+                let caught = self.chase(t);
+                fx.finished = caught == u64::from(t);
+                self.ends_at = Some(caught);
+            }
+        }
+        self.peak_milli = self.peak_milli.max(self.heat_milli(t));
+        Ok(fx)
+    }
+
+    fn space(&mut self, t: u32, fx: &mut Effects) {
+        if self.current_input().is_empty() {
+            fx.ignored = true;
+            return;
+        }
+        let correct = self.word_is_correct(self.cur());
+        self.judge(t, correct, fx);
+        // HOT PURSUIT moves on only from a correct word: skipping ahead would outrun the
+        // flame for free.
+        if correct || !matches!(self.mode, Mode::Pursuit(_)) {
+            self.commit(correct, fx);
+        }
+    }
+
+    fn char(&mut self, t: u32, c: char, fx: &mut Effects) {
+        let i = self.current_input().len();
+        let target = self.targets[self.cur()].as_bytes();
+        if i >= target.len() + MAX_EXTRA {
+            fx.ignored = true;
+            return;
+        }
+        let correct = target.get(i).is_some_and(|&b| char::from(b) == c);
+        self.typed.push(c);
+        self.judge(t, correct, fx);
+    }
+
+    fn backspace(&mut self, fx: &mut Effects) {
+        let cur = self.cur();
+        if !self.current_input().is_empty() {
+            self.typed.pop();
+        } else if cur > 0 && !self.word_is_correct(cur - 1) {
+            // Back into a mistyped word to fix it; a correct word stays done.
+            self.starts.pop();
+        } else {
+            fx.ignored = true;
+        }
+    }
+
+    fn judge(&mut self, t: u32, correct: bool, fx: &mut Effects) {
+        self.keys += 1;
+        self.correct_keys += u32::from(correct);
+        self.chart.keys += 1;
+        self.chart.errors += u32::from(!correct);
+        if self.flame.is_none() {
+            let gap = self.last_stroke.map(|s| t - s);
+            self.streak.stroke(t, gap, correct);
+        }
+        self.last_stroke = Some(t);
+        fx.judged = Some(correct);
+    }
+
+    fn commit(&mut self, correct: bool, fx: &mut Effects) {
+        let cur = self.cur();
+        if correct {
+            self.correct_words += 1;
+            self.correct_word_chars += self.targets[cur].len() as u32 + 1;
+        }
+        self.starts.push(self.typed.len());
+        self.draw_ahead();
+        fx.committed = Some(correct);
+        if let Some(flame) = &mut self.flame {
+            if correct && self.correct_words % WORDS_PER_LEVEL == 0 {
+                flame.level += 1;
+                fx.level_up = Some(u8::try_from(flame.level).unwrap_or(u8::MAX));
+            }
+        }
+    }
+
+    /// Drags the flame to within [`FLAME_MAX_LEAD`] of the caret and returns when it
+    /// reaches the caret if nothing else happens (`t` if it already has).
+    fn chase(&mut self, t: u32) -> u64 {
+        let caret = self.caret_steps();
+        let Some(flame) = &mut self.flame else {
+            return u64::MAX;
+        };
+        flame.pos = flame.pos.max(caret - FLAME_MAX_LEAD * STEPS_PER_CHAR);
+        let gap = caret - flame.pos;
+        if gap <= 0 {
+            return t.into();
+        }
+        let speed = flame_wpm(flame.level);
+        u64::from(t) + ((gap + speed - 1) / speed) as u64
+    }
+
+    /// The caret's place in the stream for the flame: the current word's start plus the
+    /// correctly typed part of it.
+    fn caret_steps(&self) -> i64 {
+        let cur = self.cur();
+        let target = self.targets[cur].as_bytes();
+        let good = self
+            .current_input()
+            .iter()
+            .zip(target)
+            .take_while(|&(&c, &b)| c == char::from(b))
+            .count();
+        (i64::from(self.offsets[cur]) + good as i64) * STEPS_PER_CHAR
+    }
+
+    fn cur(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn draw_ahead(&mut self) {
+        while self.targets.len() < self.starts.len() + LOOKAHEAD {
+            let word = self.words.next().unwrap_or("");
+            let offset = match (self.targets.last(), self.offsets.last()) {
+                (Some(w), Some(&o)) => o + w.len() as u32 + 1,
+                _ => 0,
+            };
+            self.targets.push(word);
+            self.offsets.push(offset);
+        }
+    }
+
+    /// The typed input of word `i` (committed or current).
+    pub(crate) fn input(&self, i: usize) -> &[char] {
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.typed.len());
+        self.starts.get(i).map_or(&[], |&s| &self.typed[s..end])
+    }
+
+    fn current_input(&self) -> &[char] {
+        self.input(self.cur())
+    }
+
+    fn word_is_correct(&self, i: usize) -> bool {
+        let target = self.targets[i].as_bytes();
+        let input = self.input(i);
+        input.len() == target.len() && input.iter().zip(target).all(|(&c, &b)| c == char::from(b))
+    }
+
+    /// Correct word characters at this moment, counting the current word while what is
+    /// typed of it is right (the round may end mid-word).
+    fn correct_chars_now(&self) -> u32 {
+        let input = self.current_input();
+        let target = self.targets[self.cur()].as_bytes();
+        let partial = input.len() <= target.len()
+            && input.iter().zip(target).all(|(&c, &b)| c == char::from(b));
+        self.correct_word_chars + if partial { input.len() as u32 } else { 0 }
+    }
+
+    /// Heat in thousandths at `t` (no later than the round's end).
+    fn heat_milli(&self, t: u32) -> i64 {
+        let t = match self.ends_at {
+            Some(end) if u64::from(t) > end => end as u32,
+            _ => t,
+        };
+        match &self.flame {
+            None => self.streak.at(t),
+            Some(flame) => {
+                let lead = FLAME_MAX_LEAD * STEPS_PER_CHAR;
+                let gap = self.caret_steps() - flame.at(t);
+                ((lead - gap) * heat::MAX / lead).clamp(0, heat::MAX)
+            }
+        }
+    }
+
+    /// Heat at `t`, 0–100.
+    pub fn heat(&self, t: u32) -> u8 {
+        (self.heat_milli(t) / heat::MILLI) as u8
+    }
+
+    /// The heat tier at `t`.
+    pub fn tier(&self, t: u32) -> Tier {
+        Tier::of(self.heat(t))
+    }
+
+    /// HOT PURSUIT's level at this moment.
+    pub fn level(&self) -> Option<u8> {
+        self.flame
+            .as_ref()
+            .map(|f| u8::try_from(f.level).unwrap_or(u8::MAX))
+    }
+
+    /// The flame's place in the stream at `t`, in thousandths of a character (negative
+    /// while it is behind the first word).
+    pub fn flame_milli_chars(&self, t: u32) -> Option<i64> {
+        let t = match self.ends_at {
+            Some(end) if u64::from(t) > end => end as u32,
+            _ => t,
+        };
+        let steps = self.flame.as_ref()?.at(t);
+        Some(steps * 1000 / STEPS_PER_CHAR)
+    }
+
+    /// The score the round ends with if no further input arrives: `None` before the first
+    /// input, and in ZEN until End.
+    pub fn score(&self) -> Option<Score> {
+        let start = self.started?;
+        let end = self.ends_at?;
+        let duration = end - u64::from(start);
+        let end_t = u32::try_from(end).unwrap_or(u32::MAX);
+        let correct_now = self.correct_chars_now();
+        // Roll a copy of the chart to the end: looking at the score changes nothing.
+        let mut rest = self.chart.clone();
+        rest.roll(duration, correct_now);
+        let part = duration % 1000;
+        if part >= 500 && rest.samples.len() < MAX_SAMPLES {
+            rest.samples.push(Sample {
+                wpm_x100: score::rate_x100(correct_now.into(), duration),
+                raw_x100: score::rate_x100(rest.keys.into(), part),
+                errors: rest.errors,
+            });
+        }
+        let samples = rest.samples;
+        let peak = self.peak_milli.max(self.heat_milli(end_t));
+        Some(Score {
+            mode: self.mode,
+            wpm_x100: score::rate_x100(correct_now.into(), duration),
+            raw_x100: score::rate_x100(self.keys.into(), duration),
+            accuracy_x100: score::percent_x100(self.correct_keys, self.keys),
+            consistency_x100: score::consistency_x100(samples.iter().map(|s| s.raw_x100)),
+            chars: self.char_counts(),
+            words: self.correct_words,
+            keys: self.keys,
+            peak_heat: (peak / heat::MILLI) as u8,
+            level: self.level(),
+            duration_ms: u32::try_from(duration).unwrap_or(u32::MAX),
+            samples,
+        })
+    }
+
+    fn char_counts(&self) -> CharCounts {
+        let mut c = CharCounts::default();
+        for (i, target) in self.targets.iter().enumerate().take(self.starts.len()) {
+            let target = target.as_bytes();
+            let input = self.input(i);
+            for (k, &t) in target.iter().enumerate() {
+                match input.get(k) {
+                    Some(&ch) if ch == char::from(t) => c.correct += 1,
+                    Some(_) => c.wrong += 1,
+                    // Untyped letters of the current word are not missed: the round
+                    // ended before it was committed.
+                    None if i < self.cur() => c.missed += 1,
+                    None => {}
+                }
+            }
+            c.extra += input.len().saturating_sub(target.len()) as u32;
+        }
+        c
+    }
+
+    /// What to draw at `t`.
+    pub fn view(&self, t: u32) -> crate::View<'_> {
+        crate::View::new(self, t)
+    }
+
+    pub(crate) fn targets(&self) -> &[&'static str] {
+        &self.targets
+    }
+
+    pub(crate) fn offsets(&self) -> &[u32] {
+        &self.offsets
+    }
+
+    pub(crate) fn current(&self) -> usize {
+        self.cur()
+    }
+}
+
+/// Why a replay could not be played to a score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PlayError {
+    /// Recorded by another engine version.
+    OtherRules {
+        /// The version in the replay.
+        engine: u32,
+    },
+    /// A mode this build doesn't have.
+    Mode(crate::ModeError),
+    /// The round refused an input.
+    Refused {
+        /// Which input, from 0.
+        index: usize,
+        /// Its time since the round started.
+        at: u64,
+        /// Why.
+        why: Refusal,
+    },
+    /// The replay ends before its round does: nothing typed, or ZEN without End.
+    NotOver,
+    /// The inputs' times run past `u32` milliseconds.
+    Clock,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::OtherRules { engine } => write!(
+                f,
+                "recorded by other rules (engine {engine}, these are {VERSION})"
+            ),
+            PlayError::Mode(e) => e.fmt(f),
+            PlayError::Refused { index, at, why } => {
+                write!(f, "input {index} at {at} ms was refused: {why}")
+            }
+            PlayError::NotOver => f.write_str(
+                "the replay ends before its round does (nothing typed, or ZEN without End)",
+            ),
+            PlayError::Clock => f.write_str("the inputs' times run past u32 milliseconds"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+impl Replay {
+    /// Parses the mode and gives a fresh round to play the inputs into. The caller checks
+    /// [`Replay::engine`] against [`VERSION`] (or uses [`Replay::play`], which does).
+    pub fn setup(&self) -> Result<Round, crate::ModeError> {
+        let mode: Mode = self.mode.parse()?;
+        Ok(Round::new(mode, self.seed))
+    }
+
+    /// Plays every input through this engine and scores the round. Refuses other rules,
+    /// unknown modes, inputs the round refuses, and replays that end before the round.
+    pub fn play(&self) -> Result<(Round, Score), PlayError> {
+        if self.engine != VERSION {
+            return Err(PlayError::OtherRules {
+                engine: self.engine,
+            });
+        }
+        let mut round = self.setup().map_err(PlayError::Mode)?;
+        let mut at = 0u64;
+        for (index, input) in self.inputs.iter().enumerate() {
+            at += u64::from(input.dt);
+            let t = u32::try_from(at).map_err(|_| PlayError::Clock)?;
+            round
+                .apply(t, input.op)
+                .map_err(|why| PlayError::Refused { index, at, why })?;
+        }
+        let score = round.score().ok_or(PlayError::NotOver)?;
+        Ok((round, score))
+    }
+}

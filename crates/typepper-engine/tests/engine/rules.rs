@@ -1,0 +1,332 @@
+//! The typing rules of RULES.md, one behaviour a test.
+
+use typepper_engine::{
+    CharState, Mode, Op, PlayError, Refusal, Replay, Round, STEPS_PER_CHAR, Tier, flame_wpm,
+};
+
+/// The round's text, as a player reads it off the screen.
+fn word(round: &Round, i: usize) -> &'static str {
+    round.view(0).word(i).unwrap().target()
+}
+
+/// Types `text` one key every `gap` ms from `*t`.
+fn type_text(round: &mut Round, t: &mut u32, text: &str, gap: u32) {
+    for c in text.chars() {
+        round.apply(*t, Op::Char(c)).unwrap();
+        *t += gap;
+    }
+}
+
+/// Types the current word correctly and commits it.
+fn type_word(round: &mut Round, t: &mut u32, gap: u32) {
+    let w = word(round, round.view(*t).current());
+    type_text(round, t, &format!("{w} "), gap);
+}
+
+#[test]
+fn blitz_ends_exactly_n_seconds_after_the_first_key() {
+    let mut round = Round::new(Mode::BLITZ_15, 1);
+    assert_eq!(round.ends_at(), None);
+    round.apply(1000, Op::Char('x')).unwrap();
+    assert_eq!(round.ends_at(), Some(16_000));
+    assert!(!round.is_over(15_999));
+    round.apply(15_999, Op::Backspace).unwrap();
+    assert!(round.is_over(16_000));
+    assert_eq!(
+        round.apply(16_000, Op::Char('a')),
+        Err(Refusal::Late { ended_at: 16_000 })
+    );
+    assert_eq!(round.score().unwrap().duration_ms, 15_000);
+}
+
+#[test]
+fn time_never_goes_back() {
+    let mut round = Round::new(Mode::Zen, 1);
+    round.apply(50, Op::Char('a')).unwrap();
+    assert_eq!(
+        round.apply(49, Op::Char('a')),
+        Err(Refusal::Backwards { last: 50 })
+    );
+}
+
+#[test]
+fn space_on_an_empty_word_is_ignored() {
+    let mut round = Round::new(Mode::BLITZ_15, 1);
+    let fx = round.apply(0, Op::Char(' ')).unwrap();
+    assert!(fx.ignored && fx.started);
+    assert_eq!(round.view(0).current(), 0);
+    assert_eq!(
+        round.score().unwrap().keys,
+        0,
+        "an ignored key is not judged"
+    );
+}
+
+#[test]
+fn committing_early_misses_the_rest_and_wrong_letters_are_wrong() {
+    let mut round = Round::new(Mode::BLITZ_15, 1);
+    let w = word(&round, 0);
+    let mut t = 0;
+    // First letter wrong, second right, then space.
+    let wrong = if w.starts_with('z') { 'y' } else { 'z' };
+    type_text(&mut round, &mut t, &format!("{wrong}{} ", &w[1..2]), 100);
+    let view = round.view(t);
+    let states: Vec<_> = view.word(0).unwrap().glyphs().map(|g| g.state).collect();
+    assert_eq!(states[0], CharState::Wrong);
+    assert_eq!(states[1], CharState::Correct);
+    assert!(states[2..].iter().all(|&s| s == CharState::Missed));
+    let score = round.score().unwrap();
+    assert_eq!(score.chars.wrong, 1);
+    assert_eq!(score.chars.correct, 1);
+    assert_eq!(score.chars.missed as usize, w.len() - 2);
+    assert_eq!(score.words, 0);
+    // wrong letter, right letter, space on a wrong word: one of three.
+    assert_eq!(score.keys, 3);
+    assert_eq!(score.accuracy_x100, 3333);
+}
+
+#[test]
+fn backspace_steps_back_into_a_wrong_word_but_not_a_right_one() {
+    let mut round = Round::new(Mode::BLITZ_30, 2);
+    let mut t = 0;
+    type_word(&mut round, &mut t, 100);
+    assert!(
+        round.apply(t, Op::Backspace).unwrap().ignored,
+        "a correct word stays done"
+    );
+    assert_eq!(round.view(t).current(), 1);
+    type_text(&mut round, &mut t, "q ", 100);
+    assert_eq!(round.view(t).current(), 2);
+    let fx = round.apply(t, Op::Backspace).unwrap();
+    assert!(!fx.ignored);
+    assert_eq!(
+        round.view(t).caret(),
+        (1, 1),
+        "back at the end of the wrong word"
+    );
+    round.apply(t, Op::Backspace).unwrap();
+    type_word(&mut round, &mut t, 100);
+    let score = round.score().unwrap();
+    assert_eq!(score.words, 2, "the fixed word counts");
+    assert_eq!(score.chars.wrong, 0);
+}
+
+#[test]
+fn a_word_takes_twenty_extra_characters() {
+    let mut round = Round::new(Mode::BLITZ_15, 3);
+    let w = word(&round, 0);
+    let mut t = 0;
+    type_text(&mut round, &mut t, w, 10);
+    for _ in 0..20 {
+        assert!(!round.apply(t, Op::Char('x')).unwrap().ignored);
+    }
+    assert!(round.apply(t, Op::Char('x')).unwrap().ignored);
+    assert_eq!(round.score().unwrap().chars.extra, 20);
+}
+
+#[test]
+fn end_is_zen_only_and_zen_needs_it() {
+    let mut blitz = Round::new(Mode::BLITZ_15, 1);
+    assert_eq!(blitz.apply(0, Op::End), Err(Refusal::EndOutsideZen));
+
+    let mut zen = Round::new(Mode::Zen, 1);
+    let mut t = 0;
+    type_word(&mut zen, &mut t, 200);
+    assert_eq!(zen.score(), None, "ZEN has no end before End");
+    let no_end = zen.replay();
+    assert_eq!(no_end.play().unwrap_err(), PlayError::NotOver);
+    assert!(zen.apply(t, Op::End).unwrap().finished);
+    assert!(zen.is_over(t));
+    assert!(matches!(
+        zen.apply(t, Op::Char('a')),
+        Err(Refusal::Late { .. })
+    ));
+    assert_eq!(zen.score().unwrap().words, 1);
+}
+
+#[test]
+fn wpm_counts_correct_words_with_their_spaces() {
+    let mut round = Round::new(Mode::BLITZ_15, 4);
+    let mut t = 0;
+    let mut chars = 0;
+    for i in 0..5 {
+        chars += word(&round, i).len() as u64 + 1;
+        type_word(&mut round, &mut t, 100);
+    }
+    let score = round.score().unwrap();
+    assert_eq!(u64::from(score.wpm_x100), chars * 1_200_000 / 15_000);
+    assert_eq!(score.accuracy_x100, 10_000);
+    assert_eq!(score.samples.len(), 15);
+    assert_eq!(
+        score.headline().to_string(),
+        format!("{} wpm", score.wpm_x100 / 100)
+    );
+}
+
+#[test]
+fn the_last_word_counts_while_it_is_right() {
+    let mut round = Round::new(Mode::BLITZ_15, 5);
+    let w = word(&round, 0);
+    let mut t = 0;
+    type_text(&mut round, &mut t, &w[..2], 100);
+    assert_eq!(round.score().unwrap().wpm_x100, 2 * 1_200_000 / 15_000);
+    round.apply(t, Op::Char('#')).unwrap();
+    assert_eq!(round.score().unwrap().wpm_x100, 0);
+    assert_eq!(
+        round.score().unwrap().chars.missed,
+        0,
+        "uncommitted letters aren't missed"
+    );
+}
+
+#[test]
+fn heat_rises_with_fast_clean_typing_and_cools_when_idle() {
+    let mut round = Round::new(Mode::BLITZ_60, 6);
+    let mut t = 0;
+    for _ in 0..20 {
+        type_word(&mut round, &mut t, 80);
+    }
+    let hot = round.view(t).heat();
+    assert!(hot >= 60, "{hot}");
+    assert!(round.view(t).tier() >= Tier::Habanero);
+    assert_eq!(round.view(t + 1000).heat(), hot - 4, "4 a second");
+    assert_eq!(round.view(t + 30_000).heat(), 0);
+    round.apply(t, Op::Char('#')).unwrap();
+    assert!(round.view(t).heat() < hot, "a mistake cools");
+    assert!(round.score().unwrap().peak_heat >= hot);
+}
+
+#[test]
+fn looking_at_a_round_never_changes_it() {
+    let replay = typepper_engine::synth::synth(
+        Mode::BLITZ_15,
+        9,
+        &typepper_engine::synth::Typist::default(),
+    );
+    let (_, want) = replay.play().unwrap();
+    let mut round = replay.setup().unwrap();
+    for (at, op) in replay.timeline() {
+        let at = at.unwrap();
+        // A renderer looks at every millisecond in between; the score must not move.
+        for probe in at.saturating_sub(3)..=at {
+            let _ = round.view(probe).heat();
+            let _ = round.score();
+        }
+        round.apply(at, op).unwrap();
+    }
+    assert_eq!(round.score().unwrap(), want);
+}
+
+#[test]
+fn pursuit_moves_on_only_from_a_correct_word() {
+    let mut round = Round::new(Mode::pursuit(1).unwrap(), 7);
+    let mut t = 0;
+    type_text(&mut round, &mut t, "# ", 100);
+    assert_eq!(
+        round.view(t).current(),
+        0,
+        "space on a wrong word doesn't commit"
+    );
+    assert_eq!(round.score().unwrap().chars.wrong, 1);
+    round.apply(t, Op::Backspace).unwrap();
+    type_word(&mut round, &mut t, 100);
+    assert_eq!(round.view(t).current(), 1);
+}
+
+#[test]
+fn pursuit_levels_rise_every_ten_words() {
+    let mut round = Round::new(Mode::pursuit(3).unwrap(), 8);
+    let mut t = 0;
+    let mut ups = vec![];
+    for _ in 0..21 {
+        let w = word(&round, round.view(t).current());
+        for c in w.chars().chain([' ']) {
+            if let Some(l) = round.apply(t, Op::Char(c)).unwrap().level_up {
+                ups.push(l);
+            }
+            t += 60;
+        }
+    }
+    assert_eq!(ups, [4, 5]);
+    assert_eq!(round.level(), Some(5));
+}
+
+#[test]
+fn the_flame_catches_an_idle_caret_at_the_exact_millisecond() {
+    let mode = Mode::pursuit(7).unwrap();
+    let mut round = Round::new(mode, 10);
+    let w = word(&round, 0);
+    // The flame waits for the first key, then runs from 30 characters behind.
+    assert_eq!(round.view(100_000).flame(), Some(-30_000));
+    round
+        .apply(500, Op::Char(w.chars().next().unwrap()))
+        .unwrap();
+    let gap = 31 * STEPS_PER_CHAR;
+    let speed = flame_wpm(7);
+    let caught = 500 + (gap + speed - 1) / speed;
+    assert_eq!(round.ends_at(), Some(caught as u64));
+    assert!(!round.is_over(caught as u32 - 1));
+    assert!(round.is_over(caught as u32));
+    assert_eq!(round.view(caught as u32).heat(), 100);
+    let score = round.score().unwrap();
+    assert_eq!(score.duration_ms as i64, caught - 500);
+    assert_eq!(score.headline().to_string(), "0 words");
+    assert_eq!(score.level, Some(7));
+}
+
+#[test]
+fn the_flame_is_dragged_to_forty_characters_behind() {
+    let mut round = Round::new(Mode::pursuit(1).unwrap(), 11);
+    let mut t = 0;
+    for _ in 0..15 {
+        type_word(&mut round, &mut t, 20);
+    }
+    let view = round.view(t);
+    let caret = i64::from(view.word(view.current()).unwrap().offset) * 1000;
+    let behind = caret - view.flame().unwrap();
+    assert!(behind <= 40_000, "{behind}");
+    assert!(view.heat() <= 5);
+}
+
+#[test]
+fn inputs_after_the_end_make_a_replay_unplayable() {
+    let mut round = Round::new(Mode::BLITZ_15, 12);
+    round.apply(0, Op::Char('a')).unwrap();
+    let mut replay = round.replay();
+    replay.inputs.push(typepper_engine::Input {
+        dt: 15_000,
+        op: Op::Char('b'),
+    });
+    assert_eq!(
+        replay.play().unwrap_err(),
+        PlayError::Refused {
+            index: 1,
+            at: 15_000,
+            why: Refusal::Late { ended_at: 15_000 }
+        }
+    );
+}
+
+#[test]
+fn other_rules_and_modes_are_refused_by_name() {
+    let mut replay = Replay {
+        engine: 2,
+        mode: "time:15".into(),
+        seed: 0,
+        inputs: vec![],
+    };
+    let err = replay.play().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "recorded by other rules (engine 2, these are 1)"
+    );
+    replay.engine = 1;
+    replay.mode = "time:10".into();
+    assert!(
+        replay
+            .play()
+            .unwrap_err()
+            .to_string()
+            .contains("no mode \"time:10\"")
+    );
+}
