@@ -1,5 +1,6 @@
 //! `typepper`: inspect, score and make typepper replays from the command line.
 
+mod gd;
 mod json;
 
 use std::fmt::Write as _;
@@ -71,6 +72,11 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Geometry Dash 2.208 replay strings: format and inspect them.
+    Gd {
+        #[command(subcommand)]
+        command: gd::Command,
+    },
 }
 
 /// A refusal the CLI reports as `{"error": kind, "message": ...}`.
@@ -134,6 +140,7 @@ fn main() -> ExitCode {
             };
             (false, make(&mode, seed, &typist, form, &out))
         }
+        Command::Gd { command } => gd::run(command),
     };
     match result {
         Ok(out) => {

@@ -19,7 +19,7 @@ pub fn decode(text: &str) -> Option<Vec<u8>> {
         .filter(|b| !b.is_ascii_whitespace())
         .map(|b| char::from(b).to_digit(16).map(|d| d as u8))
         .collect::<Option<_>>()?;
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     Some(digits.chunks_exact(2).map(|p| p[0] << 4 | p[1]).collect())

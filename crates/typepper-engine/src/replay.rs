@@ -534,7 +534,20 @@ impl<'a> Reader<'a> {
     }
 
     /// Unsigned LEB128, stopping at 64 bits: a tenth byte may carry only the top bit.
+    #[inline]
     fn varint(&mut self) -> Result<u64, VarintError> {
+        // Most gaps and nearly every op fit one byte: keep that path short.
+        if let Some(&b) = self.bytes.get(self.pos)
+            && b < 0x80
+        {
+            self.pos += 1;
+            return Ok(u64::from(b));
+        }
+        self.varint_long()
+    }
+
+    #[cold]
+    fn varint_long(&mut self) -> Result<u64, VarintError> {
         let mut v = 0u64;
         for i in 0..10 {
             let b = *self.bytes.get(self.pos).ok_or(VarintError::Truncated)?;

@@ -218,6 +218,11 @@ impl Round {
         self.started
     }
 
+    /// The time of the last input taken (0 before any): the next may not be earlier.
+    pub fn last_input(&self) -> u32 {
+        self.last
+    }
+
     /// When the round ends if no further input changes it: BLITZ's clock, ZEN's End, the
     /// moment the flame reaches the caret. `None` before the first input, and in ZEN
     /// until End.
@@ -364,11 +369,12 @@ impl Round {
         self.starts.push(self.typed.len());
         self.draw_ahead();
         fx.committed = Some(correct);
-        if let Some(flame) = &mut self.flame {
-            if correct && self.correct_words % WORDS_PER_LEVEL == 0 {
-                flame.level += 1;
-                fx.level_up = Some(u8::try_from(flame.level).unwrap_or(u8::MAX));
-            }
+        if let Some(flame) = &mut self.flame
+            && correct
+            && self.correct_words.is_multiple_of(WORDS_PER_LEVEL)
+        {
+            flame.level += 1;
+            fx.level_up = Some(u8::try_from(flame.level).unwrap_or(u8::MAX));
         }
     }
 

@@ -1,1 +1,45 @@
-fn main() {}
+//! `cargo xtask serve | test | bench`: the project's commands, with their set-up.
+//!
+//! Each command installs what it needs and is missing — the wasm target, wasm-bindgen-cli
+//! at the exact version in Cargo.lock, wasm-pack, npm packages, Debian's chromium and
+//! postgresql, cargo-fuzz — idempotently, saying what it does on a line of its own.
+
+mod install;
+mod sh;
+mod tasks;
+mod web;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  serve   build the game and the server, start it on an embedded SQLite database, print the URL
+  test    every check: fmt, clippy -D warnings, all tests, the engine for wasm32, a short fuzz run
+  bench   the engine's benchmarks (criterion) and the server's load test
+
+Everything missing is installed first; each step says what it is doing.";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("serve") => tasks::serve(&args[1..]),
+        Some("test") => tasks::test(&args[1..]),
+        Some("bench") => tasks::bench(&args[1..]),
+        Some("-h" | "--help" | "help") | None => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Some(other) => {
+            eprintln!("xtask: no command {other:?}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

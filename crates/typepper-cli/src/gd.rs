@@ -1,0 +1,559 @@
+//! `typepper gd`: Geometry Dash 2.208 replay strings (the `gd-replay` crate) on the
+//! command line. The JSON shape of `gd inspect --json` is documented in
+//! `crates/gd-replay/README.md`.
+
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use gd_replay::{
+    Checkpoint, CheckpointData, CheckpointKind, Input, ItemPersData, Key, ParseError, Replay,
+    Timed, TimerData, seconds,
+};
+use serde::Serialize;
+
+use crate::Refused;
+
+/// What `typepper gd` can do.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Parse a replay string and write it back: the same bytes for a valid one.
+    ///
+    /// One trailing newline (as an editor leaves) is not part of the string and is
+    /// written back as it was.
+    Fmt {
+        /// The file holding the replay string, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// Show a replay string's metadata, input counts, checkpoints and input timeline.
+    Inspect {
+        /// The file holding the replay string, or `-` for standard input.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+impl From<ParseError> for Refused {
+    fn from(e: ParseError) -> Refused {
+        Refused {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Runs a `gd` command: whether errors print as JSON, and its output or refusal.
+pub fn run(command: Command) -> (bool, Result<String, Refused>) {
+    match command {
+        Command::Fmt { file } => (false, fmt(&file)),
+        Command::Inspect { file, json } => (json, inspect(&file, json)),
+    }
+}
+
+/// A replay string read from a file, and the line ending it came with.
+struct Loaded {
+    text: String,
+    newline: &'static str,
+}
+
+fn load(file: &Path) -> Result<Loaded, Refused> {
+    let io = |e: std::io::Error| Refused {
+        kind: "Io",
+        message: format!("cannot read {}: {e}", file.display()),
+    };
+    let mut raw = Vec::new();
+    if file.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut raw).map_err(io)?;
+    } else {
+        raw = std::fs::read(file).map_err(io)?;
+    }
+    let newline = if raw.ends_with(b"\r\n") {
+        "\r\n"
+    } else if raw.ends_with(b"\n") {
+        "\n"
+    } else {
+        ""
+    };
+    raw.truncate(raw.len() - newline.len());
+    // The format is ASCII, so a byte that isn't UTF-8 is refused where it stands, with
+    // what the parser wanted there.
+    let text = match String::from_utf8(raw) {
+        Ok(text) => text,
+        Err(e) => {
+            return Err(Replay::parse_bytes(e.as_bytes()).err().map_or_else(
+                || Refused {
+                    kind: "Syntax",
+                    message: "the file is not text".to_owned(),
+                },
+                Refused::from,
+            ));
+        }
+    };
+    Ok(Loaded { text, newline })
+}
+
+fn fmt(file: &Path) -> Result<String, Refused> {
+    let loaded = load(file)?;
+    let replay = Replay::parse(&loaded.text)?;
+    Ok(format!("{}{}", replay.write(), loaded.newline))
+}
+
+fn inspect(file: &Path, as_json: bool) -> Result<String, Refused> {
+    let loaded = load(file)?;
+    let replay = Replay::parse(&loaded.text)?;
+    let summary = Summary::of(&replay);
+    if as_json {
+        return Ok(to_json(&InspectJson::new(
+            &replay,
+            loaded.text.len(),
+            &summary,
+        )));
+    }
+    Ok(text(&replay, loaded.text.len(), &summary))
+}
+
+/// Presses and releases of one key.
+#[derive(Clone, Copy, Default, Serialize)]
+struct KeyCount {
+    presses: usize,
+    releases: usize,
+}
+
+/// The counts `inspect` shows, in both forms.
+struct Summary {
+    /// Indexed like [`Key::ALL`].
+    keys: [KeyCount; 10],
+    loads: usize,
+    respawns: usize,
+}
+
+impl Summary {
+    fn of(replay: &Replay) -> Summary {
+        let mut s = Summary {
+            keys: [KeyCount::default(); 10],
+            loads: 0,
+            respawns: 0,
+        };
+        for input in &replay.inputs {
+            match input {
+                Input::Key(k) => {
+                    // IDs are 0 and 2 to 10, so ID − 1 (0 for P1 jump) is the key's
+                    // place in `Key::ALL`.
+                    let i = usize::from(k.key.id().saturating_sub(1));
+                    if k.release {
+                        s.keys[i].releases += 1;
+                    } else {
+                        s.keys[i].presses += 1;
+                    }
+                }
+                Input::Checkpoint(c) => match c.kind {
+                    CheckpointKind::Load => s.loads += 1,
+                    CheckpointKind::Respawn => s.respawns += 1,
+                },
+            }
+        }
+        s
+    }
+
+    fn releases(&self) -> usize {
+        self.keys.iter().map(|k| k.releases).sum()
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn item_pers_text(d: &ItemPersData) -> String {
+    if d.is_empty() {
+        return "none".to_owned();
+    }
+    let at = if d.items.is_some() { "" } else { ", no @" };
+    format!(
+        "{}, {}{at}",
+        plural(d.items().len(), "item", "items"),
+        plural(d.timers.len(), "timer", "timers")
+    )
+}
+
+fn key_name(key: Key) -> String {
+    format!("P{} {}", key.player(), key.button())
+}
+
+fn input_text(t: &Timed<'_>) -> (String, String) {
+    match t.input {
+        Input::Key(k) => {
+            let sign = if k.release { "-" } else { "+" };
+            let what = if k.release { "release" } else { "press" };
+            (
+                format!("{sign}{}", k.delta.value()),
+                format!("{} {what}", key_name(k.key)),
+            )
+        }
+        Input::Checkpoint(c) => {
+            let data = c.data.as_deref().map_or_else(
+                || " (no data)".to_owned(),
+                |d| {
+                    format!(
+                        " (checkpoint {}, attempt {})",
+                        d.id.value(),
+                        d.attempt.value()
+                    )
+                },
+            );
+            (
+                format!("={}", c.step.value()),
+                format!("{} {}{data}", c.kind.id(), c.kind.name()),
+            )
+        }
+    }
+}
+
+fn text(replay: &Replay, bytes: usize, s: &Summary) -> String {
+    let mut out = String::new();
+    let m = &replay.meta;
+    let start = if replay.holding {
+        "jump held (0)"
+    } else {
+        "jump not held (-0)"
+    };
+    let _ = writeln!(out, "bytes        {bytes}");
+    let _ = writeln!(out, "start        {start}");
+    let _ = writeln!(out, "seed         {}", m.seed.value());
+    let _ = writeln!(out, "attempts     {}", m.attempts.value());
+    let _ = writeln!(
+        out,
+        "version      game {}, binary {}, level {}",
+        m.game_version,
+        m.binary_version,
+        m.level_version.value()
+    );
+    let _ = writeln!(out, "item pers    {}", item_pers_text(&m.item_pers));
+    let _ = writeln!(
+        out,
+        "inputs       {}: {}, {}, {}",
+        replay.inputs.len(),
+        plural(replay.presses(), "press", "presses"),
+        plural(s.releases(), "release", "releases"),
+        plural(
+            s.loads + s.respawns,
+            "checkpoint action",
+            "checkpoint actions"
+        ),
+    );
+    for (key, count) in Key::ALL.iter().zip(&s.keys) {
+        if count.presses + count.releases > 0 {
+            let _ = writeln!(
+                out,
+                "  {:<10} {}, {}",
+                key_name(*key),
+                plural(count.presses, "press", "presses"),
+                plural(count.releases, "release", "releases"),
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "checkpoints  {}, {}",
+        plural(s.loads, "load", "loads"),
+        plural(s.respawns, "respawn", "respawns")
+    );
+    let end = replay.end();
+    let _ = writeln!(out, "duration     {end} half-steps ({:.3} s)", seconds(end));
+    let _ = writeln!(out, "{:>11} {:>11} {:>10}  input", "Δ", "at", "seconds");
+    for t in replay.timeline() {
+        let (delta, what) = input_text(&t);
+        let _ = writeln!(
+            out,
+            "{delta:>11} {:>11} {:>10.3}  {what}",
+            t.at,
+            t.seconds()
+        );
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct InspectJson {
+    bytes: usize,
+    holding: bool,
+    meta: MetaJson,
+    counts: CountsJson,
+    presses: usize,
+    releases: usize,
+    duration: DurationJson,
+    checkpoints: CheckpointsJson,
+    timeline: Vec<TimedJson>,
+}
+
+#[derive(Serialize)]
+struct MetaJson {
+    seed: i64,
+    attempts: i64,
+    game_version: String,
+    binary_version: String,
+    level_version: i64,
+    item_pers: ItemPersJson,
+}
+
+#[derive(Serialize)]
+struct CountsJson {
+    p1: PlayerJson,
+    p2: PlayerJson,
+}
+
+#[derive(Serialize)]
+struct PlayerJson {
+    jump: KeyCount,
+    left: KeyCount,
+    right: KeyCount,
+    action4: KeyCount,
+    action5: KeyCount,
+}
+
+impl PlayerJson {
+    fn new(k: &[KeyCount]) -> PlayerJson {
+        let at = |i: usize| k.get(i).copied().unwrap_or_default();
+        PlayerJson {
+            jump: at(0),
+            left: at(1),
+            right: at(2),
+            action4: at(3),
+            action5: at(4),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct DurationJson {
+    half_steps: u64,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct CheckpointsJson {
+    loads: usize,
+    respawns: usize,
+    list: Vec<CheckpointJson>,
+}
+
+#[derive(Serialize)]
+struct CheckpointJson {
+    index: usize,
+    kind: &'static str,
+    step: u32,
+    seconds: f64,
+    data: Option<CheckpointDataJson>,
+}
+
+#[derive(Serialize)]
+struct CheckpointDataJson {
+    seed: i64,
+    id: i64,
+    attempt: i64,
+    ticks: i64,
+    clicks: i64,
+    points: i64,
+    time: i64,
+    time_seconds: f64,
+    item_pers: ItemPersJson,
+}
+
+#[derive(Serialize)]
+struct ItemPersJson {
+    at: bool,
+    items: Vec<ItemJson>,
+    timers: Vec<TimerJson>,
+}
+
+#[derive(Serialize)]
+struct ItemJson {
+    id: i64,
+    value: String,
+}
+
+#[derive(Serialize)]
+struct TimerJson {
+    id: i64,
+    timer_id: i64,
+    value: String,
+    running: bool,
+    time_mod: String,
+    ignore_timewarp: bool,
+    stop_time: String,
+    stop_time_enabled: bool,
+    target_group: i64,
+    runtime_id: i64,
+    control_id: i64,
+    paused: bool,
+    remaps: Option<RemapsJson>,
+}
+
+#[derive(Serialize)]
+struct RemapsJson {
+    ids: Vec<u32>,
+    trigger: u32,
+}
+
+#[derive(Serialize)]
+struct TimedJson {
+    index: usize,
+    /// `press`, `release`, `load` or `respawn`.
+    action: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    delta: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<u32>,
+    at: u64,
+    seconds: f64,
+    id: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    key: Option<&'static str>,
+}
+
+impl InspectJson {
+    fn new(replay: &Replay, bytes: usize, s: &Summary) -> InspectJson {
+        let m = &replay.meta;
+        let end = replay.end();
+        InspectJson {
+            bytes,
+            holding: replay.holding,
+            meta: MetaJson {
+                seed: m.seed.value(),
+                attempts: m.attempts.value(),
+                game_version: m.game_version.to_string(),
+                binary_version: m.binary_version.to_string(),
+                level_version: m.level_version.value(),
+                item_pers: item_pers_json(&m.item_pers),
+            },
+            counts: CountsJson {
+                p1: PlayerJson::new(&s.keys[..5]),
+                p2: PlayerJson::new(&s.keys[5..]),
+            },
+            presses: replay.presses(),
+            releases: s.releases(),
+            duration: DurationJson {
+                half_steps: end,
+                seconds: seconds(end),
+            },
+            checkpoints: CheckpointsJson {
+                loads: s.loads,
+                respawns: s.respawns,
+                list: replay
+                    .timeline()
+                    .filter_map(|t| match t.input {
+                        Input::Checkpoint(c) => Some(checkpoint_json(t.index, c)),
+                        Input::Key(_) => None,
+                    })
+                    .collect(),
+            },
+            timeline: replay.timeline().map(|t| timed_json(&t)).collect(),
+        }
+    }
+}
+
+fn timed_json(t: &Timed<'_>) -> TimedJson {
+    let base = TimedJson {
+        index: t.index,
+        action: "",
+        delta: None,
+        step: None,
+        at: t.at,
+        seconds: t.seconds(),
+        id: 0,
+        player: None,
+        key: None,
+    };
+    match t.input {
+        Input::Key(k) => TimedJson {
+            action: if k.release { "release" } else { "press" },
+            delta: Some(k.delta.value()),
+            id: k.key.id(),
+            player: Some(k.key.player()),
+            key: Some(k.key.button()),
+            ..base
+        },
+        Input::Checkpoint(c) => TimedJson {
+            action: c.kind.name(),
+            step: Some(c.step.value()),
+            id: c.kind.id(),
+            ..base
+        },
+    }
+}
+
+fn checkpoint_json(index: usize, c: &Checkpoint) -> CheckpointJson {
+    CheckpointJson {
+        index,
+        kind: c.kind.name(),
+        step: c.step.value(),
+        seconds: seconds(u64::from(c.step.value())),
+        data: c.data.as_deref().map(checkpoint_data_json),
+    }
+}
+
+fn checkpoint_data_json(d: &CheckpointData) -> CheckpointDataJson {
+    CheckpointDataJson {
+        seed: d.seed.value(),
+        id: d.id.value(),
+        attempt: d.attempt.value(),
+        ticks: d.ticks.value(),
+        clicks: d.clicks.value(),
+        points: d.points.value(),
+        time: d.time.value(),
+        time_seconds: d.time_seconds(),
+        item_pers: item_pers_json(&d.item_pers),
+    }
+}
+
+fn item_pers_json(d: &ItemPersData) -> ItemPersJson {
+    ItemPersJson {
+        at: d.items.is_some(),
+        items: d
+            .items()
+            .iter()
+            .map(|i| ItemJson {
+                id: i.id.value(),
+                value: i.value.to_string(),
+            })
+            .collect(),
+        timers: d
+            .timers
+            .iter()
+            .map(|t| timer_json(t.id.value(), &t.data))
+            .collect(),
+    }
+}
+
+fn timer_json(id: i64, t: &TimerData) -> TimerJson {
+    TimerJson {
+        id,
+        timer_id: t.id.value(),
+        value: t.value.to_string(),
+        running: t.running,
+        time_mod: t.time_mod.to_string(),
+        ignore_timewarp: t.ignore_timewarp,
+        stop_time: t.stop_time.to_string(),
+        stop_time_enabled: t.stop_time_enabled,
+        target_group: t.target_group.value(),
+        runtime_id: t.runtime_id.value(),
+        control_id: t.control_id.value(),
+        paused: t.paused,
+        remaps: t.remaps.as_ref().map(|r| RemapsJson {
+            ids: r.ids.iter().map(|i| i.value()).collect(),
+            trigger: r.trigger.value(),
+        }),
+    }
+}
+
+fn to_json(value: &impl Serialize) -> String {
+    let mut s = serde_json::to_string_pretty(value)
+        .unwrap_or_else(|e| format!("{{\"error\": \"Json\", \"message\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}

@@ -1,0 +1,226 @@
+//! The accessible text mirror of the canvas: what a screen reader says, and what the
+//! browser tests read. Pure text from the app's state; the shell puts it in the DOM.
+
+use std::fmt::Write as _;
+
+use typepper_engine::{Mode, Score, Tier};
+
+use crate::app::{App, MENU, Screen};
+
+/// The mirror's fields, each a `[data-mirror=<name>]` element on the page.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mirror {
+    /// `menu`, `playing`, `replay`, `results` or `history`.
+    pub screen: &'static str,
+    /// `REPLAY · BLITZ 15s` while watching someone's round, else empty.
+    pub banner: String,
+    /// The mode, the clock, heat and level.
+    pub status: String,
+    /// The words still to type, from the current one.
+    pub words: String,
+    /// What is typed of the current word.
+    pub typed: String,
+    /// The finished round's stats.
+    pub results: String,
+    /// The menu's items or the history's rows, one a line, `▸` at the selected one.
+    pub list: String,
+    /// A notice, such as why a replay was refused.
+    pub notice: String,
+}
+
+/// The field names, in the order of [`Mirror::fields`].
+pub const FIELDS: [&str; 8] = [
+    "screen", "banner", "status", "words", "typed", "results", "list", "notice",
+];
+
+impl Mirror {
+    /// The fields' texts, in the order of [`FIELDS`].
+    pub fn fields(&self) -> [&str; 8] {
+        [
+            self.screen,
+            &self.banner,
+            &self.status,
+            &self.words,
+            &self.typed,
+            &self.results,
+            &self.list,
+            &self.notice,
+        ]
+    }
+}
+
+/// How many upcoming words the mirror reads out.
+const WORDS_AHEAD: usize = 24;
+
+/// The mirror of `app` at `now`.
+pub fn mirror(app: &App, now: f64) -> Mirror {
+    let mut m = Mirror {
+        notice: app.notice.clone().unwrap_or_default(),
+        ..Mirror::default()
+    };
+    match &app.screen {
+        Screen::Menu => {
+            m.screen = "menu";
+            for (i, item) in MENU.iter().enumerate() {
+                let mark = if i == app.menu_item { "▸ " } else { "  " };
+                let level = if i == 4 {
+                    format!(" from lv{}", app.level)
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(m.list, "{mark}{item}{level}");
+            }
+        }
+        Screen::History => {
+            m.screen = "history";
+            if app.history.is_empty() {
+                m.list = "no rounds yet".into();
+            }
+            for (i, e) in app.history.iter().rev().enumerate() {
+                let mark = if i == app.history_row { "▸ " } else { "  " };
+                let share = e.share.as_deref().unwrap_or("");
+                let _ = writeln!(
+                    m.list,
+                    "{mark}{} · {}{}",
+                    date(e.unix_ms),
+                    headline(&e.score),
+                    spaced(share)
+                );
+            }
+        }
+        Screen::Play(session) => {
+            let watching = session.watch.is_some();
+            m.screen = if watching { "replay" } else { "playing" };
+            let mode = session.round.mode();
+            if watching {
+                m.banner = format!("REPLAY · {mode}");
+            }
+            let view = session.round.view(app.round_time(now));
+            m.status = mode.title();
+            match (view.time_left_ms(), view.level()) {
+                (Some(left), _) => {
+                    let _ = write!(m.status, " · {} s left", left.div_ceil(1000));
+                }
+                (None, Some(level)) => {
+                    let _ = write!(m.status, " · lv{level}");
+                }
+                _ => {
+                    let _ = write!(m.status, " · {} s", view.elapsed_ms() / 1000);
+                }
+            }
+            let _ = write!(m.status, " · heat {} {}", view.heat(), view.tier());
+            let current = view.current();
+            let words: Vec<&str> = (current..current + WORDS_AHEAD)
+                .filter_map(|i| view.word(i).map(|w| w.target()))
+                .collect();
+            m.words = words.join(" ");
+            if let Some(w) = view.word(current) {
+                m.typed = w.typed().iter().collect();
+            }
+        }
+        Screen::Results(r) => {
+            m.screen = "results";
+            if r.watched {
+                m.banner = format!("REPLAY · {}", r.score.mode);
+            }
+            m.results = results(&r.score);
+        }
+    }
+    m
+}
+
+/// `92 wpm · BLITZ 15s`, the round's line.
+pub fn headline(score: &Score) -> String {
+    format!("{} · {}", score.headline(), score.mode)
+}
+
+fn spaced(s: &str) -> String {
+    if s.is_empty() {
+        String::new()
+    } else {
+        format!(" · {s}")
+    }
+}
+
+/// Every stat of a score, as one line of text.
+pub fn results(s: &Score) -> String {
+    let c = s.chars;
+    let mut out = format!(
+        "{} · wpm {} · raw {} · accuracy {}% · consistency {}% · characters {} correct, {} wrong, {} extra, {} missed · words {} · peak heat {} {}",
+        headline(s),
+        decimal(s.wpm_x100),
+        decimal(s.raw_x100),
+        decimal(s.accuracy_x100.into()),
+        decimal(s.consistency_x100.into()),
+        c.correct,
+        c.wrong,
+        c.extra,
+        c.missed,
+        s.words,
+        s.peak_heat,
+        Tier::of(s.peak_heat),
+    );
+    if let (Mode::Pursuit(_), Some(level)) = (s.mode, s.level) {
+        let _ = write!(out, " · reached lv{level}");
+    }
+    let _ = write!(
+        out,
+        " · time {}.{} s",
+        s.duration_ms / 1000,
+        s.duration_ms % 1000 / 100
+    );
+    out
+}
+
+/// Hundredths as `92.5`, `100`, `86.81`.
+pub fn decimal(x100: u32) -> String {
+    let whole = x100 / 100;
+    match x100 % 100 {
+        0 => whole.to_string(),
+        f if f % 10 == 0 => format!("{whole}.{}", f / 10),
+        f => format!("{whole}.{f:02}"),
+    }
+}
+
+/// `2026-12-01 19:52` (UTC) for unix milliseconds.
+pub fn date(unix_ms: u64) -> String {
+    let secs = unix_ms / 1000;
+    let days = (secs / 86_400) as i64;
+    let (h, min) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {h:02}:{min:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_decimals_read_as_people_write_them() {
+        assert_eq!(date(0), "1970-01-01 00:00");
+        assert_eq!(date(1_796_154_720_000), "2026-12-01 19:52");
+        assert_eq!(date(951_782_400_000), "2000-02-29 00:00");
+        assert_eq!(decimal(9200), "92");
+        assert_eq!(decimal(9250), "92.5");
+        assert_eq!(decimal(8681), "86.81");
+        assert_eq!(decimal(5), "0.05");
+    }
+
+    #[test]
+    fn the_menu_mirror_marks_the_selection() {
+        let (app, _) = App::new(1, "");
+        let m = mirror(&app, 0.0);
+        assert_eq!(m.screen, "menu");
+        assert!(m.list.starts_with("▸ BLITZ 15s\n"));
+        assert!(m.list.contains("  HOT PURSUIT from lv7"));
+    }
+}

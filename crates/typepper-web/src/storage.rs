@@ -1,0 +1,146 @@
+//! What the game keeps in localStorage, and the text of each entry.
+//!
+//! | key | value |
+//! |---|---|
+//! | `last.replay` | the last round of yours, format 1 bytes as lower-case hex |
+//! | `history` | your last 50 rounds, one line each, oldest first (below) |
+//! | `outbox/<unix ms>` | a linked game's round not yet sent: its hex |
+//! | `player` | the linked player: `<name> <token>` |
+//!
+//! A `history` line is four fields separated by one space:
+//!
+//! ```text
+//! 1 1764614400000 5450520101000000… https://r.typepper.com/7Xf9qyuC
+//! ```
+//!
+//! the line format (`1`), when the round ended (unix ms), the replay as hex, and its
+//! share link or `-` until it has one. The score is not stored: playing the replay gives
+//! it, so a line can't claim a score its round didn't make. A line that doesn't read is
+//! skipped with a console warning; the rest still load.
+
+use typepper_engine::{Replay, Score, hex};
+
+/// The history keeps this many rounds.
+pub const HISTORY_MAX: usize = 50;
+/// localStorage keys.
+pub const LAST: &str = "last.replay";
+/// localStorage keys.
+pub const HISTORY: &str = "history";
+
+/// One round of the history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// When it ended.
+    pub unix_ms: u64,
+    /// The round.
+    pub replay: Replay,
+    /// What it scored (from playing the replay).
+    pub score: Score,
+    /// Its share link, once it has one.
+    pub share: Option<String>,
+}
+
+/// Reads `history` text: the entries that read, and a warning for each line that didn't.
+pub fn parse_history(text: &str) -> (Vec<Entry>, Vec<String>) {
+    let mut entries = vec![];
+    let mut warnings = vec![];
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_line(line) {
+            Ok(entry) => entries.push(entry),
+            Err(why) => warnings.push(format!("history line {} skipped: {why}", n + 1)),
+        }
+    }
+    let excess = entries.len().saturating_sub(HISTORY_MAX);
+    entries.drain(..excess);
+    (entries, warnings)
+}
+
+fn parse_line(line: &str) -> Result<Entry, String> {
+    let fields: Vec<&str> = line.split(' ').collect();
+    let [version, when, replay, share] = fields[..] else {
+        return Err(format!("{} fields, not 4", fields.len()));
+    };
+    if version != "1" {
+        return Err(format!("line format {version:?}, not 1"));
+    }
+    let unix_ms = when
+        .parse()
+        .map_err(|_| format!("{when:?} is not a time"))?;
+    let bytes = hex::decode(replay).ok_or("the replay is not hex")?;
+    let replay = Replay::decode(&bytes).map_err(|e| format!("the replay: {e}"))?;
+    let (_, score) = replay.play().map_err(|e| format!("the replay: {e}"))?;
+    let share = match share {
+        "-" => None,
+        url if url.starts_with("https://") || url.starts_with("http://") => Some(url.to_owned()),
+        other => return Err(format!("{other:?} is not a share link")),
+    };
+    Ok(Entry {
+        unix_ms,
+        replay,
+        score,
+        share,
+    })
+}
+
+/// The `history` text of `entries`.
+pub fn format_history(entries: &[Entry]) -> String {
+    let mut out = String::new();
+    for e in entries {
+        out.push_str(&format!(
+            "1 {} {} {}\n",
+            e.unix_ms,
+            hex::encode(&e.replay.encode()),
+            e.share.as_deref().unwrap_or("-")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use typepper_engine::Mode;
+    use typepper_engine::synth::{Typist, synth};
+
+    fn entry(seed: u64) -> Entry {
+        let replay = synth(Mode::BLITZ_15, seed, &Typist::default());
+        let (_, score) = replay.play().unwrap();
+        Entry {
+            unix_ms: 1_764_614_400_000 + seed,
+            replay,
+            score,
+            share: (seed % 2 == 0).then(|| format!("https://r.typepper.com/run{seed}")),
+        }
+    }
+
+    #[test]
+    fn history_round_trips() {
+        let entries: Vec<Entry> = (0..4).map(entry).collect();
+        let text = format_history(&entries);
+        assert_eq!(text.lines().count(), 4);
+        assert_eq!(parse_history(&text), (entries, vec![]));
+    }
+
+    #[test]
+    fn corrupted_and_foreign_lines_are_skipped_with_a_warning() {
+        let good = format_history(&[entry(1)]);
+        let text = format!(
+            "{good}garbage\n2 1 00 -\n1 x 00 -\n1 5 zz -\n1 5 5450 -\n1 5 {} ftp://x\n{good}",
+            hex::encode(&entry(3).replay.encode())
+        );
+        let (entries, warnings) = parse_history(&text);
+        assert_eq!(entries.len(), 2);
+        assert_eq!(warnings.len(), 6, "{warnings:?}");
+        assert!(warnings[0].starts_with("history line 2 skipped"));
+    }
+
+    #[test]
+    fn only_the_last_fifty_are_kept() {
+        let e = entry(2);
+        let text = format_history(&vec![e; 60]);
+        assert_eq!(parse_history(&text).0.len(), HISTORY_MAX);
+    }
+}

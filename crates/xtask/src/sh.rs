@@ -1,0 +1,61 @@
+//! Running commands, saying what runs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+
+/// The workspace root (this crate lives in `crates/xtask`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("crates/xtask is two levels down")
+        .to_path_buf()
+}
+
+/// Prints a step's line: what is being done, and why if it's an install.
+pub fn step(what: &str) {
+    println!("==> {what}");
+}
+
+/// A command in the workspace root.
+pub fn cmd(program: &str, args: &[&str]) -> Command {
+    let mut c = Command::new(program);
+    c.args(args).current_dir(root());
+    c
+}
+
+/// Runs `c` to completion, failing if it fails.
+pub fn run(c: &mut Command) -> Result<()> {
+    let shown = show(c);
+    let status = c
+        .status()
+        .with_context(|| format!("could not start {shown}"))?;
+    if !status.success() {
+        bail!("{shown} failed ({status})");
+    }
+    Ok(())
+}
+
+/// Runs `c` and returns its standard output, or None if it can't start or fails.
+pub fn output(c: &mut Command) -> Option<String> {
+    let out = c.stderr(Stdio::null()).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Whether `program` answers `--version`.
+pub fn has(program: &str) -> bool {
+    output(Command::new(program).arg("--version")).is_some()
+}
+
+fn show(c: &Command) -> String {
+    let mut s = c.get_program().to_string_lossy().into_owned();
+    for a in c.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    s
+}

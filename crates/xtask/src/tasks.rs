@@ -1,0 +1,130 @@
+//! The commands.
+
+use anyhow::Result;
+
+use crate::install;
+use crate::sh::{cmd, root, run, step};
+
+/// Seconds each fuzz target runs for in `cargo xtask test`.
+const FUZZ_SECS: u32 = 20;
+
+/// Every check, as CI runs it.
+pub fn test(_args: &[String]) -> Result<()> {
+    install::wasm_target()?;
+    step("checking formatting (cargo fmt --check)");
+    run(&mut cmd("cargo", &["fmt", "--all", "--check"]))?;
+    step("linting (cargo clippy -D warnings)");
+    run(&mut cmd(
+        "cargo",
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    ))?;
+    step("running every test (cargo test --workspace)");
+    run(&mut cmd("cargo", &["test", "--workspace"]))?;
+    step("building the engine for wasm32 (it must build with no feature flags)");
+    run(&mut cmd(
+        "cargo",
+        &[
+            "build",
+            "-p",
+            "typepper-engine",
+            "--target",
+            install::WASM_TARGET,
+        ],
+    ))?;
+    fuzz()?;
+    step("all checks passed");
+    Ok(())
+}
+
+/// A short run of every fuzz target, where nightly exists.
+fn fuzz() -> Result<()> {
+    if !install::nightly() {
+        step("skipping the fuzz run: no nightly toolchain here (cargo fuzz needs one)");
+        return Ok(());
+    }
+    install::cargo_fuzz()?;
+    for (krate, targets) in fuzz_targets() {
+        for target in &targets {
+            step(&format!(
+                "fuzzing {krate} {target} for {FUZZ_SECS} s (cargo +nightly fuzz)"
+            ));
+            let dir = root().join("crates").join(&krate).join("fuzz");
+            // New corpus entries go to a scratch dir; the committed corpus only seeds.
+            let scratch = std::env::temp_dir().join(format!("typepper-fuzz-{krate}-{target}"));
+            std::fs::create_dir_all(&scratch)?;
+            let seeds = dir.join("corpus").join(target);
+            let max_time = format!("-max_total_time={FUZZ_SECS}");
+            let mut c = cmd("cargo", &["+nightly", "fuzz", "run", target.as_str()]);
+            c.arg(&scratch);
+            if seeds.is_dir() {
+                c.arg(&seeds);
+            }
+            c.args(["--", &max_time, "-print_final_stats=0"])
+                .current_dir(&dir);
+            run(&mut c)?;
+        }
+    }
+    Ok(())
+}
+
+/// Every crate with a `fuzz/` folder and its targets (the files in fuzz_targets/).
+fn fuzz_targets() -> Vec<(String, Vec<String>)> {
+    let mut out = vec![];
+    let Ok(crates) = std::fs::read_dir(root().join("crates")) else {
+        return out;
+    };
+    for krate in crates.flatten() {
+        let targets = krate.path().join("fuzz/fuzz_targets");
+        let Ok(files) = std::fs::read_dir(&targets) else {
+            continue;
+        };
+        let mut names: Vec<String> = files
+            .flatten()
+            .filter_map(|f| {
+                let p = f.path();
+                let stem = p.file_stem()?.to_string_lossy().into_owned();
+                (p.extension()? == "rs").then_some(stem)
+            })
+            .collect();
+        names.sort();
+        out.push((krate.file_name().to_string_lossy().into_owned(), names));
+    }
+    out.sort();
+    out
+}
+
+/// Builds what exists and says how to use it.
+pub fn serve(_args: &[String]) -> Result<()> {
+    crate::web::build()?;
+    step("building the typepper CLI (release)");
+    run(&mut cmd(
+        "cargo",
+        &["build", "--release", "-p", "typepper-cli"],
+    ))?;
+    let bin = root().join("target/release/typepper");
+    println!("the CLI is built: {}", bin.display());
+    println!(
+        "try: {} synth --mode time:15 --seed 42 --out /tmp/r.replay && {} score /tmp/r.replay",
+        bin.display(),
+        bin.display()
+    );
+    Ok(())
+}
+
+/// The benchmarks.
+pub fn bench(args: &[String]) -> Result<()> {
+    step("running the engine's benchmarks (cargo bench -p typepper-engine)");
+    let mut c = cmd(
+        "cargo",
+        &["bench", "-p", "typepper-engine", "--bench", "engine", "--"],
+    );
+    c.args(args);
+    run(&mut c)
+}
