@@ -1,0 +1,71 @@
+//! The server's settings: flags and environment variables (see `typepper-server --help`).
+
+use std::path::PathBuf;
+
+/// Everything the server is told at start.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The game's public URL, e.g. `https://typepper.com`: share pages refresh to it.
+    pub public_url: String,
+    /// Where the game reaches the API, e.g. `https://api.typepper.com`; the same as
+    /// `public_url` when one host serves both.
+    pub api_url: String,
+    /// What share links start with: `https://r.typepper.com` gives
+    /// `https://r.typepper.com/<id>`; by default `<public_url>/r`.
+    pub share_url: String,
+    /// The folder holding `index.html` and `web/`.
+    pub static_dir: PathBuf,
+    /// Requests a second one IP may make to `/v1` (bursts of twice that); 0 for no limit.
+    pub ip_rate: u32,
+    /// Submissions a second one player may make (bursts of ten times that); 0 for no limit.
+    pub player_rate: u32,
+    /// Runs are kept this many days, or longer while they are a player's monthly best.
+    pub retention_days: u32,
+    /// Seconds between retention sweeps.
+    pub sweep_secs: u64,
+    /// Seconds a request may take before it is answered 408.
+    pub request_timeout_secs: u64,
+    /// Take the client's IP from `X-Forwarded-For` (behind a proxy you run).
+    pub trust_proxy: bool,
+    /// Log one line a request to standard error.
+    pub log_requests: bool,
+}
+
+impl Config {
+    /// Settings for a server at `public_url` serving `static_dir`, with the defaults.
+    pub fn new(public_url: &str, static_dir: PathBuf) -> Config {
+        let public_url = public_url.trim_end_matches('/').to_owned();
+        Config {
+            api_url: public_url.clone(),
+            share_url: format!("{public_url}/r"),
+            public_url,
+            static_dir,
+            ip_rate: 50,
+            player_rate: 2,
+            retention_days: 8,
+            sweep_secs: 600,
+            request_timeout_secs: 10,
+            trust_proxy: false,
+            log_requests: true,
+        }
+    }
+
+    /// The share link of run `id`.
+    pub fn share_link(&self, id: &str) -> String {
+        format!("{}/{id}", self.share_url)
+    }
+
+    /// The host (and port) of a URL: `r.typepper.com` of `https://r.typepper.com/x`.
+    pub fn host_of(url: &str) -> &str {
+        let rest = url.split_once("://").map_or(url, |(_, r)| r);
+        rest.split('/').next().unwrap_or(rest)
+    }
+
+    /// The origin (scheme and host) of a URL.
+    pub fn origin_of(url: &str) -> String {
+        match url.split_once("://") {
+            Some((scheme, _)) => format!("{scheme}://{}", Config::host_of(url)),
+            None => url.to_owned(),
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! Refusals and failures as HTTP answers: plain text, one sentence, the right status.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+/// Why a request was not served. The message is the response body.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the request can't be read.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401: no token, or one no player has.
+    #[error("{0}")]
+    Unauthorized(&'static str),
+    /// 404: no such thing (or no longer).
+    #[error("{0}")]
+    NotFound(String),
+    /// 409: taken already.
+    #[error("{0}")]
+    Conflict(String),
+    /// 413: the body is over the limit.
+    #[error("a request body is at most {0} bytes")]
+    TooLarge(usize),
+    /// 429: too many requests; try again after this many seconds.
+    #[error("too many requests: try again in {0} s")]
+    RateLimited(u64),
+    /// 500: the server failed; the detail is logged, not sent.
+    #[error("the server failed; try again")]
+    Internal(String),
+}
+
+/// An internal error's detail, for the logging middleware to print.
+#[derive(Clone, Debug)]
+pub struct ErrorDetail(pub String);
+
+impl ApiError {
+    fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (
+            self.status(),
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("{self}\n"),
+        )
+            .into_response();
+        match &self {
+            ApiError::RateLimited(secs) => {
+                if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
+                    response.headers_mut().insert(header::RETRY_AFTER, v);
+                }
+            }
+            ApiError::Internal(detail) => {
+                response
+                    .extensions_mut()
+                    .insert(ErrorDetail(detail.clone()));
+            }
+            _ => {}
+        }
+        response
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+impl From<tokio::task::JoinError> for ApiError {
+    fn from(e: tokio::task::JoinError) -> ApiError {
+        ApiError::Internal(format!("a blocking task failed: {e}"))
+    }
+}

@@ -1,0 +1,241 @@
+//! typepper's server: re-plays every submitted replay to score it, stores runs, and
+//! serves raw replays, boards, share pages and the game itself.
+//!
+//! How it works:
+//! 1. [`app`] builds the whole HTTP surface as an axum `Router` over a [`State`]; tests
+//!    drive it with `tower::ServiceExt::oneshot`, no socket needed. [`serve`] runs it on
+//!    a listener (port 0 in integration tests) until a shutdown future resolves.
+//! 2. A submission (`POST /v1/submit`) is judged in [`submit`] off the async workers:
+//!    each replay's header is read first, then it is decoded, played through the engine,
+//!    checked for plausibility and against its claim, and stored in one transaction.
+//! 3. Runs and players live behind [`store::Store`]: SQLite embedded by default,
+//!    PostgreSQL in production. A background sweep ([`sweep`]) deletes expired runs.
+//!
+//! ```no_run
+//! # async fn run() -> anyhow::Result<()> {
+//! use std::sync::Arc;
+//! use typepper_server::{Config, State, app};
+//!
+//! let store = typepper_server::store::open(None, std::path::Path::new("data"))?;
+//! let state = State::new(store, Config::new("http://127.0.0.1:8080", ".".into()));
+//! let router = app(Arc::new(state));
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! typepper_server::serve(listener, router, std::future::pending()).await?;
+//! # Ok(()) }
+//! ```
+
+pub mod config;
+mod error;
+mod limit;
+mod routes;
+pub mod store;
+pub mod submit;
+pub mod sweep;
+
+use std::future::Future;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
+use axum::http::{HeaderValue, Method, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use tower_http::compression::CompressionLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+
+pub use config::Config;
+pub use error::ApiError;
+
+use crate::error::ErrorDetail;
+use crate::limit::Limiter;
+use crate::store::{PlayerId, Store};
+
+/// Unix milliseconds now; a test can set the clock.
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+/// Everything the handlers share.
+pub struct State {
+    /// The database.
+    pub store: Arc<dyn Store>,
+    /// The settings.
+    pub config: Config,
+    /// The wall clock, for run times, months and retention.
+    pub clock: Clock,
+    ip_limit: Limiter<IpAddr>,
+    player_limit: Limiter<PlayerId>,
+    /// At most this many submissions are verified at once: verification is CPU work.
+    verifying: tokio::sync::Semaphore,
+}
+
+impl State {
+    /// A server's state over `store`, reading the system clock.
+    pub fn new(store: Arc<dyn Store>, config: Config) -> State {
+        let clock: Clock = Arc::new(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64)
+        });
+        State::with_clock(store, config, clock)
+    }
+
+    /// A server's state reading `clock` for the time.
+    pub fn with_clock(store: Arc<dyn Store>, config: Config, clock: Clock) -> State {
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        State {
+            ip_limit: Limiter::new(config.ip_rate, config.ip_rate.saturating_mul(2)),
+            player_limit: Limiter::new(config.player_rate, config.player_rate.saturating_mul(10)),
+            verifying: tokio::sync::Semaphore::new(cpus * 2),
+            store,
+            config,
+            clock,
+        }
+    }
+
+    /// Unix milliseconds now.
+    pub fn now_ms(&self) -> i64 {
+        (self.clock)()
+    }
+}
+
+/// The largest request body: one MiB, checked before anything is decoded.
+pub const MAX_BODY: usize = typepper_engine::MAX_BYTES;
+
+/// The whole HTTP surface.
+pub fn app(state: Arc<State>) -> Router {
+    let config = &state.config;
+    let game_origin = Config::origin_of(&config.public_url);
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::list(
+            HeaderValue::from_str(&game_origin).into_iter(),
+        ))
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+        .max_age(Duration::from_secs(86_400));
+    let api_origin = Config::origin_of(&config.api_url);
+    let csp = format!(
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
+         img-src 'self' data:; connect-src 'self' {api_origin}; base-uri 'none'; \
+         frame-ancestors 'none'; form-action 'none'"
+    );
+    let api = routes::api()
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(state.clone(), ip_limit))
+        .layer(cors);
+    routes::pages(&config.static_dir)
+        .merge(api)
+        .with_state(state.clone())
+        .layer(CompressionLayer::new())
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_str(&csp).unwrap_or(HeaderValue::from_static("default-src 'self'")),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(state.config.request_timeout_secs),
+        ))
+        .layer(middleware::from_fn_with_state(state, log))
+}
+
+/// Serves `router` on `listener` until `shutdown` resolves, then finishes the requests
+/// in flight.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}
+
+/// The client's address: the connection's, or `X-Forwarded-For`'s first behind a
+/// trusted proxy. Without a connection (tests through `oneshot`) it is 0.0.0.0.
+fn client_ip(state: &State, req: &Request) -> IpAddr {
+    if state.config.trust_proxy
+        && let Some(ip) = req
+            .headers()
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .and_then(|v| v.trim().parse().ok())
+    {
+        return ip;
+    }
+    req.extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip())
+}
+
+async fn ip_limit(
+    axum::extract::State(state): axum::extract::State<Arc<State>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let ip = client_ip(&state, &req);
+    match state.ip_limit.take(&ip, Instant::now()) {
+        Ok(()) => next.run(req).await,
+        Err(secs) => ApiError::RateLimited(secs).into_response(),
+    }
+}
+
+/// One line a request: method, path, status, time; and an internal error's detail.
+async fn log(
+    axum::extract::State(state): axum::extract::State<Arc<State>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if !state.config.log_requests {
+        return next.run(req).await;
+    }
+    let (method, path) = (req.method().clone(), req.uri().path().to_owned());
+    let start = Instant::now();
+    let response = next.run(req).await;
+    let detail = response
+        .extensions()
+        .get::<ErrorDetail>()
+        .map(|d| format!(" ({})", d.0))
+        .unwrap_or_default();
+    eprintln!(
+        "{method} {path} {} {:.1} ms{detail}",
+        response.status().as_u16(),
+        start.elapsed().as_secs_f64() * 1000.0
+    );
+    response
+}
+
+/// `YYYY-MM` (UTC) of unix milliseconds.
+pub fn month_of(unix_ms: i64) -> String {
+    let days = unix_ms.div_euclid(86_400_000);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn months_are_utc_calendar_months() {
+        assert_eq!(super::month_of(0), "1970-01");
+        assert_eq!(super::month_of(1_796_154_720_000), "2026-12");
+        assert_eq!(super::month_of(951_868_799_999), "2000-02");
+        assert_eq!(super::month_of(951_868_800_000), "2000-03");
+    }
+}

@@ -1,0 +1,112 @@
+//! `typepper-server`: the HTTP server. Every setting is a flag or an environment
+//! variable; see `--help`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::Parser;
+use typepper_server::{Config, State, app, serve, store, sweep};
+
+/// typepper's server: scores every submitted replay by playing it, stores runs, and
+/// serves boards, share pages and the game.
+#[derive(Parser)]
+#[command(version, max_term_width = 100)]
+struct Args {
+    /// Address to listen on (port 0 picks a free one).
+    #[arg(long, env = "TYPEPPER_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Database: postgres://… for PostgreSQL, or a SQLite file path (sqlite://path).
+    /// Without it, SQLite in the data dir.
+    #[arg(long, env = "TYPEPPER_DATABASE_URL")]
+    database_url: Option<String>,
+    /// Where the embedded SQLite database lives.
+    #[arg(long, env = "TYPEPPER_DATA_DIR", default_value = "data")]
+    data_dir: PathBuf,
+    /// The game's public URL (share pages refresh to it); by default http://<listen>.
+    #[arg(long, env = "TYPEPPER_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// Where the game reaches the API; by default the public URL.
+    #[arg(long, env = "TYPEPPER_API_URL")]
+    api_url: Option<String>,
+    /// What share links start with, e.g. https://r.typepper.com; by default <public URL>/r.
+    #[arg(long, env = "TYPEPPER_SHARE_URL")]
+    share_url: Option<String>,
+    /// The folder holding index.html and web/ (the built game).
+    #[arg(long, env = "TYPEPPER_STATIC_DIR", default_value = ".")]
+    static_dir: PathBuf,
+    /// Requests a second per IP to /v1 (bursts of twice that); 0 turns the limit off.
+    #[arg(long, env = "TYPEPPER_IP_RATE", default_value_t = 50)]
+    ip_rate: u32,
+    /// Submissions a second per player (bursts of ten times that); 0 turns it off.
+    #[arg(long, env = "TYPEPPER_PLAYER_RATE", default_value_t = 2)]
+    player_rate: u32,
+    /// Days a run is kept unless it is a player's monthly best.
+    #[arg(long, env = "TYPEPPER_RETENTION_DAYS", default_value_t = 8)]
+    retention_days: u32,
+    /// Seconds between retention sweeps.
+    #[arg(long, env = "TYPEPPER_SWEEP_SECS", default_value_t = 600)]
+    sweep_secs: u64,
+    /// Seconds before a request is answered 408.
+    #[arg(long, env = "TYPEPPER_REQUEST_TIMEOUT", default_value_t = 10)]
+    request_timeout: u64,
+    /// Take client IPs from X-Forwarded-For (only behind a proxy you run).
+    #[arg(long, env = "TYPEPPER_TRUST_PROXY")]
+    trust_proxy: bool,
+    /// Don't log a line per request.
+    #[arg(long, env = "TYPEPPER_QUIET")]
+    quiet: bool,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("listening on {}", args.listen))?;
+    let addr = listener.local_addr()?;
+    let public = args.public_url.unwrap_or_else(|| format!("http://{addr}"));
+    let mut config = Config::new(&public, args.static_dir.clone());
+    if let Some(api) = args.api_url {
+        config.api_url = api.trim_end_matches('/').to_owned();
+    }
+    if let Some(share) = args.share_url {
+        config.share_url = share.trim_end_matches('/').to_owned();
+    }
+    config.ip_rate = args.ip_rate;
+    config.player_rate = args.player_rate;
+    config.retention_days = args.retention_days;
+    config.sweep_secs = args.sweep_secs;
+    config.request_timeout_secs = args.request_timeout;
+    config.trust_proxy = args.trust_proxy;
+    config.log_requests = !args.quiet;
+    if !args
+        .static_dir
+        .join("web/pkg/typepper_web_bg.wasm")
+        .exists()
+    {
+        eprintln!(
+            "warning: {} has no built game (web/pkg): run `cargo xtask serve` to build it",
+            args.static_dir.display()
+        );
+    }
+    let store = store::open(args.database_url.as_deref(), &args.data_dir)
+        .context("opening the database")?;
+    let database = match &args.database_url {
+        Some(u) if u.starts_with("postgres") => "PostgreSQL".to_owned(),
+        Some(u) => format!("SQLite at {u}"),
+        None => format!(
+            "SQLite at {}",
+            args.data_dir.join("typepper.sqlite3").display()
+        ),
+    };
+    let state = Arc::new(State::new(store, config));
+    tokio::spawn(sweep::run(state.clone()));
+    println!("typepper is serving on http://{addr} ({database})");
+    serve(listener, app(state), async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
+    Ok(())
+}

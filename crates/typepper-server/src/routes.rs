@@ -1,0 +1,529 @@
+//! The handlers: the `/v1` API, share pages, and the game's own files.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use askama::Template;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, Query, State as Extract};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tower_http::services::ServeDir;
+use tower_http::set_header::SetResponseHeaderLayer;
+use typepper_engine::Mode;
+
+use crate::store::{NewRun, Player, StoreError};
+use crate::submit;
+use crate::{ApiError, Config, State};
+
+type St = Extract<Arc<State>>;
+
+/// `/v1`: players, submissions, runs, boards.
+pub fn api() -> Router<Arc<State>> {
+    Router::new()
+        .route("/v1/players", post(create_player))
+        .route("/v1/submit", post(submit))
+        .route("/v1/runs/{id}", get(run))
+        .route("/v1/boards/{mode}", get(board))
+}
+
+/// The game (from `static_dir`), share pages, and a trivial route for load-test
+/// comparisons.
+pub fn pages(static_dir: &std::path::Path) -> Router<Arc<State>> {
+    Router::new()
+        .route("/", get(index))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/r/{id}", get(share))
+        .route("/{id}", get(share_host))
+        .nest_service(
+            "/web",
+            tower::ServiceBuilder::new()
+                .layer(SetResponseHeaderLayer::if_not_present(
+                    header::CACHE_CONTROL,
+                    // Not content-hashed: revalidate, so a rebuilt game is picked up.
+                    header::HeaderValue::from_static("no-cache"),
+                ))
+                .service(
+                    ServeDir::new(static_dir.join("web")).append_index_html_on_directories(false),
+                ),
+        )
+}
+
+/// Runs a store call off the async workers.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, ApiError> {
+    Ok(tokio::task::spawn_blocking(f).await??)
+}
+
+async fn index(st: St) -> Result<Response, ApiError> {
+    let path = st.config.static_dir.join("index.html");
+    let html = tokio::fs::read_to_string(&path)
+        .await
+        .map_err(|e| ApiError::Internal(format!("reading {}: {e}", path.display())))?;
+    // The page names its API; one configured elsewhere is written in.
+    let api = if st.config.api_url == st.config.public_url {
+        String::new()
+    } else {
+        st.config.api_url.clone()
+    };
+    let html = html.replace(
+        r#"<meta name="typepper-api" content="">"#,
+        &format!(r#"<meta name="typepper-api" content="{}">"#, attr(&api)),
+    );
+    Ok(([(header::CACHE_CONTROL, "no-cache")], Html(html)).into_response())
+}
+
+/// Escapes a value for an HTML attribute.
+fn attr(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[derive(Deserialize)]
+struct NewPlayer {
+    name: String,
+}
+
+#[derive(Serialize)]
+struct Linked {
+    name: String,
+    token: String,
+}
+
+/// `POST /v1/players` `{"name": "ada"}`: links a game to a new player.
+async fn create_player(st: St, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+    let body = body_bytes(body)?;
+    let req: NewPlayer = serde_json::from_slice(&body)
+        .map_err(|_| ApiError::BadRequest(r#"send {"name": "<your name>"} as JSON"#.into()))?;
+    typepper_api::check_name(&req.name).map_err(|e| ApiError::BadRequest(e.into()))?;
+    let token = random_hex(32);
+    let hash = token_hash(&token);
+    let now = st.now_ms();
+    let store = st.store.clone();
+    let name = req.name.clone();
+    let player: Result<Player, ApiError> =
+        match tokio::task::spawn_blocking(move || store.create_player(&name, &hash, now)).await? {
+            Ok(p) => Ok(p),
+            Err(StoreError::NameTaken(n)) => Err(ApiError::Conflict(format!(
+                "the name {n} is taken: pick another"
+            ))),
+            Err(e) => Err(e.into()),
+        };
+    let player = player?;
+    let linked = Linked {
+        name: player.name,
+        token,
+    };
+    Ok((StatusCode::CREATED, axum::Json(linked)).into_response())
+}
+
+fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::TooLarge(crate::MAX_BODY)
+        } else {
+            ApiError::BadRequest(format!("the body could not be read: {e}"))
+        }
+    })
+}
+
+fn token_hash(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// The player a request's `Authorization: Bearer <token>` belongs to.
+async fn player(st: &State, headers: &HeaderMap) -> Result<Player, ApiError> {
+    const HOW: &str =
+        "link the game first: POST /v1/players, then send Authorization: Bearer <token>";
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or(ApiError::Unauthorized(HOW))?;
+    let hash = token_hash(token.trim());
+    let store = st.store.clone();
+    blocking(move || store.player_by_token(&hash))
+        .await?
+        .ok_or(ApiError::Unauthorized(
+            "that token belongs to no player: link the game again",
+        ))
+}
+
+/// `POST /v1/submit`: judge every replay of the body, store the good ones, answer a line
+/// each.
+async fn submit(
+    st: St,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let player = player(&st, &headers).await?;
+    st.player_limit
+        .take(&player.id, Instant::now())
+        .map_err(ApiError::RateLimited)?;
+    let body = body_bytes(body)?;
+    if body.is_empty() {
+        return Err(ApiError::BadRequest(
+            "an empty submission: send each replay after its claimed score".into(),
+        ));
+    }
+    let _permit = st
+        .verifying
+        .acquire()
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let state = st.0.clone();
+    let answer =
+        tokio::task::spawn_blocking(move || judge_and_store(&state, &player, &body)).await??;
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        answer,
+    )
+        .into_response())
+}
+
+fn judge_and_store(st: &State, player: &Player, body: &[u8]) -> Result<String, ApiError> {
+    let mut failed = None;
+    let judged = submit::judge_body(body, |hash| match st.store.duplicate_of(hash) {
+        Ok(found) => found,
+        Err(e) => {
+            failed = Some(e);
+            None
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    let now = st.now_ms();
+    let month = crate::month_of(now);
+    let verified: Vec<&submit::Verified> = judged.iter().filter_map(|j| j.as_ref().ok()).collect();
+    // An id collision (one in 62⁸ a pair) is retried with fresh ids.
+    let mut attempt = 0;
+    let stored = loop {
+        let runs: Vec<NewRun> = verified
+            .iter()
+            .map(|v| NewRun {
+                id: run_id(),
+                player: player.id,
+                mode: v.mode.clone(),
+                score: v.score.headline().value,
+                wpm_x100: v.score.wpm_x100,
+                accuracy_x100: v.score.accuracy_x100.into(),
+                duration_ms: v.score.duration_ms,
+                created_ms: now,
+                month: month.clone(),
+                replay_hash: v.hash,
+                replay: v.bytes.clone(),
+            })
+            .collect();
+        match st.store.insert_runs(&runs) {
+            Ok(stored) => {
+                break runs
+                    .into_iter()
+                    .zip(stored)
+                    .map(|(r, s)| (r.id, s.pb))
+                    .collect::<Vec<_>>();
+            }
+            Err(StoreError::IdTaken(_)) if attempt < 3 => attempt += 1,
+            Err(e) => return Err(e.into()),
+        }
+    };
+    Ok(submit::lines(&judged, &stored, |id| {
+        st.config.share_link(id)
+    }))
+}
+
+/// 8 base62 characters from the OS's randomness.
+fn run_id() -> String {
+    const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let mut id = String::with_capacity(8);
+    while id.len() < 8 {
+        let mut bytes = [0u8; 16];
+        random(&mut bytes);
+        // 248 = 4 × 62: bytes above it would favour the first characters.
+        for b in bytes.into_iter().filter(|&b| b < 248) {
+            if id.len() < 8 {
+                id.push(char::from(ALPHABET[usize::from(b % 62)]));
+            }
+        }
+    }
+    id
+}
+
+fn random(buf: &mut [u8]) {
+    if let Err(e) = getrandom::fill(buf) {
+        // No OS randomness means no safe ids or tokens: stop rather than guess.
+        panic!("the OS random source failed: {e}");
+    }
+}
+
+fn random_hex(n: usize) -> String {
+    let mut bytes = vec![0u8; n];
+    random(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `GET /v1/runs/<id>`: the replay's bytes.
+async fn run(st: St, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let gone = || ApiError::NotFound(format!("no run {id}: it never was, or it expired"));
+    if !typepper_api::is_run_id(&id) {
+        return Err(gone());
+    }
+    let store = st.store.clone();
+    let key = id.clone();
+    let run = blocking(move || store.run(&key)).await?.ok_or_else(gone)?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/octet-stream"),
+            // A run never changes; it may expire, which a day's cache can outlive.
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        run.replay,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+struct MonthQuery {
+    month: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Board {
+    mode: String,
+    title: String,
+    unit: &'static str,
+    month: String,
+    rows: Vec<BoardRowJson>,
+}
+
+#[derive(Serialize)]
+struct BoardRowJson {
+    rank: u32,
+    name: String,
+    score: u32,
+    wpm: f64,
+    accuracy: f64,
+    run: String,
+    time: String,
+}
+
+/// `GET /v1/boards/<mode>[?month=YYYY-MM]`: the month's best run per player, top 100.
+async fn board(
+    st: St,
+    Path(mode): Path<String>,
+    Query(q): Query<MonthQuery>,
+) -> Result<Response, ApiError> {
+    let parsed: Mode = mode
+        .parse()
+        .map_err(|e: typepper_engine::ModeError| ApiError::NotFound(format!("no board: {e}")))?;
+    let month = match q.month {
+        Some(m) if is_month(&m) => m,
+        Some(m) => {
+            return Err(ApiError::BadRequest(format!(
+                "{m:?} is not a month: write YYYY-MM"
+            )));
+        }
+        None => crate::month_of(st.now_ms()),
+    };
+    let store = st.store.clone();
+    let (key, m) = (parsed.key(), month.clone());
+    let rows = blocking(move || store.board(&key, &m, 100)).await?;
+    let board = Board {
+        mode: parsed.key(),
+        title: parsed.title(),
+        unit: parsed.unit(),
+        month,
+        rows: rows
+            .into_iter()
+            .map(|r| BoardRowJson {
+                rank: r.rank,
+                name: r.name,
+                score: r.score,
+                wpm: f64::from(r.wpm_x100) / 100.0,
+                accuracy: f64::from(r.accuracy_x100) / 100.0,
+                run: r.run,
+                time: iso_time(r.created_ms),
+            })
+            .collect(),
+    };
+    Ok((
+        [(header::CACHE_CONTROL, "public, max-age=10")],
+        axum::Json(board),
+    )
+        .into_response())
+}
+
+fn is_month(m: &str) -> bool {
+    let b = m.as_bytes();
+    b.len() == 7
+        && b[4] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || c.is_ascii_digit())
+        && matches!(
+            &m[5..],
+            "01" | "02" | "03" | "04" | "05" | "06" | "07" | "08" | "09" | "10" | "11" | "12"
+        )
+}
+
+/// `2026-12-01T19:52:00Z`.
+fn iso_time(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let day_secs = secs.rem_euclid(86_400);
+    let date = crate::month_of(ms);
+    let day_of_month = {
+        // Days since the month's first, from the civil date of day 1.
+        let days = secs.div_euclid(86_400);
+        let first = first_of_month(&date);
+        days - first + 1
+    };
+    format!(
+        "{date}-{day_of_month:02}T{:02}:{:02}:{:02}Z",
+        day_secs / 3600,
+        day_secs % 3600 / 60,
+        day_secs % 60
+    )
+}
+
+/// Days since 1970 of the first of `YYYY-MM`.
+fn first_of_month(month: &str) -> i64 {
+    let y: i64 = month[..4].parse().unwrap_or(1970);
+    let m: i64 = month[5..].parse().unwrap_or(1);
+    // Howard Hinnant's days_from_civil.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[derive(Template)]
+#[template(path = "share.html")]
+struct SharePage<'a> {
+    title: String,
+    heading: String,
+    description: String,
+    image: String,
+    share: String,
+    game: &'a str,
+    play: Option<String>,
+}
+
+/// `GET /r/<id>`: the page a share link opens, with link-preview tags, refreshing to the
+/// game, which plays the round.
+async fn share(st: St, Path(id): Path<String>) -> Result<Response, ApiError> {
+    share_page(&st, id).await
+}
+
+/// `GET /<id>` on the share host (`--share-url https://r.typepper.com`).
+async fn share_host(
+    st: St,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let share_host = Config::host_of(&st.config.share_url);
+    let public_host = Config::host_of(&st.config.public_url);
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let on_share_host = share_host != public_host && host.eq_ignore_ascii_case(share_host);
+    if !on_share_host {
+        return Err(ApiError::NotFound(format!("nothing at /{id}")));
+    }
+    share_page(&st, id).await
+}
+
+async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
+    let game = st.config.public_url.as_str();
+    let found = if typepper_api::is_run_id(&id) {
+        let store = st.store.clone();
+        let key = id.clone();
+        blocking(move || store.run(&key)).await?
+    } else {
+        None
+    };
+    let image = format!("{game}/web/og.png");
+    let share = st.config.share_link(&id);
+    let (status, page) = match found {
+        Some(run) => {
+            let mode: Option<Mode> = run.mode.parse().ok();
+            let title_mode = mode.map_or_else(|| run.mode.clone(), Mode::title);
+            let unit = mode.map_or("wpm", Mode::unit);
+            let headline = if run.score == 1 && unit == "words" {
+                "1 word".to_owned()
+            } else {
+                format!("{} {unit}", run.score)
+            };
+            let acc = run.accuracy_x100;
+            let description = format!(
+                "{} typed {headline} in {title_mode} at {}.{:02}% accuracy on typepper. Watch the round, key by key.",
+                run.player,
+                acc / 100,
+                acc % 100
+            );
+            (
+                StatusCode::OK,
+                SharePage {
+                    title: format!("{headline} · {title_mode} · typepper"),
+                    heading: format!("{headline} · {title_mode}"),
+                    description,
+                    image,
+                    share,
+                    game,
+                    play: Some(format!("{game}/?replay={id}")),
+                },
+            )
+        }
+        None => (
+            StatusCode::NOT_FOUND,
+            SharePage {
+                title: "This replay is gone · typepper".into(),
+                heading: "This replay is gone".into(),
+                description: "Runs are kept for 8 days, or longer while they are a player's best of the month. This one is no longer here.".into(),
+                image,
+                share,
+                game,
+                play: None,
+            },
+        ),
+    };
+    let html = page
+        .render()
+        .map_err(|e| ApiError::Internal(format!("rendering the share page: {e}")))?;
+    Ok((status, Html(html)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_eight_base62_characters() {
+        for _ in 0..100 {
+            assert!(typepper_api::is_run_id(&run_id()));
+        }
+        assert_ne!(run_id(), run_id());
+    }
+
+    #[test]
+    fn times_read_as_iso_8601() {
+        assert_eq!(iso_time(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_time(1_796_154_720_000), "2026-12-01T19:52:00Z");
+        assert_eq!(
+            iso_time(951_782_400_000 + 3_723_000),
+            "2000-02-29T01:02:03Z"
+        );
+        assert!(is_month("2026-12") && !is_month("2026-13") && !is_month("26-12"));
+    }
+}
