@@ -236,10 +236,12 @@ impl App {
             }
             Screen::Play(session) => {
                 let mode = session.round.mode();
+                let started = session.round.started().is_some();
                 let op = match key {
                     Key::Char(c) => Some(Op::Char(c)),
                     Key::Backspace => Some(Op::Backspace),
-                    Key::Escape if mode == Mode::Zen => Some(Op::End),
+                    // Esc ends a ZEN round; before its first key there is no round to end.
+                    Key::Escape if mode == Mode::Zen && started => Some(Op::End),
                     _ => None,
                 };
                 match (key, op) {
@@ -458,6 +460,12 @@ mod tests {
         assert_eq!(fx.len(), 1);
 
         app.key(Key::Escape, at(t));
+        app.key(Key::Char('z'), at(t));
+        assert!(
+            app.key(Key::Escape, at(t)).is_empty(),
+            "an untouched ZEN round isn't kept"
+        );
+        assert!(matches!(app.screen, Screen::Menu));
         app.key(Key::Char('1'), at(t));
         type_word(&mut app, &mut t);
         assert!(

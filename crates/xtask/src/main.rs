@@ -4,6 +4,7 @@
 //! at the exact version in Cargo.lock, wasm-pack, npm packages, Debian's chromium and
 //! postgresql, cargo-fuzz — idempotently, saying what it does on a line of its own.
 
+mod e2e;
 mod install;
 mod sh;
 mod tasks;

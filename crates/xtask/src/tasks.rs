@@ -38,6 +38,8 @@ pub fn test(_args: &[String]) -> Result<()> {
             install::WASM_TARGET,
         ],
     ))?;
+    crate::web::build()?;
+    crate::e2e::run_suite()?;
     fuzz()?;
     step("all checks passed");
     Ok(())

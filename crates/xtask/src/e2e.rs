@@ -1,0 +1,115 @@
+//! The browser tests: a real server on a free port, Playwright driving Debian's Chromium.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+
+use crate::install;
+use crate::sh::{cmd, root, run, step};
+
+/// A server started for a test run, stopped when dropped.
+pub struct Server {
+    child: Child,
+    /// Its URL, `http://127.0.0.1:<port>`.
+    pub url: String,
+    _data: Option<TempDir>,
+}
+
+/// A temporary directory, removed when dropped.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    /// A fresh directory under the system's temp dir.
+    pub fn new(prefix: &str) -> Result<TempDir> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir = std::env::temp_dir().join(format!("{prefix}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl Server {
+    /// Starts `binary` on a free port over a fresh SQLite database (or `database_url`),
+    /// serving the game from the repository, with `extra` flags.
+    pub fn start(binary: &Path, database_url: Option<&str>, extra: &[&str]) -> Result<Server> {
+        let data = TempDir::new("typepper-server")?;
+        let mut c = Command::new(binary);
+        c.args(["--listen", "127.0.0.1:0", "--static-dir"])
+            .arg(root())
+            .arg("--data-dir")
+            .arg(&data.0)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(url) = database_url {
+            c.args(["--database-url", url]);
+        }
+        let mut child = c
+            .spawn()
+            .with_context(|| format!("starting {}", binary.display()))?;
+        let stdout = child.stdout.take().context("the server's stdout")?;
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line)?;
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .map(str::to_owned);
+        let Some(url) = url else {
+            let _ = child.kill();
+            bail!("the server did not say where it serves (it printed {line:?})");
+        };
+        Ok(Server {
+            child,
+            url,
+            _data: Some(data),
+        })
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs the Playwright suite against a fresh server.
+pub fn run_suite() -> Result<()> {
+    let e2e = root().join("e2e");
+    install::npm(&e2e)?;
+    let chromium = install::chromium()?;
+    step("building the server and the CLI for the browser tests");
+    run(&mut cmd(
+        "cargo",
+        &["build", "-p", "typepper-server", "-p", "typepper-cli"],
+    ))?;
+    let target = root().join("target/debug");
+    let server = Server::start(
+        &target.join("typepper-server"),
+        None,
+        &["--ip-rate", "0", "--player-rate", "0", "--quiet"],
+    )?;
+    step(&format!(
+        "running the browser tests against {} (Playwright, {})",
+        server.url,
+        chromium.display()
+    ));
+    let mut c = cmd("npx", &["playwright", "test"]);
+    c.current_dir(&e2e)
+        .env("TYPEPPER_URL", &server.url)
+        .env("TYPEPPER_CLI", target.join("typepper"))
+        .env("TYPEPPER_CHROMIUM", &chromium);
+    let result = run(&mut c);
+    drop(server);
+    result.context("the browser tests failed (screenshots are in e2e/screenshots)")
+}

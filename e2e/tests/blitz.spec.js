@@ -1,0 +1,43 @@
+// BLITZ 15s played by typing what the mirror shows: the browser's score is the engine's.
+import { test, expect, boot, mirror, onScreen, shot, typeWords, cli, stored } from "./fixtures.js";
+
+test("a BLITZ 15s round typed with mistakes scores the same in the browser and natively", async ({ page, consoleLog }) => {
+  await boot(page);
+  await shot(page, "menu");
+  expect(await mirror(page, "list")).toContain("▸ BLITZ 15s");
+  await page.keyboard.press("Enter");
+  await onScreen(page, "playing");
+  expect(await mirror(page, "status")).toContain("BLITZ 15s · 15 s left");
+  await typeWords(page, 14, { gap: 35, mistake: (i) => (i === 2 ? "leave" : i === 5 ? "fix" : null) });
+  await shot(page, "blitz-playing");
+  await onScreen(page, "results");
+  await shot(page, "blitz-results");
+
+  const results = await mirror(page, "results");
+  const hex = await stored(page, "last.replay");
+  expect(hex).toMatch(/^54505201/);
+  const s = cli(["score", "--json", "-"], hex);
+  expect(s.mode).toBe("time:15");
+  expect(s.duration_ms).toBe(15000);
+  // Every stat the results screen shows, against the native engine's.
+  const want = [
+    `${s.headline.text} · BLITZ 15s`,
+    `wpm ${s.wpm} `,
+    `raw ${s.raw} `,
+    `accuracy ${s.accuracy}%`,
+    `consistency ${s.consistency}%`,
+    `characters ${s.chars.correct} correct, ${s.chars.wrong} wrong, ${s.chars.extra} extra, ${s.chars.missed} missed`,
+    `words ${s.words} `,
+    `peak heat ${s.peak_heat} ${s.peak_tier}`,
+    "time 15.0 s",
+  ];
+  for (const w of want) expect(results).toContain(w);
+  expect(s.words).toBeGreaterThanOrEqual(10);
+  expect(s.chars.wrong + s.chars.extra).toBeGreaterThan(0);
+  expect(s.accuracy).toBeLessThan(100);
+
+  // The history has it, with the same headline.
+  await page.keyboard.press("h");
+  await onScreen(page, "history");
+  expect(await mirror(page, "list")).toContain(`${s.headline.text} · BLITZ 15s`);
+});

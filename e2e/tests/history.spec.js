@@ -1,0 +1,54 @@
+// The history lists your rounds; enter plays one under the REPLAY banner, where only esc,
+// tab and enter do anything, and nothing is saved.
+import { test, expect, boot, mirror, onScreen, shot, typeWords, stored } from "./fixtures.js";
+
+async function zenRound(page, words) {
+  await page.keyboard.press("z");
+  await onScreen(page, "playing");
+  await typeWords(page, words, { gap: 50 });
+  await page.keyboard.press("Escape");
+  await onScreen(page, "results");
+  const results = await mirror(page, "results");
+  await page.keyboard.press("Escape");
+  await onScreen(page, "menu");
+  return results;
+}
+
+test("history lists rounds and enter plays one under REPLAY, ignoring other keys", async ({ page, consoleLog }) => {
+  await boot(page);
+  const older = await zenRound(page, 3);
+  await zenRound(page, 5);
+  const history = await stored(page, "history");
+  expect(history.trim().split("\n")).toHaveLength(2);
+
+  await page.keyboard.press("h");
+  await onScreen(page, "history");
+  const rows = (await mirror(page, "list")).trim().split("\n");
+  expect(rows).toHaveLength(2);
+  expect(rows[0]).toMatch(/^▸ /);
+  await shot(page, "history");
+  await page.keyboard.press("ArrowDown");
+  await expect.poll(async () => (await mirror(page, "list")).split("\n")[1]).toMatch(/^▸ /);
+  await page.keyboard.press("Enter");
+  await onScreen(page, "replay");
+  await expect(page.locator("[data-mirror=banner]")).toHaveText("REPLAY · ZEN");
+  await page.waitForTimeout(700);
+  await shot(page, "replay-playing");
+  // Someone else's round: typing, backspace and arrows change nothing.
+  for (const key of ["x", "y", "Backspace", "ArrowUp", "h", "z", "Space"]) {
+    await page.keyboard.press(key);
+    await expect(page.locator("[data-mirror=screen]")).toHaveText("replay");
+  }
+  await onScreen(page, "results");
+  await expect(page.locator("[data-mirror=banner]")).toHaveText("REPLAY · ZEN");
+  expect(await mirror(page, "results")).toBe(older);
+  await shot(page, "replay-results");
+  expect(await stored(page, "history")).toBe(history);
+
+  // Enter plays that round yourself.
+  await page.keyboard.press("Enter");
+  await onScreen(page, "playing");
+  await expect(page.locator("[data-mirror=banner]")).toHaveText("");
+  await page.keyboard.press("Escape");
+  await onScreen(page, "menu");
+});
