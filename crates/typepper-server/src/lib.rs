@@ -109,11 +109,11 @@ pub fn app(state: Arc<State>) -> Router {
     let config = &state.config;
     let game_origin = Config::origin_of(&config.public_url);
     let cors = CorsLayer::new()
-        .allow_origin(AllowOrigin::list(
-            HeaderValue::from_str(&game_origin).into_iter(),
-        ))
+        .allow_origin(AllowOrigin::list(HeaderValue::from_str(&game_origin)))
         .allow_methods([Method::GET, Method::POST])
         .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+        // A 429's wait is for the game to read.
+        .expose_headers([header::RETRY_AFTER])
         .max_age(Duration::from_secs(86_400));
     let api_origin = Config::origin_of(&config.api_url);
     let csp = format!(

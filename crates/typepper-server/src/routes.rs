@@ -146,7 +146,12 @@ async fn player(st: &State, headers: &HeaderMap) -> Result<Player, ApiError> {
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        // The scheme is case-insensitive (RFC 9110 §11.1).
+        .and_then(|v| {
+            v.split_once(' ')
+                .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        })
+        .map(|(_, token)| token)
         .ok_or(ApiError::Unauthorized(HOW))?;
     let hash = token_hash(token.trim());
     let store = st.store.clone();
@@ -191,7 +196,7 @@ async fn submit(
 
 fn judge_and_store(st: &State, player: &Player, body: &[u8]) -> Result<String, ApiError> {
     let mut failed = None;
-    let judged = submit::judge_body(body, |hash| match st.store.duplicate_of(hash) {
+    let mut judged = submit::judge_body(body, |hash| match st.store.duplicate_of(hash) {
         Ok(found) => found,
         Err(e) => {
             failed = Some(e);
@@ -203,12 +208,12 @@ fn judge_and_store(st: &State, player: &Player, body: &[u8]) -> Result<String, A
     }
     let now = st.now_ms();
     let month = crate::month_of(now);
-    let verified: Vec<&submit::Verified> = judged.iter().filter_map(|j| j.as_ref().ok()).collect();
     // An id collision (one in 62⁸ a pair) is retried with fresh ids.
     let mut attempt = 0;
     let stored = loop {
-        let runs: Vec<NewRun> = verified
+        let runs: Vec<NewRun> = judged
             .iter()
+            .filter_map(|j| j.as_ref().ok())
             .map(|v| NewRun {
                 id: run_id(),
                 player: player.id,
@@ -232,12 +237,37 @@ fn judge_and_store(st: &State, player: &Player, body: &[u8]) -> Result<String, A
                     .collect::<Vec<_>>();
             }
             Err(StoreError::IdTaken(_)) if attempt < 3 => attempt += 1,
-            Err(e) => return Err(e.into()),
+            // A submission judged at the same time (here or on another instance) may
+            // have stored one of these replays after our duplicate check; the unique
+            // hash then refuses the whole transaction. That replay is a duplicate, not a
+            // failure: answer it so and store the rest.
+            Err(e) => {
+                if attempt < 3 && mark_raced_duplicates(st, &mut judged)? {
+                    attempt += 1;
+                } else {
+                    return Err(e.into());
+                }
+            }
         }
     };
     Ok(submit::lines(&judged, &stored, |id| {
         st.config.share_link(id)
     }))
+}
+
+/// Turns verified entries whose replay is stored by now into duplicate refusals; says
+/// whether there were any.
+fn mark_raced_duplicates(st: &State, judged: &mut [submit::Judged]) -> Result<bool, ApiError> {
+    let mut any = false;
+    for j in judged.iter_mut() {
+        if let Ok(v) = j
+            && let Some(id) = st.store.duplicate_of(&v.hash)?
+        {
+            *j = Err(format!("a duplicate of run {id}"));
+            any = true;
+        }
+    }
+    Ok(any)
 }
 
 /// 8 base62 characters from the OS's randomness.

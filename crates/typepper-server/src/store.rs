@@ -137,7 +137,8 @@ pub trait Store: Send + Sync + 'static {
     fn run(&self, id: &str) -> Result<Option<Run>, StoreError>;
 
     /// The best run per player of `mode` in `month`, best first, at most `limit`.
-    /// Better is a higher score, then a higher wpm, then earlier.
+    /// Better is a higher score, then a higher wpm, then earlier (then the older player,
+    /// so that the order is the same on every backend).
     fn board(&self, mode: &str, month: &str, limit: u32) -> Result<Vec<BoardRow>, StoreError>;
 
     /// Deletes at most `batch` runs stored before `cutoff_ms` that are no player's

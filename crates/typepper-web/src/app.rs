@@ -2,11 +2,14 @@
 //!
 //! The shell turns DOM events into [`Key`]s with their timestamps and calls
 //! [`App::key`] and, every frame, [`App::tick`]. What must happen outside — storing a
-//! round, warning in the console — comes back as [`Effect`] values for the shell to carry
-//! out. All rules stay in the engine; this module only decides which screen shows what.
+//! round, sending it, fetching a board, warning in the console — comes back as [`Effect`]
+//! values for the shell to carry out, and the shell reports answers back
+//! ([`App::submitted`], [`App::linked`], [`App::board_loaded`]). All rules stay in the
+//! engine; this module only decides which screen shows what.
 
+use typepper_api::Line;
 use typepper_engine::rng::Rng;
-use typepper_engine::{Mode, Op, Replay, Round, Score, VERSION};
+use typepper_engine::{Mode, Op, Replay, Round, Score, VERSION, hex};
 
 use crate::storage::{self, Entry};
 
@@ -36,15 +39,45 @@ pub enum Key {
 /// Something for the shell to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
-    /// A round of yours ended: write `last.replay` and `history` with these texts.
-    Store {
-        /// The round, as hex.
-        last: String,
-        /// Every history line.
-        history: String,
+    /// Write `value` to localStorage's `key`.
+    Save {
+        /// The key.
+        key: String,
+        /// The text.
+        value: String,
     },
+    /// Remove localStorage's `key`.
+    Remove(String),
     /// Say this in the console, as a warning.
     Warn(String),
+    /// `POST /v1/submit` with `body`; report the answer to [`App::submitted`] with `keys`.
+    Submit {
+        /// The player's token.
+        token: String,
+        /// Back-to-back rounds, each after its claimed score.
+        body: Vec<u8>,
+        /// The outbox keys of the rounds, in body order.
+        keys: Vec<String>,
+    },
+    /// `POST /v1/players` for this name; report to [`App::linked`].
+    Link(String),
+    /// `GET /v1/boards/<mode>`; report to [`App::board_loaded`].
+    FetchBoard(String),
+    /// `GET /v1/runs/<id>`; hand the bytes to [`App::watch_bytes`].
+    FetchRun(String),
+    /// Put this text on the clipboard.
+    Copy(String),
+}
+
+/// Why a submission got no answer lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SubmitError {
+    /// The server couldn't be reached: keep the rounds for later.
+    Offline(String),
+    /// The token is no player's: link again.
+    Unauthorized(String),
+    /// Any other refusal of the whole request (rate limit, server error).
+    Refused(String),
 }
 
 /// Times the shell gives: the monotonic clock of events and frames, and the wall clock.
@@ -89,6 +122,65 @@ pub struct Results {
     pub replay: Replay,
     /// It was a replay, not yours: nothing was kept.
     pub watched: bool,
+    /// When it ended (your rounds), which names its history line and outbox entry.
+    pub unix_ms: Option<u64>,
+    /// Its share link, once the server has it.
+    pub share: Option<String>,
+    /// What became of sending it, for the screen.
+    pub note: Option<String>,
+}
+
+/// A board being looked at.
+#[derive(Clone, Debug, Default)]
+pub struct Boards {
+    /// Which of [`App::board_modes`].
+    pub mode: usize,
+    /// The rows once loaded, or why they aren't.
+    pub rows: Option<Result<Vec<BoardRow>, String>>,
+    /// The picked row.
+    pub row: usize,
+}
+
+/// A row of a board, as the server sends it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardRow {
+    /// 1 for the best.
+    pub rank: u32,
+    /// Who.
+    pub name: String,
+    /// The headline number.
+    pub score: u32,
+    /// Accuracy in percent.
+    pub accuracy: f64,
+    /// The run to play.
+    pub run: String,
+}
+
+/// A linked player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// The chosen name.
+    pub name: String,
+    /// The secret the server knows the player by.
+    pub token: String,
+}
+
+/// A round of yours waiting to be sent, as kept in `outbox/<unix ms>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outgoing {
+    /// When it ended.
+    pub unix_ms: u64,
+    /// Its bytes.
+    pub replay: Vec<u8>,
+    /// Its headline number.
+    pub claim: u32,
+}
+
+impl Outgoing {
+    /// Its localStorage key.
+    pub fn key(&self) -> String {
+        format!("{}{}", storage::OUTBOX, self.unix_ms)
+    }
 }
 
 /// What is on screen.
@@ -102,6 +194,17 @@ pub enum Screen {
     Results(Box<Results>),
     /// Your last rounds.
     History,
+    /// Choosing a name to link this game to.
+    Link {
+        /// The name so far.
+        name: String,
+        /// Why the last try failed.
+        error: Option<String>,
+        /// A request is out.
+        waiting: bool,
+    },
+    /// The boards.
+    Boards(Box<Boards>),
 }
 
 /// The whole game's state.
@@ -121,14 +224,32 @@ pub struct App {
     pub notice: Option<String>,
     /// How many rounds (played or watched) have started: a renderer resets on a new one.
     pub sessions: u64,
+    /// The linked player, if any.
+    pub player: Option<Player>,
+    /// Rounds not yet sent, oldest first.
+    pub outbox: Vec<Outgoing>,
+    /// A submission is out: new rounds wait in the outbox until it answers.
+    sending: bool,
     seeds: Rng,
 }
 
 impl App {
     /// A fresh game: `entropy` seeds the rounds' seeds (the shell's randomness; the
-    /// engine has none), `history` is the stored `history` text.
-    pub fn new(entropy: u64, history: &str) -> (App, Vec<Effect>) {
-        let (history, warnings) = storage::parse_history(history);
+    /// engine has none); the rest is what localStorage holds.
+    pub fn new(entropy: u64, stored: &storage::Stored) -> (App, Vec<Effect>) {
+        let (history, mut warnings) = storage::parse_history(&stored.history);
+        let (outbox, bad, more) = storage::parse_outbox(&stored.outbox);
+        warnings.extend(more);
+        let player = stored
+            .player
+            .as_deref()
+            .and_then(|p| match storage::parse_player(p) {
+                Some((name, token)) => Some(Player { name, token }),
+                None => {
+                    warnings.push("the stored player doesn't read: link the game again".into());
+                    None
+                }
+            });
         let app = App {
             screen: Screen::Menu,
             menu_item: 0,
@@ -137,9 +258,14 @@ impl App {
             history_row: 0,
             notice: None,
             sessions: 0,
+            player,
+            outbox,
+            sending: false,
             seeds: Rng::new(entropy),
         };
-        (app, warnings.into_iter().map(Effect::Warn).collect())
+        let mut fx: Vec<Effect> = warnings.into_iter().map(Effect::Warn).collect();
+        fx.extend(bad.into_iter().map(Effect::Remove));
+        (app, fx)
     }
 
     /// The mode the menu has selected.
@@ -149,8 +275,23 @@ impl App {
             1 => Mode::BLITZ_30,
             2 => Mode::BLITZ_60,
             3 => Mode::Zen,
-            _ => Mode::pursuit(self.level).unwrap_or(Mode::Zen),
+            _ => self.pursuit(),
         }
+    }
+
+    fn pursuit(&self) -> Mode {
+        Mode::pursuit(self.level).unwrap_or(Mode::Zen)
+    }
+
+    /// The modes the boards screen cycles through (HOT PURSUIT at the menu's level).
+    pub fn board_modes(&self) -> [Mode; 5] {
+        [
+            Mode::BLITZ_15,
+            Mode::BLITZ_30,
+            Mode::BLITZ_60,
+            Mode::Zen,
+            self.pursuit(),
+        ]
     }
 
     /// Starts a round of yours.
@@ -206,8 +347,10 @@ impl App {
     pub fn key(&mut self, key: Key, now: Now) -> Vec<Effect> {
         let mut fx = vec![];
         match &mut self.screen {
-            Screen::Menu => self.menu_key(key),
+            Screen::Menu => fx.extend(self.menu_key(key)),
             Screen::History => self.history_key(key, now.mono),
+            Screen::Link { .. } => fx.extend(self.link_key(key)),
+            Screen::Boards(_) => fx.extend(self.boards_key(key)),
             Screen::Results(results) => {
                 let (mode, seed, watched) =
                     (results.score.mode, results.replay.seed, results.watched);
@@ -219,6 +362,12 @@ impl App {
                         let replay = results.replay.clone();
                         if let Err(why) = self.watch(replay, now.mono) {
                             fx.push(Effect::Warn(why));
+                        }
+                    }
+                    Key::Char('c') => {
+                        if let Some(link) = &results.share {
+                            fx.push(Effect::Copy(link.clone()));
+                            results.note = Some("link copied".into());
                         }
                     }
                     Key::Char('h') => self.open_history(),
@@ -247,8 +396,7 @@ impl App {
                 match (key, op) {
                     (_, Some(op)) => {
                         let origin = *session.origin.get_or_insert(now.mono);
-                        let t = ms_since(origin, now.mono);
-                        let t = t.max(session.round.last_input());
+                        let t = ms_since(origin, now.mono).max(session.round.last_input());
                         // A refused key (after the end) has no effect: the tick ends it.
                         let _ = session.round.apply(t, op);
                         if session.round.is_over(t) {
@@ -264,7 +412,7 @@ impl App {
         fx
     }
 
-    fn menu_key(&mut self, key: Key) {
+    fn menu_key(&mut self, key: Key) -> Vec<Effect> {
         match key {
             Key::Up => self.menu_item = (self.menu_item + MENU.len() - 1) % MENU.len(),
             Key::Down => self.menu_item = (self.menu_item + 1) % MENU.len(),
@@ -275,14 +423,19 @@ impl App {
             Key::Char('2') => self.play(Mode::BLITZ_30, None),
             Key::Char('3') => self.play(Mode::BLITZ_60, None),
             Key::Char('z') => self.play(Mode::Zen, None),
-            Key::Char('p') => self.play(self.menu_mode_pursuit(), None),
+            Key::Char('p') => self.play(self.pursuit(), None),
             Key::Char('h') => self.open_history(),
+            Key::Char('l') => {
+                self.screen = Screen::Link {
+                    name: String::new(),
+                    error: None,
+                    waiting: false,
+                }
+            }
+            Key::Char('b') => return self.open_boards(self.menu_item),
             _ => {}
         }
-    }
-
-    fn menu_mode_pursuit(&self) -> Mode {
-        Mode::pursuit(self.level).unwrap_or(Mode::Zen)
+        vec![]
     }
 
     fn open_history(&mut self) {
@@ -306,6 +459,112 @@ impl App {
             }
             Key::Escape | Key::Char('h') => self.screen = Screen::Menu,
             _ => {}
+        }
+    }
+
+    fn link_key(&mut self, key: Key) -> Vec<Effect> {
+        let Screen::Link {
+            name,
+            error,
+            waiting,
+        } = &mut self.screen
+        else {
+            return vec![];
+        };
+        match key {
+            Key::Escape => self.screen = Screen::Menu,
+            _ if *waiting => {}
+            Key::Backspace => {
+                name.pop();
+            }
+            Key::Char(c) if name.chars().count() < 20 && !c.is_whitespace() => name.push(c),
+            Key::Enter => match typepper_api::check_name(name) {
+                Ok(()) => {
+                    *waiting = true;
+                    *error = None;
+                    return vec![Effect::Link(name.clone())];
+                }
+                Err(why) => *error = Some(why.into()),
+            },
+            _ => {}
+        }
+        vec![]
+    }
+
+    /// The server's answer to [`Effect::Link`]: the player, or why not.
+    pub fn linked(&mut self, result: Result<Player, String>) -> Vec<Effect> {
+        let Screen::Link { error, waiting, .. } = &mut self.screen else {
+            return vec![];
+        };
+        *waiting = false;
+        match result {
+            Ok(player) => {
+                let value = format!("{} {}", player.name, player.token);
+                self.notice = Some(format!(
+                    "linked as {}: your rounds will be sent",
+                    player.name
+                ));
+                self.player = Some(player);
+                self.screen = Screen::Menu;
+                let mut fx = vec![Effect::Save {
+                    key: storage::PLAYER.into(),
+                    value,
+                }];
+                fx.extend(self.flush());
+                fx
+            }
+            Err(why) => {
+                *error = Some(why);
+                vec![]
+            }
+        }
+    }
+
+    fn open_boards(&mut self, mode: usize) -> Vec<Effect> {
+        let mode = mode.min(4);
+        self.screen = Screen::Boards(Box::new(Boards {
+            mode,
+            rows: None,
+            row: 0,
+        }));
+        vec![Effect::FetchBoard(self.board_modes()[mode].key())]
+    }
+
+    fn boards_key(&mut self, key: Key) -> Vec<Effect> {
+        let Screen::Boards(b) = &mut self.screen else {
+            return vec![];
+        };
+        let rows = match &b.rows {
+            Some(Ok(rows)) => rows.len(),
+            _ => 0,
+        };
+        let mode = b.mode;
+        match key {
+            Key::Escape | Key::Char('b') => self.screen = Screen::Menu,
+            Key::Left => return self.open_boards((mode + 4) % 5),
+            Key::Right | Key::Tab => return self.open_boards((mode + 1) % 5),
+            Key::Up => b.row = b.row.saturating_sub(1),
+            Key::Down if rows > 0 => b.row = (b.row + 1).min(rows - 1),
+            Key::Enter => {
+                if let Some(Ok(rows)) = &b.rows
+                    && let Some(row) = rows.get(b.row)
+                {
+                    return vec![Effect::FetchRun(row.run.clone())];
+                }
+            }
+            _ => {}
+        }
+        vec![]
+    }
+
+    /// The server's answer to [`Effect::FetchBoard`].
+    pub fn board_loaded(&mut self, mode: &str, rows: Result<Vec<BoardRow>, String>) {
+        let modes = self.board_modes();
+        if let Screen::Boards(b) = &mut self.screen
+            && modes[b.mode].key() == mode
+        {
+            b.rows = Some(rows);
+            b.row = 0;
         }
     }
 
@@ -337,7 +596,8 @@ impl App {
         vec![]
     }
 
-    /// The round on screen ended: to its results, and kept if it was yours.
+    /// The round on screen ended: to its results, and kept (and sent, when linked) if it
+    /// was yours.
     fn finish(&mut self, now: Now) -> Vec<Effect> {
         let Screen::Play(session) = &self.screen else {
             return vec![];
@@ -348,7 +608,9 @@ impl App {
         let replay = session.round.replay();
         let watched = session.watch.is_some();
         let mut fx = vec![];
+        let mut note = None;
         if !watched {
+            let bytes = replay.encode();
             self.history.push(Entry {
                 unix_ms: now.unix_ms,
                 replay: replay.clone(),
@@ -357,17 +619,130 @@ impl App {
             });
             let excess = self.history.len().saturating_sub(storage::HISTORY_MAX);
             self.history.drain(..excess);
-            fx.push(Effect::Store {
-                last: typepper_engine::hex::encode(&replay.encode()),
-                history: storage::format_history(&self.history),
+            fx.push(Effect::Save {
+                key: storage::LAST.into(),
+                value: hex::encode(&bytes),
             });
+            fx.push(self.save_history());
+            if self.player.is_some() {
+                let out = Outgoing {
+                    unix_ms: now.unix_ms,
+                    claim: score.headline().value,
+                    replay: bytes,
+                };
+                // Kept first: if the page closes before the server answers, it's sent later.
+                fx.push(Effect::Save {
+                    key: out.key(),
+                    value: hex::encode(&out.replay),
+                });
+                self.outbox.push(out);
+                fx.extend(self.flush());
+                note = Some("sending…".into());
+            }
         }
         self.screen = Screen::Results(Box::new(Results {
             score,
             replay,
             watched,
+            unix_ms: (!watched).then_some(now.unix_ms),
+            share: None,
+            note,
         }));
         fx
+    }
+
+    fn save_history(&self) -> Effect {
+        Effect::Save {
+            key: storage::HISTORY.into(),
+            value: storage::format_history(&self.history),
+        }
+    }
+
+    /// Sends every round in the outbox in one submission, unless one is out already or
+    /// the game isn't linked.
+    pub fn flush(&mut self) -> Vec<Effect> {
+        let Some(player) = &self.player else {
+            return vec![];
+        };
+        if self.sending || self.outbox.is_empty() {
+            return vec![];
+        }
+        self.sending = true;
+        let body = typepper_api::submission(self.outbox.iter().map(|o| (o.claim, &o.replay[..])));
+        vec![Effect::Submit {
+            token: player.token.clone(),
+            body,
+            keys: self.outbox.iter().map(Outgoing::key).collect(),
+        }]
+    }
+
+    /// The answer to an [`Effect::Submit`] of the rounds `keys`: share links into the
+    /// history and the results screen, the outbox emptied of every answered round, and
+    /// the rest (rounds kept meanwhile) sent next.
+    pub fn submitted(
+        &mut self,
+        keys: &[String],
+        answer: Result<String, SubmitError>,
+    ) -> Vec<Effect> {
+        self.sending = false;
+        let mut fx = vec![];
+        let text = match answer {
+            Ok(text) => text,
+            Err(e) => {
+                let note = match e {
+                    SubmitError::Offline(why) => format!("offline ({why}): kept, to send later"),
+                    SubmitError::Unauthorized(why) => format!("not sent: {why} (l links again)"),
+                    SubmitError::Refused(why) => format!("not sent: {why}; kept, to send later"),
+                };
+                self.note_results(keys, &note);
+                fx.push(Effect::Warn(note));
+                return fx;
+            }
+        };
+        let mut history_changed = false;
+        for (key, line) in keys.iter().zip(text.lines()) {
+            let Some(pos) = self.outbox.iter().position(|o| &o.key() == key) else {
+                continue;
+            };
+            let out = self.outbox.remove(pos);
+            fx.push(Effect::Remove(key.clone()));
+            match line.parse::<Line>() {
+                Ok(Line::Ok { share, pb, .. }) => {
+                    if let Some(e) = self.history.iter_mut().find(|e| e.unix_ms == out.unix_ms) {
+                        e.share = Some(share.clone());
+                        history_changed = true;
+                    }
+                    if let Screen::Results(r) = &mut self.screen
+                        && r.unix_ms == Some(out.unix_ms)
+                    {
+                        r.share = Some(share);
+                        r.note = Some(if pb { "a personal best!" } else { "sent" }.into());
+                    }
+                }
+                Ok(Line::No(why)) => {
+                    self.note_results(
+                        std::slice::from_ref(key),
+                        &format!("not kept by the server: {why}"),
+                    );
+                    fx.push(Effect::Warn(format!("the server refused a round: {why}")));
+                }
+                Err(e) => fx.push(Effect::Warn(e.to_string())),
+            }
+        }
+        if history_changed {
+            fx.push(self.save_history());
+        }
+        fx.extend(self.flush());
+        fx
+    }
+
+    fn note_results(&mut self, keys: &[String], note: &str) {
+        if let Screen::Results(r) = &mut self.screen
+            && let Some(ms) = r.unix_ms
+            && keys.iter().any(|k| k.ends_with(&ms.to_string()))
+        {
+            r.note = Some(note.to_owned());
+        }
     }
 
     /// The round time at `now` on the play screen (0 before the first key).
@@ -402,6 +777,19 @@ mod tests {
         }
     }
 
+    fn fresh() -> App {
+        App::new(7, &storage::Stored::default()).0
+    }
+
+    fn linked() -> App {
+        let mut app = fresh();
+        app.player = Some(Player {
+            name: "ada".into(),
+            token: "t0k3n".into(),
+        });
+        app
+    }
+
     /// Types the current word of the play screen and a space, 100 ms a key.
     fn type_word(app: &mut App, t: &mut f64) -> Vec<Effect> {
         let Screen::Play(s) = &app.screen else {
@@ -417,9 +805,15 @@ mod tests {
         fx
     }
 
+    fn zen_round(app: &mut App, t: &mut f64) -> Vec<Effect> {
+        app.key(Key::Char('z'), at(*t));
+        type_word(app, t);
+        app.key(Key::Escape, at(*t))
+    }
+
     #[test]
     fn a_blitz_round_ends_on_time_and_is_kept() {
-        let (mut app, warnings) = App::new(7, "");
+        let (mut app, warnings) = App::new(7, &storage::Stored::default());
         assert!(warnings.is_empty());
         app.key(Key::Char('1'), at(0.0));
         let mut t = 1000.0;
@@ -436,10 +830,24 @@ mod tests {
         };
         assert_eq!(results.score.words, 3);
         assert_eq!(results.score.duration_ms, 15_000);
-        let [Effect::Store { last, history }] = &fx[..] else {
+        let [
+            Effect::Save {
+                key: k1,
+                value: last,
+            },
+            Effect::Save {
+                key: k2,
+                value: history,
+            },
+        ] = &fx[..]
+        else {
             panic!("{fx:?}")
         };
-        let bytes = typepper_engine::hex::decode(last).unwrap();
+        assert_eq!(
+            (k1.as_str(), k2.as_str()),
+            (storage::LAST, storage::HISTORY)
+        );
+        let bytes = hex::decode(last).unwrap();
         let (_, native) = Replay::decode(&bytes).unwrap().play().unwrap();
         assert_eq!(
             native, results.score,
@@ -451,13 +859,11 @@ mod tests {
 
     #[test]
     fn esc_ends_zen_and_leaves_blitz() {
-        let (mut app, _) = App::new(7, "");
-        app.key(Key::Char('z'), at(0.0));
+        let mut app = fresh();
         let mut t = 0.0;
-        type_word(&mut app, &mut t);
-        let fx = app.key(Key::Escape, at(t));
+        let fx = zen_round(&mut app, &mut t);
         assert!(matches!(app.screen, Screen::Results(_)));
-        assert_eq!(fx.len(), 1);
+        assert_eq!(fx.len(), 2);
 
         app.key(Key::Escape, at(t));
         app.key(Key::Char('z'), at(t));
@@ -478,7 +884,7 @@ mod tests {
 
     #[test]
     fn tab_restarts_with_a_new_seed() {
-        let (mut app, _) = App::new(7, "");
+        let mut app = fresh();
         app.key(Key::Char('2'), at(0.0));
         let seed = |app: &App| match &app.screen {
             Screen::Play(s) => s.round.seed(),
@@ -497,7 +903,7 @@ mod tests {
 
     #[test]
     fn a_watched_replay_lands_on_time_ignores_keys_and_is_not_kept() {
-        let (mut app, _) = App::new(7, "");
+        let mut app = fresh();
         let typist = typepper_engine::synth::Typist::default();
         let replay = typepper_engine::synth::synth(Mode::BLITZ_15, 4, &typist);
         let (_, want) = replay.play().unwrap();
@@ -530,7 +936,7 @@ mod tests {
 
     #[test]
     fn replays_from_other_rules_are_refused_on_screen() {
-        let (mut app, _) = App::new(7, "");
+        let mut app = fresh();
         let replay = Replay {
             engine: 2,
             mode: "time:15".into(),
@@ -556,19 +962,15 @@ mod tests {
 
     #[test]
     fn history_enter_plays_the_picked_round() {
-        let (mut app, _) = App::new(7, "");
+        let mut app = fresh();
         let mut t = 0.0;
-        for mode_key in ['1', 'z'] {
-            app.key(Key::Char(mode_key), at(t));
-            type_word(&mut app, &mut t);
-            if mode_key == 'z' {
-                app.key(Key::Escape, at(t));
-            } else {
-                t += 15_000.0;
-                app.tick(at(t));
-            }
-            app.key(Key::Escape, at(t));
-        }
+        app.key(Key::Char('1'), at(t));
+        type_word(&mut app, &mut t);
+        t += 15_000.0;
+        app.tick(at(t));
+        app.key(Key::Escape, at(t));
+        zen_round(&mut app, &mut t);
+        app.key(Key::Escape, at(t));
         app.key(Key::Char('h'), at(t));
         app.key(Key::Down, at(t));
         app.key(Key::Enter, at(t));
@@ -577,5 +979,137 @@ mod tests {
         };
         assert!(s.watch.is_some());
         assert_eq!(s.round.mode(), Mode::BLITZ_15, "row 1 is the older round");
+    }
+
+    #[test]
+    fn a_linked_round_is_kept_in_the_outbox_and_sent() {
+        let mut app = linked();
+        let mut t = 0.0;
+        let fx = zen_round(&mut app, &mut t);
+        let key = app.outbox[0].key();
+        assert!(fx.contains(&Effect::Save {
+            key: key.clone(),
+            value: hex::encode(&app.outbox[0].replay),
+        }));
+        let Some(Effect::Submit { token, body, keys }) = fx.last() else {
+            panic!("{fx:?}")
+        };
+        assert_eq!((token.as_str(), keys.clone()), ("t0k3n", vec![key.clone()]));
+        let (claim, replay) = typepper_api::read_entry(body).unwrap();
+        assert_eq!(claim, app.outbox[0].claim);
+        assert_eq!(replay, &app.outbox[0].replay[..]);
+
+        // Another round while the first is out waits its turn.
+        app.key(Key::Escape, at(t));
+        let fx = zen_round(&mut app, &mut t);
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Submit { .. })));
+        assert_eq!(app.outbox.len(), 2);
+
+        let answer = "ok abcdEFGH 40 pb http://x/r/abcdEFGH\n".to_owned();
+        let fx = app.submitted(std::slice::from_ref(&key), Ok(answer));
+        assert!(fx.contains(&Effect::Remove(key)));
+        assert_eq!(app.history[0].share.as_deref(), Some("http://x/r/abcdEFGH"));
+        let Some(Effect::Submit { keys, .. }) = fx.last() else {
+            panic!("{fx:?}")
+        };
+        assert_eq!(
+            keys.len(),
+            1,
+            "after a successful submit, the outbox is flushed"
+        );
+    }
+
+    #[test]
+    fn offline_keeps_the_round_and_a_refusal_drops_it() {
+        let mut app = linked();
+        let mut t = 0.0;
+        zen_round(&mut app, &mut t);
+        let key = app.outbox[0].key();
+        let fx = app.submitted(
+            std::slice::from_ref(&key),
+            Err(SubmitError::Offline("no network".into())),
+        );
+        assert!(matches!(&fx[..], [Effect::Warn(_)]));
+        assert_eq!(app.outbox.len(), 1, "kept for later");
+        let Screen::Results(r) = &app.screen else {
+            panic!()
+        };
+        assert!(r.note.as_deref().unwrap().starts_with("offline"));
+        let fx = app.flush();
+        assert!(
+            matches!(&fx[..], [Effect::Submit { .. }]),
+            "sent again on the next flush"
+        );
+        let fx = app.submitted(
+            std::slice::from_ref(&key),
+            Ok("no too short to count\n".into()),
+        );
+        assert!(fx.contains(&Effect::Remove(key)));
+        assert!(app.outbox.is_empty());
+    }
+
+    #[test]
+    fn linking_checks_the_name_then_asks_the_server() {
+        let mut app = fresh();
+        app.key(Key::Char('l'), at(0.0));
+        for c in "ab".chars() {
+            app.key(Key::Char(c), at(0.0));
+        }
+        assert!(app.key(Key::Enter, at(0.0)).is_empty());
+        let Screen::Link { error, .. } = &app.screen else {
+            panic!()
+        };
+        assert!(error.as_deref().unwrap().contains("3 to 20"));
+        app.key(Key::Char('a'), at(0.0));
+        assert_eq!(
+            app.key(Key::Enter, at(0.0)),
+            vec![Effect::Link("aba".into())]
+        );
+        let fx = app.linked(Ok(Player {
+            name: "aba".into(),
+            token: "secret".into(),
+        }));
+        assert_eq!(
+            fx,
+            vec![Effect::Save {
+                key: storage::PLAYER.into(),
+                value: "aba secret".into()
+            }]
+        );
+        assert!(matches!(app.screen, Screen::Menu));
+    }
+
+    #[test]
+    fn boards_fetch_cycle_and_play_a_row() {
+        let mut app = fresh();
+        assert_eq!(
+            app.key(Key::Char('b'), at(0.0)),
+            vec![Effect::FetchBoard("time:15".into())]
+        );
+        assert_eq!(
+            app.key(Key::Right, at(0.0)),
+            vec![Effect::FetchBoard("time:30".into())]
+        );
+        let row = |rank: u32, run: &str| BoardRow {
+            rank,
+            name: "ada".into(),
+            score: 90,
+            accuracy: 97.5,
+            run: run.into(),
+        };
+        app.board_loaded("time:15", Ok(vec![row(1, "stale")]));
+        let Screen::Boards(b) = &app.screen else {
+            panic!()
+        };
+        assert!(
+            b.rows.is_none(),
+            "a late answer for another board is dropped"
+        );
+        app.board_loaded("time:30", Ok(vec![row(1, "aaaaaaaa"), row(2, "bbbbbbbb")]));
+        app.key(Key::Down, at(0.0));
+        assert_eq!(
+            app.key(Key::Enter, at(0.0)),
+            vec![Effect::FetchRun("bbbbbbbb".into())]
+        );
     }
 }

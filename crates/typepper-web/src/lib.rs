@@ -24,7 +24,7 @@ mod render;
 pub mod storage;
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use wasm_bindgen::prelude::*;
 use web_sys::{
@@ -41,7 +41,7 @@ use crate::render::{Renderer, Target};
 pub struct Game {
     shell: Rc<RefCell<Shell>>,
     _listeners: Vec<Listener>,
-    frames: Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>,
+    frames: Frames,
 }
 
 #[wasm_bindgen]
@@ -61,6 +61,10 @@ impl Drop for Game {
 
 struct Shell {
     app: App,
+    /// The API's base URL ("" for this origin).
+    api: String,
+    /// This shell, for the answers of requests it sends.
+    me: Weak<RefCell<Shell>>,
     renderer: Renderer,
     input: HtmlInputElement,
     mirror: HtmlElement,
@@ -80,12 +84,8 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
     if storage.is_none() {
         dom::warn("no localStorage here: rounds will play but not be kept");
     }
-    let history = storage
-        .as_ref()
-        .and_then(|s| s.get_item(storage::HISTORY).ok().flatten())
-        .unwrap_or_default();
-    let (mut app, effects) = App::new(dom::entropy(), &history);
-    carry_out(effects);
+    let stored = read_storage(storage.as_ref());
+    let (mut app, boot_effects) = App::new(dom::entropy(), &stored);
 
     // ?replay=<id>: the round plays before anything else.
     if let Some(id) = replay_param() {
@@ -99,14 +99,26 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
         }
     }
 
-    let shell = Rc::new(RefCell::new(Shell {
-        app,
-        renderer: Renderer::new(canvas.clone())?,
-        input: input.clone(),
-        mirror,
-        shown: mirror::Mirror::default(),
-        sessions: u64::MAX,
-    }));
+    let renderer = Renderer::new(canvas.clone())?;
+    let shell = Rc::new_cyclic(|me| {
+        RefCell::new(Shell {
+            app,
+            api,
+            me: me.clone(),
+            renderer,
+            input: input.clone(),
+            mirror,
+            shown: mirror::Mirror::default(),
+            sessions: u64::MAX,
+        })
+    });
+    {
+        let mut s = shell.borrow_mut();
+        s.carry_out(boot_effects);
+        // Rounds kept while offline go now, in one submission.
+        let flush = s.app.flush();
+        s.carry_out(flush);
+    }
     let listeners = listen(&shell, &canvas, &input)?;
     let frames = run_frames(&shell)?;
     let _ = input.focus();
@@ -123,36 +135,111 @@ fn replay_param() -> Option<String> {
     params.get("replay").filter(|id| !id.is_empty())
 }
 
-fn carry_out(effects: Vec<Effect>) {
-    for effect in effects {
-        match effect {
-            Effect::Warn(message) => dom::warn(&message),
-            Effect::Store { last, history } => {
-                let Some(storage) = dom::local_storage() else {
-                    continue;
-                };
-                for (key, value) in [(storage::LAST, last), (storage::HISTORY, history)] {
-                    if storage.set_item(key, &value).is_err() {
+/// What localStorage holds for the game; nothing when there is no storage.
+fn read_storage(storage: Option<&web_sys::Storage>) -> storage::Stored {
+    let Some(st) = storage else {
+        return storage::Stored::default();
+    };
+    let get = |k: &str| st.get_item(k).ok().flatten();
+    let keys: Vec<String> = (0..st.length().unwrap_or(0))
+        .filter_map(|i| st.key(i).ok().flatten())
+        .collect();
+    storage::Stored {
+        history: get(storage::HISTORY).unwrap_or_default(),
+        outbox: keys
+            .into_iter()
+            .filter(|k| k.starts_with(storage::OUTBOX))
+            .filter_map(|k| get(&k).map(|v| (k, v)))
+            .collect(),
+        player: get(storage::PLAYER),
+    }
+}
+
+/// Hands a request's answer to the app, if the game still runs, and carries out what
+/// the app makes of it.
+fn answer_app(me: &Weak<RefCell<Shell>>, f: impl FnOnce(&mut App) -> Vec<Effect>) {
+    if let Some(shell) = me.upgrade() {
+        let mut shell = shell.borrow_mut();
+        let effects = f(&mut shell.app);
+        shell.carry_out(effects);
+        shell.renderer.invalidate();
+    }
+}
+
+impl Shell {
+    /// Carries out what the app asked for: storage now, requests in the background (their
+    /// answers go back to the app when they come).
+    fn carry_out(&mut self, effects: Vec<Effect>) {
+        for effect in effects {
+            match effect {
+                Effect::Warn(message) => dom::warn(&message),
+                Effect::Save { key, value } => {
+                    let saved = dom::local_storage().map(|s| s.set_item(&key, &value).is_ok());
+                    if saved == Some(false) {
                         dom::warn(&format!(
                             "could not keep {key} (storage full?): the round still counts"
                         ));
                     }
                 }
+                Effect::Remove(key) => {
+                    if let Some(s) = dom::local_storage() {
+                        let _ = s.remove_item(&key);
+                    }
+                }
+                Effect::Copy(text) => {
+                    if let Ok(w) = dom::window() {
+                        let _ = w.navigator().clipboard().write_text(&text);
+                    }
+                }
+                Effect::Submit { token, body, keys } => {
+                    let (api, me) = (self.api.clone(), self.me.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let answer = net::submit(&api, &token, &body).await;
+                        answer_app(&me, |app| app.submitted(&keys, answer));
+                    });
+                }
+                Effect::Link(name) => {
+                    let (api, me) = (self.api.clone(), self.me.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let answer = net::link(&api, &name).await;
+                        answer_app(&me, |app| app.linked(answer));
+                    });
+                }
+                Effect::FetchBoard(mode) => {
+                    let (api, me) = (self.api.clone(), self.me.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let rows = net::board(&api, &mode).await;
+                        answer_app(&me, |app| {
+                            app.board_loaded(&mode, rows);
+                            vec![]
+                        });
+                    });
+                }
+                Effect::FetchRun(id) => {
+                    let (api, me) = (self.api.clone(), self.me.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let bytes = net::fetch_run(&api, &id).await;
+                        answer_app(&me, |app| {
+                            match bytes.and_then(|b| app.watch_bytes(&b, dom::now())) {
+                                Ok(()) => vec![],
+                                Err(why) => {
+                                    vec![Effect::Warn(format!("run {id} can't be watched: {why}"))]
+                                }
+                            }
+                        });
+                    });
+                }
             }
         }
     }
-}
 
-impl Shell {
     fn key(&mut self, key: Key, at: f64) {
-        let effects = self.app.key(
-            key,
-            Now {
-                mono: at,
-                unix_ms: dom::unix_ms(),
-            },
-        );
-        carry_out(effects);
+        let now = Now {
+            mono: at,
+            unix_ms: dom::unix_ms(),
+        };
+        let effects = self.app.key(key, now);
+        self.carry_out(effects);
         self.renderer.invalidate();
     }
 
@@ -167,7 +254,7 @@ impl Shell {
             mono: now,
             unix_ms: dom::unix_ms(),
         });
-        carry_out(effects);
+        self.carry_out(effects);
         if self.app.sessions != self.sessions {
             self.sessions = self.app.sessions;
             self.renderer.reset_layout();
@@ -203,6 +290,12 @@ impl Shell {
             }
             Some(Target::History(row)) => {
                 self.app.history_row = row;
+                self.key(Key::Enter, at);
+            }
+            Some(Target::Board(row)) => {
+                if let app::Screen::Boards(b) = &mut self.app.screen {
+                    b.row = row;
+                }
                 self.key(Key::Enter, at);
             }
             None => {}
@@ -300,6 +393,13 @@ fn listen(
     let s = shell.clone();
     out.push(Listener::new(&window, "resize", move |_| {
         s.borrow_mut().renderer.invalidate();
+    })?);
+    // Back online: send what the outbox holds.
+    let s = shell.clone();
+    out.push(Listener::new(&window, "online", move |_| {
+        let mut shell = s.borrow_mut();
+        let effects = shell.app.flush();
+        shell.carry_out(effects);
     })?);
     Ok(out)
 }

@@ -26,16 +26,18 @@ pub struct Mirror {
     pub list: String,
     /// A notice, such as why a replay was refused.
     pub notice: String,
+    /// The finished round's share link, once it has one.
+    pub share: String,
 }
 
 /// The field names, in the order of [`Mirror::fields`].
-pub const FIELDS: [&str; 8] = [
-    "screen", "banner", "status", "words", "typed", "results", "list", "notice",
+pub const FIELDS: [&str; 9] = [
+    "screen", "banner", "status", "words", "typed", "results", "list", "notice", "share",
 ];
 
 impl Mirror {
     /// The fields' texts, in the order of [`FIELDS`].
-    pub fn fields(&self) -> [&str; 8] {
+    pub fn fields(&self) -> [&str; 9] {
         [
             self.screen,
             &self.banner,
@@ -45,6 +47,7 @@ impl Mirror {
             &self.results,
             &self.list,
             &self.notice,
+            &self.share,
         ]
     }
 }
@@ -124,6 +127,51 @@ pub fn mirror(app: &App, now: f64) -> Mirror {
                 m.banner = format!("REPLAY · {}", r.score.mode);
             }
             m.results = results(&r.score);
+            m.share = r.share.clone().unwrap_or_default();
+            if let Some(note) = &r.note {
+                m.notice = note.clone();
+            }
+        }
+        Screen::Link {
+            name,
+            error,
+            waiting,
+        } => {
+            m.screen = "link";
+            m.status = match &app.player {
+                Some(p) => format!("linked as {}", p.name),
+                None => "not linked".into(),
+            };
+            m.typed = name.clone();
+            if let Some(e) = error {
+                m.notice = e.clone();
+            } else if *waiting {
+                m.notice = "linking…".into();
+            }
+        }
+        Screen::Boards(b) => {
+            m.screen = "boards";
+            let mode = app.board_modes()[b.mode];
+            m.status = format!("{mode} · this month");
+            match &b.rows {
+                None => m.notice = "loading…".into(),
+                Some(Err(e)) => m.notice = e.clone(),
+                Some(Ok(rows)) if rows.is_empty() => m.list = "no runs this month yet".into(),
+                Some(Ok(rows)) => {
+                    for (i, r) in rows.iter().enumerate() {
+                        let mark = if i == b.row { "▸ " } else { "  " };
+                        let _ = writeln!(
+                            m.list,
+                            "{mark}{} · {} · {} {} · {}%",
+                            r.rank,
+                            r.name,
+                            r.score,
+                            mode.unit(),
+                            r.accuracy
+                        );
+                    }
+                }
+            }
         }
     }
     m
@@ -217,7 +265,7 @@ mod tests {
 
     #[test]
     fn the_menu_mirror_marks_the_selection() {
-        let (app, _) = App::new(1, "");
+        let (app, _) = App::new(1, &crate::storage::Stored::default());
         let m = mirror(&app, 0.0);
         assert_eq!(m.screen, "menu");
         assert!(m.list.starts_with("▸ BLITZ 15s\n"));

@@ -1,6 +1,22 @@
-//! The server, as the game reaches it.
+//! The server, as the game reaches it: runs, submissions, linking, boards.
 
-use gloo_net::http::Request;
+use gloo_net::http::{Request, Response};
+use wasm_bindgen::JsValue;
+
+use crate::app::{BoardRow, Player, SubmitError};
+
+fn url(api: &str, path: &str) -> String {
+    format!("{}{path}", api.trim_end_matches('/'))
+}
+
+/// The body of a refusal: the server's sentence, or the status.
+async fn reason(response: Response) -> String {
+    let status = response.status();
+    match response.text().await {
+        Ok(text) if !text.trim().is_empty() => text.trim().to_owned(),
+        _ => format!("the server answered {status}"),
+    }
+}
 
 /// A run's replay bytes, `GET <api>/v1/runs/<id>`, or why not.
 pub async fn fetch_run(api: &str, id: &str) -> Result<Vec<u8>, String> {
@@ -8,8 +24,7 @@ pub async fn fetch_run(api: &str, id: &str) -> Result<Vec<u8>, String> {
     if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return Err(format!("{id:?} is not a run id"));
     }
-    let url = format!("{}/v1/runs/{id}", api.trim_end_matches('/'));
-    let response = Request::get(&url)
+    let response = Request::get(&url(api, &format!("/v1/runs/{id}")))
         .send()
         .await
         .map_err(|e| format!("the server is unreachable ({e})"))?;
@@ -19,6 +34,85 @@ pub async fn fetch_run(api: &str, id: &str) -> Result<Vec<u8>, String> {
             .await
             .map_err(|e| format!("the download broke off ({e})")),
         404 | 410 => Err("no such run: missing or expired".into()),
-        status => Err(format!("the server answered {status}")),
+        _ => Err(reason(response).await),
     }
+}
+
+/// `POST <api>/v1/submit`: the answer lines, or why there are none.
+pub async fn submit(api: &str, token: &str, body: &[u8]) -> Result<String, SubmitError> {
+    let request = Request::post(&url(api, "/v1/submit"))
+        .header("Authorization", &format!("Bearer {token}"))
+        .header("Content-Type", "application/octet-stream")
+        .body(js_sys::Uint8Array::from(body))
+        .map_err(|e| SubmitError::Refused(e.to_string()))?;
+    let response = request
+        .send()
+        .await
+        .map_err(|e| SubmitError::Offline(e.to_string()))?;
+    match response.status() {
+        200 => response
+            .text()
+            .await
+            .map_err(|e| SubmitError::Offline(e.to_string())),
+        401 => Err(SubmitError::Unauthorized(reason(response).await)),
+        _ => Err(SubmitError::Refused(reason(response).await)),
+    }
+}
+
+/// `POST <api>/v1/players`: the new player, or the server's sentence.
+pub async fn link(api: &str, name: &str) -> Result<Player, String> {
+    let name_json = js_sys::JSON::stringify(&JsValue::from_str(name))
+        .map(String::from)
+        .map_err(|_| "the name can't be sent".to_owned())?;
+    let response = Request::post(&url(api, "/v1/players"))
+        .header("Content-Type", "application/json")
+        .body(format!("{{\"name\": {name_json}}}"))
+        .map_err(|e| e.to_string())?
+        .send()
+        .await
+        .map_err(|e| format!("the server is unreachable ({e})"))?;
+    if response.status() != 201 {
+        return Err(reason(response).await);
+    }
+    let text = response.text().await.map_err(|e| e.to_string())?;
+    let json =
+        js_sys::JSON::parse(&text).map_err(|_| "the server's answer isn't JSON".to_owned())?;
+    match (
+        field(&json, "name").as_string(),
+        field(&json, "token").as_string(),
+    ) {
+        (Some(name), Some(token)) => Ok(Player { name, token }),
+        _ => Err("the server's answer has no name and token".into()),
+    }
+}
+
+/// `GET <api>/v1/boards/<mode>`: this month's rows.
+pub async fn board(api: &str, mode: &str) -> Result<Vec<BoardRow>, String> {
+    let mode = String::from(js_sys::encode_uri_component(mode));
+    let response = Request::get(&url(api, &format!("/v1/boards/{mode}")))
+        .send()
+        .await
+        .map_err(|e| format!("the server is unreachable ({e})"))?;
+    if response.status() != 200 {
+        return Err(reason(response).await);
+    }
+    let text = response.text().await.map_err(|e| e.to_string())?;
+    let json = js_sys::JSON::parse(&text).map_err(|_| "the board isn't JSON".to_owned())?;
+    let rows = js_sys::Array::from(&field(&json, "rows"));
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            Some(BoardRow {
+                rank: field(&r, "rank").as_f64()? as u32,
+                name: field(&r, "name").as_string()?,
+                score: field(&r, "score").as_f64()? as u32,
+                accuracy: field(&r, "accuracy").as_f64()?,
+                run: field(&r, "run").as_string()?,
+            })
+        })
+        .collect())
+}
+
+fn field(v: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
 }

@@ -7,7 +7,7 @@ use typepper_engine::{CharState, Mode, Score, Tier, View, WordStatus};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use crate::app::{App, MENU, Screen, Session};
+use crate::app::{App, Boards, MENU, Results, Screen, Session};
 use crate::dom::{Context, DomError};
 use crate::mirror;
 
@@ -35,6 +35,8 @@ pub enum Target {
     Menu(usize),
     /// A history row (0 the newest).
     History(usize),
+    /// A board row.
+    Board(usize),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -163,7 +165,13 @@ impl Renderer {
             Screen::Menu => self.draw_menu(app),
             Screen::History => self.draw_history(app),
             Screen::Play(session) => self.draw_play(app, session, now, dt),
-            Screen::Results(r) => self.draw_results(&r.score, r.watched),
+            Screen::Results(r) => self.draw_results(r),
+            Screen::Link {
+                name,
+                error,
+                waiting,
+            } => self.draw_link(app, name, error.as_deref(), *waiting, now),
+            Screen::Boards(b) => self.draw_boards(app, b),
         }
     }
 
@@ -270,7 +278,7 @@ impl Renderer {
             let line = format!("last round: {}", mirror::headline(&last.score));
             self.text(&line, w / 2.0, below + 30.0, DIM, "center");
         }
-        self.hints("↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · h history");
+        self.hints("↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · h history · b boards · l link");
     }
 
     fn draw_history(&mut self, app: &App) {
@@ -594,7 +602,131 @@ impl Renderer {
         }
     }
 
-    fn draw_results(&mut self, s: &Score, watched: bool) {
+    fn draw_link(&mut self, app: &App, name: &str, error: Option<&str>, waiting: bool, now: f64) {
+        let (w, h, _) = self.size;
+        let top = (h * 0.25).max(90.0);
+        self.font(28.0, 700);
+        self.text("link this game", w / 2.0, top, TEXT, "center");
+        self.font(15.0, 400);
+        let about = match &app.player {
+            Some(p) => format!("linked as {}: a new name links a new player", p.name),
+            None => "pick a name: your rounds are sent, scored by the server, and get share links"
+                .into(),
+        };
+        self.text(&about, w / 2.0, top + 34.0, DIM, "center");
+        let field = Rect {
+            x: w / 2.0 - 200.0,
+            y: top + 70.0,
+            w: 400.0,
+            h: 54.0,
+        };
+        self.ctx.set_fill_style_str(PANEL);
+        self.round_rect(field, 12.0);
+        self.ctx.fill();
+        self.font(26.0, 600);
+        self.text(name, w / 2.0, top + 106.0, ACCENT, "center");
+        let tw = self.text_width(name);
+        if (now / 530.0).floor() as i64 % 2 == 0 {
+            self.ctx.set_fill_style_str(CARET);
+            self.ctx
+                .fill_rect(w / 2.0 + tw / 2.0 + 3.0, top + 82.0, 2.5, 30.0);
+        }
+        self.animate = true;
+        let line = if waiting { Some("linking…") } else { error };
+        if let Some(line) = line {
+            self.notice(line, top + 160.0);
+        }
+        self.hints("3 to 20 letters, digits, _ or - · enter link · esc back");
+    }
+
+    fn draw_boards(&mut self, app: &App, b: &Boards) {
+        let (w, h, _) = self.size;
+        let (x0, width) = self.column();
+        self.font(26.0, 700);
+        self.text("boards", x0, 70.0, TEXT, "left");
+        let mode = app.board_modes()[b.mode];
+        self.font(18.0, 700);
+        self.text(&format!("‹ {mode} ›"), x0 + width, 70.0, ACCENT, "right");
+        self.font(13.0, 400);
+        self.text(
+            "this month's best run per player",
+            x0 + width,
+            92.0,
+            DIM,
+            "right",
+        );
+        let rows = match &b.rows {
+            None => {
+                self.font(18.0, 400);
+                self.text("loading…", w / 2.0, h / 2.0, DIM, "center");
+                self.hints("←→ mode · esc menu");
+                return;
+            }
+            Some(Err(e)) => {
+                self.notice(e, h / 2.0);
+                self.hints("←→ mode · esc menu");
+                return;
+            }
+            Some(Ok(rows)) => rows,
+        };
+        if rows.is_empty() {
+            self.font(18.0, 400);
+            self.text(
+                "no runs this month yet: be the first",
+                w / 2.0,
+                h / 2.0,
+                DIM,
+                "center",
+            );
+        }
+        let row_h = 34.0;
+        let visible = (((h - 190.0) / row_h).floor() as usize).max(3);
+        let first = b.row.saturating_sub(visible / 2);
+        for (n, (i, r)) in rows
+            .iter()
+            .enumerate()
+            .skip(first)
+            .take(visible)
+            .enumerate()
+        {
+            let y = 140.0 + n as f64 * row_h;
+            let rect = Rect {
+                x: x0 - 12.0,
+                y: y - 23.0,
+                w: width + 24.0,
+                h: row_h - 4.0,
+            };
+            let selected = i == b.row;
+            if selected {
+                self.ctx.set_fill_style_str(PANEL);
+                self.round_rect(rect, 8.0);
+                self.ctx.fill();
+            }
+            self.hits.push((rect, Target::Board(i)));
+            self.font(16.0, if selected { 700 } else { 400 });
+            let medal = match r.rank {
+                1 => tier_color(Tier::Reaper),
+                2 => tier_color(Tier::Habanero),
+                3 => tier_color(Tier::Serrano),
+                _ => DIM,
+            };
+            self.text(&r.rank.to_string(), x0 + 24.0, y, medal, "right");
+            self.text(&r.name, x0 + 48.0, y, TEXT, "left");
+            let color = if selected { ACCENT } else { TEXT };
+            self.text(
+                &format!("{} {}", r.score, mode.unit()),
+                x0 + width * 0.72,
+                y,
+                color,
+                "right",
+            );
+            self.text(&format!("{}%", r.accuracy), x0 + width, y, DIM, "right");
+        }
+        self.hints("←→ mode · ↑↓ pick · enter watch · esc menu");
+    }
+
+    fn draw_results(&mut self, r: &Results) {
+        let (s, watched) = (&r.score, r.watched);
         let (_, h, _) = self.size;
         let (x0, width) = self.column();
         if watched {
@@ -605,6 +737,19 @@ impl Renderer {
         self.text(&s.headline().to_string(), x0, top + 20.0, ACCENT, "left");
         self.font(16.0, 600);
         self.text(&s.mode.title(), x0, top + 50.0, DIM, "left");
+        self.font(14.0, 500);
+        if let Some(link) = &r.share {
+            self.text(
+                &format!("share {link}"),
+                x0 + width,
+                top - 10.0,
+                CARET,
+                "right",
+            );
+        }
+        if let Some(note) = &r.note {
+            self.text(note, x0 + width, top + 14.0, DIM, "right");
+        }
         let tier = Tier::of(s.peak_heat);
         let mut stats: Vec<(&str, String, &str)> = vec![
             ("wpm", mirror::decimal(s.wpm_x100), TEXT),
@@ -658,6 +803,8 @@ impl Renderer {
         self.chart(s, x0, chart_top, width, chart_h);
         let hints = if watched {
             "tab or enter play this round yourself · r watch again · esc menu"
+        } else if r.share.is_some() {
+            "tab or enter again · r watch it · c copy link · h history · esc menu"
         } else {
             "tab or enter again · r watch it · h history · esc menu"
         };
@@ -801,9 +948,25 @@ fn signature(app: &App, now: f64) -> u64 {
     match &app.screen {
         Screen::Menu => 0.hash(&mut h),
         Screen::History => 1.hash(&mut h),
+        Screen::Link {
+            name,
+            error,
+            waiting,
+        } => (4, name, error, waiting).hash(&mut h),
+        Screen::Boards(b) => {
+            5.hash(&mut h);
+            (
+                b.mode,
+                b.row,
+                b.rows
+                    .as_ref()
+                    .map(|r| r.as_ref().map(Vec::len).map_err(String::len)),
+            )
+                .hash(&mut h);
+        }
         Screen::Results(r) => {
             2.hash(&mut h);
-            r.score.hash(&mut h);
+            (&r.score, &r.share, &r.note).hash(&mut h);
         }
         Screen::Play(s) => {
             3.hash(&mut h);

@@ -4,8 +4,8 @@
 //! |---|---|
 //! | `last.replay` | the last round of yours, format 1 bytes as lower-case hex |
 //! | `history` | your last 50 rounds, one line each, oldest first (below) |
-//! | `outbox/<unix ms>` | a linked game's round not yet sent: its hex |
-//! | `player` | the linked player: `<name> <token>` |
+//! | `outbox/<unix ms>` | a linked game's round not yet sent: its hex, kept until the server answers for it |
+//! | `player` | the linked player: `<name> <token>` (the token is the server's secret for them) |
 //!
 //! A `history` line is four fields separated by one space:
 //!
@@ -20,12 +20,66 @@
 
 use typepper_engine::{Replay, Score, hex};
 
+use crate::app::Outgoing;
+
 /// The history keeps this many rounds.
 pub const HISTORY_MAX: usize = 50;
-/// localStorage keys.
+/// The last round's key.
 pub const LAST: &str = "last.replay";
-/// localStorage keys.
+/// The history's key.
 pub const HISTORY: &str = "history";
+/// The outbox's keys start with this, then the round's unix ms.
+pub const OUTBOX: &str = "outbox/";
+/// The linked player's key.
+pub const PLAYER: &str = "player";
+
+/// What the game reads from localStorage at boot.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stored {
+    /// `history`'s text.
+    pub history: String,
+    /// Every `outbox/…` key with its text.
+    pub outbox: Vec<(String, String)>,
+    /// `player`'s text.
+    pub player: Option<String>,
+}
+
+/// Reads the outbox: the rounds that read, oldest first; the keys of entries that don't
+/// (to remove); a warning for each of those.
+pub fn parse_outbox(entries: &[(String, String)]) -> (Vec<Outgoing>, Vec<String>, Vec<String>) {
+    let (mut good, mut bad, mut warnings) = (vec![], vec![], vec![]);
+    for (key, value) in entries {
+        let read = || -> Result<Outgoing, String> {
+            let ms = key.strip_prefix(OUTBOX).and_then(|k| k.parse().ok());
+            let unix_ms = ms.ok_or("its key is not outbox/<unix ms>")?;
+            let replay = hex::decode(value).ok_or("it is not hex")?;
+            let decoded = Replay::decode(&replay).map_err(|e| e.to_string())?;
+            let (_, score) = decoded.play().map_err(|e| e.to_string())?;
+            Ok(Outgoing {
+                unix_ms,
+                claim: score.headline().value,
+                replay,
+            })
+        };
+        match read() {
+            Ok(o) => good.push(o),
+            Err(why) => {
+                warnings.push(format!("outbox entry {key} dropped: {why}"));
+                bad.push(key.clone());
+            }
+        }
+    }
+    good.sort_by_key(|o| o.unix_ms);
+    (good, bad, warnings)
+}
+
+/// `<name> <token>`, as `player` holds it.
+pub fn parse_player(text: &str) -> Option<(String, String)> {
+    let (name, token) = text.trim().split_once(' ')?;
+    typepper_api::check_name(name).ok()?;
+    let token_ok = !token.is_empty() && token.bytes().all(|b| b.is_ascii_alphanumeric());
+    token_ok.then(|| (name.to_owned(), token.to_owned()))
+}
 
 /// One round of the history.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,7 +166,9 @@ mod tests {
             unix_ms: 1_764_614_400_000 + seed,
             replay,
             score,
-            share: (seed % 2 == 0).then(|| format!("https://r.typepper.com/run{seed}")),
+            share: seed
+                .is_multiple_of(2)
+                .then(|| format!("https://r.typepper.com/run{seed}")),
         }
     }
 
@@ -135,6 +191,29 @@ mod tests {
         assert_eq!(entries.len(), 2);
         assert_eq!(warnings.len(), 6, "{warnings:?}");
         assert!(warnings[0].starts_with("history line 2 skipped"));
+    }
+
+    #[test]
+    fn the_outbox_reads_back_and_drops_what_does_not() {
+        let e = entry(4);
+        let hex = hex::encode(&e.replay.encode());
+        let entries = vec![
+            ("outbox/20".to_owned(), hex.clone()),
+            ("outbox/10".to_owned(), hex.clone()),
+            ("outbox/x".to_owned(), hex.clone()),
+            ("outbox/30".to_owned(), "zz".to_owned()),
+        ];
+        let (good, bad, warnings) = parse_outbox(&entries);
+        assert_eq!(good.iter().map(|o| o.unix_ms).collect::<Vec<_>>(), [10, 20]);
+        assert_eq!(good[0].claim, e.score.headline().value);
+        assert_eq!(bad, ["outbox/x", "outbox/30"]);
+        assert_eq!(warnings.len(), 2);
+        assert_eq!(
+            parse_player("ada 0af3"),
+            Some(("ada".into(), "0af3".into()))
+        );
+        assert_eq!(parse_player("a b"), None);
+        assert_eq!(parse_player("ada"), None);
     }
 
     #[test]

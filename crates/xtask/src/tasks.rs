@@ -25,8 +25,13 @@ pub fn test(_args: &[String]) -> Result<()> {
             "warnings",
         ],
     ))?;
-    step("running every test (cargo test --workspace)");
-    run(&mut cmd("cargo", &["test", "--workspace"]))?;
+    // The store story runs on SQLite always, and on PostgreSQL in a throwaway cluster.
+    crate::pg::with_cluster(|url| {
+        step("running every test (cargo test --workspace), PostgreSQL's too");
+        let mut c = cmd("cargo", &["test", "--workspace"]);
+        c.env("TYPEPPER_TEST_POSTGRES_URL", url);
+        run(&mut c)
+    })?;
     step("building the engine for wasm32 (it must build with no feature flags)");
     run(&mut cmd(
         "cargo",

@@ -229,7 +229,7 @@ impl Store for SqliteStore {
                 "SELECT p.name, b.score, b.wpm_x100, r.accuracy_x100, b.run_id, b.created_ms
                  FROM bests b JOIN players p ON p.id = b.player_id JOIN runs r ON r.id = b.run_id
                  WHERE b.mode = ?1 AND b.month = ?2
-                 ORDER BY b.score DESC, b.wpm_x100 DESC, b.created_ms ASC
+                 ORDER BY b.score DESC, b.wpm_x100 DESC, b.created_ms ASC, b.player_id ASC
                  LIMIT ?3",
             )?;
             let rows = s.query_map(params![mode, month, limit], |r| {

@@ -1,0 +1,390 @@
+//! The story a player lives: link, submit, fetch, the boards, share links, the game's
+//! own files, and what retention keeps.
+
+use std::io::Read;
+
+use axum::body::Body;
+use axum::http::{Method, StatusCode, header};
+use typepper_api::Line;
+use typepper_engine::Mode;
+use typepper_engine::synth::{Typist, synth};
+use typepper_server::sweep::sweep_once;
+
+use crate::support::*;
+
+#[tokio::test]
+async fn a_player_links_submits_and_every_run_is_served_back() {
+    let srv = Server::new();
+    let token = srv.link("ada").await;
+    assert_eq!(token.len(), 64, "{token}");
+
+    // Slow, then faster (an improvement), then in between (not one); the second mode's
+    // first round is a best of its own.
+    let (slow, fast, mid) = (blitz_at(1, 45), blitz_at(2, 95), blitz_at(3, 70));
+    let pursuit = synth(Mode::pursuit(7).expect("lv7"), 4, &Typist::default());
+    assert!(claim(&slow) < claim(&mid) && claim(&mid) < claim(&fast));
+    let rounds = [slow, fast, mid, pursuit];
+    let lines = srv.submit_lines(&token, entries(&rounds)).await;
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    let mut ids = vec![];
+    for ((line, round), want_pb) in lines.iter().zip(&rounds).zip([true, true, false, true]) {
+        let Line::Ok {
+            id,
+            score,
+            pb,
+            share,
+        } = line
+        else {
+            panic!("{line:?}");
+        };
+        assert!(typepper_api::is_run_id(id), "{id}");
+        assert_eq!(*score, claim(round));
+        assert_eq!(*pb, want_pb, "{line}");
+        assert_eq!(share, &format!("{PUBLIC}/r/{id}"));
+
+        let run = srv.get(&format!("/v1/runs/{id}")).await;
+        assert_eq!(run.status, StatusCode::OK);
+        assert_eq!(run.body, round.encode(), "the exact bytes");
+        assert_eq!(
+            run.header(header::CONTENT_TYPE),
+            Some("application/octet-stream")
+        );
+        let cache = run.header(header::CACHE_CONTROL).expect("Cache-Control");
+        assert!(cache.contains("max-age"), "{cache}");
+        ids.push(id.clone());
+    }
+    assert_eq!(srv.stored_runs(), 4);
+
+    // A later round that beats no earlier one is no best, in a later submission too.
+    let lines = srv.submit_lines(&token, entry(&blitz_at(5, 50))).await;
+    assert!(
+        matches!(&lines[..], [Line::Ok { pb: false, .. }]),
+        "{lines:?}"
+    );
+}
+
+#[tokio::test]
+async fn boards_rank_each_players_best_of_the_month() {
+    let srv = Server::new();
+    let (ada, grace, linus) = (
+        srv.link("ada").await,
+        srv.link("grace").await,
+        srv.link("linus").await,
+    );
+    let (a1, a2, g, l) = (
+        blitz_at(1, 60),
+        blitz_at(2, 90),
+        blitz_at(3, 75),
+        blitz_at(4, 40),
+    );
+    assert!(claim(&l) < claim(&a1) && claim(&a1) < claim(&g) && claim(&g) < claim(&a2));
+    for (token, rounds) in [(&ada, vec![a1, a2.clone()]), (&grace, vec![g.clone()])] {
+        let lines = srv.submit_lines(token, entries(&rounds)).await;
+        assert!(
+            lines.iter().all(|l| matches!(l, Line::Ok { .. })),
+            "{lines:?}"
+        );
+    }
+    // Linus plays in November: on November's board, not December's.
+    srv.set_time(DEC_10 - 20 * DAY);
+    srv.submit_lines(&linus, entry(&l)).await;
+    srv.set_time(DEC_10);
+
+    let board = srv.get("/v1/boards/time:15").await;
+    assert_eq!(board.status, StatusCode::OK, "{}", board.text());
+    let json = board.json();
+    assert_eq!(json["mode"], "time:15");
+    assert_eq!(json["title"], "BLITZ 15s");
+    assert_eq!(json["unit"], "wpm");
+    assert_eq!(json["month"], "2026-12");
+    let rows = json["rows"].as_array().expect("rows");
+    let seen: Vec<(u64, &str, u64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["rank"].as_u64().expect("rank"),
+                r["name"].as_str().expect("name"),
+                r["score"].as_u64().expect("score"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (1, "ada", u64::from(claim(&a2))),
+            (2, "grace", u64::from(claim(&g)))
+        ]
+    );
+    // Each row's run plays the round it ranks.
+    let top = srv
+        .get(&format!(
+            "/v1/runs/{}",
+            rows[0]["run"].as_str().expect("run")
+        ))
+        .await;
+    assert_eq!(top.body, a2.encode());
+    assert!(
+        rows[0]["time"]
+            .as_str()
+            .expect("time")
+            .starts_with("2026-12-10T12:00:00")
+    );
+
+    let same = srv.get("/v1/boards/time:15?month=2026-12").await.json();
+    assert_eq!(same["rows"], json["rows"]);
+    let november = srv.get("/v1/boards/time:15?month=2026-11").await.json();
+    let rows = november["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["name"], "linus");
+    let empty = srv.get("/v1/boards/time:60").await.json();
+    assert_eq!(empty["rows"], serde_json::json!([]));
+}
+
+#[tokio::test]
+async fn share_pages_say_what_happened_and_refresh_to_the_game() {
+    let srv = Server::new();
+    let token = srv.link("ada").await;
+    let round = blitz(1);
+    let pursuit = synth(Mode::pursuit(7).expect("lv7"), 2, &Typist::default());
+    let lines = srv
+        .submit_lines(&token, entries(&[round.clone(), pursuit.clone()]))
+        .await;
+    let cases = [
+        (
+            &lines[0],
+            format!("{} wpm · BLITZ 15s · typepper", claim(&round)),
+        ),
+        (
+            &lines[1],
+            format!(
+                "{} words · HOT PURSUIT from lv7 · typepper",
+                claim(&pursuit)
+            ),
+        ),
+    ];
+    for (line, want_title) in cases {
+        let Line::Ok { id, .. } = line else {
+            panic!("{line:?}")
+        };
+        let page = srv.get(&format!("/r/{id}")).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(
+            page.header(header::CONTENT_TYPE)
+                .is_some_and(|t| t.starts_with("text/html"))
+        );
+        let html = page.text();
+        assert_eq!(title(&html).as_deref(), Some(&want_title[..]), "{html}");
+        assert_eq!(meta(&html, "property", "og:title"), Some(want_title));
+        let description = meta(&html, "property", "og:description").expect("og:description");
+        assert!(description.starts_with("ada typed "), "{description}");
+        let image = meta(&html, "property", "og:image").expect("og:image");
+        assert!(image.starts_with(&format!("{PUBLIC}/")), "{image}");
+        assert_eq!(
+            meta(&html, "http-equiv", "refresh"),
+            Some(format!("0; url={PUBLIC}/?replay={id}"))
+        );
+        assert_only_template_tags(&html);
+    }
+
+    let gone = srv.get("/r/ZZZZZZZZ").await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+    assert!(
+        gone.text().contains("This replay is gone"),
+        "{}",
+        gone.text()
+    );
+    assert_eq!(meta(&gone.text(), "http-equiv", "refresh"), None);
+    assert_only_template_tags(&gone.text());
+}
+
+#[tokio::test]
+async fn the_share_host_serves_share_pages_and_only_there() {
+    let srv = Server::with(|c| c.share_url = "http://r.typepper.test".into());
+    let token = srv.link("ada").await;
+    let round = blitz(1);
+    let lines = srv.submit_lines(&token, entry(&round)).await;
+    let [Line::Ok { id, share, .. }] = &lines[..] else {
+        panic!("{lines:?}")
+    };
+    assert_eq!(share, &format!("http://r.typepper.test/{id}"));
+
+    let on = |host: &'static str| {
+        axum::http::Request::get(format!("/{id}"))
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .expect("a request")
+    };
+    let page = srv.send(on("r.typepper.test")).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text());
+    assert_eq!(
+        title(&page.text()),
+        Some(format!("{} wpm · BLITZ 15s · typepper", claim(&round)))
+    );
+    let main = srv.get(&format!("/{id}")).await;
+    assert_eq!(main.status, StatusCode::NOT_FOUND);
+    assert_eq!(srv.get(&format!("/r/{id}")).await.status, StatusCode::OK);
+    let mut missing = on("r.typepper.test");
+    *missing.uri_mut() = "/ZZZZZZZZ".parse().expect("a path");
+    let missing = srv.send(missing).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(missing.text().contains("This replay is gone"));
+}
+
+#[tokio::test]
+async fn the_game_is_served_with_its_policy_types_and_compression() {
+    let srv = Server::new();
+    let index = srv.get("/").await;
+    assert_eq!(index.status, StatusCode::OK);
+    assert!(index.text().contains("<canvas id=\"game\">"));
+    assert!(
+        index
+            .text()
+            .contains(r#"<meta name="typepper-api" content="">"#)
+    );
+    let csp = index
+        .header(header::CONTENT_SECURITY_POLICY)
+        .expect("a CSP on the page");
+    assert!(csp.contains("'wasm-unsafe-eval'"), "{csp}");
+    assert_eq!(
+        index.header(header::X_CONTENT_TYPE_OPTIONS),
+        Some("nosniff")
+    );
+
+    let wasm = srv.get("/web/pkg/typepper_web_bg.wasm").await;
+    assert_eq!(wasm.status, StatusCode::OK);
+    assert_eq!(wasm.header(header::CONTENT_TYPE), Some("application/wasm"));
+    assert_eq!(wasm.body, WASM);
+    assert_eq!(
+        srv.get("/web/nothing.js").await.status,
+        StatusCode::NOT_FOUND
+    );
+
+    let gzipped = srv
+        .send(
+            request(Method::GET, "/")
+                .header(header::ACCEPT_ENCODING, "gzip")
+                .body(Body::empty())
+                .expect("a request"),
+        )
+        .await;
+    assert_eq!(gzipped.status, StatusCode::OK);
+    assert_eq!(gzipped.header(header::CONTENT_ENCODING), Some("gzip"));
+    let mut page = String::new();
+    flate2::read::GzDecoder::new(&gzipped.body[..])
+        .read_to_string(&mut page)
+        .expect("gzip");
+    assert_eq!(page, index.text());
+}
+
+#[tokio::test]
+async fn a_separate_api_host_is_written_into_the_page() {
+    let srv = Server::with(|c| c.api_url = "http://api.typepper.test".into());
+    let index = srv.get("/").await.text();
+    assert!(
+        index.contains(r#"<meta name="typepper-api" content="http://api.typepper.test">"#),
+        "{index}"
+    );
+}
+
+#[tokio::test]
+async fn the_game_origin_may_call_the_api_and_others_may_not() {
+    let srv = Server::new();
+    let token = srv.link("ada").await;
+    let lines = srv.submit_lines(&token, entry(&blitz(1))).await;
+    let [Line::Ok { id, .. }] = &lines[..] else {
+        panic!("{lines:?}")
+    };
+    let from = |origin: &str| {
+        request(Method::GET, &format!("/v1/runs/{id}"))
+            .header(header::ORIGIN, origin)
+            .body(Body::empty())
+            .expect("a request")
+    };
+    let ours = srv.send(from(PUBLIC)).await;
+    assert_eq!(ours.status, StatusCode::OK);
+    assert_eq!(
+        ours.header(header::ACCESS_CONTROL_ALLOW_ORIGIN),
+        Some(PUBLIC)
+    );
+    let theirs = srv.send(from("http://evil.test")).await;
+    assert_eq!(theirs.header(header::ACCESS_CONTROL_ALLOW_ORIGIN), None);
+
+    let preflight = |origin: &str| {
+        request(Method::OPTIONS, "/v1/submit")
+            .header(header::ORIGIN, origin)
+            .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+            .header(
+                header::ACCESS_CONTROL_REQUEST_HEADERS,
+                "authorization,content-type",
+            )
+            .body(Body::empty())
+            .expect("a request")
+    };
+    let ok = srv.send(preflight(PUBLIC)).await;
+    assert!(ok.status.is_success(), "{}", ok.status);
+    assert_eq!(ok.header(header::ACCESS_CONTROL_ALLOW_ORIGIN), Some(PUBLIC));
+    let methods = ok
+        .header(header::ACCESS_CONTROL_ALLOW_METHODS)
+        .expect("allowed methods");
+    assert!(methods.contains("POST"), "{methods}");
+    let headers = ok
+        .header(header::ACCESS_CONTROL_ALLOW_HEADERS)
+        .expect("allowed headers")
+        .to_ascii_lowercase();
+    assert!(headers.contains("authorization"), "{headers}");
+    let refused = srv.send(preflight("http://evil.test")).await;
+    assert_eq!(refused.header(header::ACCESS_CONTROL_ALLOW_ORIGIN), None);
+}
+
+#[tokio::test]
+async fn expired_runs_are_gone_and_monthly_bests_stay() {
+    let srv = Server::new();
+    let token = srv.link("ada").await;
+    let (best, other) = (blitz_at(1, 90), blitz_at(2, 50));
+    assert!(claim(&other) < claim(&best));
+    let lines = srv
+        .submit_lines(&token, entries(&[best.clone(), other]))
+        .await;
+    let [Line::Ok { id: best_id, .. }, Line::Ok { id: other_id, .. }] = &lines[..] else {
+        panic!("{lines:?}")
+    };
+
+    // A week on, both are within retention.
+    srv.set_time(DEC_10 + 7 * DAY);
+    assert_eq!(sweep_once(&srv.state).expect("a sweep"), 0);
+    assert_eq!(
+        srv.get(&format!("/v1/runs/{other_id}")).await.status,
+        StatusCode::OK
+    );
+
+    // Nine days on, the run that is nobody's monthly best is gone; the best stays.
+    srv.set_time(DEC_10 + 9 * DAY);
+    let late = blitz_at(3, 60);
+    assert!(
+        claim(&late) < claim(&best),
+        "so that the best stays the best"
+    );
+    let lines = srv.submit_lines(&token, entry(&late)).await;
+    let [Line::Ok { id: fresh, .. }] = &lines[..] else {
+        panic!("{lines:?}")
+    };
+    assert_eq!(sweep_once(&srv.state).expect("a sweep"), 1);
+    let gone = srv.get(&format!("/v1/runs/{other_id}")).await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+    let page = srv.get(&format!("/r/{other_id}")).await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    assert!(page.text().contains("This replay is gone"));
+
+    let kept = srv.get(&format!("/v1/runs/{best_id}")).await;
+    assert_eq!(kept.status, StatusCode::OK);
+    assert_eq!(kept.body, best.encode());
+    assert_eq!(
+        srv.get(&format!("/r/{best_id}")).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        srv.get(&format!("/v1/runs/{fresh}")).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(srv.stored_runs(), 2);
+}

@@ -1,0 +1,109 @@
+//! A database of the story's own on the server `TYPEPPER_TEST_POSTGRES_URL` names.
+//!
+//! Every run starts from an empty schema: the story connects to the server's `postgres`
+//! maintenance database, creates `typepper_story_<random hex>` and points the store at
+//! it; dropping [`FreshDb`] drops that database again (`WITH (FORCE)`, PostgreSQL 13 or
+//! later, so that a connection the store left behind can't keep it). A fresh database
+//! rather than a schema on `search_path`: the migrations then run exactly as they do in
+//! production, on a database with nothing in it, and the URL's own database is never
+//! touched.
+
+use std::io::Write;
+
+use postgres::{Client, NoTls};
+
+/// A database created for one run of the story, dropped with this.
+pub struct FreshDb {
+    /// The URL of the server's maintenance database, to drop it from.
+    admin: String,
+    /// Its name.
+    name: String,
+    /// Its URL, for the store.
+    pub url: String,
+}
+
+impl FreshDb {
+    /// Creates an empty database on the server of `url` (a `postgres://` URL).
+    pub fn create(url: &str) -> FreshDb {
+        let mut random = [0u8; 8];
+        getrandom::fill(&mut random).expect("the OS has randomness");
+        let name: String = std::iter::once("typepper_story_".to_owned())
+            .chain(random.iter().map(|b| format!("{b:02x}")))
+            .collect();
+        let admin = with_database(url, "postgres");
+        let mut client = Client::connect(&admin, NoTls).unwrap_or_else(|e| {
+            panic!("connecting to {admin} (from TYPEPPER_TEST_POSTGRES_URL): {e}")
+        });
+        client
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .unwrap_or_else(|e| panic!("creating the story's database {name}: {e}"));
+        FreshDb {
+            url: with_database(url, &name),
+            admin,
+            name,
+        }
+    }
+}
+
+impl Drop for FreshDb {
+    fn drop(&mut self) {
+        let dropped = Client::connect(&self.admin, NoTls).and_then(|mut c| {
+            c.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ))
+        });
+        if let Err(e) = dropped {
+            let _ = writeln!(
+                std::io::stderr(),
+                "could not drop the story's database {}: {e}",
+                self.name
+            );
+        }
+    }
+}
+
+/// `url` with its database (the path) replaced by `database`, its query kept.
+///
+/// Only the URL form: a `host=… dbname=…` string is no URL, and the store wouldn't take
+/// one either (`store::open` tells them apart by the `postgres://` scheme).
+fn with_database(url: &str, database: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or_else(|| {
+        panic!("TYPEPPER_TEST_POSTGRES_URL must be a postgres:// URL, not {url:?}")
+    });
+    let (rest, query) = match rest.split_once('?') {
+        Some((rest, query)) => (rest, Some(query)),
+        None => (rest, None),
+    };
+    // A '/' or '?' in a user name or password is percent-encoded in a URL, so the
+    // authority ends at the first '/'.
+    let authority = rest
+        .split_once('/')
+        .map_or(rest, |(authority, _)| authority);
+    match query {
+        Some(q) => format!("{scheme}://{authority}/{database}?{q}"),
+        None => format!("{scheme}://{authority}/{database}"),
+    }
+}
+
+#[test]
+fn a_url_gets_another_database_and_keeps_the_rest() {
+    let cases = [
+        (
+            "postgres://u@127.0.0.1:5433/postgres",
+            "postgres://u@127.0.0.1:5433/x",
+        ),
+        (
+            "postgres://u:p%2Fq@h/db?sslmode=disable",
+            "postgres://u:p%2Fq@h/x?sslmode=disable",
+        ),
+        ("postgresql://h", "postgresql://h/x"),
+        (
+            "postgres://h?connect_timeout=5",
+            "postgres://h/x?connect_timeout=5",
+        ),
+    ];
+    for (url, want) in cases {
+        assert_eq!(with_database(url, "x"), want, "{url}");
+    }
+}

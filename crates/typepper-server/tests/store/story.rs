@@ -1,0 +1,400 @@
+//! One season of typepper, told to a [`Store`]: players link, runs arrive in batches over
+//! two months, boards are read, and retention sweeps behind them.
+//!
+//! The numbers on each run (score, wpm) are chosen to tell the story; the replay bytes
+//! are real rounds from the synthetic typist, because to the store a replay is only bytes
+//! to keep exactly, and one run carries every byte value to prove it.
+
+use sha2::{Digest, Sha256};
+use typepper_engine::Blitz::{S15, S30};
+use typepper_engine::synth::{Typist, synth};
+use typepper_engine::{Blitz, Mode};
+use typepper_server::month_of;
+use typepper_server::store::{BoardRow, NewRun, Player, Run, Store, StoreError, Stored};
+
+const DAY: i64 = 86_400_000;
+/// 2026-03-01T00:00Z.
+const MARCH: i64 = 1_772_323_200_000;
+/// 2026-04-01T00:00Z.
+const APRIL: i64 = 1_775_001_600_000;
+
+fn blitz15() -> String {
+    Mode::BLITZ_15.key()
+}
+
+fn blitz30() -> String {
+    Mode::BLITZ_30.key()
+}
+
+/// A real round's bytes, a different round for every id.
+fn replay_for(id: &str, blitz: Blitz) -> Vec<u8> {
+    let seed = id
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(131) + u64::from(b));
+    synth(Mode::Blitz(blitz), seed, &Typist::default()).encode()
+}
+
+fn hash(replay: &[u8]) -> [u8; 32] {
+    Sha256::digest(replay).into()
+}
+
+/// A run as the server would store it, with `replay` as its bytes.
+fn run_with(
+    id: &str,
+    player: &Player,
+    blitz: Blitz,
+    (score, wpm_x100): (u32, u32),
+    created_ms: i64,
+    replay: Vec<u8>,
+) -> NewRun {
+    NewRun {
+        id: id.to_owned(),
+        player: player.id,
+        mode: Mode::Blitz(blitz).key(),
+        score,
+        wpm_x100,
+        accuracy_x100: 9_000 + score,
+        duration_ms: blitz.secs() * 1000,
+        created_ms,
+        month: month_of(created_ms),
+        replay_hash: hash(&replay),
+        replay,
+    }
+}
+
+/// A run with a real round of its own as the replay.
+fn run(id: &str, player: &Player, blitz: Blitz, score: (u32, u32), created_ms: i64) -> NewRun {
+    run_with(id, player, blitz, score, created_ms, replay_for(id, blitz))
+}
+
+/// What a board shows, short enough to compare a whole board at a glance.
+fn shown(board: &[BoardRow]) -> Vec<(u32, &str, u32, u32, &str)> {
+    board
+        .iter()
+        .map(|r| (r.rank, r.name.as_str(), r.score, r.wpm_x100, r.run.as_str()))
+        .collect()
+}
+
+fn pbs(stored: &[Stored]) -> Vec<bool> {
+    stored.iter().map(|s| s.pb).collect()
+}
+
+/// Every run a board links to is there to play, with the bytes it was stored with.
+fn board_plays(store: &dyn Store, board: &[BoardRow], stored: &[&NewRun]) {
+    for row in board {
+        let run = store.run(&row.run).unwrap().unwrap_or_else(|| {
+            panic!(
+                "board row {} links to run {}, which is gone",
+                row.rank, row.run
+            )
+        });
+        let kept = stored
+            .iter()
+            .find(|r| r.id == row.run)
+            .expect("a run of the story");
+        assert_eq!(run.replay, kept.replay, "run {}", row.run);
+    }
+}
+
+/// The story. Every step checks what the one before it left.
+pub fn story(store: &dyn Store) {
+    // --- Players link a game by name; names are unique ignoring case.
+    let ana = store.create_player("ana", &[1; 32], MARCH).unwrap();
+    let bob = store.create_player("Bob", &[2; 32], MARCH).unwrap();
+    let cy = store.create_player("cy", &[3; 32], MARCH).unwrap();
+    let zoe = store.create_player("Zoë", &[4; 32], MARCH).unwrap();
+    assert_eq!(ana.name, "ana");
+    assert_eq!(zoe.name, "Zoë");
+    let mut ids = vec![ana.id, bob.id, cy.id, zoe.id];
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 4, "every player has an id of their own");
+    for taken in ["ANA", "bob", "ZOË"] {
+        match store.create_player(taken, &[9; 32], MARCH) {
+            Err(StoreError::NameTaken(name)) => assert_eq!(name, taken),
+            other => panic!("{taken:?} after ana, Bob and Zoë: {other:?}"),
+        }
+    }
+
+    // --- A player is found by the hash of the token they keep.
+    assert_eq!(store.player_by_token(&[2; 32]).unwrap(), Some(bob.clone()));
+    assert_eq!(store.player_by_token(&[4; 32]).unwrap(), Some(zoe.clone()));
+    assert_eq!(store.player_by_token(&[0xaa; 32]).unwrap(), None);
+    assert_eq!(
+        store.player_by_token(&[9; 32]).unwrap(),
+        None,
+        "a refused name leaves no player behind"
+    );
+
+    // --- March: one batch, one transaction. `pb` is whether the run beats the player's
+    // best so far in its mode: a higher score, or the same score at a higher wpm.
+    let every_byte: Vec<u8> = (0..=255u8).chain([0x00, 0xff, 0x00]).collect();
+    let march = [
+        run("ana00001", &ana, S15, (60, 6000), MARCH + DAY),
+        run("bob00001", &bob, S15, (70, 7000), MARCH + DAY + 60_000),
+        run("ana00002", &ana, S15, (55, 5500), MARCH + 2 * DAY),
+        run("ana00003", &ana, S15, (60, 6050), MARCH + 3 * DAY),
+        run("ana00004", &ana, S15, (60, 6050), MARCH + 4 * DAY),
+        run("ana00005", &ana, S15, (60, 5900), MARCH + 4 * DAY + 1),
+        run("cy000001", &cy, S15, (60, 6050), MARCH + 5 * DAY),
+        run("cy000002", &cy, S30, (40, 4000), MARCH + 5 * DAY + 1),
+        run("ana00006", &ana, S30, (30, 3000), MARCH + 6 * DAY),
+        run_with(
+            "zoe00001",
+            &zoe,
+            S15,
+            (10, 1000),
+            MARCH + 7 * DAY,
+            every_byte.clone(),
+        ),
+    ];
+    let stored = store.insert_runs(&march).unwrap();
+    assert_eq!(
+        pbs(&stored),
+        [
+            true,  // ana's first
+            true,  // Bob's first
+            false, // a lower score
+            true,  // the same score, faster
+            false, // an exact tie beats nothing
+            false, // the same score, slower
+            true,  // cy's first
+            true,  // cy's first in another mode
+            true,  // ana's first in that mode, though below her BLITZ 15 score
+            true,  // Zoë's first
+        ]
+    );
+
+    // --- A batch is all or nothing. Its first run alone would be ana's best by far; the
+    // second reuses an id, so neither is stored, nor counted towards a best.
+    let lost = run("ana00099", &ana, S15, (99, 9900), MARCH + 8 * DAY);
+    let other_round = replay_for("another round", S15);
+    let reused = run_with(
+        "bob00001",
+        &bob,
+        S15,
+        (80, 8000),
+        MARCH + 8 * DAY,
+        other_round,
+    );
+    match store.insert_runs(&[lost.clone(), reused.clone()]) {
+        Err(StoreError::IdTaken(id)) => assert_eq!(id, "bob00001"),
+        other => panic!("a batch reusing a stored id: {other:?}"),
+    }
+    // The same when the id is one the batch itself used a moment before.
+    let twin = run("new00001", &cy, S15, (65, 6500), MARCH + 8 * DAY);
+    let mut twin_again = run("twin0002", &cy, S15, (66, 6600), MARCH + 8 * DAY);
+    twin_again.id = "new00001".into();
+    match store.insert_runs(&[twin.clone(), twin_again.clone()]) {
+        Err(StoreError::IdTaken(id)) => assert_eq!(id, "new00001"),
+        other => panic!("a batch using one id twice: {other:?}"),
+    }
+    // A replay counts once: storing a stored replay again fails the batch too.
+    let mut copy = run("cy000003", &cy, S15, (61, 6100), MARCH + 8 * DAY);
+    copy.replay = march[1].replay.clone();
+    copy.replay_hash = march[1].replay_hash;
+    let fresh = run("cy000004", &cy, S15, (62, 6200), MARCH + 8 * DAY);
+    assert!(store.insert_runs(&[fresh.clone(), copy.clone()]).is_err());
+    for id in ["ana00099", "new00001", "cy000003", "cy000004"] {
+        assert_eq!(store.run(id).unwrap(), None, "{id}");
+    }
+    for gone in [&lost, &reused, &twin, &twin_again, &fresh] {
+        assert_eq!(
+            store.duplicate_of(&gone.replay_hash).unwrap(),
+            None,
+            "{}",
+            gone.id
+        );
+    }
+    assert_eq!(store.run("bob00001").unwrap().unwrap().score, 70);
+
+    // --- April: pbs are all-time, so April is measured against March. ana's 61 is a pb
+    // only because the failed batch's 99 never counted.
+    let april = [
+        run("ana00007", &ana, S15, (61, 6100), APRIL + DAY),
+        run("bob00002", &bob, S15, (50, 5000), APRIL + DAY + 1),
+        run("ana00008", &ana, S15, (45, 4500), APRIL + 2 * DAY),
+    ];
+    assert_eq!(
+        pbs(&store.insert_runs(&april).unwrap()),
+        [true, false, false]
+    );
+
+    // --- Boards: each player's best of the month in a mode, best first; equal runs in
+    // the order they were played; ranks from 1; other months and modes apart.
+    let b15 = blitz15();
+    let b30 = blitz30();
+    let full = store.board(&b15, "2026-03", 10).unwrap();
+    assert_eq!(
+        shown(&full),
+        [
+            (1, "Bob", 70, 7000, "bob00001"),
+            (2, "ana", 60, 6050, "ana00003"), // not ana00004: the same run, played later
+            (3, "cy", 60, 6050, "cy000001"),  // ties ana, but played after her
+            (4, "Zoë", 10, 1000, "zoe00001"),
+        ]
+    );
+    assert_eq!(
+        full[1],
+        BoardRow {
+            rank: 2,
+            name: "ana".into(),
+            score: 60,
+            wpm_x100: 6050,
+            accuracy_x100: 9060,
+            run: "ana00003".into(),
+            created_ms: MARCH + 3 * DAY,
+        }
+    );
+    assert_eq!(
+        shown(&store.board(&b15, "2026-03", 2).unwrap()),
+        shown(&full[..2])
+    );
+    assert_eq!(store.board(&b15, "2026-03", 0).unwrap(), []);
+    assert_eq!(
+        shown(&store.board(&b30, "2026-03", 10).unwrap()),
+        [
+            (1, "cy", 40, 4000, "cy000002"),
+            (2, "ana", 30, 3000, "ana00006")
+        ]
+    );
+    assert_eq!(
+        shown(&store.board(&b15, "2026-04", 10).unwrap()),
+        [
+            (1, "ana", 61, 6100, "ana00007"),
+            (2, "Bob", 50, 5000, "bob00002")
+        ]
+    );
+    assert_eq!(store.board(&b30, "2026-04", 10).unwrap(), []);
+    assert_eq!(store.board(&b15, "2026-05", 10).unwrap(), []);
+    assert_eq!(
+        store.board(&Mode::BLITZ_60.key(), "2026-03", 10).unwrap(),
+        []
+    );
+
+    // --- A stored replay is found by its hash.
+    assert_eq!(
+        store
+            .duplicate_of(&march[2].replay_hash)
+            .unwrap()
+            .as_deref(),
+        Some("ana00002")
+    );
+    assert_eq!(
+        store.duplicate_of(&hash(&every_byte)).unwrap().as_deref(),
+        Some("zoe00001")
+    );
+    assert_eq!(store.duplicate_of(&[0; 32]).unwrap(), None);
+
+    // --- A run comes back as stored, its replay byte for byte.
+    assert_eq!(
+        store.run("zoe00001").unwrap(),
+        Some(Run {
+            id: "zoe00001".into(),
+            player: "Zoë".into(),
+            mode: b15.clone(),
+            score: 10,
+            wpm_x100: 1000,
+            accuracy_x100: 9010,
+            duration_ms: 15_000,
+            created_ms: MARCH + 7 * DAY,
+            replay: every_byte.clone(),
+        })
+    );
+    let cy30 = store.run("cy000002").unwrap().unwrap();
+    assert_eq!(cy30.replay, march[7].replay);
+    assert_eq!(
+        typepper_engine::Replay::decode(&cy30.replay).unwrap().mode,
+        b30,
+        "a stored replay still decodes"
+    );
+    assert_eq!(store.run("nope0000").unwrap(), None);
+
+    // --- Retention. Everything before April 4 may go unless it is someone's monthly
+    // best: ana's four March runs below her best, and her April 45. Her April best
+    // (ana00007) is older than the cutoff but stays while it is her best.
+    let cutoff = APRIL + 3 * DAY;
+    assert_eq!(store.sweep(MARCH, 100).unwrap(), 0, "nothing is that old");
+    assert_eq!(store.sweep(cutoff, 0).unwrap(), 0, "a batch of 0 deletes 0");
+    assert_eq!(store.sweep(cutoff, 2).unwrap(), 2);
+    assert_eq!(store.sweep(cutoff, 2).unwrap(), 2);
+    assert_eq!(store.sweep(cutoff, 2).unwrap(), 1);
+    assert_eq!(store.sweep(cutoff, 2).unwrap(), 0);
+    let swept = [&march[0], &march[2], &march[4], &march[5], &april[2]];
+    for run in swept {
+        assert_eq!(store.run(&run.id).unwrap(), None, "{} is swept", run.id);
+        assert_eq!(
+            store.duplicate_of(&run.replay_hash).unwrap(),
+            None,
+            "a swept replay may come again"
+        );
+    }
+    let kept: Vec<&NewRun> = march.iter().chain(&april).collect();
+    for (month, mode) in [("2026-03", &b15), ("2026-03", &b30), ("2026-04", &b15)] {
+        let board = store.board(mode, month, 10).unwrap();
+        board_plays(store, &board, &kept);
+    }
+    assert_eq!(
+        shown(&store.board(&b15, "2026-03", 10).unwrap()),
+        shown(&full),
+        "a sweep takes nothing off a board"
+    );
+
+    // --- ana beats her April best; the old best is just an old run now, and goes.
+    let better = run("ana00009", &ana, S15, (66, 6600), APRIL + 5 * DAY);
+    assert_eq!(
+        pbs(&store.insert_runs(std::slice::from_ref(&better)).unwrap()),
+        [true]
+    );
+    let april_board = store.board(&b15, "2026-04", 10).unwrap();
+    assert_eq!(
+        shown(&april_board),
+        [
+            (1, "ana", 66, 6600, "ana00009"),
+            (2, "Bob", 50, 5000, "bob00002")
+        ]
+    );
+    assert_eq!(store.sweep(cutoff, 100).unwrap(), 1);
+    assert_eq!(store.run("ana00007").unwrap(), None);
+    assert!(
+        store.run("bob00002").unwrap().is_some(),
+        "Bob's only April run is his best"
+    );
+    let kept: Vec<&NewRun> = kept.into_iter().chain([&better]).collect();
+    board_plays(store, &april_board, &kept);
+
+    // --- A sweep that covers every run deletes no best, and leaves the pbs as they were:
+    // ana's tie is still no pb, Bob's faster 70 is one.
+    assert_eq!(store.sweep(APRIL + 60 * DAY, 100).unwrap(), 0);
+    for (month, mode) in [("2026-03", &b15), ("2026-03", &b30), ("2026-04", &b15)] {
+        let board = store.board(mode, month, 10).unwrap();
+        assert!(!board.is_empty());
+        board_plays(store, &board, &kept);
+    }
+    let may = APRIL + 30 * DAY;
+    let tie = run("ana00010", &ana, S15, (66, 6600), may);
+    let bob_best = run("bob00003", &bob, S15, (70, 7001), may + 1);
+    assert_eq!(
+        pbs(&store.insert_runs(&[tie, bob_best]).unwrap()),
+        [false, true]
+    );
+}
+
+/// What a store opened again on the story's database finds.
+pub fn reopened(store: &dyn Store) {
+    assert_eq!(
+        store.player_by_token(&[3; 32]).unwrap().map(|p| p.name),
+        Some("cy".into())
+    );
+    assert_eq!(
+        shown(&store.board(&blitz15(), "2026-05", 10).unwrap()),
+        [
+            (1, "Bob", 70, 7001, "bob00003"),
+            (2, "ana", 66, 6600, "ana00010")
+        ]
+    );
+    assert!(matches!(
+        store.create_player("CY", &[5; 32], APRIL),
+        Err(StoreError::NameTaken(_))
+    ));
+}
