@@ -71,6 +71,8 @@ struct Shell {
     shown: mirror::Mirror,
     /// The app's session count at the last frame: a new round resets the layout.
     sessions: u64,
+    /// A frame has been drawn.
+    drawn: bool,
 }
 
 /// Boots the game in the page: `api` is the server's base URL ("" for this origin).
@@ -110,6 +112,7 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
             mirror,
             shown: mirror::Mirror::default(),
             sessions: u64::MAX,
+            drawn: false,
         })
     });
     {
@@ -259,7 +262,13 @@ impl Shell {
             self.sessions = self.app.sessions;
             self.renderer.reset_layout();
         }
-        self.renderer.frame(&self.app, now);
+        if self.renderer.frame(&self.app, now) && !self.drawn {
+            self.drawn = true;
+            // For the first-frame measurement (docs/PERFORMANCE.md).
+            if let Some(p) = dom::window().ok().and_then(|w| w.performance()) {
+                let _ = p.mark("typepper:first-frame");
+            }
+        }
         self.update_mirror(now);
     }
 

@@ -273,11 +273,16 @@ impl Renderer {
         if let Some(n) = &app.notice {
             self.notice(n, below);
         }
+        self.font(14.0, 400);
         if let Some(last) = app.history.last() {
-            self.font(14.0, 400);
             let line = format!("last round: {}", mirror::headline(&last.score));
             self.text(&line, w / 2.0, below + 30.0, DIM, "center");
         }
+        let who = match &app.player {
+            Some(p) => format!("linked as {}", p.name),
+            None => "not linked: l to link and get share links".into(),
+        };
+        self.text(&who, w / 2.0, below + 54.0, DIM, "center");
         self.hints("↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · h history · b boards · l link");
     }
 
@@ -467,10 +472,18 @@ impl Renderer {
                     self.ctx.set_text_align("left");
                     let mut buf = [0u8; 4];
                     let _ = self.ctx.fill_text(g.ch.encode_utf8(&mut buf), gx, y);
-                    if g.state == CharState::Missed || (done_wrong && g.state == CharState::Wrong) {
+                    if g.state == CharState::Missed {
                         self.ctx.set_fill_style_str(WRONG);
                         self.ctx.fill_rect(gx, y + 6.0, cw, 2.0);
                     }
+                }
+                if done_wrong {
+                    // A word committed wrong is underlined whole, as Monkeytype does.
+                    let glyphs = word.target().len().max(word.typed().len());
+                    self.ctx.set_fill_style_str(WRONG);
+                    self.ctx.set_global_alpha(0.6);
+                    self.ctx.fill_rect(x, y + 9.0, glyphs as f64 * cw, 1.5);
+                    self.ctx.set_global_alpha(1.0);
                 }
                 if wi == caret_word {
                     caret_at = Some((x + caret_glyph as f64 * cw, y));
@@ -881,7 +894,21 @@ impl Renderer {
             ctx.line_to(cx - r, cy + r);
             ctx.stroke();
         }
+        // Seconds along the bottom, about six labels whatever the length.
         self.font(11.0, 400);
+        let every = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600]
+            .into_iter()
+            .find(|e| n / e <= 6)
+            .unwrap_or(n.max(1));
+        for i in (0..n).filter(|i| (i + 1) % every == 0) {
+            self.text(
+                &format!("{}s", i + 1),
+                px(i),
+                y + height + 16.0,
+                DIM,
+                "center",
+            );
+        }
         self.text("wpm", plot_x + plot_w, y - 8.0, ACCENT, "right");
         let wpm_w = self.text_width("wpm ");
         self.text("raw", plot_x + plot_w - wpm_w - 8.0, y - 8.0, DIM, "right");

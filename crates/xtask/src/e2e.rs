@@ -43,6 +43,11 @@ impl Server {
     /// serving the game from the repository, with `extra` flags.
     pub fn start(binary: &Path, database_url: Option<&str>, extra: &[&str]) -> Result<Server> {
         let data = TempDir::new("typepper-server")?;
+        // Its standard error goes to a file beside its data, not a pipe nobody reads, so
+        // that a server which dies on start can say why.
+        let log = data.0.join("server.log");
+        let stderr =
+            std::fs::File::create(&log).with_context(|| format!("creating {}", log.display()))?;
         let mut c = Command::new(binary);
         c.args(["--listen", "127.0.0.1:0", "--static-dir"])
             .arg(root())
@@ -50,7 +55,7 @@ impl Server {
             .arg(&data.0)
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(stderr);
         if let Some(url) = database_url {
             c.args(["--database-url", url]);
         }
@@ -66,7 +71,13 @@ impl Server {
             .map(str::to_owned);
         let Some(url) = url else {
             let _ = child.kill();
-            bail!("the server did not say where it serves (it printed {line:?})");
+            let _ = child.wait();
+            let said = std::fs::read_to_string(&log).unwrap_or_default();
+            bail!(
+                "the server did not say where it serves (it printed {line:?}); its standard \
+                 error:\n{}",
+                said.trim_end()
+            );
         };
         Ok(Server {
             child,

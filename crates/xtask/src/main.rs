@@ -6,6 +6,7 @@
 
 mod e2e;
 mod install;
+mod load;
 mod pg;
 mod sh;
 mod tasks;

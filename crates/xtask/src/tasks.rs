@@ -107,31 +107,46 @@ fn fuzz_targets() -> Vec<(String, Vec<String>)> {
     out
 }
 
-/// Builds what exists and says how to use it.
-pub fn serve(_args: &[String]) -> Result<()> {
+/// Builds the game and the server, then serves them on an embedded SQLite database
+/// until Ctrl-C. Flags after `serve` go to the server (`cargo xtask serve -- --help`).
+pub fn serve(args: &[String]) -> Result<()> {
     crate::web::build()?;
-    step("building the typepper CLI (release)");
+    step("building the server and the CLI (cargo build --release)");
     run(&mut cmd(
         "cargo",
-        &["build", "--release", "-p", "typepper-cli"],
+        &[
+            "build",
+            "--release",
+            "-p",
+            "typepper-server",
+            "-p",
+            "typepper-cli",
+        ],
     ))?;
-    let bin = root().join("target/release/typepper");
-    println!("the CLI is built: {}", bin.display());
-    println!(
-        "try: {} synth --mode time:15 --seed 42 --out /tmp/r.replay && {} score /tmp/r.replay",
-        bin.display(),
-        bin.display()
+    let server = root().join("target/release/typepper-server");
+    step("starting the server (data in data/; Ctrl-C stops it)");
+    let mut c = cmd(
+        server.to_str().unwrap_or("target/release/typepper-server"),
+        &[],
     );
-    Ok(())
+    c.arg("--static-dir")
+        .arg(root())
+        .arg("--data-dir")
+        .arg(root().join("data"));
+    c.args(args.iter().filter(|a| a.as_str() != "--"));
+    run(&mut c)
 }
 
-/// The benchmarks.
+/// The benchmarks: the engine's (criterion; flags after `bench` go to it), then the
+/// server's load test on SQLite and PostgreSQL.
 pub fn bench(args: &[String]) -> Result<()> {
     step("running the engine's benchmarks (cargo bench -p typepper-engine)");
     let mut c = cmd(
         "cargo",
         &["bench", "-p", "typepper-engine", "--bench", "engine", "--"],
     );
-    c.args(args);
-    run(&mut c)
+    // `cargo xtask bench -- <filter>` as well as `cargo xtask bench <filter>`.
+    c.args(args.iter().filter(|a| a.as_str() != "--"));
+    run(&mut c)?;
+    crate::load::run()
 }

@@ -1,0 +1,854 @@
+//! The server's load test, the second half of `cargo xtask bench`.
+//!
+//! 1. Debian's wrk is installed if missing; the server and the CLI are built for release.
+//! 2. Distinct 60-second rounds are synthesized with the engine, in this process (a
+//!    duplicate replay is refused, so every submit request needs its own), and written to
+//!    one file of length-prefixed submission bodies that wrk's Lua script reads once.
+//! 3. For each backend — SQLite in a fresh data dir, PostgreSQL in a throwaway cluster —
+//!    the release server starts on port 0 with its rate limits off; a player is linked
+//!    and one round submitted, for a run id to read back.
+//! 4. wrk loads each route for the same seconds over the same connections: `/healthz`
+//!    (the trivial route, the yardstick), `GET /v1/runs/<id>`, `GET /r/<id>`, and
+//!    `POST /v1/submit`, whose script counts `ok` and `no` answers: a verified run is an
+//!    `ok`, not a 200.
+//! 5. One table: requests a second, p50 and p99, and each route's rate against
+//!    `/healthz`'s on the same server, with the machine and the wrk command lines.
+
+use std::fmt::Write as _;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use typepper_api::Line;
+use typepper_engine::Mode;
+use typepper_engine::synth::{Typist, synth};
+
+use crate::e2e::{Server, TempDir};
+use crate::install;
+use crate::sh::{self, cmd, output, root, step};
+
+/// Seconds each route is loaded for, unless this says otherwise.
+const SECS_VAR: &str = "TYPEPPER_LOAD_SECS";
+const DEFAULT_SECS: u64 = 10;
+/// How many submission bodies to make, unless this says otherwise.
+const BODIES_VAR: &str = "TYPEPPER_LOAD_BODIES";
+/// Bodies made per second of the submit run: eight times the goal of 1,000 verified runs
+/// a second, and twice what the 2-core machine this was written on verifies on SQLite
+/// (about 3,600), so that running out means a much faster server, and says so.
+const BODIES_PER_SEC: u64 = 8_000;
+
+/// One wrk thread and 32 connections for every route: the machine this was written for
+/// has two cores, one for wrk and one for the server.
+const WRK_THREADS: u32 = 1;
+const WRK_CONNECTIONS: u32 = 32;
+/// The server's own request timeout: a slow answer is a latency, not a socket error.
+const WRK_TIMEOUT: &str = "10s";
+const WRK: &str = "/usr/bin/wrk";
+
+/// The goals the brief sets.
+const RUNS_GOAL: f64 = 0.5;
+const SUBMIT_GOAL: f64 = 1_000.0;
+
+/// Round seeds: the probe round is 0, the bodies are 1..=count.
+const PROBE_SEED: u64 = 0;
+
+/// The submit script. Each thread reads the bodies file once in `init` and takes every
+/// n-th body; `response` sorts answers into ok / no / other; `done` prints the counts
+/// on one line for [`Report::parse`]. When a thread's bodies run out it stops rather
+/// than send a duplicate (which would be a cheap refusal, not a verification).
+const SUBMIT_LUA: &str = r#"-- cargo xtask bench: POST /v1/submit, a distinct round each request.
+-- args: <bodies file> <token> <threads>
+local threads = {}
+local next_tid = 0
+
+function setup(thread)
+  thread:set("tid", next_tid)
+  next_tid = next_tid + 1
+  table.insert(threads, thread)
+end
+
+function init(args)
+  local path, token, n = args[1], args[2], tonumber(args[3])
+  local f = assert(io.open(path, "rb"))
+  local data = f:read("*a")
+  f:close()
+  bodies = {}
+  local pos, i = 1, 0
+  while pos + 3 <= #data do
+    local a, b, c, d = data:byte(pos, pos + 3)
+    local len = a + b * 256 + c * 65536 + d * 16777216
+    if i % n == tid then
+      bodies[#bodies + 1] = data:sub(pos + 4, pos + 3 + len)
+    end
+    pos = pos + 4 + len
+    i = i + 1
+  end
+  data = nil
+  headers = {
+    ["Authorization"] = "Bearer " .. token,
+    ["Content-Type"] = "application/octet-stream",
+  }
+  taken, oks, nos, others, ran_out, first_no = 0, 0, 0, 0, 0, ""
+end
+
+function request()
+  taken = taken + 1
+  local body = bodies[taken]
+  if body == nil then
+    ran_out = 1
+    wrk.thread:stop()
+    -- Something must be sent; the trivial route costs the server least.
+    return wrk.format("GET", "/healthz")
+  end
+  bodies[taken] = nil
+  return wrk.format("POST", "/v1/submit", headers, body)
+end
+
+function response(status, headers, body)
+  local head = body:sub(1, 3)
+  if status == 200 and head == "ok " then
+    oks = oks + 1
+  elseif status == 200 and head == "no " then
+    nos = nos + 1
+    if first_no == "" then first_no = body:gsub("%s+$", "") end
+  else
+    others = others + 1
+  end
+end
+
+function done(summary, latency, requests)
+  local ok, no, other, out, why = 0, 0, 0, 0, ""
+  for _, t in ipairs(threads) do
+    ok = ok + t:get("oks")
+    no = no + t:get("nos")
+    other = other + t:get("others")
+    out = out + t:get("ran_out")
+    if why == "" then why = t:get("first_no") end
+  end
+  io.write(string.format("typepper-submit ok=%d no=%d other=%d ran_out=%d first_no=%s\n",
+    ok, no, other, out, why))
+end
+"#;
+
+/// Runs the load test on both backends and prints the table.
+pub fn run() -> Result<()> {
+    install::debian(&["wrk"], Path::new(WRK))?;
+    step("building the release server and CLI (cargo build --release)");
+    sh::run(&mut cmd(
+        "cargo",
+        &[
+            "build",
+            "--release",
+            "-p",
+            "typepper-server",
+            "-p",
+            "typepper-cli",
+        ],
+    ))?;
+    let secs = env_number(SECS_VAR, DEFAULT_SECS)?;
+    let count = env_number(BODIES_VAR, secs * BODIES_PER_SEC)?;
+    let dir = TempDir::new("typepper-load")?;
+    let plan = Plan {
+        secs,
+        count,
+        bodies: dir.0.join("bodies"),
+        script: dir.0.join("submit.lua"),
+        server: root().join("target/release/typepper-server"),
+    };
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    step(&format!(
+        "synthesizing {count} distinct 60-second rounds ({workers} threads, the engine's synth)"
+    ));
+    let started = Instant::now();
+    std::fs::write(&plan.bodies, bodies(1..=count, workers)?)
+        .with_context(|| format!("writing {}", plan.bodies.display()))?;
+    println!(
+        "    {count} bodies in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    std::fs::write(&plan.script, SUBMIT_LUA)?;
+
+    let mut rows = backend("SQLite", None, &plan)?;
+    let pg = crate::pg::with_cluster(|url| backend("PostgreSQL", Some(url), &plan));
+    match pg {
+        Ok(more) => rows.extend(more),
+        Err(e) => {
+            print_results(&plan, &rows);
+            return Err(e.context("the PostgreSQL half of the load test failed"));
+        }
+    }
+    print_results(&plan, &rows);
+    Ok(())
+}
+
+/// What every backend's run shares.
+struct Plan {
+    secs: u64,
+    count: u64,
+    bodies: PathBuf,
+    script: PathBuf,
+    server: PathBuf,
+}
+
+/// One route on one backend.
+struct Row {
+    backend: &'static str,
+    route: &'static str,
+    report: Report,
+}
+
+/// Starts the release server on `database_url` (SQLite in a fresh data dir if none) and
+/// loads every route.
+fn backend(name: &'static str, database_url: Option<&str>, plan: &Plan) -> Result<Vec<Row>> {
+    step(&format!(
+        "starting the release server on {name} (port 0, rate limits off)"
+    ));
+    let server = Server::start(
+        &plan.server,
+        database_url,
+        &["--ip-rate", "0", "--player-rate", "0", "--quiet"],
+    )?;
+    let addr = server
+        .url
+        .strip_prefix("http://")
+        .context("the server's URL is not http://")?
+        .to_owned();
+    let token = link(&addr)?;
+    let id = probe(&addr, &token)?;
+    println!("    {} linked player loadtest; probe run {id}", server.url);
+    let url = &server.url;
+    let runs = format!("{url}/v1/runs/{id}");
+    let share = format!("{url}/r/{id}");
+    let submit = format!("{url}/v1/submit");
+    let gets = [
+        ("GET /healthz", format!("{url}/healthz")),
+        ("GET /v1/runs/<id>", runs),
+        ("GET /r/<id>", share),
+    ];
+    let mut rows = vec![];
+    for (route, target) in gets {
+        step(&format!("{name}: {route} for {} s (wrk)", plan.secs));
+        let report = wrk(&target, plan.secs, None)?;
+        rows.push(Row {
+            backend: name,
+            route,
+            report,
+        });
+    }
+    step(&format!(
+        "{name}: POST /v1/submit for {} s, a new round each request (wrk)",
+        plan.secs
+    ));
+    let threads = WRK_THREADS.to_string();
+    let bodies = plan.bodies.to_string_lossy();
+    let args = [bodies.as_ref(), token.as_str(), threads.as_str()];
+    let report = wrk(&submit, plan.secs, Some((&plan.script, &args)))?;
+    if report.submit.is_none() {
+        bail!(
+            "the submit script printed no counts; wrk said:\n{}",
+            report.raw
+        );
+    }
+    rows.push(Row {
+        backend: name,
+        route: "POST /v1/submit",
+        report,
+    });
+    drop(server);
+    Ok(rows)
+}
+
+/// The wrk command, without its URL and script arguments.
+fn wrk_flags(secs: u64) -> Vec<String> {
+    vec![
+        format!("-t{WRK_THREADS}"),
+        format!("-c{WRK_CONNECTIONS}"),
+        format!("-d{secs}s"),
+        "--timeout".into(),
+        WRK_TIMEOUT.into(),
+        "--latency".into(),
+    ]
+}
+
+/// Runs wrk against `url` for `secs`, with a script and its arguments if given.
+fn wrk(url: &str, secs: u64, script: Option<(&Path, &[&str])>) -> Result<Report> {
+    let mut c = Command::new(WRK);
+    c.args(wrk_flags(secs));
+    if let Some((path, _)) = script {
+        c.arg("-s").arg(path);
+    }
+    c.arg(url);
+    if let Some((_, args)) = script {
+        c.arg("--").args(args);
+    }
+    let out = c.output().context("starting wrk")?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !out.status.success() {
+        bail!(
+            "wrk failed ({}): {}{}",
+            out.status,
+            text,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    if !err.trim().is_empty() {
+        // A Lua error is printed, not fatal: show it.
+        eprintln!("wrk: {}", err.trim());
+    }
+    Report::parse(&text).with_context(|| format!("reading wrk's report:\n{text}"))
+}
+
+/// What wrk reported for one run.
+#[derive(Debug, Default)]
+struct Report {
+    requests: u64,
+    secs: f64,
+    rps: f64,
+    p50_us: f64,
+    p99_us: f64,
+    /// Non-2xx or 3xx answers plus socket errors.
+    errors: u64,
+    submit: Option<SubmitCounts>,
+    raw: String,
+}
+
+/// The submit script's counts.
+#[derive(Debug, Default, PartialEq)]
+struct SubmitCounts {
+    ok: u64,
+    no: u64,
+    other: u64,
+    ran_out: bool,
+    first_no: String,
+}
+
+impl Report {
+    fn parse(text: &str) -> Result<Report> {
+        let mut r = Report {
+            raw: text.to_owned(),
+            ..Report::default()
+        };
+        let (mut rps, mut p50, mut p99) = (None, None, None);
+        for line in text.lines() {
+            let t = line.trim();
+            let words: Vec<&str> = t.split_whitespace().collect();
+            if let Some(v) = t.strip_prefix("Requests/sec:") {
+                rps = Some(v.trim().parse::<f64>()?);
+            } else if let ["50%", v] = words[..] {
+                p50 = Some(micros(v)?);
+            } else if let ["99%", v] = words[..] {
+                p99 = Some(micros(v)?);
+            } else if let [n, "requests", "in", d, ..] = words[..] {
+                r.requests = n.parse()?;
+                r.secs = micros(d.trim_end_matches(','))? / 1e6;
+            } else if let Some(n) = t.strip_prefix("Non-2xx or 3xx responses:") {
+                r.errors += n.trim().parse::<u64>()?;
+            } else if let Some(list) = t.strip_prefix("Socket errors:") {
+                for part in list.split(',') {
+                    let n = part.split_whitespace().last().unwrap_or("0");
+                    r.errors += n.parse::<u64>()?;
+                }
+            } else if let Some(counts) = t.strip_prefix("typepper-submit ") {
+                r.submit = Some(SubmitCounts::parse(counts)?);
+            }
+        }
+        r.rps = rps.context("no Requests/sec line")?;
+        r.p50_us = p50.context("no 50% line (was --latency given?)")?;
+        r.p99_us = p99.context("no 99% line")?;
+        Ok(r)
+    }
+
+    /// Verified runs a second: `ok` answers over the run's length.
+    fn verified_per_sec(&self) -> Option<f64> {
+        let s = self.submit.as_ref()?;
+        (self.secs > 0.0).then(|| s.ok as f64 / self.secs)
+    }
+}
+
+impl SubmitCounts {
+    fn parse(text: &str) -> Result<SubmitCounts> {
+        let mut c = SubmitCounts::default();
+        // first_no is last and may hold spaces.
+        let (fields, why) = text.split_once(" first_no=").unwrap_or((text, ""));
+        c.first_no = why.to_owned();
+        for field in fields.split_whitespace() {
+            let (k, v) = field.split_once('=').context("a count without =")?;
+            let n: u64 = v.parse()?;
+            match k {
+                "ok" => c.ok = n,
+                "no" => c.no = n,
+                "other" => c.other = n,
+                "ran_out" => c.ran_out = n > 0,
+                _ => {}
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// wrk's times (`251.00us`, `1.20ms`, `1.00s`, `2.00m`, `1.00h`) in microseconds.
+fn micros(text: &str) -> Result<f64> {
+    let split = text
+        .find(|c: char| c.is_ascii_alphabetic())
+        .with_context(|| format!("{text:?} has no unit"))?;
+    let (n, unit) = text.split_at(split);
+    let n: f64 = n
+        .parse()
+        .with_context(|| format!("{text:?} is not a time"))?;
+    let scale = match unit {
+        "us" => 1.0,
+        "ms" => 1e3,
+        "s" => 1e6,
+        "m" => 60e6,
+        "h" => 3600e6,
+        _ => bail!("{text:?}: unit {unit:?}"),
+    };
+    Ok(n * scale)
+}
+
+/// The submission bodies of rounds `seeds`, each prefixed by its length (u32 LE), made
+/// on `workers` threads.
+fn bodies(seeds: std::ops::RangeInclusive<u64>, workers: usize) -> Result<Vec<u8>> {
+    let (first, last) = (*seeds.start(), *seeds.end());
+    let total = (last + 1).saturating_sub(first);
+    let per = total.div_ceil(workers as u64).max(1);
+    let parts: Vec<Result<Vec<u8>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers as u64)
+            .map(|w| {
+                let from = first + w * per;
+                let to = (from + per).min(last + 1);
+                s.spawn(move || -> Result<Vec<u8>> {
+                    let mut out = vec![];
+                    for seed in from..to {
+                        let body = body(seed)?;
+                        let len = u32::try_from(body.len())?;
+                        out.extend_from_slice(&len.to_le_bytes());
+                        out.extend_from_slice(&body);
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| bail!("a synth thread panicked"))
+            })
+            .collect()
+    });
+    let mut all = vec![];
+    for part in parts {
+        all.extend(part?);
+    }
+    Ok(all)
+}
+
+/// One submission: a BLITZ 60s round of `seed` with its true claim. The typist's speed
+/// varies with the seed, as a crowd's would.
+fn body(seed: u64) -> Result<Vec<u8>> {
+    let typist = Typist {
+        wpm: 50 + (seed % 80) as u32,
+        accuracy: 94 + (seed % 6) as u32,
+        seed,
+        ..Typist::default()
+    };
+    let replay = synth(Mode::BLITZ_60, seed, &typist);
+    let (_, score) = replay
+        .play()
+        .map_err(|e| anyhow::anyhow!("a synthesized round does not play: {e}"))?;
+    let bytes = replay.encode();
+    Ok(typepper_api::submission([(
+        score.headline().value,
+        &bytes[..],
+    )]))
+}
+
+/// Links a player, `loadtest`, and returns its token.
+fn link(addr: &str) -> Result<String> {
+    #[derive(serde::Deserialize)]
+    struct Linked {
+        token: String,
+    }
+    let (status, body) = http(
+        addr,
+        "POST",
+        "/v1/players",
+        &[("Content-Type", "application/json")],
+        br#"{"name": "loadtest"}"#,
+    )?;
+    if status != 201 {
+        bail!(
+            "linking a player answered {status}: {}",
+            String::from_utf8_lossy(&body)
+        );
+    }
+    let linked: Linked = serde_json::from_slice(&body).context("reading the linked player")?;
+    Ok(linked.token)
+}
+
+/// Submits one round (not among the bodies) and returns its run id.
+fn probe(addr: &str, token: &str) -> Result<String> {
+    let bearer = format!("Bearer {token}");
+    let (status, body) = http(
+        addr,
+        "POST",
+        "/v1/submit",
+        &[
+            ("Authorization", &bearer),
+            ("Content-Type", "application/octet-stream"),
+        ],
+        &body(PROBE_SEED)?,
+    )?;
+    let text = String::from_utf8_lossy(&body);
+    if status != 200 {
+        bail!("submitting the probe round answered {status}: {text}");
+    }
+    match text.trim_end().parse::<Line>()? {
+        Line::Ok { id, .. } => Ok(id),
+        Line::No(why) => bail!("the server refused a synthesized round: {why}"),
+    }
+}
+
+/// One HTTP/1.1 request on a fresh connection: the status and the body.
+fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Result<(u16, Vec<u8>)> {
+    let mut s = TcpStream::connect(addr).with_context(|| format!("connecting to {addr}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        let _ = write!(head, "{k}: {v}\r\n");
+    }
+    head.push_str("\r\n");
+    s.write_all(head.as_bytes())?;
+    s.write_all(body)?;
+    let mut answer = vec![];
+    s.read_to_end(&mut answer)
+        .with_context(|| format!("reading the answer to {method} {path}"))?;
+    let end = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .context("an answer without a blank line after its head")?;
+    let head = String::from_utf8_lossy(&answer[..end]).to_ascii_lowercase();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .with_context(|| format!("no status in {head:?}"))?;
+    let body = answer[end + 4..].to_vec();
+    let body = if head.contains("transfer-encoding: chunked") {
+        dechunk(&body)?
+    } else {
+        body
+    };
+    Ok((status, body))
+}
+
+/// A chunked body's bytes.
+fn dechunk(mut rest: &[u8]) -> Result<Vec<u8>> {
+    let mut out = vec![];
+    loop {
+        let eol = rest
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .context("a chunk size without its line end")?;
+        let size = std::str::from_utf8(&rest[..eol])?;
+        let size = usize::from_str_radix(size.split(';').next().unwrap_or("").trim(), 16)?;
+        rest = &rest[eol + 2..];
+        if size == 0 {
+            return Ok(out);
+        }
+        let chunk = rest.get(..size).context("a chunk cut short")?;
+        out.extend_from_slice(chunk);
+        rest = rest
+            .get(size + 2..)
+            .context("a chunk without its line end")?;
+    }
+}
+
+fn env_number(var: &str, default: u64) -> Result<u64> {
+    match std::env::var(var) {
+        Ok(v) => v
+            .trim()
+            .parse()
+            .with_context(|| format!("{var}={v:?} is not a whole number")),
+        Err(_) => Ok(default),
+    }
+}
+
+/// The machine line: cores, CPU model, and the file system the databases lived on
+/// (SQLite syncs every commit, so the disk matters).
+fn machine() -> String {
+    let cores = output(&mut Command::new("nproc")).map_or_else(
+        || {
+            std::thread::available_parallelism()
+                .map_or(0, |n| n.get())
+                .to_string()
+        },
+        |n| n.trim().to_owned(),
+    );
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|v| v.trim_start_matches([' ', '\t', ':']).trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let tmp = std::env::temp_dir();
+    let fs = output(Command::new("df").arg("--output=fstype").arg(&tmp))
+        .and_then(|t| t.lines().nth(1).map(|l| l.trim().to_owned()))
+        .unwrap_or_else(|| "?".into());
+    format!(
+        "machine: nproc {cores}, {cpu}; databases in {} ({fs})",
+        tmp.display()
+    )
+}
+
+fn print_results(plan: &Plan, rows: &[Row]) {
+    println!();
+    println!("{}", machine());
+    let flags = wrk_flags(plan.secs).join(" ");
+    println!("wrk:     wrk {flags} <url>");
+    println!(
+        "         wrk {flags} -s submit.lua <url>/v1/submit -- <bodies file> <token> {WRK_THREADS}"
+    );
+    println!(
+        "         ({} distinct bodies; SQLite: synchronous=FULL, WAL; the PostgreSQL cluster runs \
+         with fsync=off)",
+        plan.count
+    );
+    println!();
+    print!("{}", table(rows));
+    println!();
+    for line in verdicts(rows) {
+        println!("{line}");
+    }
+}
+
+fn table(rows: &[Row]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<11} {:<18} {:>9} {:>9} {:>9} {:>8}  notes",
+        "backend", "route", "req/s", "p50", "p99", "÷healthz"
+    );
+    for row in rows {
+        let r = &row.report;
+        let base = healthz(rows, row.backend);
+        let ratio = base.map_or_else(|| "-".into(), |b| percent(r.rps / b));
+        let mut notes = vec![];
+        if let (Some(s), Some(v)) = (&r.submit, r.verified_per_sec()) {
+            notes.push(format!(
+                "{} verified/s ({} ok, {} no, {} other)",
+                thousands(v),
+                s.ok,
+                s.no,
+                s.other
+            ));
+            if s.ran_out {
+                notes.push(format!(
+                    "bodies ran out before the end: a lower bound (raise {BODIES_VAR})"
+                ));
+            }
+            if !s.first_no.is_empty() {
+                notes.push(format!("first refusal: {}", s.first_no));
+            }
+        }
+        if r.errors > 0 {
+            notes.push(format!("{} errors (non-2xx or socket)", r.errors));
+        }
+        let line = format!(
+            "{:<11} {:<18} {:>9} {:>9} {:>9} {:>8}  {}",
+            row.backend,
+            row.route,
+            thousands(r.rps),
+            time(r.p50_us),
+            time(r.p99_us),
+            ratio,
+            notes.join("; ")
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+/// The brief's goals, met or not.
+fn verdicts(rows: &[Row]) -> Vec<String> {
+    let mut out = vec![];
+    for row in rows {
+        let Some(base) = healthz(rows, row.backend) else {
+            continue;
+        };
+        if row.route == "GET /v1/runs/<id>" {
+            let ratio = row.report.rps / base;
+            out.push(format!(
+                "{}: GET /v1/runs/<id> at {} of /healthz (goal ≥ {}): {}",
+                row.backend,
+                percent(ratio),
+                percent(RUNS_GOAL),
+                met(ratio >= RUNS_GOAL)
+            ));
+        }
+        if let Some(v) = row.report.verified_per_sec()
+            && row.backend == "SQLite"
+        {
+            out.push(format!(
+                "{}: {} verified runs/s (goal ≥ {}): {}",
+                row.backend,
+                thousands(v),
+                thousands(SUBMIT_GOAL),
+                met(v >= SUBMIT_GOAL)
+            ));
+        }
+    }
+    out
+}
+
+fn healthz(rows: &[Row], backend: &str) -> Option<f64> {
+    rows.iter()
+        .find(|r| r.backend == backend && r.route == "GET /healthz")
+        .map(|r| r.report.rps)
+}
+
+fn met(yes: bool) -> &'static str {
+    if yes { "met" } else { "NOT met" }
+}
+
+fn percent(ratio: f64) -> String {
+    if ratio < 0.1 {
+        format!("{:.1}%", ratio * 100.0)
+    } else {
+        format!("{:.0}%", ratio * 100.0)
+    }
+}
+
+/// A rate with thousands separated: `12,345`.
+fn thousands(v: f64) -> String {
+    let digits = format!("{:.0}", v.max(0.0));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Microseconds as wrk would print them, rounded for a table.
+fn time(us: f64) -> String {
+    if us < 1_000.0 {
+        format!("{us:.0} µs")
+    } else if us < 1_000_000.0 {
+        format!("{:.2} ms", us / 1e3)
+    } else {
+        format!("{:.2} s", us / 1e6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// wrk 4.1.0's report with --latency and the submit script's line.
+    const REPORT: &str = "Running 10s test @ http://127.0.0.1:40000/v1/submit
+  1 threads and 32 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency    25.10ms    3.20ms  80.00ms   90.00%
+    Req/Sec     1.27k    80.00     1.40k    70.00%
+  Latency Distribution
+     50%   24.90ms
+     75%   26.00ms
+     90%   28.00ms
+     99%    1.02s
+  12700 requests in 10.01s, 1.50MB read
+  Socket errors: connect 0, read 2, write 0, timeout 1
+  Non-2xx or 3xx responses: 4
+Requests/sec:   1268.73
+Transfer/sec:    153.00KB
+typepper-submit ok=12690 no=6 other=4 ran_out=0 first_no=no a duplicate of run abcdEFGH
+";
+
+    #[test]
+    fn a_wrk_report_reads_back() {
+        let r = Report::parse(REPORT).unwrap();
+        assert_eq!(r.requests, 12_700);
+        assert!((r.secs - 10.01).abs() < 1e-9);
+        assert!((r.rps - 1268.73).abs() < 1e-9);
+        assert!((r.p50_us - 24_900.0).abs() < 1e-6);
+        assert!((r.p99_us - 1_020_000.0).abs() < 1e-6);
+        assert_eq!(r.errors, 7);
+        assert_eq!(
+            r.submit,
+            Some(SubmitCounts {
+                ok: 12_690,
+                no: 6,
+                other: 4,
+                ran_out: false,
+                first_no: "no a duplicate of run abcdEFGH".into(),
+            })
+        );
+        let v = r.verified_per_sec().unwrap();
+        assert!((v - 12_690.0 / 10.01).abs() < 1e-9);
+        assert!(Report::parse("Requests/sec: 1.0\n").is_err());
+    }
+
+    #[test]
+    fn times_and_rates_read_and_print() {
+        assert_eq!(micros("251.00us").unwrap(), 251.0);
+        assert_eq!(micros("2.00m").unwrap(), 120e6);
+        assert!(micros("12").is_err());
+        assert_eq!(thousands(1_234_567.4), "1,234,567");
+        assert_eq!(thousands(999.0), "999");
+        assert_eq!(time(251.0), "251 µs");
+        assert_eq!(time(24_900.0), "24.90 ms");
+        assert_eq!(percent(0.634), "63%");
+        assert_eq!(percent(0.018), "1.8%");
+    }
+
+    #[test]
+    fn chunked_bodies_join() {
+        assert_eq!(
+            dechunk(b"3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n").unwrap(),
+            b"abcde"
+        );
+        assert!(dechunk(b"5\r\nab").is_err());
+    }
+
+    #[test]
+    fn bodies_are_distinct_true_claims_with_their_lengths() {
+        let all = bodies(1..=7, 3).unwrap();
+        let mut rest = &all[..];
+        let mut seen = std::collections::HashSet::new();
+        while !rest.is_empty() {
+            let (len, after) = rest.split_first_chunk::<4>().unwrap();
+            let len = u32::from_le_bytes(*len) as usize;
+            let (body, next) = after.split_at(len);
+            let judged = claim_is_true(body);
+            assert!(judged, "a body's claim is its round's score");
+            assert!(seen.insert(body.to_vec()), "bodies are distinct");
+            rest = next;
+        }
+        assert_eq!(seen.len(), 7);
+    }
+
+    /// The claim is what the engine scores (as the server checks it).
+    fn claim_is_true(body: &[u8]) -> bool {
+        let (claim, replay) = typepper_api::read_entry(body).unwrap();
+        let replay = typepper_engine::Replay::decode(replay).unwrap();
+        replay.play().unwrap().1.headline().value == claim
+    }
+}

@@ -1,0 +1,68 @@
+// The game's numbers in headless Chromium, for docs/PERFORMANCE.md: the first load's
+// bytes, navigation to first drawn frame, the renderer's time per frame while typing a
+// BLITZ round at about 100 wpm, and keydown-to-paint latency.
+//
+//   TYPEPPER_URL=http://127.0.0.1:8080 node e2e/perf/frames.mjs
+import { chromium } from "@playwright/test";
+
+const url = process.env.TYPEPPER_URL ?? "http://127.0.0.1:8080";
+const browser = await chromium.launch({
+  executablePath: process.env.TYPEPPER_CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
+
+const loads = [];
+for (let i = 0; i < 5; i++) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName("typepper:first-frame").length > 0);
+  loads.push(await page.evaluate(() => ({
+    firstFrame: performance.getEntriesByName("typepper:first-frame")[0].startTime,
+    transferred: performance.getEntriesByType("resource").reduce((n, r) => n + r.transferSize, 0)
+      + performance.getEntriesByType("navigation")[0].transferSize,
+  })));
+  await page.close();
+}
+
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+await page.goto(url);
+await page.waitForSelector("[data-mirror=screen]:has-text('menu')");
+await page.evaluate(() => {
+  window.latencies = [];
+  addEventListener("keydown", (e) => {
+    const t0 = e.timeStamp;
+    // Our frame callback runs after the game's in the same frame; a message posted from
+    // it is handled after that frame is painted.
+    requestAnimationFrame(() => {
+      const c = new MessageChannel();
+      c.port1.onmessage = () => latencies.push(performance.now() - t0);
+      c.port2.postMessage(0);
+    });
+  }, { capture: true });
+});
+await page.keyboard.press("1");
+await page.waitForSelector("[data-mirror=screen]:has-text('playing')");
+const started = Date.now();
+while (Date.now() - started < 14_000) {
+  const word = (await page.locator("[data-mirror=words]").textContent()).split(" ")[0];
+  for (const c of word + " ") {
+    await page.keyboard.type(c);
+    await page.waitForTimeout(100);
+  }
+}
+await page.waitForSelector("[data-mirror=screen]:has-text('results')", { timeout: 10_000 });
+const draws = await page.evaluate(() => window.typepper.drawTimes());
+const latencies = await page.evaluate(() => window.latencies);
+const out = {
+  first_load_bytes_transferred: pct(loads.map((l) => l.transferred), 50),
+  first_frame_ms: { p50: pct(loads.map((l) => l.firstFrame), 50), all: loads.map((l) => Math.round(l.firstFrame)) },
+  draw_ms: { frames: draws.length, p50: pct(draws, 50), p99: pct(draws, 99), max: Math.max(...draws) },
+  keydown_to_paint_ms: { keys: latencies.length, p50: pct(latencies, 50), p99: pct(latencies, 99) },
+};
+console.log(JSON.stringify(out, null, 2));
+await browser.close();
