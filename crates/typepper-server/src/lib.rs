@@ -24,6 +24,7 @@
 //! # Ok(()) }
 //! ```
 
+mod cache;
 pub mod config;
 mod error;
 mod limit;
@@ -69,6 +70,8 @@ pub struct State {
     player_limit: Limiter<PlayerId>,
     /// At most this many submissions are verified at once: verification is CPU work.
     verifying: tokio::sync::Semaphore,
+    /// Runs recently served.
+    runs: cache::RunCache,
 }
 
 impl State {
@@ -89,6 +92,7 @@ impl State {
             ip_limit: Limiter::new(config.ip_rate, config.ip_rate.saturating_mul(2)),
             player_limit: Limiter::new(config.player_rate, config.player_rate.saturating_mul(10)),
             verifying: tokio::sync::Semaphore::new(cpus * 2),
+            runs: cache::RunCache::default(),
             store,
             config,
             clock,

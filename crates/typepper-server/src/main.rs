@@ -91,7 +91,10 @@ async fn main() -> anyhow::Result<()> {
             args.static_dir.display()
         );
     }
-    let store = store::open(args.database_url.as_deref(), &args.data_dir)
+    // The PostgreSQL client blocks on its own runtime, which may not start inside this one.
+    let (url, dir) = (args.database_url.clone(), args.data_dir.clone());
+    let store = tokio::task::spawn_blocking(move || store::open(url.as_deref(), &dir))
+        .await?
         .context("opening the database")?;
     let database = match &args.database_url {
         Some(u) if u.starts_with("postgres") => "PostgreSQL".to_owned(),

@@ -300,22 +300,34 @@ fn random_hex(n: usize) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The run with `id`, from memory when it was read lately.
+async fn cached_run(
+    st: &State,
+    id: &str,
+) -> Result<Option<std::sync::Arc<crate::store::Run>>, ApiError> {
+    if let Some(run) = st.runs.get(id, Instant::now()) {
+        return Ok(Some(run));
+    }
+    let store = st.store.clone();
+    let key = id.to_owned();
+    let found = blocking(move || store.run(&key)).await?;
+    Ok(found.map(|run| st.runs.put(run, Instant::now())))
+}
+
 /// `GET /v1/runs/<id>`: the replay's bytes.
 async fn run(st: St, Path(id): Path<String>) -> Result<Response, ApiError> {
     let gone = || ApiError::NotFound(format!("no run {id}: it never was, or it expired"));
     if !typepper_api::is_run_id(&id) {
         return Err(gone());
     }
-    let store = st.store.clone();
-    let key = id.clone();
-    let run = blocking(move || store.run(&key)).await?.ok_or_else(gone)?;
+    let run = cached_run(&st, &id).await?.ok_or_else(gone)?;
     Ok((
         [
             (header::CONTENT_TYPE, "application/octet-stream"),
             // A run never changes; it may expire, which a day's cache can outlive.
             (header::CACHE_CONTROL, "public, max-age=86400"),
         ],
-        run.replay,
+        run.replay.clone(),
     )
         .into_response())
 }
@@ -477,9 +489,7 @@ async fn share_host(
 async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
     let game = st.config.public_url.as_str();
     let found = if typepper_api::is_run_id(&id) {
-        let store = st.store.clone();
-        let key = id.clone();
-        blocking(move || store.run(&key)).await?
+        cached_run(st, &id).await?
     } else {
         None
     };
@@ -489,6 +499,7 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
         Some(run) => {
             let mode: Option<Mode> = run.mode.parse().ok();
             let title_mode = mode.map_or_else(|| run.mode.clone(), Mode::title);
+            let player = &run.player;
             let unit = mode.map_or("wpm", Mode::unit);
             let headline = if run.score == 1 && unit == "words" {
                 "1 word".to_owned()
@@ -498,7 +509,7 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
             let acc = run.accuracy_x100;
             let description = format!(
                 "{} typed {headline} in {title_mode} at {}.{:02}% accuracy on typepper. Watch the round, key by key.",
-                run.player,
+                player,
                 acc / 100,
                 acc % 100
             );

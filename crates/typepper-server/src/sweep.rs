@@ -19,6 +19,10 @@ pub fn sweep_once(state: &State) -> Result<u64, StoreError> {
         let n = state.store.sweep(cutoff, BATCH)?;
         total += n;
         if n < u64::from(BATCH) {
+            if total > 0 {
+                // Some may be cached: a swept run's link must say it is gone.
+                state.runs.clear();
+            }
             return Ok(total);
         }
     }

@@ -24,6 +24,10 @@ struct Running {
 
 impl Running {
     fn start(data_dir: &Path, static_dir: &Path) -> Running {
+        Running::start_with(data_dir, static_dir, &[])
+    }
+
+    fn start_with(data_dir: &Path, static_dir: &Path, extra: &[&str]) -> Running {
         let mut command = Command::new(env!("CARGO_BIN_EXE_typepper-server"));
         // Settings come from flags alone: a TYPEPPER_DATABASE_URL in the environment
         // would point the server at some other database.
@@ -40,6 +44,7 @@ impl Running {
             .arg("--static-dir")
             .arg(static_dir)
             .args(["--quiet", "--ip-rate", "0", "--player-rate", "0"])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -61,6 +66,14 @@ impl Running {
             addr,
             _stdout: stdout,
         }
+    }
+
+    /// SIGINT, as Ctrl-C: the server finishes and exits; returns whether it exited well.
+    fn interrupt(mut self) -> bool {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-INT", &pid]).status();
+        assert!(sent.is_ok_and(|s| s.success()), "kill -INT {pid}");
+        self.child.wait().expect("reaped").success()
     }
 
     /// SIGKILL: no graceful shutdown, no flushing, no destructors.
@@ -264,4 +277,37 @@ fn every_acknowledged_run_survives_kill_9() {
     let board: serde_json::Value = serde_json::from_slice(&board.body).expect("a board");
     assert_eq!(board["rows"][0]["name"], "ada");
     server.kill();
+}
+
+#[path = "store/pg.rs"]
+mod pg;
+
+/// The binary itself on PostgreSQL, start to Ctrl-C: opening the database and closing it
+/// happen inside the server's async runtime, which the store story never sees.
+#[test]
+fn the_server_binary_serves_from_postgresql_and_exits_cleanly() {
+    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set (cargo xtask test sets it)"
+        );
+        return;
+    };
+    let db = pg::FreshDb::create(&url);
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(dir.path().join("index.html"), "<!doctype html>").expect("index.html");
+    let server = Running::start_with(dir.path(), dir.path(), &["--database-url", &db.url]);
+    let linked = server.request("POST", "/v1/players", None, br#"{"name": "grace"}"#);
+    assert_eq!(linked.status, 201, "{}", linked.text());
+    let json: serde_json::Value = serde_json::from_slice(&linked.body).expect("JSON");
+    let token = json["token"].as_str().expect("a token").to_owned();
+    let round = &rounds(1)[0];
+    let body = typepper_api::submission([(claim(round), &round.encode()[..])]);
+    let answer = server.request("POST", "/v1/submit", Some(&token), &body);
+    let Ok(Line::Ok { id, .. }) = answer.text().trim().parse::<Line>() else {
+        panic!("{}", answer.text())
+    };
+    let run = server.request("GET", &format!("/v1/runs/{id}"), None, b"");
+    assert_eq!(run.body, round.encode());
+    assert!(server.interrupt(), "the server exits cleanly on Ctrl-C");
 }

@@ -114,6 +114,17 @@ impl PgStore {
     }
 }
 
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        // Closing a client blocks on the client's own runtime, which panics on a thread of
+        // the server's; a plain thread may block.
+        let idle = std::mem::take(&mut self.pool.get_mut().unwrap_or_else(|p| p.into_inner()).idle);
+        if !idle.is_empty() {
+            let _ = std::thread::spawn(move || drop(idle)).join();
+        }
+    }
+}
+
 fn run_row(r: &Row) -> Run {
     Run {
         id: r.get(0),
