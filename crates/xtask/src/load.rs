@@ -52,6 +52,9 @@ const WRK: &str = "/usr/bin/wrk";
 const RUNS_GOAL: f64 = 0.5;
 const SUBMIT_GOAL: f64 = 1_000.0;
 
+/// The cold GET run's seconds: short enough not to run out of stored runs.
+const COLD_SECS: u64 = 1;
+
 /// Round seeds: the probe round is 0, the bodies are 1..=count.
 const PROBE_SEED: u64 = 0;
 
@@ -60,7 +63,7 @@ const PROBE_SEED: u64 = 0;
 /// on one line for [`Report::parse`]. When a thread's bodies run out it stops rather
 /// than send a duplicate (which would be a cheap refusal, not a verification).
 const SUBMIT_LUA: &str = r#"-- cargo xtask bench: POST /v1/submit, a distinct round each request.
--- args: <bodies file> <token> <threads>
+-- args: <bodies file> <token> <threads> <ids file prefix>
 local threads = {}
 local next_tid = 0
 
@@ -92,6 +95,8 @@ function init(args)
     ["Content-Type"] = "application/octet-stream",
   }
   taken, oks, nos, others, ran_out, first_no = 0, 0, 0, 0, 0, ""
+  -- The stored runs' ids, for the cold GET /v1/runs/<id> run after this one.
+  ids_out = assert(io.open(args[4] .. "." .. tid, "w"))
 end
 
 function request()
@@ -111,6 +116,7 @@ function response(status, headers, body)
   local head = body:sub(1, 3)
   if status == 200 and head == "ok " then
     oks = oks + 1
+    ids_out:write(body:sub(4, 11), "\n")
   elseif status == 200 and head == "no " then
     nos = nos + 1
     if first_no == "" then first_no = body:gsub("%s+$", "") end
@@ -130,6 +136,27 @@ function done(summary, latency, requests)
   end
   io.write(string.format("typepper-submit ok=%d no=%d other=%d ran_out=%d first_no=%s\n",
     ok, no, other, out, why))
+end
+"#;
+
+/// GET /v1/runs/<id> over every stored run once, in turn: none was read before, so none
+/// is in the server's run cache and each is a database read.
+const COLD_LUA: &str = r#"-- cargo xtask bench: GET /v1/runs/<id>, each stored run once.
+-- args: <ids file>
+function init(args)
+  ids = {}
+  for line in io.lines(args[1]) do ids[#ids + 1] = line end
+  taken = 0
+end
+
+function request()
+  taken = taken + 1
+  local id = ids[taken]
+  if id == nil then
+    wrk.thread:stop()
+    return wrk.format("GET", "/healthz")
+  end
+  return wrk.format("GET", "/v1/runs/" .. id)
 end
 "#;
 
@@ -225,7 +252,8 @@ fn backend(name: &'static str, database_url: Option<&str>, plan: &Plan) -> Resul
     let submit = format!("{url}/v1/submit");
     let gets = [
         ("GET /healthz", format!("{url}/healthz")),
-        ("GET /v1/runs/<id>", runs),
+        // One run again and again: a share link going round, served from memory.
+        ("GET /v1/runs/<id> hot", runs),
         ("GET /r/<id>", share),
     ];
     let mut rows = vec![];
@@ -244,7 +272,14 @@ fn backend(name: &'static str, database_url: Option<&str>, plan: &Plan) -> Resul
     ));
     let threads = WRK_THREADS.to_string();
     let bodies = plan.bodies.to_string_lossy();
-    let args = [bodies.as_ref(), token.as_str(), threads.as_str()];
+    let ids = plan.script.with_file_name(format!("ids-{name}"));
+    let ids_prefix = ids.to_string_lossy();
+    let args = [
+        bodies.as_ref(),
+        token.as_str(),
+        threads.as_str(),
+        ids_prefix.as_ref(),
+    ];
     let report = wrk(&submit, plan.secs, Some((&plan.script, &args)))?;
     if report.submit.is_none() {
         bail!(
@@ -255,6 +290,37 @@ fn backend(name: &'static str, database_url: Option<&str>, plan: &Plan) -> Resul
     rows.push(Row {
         backend: name,
         route: "POST /v1/submit",
+        report,
+    });
+    // Every run the submissions stored, each fetched once: the database path, uncached.
+    let mut all = String::new();
+    for t in 0..WRK_THREADS {
+        all.push_str(&std::fs::read_to_string(format!("{ids_prefix}.{t}")).unwrap_or_default());
+    }
+    std::fs::write(&ids, &all)?;
+    let cold_script = plan.script.with_file_name("cold.lua");
+    std::fs::write(&cold_script, COLD_LUA)?;
+    step(&format!(
+        "{name}: GET /v1/runs/<id> over the {} stored runs, each once (wrk)",
+        all.lines().count()
+    ));
+    let ids_arg = ids.to_string_lossy();
+    // One second: wrk counts its whole duration even after the ids run out, so the run
+    // must end first (a second takes fewer ids than the submissions stored, as checked).
+    let report = wrk(
+        &format!("{url}/v1/runs/x"),
+        COLD_SECS,
+        Some((&cold_script, &[ids_arg.as_ref()])),
+    )?;
+    if report.requests >= all.lines().count() as u64 {
+        bail!(
+            "the cold GET run ran out of stored runs ({} requests): submit longer",
+            report.requests
+        );
+    }
+    rows.push(Row {
+        backend: name,
+        route: "GET /v1/runs/<id> cold",
         report,
     });
     drop(server);
@@ -642,7 +708,7 @@ fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<11} {:<18} {:>9} {:>9} {:>9} {:>8}  notes",
+        "{:<11} {:<23} {:>9} {:>9} {:>9} {:>8}  notes",
         "backend", "route", "req/s", "p50", "p99", "÷healthz"
     );
     for row in rows {
@@ -671,7 +737,7 @@ fn table(rows: &[Row]) -> String {
             notes.push(format!("{} errors (non-2xx or socket)", r.errors));
         }
         let line = format!(
-            "{:<11} {:<18} {:>9} {:>9} {:>9} {:>8}  {}",
+            "{:<11} {:<23} {:>9} {:>9} {:>9} {:>8}  {}",
             row.backend,
             row.route,
             thousands(r.rps),
@@ -692,11 +758,12 @@ fn verdicts(rows: &[Row]) -> Vec<String> {
         let Some(base) = healthz(rows, row.backend) else {
             continue;
         };
-        if row.route == "GET /v1/runs/<id>" {
+        if row.route.starts_with("GET /v1/runs/") {
             let ratio = row.report.rps / base;
             out.push(format!(
-                "{}: GET /v1/runs/<id> at {} of /healthz (goal ≥ {}): {}",
+                "{}: {} at {} of /healthz (goal ≥ {}): {}",
                 row.backend,
+                row.route,
                 percent(ratio),
                 percent(RUNS_GOAL),
                 met(ratio >= RUNS_GOAL)
