@@ -34,11 +34,22 @@ await page.goto(url);
 await page.waitForSelector("[data-mirror=screen]:has-text('menu')");
 await page.evaluate(() => {
   window.latencies = [];
+  window.toFrame = [];
+  // The frame clock itself, to read the latencies against.
+  window.intervals = [];
+  let last = 0;
+  const tick = (t) => {
+    if (last) intervals.push(t - last);
+    last = t;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
   addEventListener("keydown", (e) => {
     const t0 = e.timeStamp;
     // Our frame callback runs after the game's in the same frame; a message posted from
     // it is handled after that frame is painted.
     requestAnimationFrame(() => {
+      toFrame.push(performance.now() - t0);
       const c = new MessageChannel();
       c.port1.onmessage = () => latencies.push(performance.now() - t0);
       c.port2.postMessage(0);
@@ -58,11 +69,16 @@ while (Date.now() - started < 14_000) {
 await page.waitForSelector("[data-mirror=screen]:has-text('results')", { timeout: 10_000 });
 const draws = await page.evaluate(() => window.typepper.drawTimes());
 const latencies = await page.evaluate(() => window.latencies);
+const intervals = await page.evaluate(() => window.intervals);
+const toFrame = await page.evaluate(() => window.toFrame);
 const out = {
   first_load_bytes_transferred: pct(loads.map((l) => l.transferred), 50),
   first_frame_ms: { p50: pct(loads.map((l) => l.firstFrame), 50), all: loads.map((l) => Math.round(l.firstFrame)) },
   draw_ms: { frames: draws.length, p50: pct(draws, 50), p99: pct(draws, 99), max: Math.max(...draws) },
   keydown_to_paint_ms: { keys: latencies.length, p50: pct(latencies, 50), p99: pct(latencies, 99) },
+  keydown_to_drawing_frame_ms: { p50: pct(toFrame, 50), p99: pct(toFrame, 99), max: Math.max(...toFrame) },
+  frame_interval_ms: { frames: intervals.length, p50: pct(intervals, 50), p99: pct(intervals, 99) },
+  within_one_frame: latencies.filter((l) => l <= pct(intervals, 50)).length / latencies.length,
 };
 console.log(JSON.stringify(out, null, 2));
 await browser.close();
