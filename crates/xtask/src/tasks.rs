@@ -148,5 +148,29 @@ pub fn bench(args: &[String]) -> Result<()> {
     // `cargo xtask bench -- <filter>` as well as `cargo xtask bench <filter>`.
     c.args(args.iter().filter(|a| a.as_str() != "--"));
     run(&mut c)?;
-    crate::load::run()
+    crate::load::run()?;
+    browser_figures()
+}
+
+/// The game's own figures in headless Chromium: first load, first frame, frame time,
+/// keydown-to-paint (e2e/perf/frames.mjs).
+fn browser_figures() -> Result<()> {
+    crate::web::build()?;
+    let e2e = root().join("e2e");
+    install::npm(&e2e)?;
+    let chromium = install::chromium()?;
+    let server = crate::e2e::Server::start(
+        &root().join("target/release/typepper-server"),
+        None,
+        &["--ip-rate", "0", "--quiet"],
+    )?;
+    step(&format!(
+        "measuring the game in headless Chromium against {}",
+        server.url
+    ));
+    let mut c = cmd("node", &["perf/frames.mjs"]);
+    c.current_dir(&e2e)
+        .env("TYPEPPER_URL", &server.url)
+        .env("TYPEPPER_CHROMIUM", &chromium);
+    run(&mut c)
 }
