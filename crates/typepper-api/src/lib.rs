@@ -125,6 +125,51 @@ pub fn is_run_id(id: &str) -> bool {
     id.len() == 8 && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
+/// A moment as a UTC calendar date and time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Utc {
+    /// The year.
+    pub year: i64,
+    /// 1 to 12.
+    pub month: u32,
+    /// 1 to 31.
+    pub day: u32,
+    /// 0 to 23.
+    pub hour: u32,
+    /// 0 to 59.
+    pub minute: u32,
+    /// 0 to 59.
+    pub second: u32,
+}
+
+impl Utc {
+    /// The UTC date and time of unix milliseconds (Howard Hinnant's `civil_from_days`).
+    pub fn of(unix_ms: i64) -> Utc {
+        let secs = unix_ms.div_euclid(1000);
+        let (days, in_day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        Utc {
+            year: yoe + era * 400 + i64::from(month <= 2),
+            month: month as u32,
+            day: (doy - (153 * mp + 2) / 5 + 1) as u32,
+            hour: (in_day / 3600) as u32,
+            minute: (in_day % 3600 / 60) as u32,
+            second: (in_day % 60) as u32,
+        }
+    }
+
+    /// `YYYY-MM`, the month boards are kept by.
+    pub fn month(&self) -> String {
+        format!("{:04}-{:02}", self.year, self.month)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +215,22 @@ mod tests {
         let (claim, rest) = read_entry(&body).unwrap();
         assert_eq!((claim, &rest[..4]), (108, &b"TPR1"[..]));
         assert_eq!(read_entry(&[1, 2, 3]), None);
+    }
+
+    #[test]
+    fn moments_read_as_utc_dates() {
+        let d = Utc::of(1_796_154_720_000);
+        assert_eq!(
+            (d.year, d.month, d.day, d.hour, d.minute, d.second),
+            (2026, 12, 1, 19, 52, 0)
+        );
+        assert_eq!(
+            Utc::of(951_782_400_000 + 3_723_000).day,
+            29,
+            "2000 is a leap year"
+        );
+        assert_eq!(Utc::of(951_868_800_000).month(), "2000-03");
+        assert_eq!(Utc::of(-1).month(), "1969-12");
     }
 
     #[test]

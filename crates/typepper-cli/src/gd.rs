@@ -3,7 +3,6 @@
 //! `crates/gd-replay/README.md`.
 
 use std::fmt::Write as _;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
@@ -60,16 +59,7 @@ struct Loaded {
 }
 
 fn load(file: &Path) -> Result<Loaded, Refused> {
-    let io = |e: std::io::Error| Refused {
-        kind: "Io",
-        message: format!("cannot read {}: {e}", file.display()),
-    };
-    let mut raw = Vec::new();
-    if file.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut raw).map_err(io)?;
-    } else {
-        raw = std::fs::read(file).map_err(io)?;
-    }
+    let mut raw = super::read_input(file)?;
     let newline = if raw.ends_with(b"\r\n") {
         "\r\n"
     } else if raw.ends_with(b"\n") {

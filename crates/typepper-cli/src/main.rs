@@ -5,7 +5,7 @@ mod json;
 
 use std::fmt::Write as _;
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -172,7 +172,8 @@ struct Loaded {
     form: Form,
 }
 
-fn load(file: &PathBuf) -> Result<Loaded, Refused> {
+/// The bytes of `file`, or of standard input for `-`.
+fn read_input(file: &Path) -> Result<Vec<u8>, Refused> {
     let io = |e: std::io::Error| Refused {
         kind: "Io",
         message: format!("cannot read {}: {e}", file.display()),
@@ -183,6 +184,11 @@ fn load(file: &PathBuf) -> Result<Loaded, Refused> {
     } else {
         raw = std::fs::read(file).map_err(io)?;
     }
+    Ok(raw)
+}
+
+fn load(file: &Path) -> Result<Loaded, Refused> {
+    let raw = read_input(file)?;
     if !raw.starts_with(b"TPR") {
         let text = std::str::from_utf8(&raw).unwrap_or("");
         if text.starts_with("typepper replay") {
@@ -219,7 +225,7 @@ fn op_text(op: Op) -> String {
     }
 }
 
-fn inspect(file: &PathBuf, as_json: bool) -> Result<String, Refused> {
+fn inspect(file: &Path, as_json: bool) -> Result<String, Refused> {
     let loaded = load(file)?;
     let replay = Replay::decode(&loaded.bytes)?;
     let header = Header::peek(&loaded.bytes)?;
@@ -262,7 +268,7 @@ fn inspect(file: &PathBuf, as_json: bool) -> Result<String, Refused> {
     Ok(out)
 }
 
-fn score(file: &PathBuf, as_json: bool) -> Result<String, Refused> {
+fn score(file: &Path, as_json: bool) -> Result<String, Refused> {
     let loaded = load(file)?;
     let replay = Replay::decode(&loaded.bytes)?;
     let (_, score) = replay.play()?;
@@ -291,13 +297,7 @@ impl Form {
     }
 }
 
-fn make(
-    mode: &str,
-    seed: u64,
-    typist: &Typist,
-    form: Form,
-    out: &PathBuf,
-) -> Result<String, Refused> {
+fn make(mode: &str, seed: u64, typist: &Typist, form: Form, out: &Path) -> Result<String, Refused> {
     let mode: Mode = mode
         .parse()
         .map_err(|e: typepper_engine::ModeError| Refused {

@@ -220,17 +220,7 @@ async fn log(
 
 /// `YYYY-MM` (UTC) of unix milliseconds.
 pub fn month_of(unix_ms: i64) -> String {
-    let days = unix_ms.div_euclid(86_400_000);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}")
+    typepper_api::Utc::of(unix_ms).month()
 }
 
 #[cfg(test)]

@@ -418,35 +418,11 @@ fn is_month(m: &str) -> bool {
 
 /// `2026-12-01T19:52:00Z`.
 fn iso_time(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let day_secs = secs.rem_euclid(86_400);
-    let date = crate::month_of(ms);
-    let day_of_month = {
-        // Days since the month's first, from the civil date of day 1.
-        let days = secs.div_euclid(86_400);
-        let first = first_of_month(&date);
-        days - first + 1
-    };
+    let t = typepper_api::Utc::of(ms);
     format!(
-        "{date}-{day_of_month:02}T{:02}:{:02}:{:02}Z",
-        day_secs / 3600,
-        day_secs % 3600 / 60,
-        day_secs % 60
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        t.year, t.month, t.day, t.hour, t.minute, t.second
     )
-}
-
-/// Days since 1970 of the first of `YYYY-MM`.
-fn first_of_month(month: &str) -> i64 {
-    let y: i64 = month[..4].parse().unwrap_or(1970);
-    let m: i64 = month[5..].parse().unwrap_or(1);
-    // Howard Hinnant's days_from_civil.
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[derive(Template)]

@@ -232,20 +232,11 @@ pub fn decimal(x100: u32) -> String {
 
 /// `2026-12-01 19:52` (UTC) for unix milliseconds.
 pub fn date(unix_ms: u64) -> String {
-    let secs = unix_ms / 1000;
-    let days = (secs / 86_400) as i64;
-    let (h, min) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02} {h:02}:{min:02}")
+    let t = typepper_api::Utc::of(i64::try_from(unix_ms).unwrap_or(i64::MAX));
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}",
+        t.year, t.month, t.day, t.hour, t.minute
+    )
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ use typepper_engine::synth::{Typist, synth};
 
 use crate::e2e::{Server, TempDir};
 use crate::install;
-use crate::sh::{self, cmd, output, root, step};
+use crate::sh::{output, step};
 
 /// Seconds each route is loaded for, unless this says otherwise.
 const SECS_VAR: &str = "TYPEPPER_LOAD_SECS";
@@ -163,18 +163,7 @@ end
 /// Runs the load test on both backends and prints the table.
 pub fn run() -> Result<()> {
     install::debian(&["wrk"], Path::new(WRK))?;
-    step("building the release server and CLI (cargo build --release)");
-    sh::run(&mut cmd(
-        "cargo",
-        &[
-            "build",
-            "--release",
-            "-p",
-            "typepper-server",
-            "-p",
-            "typepper-cli",
-        ],
-    ))?;
+    let server = crate::tasks::release_server()?;
     let secs = env_number(SECS_VAR, DEFAULT_SECS)?;
     let count = env_number(BODIES_VAR, secs * BODIES_PER_SEC)?;
     let dir = TempDir::new("typepper-load")?;
@@ -183,7 +172,7 @@ pub fn run() -> Result<()> {
         count,
         bodies: dir.0.join("bodies"),
         script: dir.0.join("submit.lua"),
-        server: root().join("target/release/typepper-server"),
+        server,
     };
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     step(&format!(

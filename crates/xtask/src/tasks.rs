@@ -111,19 +111,7 @@ fn fuzz_targets() -> Vec<(String, Vec<String>)> {
 /// until Ctrl-C. Flags after `serve` go to the server (`cargo xtask serve -- --help`).
 pub fn serve(args: &[String]) -> Result<()> {
     crate::web::build()?;
-    step("building the server and the CLI (cargo build --release)");
-    run(&mut cmd(
-        "cargo",
-        &[
-            "build",
-            "--release",
-            "-p",
-            "typepper-server",
-            "-p",
-            "typepper-cli",
-        ],
-    ))?;
-    let server = root().join("target/release/typepper-server");
+    let server = release_server()?;
     step("starting the server (data in data/; Ctrl-C stops it)");
     let mut c = cmd(
         server.to_str().unwrap_or("target/release/typepper-server"),
@@ -135,6 +123,14 @@ pub fn serve(args: &[String]) -> Result<()> {
         .arg(root().join("data"));
     c.args(args.iter().filter(|a| a.as_str() != "--"));
     run(&mut c)
+}
+
+/// Builds the server and the CLI for release; the server's path.
+pub fn release_server() -> Result<std::path::PathBuf> {
+    step("building the server and the CLI (cargo build --release)");
+    let packages = ["-p", "typepper-server", "-p", "typepper-cli"];
+    run(cmd("cargo", &["build", "--release"]).args(packages))?;
+    Ok(root().join("target/release/typepper-server"))
 }
 
 /// The benchmarks: the engine's (criterion; flags after `bench` go to it), then the
@@ -159,11 +155,8 @@ fn browser_figures() -> Result<()> {
     let e2e = root().join("e2e");
     install::npm(&e2e)?;
     let chromium = install::chromium()?;
-    let server = crate::e2e::Server::start(
-        &root().join("target/release/typepper-server"),
-        None,
-        &["--ip-rate", "0", "--quiet"],
-    )?;
+    let server =
+        crate::e2e::Server::start(&release_server()?, None, &["--ip-rate", "0", "--quiet"])?;
     step(&format!(
         "measuring the game in headless Chromium against {}",
         server.url
