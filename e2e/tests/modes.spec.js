@@ -19,7 +19,8 @@ test("HOT PURSUIT from lv20 gets caught", async ({ page, consoleLog }) => {
   await boot(page);
   for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowDown");
   for (let i = 0; i < 13; i++) await page.keyboard.press("ArrowRight");
-  expect(await mirror(page, "list")).toContain("▸ HOT PURSUIT from lv20");
+  // The mirror follows on the next frame: wait for it rather than read it at once.
+  await expect(page.locator("[data-mirror=list]")).toContainText("▸ HOT PURSUIT from lv20");
   await shot(page, "menu-pursuit");
   await page.keyboard.press("Enter");
   await onScreen(page, "playing");

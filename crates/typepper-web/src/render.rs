@@ -304,32 +304,11 @@ impl Renderer {
                 "center",
             );
         }
-        let row_h = 34.0;
-        let visible = (((h - 180.0) / row_h).floor() as usize).max(3);
-        let first = app.history_row.saturating_sub(visible / 2);
-        for (n, (i, e)) in app
-            .history
-            .iter()
-            .rev()
-            .enumerate()
-            .skip(first)
-            .take(visible)
-            .enumerate()
+        let entries: Vec<_> = app.history.iter().rev().collect();
+        for (i, y, selected) in
+            self.list_rows(entries.len(), app.history_row, 120.0, Target::History)
         {
-            let y = 120.0 + n as f64 * row_h;
-            let rect = Rect {
-                x: x0 - 12.0,
-                y: y - 23.0,
-                w: width + 24.0,
-                h: row_h - 4.0,
-            };
-            let selected = i == app.history_row;
-            if selected {
-                self.ctx.set_fill_style_str(PANEL);
-                self.round_rect(rect, 8.0);
-                self.ctx.fill();
-            }
-            self.hits.push((rect, Target::History(i)));
+            let e = entries[i];
             self.font(16.0, if selected { 700 } else { 400 });
             let s = &e.score;
             self.text(&mirror::date(e.unix_ms), x0, y, DIM, "left");
@@ -348,6 +327,42 @@ impl Renderer {
             self.text(shared, x0 + width, y, DIM, "right");
         }
         self.hints("↑↓ pick · enter watch · esc menu");
+    }
+
+    /// A scrolling list of `count` rows from `top`, the `picked` one highlighted and
+    /// centred when the list is longer than the screen: each visible row's index, text
+    /// baseline and whether it is picked, for the caller to fill in. Rows are clickable.
+    fn list_rows(
+        &mut self,
+        count: usize,
+        picked: usize,
+        top: f64,
+        target: fn(usize) -> Target,
+    ) -> Vec<(usize, f64, bool)> {
+        let (_, h, _) = self.size;
+        let (x0, width) = self.column();
+        let row_h = 34.0;
+        let visible = (((h - top - 60.0) / row_h).floor() as usize).max(3);
+        let first = picked.saturating_sub(visible / 2);
+        let mut out = vec![];
+        for (n, i) in (first..count).take(visible).enumerate() {
+            let y = top + n as f64 * row_h;
+            let rect = Rect {
+                x: x0 - 12.0,
+                y: y - 23.0,
+                w: width + 24.0,
+                h: row_h - 4.0,
+            };
+            let selected = i == picked;
+            if selected {
+                self.ctx.set_fill_style_str(PANEL);
+                self.round_rect(rect, 8.0);
+                self.ctx.fill();
+            }
+            self.hits.push((rect, target(i)));
+            out.push((i, y, selected));
+        }
+        out
     }
 
     fn banner(&self, mode: Mode) {
@@ -692,30 +707,8 @@ impl Renderer {
                 "center",
             );
         }
-        let row_h = 34.0;
-        let visible = (((h - 190.0) / row_h).floor() as usize).max(3);
-        let first = b.row.saturating_sub(visible / 2);
-        for (n, (i, r)) in rows
-            .iter()
-            .enumerate()
-            .skip(first)
-            .take(visible)
-            .enumerate()
-        {
-            let y = 140.0 + n as f64 * row_h;
-            let rect = Rect {
-                x: x0 - 12.0,
-                y: y - 23.0,
-                w: width + 24.0,
-                h: row_h - 4.0,
-            };
-            let selected = i == b.row;
-            if selected {
-                self.ctx.set_fill_style_str(PANEL);
-                self.round_rect(rect, 8.0);
-                self.ctx.fill();
-            }
-            self.hits.push((rect, Target::Board(i)));
+        for (i, y, selected) in self.list_rows(rows.len(), b.row, 140.0, Target::Board) {
+            let r = &rows[i];
             self.font(16.0, if selected { 700 } else { 400 });
             let medal = match r.rank {
                 1 => tier_color(Tier::Reaper),
