@@ -262,7 +262,11 @@ impl Shell {
             self.sessions = self.app.sessions;
             self.renderer.reset_layout();
         }
-        if self.renderer.frame(&self.app, now) && !self.drawn {
+        if !self.renderer.frame(&self.app, now) {
+            // Whatever the mirror shows is in the renderer's signature: no draw, no change.
+            return;
+        }
+        if !self.drawn {
             self.drawn = true;
             // For the first-frame measurement (docs/PERFORMANCE.md).
             if let Some(p) = dom::window().ok().and_then(|w| w.performance()) {
