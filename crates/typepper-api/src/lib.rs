@@ -5,9 +5,10 @@
 //!    little-endian `u32`, then the round's replay in format 1, back to back.
 //! 2. The server reads one entry at a time with [`read_entry`] (which leaves the replay
 //!    bytes undecoded, so the header can be checked first), re-plays it, and answers one
-//!    [`Line`] per round: `ok <id> <score> <pb|-> <share url>` or `no <reason>`.
-//!
-//! Only text and bytes here, no serde: the game stays small.
+//!    [`Line`] per round: `ok <id> <score> <pb|-> <share url> ranked`,
+//!    `ok <id> <score> - <share url> unranked <reason>`, or `no <reason>`.
+//! 3. A ranked round is played on a seed the server issued: `POST /v1/seeds` answers an
+//!    [`IssuedSeed`] (JSON, with serde).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -36,18 +37,29 @@ pub fn read_entry(body: &[u8]) -> Option<(u32, &[u8])> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Line {
     /// Stored: the run's id, the server's score, whether it is the player's best in its
-    /// mode, and the share link.
+    /// mode, the share link, and whether it is ranked.
     Ok {
         /// The run's id: 8 base62 characters.
         id: String,
         /// The headline number the server computed.
         score: u32,
-        /// A personal best for the mode.
+        /// A personal best for the mode (only ranked runs are).
         pb: bool,
         /// The link that opens the round.
         share: String,
+        /// Whether the run is on the boards.
+        ranked: Ranked,
     },
     /// Refused, with the reason in a sentence.
+    No(String),
+}
+
+/// Whether a stored run is ranked: on the boards and a candidate for a personal best.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ranked {
+    /// Ranked: played on a seed the server issued to its player, and it counted.
+    Yes,
+    /// Stored and shareable, but unranked, for this reason.
     No(String),
 }
 
@@ -59,14 +71,23 @@ impl fmt::Display for Line {
                 score,
                 pb,
                 share,
+                ranked,
             } => {
                 let pb = if *pb { "pb" } else { "-" };
-                write!(f, "ok {id} {score} {pb} {share}")
+                write!(f, "ok {id} {score} {pb} {share} ")?;
+                match ranked {
+                    Ranked::Yes => f.write_str("ranked"),
+                    Ranked::No(why) => write!(f, "unranked {}", one_line(why)),
+                }
             }
-            // A reason is one line, whatever it quotes.
-            Line::No(reason) => write!(f, "no {}", reason.replace(['\n', '\r'], " ")),
+            Line::No(reason) => write!(f, "no {}", one_line(reason)),
         }
     }
+}
+
+/// A reason is one line, whatever it quotes.
+fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
 }
 
 /// A line that is neither `ok …` nor `no …`.
@@ -90,9 +111,14 @@ impl FromStr for Line {
             return Ok(Line::No(reason.to_owned()));
         }
         let rest = line.strip_prefix("ok ").ok_or_else(bad)?;
-        let fields: Vec<&str> = rest.split(' ').collect();
-        let [id, score, pb, share] = fields[..] else {
-            return Err(bad());
+        let mut fields = rest.splitn(6, ' ');
+        let mut field = || fields.next().ok_or_else(bad);
+        let (id, score, pb, share) = (field()?, field()?, field()?, field()?);
+        let ranked = match (fields.next(), fields.next()) {
+            // Servers before issued seeds ranked every run and said nothing.
+            (None, _) | (Some("ranked"), None) => Ranked::Yes,
+            (Some("unranked"), Some(why)) => Ranked::No(why.to_owned()),
+            _ => return Err(bad()),
         };
         Ok(Line::Ok {
             id: id.to_owned(),
@@ -103,7 +129,45 @@ impl FromStr for Line {
                 _ => return Err(bad()),
             },
             share: share.to_owned(),
+            ranked,
         })
+    }
+}
+
+/// The body of `POST /v1/seeds`: the mode to play next.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedRequest {
+    /// `Mode::key`: `time:15`, `zen`, `pursuit:7`…
+    pub mode: String,
+}
+
+/// A seed the server issued to a player: `{"mode": "time:15", "seed": "<u64>",
+/// "expires": "2026-12-02T13:00:00Z"}`. The seed travels as a decimal string because
+/// JSON numbers lose precision past 2⁵³ in JavaScript.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct IssuedSeed {
+    /// The mode it counts for.
+    pub mode: String,
+    /// The seed.
+    #[serde(with = "decimal")]
+    pub seed: u64,
+    /// When it stops counting, RFC 3339 in UTC.
+    pub expires: String,
+}
+
+/// A `u64` as a decimal string.
+mod decimal {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        text.parse()
+            .map_err(|_| D::Error::custom(format!("{text:?} is not a u64 in decimal")))
     }
 }
 
@@ -168,6 +232,67 @@ impl Utc {
     pub fn month(&self) -> String {
         format!("{:04}-{:02}", self.year, self.month)
     }
+
+    /// `YYYY-MM-DD`, the day quotas are counted by.
+    pub fn day(&self) -> String {
+        format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+
+    /// RFC 3339: `2026-12-01T19:52:00Z`.
+    pub fn rfc3339(&self) -> String {
+        format!(
+            "{}T{:02}:{:02}:{:02}Z",
+            self.day(),
+            self.hour,
+            self.minute,
+            self.second
+        )
+    }
+
+    /// Unix milliseconds of an RFC 3339 time in UTC as [`Utc::rfc3339`] writes it
+    /// (fractions of a second are dropped); `None` for anything else.
+    pub fn parse(text: &str) -> Option<i64> {
+        let b = text.as_bytes();
+        let shape = b.len() >= 20
+            && b[4] == b'-'
+            && b[7] == b'-'
+            && b[10] == b'T'
+            && b[13] == b':'
+            && b[16] == b':'
+            && b[b.len() - 1] == b'Z';
+        if !shape {
+            return None;
+        }
+        let num = |from: usize, to: usize| -> Option<i64> {
+            let s = text.get(from..to)?;
+            s.bytes()
+                .all(|c| c.is_ascii_digit())
+                .then(|| s.parse().ok())?
+        };
+        let (y, m, d) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
+        let (h, min, s) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
+        let fraction = &text[19..text.len() - 1];
+        let fraction_ok = fraction.is_empty()
+            || fraction
+                .strip_prefix('.')
+                .is_some_and(|f| !f.is_empty() && f.bytes().all(|c| c.is_ascii_digit()));
+        if !(1..=12).contains(&m) || !(1..=31).contains(&d) || h > 23 || min > 59 || s > 59 {
+            return None;
+        }
+        if !fraction_ok {
+            return None;
+        }
+        // Howard Hinnant's `days_from_civil`, the inverse of `Utc::of`.
+        let y = if m <= 2 { y - 1 } else { y };
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        let days = era * 146_097 + doe - 719_468;
+        let ms = ((days * 24 + h) * 60 + min) * 60_000 + s * 1000;
+        // 31 February reads as a real date only if it comes back as itself.
+        (Utc::of(ms).day == d as u32).then_some(ms)
+    }
 }
 
 #[cfg(test)]
@@ -178,21 +303,23 @@ mod tests {
     fn lines_read_back() {
         let table = [
             (
-                "ok 7Xf9qyuC 108 - https://r.typepper.com/7Xf9qyuC",
+                "ok 7Xf9qyuC 108 - https://r.typepper.com/7Xf9qyuC ranked",
                 Line::Ok {
                     id: "7Xf9qyuC".into(),
                     score: 108,
                     pb: false,
                     share: "https://r.typepper.com/7Xf9qyuC".into(),
+                    ranked: Ranked::Yes,
                 },
             ),
             (
-                "ok abcdEFGH 31 pb http://127.0.0.1:8080/r/abcdEFGH",
+                "ok abcdEFGH 31 - http://127.0.0.1:8080/r/abcdEFGH unranked under 75% accuracy",
                 Line::Ok {
                     id: "abcdEFGH".into(),
                     score: 31,
-                    pb: true,
+                    pb: false,
                     share: "http://127.0.0.1:8080/r/abcdEFGH".into(),
+                    ranked: Ranked::No("under 75% accuracy".into()),
                 },
             ),
             (
@@ -206,7 +333,24 @@ mod tests {
         }
         assert!("ok x".parse::<Line>().is_err());
         assert!("yes".parse::<Line>().is_err());
+        assert!("ok a 1 - s maybe".parse::<Line>().is_err());
+        assert!(
+            "ok a 1 - s unranked".parse::<Line>().is_err(),
+            "a reason is owed"
+        );
         assert_eq!(Line::No("a\nb".into()).to_string(), "no a b");
+        // A server from before issued seeds says nothing: it ranked everything.
+        let old = "ok abcdEFGH 90 pb http://x/r/abcdEFGH"
+            .parse::<Line>()
+            .unwrap();
+        assert!(matches!(
+            old,
+            Line::Ok {
+                ranked: Ranked::Yes,
+                pb: true,
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -231,6 +375,55 @@ mod tests {
         );
         assert_eq!(Utc::of(951_868_800_000).month(), "2000-03");
         assert_eq!(Utc::of(-1).month(), "1969-12");
+    }
+
+    #[test]
+    fn rfc_3339_times_read_back() {
+        for ms in [
+            0,
+            1_796_154_720_000,
+            951_782_400_000 + 3_723_000,
+            -86_400_000,
+        ] {
+            let text = Utc::of(ms).rfc3339();
+            assert_eq!(Utc::parse(&text), Some(ms), "{text}");
+        }
+        assert_eq!(Utc::of(1_796_154_720_000).rfc3339(), "2026-12-01T19:52:00Z");
+        assert_eq!(Utc::of(1_796_154_720_000).day(), "2026-12-01");
+        assert_eq!(
+            Utc::parse("2026-12-01T19:52:00.250Z"),
+            Some(1_796_154_720_000)
+        );
+        for bad in [
+            "",
+            "2026-12-01 19:52:00Z",
+            "2026-02-31T00:00:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-12-01T19:52:00+01:00",
+            "2026-12-01T19:52:00.Z",
+            "+026-12-01T19:52:00Z",
+        ] {
+            assert_eq!(Utc::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn issued_seeds_carry_the_seed_as_a_decimal_string() {
+        let seed = IssuedSeed {
+            mode: "time:15".into(),
+            seed: u64::MAX,
+            expires: "2026-12-02T13:00:00Z".into(),
+        };
+        let json = serde_json::to_string(&seed).unwrap();
+        assert_eq!(
+            json,
+            r#"{"mode":"time:15","seed":"18446744073709551615","expires":"2026-12-02T13:00:00Z"}"#
+        );
+        assert_eq!(serde_json::from_str::<IssuedSeed>(&json).unwrap(), seed);
+        let number = r#"{"mode":"zen","seed":5,"expires":"x"}"#;
+        assert!(serde_json::from_str::<IssuedSeed>(number).is_err());
+        let request: SeedRequest = serde_json::from_str(r#"{"mode": "zen"}"#).unwrap();
+        assert_eq!(request.mode, "zen");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Replay format 1: a round's mode, seed and every input at its millisecond.
 //!
-//! The byte layout is `../shared/spec/typepper-replays.md`, to the byte:
+//! The byte layout, to the byte:
 //!
 //! ```text
 //! magic "TPR" | format u8 = 1 | engine u32 LE | mode len u8 | mode UTF-8 | seed u64 LE
@@ -9,6 +9,12 @@
 //!
 //! Everything up to the seed is the [`Header`], readable with [`Header::peek`] without
 //! decoding the inputs, so a server holding two engines can pick one first.
+//!
+//! The format is canonical: one replay has exactly one encoding. Varints are unsigned
+//! LEB128 in their shortest form, and a longer spelling of the same number (`80 00` for
+//! 0) is refused as [`DecodeError::Overlong`]. Without that, a stored round could be sent
+//! again as new bytes by padding one of its numbers; with it, whatever decodes re-encodes
+//! to exactly the bytes it came from.
 
 use core::fmt;
 
@@ -80,7 +86,7 @@ pub struct Replay {
     pub inputs: Vec<Input>,
 }
 
-/// Why bytes were refused as a replay. Every refusal of the spec, and nothing else.
+/// Why bytes were refused as a replay: every refusal of format 1, and nothing else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DecodeError {
@@ -100,6 +106,8 @@ pub enum DecodeError {
     Leftover,
     /// The inputs' times run past `u32` milliseconds.
     Clock,
+    /// A varint is not in its shortest form (`80 00` for 0): the format is canonical.
+    Overlong,
 }
 
 impl DecodeError {
@@ -114,6 +122,7 @@ impl DecodeError {
             DecodeError::Char => "Char",
             DecodeError::Leftover => "Leftover",
             DecodeError::Clock => "Clock",
+            DecodeError::Overlong => "Overlong",
         }
     }
 }
@@ -134,6 +143,9 @@ impl fmt::Display for DecodeError {
             DecodeError::Char => f.write_str("an input is not a Unicode character"),
             DecodeError::Leftover => f.write_str("bytes follow the last input"),
             DecodeError::Clock => f.write_str("the inputs' times run past u32 milliseconds"),
+            DecodeError::Overlong => {
+                f.write_str("a number is written in more bytes than it needs (not canonical)")
+            }
         }
     }
 }
@@ -455,8 +467,12 @@ fn mode_prefix(mode: &str) -> &str {
 }
 
 fn read_inputs(r: &mut Reader<'_>) -> Result<Vec<Input>, DecodeError> {
-    // A count past 64 bits claims more inputs than any bytes could hold.
-    let count = r.varint().map_err(|_| DecodeError::Truncated)?;
+    let count = match r.varint() {
+        Ok(v) => v,
+        Err(VarintError::Overlong) => return Err(DecodeError::Overlong),
+        // A count past 64 bits claims more inputs than any bytes could hold.
+        Err(VarintError::Truncated | VarintError::Overflow) => return Err(DecodeError::Truncated),
+    };
     // Every input takes at least two bytes: refuse an impossible count before allocating.
     let room = (r.bytes.len() - r.pos) / 2;
     let count = usize::try_from(count)
@@ -470,12 +486,14 @@ fn read_inputs(r: &mut Reader<'_>) -> Result<Vec<Input>, DecodeError> {
             Ok(v) => u32::try_from(v).map_err(|_| DecodeError::Clock)?,
             Err(VarintError::Truncated) => return Err(DecodeError::Truncated),
             Err(VarintError::Overflow) => return Err(DecodeError::Clock),
+            Err(VarintError::Overlong) => return Err(DecodeError::Overlong),
         };
         clock = clock.checked_add(dt).ok_or(DecodeError::Clock)?;
         let op = match r.varint() {
             Ok(code) => Op::from_code(code)?,
             Err(VarintError::Truncated) => return Err(DecodeError::Truncated),
             Err(VarintError::Overflow) => return Err(DecodeError::Char),
+            Err(VarintError::Overlong) => return Err(DecodeError::Overlong),
         };
         inputs.push(Input { dt, op });
     }
@@ -501,6 +519,8 @@ enum VarintError {
     Truncated,
     /// More than 64 bits.
     Overflow,
+    /// Not the shortest form: a last byte of 0 after others adds nothing.
+    Overlong,
 }
 
 struct Reader<'a> {
@@ -533,7 +553,8 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
-    /// Unsigned LEB128, stopping at 64 bits: a tenth byte may carry only the top bit.
+    /// Unsigned LEB128 in its shortest form, stopping at 64 bits: a tenth byte may carry
+    /// only the top bit.
     #[inline]
     fn varint(&mut self) -> Result<u64, VarintError> {
         // Most gaps and nearly every op fit one byte: keep that path short.
@@ -558,7 +579,13 @@ impl<'a> Reader<'a> {
             }
             v |= low << (7 * i);
             if b & 0x80 == 0 {
-                return Ok(v);
+                // This path has read a byte with the top bit set before this one, so a
+                // last byte of 0 only spelled the same number longer.
+                return if b == 0 {
+                    Err(VarintError::Overlong)
+                } else {
+                    Ok(v)
+                };
             }
         }
         Err(VarintError::Overflow)
@@ -642,6 +669,24 @@ mod tests {
         let endless = [0x80; 11];
         assert_eq!(Reader::new(&endless).varint(), Err(VarintError::Overflow));
         assert_eq!(Reader::new(&[0x80]).varint(), Err(VarintError::Truncated));
+    }
+
+    #[test]
+    fn varints_have_one_spelling() {
+        for overlong in [
+            &[0x80, 0x00][..],
+            &[0xff, 0x00],
+            &[0x82, 0x81, 0x00],
+            &[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
+        ] {
+            assert_eq!(
+                Reader::new(overlong).varint(),
+                Err(VarintError::Overlong),
+                "{overlong:02x?}"
+            );
+        }
+        // A lone zero byte is 0's one spelling.
+        assert_eq!(Reader::new(&[0x00]).varint(), Ok(0));
     }
 
     /// (op, code): one table for both directions of the op numbering.

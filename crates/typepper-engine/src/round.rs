@@ -627,6 +627,16 @@ impl Replay {
     /// Plays every input through this engine and scores the round. Refuses other rules,
     /// unknown modes, inputs the round refuses, and replays that end before the round.
     pub fn play(&self) -> Result<(Round, Score), PlayError> {
+        self.play_each(|_, _, _| {})
+    }
+
+    /// [`Replay::play`], telling `each` what every input did as it lands: its time since
+    /// the round started, the op, and its [`Effects`]. One pass gives the score and
+    /// whatever a caller reads off the keystrokes (which were judged, which did nothing).
+    pub fn play_each(
+        &self,
+        mut each: impl FnMut(u32, Op, Effects),
+    ) -> Result<(Round, Score), PlayError> {
         if self.engine != VERSION {
             return Err(PlayError::OtherRules {
                 engine: self.engine,
@@ -637,9 +647,11 @@ impl Replay {
         for (index, input) in self.inputs.iter().enumerate() {
             at += u64::from(input.dt);
             let t = u32::try_from(at).map_err(|_| PlayError::Clock)?;
-            round
-                .apply(t, input.op)
-                .map_err(|why| PlayError::Refused { index, at, why })?;
+            let fx =
+                round
+                    .apply(t, input.op)
+                    .map_err(|why| PlayError::Refused { index, at, why })?;
+            each(t, input.op, fx);
         }
         let score = round.score().ok_or(PlayError::NotOver)?;
         Ok((round, score))

@@ -63,6 +63,7 @@ mod tests {
             accuracy_x100: 10_000,
             duration_ms: 5000,
             created_ms: 0,
+            unranked: None,
             replay: vec![1, 2, 3],
         }
     }

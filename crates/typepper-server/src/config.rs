@@ -17,8 +17,15 @@ pub struct Config {
     pub static_dir: PathBuf,
     /// Requests a second one IP may make to `/v1` (bursts of twice that); 0 for no limit.
     pub ip_rate: u32,
-    /// Submissions a second one player may make (bursts of ten times that); 0 for no limit.
+    /// Runs a second one player may submit (bursts of ten times that, and at least a full
+    /// body); 0 for no limit.
     pub player_rate: u32,
+    /// Players one IP may link an hour (bursts of as many); 0 for no limit.
+    pub register_per_hour: u32,
+    /// Runs one player may have stored a UTC day.
+    pub daily_runs: u32,
+    /// Replay bytes one player may have stored a UTC day.
+    pub daily_bytes: u64,
     /// Runs are kept this many days, or longer while they are a player's monthly best.
     pub retention_days: u32,
     /// Seconds between retention sweeps.
@@ -42,6 +49,9 @@ impl Config {
             static_dir,
             ip_rate: 50,
             player_rate: 2,
+            register_per_hour: 10,
+            daily_runs: 1_000,
+            daily_bytes: 16 << 20,
             retention_days: 8,
             sweep_secs: 600,
             request_timeout_secs: 10,

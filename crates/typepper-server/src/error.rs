@@ -24,6 +24,10 @@ pub enum ApiError {
     /// 429: too many requests; try again after this many seconds.
     #[error("too many requests: try again in {0} s")]
     RateLimited(u64),
+    /// 429: the player's daily quota is full, for this many more seconds. Nothing of the
+    /// request was stored, so the game keeps the rounds and sends them then.
+    #[error("{0}")]
+    Quota(String, u64),
     /// 500: the server failed; the detail is logged, not sent.
     #[error("the server failed; try again")]
     Internal(String),
@@ -41,7 +45,7 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::RateLimited(_) | ApiError::Quota(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -56,7 +60,7 @@ impl IntoResponse for ApiError {
         )
             .into_response();
         match &self {
-            ApiError::RateLimited(secs) => {
+            ApiError::RateLimited(secs) | ApiError::Quota(_, secs) => {
                 if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
                     response.headers_mut().insert(header::RETRY_AFTER, v);
                 }

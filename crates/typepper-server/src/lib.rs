@@ -50,6 +50,7 @@ use tower_http::timeout::TimeoutLayer;
 
 pub use config::Config;
 pub use error::ApiError;
+pub use routes::{MAX_OPEN_SEEDS, SEED_LIFETIME_MS};
 
 use crate::error::ErrorDetail;
 use crate::limit::Limiter;
@@ -67,7 +68,10 @@ pub struct State {
     /// The wall clock, for run times, months and retention.
     pub clock: Clock,
     ip_limit: Limiter<IpAddr>,
+    /// Runs submitted, per player.
     player_limit: Limiter<PlayerId>,
+    /// Players linked, per IP.
+    register_limit: Limiter<IpAddr>,
     /// At most this many submissions are verified at once: verification is CPU work.
     verifying: tokio::sync::Semaphore,
     /// Runs recently served.
@@ -90,7 +94,15 @@ impl State {
         let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
         State {
             ip_limit: Limiter::new(config.ip_rate, config.ip_rate.saturating_mul(2)),
-            player_limit: Limiter::new(config.player_rate, config.player_rate.saturating_mul(10)),
+            // A full body of runs must fit in one burst, or an outbox could never be sent.
+            player_limit: Limiter::new(
+                config.player_rate,
+                config
+                    .player_rate
+                    .saturating_mul(10)
+                    .max(submit::MAX_ENTRIES as u32),
+            ),
+            register_limit: Limiter::hourly(config.register_per_hour, config.register_per_hour),
             verifying: tokio::sync::Semaphore::new(cpus * 2),
             runs: cache::RunCache::default(),
             store,
@@ -163,6 +175,10 @@ pub async fn serve(
     .await
 }
 
+/// The client's address, as the IP limit found it, for handlers with limits of their own.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientIp(pub IpAddr);
+
 /// The client's address: the connection's, or `X-Forwarded-For`'s first behind a
 /// trusted proxy. Without a connection (tests through `oneshot`) it is 0.0.0.0.
 fn client_ip(state: &State, req: &Request) -> IpAddr {
@@ -183,10 +199,11 @@ fn client_ip(state: &State, req: &Request) -> IpAddr {
 
 async fn ip_limit(
     axum::extract::State(state): axum::extract::State<Arc<State>>,
-    req: Request,
+    mut req: Request,
     next: Next,
 ) -> Response {
     let ip = client_ip(&state, &req);
+    req.extensions_mut().insert(ClientIp(ip));
     match state.ip_limit.take(&ip, Instant::now()) {
         Ok(()) => next.run(req).await,
         Err(secs) => ApiError::RateLimited(secs).into_response(),

@@ -39,9 +39,19 @@ struct Args {
     /// Requests a second per IP to /v1 (bursts of twice that); 0 turns the limit off.
     #[arg(long, env = "TYPEPPER_IP_RATE", default_value_t = 50)]
     ip_rate: u32,
-    /// Submissions a second per player (bursts of ten times that); 0 turns it off.
+    /// Runs a second per player (bursts of ten times that, and at least a full body of
+    /// 50); 0 turns it off.
     #[arg(long, env = "TYPEPPER_PLAYER_RATE", default_value_t = 2)]
     player_rate: u32,
+    /// Players linked an hour per IP; 0 turns the limit off.
+    #[arg(long, env = "TYPEPPER_REGISTER_RATE", default_value_t = 10)]
+    register_rate: u32,
+    /// Runs stored a UTC day per player.
+    #[arg(long, env = "TYPEPPER_DAILY_RUNS", default_value_t = 1_000)]
+    daily_runs: u32,
+    /// Replay bytes stored a UTC day per player (16 MiB).
+    #[arg(long, env = "TYPEPPER_DAILY_BYTES", default_value_t = 16 << 20)]
+    daily_bytes: u64,
     /// Days a run is kept unless it is a player's monthly best.
     #[arg(long, env = "TYPEPPER_RETENTION_DAYS", default_value_t = 8)]
     retention_days: u32,
@@ -76,6 +86,9 @@ async fn main() -> anyhow::Result<()> {
     }
     config.ip_rate = args.ip_rate;
     config.player_rate = args.player_rate;
+    config.register_per_hour = args.register_rate;
+    config.daily_runs = args.daily_runs;
+    config.daily_bytes = args.daily_bytes;
     config.retention_days = args.retention_days;
     config.sweep_secs = args.sweep_secs;
     config.request_timeout_secs = args.request_timeout;

@@ -7,7 +7,7 @@ use askama::Template;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, Query, State as Extract};
+use axum::extract::{Extension, Path, Query, State as Extract};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -17,16 +17,23 @@ use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use typepper_engine::Mode;
 
-use crate::store::{NewRun, Player, StoreError};
-use crate::submit;
-use crate::{ApiError, Config, State};
+use crate::store::{Commit, IssuedSeed, Player, StoreError};
+use crate::submit::{self, NotStored};
+use crate::{ApiError, ClientIp, Config, State};
 
 type St = Extract<Arc<State>>;
 
-/// `/v1`: players, submissions, runs, boards.
+/// An issued seed counts for a round that arrives within this long.
+pub const SEED_LIFETIME_MS: i64 = 3_600_000;
+/// Seeds one player may hold unplayed; asking for more withdraws the oldest. The game
+/// holds one for each mode on its menu.
+pub const MAX_OPEN_SEEDS: u32 = 32;
+
+/// `/v1`: players, seeds, submissions, runs, boards.
 pub fn api() -> Router<Arc<State>> {
     Router::new()
         .route("/v1/players", post(create_player))
+        .route("/v1/seeds", post(issue_seed))
         .route("/v1/submit", post(submit))
         .route("/v1/runs/{id}", get(run))
         .route("/v1/boards/{mode}", get(board))
@@ -99,7 +106,16 @@ struct Linked {
 }
 
 /// `POST /v1/players` `{"name": "ada"}`: links a game to a new player.
-async fn create_player(st: St, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
+async fn create_player(
+    st: St,
+    ip: Option<Extension<ClientIp>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    if let Some(Extension(ClientIp(ip))) = ip {
+        st.register_limit
+            .take(&ip, Instant::now())
+            .map_err(ApiError::RateLimited)?;
+    }
     let body = body_bytes(body)?;
     let req: NewPlayer = serde_json::from_slice(&body)
         .map_err(|_| ApiError::BadRequest(r#"send {"name": "<your name>"} as JSON"#.into()))?;
@@ -162,6 +178,52 @@ async fn player(st: &State, headers: &HeaderMap) -> Result<Player, ApiError> {
         ))
 }
 
+/// `POST /v1/seeds` `{"mode": "time:15"}`: a seed to play a ranked round of that mode on.
+async fn issue_seed(
+    st: St,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let player = player(&st, &headers).await?;
+    let body = body_bytes(body)?;
+    let req: typepper_api::SeedRequest = serde_json::from_slice(&body).map_err(|_| {
+        ApiError::BadRequest(r#"send {"mode": "<a mode key, e.g. time:15>"} as JSON"#.into())
+    })?;
+    let mode: Mode = req
+        .mode
+        .parse()
+        .map_err(|e: typepper_engine::ModeError| ApiError::BadRequest(e.to_string()))?;
+    let now = st.now_ms();
+    let store = st.store.clone();
+    let issued = blocking(move || {
+        // A collision (one in 2⁶⁴ a pair) draws again.
+        for _ in 0..3 {
+            let mut bytes = [0u8; 8];
+            random(&mut bytes);
+            let seed = IssuedSeed {
+                seed: u64::from_le_bytes(bytes),
+                player: player.id,
+                mode: mode.key(),
+                issued_ms: now,
+                expires_ms: now + SEED_LIFETIME_MS,
+                run: None,
+            };
+            match store.issue_seed(&seed, MAX_OPEN_SEEDS) {
+                Err(StoreError::SeedTaken(_)) => continue,
+                other => return other.map(|()| seed),
+            }
+        }
+        Err(StoreError::Db("three seeds in a row were taken".into()))
+    })
+    .await?;
+    let answer = typepper_api::IssuedSeed {
+        mode: issued.mode,
+        seed: issued.seed,
+        expires: typepper_api::Utc::of(issued.expires_ms).rfc3339(),
+    };
+    Ok((StatusCode::CREATED, axum::Json(answer)).into_response())
+}
+
 /// `POST /v1/submit`: judge every replay of the body, store the good ones, answer a line
 /// each.
 async fn submit(
@@ -170,15 +232,24 @@ async fn submit(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let player = player(&st, &headers).await?;
-    st.player_limit
-        .take(&player.id, Instant::now())
-        .map_err(ApiError::RateLimited)?;
     let body = body_bytes(body)?;
     if body.is_empty() {
         return Err(ApiError::BadRequest(
             "an empty submission: send each replay after its claimed score".into(),
         ));
     }
+    // Counting the entries is cheap (nothing is played): a body over the limit, or more
+    // runs than the player's rate allows, costs no verification.
+    let entries = submit::split(&body).map_err(|submit::TooMany| {
+        ApiError::BadRequest(format!(
+            "a submission carries at most {} rounds: send the rest in another",
+            submit::MAX_ENTRIES
+        ))
+    })?;
+    st.player_limit
+        .take_n(&player.id, entries.len() as u32, Instant::now())
+        .map_err(ApiError::RateLimited)?;
+    drop(entries);
     let _permit = st
         .verifying
         .acquire()
@@ -195,79 +266,54 @@ async fn submit(
 }
 
 fn judge_and_store(st: &State, player: &Player, body: &[u8]) -> Result<String, ApiError> {
-    let mut failed = None;
-    let mut judged = submit::judge_body(body, |hash| match st.store.duplicate_of(hash) {
-        Ok(found) => found,
-        Err(e) => {
-            failed = Some(e);
-            None
-        }
-    });
-    if let Some(e) = failed {
-        return Err(e.into());
-    }
-    let now = st.now_ms();
-    let month = crate::month_of(now);
-    // An id collision (one in 62⁸ a pair) is retried with fresh ids.
-    let mut attempt = 0;
-    let stored = loop {
-        let runs: Vec<NewRun> = judged
-            .iter()
-            .filter_map(|j| j.as_ref().ok())
-            .map(|v| NewRun {
-                id: run_id(),
-                player: player.id,
-                mode: v.mode.clone(),
-                score: v.score.headline().value,
-                wpm_x100: v.score.wpm_x100,
-                accuracy_x100: v.score.accuracy_x100.into(),
-                duration_ms: v.score.duration_ms,
-                created_ms: now,
-                month: month.clone(),
-                replay_hash: v.hash,
-                replay: v.bytes.clone(),
-            })
-            .collect();
-        match st.store.insert_runs(&runs) {
-            Ok(stored) => {
-                break runs
-                    .into_iter()
-                    .zip(stored)
-                    .map(|(r, s)| (r.id, s.pb))
-                    .collect::<Vec<_>>();
-            }
-            Err(StoreError::IdTaken(_)) if attempt < 3 => attempt += 1,
-            // A submission judged at the same time (here or on another instance) may
-            // have stored one of these replays after our duplicate check; the unique
-            // hash then refuses the whole transaction. That replay is a duplicate, not a
-            // failure: answer it so and store the rest.
-            Err(e) => {
-                if attempt < 3 && mark_raced_duplicates(st, &mut judged)? {
-                    attempt += 1;
-                } else {
-                    return Err(e.into());
-                }
-            }
-        }
+    let judged: Vec<submit::Judged> = submit::split(body)
+        .map_err(|_| ApiError::Internal("the body was counted before".into()))?
+        .iter()
+        .map(|entry| entry.as_ref().map_err(Clone::clone).and_then(submit::judge))
+        .collect();
+    let sub = submit::Submission {
+        player: player.id,
+        now_ms: st.now_ms(),
+        quota: submit::Quota {
+            runs: st.config.daily_runs,
+            bytes: st.config.daily_bytes,
+        },
+        new_id: &run_id,
     };
-    Ok(submit::lines(&judged, &stored, |id| {
-        st.config.share_link(id)
-    }))
+    let share = |id: &str| st.config.share_link(id);
+    // An id collision (one in 62⁸ a pair) is tried again with fresh ids.
+    for _ in 0..3 {
+        let mut outcome = None;
+        let done = st
+            .store
+            .submit(&mut |tx| match submit::store(tx, &sub, &judged, &share) {
+                Ok((commit, lines)) => {
+                    outcome = Some(Ok(lines));
+                    Ok(commit)
+                }
+                Err(NotStored::Quota(why)) => {
+                    outcome = Some(Err(why));
+                    Ok(Commit::No)
+                }
+                Err(NotStored::Store(e)) => Err(e),
+            });
+        match (done, outcome) {
+            (Ok(()), Some(Ok(lines))) => return Ok(submit::answer(&lines)),
+            (Ok(()), Some(Err(quota))) => {
+                return Err(ApiError::Quota(quota, secs_to_tomorrow(sub.now_ms)));
+            }
+            (Err(StoreError::IdTaken(_)), _) => continue,
+            (Err(e), _) => return Err(e.into()),
+            (Ok(()), None) => break,
+        }
+    }
+    Err(ApiError::Internal("the runs could not be stored".into()))
 }
 
-/// Turns verified entries whose replay is stored by now into duplicate refusals; says
-/// whether there were any.
-fn mark_raced_duplicates(st: &State, judged: &mut [submit::Judged]) -> Result<bool, ApiError> {
-    let mut any = false;
-    for j in judged.iter_mut() {
-        if let Ok(v) = j
-            && let Some(id) = st.store.duplicate_of(&v.hash)?
-        {
-            *j = Err(format!("a duplicate of run {id}"));
-            any = true;
-        }
-    }
-    Ok(any)
+/// Seconds from `now_ms` to the next midnight, UTC.
+fn secs_to_tomorrow(now_ms: i64) -> u64 {
+    let day_ms = 86_400_000;
+    u64::try_from(day_ms - now_ms.rem_euclid(day_ms)).map_or(1, |ms| ms.div_ceil(1000))
 }
 
 /// 8 base62 characters from the OS's randomness.
@@ -392,7 +438,7 @@ async fn board(
                 wpm: f64::from(r.wpm_x100) / 100.0,
                 accuracy: f64::from(r.accuracy_x100) / 100.0,
                 run: r.run,
-                time: iso_time(r.created_ms),
+                time: typepper_api::Utc::of(r.created_ms).rfc3339(),
             })
             .collect(),
     };
@@ -414,15 +460,6 @@ fn is_month(m: &str) -> bool {
             &m[5..],
             "01" | "02" | "03" | "04" | "05" | "06" | "07" | "08" | "09" | "10" | "11" | "12"
         )
-}
-
-/// `2026-12-01T19:52:00Z`.
-fn iso_time(ms: i64) -> String {
-    let t = typepper_api::Utc::of(ms);
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
-        t.year, t.month, t.day, t.hour, t.minute, t.second
-    )
 }
 
 #[derive(Template)]
@@ -534,13 +571,9 @@ mod tests {
     }
 
     #[test]
-    fn times_read_as_iso_8601() {
-        assert_eq!(iso_time(0), "1970-01-01T00:00:00Z");
-        assert_eq!(iso_time(1_796_154_720_000), "2026-12-01T19:52:00Z");
-        assert_eq!(
-            iso_time(951_782_400_000 + 3_723_000),
-            "2000-02-29T01:02:03Z"
-        );
+    fn months_and_days_read_as_the_api_writes_them() {
         assert!(is_month("2026-12") && !is_month("2026-13") && !is_month("26-12"));
+        assert_eq!(secs_to_tomorrow(1_796_154_720_000), 4 * 3600 + 8 * 60);
+        assert_eq!(secs_to_tomorrow(86_400_000), 86_400);
     }
 }

@@ -1,4 +1,4 @@
-//! Where runs and players live: one trait, two backends.
+//! Where runs, players and issued seeds live: one trait, two backends.
 //!
 //! [`Store`] is synchronous on purpose: both backends block (SQLite always does, and the
 //! `postgres` client wraps its own runtime), so the HTTP layer calls them from
@@ -44,10 +44,66 @@ pub struct NewRun {
     pub created_ms: i64,
     /// `YYYY-MM` of `created_ms`, UTC.
     pub month: String,
-    /// SHA-256 of `replay`: a replay counts once.
+    /// `YYYY-MM-DD` of `created_ms`, UTC: the day its quota counts it on.
+    pub day: String,
+    /// SHA-256 of `replay`: the same bytes are stored once.
     pub replay_hash: [u8; 32],
     /// The replay, format 1.
     pub replay: Vec<u8>,
+    /// What makes the round itself, kept after the run expires.
+    pub round: RoundPrint,
+    /// Why it is not ranked; `None` when it is (on a board, and a pb if best).
+    pub unranked: Option<String>,
+    /// The issued seed it uses up, if it was played on one issued to its player.
+    pub uses_seed: Option<u64>,
+}
+
+/// A round's fingerprint as stored: see `submit::fingerprint`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundPrint {
+    /// SHA-256 of the mode, the seed and the keystrokes.
+    pub key: [u8; 32],
+    /// The timing blocks.
+    pub blocks: Vec<u8>,
+}
+
+/// A stored round with a given key: the run it was, and whether that run is still here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnownRound {
+    /// The run's id (its run may have expired).
+    pub run: String,
+    /// Whose it was.
+    pub player: PlayerId,
+    /// The timing blocks.
+    pub blocks: Vec<u8>,
+    /// The run's score and standing, while the run is stored.
+    pub stored: Option<(u32, Option<String>)>,
+}
+
+/// A seed the server issued.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IssuedSeed {
+    /// The seed.
+    pub seed: u64,
+    /// Who it was issued to.
+    pub player: PlayerId,
+    /// The mode it was issued for.
+    pub mode: String,
+    /// When.
+    pub issued_ms: i64,
+    /// When it stops counting.
+    pub expires_ms: i64,
+    /// The run it counted for, once one has.
+    pub run: Option<String>,
+}
+
+/// A player's runs and stored bytes on one UTC day.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Runs stored.
+    pub runs: u32,
+    /// Replay bytes stored.
+    pub bytes: u64,
 }
 
 /// A stored run.
@@ -69,6 +125,8 @@ pub struct Run {
     pub duration_ms: u32,
     /// When it was stored.
     pub created_ms: i64,
+    /// Why it is not ranked; `None` when it is.
+    pub unranked: Option<String>,
     /// The replay, format 1.
     pub replay: Vec<u8>,
 }
@@ -95,8 +153,28 @@ pub struct BoardRow {
 /// What a stored run did to the player's records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stored {
-    /// It beats every earlier run of the player in its mode.
+    /// It beats every earlier ranked run of the player in its mode.
     pub pb: bool,
+}
+
+/// What a retention sweep deleted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    /// Expired runs.
+    pub runs: u64,
+    /// Expired seeds.
+    pub seeds: u64,
+    /// Players who never had a run stored, whose names are free again.
+    pub players: u64,
+}
+
+/// Whether a transaction's work is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Commit {
+    /// Commit it.
+    Yes,
+    /// Roll it back: nothing it did is kept.
+    No,
 }
 
 /// Why a store call failed.
@@ -108,12 +186,38 @@ pub enum StoreError {
     /// A run with this id exists: draw another id.
     #[error("run id {0} exists")]
     IdTaken(String),
+    /// The seed was issued already: draw another.
+    #[error("seed {0} was issued already")]
+    SeedTaken(u64),
     /// The database failed.
     #[error("database: {0}")]
     Db(String),
 }
 
-/// Runs and players, in a database.
+/// One submission's transaction: everything a submission reads and writes, on one
+/// connection, in one transaction (see [`Store::submit`]). The rules for what is stored
+/// live with the caller, once for both backends; these are only reads and writes.
+pub trait Tx {
+    /// Makes every other submission by `player`, and every other submission of a round
+    /// with one of `keys`, wait until this transaction ends, on every server instance.
+    fn lock(&mut self, player: PlayerId, keys: &[[u8; 32]]) -> Result<(), StoreError>;
+
+    /// `player`'s usage on `day` (`YYYY-MM-DD`).
+    fn usage(&mut self, player: PlayerId, day: &str) -> Result<Usage, StoreError>;
+
+    /// Every stored round with fingerprint key `key`.
+    fn rounds(&mut self, key: &[u8; 32]) -> Result<Vec<KnownRound>, StoreError>;
+
+    /// The issued seed `seed`, if the server issued it and has not swept it.
+    fn seed(&mut self, seed: u64) -> Result<Option<IssuedSeed>, StoreError>;
+
+    /// Stores a run and its round, counts it in its player's usage, uses up its seed, and
+    /// if it is ranked updates the player's monthly best and all-time best.
+    /// [`StoreError::IdTaken`] if the id is taken.
+    fn insert(&mut self, run: &NewRun) -> Result<Stored, StoreError>;
+}
+
+/// Runs, players and issued seeds, in a database.
 pub trait Store: Send + Sync + 'static {
     /// Creates a player whose name (lower-cased, `name_key`) is free.
     fn create_player(
@@ -126,24 +230,43 @@ pub trait Store: Send + Sync + 'static {
     /// The player whose token hashes to `token_hash`.
     fn player_by_token(&self, token_hash: &[u8; 32]) -> Result<Option<Player>, StoreError>;
 
-    /// The id of a stored run whose replay hashes to `replay_hash`.
-    fn duplicate_of(&self, replay_hash: &[u8; 32]) -> Result<Option<String>, StoreError>;
+    /// Keeps an issued seed. If its player then has more than `max_open` seeds that are
+    /// neither used nor expired, the oldest of them are withdrawn (deleted).
+    /// [`StoreError::SeedTaken`] if the seed exists.
+    fn issue_seed(&self, seed: &IssuedSeed, max_open: u32) -> Result<(), StoreError>;
 
-    /// Stores runs in one transaction (all or none), updating each player's monthly best
-    /// and all-time best. Returns one [`Stored`] a run, in order.
-    fn insert_runs(&self, runs: &[NewRun]) -> Result<Vec<Stored>, StoreError>;
+    /// Runs `work` in one transaction and commits what it did if it says
+    /// [`Commit::Yes`]. An error from `work` rolls back and is returned.
+    fn submit(
+        &self,
+        work: &mut dyn FnMut(&mut dyn Tx) -> Result<Commit, StoreError>,
+    ) -> Result<(), StoreError>;
 
     /// The run with `id`.
     fn run(&self, id: &str) -> Result<Option<Run>, StoreError>;
 
-    /// The best run per player of `mode` in `month`, best first, at most `limit`.
+    /// The best ranked run per player of `mode` in `month`, best first, at most `limit`.
     /// Better is a higher score, then a higher wpm, then earlier (then the older player,
     /// so that the order is the same on every backend).
     fn board(&self, mode: &str, month: &str, limit: u32) -> Result<Vec<BoardRow>, StoreError>;
 
-    /// Deletes at most `batch` runs stored before `cutoff_ms` that are no player's
-    /// monthly best. Returns how many it deleted.
-    fn sweep(&self, cutoff_ms: i64, batch: u32) -> Result<u64, StoreError>;
+    /// One batch of retention: at most `batch` runs stored before `cutoff_ms` that are no
+    /// player's monthly best; seeds that expired before `now_ms`; days of usage before
+    /// `day`; and players linked before `unused_before_ms` who never had a run stored.
+    fn sweep(&self, horizon: &Horizon, batch: u32) -> Result<Swept, StoreError>;
+}
+
+/// What a retention sweep deletes: everything older than these.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Horizon {
+    /// Runs stored before this (unless a monthly best).
+    pub runs_before_ms: i64,
+    /// Seeds that expired before this.
+    pub seeds_before_ms: i64,
+    /// Usage of days before this one (`YYYY-MM-DD`).
+    pub usage_before_day: String,
+    /// Players linked before this who never had a run stored.
+    pub unused_players_before_ms: i64,
 }
 
 /// Opens the store a database URL names: `postgres://…` / `postgresql://…`, or

@@ -2,48 +2,68 @@
 //! is the score. A claim is only checked against it.
 //!
 //! The body is back-to-back entries, each a claimed score (`u32`, little-endian) and a
-//! replay in format 1 (`typepper_api::submission`). Each entry gets one answer line, in
-//! order. An entry whose bytes can't be read ends the body: where the next one would
-//! start is unknown, so the line says so and the rest is not answered.
+//! replay in format 1 (`typepper_api::submission`), at most [`MAX_ENTRIES`] of them.
+//! Each entry gets one answer line, in order. An entry whose bytes can't be read ends the
+//! body: where the next one would start is unknown, so the line says so and the rest is
+//! not answered.
+//!
+//! A submission goes through three stages:
+//! 1. [`split`] reads the entries (cheap: no round is played yet), so that a body over
+//!    the limit, or over the player's rate, is refused before any work.
+//! 2. [`judge`] plays each replay once, scoring it, fingerprinting the round
+//!    ([`fingerprint`]) and checking that a person played it ([`timing`] and the checks
+//!    here). This needs no database, so it runs before the transaction.
+//! 3. [`store`] decides, in one transaction, which verified runs are copies of stored
+//!    rounds, which are ranked ([`rank`]), whether the player's daily quota holds them,
+//!    and stores the rest.
+//!
+//! Every check and the reason for it is written down in `docs/TRUST.md`.
 
-use std::collections::HashSet;
+pub mod fingerprint;
+pub mod rank;
+pub mod timing;
 
 use sha2::{Digest, Sha256};
-use typepper_api::Line;
-use typepper_engine::{Header, Op, PlayError, Replay, Score, VERSION};
+use typepper_api::{Line, Ranked};
+use typepper_engine::{Header, PlayError, Replay, Score, VERSION};
 
-/// The fastest a round may be: past this, nobody typed it.
+use crate::store::{Commit, NewRun, PlayerId, RoundPrint, StoreError, Tx};
+
+/// Entries one body may carry: an outbox sends more in several bodies.
+pub const MAX_ENTRIES: usize = 50;
+/// Judged keystrokes a run needs to be stored.
+pub const MIN_KEYS: u32 = 20;
+/// Rounds shorter than this aren't kept.
+pub const MIN_DURATION_MS: u32 = 3_000;
+/// Nobody types this fast: a round at or over it is refused.
 pub const MAX_WPM: u32 = 300;
 /// Raw speed has more room (mistakes count), but not unlimited.
 pub const MAX_RAW: u32 = 350;
-/// Rounds shorter than this aren't kept.
-pub const MIN_DURATION_MS: u32 = 3_000;
-/// Keystrokes closer together than this, in bulk, are a machine.
-pub const MIN_HUMAN_GAP_MS: u32 = 8;
 
-/// A replay that passed every check.
+/// One entry of a body, read but not yet played.
 #[derive(Clone, Debug)]
-pub struct Verified {
-    /// Its bytes, as sent.
-    pub bytes: Vec<u8>,
-    /// SHA-256 of them.
-    pub hash: [u8; 32],
-    /// The mode key.
-    pub mode: String,
-    /// What the engine scored.
-    pub score: Score,
+pub struct Entry<'a> {
+    /// The claimed headline score.
+    pub claim: u32,
+    /// The replay, decoded.
+    pub replay: Replay,
+    /// Its bytes, as sent (canonical, so the only bytes this replay has).
+    pub bytes: &'a [u8],
 }
 
-/// One entry's outcome before storing: verified, or refused with a reason.
-pub type Judged = Result<Verified, String>;
+/// A body with more entries than [`MAX_ENTRIES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooMany;
 
-/// Reads and judges every entry of a body. `known` says whether a replay hash is
-/// stored already (and as which run).
-pub fn judge_body(body: &[u8], mut known: impl FnMut(&[u8; 32]) -> Option<String>) -> Vec<Judged> {
+/// Reads every entry of a body; an entry that can't be read is its line's refusal and
+/// ends the body.
+pub fn split(body: &[u8]) -> Result<Vec<Result<Entry<'_>, String>>, TooMany> {
     let mut out = vec![];
-    let mut seen = HashSet::new();
     let mut rest = body;
     while !rest.is_empty() {
+        if out.len() == MAX_ENTRIES {
+            return Err(TooMany);
+        }
         let Some((claim, after)) = typepper_api::read_entry(rest) else {
             out.push(Err(
                 "the body ends inside a claimed score (4 bytes before each replay)".into(),
@@ -51,17 +71,8 @@ pub fn judge_body(body: &[u8], mut known: impl FnMut(&[u8; 32]) -> Option<String
             break;
         };
         // The header says which rules recorded it, before any decoding of inputs.
-        let header = match Header::peek(after) {
-            Ok(h) => h,
-            Err(e) => {
-                out.push(Err(format!(
-                    "not a replay ({e}); the rest of the body is not read"
-                )));
-                break;
-            }
-        };
-        let engine = header.engine;
-        let (replay, next) = match Replay::decode_prefix(after) {
+        let read = Header::peek(after).and_then(|_| Replay::decode_prefix(after));
+        let (replay, next) = match read {
             Ok(r) => r,
             Err(e) => {
                 out.push(Err(format!(
@@ -72,37 +83,62 @@ pub fn judge_body(body: &[u8], mut known: impl FnMut(&[u8; 32]) -> Option<String
         };
         let bytes = &after[..after.len() - next.len()];
         rest = next;
-        if engine != VERSION {
-            out.push(Err(PlayError::OtherRules { engine }.to_string()));
-            continue;
-        }
-        let hash: [u8; 32] = Sha256::digest(bytes).into();
-        if !seen.insert(hash) {
-            out.push(Err(
-                "a duplicate of an earlier replay in this submission".into()
-            ));
-            continue;
-        }
-        if let Some(id) = known(&hash) {
-            out.push(Err(format!("a duplicate of run {id}")));
-            continue;
-        }
-        out.push(judge(&replay, claim).map(|score| Verified {
-            bytes: bytes.to_vec(),
-            hash,
-            mode: replay.mode.clone(),
-            score,
+        out.push(Ok(Entry {
+            claim,
+            replay,
+            bytes,
         }));
     }
-    out
+    Ok(out)
 }
 
-/// Plays one replay and checks it is a round a person could have played, scoring
-/// exactly `claim`.
-pub fn judge(replay: &Replay, claim: u32) -> Result<Score, String> {
-    let (_, score) = replay.play().map_err(|e| e.to_string())?;
-    if score.keys == 0 {
-        return Err("nothing was typed".into());
+/// A replay that passed every check that needs no database.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// SHA-256 of them.
+    pub hash: [u8; 32],
+    /// The round's seed.
+    pub seed: u64,
+    /// What the engine scored.
+    pub score: Score,
+    /// What makes the round itself.
+    pub round: fingerprint::Fingerprint,
+}
+
+/// One entry's outcome before storing: verified, or refused with a reason.
+pub type Judged = Result<Verified, String>;
+
+/// Plays one entry and checks it is a round a person played, scoring exactly its claim.
+pub fn judge(entry: &Entry<'_>) -> Judged {
+    let replay = &entry.replay;
+    if replay.engine != VERSION {
+        return Err(PlayError::OtherRules {
+            engine: replay.engine,
+        }
+        .to_string());
+    }
+    let mut print = fingerprint::Builder::new(&replay.mode, replay.seed);
+    let mut judged = Vec::with_capacity(replay.inputs.len());
+    let mut ignored = 0u32;
+    let (_, score) = replay
+        .play_each(|t, op, fx| {
+            if fx.ignored {
+                ignored += 1;
+            } else {
+                print.input(t, op);
+            }
+            if fx.judged.is_some() {
+                judged.push(t);
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    if score.keys < MIN_KEYS {
+        return Err(format!(
+            "too little typing to keep: {} judged keystrokes, and a run needs {MIN_KEYS}",
+            score.keys
+        ));
     }
     if score.duration_ms < MIN_DURATION_MS {
         return Err(format!(
@@ -110,53 +146,181 @@ pub fn judge(replay: &Replay, claim: u32) -> Result<Score, String> {
             MIN_DURATION_MS / 1000
         ));
     }
-    if score.wpm() > MAX_WPM || score.raw_x100 / 100 > MAX_RAW {
-        return Err(format!("faster than anyone types (over {MAX_WPM} wpm)"));
-    }
-    let typed = replay
-        .inputs
-        .iter()
-        .skip(1)
-        .filter(|i| matches!(i.op, Op::Char(_)));
-    let (mut keys, mut rushed) = (0u32, 0u32);
-    for input in typed {
-        keys += 1;
-        rushed += u32::from(input.dt < MIN_HUMAN_GAP_MS);
-    }
-    if keys >= 20 && rushed * 5 > keys {
+    if ignored > score.keys.max(MIN_KEYS) {
         return Err(format!(
-            "implausible timing: {rushed} of {keys} keys came under {MIN_HUMAN_GAP_MS} ms after the one before"
+            "{ignored} inputs did nothing (spaces on an empty word, backspaces with nothing \
+             to delete, keys past a word's end), more than the {} that did",
+            score.keys
+        ));
+    }
+    if score.wpm() >= MAX_WPM || score.raw_x100 / 100 >= MAX_RAW {
+        return Err(format!(
+            "faster than anyone types ({} wpm; {MAX_WPM} and over are refused)",
+            score.wpm()
         ));
     }
     let value = score.headline().value;
-    if claim != value {
-        return Err(format!("claimed {claim}, but the replay scores {value}"));
+    if value == 0 {
+        return Err(format!(
+            "it scores 0 {}: there is nothing to rank or share",
+            score.headline().unit
+        ));
     }
-    Ok(score)
+    timing::check(&judged)?;
+    if entry.claim != value {
+        return Err(format!(
+            "claimed {}, but the replay scores {value}",
+            entry.claim
+        ));
+    }
+    Ok(Verified {
+        bytes: entry.bytes.to_vec(),
+        hash: Sha256::digest(entry.bytes).into(),
+        seed: replay.seed,
+        score,
+        round: print.finish(),
+    })
 }
 
-/// The answer lines of a body, once each verified run is stored (`stored[i]` is the
-/// `(id, pb)` of the i-th verified one).
-pub fn lines(
+/// A player's daily allowance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Quota {
+    /// Runs a day.
+    pub runs: u32,
+    /// Replay bytes a day.
+    pub bytes: u64,
+}
+
+/// Why a submission stored nothing at all.
+#[derive(Debug)]
+pub enum NotStored {
+    /// The player's daily quota would be exceeded: nothing was stored.
+    Quota(String),
+    /// The database failed.
+    Store(StoreError),
+}
+
+impl From<StoreError> for NotStored {
+    fn from(e: StoreError) -> NotStored {
+        NotStored::Store(e)
+    }
+}
+
+/// What to store a submission as: who, when, and the ids to give its runs.
+pub struct Submission<'a> {
+    /// The player.
+    pub player: PlayerId,
+    /// Now, in unix ms.
+    pub now_ms: i64,
+    /// The player's daily allowance.
+    pub quota: Quota,
+    /// Draws a new run id.
+    pub new_id: &'a dyn Fn() -> String,
+}
+
+/// Stores the verified runs of `judged` in one transaction of `tx`, and returns the
+/// answer line of every entry. Called again from the start if the store retries.
+pub fn store(
+    tx: &mut dyn Tx,
+    sub: &Submission<'_>,
     judged: &[Judged],
-    stored: &[(String, bool)],
-    share: impl Fn(&str) -> String,
-) -> String {
-    let mut out = String::new();
-    let mut stored = stored.iter();
+    share: &dyn Fn(&str) -> String,
+) -> Result<(Commit, Vec<Line>), NotStored> {
+    let keys: Vec<[u8; 32]> = judged
+        .iter()
+        .filter_map(|j| j.as_ref().ok())
+        .map(|v| v.round.key)
+        .collect();
+    tx.lock(sub.player, &keys)?;
+    let day = typepper_api::Utc::of(sub.now_ms).day();
+    let month = typepper_api::Utc::of(sub.now_ms).month();
+    let mut usage = tx.usage(sub.player, &day)?;
+    let mut lines = Vec::with_capacity(judged.len());
     for j in judged {
-        let line = match j {
-            Ok(v) => match stored.next() {
-                Some((id, pb)) => Line::Ok {
-                    id: id.clone(),
-                    score: v.score.headline().value,
-                    pb: *pb,
-                    share: share(id),
-                },
-                None => Line::No("not stored".into()),
-            },
-            Err(why) => Line::No(why.clone()),
+        let v = match j {
+            Ok(v) => v,
+            Err(why) => {
+                lines.push(Line::No(why.clone()));
+                continue;
+            }
         };
+        let copy_of = tx
+            .rounds(&v.round.key)?
+            .into_iter()
+            .find(|known| v.round.same_timing(&known.blocks));
+        if let Some(known) = copy_of {
+            lines.push(match known.stored {
+                // The player's own round sent again (an answer lost on the way, say):
+                // the same answer, and nothing stored twice.
+                Some((score, unranked)) if known.player == sub.player => Line::Ok {
+                    share: share(&known.run),
+                    id: known.run,
+                    score,
+                    pb: false,
+                    ranked: ranked(unranked),
+                },
+                _ => Line::No(format!("a copy of run {}", known.run)),
+            });
+            continue;
+        }
+        let seed = tx.seed(v.seed)?;
+        let standing = match rank::standing(&v.score, seed.as_ref(), sub.player, sub.now_ms) {
+            Ok(s) => s,
+            Err(why) => {
+                lines.push(Line::No(why));
+                continue;
+            }
+        };
+        usage.runs += 1;
+        usage.bytes += v.bytes.len() as u64;
+        if usage.runs > sub.quota.runs || usage.bytes > sub.quota.bytes {
+            return Err(NotStored::Quota(format!(
+                "today's quota is full ({} runs or {} KiB of replays a day): try again \
+                 tomorrow (UTC)",
+                sub.quota.runs,
+                sub.quota.bytes / 1024
+            )));
+        }
+        let run = NewRun {
+            id: (sub.new_id)(),
+            player: sub.player,
+            mode: v.score.mode.key(),
+            score: v.score.headline().value,
+            wpm_x100: v.score.wpm_x100,
+            accuracy_x100: v.score.accuracy_x100.into(),
+            duration_ms: v.score.duration_ms,
+            created_ms: sub.now_ms,
+            month: month.clone(),
+            day: day.clone(),
+            replay_hash: v.hash,
+            replay: v.bytes.clone(),
+            round: RoundPrint {
+                key: v.round.key,
+                blocks: v.round.blocks.clone(),
+            },
+            uses_seed: standing.uses_seed.then_some(v.seed),
+            unranked: standing.unranked,
+        };
+        let stored = tx.insert(&run)?;
+        lines.push(Line::Ok {
+            share: share(&run.id),
+            id: run.id,
+            score: run.score,
+            pb: stored.pb,
+            ranked: ranked(run.unranked),
+        });
+    }
+    Ok((Commit::Yes, lines))
+}
+
+fn ranked(unranked: Option<String>) -> Ranked {
+    unranked.map_or(Ranked::Yes, Ranked::No)
+}
+
+/// The answer's text: one line an entry.
+pub fn answer(lines: &[Line]) -> String {
+    let mut out = String::new();
+    for line in lines {
         out.push_str(&line.to_string());
         out.push('\n');
     }
@@ -167,7 +331,7 @@ pub fn lines(
 mod tests {
     use super::*;
     use typepper_engine::synth::{Typist, synth};
-    use typepper_engine::{Input, Mode};
+    use typepper_engine::{Input, Mode, Op};
 
     fn round(seed: u64) -> Replay {
         synth(Mode::BLITZ_15, seed, &Typist::default())
@@ -177,34 +341,45 @@ mod tests {
         r.play().unwrap().1.headline().value
     }
 
+    fn judged(r: &Replay, claim: u32) -> Judged {
+        let bytes = r.encode();
+        judge(&Entry {
+            claim,
+            replay: r.clone(),
+            bytes: &bytes,
+        })
+    }
+
     #[test]
     fn a_true_claim_passes_and_a_wrong_one_says_both_numbers() {
         let r = round(1);
         let c = claim(&r);
-        assert!(judge(&r, c).is_ok());
-        let why = judge(&r, c + 2).unwrap_err();
+        assert!(judged(&r, c).is_ok());
+        let why = judged(&r, c + 2).unwrap_err();
         assert_eq!(why, format!("claimed {}, but the replay scores {c}", c + 2));
     }
 
     #[test]
-    fn machines_are_refused() {
-        let mut r = round(2);
-        for i in r.inputs.iter_mut().skip(1) {
-            i.dt = 2;
-        }
-        // 2 ms a key: a whole BLITZ typed in a fifth of a second.
-        let why = judge(&r, 0).unwrap_err();
-        assert!(why.starts_with("implausible timing: 99 of 99"), "{why}");
-        // Every other key a millisecond after the one before: about 160 wpm, under the
-        // ceiling, but no hands move like that.
-        let mut r = synth(Mode::Zen, 3, &Typist::default());
-        for (n, i) in r.inputs.iter_mut().enumerate().skip(1) {
-            if n % 2 == 0 {
-                i.dt = 1;
+    fn the_synthetic_typist_passes_at_every_speed_a_person_reaches() {
+        for wpm in (20..=280).step_by(20) {
+            for (i, mode) in [Mode::BLITZ_15, Mode::BLITZ_60, Mode::Zen]
+                .into_iter()
+                .enumerate()
+            {
+                for accuracy in [88, 96, 100] {
+                    let typist = Typist {
+                        wpm,
+                        accuracy,
+                        seed: u64::from(wpm) * 7 + i as u64,
+                        zen_ms: 40_000,
+                    };
+                    let r = synth(mode, u64::from(wpm), &typist);
+                    let c = claim(&r);
+                    let got = judged(&r, c);
+                    assert!(got.is_ok(), "{wpm} wpm, {accuracy}%, {mode}: {got:?}");
+                }
             }
         }
-        let why = judge(&r, claim(&r)).unwrap_err();
-        assert!(why.starts_with("implausible timing"), "{why}");
     }
 
     #[test]
@@ -224,7 +399,11 @@ mod tests {
                 },
             ],
         };
-        assert!(judge(&zen, 0).unwrap_err().starts_with("too short"));
+        assert!(
+            judged(&zen, 0)
+                .unwrap_err()
+                .starts_with("too little typing")
+        );
     }
 
     #[test]
@@ -235,27 +414,30 @@ mod tests {
         let body = typepper_api::submission([
             (claim(&a), &a.encode()[..]),
             (0, &other.encode()[..]),
-            (claim(&a), &a.encode()[..]),
             (claim(&b) + 1, &b.encode()[..]),
         ]);
-        let judged = judge_body(&body, |_| None);
-        assert_eq!(judged.len(), 4);
-        assert!(judged[0].is_ok());
+        let entries = split(&body).unwrap();
+        assert_eq!(entries.len(), 3);
+        let lines: Vec<Judged> = entries.iter().map(|e| judge(e.as_ref().unwrap())).collect();
+        assert!(lines[0].is_ok());
         assert_eq!(
-            judged[1].as_ref().unwrap_err(),
+            lines[1].as_ref().unwrap_err(),
             "recorded by other rules (engine 2, these are 1)"
         );
-        assert!(judged[2].as_ref().unwrap_err().contains("duplicate"));
-        assert!(judged[3].as_ref().unwrap_err().starts_with("claimed"));
+        assert!(lines[2].as_ref().unwrap_err().starts_with("claimed"));
         let mut cut = body.clone();
         cut.truncate(body.len() - 3);
-        let judged = judge_body(&cut, |_| None);
-        assert!(judged[3].as_ref().unwrap_err().contains("cut short"));
-        assert_eq!(judge_body(&[1, 2], |_| None).len(), 1);
-        let stored = judge_body(&body, |_| Some("abcdEFGH".into()));
-        assert_eq!(
-            stored[0].as_ref().unwrap_err(),
-            "a duplicate of run abcdEFGH"
-        );
+        let entries = split(&cut).unwrap();
+        assert!(entries[2].as_ref().unwrap_err().contains("cut short"));
+        assert_eq!(split(&[1, 2]).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_body_carries_at_most_fifty_entries() {
+        let r = round(7).encode();
+        let body = typepper_api::submission(std::iter::repeat_n((1, &r[..]), MAX_ENTRIES));
+        assert_eq!(split(&body).map(|e| e.len()), Ok(MAX_ENTRIES));
+        let body = typepper_api::submission(std::iter::repeat_n((1, &r[..]), MAX_ENTRIES + 1));
+        assert_eq!(split(&body).map(|e| e.len()), Err(TooMany));
     }
 }

@@ -1,25 +1,45 @@
 //! Retention: runs are kept 8 days (`--retention-days`), or longer while they are a
-//! player's monthly best; a background task deletes the rest in batches.
+//! player's monthly best; a background task deletes the rest in batches, with expired
+//! seeds, past days' usage, and names nobody ever used.
+//!
+//! A round's fingerprint outlives its run (so that a copy of an expired run is still
+//! known), and a player with one is never released.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::State;
-use crate::store::StoreError;
+use crate::store::{Horizon, StoreError, Swept};
 
-/// Runs deleted per statement, so that a big sweep never holds the database for long.
+/// Rows deleted per statement, so that a big sweep never holds the database for long.
 pub const BATCH: u32 = 500;
+/// A name that never had a run stored is released this many days after it was linked.
+pub const UNUSED_NAME_DAYS: i64 = 30;
+/// Days of usage kept: today's counts, and yesterday's for a request near midnight.
+const USAGE_DAYS: i64 = 2;
 
-/// Deletes every expired run now; returns how many.
-pub fn sweep_once(state: &State) -> Result<u64, StoreError> {
-    let keep_ms = i64::from(state.config.retention_days) * 86_400_000;
-    let cutoff = state.now_ms() - keep_ms;
-    let mut total = 0;
+const DAY_MS: i64 = 86_400_000;
+
+/// Deletes everything expired now; returns how much.
+pub fn sweep_once(state: &State) -> Result<Swept, StoreError> {
+    let now = state.now_ms();
+    let horizon = Horizon {
+        runs_before_ms: now - i64::from(state.config.retention_days) * DAY_MS,
+        seeds_before_ms: now,
+        usage_before_day: typepper_api::Utc::of(now - (USAGE_DAYS - 1) * DAY_MS).day(),
+        unused_players_before_ms: now - UNUSED_NAME_DAYS * DAY_MS,
+    };
+    let mut total = Swept::default();
     loop {
-        let n = state.store.sweep(cutoff, BATCH)?;
-        total += n;
-        if n < u64::from(BATCH) {
-            if total > 0 {
+        let n = state.store.sweep(&horizon, BATCH)?;
+        total.runs += n.runs;
+        total.seeds += n.seeds;
+        total.players += n.players;
+        let more = [n.runs, n.seeds, n.players]
+            .iter()
+            .any(|&k| k >= u64::from(BATCH));
+        if !more {
+            if total.runs > 0 {
                 // Some may be cached: a swept run's link must say it is gone.
                 state.runs.clear();
             }
@@ -35,8 +55,15 @@ pub async fn run(state: Arc<State>) {
         every.tick().await;
         let s = state.clone();
         match tokio::task::spawn_blocking(move || sweep_once(&s)).await {
-            Ok(Ok(0)) => {}
-            Ok(Ok(n)) => eprintln!("retention: deleted {n} expired runs"),
+            Ok(Ok(Swept {
+                runs: 0,
+                players: 0,
+                ..
+            })) => {}
+            Ok(Ok(n)) => eprintln!(
+                "retention: deleted {} expired runs; released {} unused names",
+                n.runs, n.players
+            ),
             Ok(Err(e)) => eprintln!("retention: the sweep failed: {e}"),
             Err(e) => eprintln!("retention: the sweep panicked: {e}"),
         }

@@ -1,17 +1,24 @@
 //! The server over HTTP without a socket: `app(state)` driven by `oneshot`, over a real
-//! SQLite store in a temp dir.
+//! SQLite store in a temp dir, and over PostgreSQL where a test says so and
+//! `TYPEPPER_TEST_POSTGRES_URL` names a server.
 //!
 //! 1. `story`: link, submit, fetch, boards, share pages and hosts, static files, CORS,
 //!    compression, retention.
 //! 2. `bad_input`: every kind of bad request is refused, stores nothing, and the server
 //!    keeps serving.
-//! 3. `limits`: the per-IP and per-player rate limits.
+//! 3. `attacks`: what an attacker tried against the boards (copies, floods, bots,
+//!    chosen seeds), each refused, on both backends.
+//! 4. `limits`: the per-IP and per-player rate limits and quotas.
 
 // A crate root's modules are its siblings; these live in `http/` beside it.
+#[path = "http/attacks.rs"]
+mod attacks;
 #[path = "http/bad_input.rs"]
 mod bad_input;
 #[path = "http/limits.rs"]
 mod limits;
+#[path = "store/pg.rs"]
+mod pg;
 #[path = "http/story.rs"]
 mod story;
 #[path = "http/support.rs"]

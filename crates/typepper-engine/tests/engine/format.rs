@@ -1,4 +1,4 @@
-//! Replay format 1 against `../shared/spec/typepper-replays.md`.
+//! Replay format 1, held to its bytes.
 
 use typepper_engine::{DecodeError, Header, Input, MAX_BYTES, Op, Replay};
 
@@ -181,6 +181,36 @@ fn each_refusal_is_its_kind() {
     let mut b = EXAMPLE[..24].to_vec();
     b.extend([1, 0x80, 0x80, 0x80, 0x80, 0x10, 0x6a]);
     assert_eq!(Replay::decode(&b), Err(DecodeError::Clock));
+}
+
+/// The copy attack: a stored run fetched back and one of its varints spelled longer, so
+/// that its bytes (and their hash) are new while the round is the same.
+#[test]
+fn an_overlong_varint_is_refused_as_overlong() {
+    // The first input's Δ, `00`, as `80 00`.
+    let mut b = EXAMPLE[..25].to_vec();
+    b.extend([0x80, 0x00, 0x6a, 0x82, 0x01, 0x6b, 0x5f, 0x00]);
+    assert_eq!(Replay::decode(&b), Err(DecodeError::Overlong));
+    assert_eq!(
+        Replay::decode_prefix(&b).map(|_| ()),
+        Err(DecodeError::Overlong)
+    );
+    // 130 ms as `82 81 00`, three bytes for two.
+    let mut b = EXAMPLE[..27].to_vec();
+    b.extend([0x82, 0x81, 0x00, 0x6b, 0x5f, 0x00]);
+    assert_eq!(Replay::decode(&b), Err(DecodeError::Overlong));
+    // An op: 'h' (0x6a) as `ea 00`.
+    let mut b = EXAMPLE[..25].to_vec();
+    b.extend([0x00, 0xea, 0x00, 0x82, 0x01, 0x6b, 0x5f, 0x00]);
+    assert_eq!(Replay::decode(&b), Err(DecodeError::Overlong));
+    // The count: 3 as `83 00`.
+    let mut b = EXAMPLE[..24].to_vec();
+    b.extend([0x83, 0x00]);
+    b.extend(&EXAMPLE[25..]);
+    assert_eq!(Replay::decode(&b), Err(DecodeError::Overlong));
+    assert_eq!(DecodeError::Overlong.kind(), "Overlong");
+    // The game's own bytes are untouched: every one of them is the shortest form.
+    assert_eq!(Replay::decode(&EXAMPLE), Ok(example()));
 }
 
 #[test]

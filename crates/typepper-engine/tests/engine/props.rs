@@ -56,12 +56,13 @@ proptest! {
         if magic && bytes.len() >= 4 {
             bytes[..4].copy_from_slice(b"TPR\x01");
         }
+        // The format is canonical: whatever decodes re-encodes to the very same bytes.
         if let Ok(r) = Replay::decode(&bytes) {
-            prop_assert_eq!(Replay::decode(&r.encode()), Ok(r));
+            prop_assert_eq!(r.encode(), bytes.clone());
         }
         if let Ok((r, rest)) = Replay::decode_prefix(&bytes) {
             prop_assert!(rest.len() < bytes.len());
-            prop_assert_eq!(Replay::decode(&r.encode()), Ok(r));
+            prop_assert_eq!(&r.encode()[..], &bytes[..bytes.len() - rest.len()]);
         }
     }
 

@@ -6,12 +6,18 @@
 
 use std::sync::{Condvar, Mutex};
 
-use postgres::{Client, NoTls, Row};
+use postgres::{Client, NoTls, Row, Transaction};
 
-use super::{BoardRow, NewRun, Player, Run, Store, StoreError, Stored};
+use super::{
+    BoardRow, Commit, Horizon, IssuedSeed, KnownRound, NewRun, Player, PlayerId, Run, Store,
+    StoreError, Stored, Swept, Tx, Usage,
+};
 
 /// Migrations in order; the `schema_migrations` table records which have run.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/postgres/0001_init.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/postgres/0001_init.sql"),
+    include_str!("../../migrations/postgres/0002_trust.sql"),
+];
 
 /// Most connections one server opens.
 const MAX_CONNECTIONS: usize = 8;
@@ -135,7 +141,8 @@ fn run_row(r: &Row) -> Run {
         accuracy_x100: uint(r.get(5)),
         duration_ms: u32::try_from(r.get::<_, i64>(6)).unwrap_or(0),
         created_ms: r.get(7),
-        replay: r.get(8),
+        unranked: r.get(8),
+        replay: r.get(9),
     }
 }
 
@@ -179,84 +186,47 @@ impl Store for PgStore {
         })
     }
 
-    fn duplicate_of(&self, replay_hash: &[u8; 32]) -> Result<Option<String>, StoreError> {
+    fn issue_seed(&self, seed: &IssuedSeed, max_open: u32) -> Result<(), StoreError> {
         self.with(|c| {
-            let row = c
-                .query_opt(
-                    "SELECT id FROM runs WHERE replay_hash = $1",
-                    &[&&replay_hash[..]],
+            let mut tx = c.transaction().map_err(db)?;
+            let inserted = tx
+                .execute(
+                    "INSERT INTO seeds (seed, player_id, mode, issued_ms, expires_ms)
+                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (seed) DO NOTHING",
+                    &[
+                        &(seed.seed as i64),
+                        &seed.player,
+                        &seed.mode,
+                        &seed.issued_ms,
+                        &seed.expires_ms,
+                    ],
                 )
                 .map_err(db)?;
-            Ok(row.map(|r| r.get(0)))
+            if inserted == 0 {
+                return Err(StoreError::SeedTaken(seed.seed));
+            }
+            tx.execute(
+                "DELETE FROM seeds WHERE seed IN (
+                     SELECT seed FROM seeds
+                     WHERE player_id = $1 AND run_id IS NULL AND expires_ms >= $2
+                     ORDER BY issued_ms DESC, seed OFFSET $3)",
+                &[&seed.player, &seed.issued_ms, &i64::from(max_open)],
+            )
+            .map_err(db)?;
+            tx.commit().map_err(db)
         })
     }
 
-    fn insert_runs(&self, runs: &[NewRun]) -> Result<Vec<Stored>, StoreError> {
+    fn submit(
+        &self,
+        work: &mut dyn FnMut(&mut dyn Tx) -> Result<Commit, StoreError>,
+    ) -> Result<(), StoreError> {
         self.with(|c| {
-            let mut tx = c.transaction().map_err(db)?;
-            let mut out = Vec::with_capacity(runs.len());
-            for run in runs {
-                let inserted = tx.execute(
-                    "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                         duration_ms, created_ms, month, replay_hash, replay)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-                    &[
-                        &run.id,
-                        &run.player,
-                        &run.mode,
-                        &int(run.score),
-                        &int(run.wpm_x100),
-                        &int(run.accuracy_x100),
-                        &i64::from(run.duration_ms),
-                        &run.created_ms,
-                        &run.month,
-                        &&run.replay_hash[..],
-                        &run.replay,
-                    ],
-                );
-                if let Err(e) = inserted {
-                    let taken = e
-                        .as_db_error()
-                        .is_some_and(|d| d.constraint() == Some("runs_pkey"));
-                    return Err(if taken {
-                        StoreError::IdTaken(run.id.clone())
-                    } else {
-                        db(e)
-                    });
-                }
-                tx.execute(
-                    "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)
-                     ON CONFLICT (player_id, mode, month) DO UPDATE SET
-                         run_id = excluded.run_id, score = excluded.score,
-                         wpm_x100 = excluded.wpm_x100, created_ms = excluded.created_ms
-                     WHERE excluded.score > bests.score
-                        OR (excluded.score = bests.score AND excluded.wpm_x100 > bests.wpm_x100)",
-                    &[
-                        &run.player,
-                        &run.mode,
-                        &run.month,
-                        &run.id,
-                        &int(run.score),
-                        &int(run.wpm_x100),
-                        &run.created_ms,
-                    ],
-                )
-                .map_err(db)?;
-                let pb = tx
-                    .execute(
-                        "INSERT INTO pbs (player_id, mode, score, wpm_x100) VALUES ($1, $2, $3, $4)
-                         ON CONFLICT (player_id, mode) DO UPDATE SET
-                             score = excluded.score, wpm_x100 = excluded.wpm_x100
-                         WHERE excluded.score > pbs.score
-                            OR (excluded.score = pbs.score AND excluded.wpm_x100 > pbs.wpm_x100)",
-                        &[&run.player, &run.mode, &int(run.score), &int(run.wpm_x100)],
-                    )
-                    .map_err(db)?;
-                out.push(Stored { pb: pb > 0 });
+            let mut tx = PgTx(c.transaction().map_err(db)?);
+            match work(&mut tx)? {
+                Commit::Yes => tx.0.commit().map_err(db),
+                Commit::No => tx.0.rollback().map_err(db),
             }
-            tx.commit().map_err(db)?;
-            Ok(out)
         })
     }
 
@@ -265,7 +235,7 @@ impl Store for PgStore {
             let row = c
                 .query_opt(
                     "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100,
-                            r.duration_ms, r.created_ms, r.replay
+                            r.duration_ms, r.created_ms, r.unranked, r.replay
                      FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = $1",
                     &[&id],
                 )
@@ -302,16 +272,232 @@ impl Store for PgStore {
         })
     }
 
-    fn sweep(&self, cutoff_ms: i64, batch: u32) -> Result<u64, StoreError> {
+    fn sweep(&self, horizon: &Horizon, batch: u32) -> Result<Swept, StoreError> {
         self.with(|c| {
+            let batch = i64::from(batch);
+            let runs = c
+                .execute(
+                    "DELETE FROM runs WHERE id IN (
+                         SELECT id FROM runs
+                         WHERE created_ms < $1
+                           AND NOT EXISTS (SELECT 1 FROM bests WHERE bests.run_id = runs.id)
+                         LIMIT $2)",
+                    &[&horizon.runs_before_ms, &batch],
+                )
+                .map_err(db)?;
+            let seeds = c
+                .execute(
+                    "DELETE FROM seeds WHERE seed IN (
+                         SELECT seed FROM seeds WHERE expires_ms < $1 LIMIT $2)",
+                    &[&horizon.seeds_before_ms, &batch],
+                )
+                .map_err(db)?;
             c.execute(
-                "DELETE FROM runs WHERE id IN (
-                     SELECT id FROM runs
-                     WHERE created_ms < $1 AND NOT EXISTS (SELECT 1 FROM bests WHERE bests.run_id = runs.id)
-                     LIMIT $2)",
-                &[&cutoff_ms, &i64::from(batch)],
+                "DELETE FROM usage WHERE (player_id, day) IN (
+                     SELECT player_id, day FROM usage WHERE day < $1 LIMIT $2)",
+                &[&horizon.usage_before_day, &batch],
             )
-            .map_err(db)
+            .map_err(db)?;
+            let mut tx = c.transaction().map_err(db)?;
+            // Locked, so that a submission that starts meanwhile waits, then finds no player
+            // (its token no longer links) rather than a half-deleted one.
+            let unused: Vec<i64> = tx
+                .query(
+                    "SELECT id FROM players p
+                     WHERE created_ms < $1
+                       AND NOT EXISTS (SELECT 1 FROM rounds WHERE player_id = p.id)
+                     ORDER BY id LIMIT $2 FOR UPDATE",
+                    &[&horizon.unused_players_before_ms, &batch],
+                )
+                .map_err(db)?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            for table in ["seeds", "usage"] {
+                tx.execute(
+                    &format!("DELETE FROM {table} WHERE player_id = ANY($1)"),
+                    &[&unused],
+                )
+                .map_err(db)?;
+            }
+            let players = tx
+                .execute("DELETE FROM players WHERE id = ANY($1)", &[&unused])
+                .map_err(db)?;
+            tx.commit().map_err(db)?;
+            Ok(Swept {
+                runs,
+                seeds,
+                players,
+            })
         })
+    }
+}
+
+/// One submission's transaction on a pooled connection.
+struct PgTx<'a>(Transaction<'a>);
+
+impl Tx for PgTx<'_> {
+    fn lock(&mut self, player: PlayerId, keys: &[[u8; 32]]) -> Result<(), StoreError> {
+        self.0
+            .execute("SELECT 1 FROM players WHERE id = $1 FOR UPDATE", &[&player])
+            .map_err(db)?;
+        // A round's lock is an advisory lock on its key's first eight bytes, taken in
+        // order, so that two submissions sharing keys can't each wait on the other.
+        let mut locks: Vec<i64> = keys
+            .iter()
+            .map(|k| i64::from_le_bytes([k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7]]))
+            .collect();
+        locks.sort_unstable();
+        locks.dedup();
+        for lock in locks {
+            self.0
+                .execute("SELECT pg_advisory_xact_lock($1)", &[&lock])
+                .map_err(db)?;
+        }
+        Ok(())
+    }
+
+    fn usage(&mut self, player: PlayerId, day: &str) -> Result<Usage, StoreError> {
+        let row = self
+            .0
+            .query_opt(
+                "SELECT runs, bytes FROM usage WHERE player_id = $1 AND day = $2",
+                &[&player, &day],
+            )
+            .map_err(db)?;
+        Ok(row.map_or_else(Usage::default, |r| Usage {
+            runs: uint(r.get(0)),
+            bytes: u64::try_from(r.get::<_, i64>(1)).unwrap_or(0),
+        }))
+    }
+
+    fn rounds(&mut self, key: &[u8; 32]) -> Result<Vec<KnownRound>, StoreError> {
+        let rows = self
+            .0
+            .query(
+                "SELECT k.run_id, k.player_id, k.blocks, r.score, r.unranked, r.id IS NOT NULL
+                 FROM rounds k LEFT JOIN runs r ON r.id = k.run_id WHERE k.round_key = $1",
+                &[&&key[..]],
+            )
+            .map_err(db)?;
+        Ok(rows
+            .iter()
+            .map(|r| KnownRound {
+                run: r.get(0),
+                player: r.get(1),
+                blocks: r.get(2),
+                stored: r.get::<_, bool>(5).then(|| (uint(r.get(3)), r.get(4))),
+            })
+            .collect())
+    }
+
+    fn seed(&mut self, seed: u64) -> Result<Option<IssuedSeed>, StoreError> {
+        let row = self
+            .0
+            .query_opt(
+                "SELECT player_id, mode, issued_ms, expires_ms, run_id FROM seeds WHERE seed = $1",
+                &[&(seed as i64)],
+            )
+            .map_err(db)?;
+        Ok(row.map(|r| IssuedSeed {
+            seed,
+            player: r.get(0),
+            mode: r.get(1),
+            issued_ms: r.get(2),
+            expires_ms: r.get(3),
+            run: r.get(4),
+        }))
+    }
+
+    fn insert(&mut self, run: &NewRun) -> Result<Stored, StoreError> {
+        let tx = &mut self.0;
+        let inserted = tx.execute(
+            "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
+                 duration_ms, created_ms, month, replay_hash, replay, unranked)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+            &[
+                &run.id,
+                &run.player,
+                &run.mode,
+                &int(run.score),
+                &int(run.wpm_x100),
+                &int(run.accuracy_x100),
+                &i64::from(run.duration_ms),
+                &run.created_ms,
+                &run.month,
+                &&run.replay_hash[..],
+                &run.replay,
+                &run.unranked,
+            ],
+        );
+        if let Err(e) = inserted {
+            let taken = e
+                .as_db_error()
+                .is_some_and(|d| d.constraint() == Some("runs_pkey"));
+            return Err(if taken {
+                StoreError::IdTaken(run.id.clone())
+            } else {
+                db(e)
+            });
+        }
+        tx.execute(
+            "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms)
+             VALUES ($1, $2, $3, $4, $5)",
+            &[
+                &&run.round.key[..],
+                &run.id,
+                &run.player,
+                &run.round.blocks,
+                &run.created_ms,
+            ],
+        )
+        .map_err(db)?;
+        tx.execute(
+            "INSERT INTO usage (player_id, day, runs, bytes) VALUES ($1, $2, 1, $3)
+             ON CONFLICT (player_id, day) DO UPDATE SET
+                 runs = usage.runs + 1, bytes = usage.bytes + excluded.bytes",
+            &[&run.player, &run.day, &(run.replay.len() as i64)],
+        )
+        .map_err(db)?;
+        if let Some(seed) = run.uses_seed {
+            tx.execute(
+                "UPDATE seeds SET run_id = $1 WHERE seed = $2",
+                &[&run.id, &(seed as i64)],
+            )
+            .map_err(db)?;
+        }
+        if run.unranked.is_some() {
+            return Ok(Stored { pb: false });
+        }
+        tx.execute(
+            "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (player_id, mode, month) DO UPDATE SET
+                 run_id = excluded.run_id, score = excluded.score,
+                 wpm_x100 = excluded.wpm_x100, created_ms = excluded.created_ms
+             WHERE excluded.score > bests.score
+                OR (excluded.score = bests.score AND excluded.wpm_x100 > bests.wpm_x100)",
+            &[
+                &run.player,
+                &run.mode,
+                &run.month,
+                &run.id,
+                &int(run.score),
+                &int(run.wpm_x100),
+                &run.created_ms,
+            ],
+        )
+        .map_err(db)?;
+        let pb = tx
+            .execute(
+                "INSERT INTO pbs (player_id, mode, score, wpm_x100) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (player_id, mode) DO UPDATE SET
+                     score = excluded.score, wpm_x100 = excluded.wpm_x100
+                 WHERE excluded.score > pbs.score
+                    OR (excluded.score = pbs.score AND excluded.wpm_x100 > pbs.wpm_x100)",
+                &[&run.player, &run.mode, &int(run.score), &int(run.wpm_x100)],
+            )
+            .map_err(db)?;
+        Ok(Stored { pb: pb > 0 })
     }
 }

@@ -8,12 +8,18 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
-use super::{BoardRow, NewRun, Player, Run, Store, StoreError, Stored};
+use super::{
+    BoardRow, Commit, Horizon, IssuedSeed, KnownRound, NewRun, Player, PlayerId, Run, Store,
+    StoreError, Stored, Swept, Tx, Usage,
+};
 
 /// Migrations in order; `PRAGMA user_version` is how many have run.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/sqlite/0001_init.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/sqlite/0001_init.sql"),
+    include_str!("../../migrations/sqlite/0002_trust.sql"),
+];
 
 /// Readers beside the writer.
 const READERS: usize = 4;
@@ -124,85 +130,55 @@ impl Store for SqliteStore {
         })
     }
 
-    fn duplicate_of(&self, replay_hash: &[u8; 32]) -> Result<Option<String>, StoreError> {
-        self.read(|c| {
-            c.prepare_cached("SELECT id FROM runs WHERE replay_hash = ?1")?
-                .query_row([&replay_hash[..]], |r| r.get(0))
-                .optional()
-        })
-    }
-
-    fn insert_runs(&self, runs: &[NewRun]) -> Result<Vec<Stored>, StoreError> {
+    fn issue_seed(&self, seed: &IssuedSeed, max_open: u32) -> Result<(), StoreError> {
         self.write(|c| {
-            let tx = c.transaction().map_err(db)?;
-            let mut out = Vec::with_capacity(runs.len());
-            for run in runs {
-                let inserted = tx
-                    .prepare_cached(
-                        "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                             duration_ms, created_ms, month, replay_hash, replay)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-                    )
-                    .and_then(|mut s| {
-                        s.execute(params![
-                            run.id,
-                            run.player,
-                            run.mode,
-                            run.score,
-                            run.wpm_x100,
-                            run.accuracy_x100,
-                            run.duration_ms,
-                            run.created_ms,
-                            run.month,
-                            &run.replay_hash[..],
-                            run.replay,
-                        ])
-                    });
-                if let Err(e) = inserted {
-                    let taken = e.to_string().contains("runs.id");
-                    return Err(if taken {
-                        StoreError::IdTaken(run.id.clone())
-                    } else {
-                        db(e)
-                    });
-                }
-                tx.prepare_cached(
-                    "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                     ON CONFLICT (player_id, mode, month) DO UPDATE SET
-                         run_id = excluded.run_id, score = excluded.score,
-                         wpm_x100 = excluded.wpm_x100, created_ms = excluded.created_ms
-                     WHERE excluded.score > bests.score
-                        OR (excluded.score = bests.score AND excluded.wpm_x100 > bests.wpm_x100)",
+            let tx = c
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(db)?;
+            let inserted = tx
+                .prepare_cached(
+                    "INSERT INTO seeds (seed, player_id, mode, issued_ms, expires_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (seed) DO NOTHING",
                 )
                 .and_then(|mut s| {
                     s.execute(params![
-                        run.player,
-                        run.mode,
-                        run.month,
-                        run.id,
-                        run.score,
-                        run.wpm_x100,
-                        run.created_ms
+                        seed.seed as i64,
+                        seed.player,
+                        seed.mode,
+                        seed.issued_ms,
+                        seed.expires_ms
                     ])
                 })
                 .map_err(db)?;
-                let pb = tx
-                    .prepare_cached(
-                        "INSERT INTO pbs (player_id, mode, score, wpm_x100) VALUES (?1, ?2, ?3, ?4)
-                         ON CONFLICT (player_id, mode) DO UPDATE SET
-                             score = excluded.score, wpm_x100 = excluded.wpm_x100
-                         WHERE excluded.score > pbs.score
-                            OR (excluded.score = pbs.score AND excluded.wpm_x100 > pbs.wpm_x100)",
-                    )
-                    .and_then(|mut s| {
-                        s.execute(params![run.player, run.mode, run.score, run.wpm_x100])
-                    })
-                    .map_err(db)?;
-                out.push(Stored { pb: pb > 0 });
+            if inserted == 0 {
+                return Err(StoreError::SeedTaken(seed.seed));
             }
-            tx.commit().map_err(db)?;
-            Ok(out)
+            tx.prepare_cached(
+                "DELETE FROM seeds WHERE seed IN (
+                     SELECT seed FROM seeds
+                     WHERE player_id = ?1 AND run_id IS NULL AND expires_ms >= ?2
+                     ORDER BY issued_ms DESC, seed LIMIT -1 OFFSET ?3)",
+            )
+            .and_then(|mut s| s.execute(params![seed.player, seed.issued_ms, max_open]))
+            .map_err(db)?;
+            tx.commit().map_err(db)
+        })
+    }
+
+    fn submit(
+        &self,
+        work: &mut dyn FnMut(&mut dyn Tx) -> Result<Commit, StoreError>,
+    ) -> Result<(), StoreError> {
+        self.write(|c| {
+            // IMMEDIATE takes the write lock now: another process on the same file waits
+            // here (busy_timeout) rather than failing at its first write.
+            let tx = c
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(db)?;
+            match work(&mut SqliteTx(&tx))? {
+                Commit::Yes => tx.commit().map_err(db),
+                Commit::No => tx.rollback().map_err(db),
+            }
         })
     }
 
@@ -210,7 +186,7 @@ impl Store for SqliteStore {
         self.read(|c| {
             c.prepare_cached(
                 "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.duration_ms,
-                        r.created_ms, r.replay
+                        r.created_ms, r.unranked, r.replay
                  FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = ?1",
             )?
             .query_row([id], |r| {
@@ -223,7 +199,8 @@ impl Store for SqliteStore {
                     accuracy_x100: r.get(5)?,
                     duration_ms: r.get(6)?,
                     created_ms: r.get(7)?,
-                    replay: r.get(8)?,
+                    unranked: r.get(8)?,
+                    replay: r.get(9)?,
                 })
             })
             .optional()
@@ -258,18 +235,220 @@ impl Store for SqliteStore {
         })
     }
 
-    fn sweep(&self, cutoff_ms: i64, batch: u32) -> Result<u64, StoreError> {
+    fn sweep(&self, horizon: &Horizon, batch: u32) -> Result<Swept, StoreError> {
         self.write(|c| {
-            let n = c
+            let runs = c
                 .execute(
                     "DELETE FROM runs WHERE id IN (
                          SELECT id FROM runs
                          WHERE created_ms < ?1 AND id NOT IN (SELECT run_id FROM bests)
                          LIMIT ?2)",
-                    params![cutoff_ms, batch],
+                    params![horizon.runs_before_ms, batch],
                 )
                 .map_err(db)?;
-            Ok(n as u64)
+            let seeds = c
+                .execute(
+                    "DELETE FROM seeds WHERE seed IN (
+                         SELECT seed FROM seeds WHERE expires_ms < ?1 LIMIT ?2)",
+                    params![horizon.seeds_before_ms, batch],
+                )
+                .map_err(db)?;
+            c.execute(
+                "DELETE FROM usage WHERE rowid IN (
+                     SELECT rowid FROM usage WHERE day < ?1 LIMIT ?2)",
+                params![horizon.usage_before_day, batch],
+            )
+            .map_err(db)?;
+            let tx = c.transaction().map_err(db)?;
+            let unused = "SELECT id FROM players p
+                 WHERE created_ms < ?1 AND NOT EXISTS (SELECT 1 FROM rounds WHERE player_id = p.id)
+                 ORDER BY id LIMIT ?2";
+            for table in ["seeds", "usage"] {
+                tx.execute(
+                    &format!("DELETE FROM {table} WHERE player_id IN ({unused})"),
+                    params![horizon.unused_players_before_ms, batch],
+                )
+                .map_err(db)?;
+            }
+            let players = tx
+                .execute(
+                    &format!("DELETE FROM players WHERE id IN ({unused})"),
+                    params![horizon.unused_players_before_ms, batch],
+                )
+                .map_err(db)?;
+            tx.commit().map_err(db)?;
+            Ok(Swept {
+                runs: runs as u64,
+                seeds: seeds as u64,
+                players: players as u64,
+            })
         })
+    }
+}
+
+/// One submission's transaction on the writer connection.
+struct SqliteTx<'a>(&'a Transaction<'a>);
+
+impl Tx for SqliteTx<'_> {
+    fn lock(&mut self, _player: PlayerId, _keys: &[[u8; 32]]) -> Result<(), StoreError> {
+        // The transaction is IMMEDIATE: it holds the database's one write lock already.
+        Ok(())
+    }
+
+    fn usage(&mut self, player: PlayerId, day: &str) -> Result<Usage, StoreError> {
+        self.0
+            .prepare_cached("SELECT runs, bytes FROM usage WHERE player_id = ?1 AND day = ?2")
+            .and_then(|mut s| {
+                s.query_row(params![player, day], |r| {
+                    Ok(Usage {
+                        runs: r.get(0)?,
+                        bytes: r.get::<_, i64>(1)?.try_into().unwrap_or(0),
+                    })
+                })
+                .optional()
+            })
+            .map(Option::unwrap_or_default)
+            .map_err(db)
+    }
+
+    fn rounds(&mut self, key: &[u8; 32]) -> Result<Vec<KnownRound>, StoreError> {
+        let mut s = self
+            .0
+            .prepare_cached(
+                "SELECT k.run_id, k.player_id, k.blocks, r.score, r.unranked, r.id IS NOT NULL
+                 FROM rounds k LEFT JOIN runs r ON r.id = k.run_id WHERE k.round_key = ?1",
+            )
+            .map_err(db)?;
+        let rows = s
+            .query_map([&key[..]], |r| {
+                let stored: bool = r.get(5)?;
+                Ok(KnownRound {
+                    run: r.get(0)?,
+                    player: r.get(1)?,
+                    blocks: r.get(2)?,
+                    stored: if stored {
+                        Some((r.get(3)?, r.get(4)?))
+                    } else {
+                        None
+                    },
+                })
+            })
+            .map_err(db)?;
+        rows.collect::<Result<_, _>>().map_err(db)
+    }
+
+    fn seed(&mut self, seed: u64) -> Result<Option<IssuedSeed>, StoreError> {
+        self.0
+            .prepare_cached(
+                "SELECT player_id, mode, issued_ms, expires_ms, run_id FROM seeds WHERE seed = ?1",
+            )
+            .and_then(|mut s| {
+                s.query_row([seed as i64], |r| {
+                    Ok(IssuedSeed {
+                        seed,
+                        player: r.get(0)?,
+                        mode: r.get(1)?,
+                        issued_ms: r.get(2)?,
+                        expires_ms: r.get(3)?,
+                        run: r.get(4)?,
+                    })
+                })
+                .optional()
+            })
+            .map_err(db)
+    }
+
+    fn insert(&mut self, run: &NewRun) -> Result<Stored, StoreError> {
+        let tx = self.0;
+        let inserted = tx
+            .prepare_cached(
+                "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
+                     duration_ms, created_ms, month, replay_hash, replay, unranked)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    run.id,
+                    run.player,
+                    run.mode,
+                    run.score,
+                    run.wpm_x100,
+                    run.accuracy_x100,
+                    run.duration_ms,
+                    run.created_ms,
+                    run.month,
+                    &run.replay_hash[..],
+                    run.replay,
+                    run.unranked,
+                ])
+            });
+        if let Err(e) = inserted {
+            return Err(if e.to_string().contains("runs.id") {
+                StoreError::IdTaken(run.id.clone())
+            } else {
+                db(e)
+            });
+        }
+        tx.prepare_cached(
+            "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .and_then(|mut s| {
+            s.execute(params![
+                &run.round.key[..],
+                run.id,
+                run.player,
+                run.round.blocks,
+                run.created_ms
+            ])
+        })
+        .map_err(db)?;
+        tx.prepare_cached(
+            "INSERT INTO usage (player_id, day, runs, bytes) VALUES (?1, ?2, 1, ?3)
+             ON CONFLICT (player_id, day) DO UPDATE SET
+                 runs = usage.runs + 1, bytes = usage.bytes + excluded.bytes",
+        )
+        .and_then(|mut s| s.execute(params![run.player, run.day, run.replay.len() as i64]))
+        .map_err(db)?;
+        if let Some(seed) = run.uses_seed {
+            tx.prepare_cached("UPDATE seeds SET run_id = ?1 WHERE seed = ?2")
+                .and_then(|mut s| s.execute(params![run.id, seed as i64]))
+                .map_err(db)?;
+        }
+        if run.unranked.is_some() {
+            return Ok(Stored { pb: false });
+        }
+        tx.prepare_cached(
+            "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (player_id, mode, month) DO UPDATE SET
+                 run_id = excluded.run_id, score = excluded.score,
+                 wpm_x100 = excluded.wpm_x100, created_ms = excluded.created_ms
+             WHERE excluded.score > bests.score
+                OR (excluded.score = bests.score AND excluded.wpm_x100 > bests.wpm_x100)",
+        )
+        .and_then(|mut s| {
+            s.execute(params![
+                run.player,
+                run.mode,
+                run.month,
+                run.id,
+                run.score,
+                run.wpm_x100,
+                run.created_ms
+            ])
+        })
+        .map_err(db)?;
+        let pb = tx
+            .prepare_cached(
+                "INSERT INTO pbs (player_id, mode, score, wpm_x100) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (player_id, mode) DO UPDATE SET
+                     score = excluded.score, wpm_x100 = excluded.wpm_x100
+                 WHERE excluded.score > pbs.score
+                    OR (excluded.score = pbs.score AND excluded.wpm_x100 > pbs.wpm_x100)",
+            )
+            .and_then(|mut s| s.execute(params![run.player, run.mode, run.score, run.wpm_x100]))
+            .map_err(db)?;
+        Ok(Stored { pb: pb > 0 })
     }
 }

@@ -1,4 +1,5 @@
-//! Rate limits: per IP on `/v1`, per player on submissions.
+//! Rate limits: per IP on `/v1`, per IP on linking, per player on runs submitted; and
+//! each player's daily quota of runs and bytes.
 //!
 //! The buckets refill on the real clock, so a request that comes over a second after
 //! the first could legitimately find a token back. The tests don't time anything: they
@@ -9,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Method, StatusCode, header};
-use typepper_api::Line;
+use typepper_api::{Line, Ranked};
+use typepper_engine::synth::synth;
+use typepper_engine::{Mode, Replay};
 
 use crate::support::*;
 
@@ -79,18 +82,22 @@ async fn a_limited_answer_still_carries_cors() {
 }
 
 #[tokio::test]
-async fn one_player_past_its_burst_is_429_and_nothing_is_stored() {
+async fn one_player_past_its_burst_of_runs_is_429_and_nothing_is_stored() {
     let srv = Server::with(|c| {
         c.ip_rate = 0;
         c.player_rate = 1;
     });
     let (ada, grace) = (srv.link("ada").await, srv.link("grace").await);
     let started = Instant::now();
-    // A player's burst is ten times the rate; empty bodies are cheap to refuse.
-    for _ in 0..10 {
-        let reply = srv.submit(&ada, vec![]).await;
-        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text());
+    // The limit counts runs, not requests: a full body of 50 (the burst, so that an
+    // outbox can always be sent) takes every token, though each of its runs is refused.
+    let junk = Replay {
+        inputs: vec![],
+        ..blitz(1)
     }
+    .encode();
+    let body = typepper_api::submission(std::iter::repeat_n((0, &junk[..]), 50));
+    assert_eq!(srv.submit_lines(&ada, body).await.len(), 50);
     let limited = srv.submit(&ada, entry(&blitz(1))).await;
     if started.elapsed() < Duration::from_secs(1) {
         assert_eq!(
@@ -109,6 +116,149 @@ async fn one_player_past_its_burst_is_429_and_nothing_is_stored() {
     }
     let lines = srv.submit_lines(&grace, entry(&blitz(2))).await;
     assert!(matches!(&lines[..], [Line::Ok { .. }]), "{lines:?}");
+}
+
+#[tokio::test]
+async fn linking_is_limited_per_ip() {
+    let srv = Server::with(|c| c.register_per_hour = 3);
+    let link = |name: &str, ip: [u8; 4]| {
+        let body = serde_json::json!({ "name": name }).to_string();
+        from_ip(
+            request(Method::POST, "/v1/players")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body))
+                .expect("a request"),
+            ip,
+        )
+    };
+    for n in 0..3 {
+        let reply = srv.send(link(&format!("bot{n}"), [10, 0, 0, 7])).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text());
+    }
+    let fourth = srv.send(link("bot3", [10, 0, 0, 7])).await;
+    assert_eq!(fourth.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        fourth.header(header::RETRY_AFTER),
+        Some("1200"),
+        "a third of an hour"
+    );
+    let elsewhere = srv.send(link("bot3", [10, 0, 0, 8])).await;
+    assert_eq!(elsewhere.status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn a_full_daily_quota_is_429_until_midnight_and_stores_nothing() {
+    for srv in Server::each(|c| {
+        c.daily_runs = 3;
+        c.daily_bytes = 1 << 20;
+    }) {
+        let ada = srv.link("ada").await;
+        assert_eq!(
+            srv.submit_lines(&ada, entries(&[blitz(1), blitz(2)]))
+                .await
+                .len(),
+            2
+        );
+        // Two more would make four: the whole body waits, so the game keeps both.
+        let over = srv.submit(&ada, entries(&[blitz(3), blitz(4)])).await;
+        assert_eq!(
+            over.status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "{}",
+            over.text()
+        );
+        assert!(
+            over.text().starts_with("today's quota is full (3 runs"),
+            "{}",
+            over.text()
+        );
+        // DEC_10 is noon: twelve hours to midnight, UTC.
+        assert_eq!(over.header(header::RETRY_AFTER), Some("43200"));
+        assert_eq!(srv.stored_runs(), 2);
+        assert_eq!(srv.submit_lines(&ada, entry(&blitz(3))).await.len(), 1);
+        srv.later(DAY);
+        assert_eq!(
+            srv.submit_lines(&ada, entries(&[blitz(4), blitz(5)]))
+                .await
+                .len(),
+            2
+        );
+        assert_eq!(srv.stored_runs(), 5);
+    }
+    // Bytes count too: a day's worth of bytes in one round's.
+    let srv = Server::with(|c| c.daily_bytes = 100);
+    let ada = srv.link("ada").await;
+    let over = srv.submit(&ada, entry(&blitz(1))).await;
+    assert_eq!(
+        over.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        over.text()
+    );
+    assert_eq!(srv.stored_runs(), 0);
+}
+
+#[tokio::test]
+async fn seeds_past_a_players_cap_withdraw_the_oldest() {
+    let srv = Server::new();
+    let ada = srv.link("ada").await;
+    let first = srv.issue(&ada, Mode::BLITZ_15).await;
+    for _ in 0..typepper_server::MAX_OPEN_SEEDS {
+        srv.later(1);
+        srv.issue(&ada, Mode::BLITZ_15).await;
+    }
+    assert_eq!(
+        srv.count("SELECT count(*) FROM seeds"),
+        i64::from(typepper_server::MAX_OPEN_SEEDS)
+    );
+    // The withdrawn seed is no issued seed any more.
+    srv.later(16_000);
+    let round = synth(Mode::BLITZ_15, first, &typist(1, 80));
+    let lines = srv.submit_lines(&ada, entry(&round)).await;
+    assert!(
+        matches!(
+            &lines[..],
+            [Line::Ok {
+                ranked: Ranked::No(_),
+                ..
+            }]
+        ),
+        "{lines:?}"
+    );
+}
+
+#[tokio::test]
+async fn seed_requests_are_checked() {
+    let srv = Server::new();
+    let ada = srv.link("ada").await;
+    let reply = srv.post_seed(&ada, "time:15").await;
+    assert_eq!(reply.status, StatusCode::CREATED);
+    let json = reply.json();
+    assert_eq!(json["mode"], "time:15");
+    let seed = json["seed"].as_str().expect("a decimal string");
+    assert!(seed.parse::<u64>().is_ok(), "{seed}");
+    // An hour from now (DEC_10 is 2026-12-10T12:00:00Z).
+    assert_eq!(json["expires"], "2026-12-10T13:00:00Z");
+    for mode in ["time:16", "chess", ""] {
+        let reply = srv.post_seed(&ada, mode).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{mode}");
+        assert!(reply.text().contains("no mode"), "{}", reply.text());
+    }
+    let reply = srv.post_seed(&"0".repeat(64), "time:15").await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    let odd = srv
+        .send(
+            request(Method::POST, "/v1/seeds")
+                .header(header::AUTHORIZATION, format!("Bearer {ada}"))
+                .body(Body::from(r#"{"mode": "zen", "seed": "5"}"#))
+                .expect("a request"),
+        )
+        .await;
+    assert_eq!(
+        odd.status,
+        StatusCode::BAD_REQUEST,
+        "the server picks the seed"
+    );
 }
 
 #[tokio::test]

@@ -5,12 +5,28 @@ use std::io::Read;
 
 use axum::body::Body;
 use axum::http::{Method, StatusCode, header};
-use typepper_api::Line;
-use typepper_engine::Mode;
+use typepper_api::{Line, Ranked};
 use typepper_engine::synth::{Typist, synth};
-use typepper_server::sweep::sweep_once;
+use typepper_engine::{Mode, Replay};
 
 use crate::support::*;
+
+/// Rounds `typists` play, each on a seed the server issues to `token` for its mode; the
+/// clock then moves on past the longest, as if they were played one beside the other.
+async fn ranked_rounds(srv: &Server, token: &str, plays: &[(Mode, Typist)]) -> Vec<Replay> {
+    let mut rounds = vec![];
+    for (mode, typist) in plays {
+        let seed = srv.issue(token, *mode).await;
+        rounds.push(synth(*mode, seed, typist));
+    }
+    let longest = rounds
+        .iter()
+        .map(|r| r.play().expect("plays").1.duration_ms)
+        .max()
+        .unwrap_or(0);
+    srv.later(i64::from(longest) + 1_000);
+    rounds
+}
 
 #[tokio::test]
 async fn a_player_links_submits_and_every_run_is_served_back() {
@@ -19,11 +35,20 @@ async fn a_player_links_submits_and_every_run_is_served_back() {
     assert_eq!(token.len(), 64, "{token}");
 
     // Slow, then faster (an improvement), then in between (not one); the second mode's
-    // first round is a best of its own.
-    let (slow, fast, mid) = (blitz_at(1, 45), blitz_at(2, 95), blitz_at(3, 70));
-    let pursuit = synth(Mode::pursuit(7).expect("lv7"), 4, &Typist::default());
-    assert!(claim(&slow) < claim(&mid) && claim(&mid) < claim(&fast));
-    let rounds = [slow, fast, mid, pursuit];
+    // first round is a best of its own. All on seeds the server issued: ranked.
+    let lv7 = Mode::pursuit(7).expect("lv7");
+    let rounds = ranked_rounds(
+        &srv,
+        &token,
+        &[
+            (Mode::BLITZ_15, typist(1, 45)),
+            (Mode::BLITZ_15, typist(2, 95)),
+            (Mode::BLITZ_15, typist(3, 70)),
+            (lv7, Typist::default()),
+        ],
+    )
+    .await;
+    assert!(claim(&rounds[0]) < claim(&rounds[2]) && claim(&rounds[2]) < claim(&rounds[1]));
     let lines = srv.submit_lines(&token, entries(&rounds)).await;
     assert_eq!(lines.len(), 4, "{lines:?}");
     let mut ids = vec![];
@@ -33,6 +58,7 @@ async fn a_player_links_submits_and_every_run_is_served_back() {
             score,
             pb,
             share,
+            ranked,
         } = line
         else {
             panic!("{line:?}");
@@ -40,6 +66,7 @@ async fn a_player_links_submits_and_every_run_is_served_back() {
         assert!(typepper_api::is_run_id(id), "{id}");
         assert_eq!(*score, claim(round));
         assert_eq!(*pb, want_pb, "{line}");
+        assert_eq!(*ranked, Ranked::Yes, "{line}");
         assert_eq!(share, &format!("{PUBLIC}/r/{id}"));
 
         let run = srv.get(&format!("/v1/runs/{id}")).await;
@@ -56,9 +83,30 @@ async fn a_player_links_submits_and_every_run_is_served_back() {
     assert_eq!(srv.stored_runs(), 4);
 
     // A later round that beats no earlier one is no best, in a later submission too.
-    let lines = srv.submit_lines(&token, entry(&blitz_at(5, 50))).await;
+    let later = ranked_rounds(&srv, &token, &[(Mode::BLITZ_15, typist(5, 50))]).await;
+    let lines = srv.submit_lines(&token, entries(&later)).await;
     assert!(
-        matches!(&lines[..], [Line::Ok { pb: false, .. }]),
+        matches!(
+            &lines[..],
+            [Line::Ok {
+                pb: false,
+                ranked: Ranked::Yes,
+                ..
+            }]
+        ),
+        "{lines:?}"
+    );
+    // An unranked round is never a best, however fast.
+    let lines = srv.submit_lines(&token, entry(&blitz_at(6, 130))).await;
+    assert!(
+        matches!(
+            &lines[..],
+            [Line::Ok {
+                pb: false,
+                ranked: Ranked::No(_),
+                ..
+            }]
+        ),
         "{lines:?}"
     );
 }
@@ -71,24 +119,36 @@ async fn boards_rank_each_players_best_of_the_month() {
         srv.link("grace").await,
         srv.link("linus").await,
     );
-    let (a1, a2, g, l) = (
-        blitz_at(1, 60),
-        blitz_at(2, 90),
-        blitz_at(3, 75),
-        blitz_at(4, 40),
-    );
-    assert!(claim(&l) < claim(&a1) && claim(&a1) < claim(&g) && claim(&g) < claim(&a2));
-    for (token, rounds) in [(&ada, vec![a1, a2.clone()]), (&grace, vec![g.clone()])] {
+    let b15 = Mode::BLITZ_15;
+    let a = ranked_rounds(&srv, &ada, &[(b15, typist(1, 60)), (b15, typist(2, 90))]).await;
+    let g = ranked_rounds(&srv, &grace, &[(b15, typist(3, 75))]).await;
+    let (a1, a2, g) = (a[0].clone(), a[1].clone(), g[0].clone());
+    for (token, rounds) in [
+        (&ada, vec![a1.clone(), a2.clone()]),
+        (&grace, vec![g.clone()]),
+    ] {
         let lines = srv.submit_lines(token, entries(&rounds)).await;
         assert!(
-            lines.iter().all(|l| matches!(l, Line::Ok { .. })),
+            lines.iter().all(|l| matches!(
+                l,
+                Line::Ok {
+                    ranked: Ranked::Yes,
+                    ..
+                }
+            )),
             "{lines:?}"
         );
     }
     // Linus plays in November: on November's board, not December's.
     srv.set_time(DEC_10 - 20 * DAY);
-    srv.submit_lines(&linus, entry(&l)).await;
+    let l = ranked_rounds(&srv, &linus, &[(b15, typist(4, 40))]).await;
+    srv.submit_lines(&linus, entries(&l)).await;
     srv.set_time(DEC_10);
+    assert!(claim(&l[0]) < claim(&a1) && claim(&a1) < claim(&g) && claim(&g) < claim(&a2));
+    // Ada's fastest round, on a seed she picked, is hers to share but ranks nowhere.
+    let unranked = blitz_at(9, 150);
+    assert!(claim(&unranked) > claim(&a2));
+    srv.submit_lines(&ada, entry(&unranked)).await;
 
     let board = srv.get("/v1/boards/time:15").await;
     assert_eq!(board.status, StatusCode::OK, "{}", board.text());
@@ -127,7 +187,7 @@ async fn boards_rank_each_players_best_of_the_month() {
         rows[0]["time"]
             .as_str()
             .expect("time")
-            .starts_with("2026-12-10T12:00:00")
+            .starts_with("2026-12-10T12:00:")
     );
 
     let same = srv.get("/v1/boards/time:15?month=2026-12").await.json();
@@ -340,7 +400,9 @@ async fn the_game_origin_may_call_the_api_and_others_may_not() {
 async fn expired_runs_are_gone_and_monthly_bests_stay() {
     let srv = Server::new();
     let token = srv.link("ada").await;
-    let (best, other) = (blitz_at(1, 90), blitz_at(2, 50));
+    let best = ranked_rounds(&srv, &token, &[(Mode::BLITZ_15, typist(1, 90))]).await;
+    let best = best[0].clone();
+    let other = blitz_at(2, 50);
     assert!(claim(&other) < claim(&best));
     let lines = srv
         .submit_lines(&token, entries(&[best.clone(), other]))
@@ -351,7 +413,7 @@ async fn expired_runs_are_gone_and_monthly_bests_stay() {
 
     // A week on, both are within retention.
     srv.set_time(DEC_10 + 7 * DAY);
-    assert_eq!(sweep_once(&srv.state).expect("a sweep"), 0);
+    assert_eq!(srv.sweep().runs, 0);
     assert_eq!(
         srv.get(&format!("/v1/runs/{other_id}")).await.status,
         StatusCode::OK
@@ -359,16 +421,16 @@ async fn expired_runs_are_gone_and_monthly_bests_stay() {
 
     // Nine days on, the run that is nobody's monthly best is gone; the best stays.
     srv.set_time(DEC_10 + 9 * DAY);
-    let late = blitz_at(3, 60);
+    let late = ranked_rounds(&srv, &token, &[(Mode::BLITZ_15, typist(3, 60))]).await;
     assert!(
-        claim(&late) < claim(&best),
+        claim(&late[0]) < claim(&best),
         "so that the best stays the best"
     );
-    let lines = srv.submit_lines(&token, entry(&late)).await;
+    let lines = srv.submit_lines(&token, entries(&late)).await;
     let [Line::Ok { id: fresh, .. }] = &lines[..] else {
         panic!("{lines:?}")
     };
-    assert_eq!(sweep_once(&srv.state).expect("a sweep"), 1);
+    assert_eq!(srv.sweep().runs, 1);
     let gone = srv.get(&format!("/v1/runs/{other_id}")).await;
     assert_eq!(gone.status, StatusCode::NOT_FOUND);
     let page = srv.get(&format!("/r/{other_id}")).await;

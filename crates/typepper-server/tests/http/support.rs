@@ -1,5 +1,6 @@
-//! A server without a socket: the real router over a real SQLite file in a temp dir,
-//! a clock the test sets, and small helpers to send requests and read answers.
+//! A server without a socket: the real router over a real database (a SQLite file in a
+//! temp dir, or a fresh PostgreSQL database), a clock the test sets, and small helpers to
+//! send requests and read answers.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -15,8 +16,9 @@ use tower::ServiceExt;
 use typepper_api::Line;
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Mode, Replay};
-use typepper_server::store::Store;
 use typepper_server::{Config, State, app};
+
+use crate::pg::FreshDb;
 
 /// The game's public URL in every test.
 pub const PUBLIC: &str = "http://typepper.test";
@@ -44,6 +46,17 @@ pub struct Server {
     clock: Arc<AtomicI64>,
     /// Holds the database and the static files until the test ends.
     dir: tempfile::TempDir,
+    /// The PostgreSQL database, when the store is on one; dropped after the state.
+    pg: Option<FreshDb>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // A failing test names its backend.
+        if std::thread::panicking() {
+            eprintln!("(on {})", self.backend());
+        }
+    }
 }
 
 impl Server {
@@ -53,28 +66,43 @@ impl Server {
         Server::with(|_| {})
     }
 
-    /// A server with [`Server::new`]'s settings as `tweak` changes them.
+    /// A server with [`Server::new`]'s settings as `tweak` changes them, on SQLite.
     pub fn with(tweak: impl FnOnce(&mut Config)) -> Server {
-        Server::over(tweak, |store| store)
+        Server::on(None, tweak)
     }
 
-    /// A server whose store is `wrap` of the SQLite one.
-    pub fn over(
-        tweak: impl FnOnce(&mut Config),
-        wrap: impl FnOnce(Arc<dyn Store>) -> Arc<dyn Store>,
-    ) -> Server {
+    /// A server on each backend this run has: SQLite always, and PostgreSQL when
+    /// `TYPEPPER_TEST_POSTGRES_URL` names a server (`cargo xtask test` starts one).
+    pub fn each(tweak: impl Fn(&mut Config)) -> Vec<Server> {
+        let mut out = vec![Server::on(None, &tweak)];
+        if let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") {
+            out.push(Server::on(Some(FreshDb::create(&url)), &tweak));
+        }
+        out
+    }
+
+    /// A server on PostgreSQL's `pg`, or SQLite in the temp dir.
+    fn on(pg: Option<FreshDb>, tweak: impl FnOnce(&mut Config)) -> Server {
         let dir = tempfile::tempdir().expect("a temp dir");
         let static_dir = dir.path().join("static");
         std::fs::create_dir_all(static_dir.join("web/pkg")).expect("web/pkg");
         std::fs::write(static_dir.join("index.html"), INDEX).expect("index.html");
         std::fs::write(static_dir.join("web/pkg/typepper_web_bg.wasm"), WASM).expect("wasm");
         std::fs::write(static_dir.join("web/og.png"), b"\x89PNG\r\n\x1a\n").expect("og.png");
-        let store =
-            wrap(typepper_server::store::open(None, &dir.path().join("data")).expect("store"));
+        let url = pg.as_ref().map(|db| db.url.clone());
+        let data = dir.path().join("data");
+        // PostgreSQL's client drives a runtime of its own: open it on a thread of its own.
+        let store = std::thread::scope(|s| {
+            s.spawn(|| typepper_server::store::open(url.as_deref(), &data))
+                .join()
+                .expect("the opening thread")
+        })
+        .expect("store");
         let mut config = Config::new(PUBLIC, static_dir);
         config.log_requests = false;
         config.ip_rate = 0;
         config.player_rate = 0;
+        config.register_per_hour = 0;
         tweak(&mut config);
         let clock = Arc::new(AtomicI64::new(DEC_10));
         let read = clock.clone();
@@ -88,6 +116,16 @@ impl Server {
             state,
             clock,
             dir,
+            pg,
+        }
+    }
+
+    /// Which database the store is on.
+    pub fn backend(&self) -> &'static str {
+        if self.pg.is_some() {
+            "PostgreSQL"
+        } else {
+            "SQLite"
         }
     }
 
@@ -101,11 +139,68 @@ impl Server {
         self.dir.path().join("data/typepper.sqlite3")
     }
 
-    /// How many runs the database holds, read beside the server's own connections.
+    /// The one number `sql` selects, read beside the server's own connections.
+    pub fn count(&self, sql: &str) -> i64 {
+        match &self.pg {
+            Some(db) => db.count(sql),
+            None => {
+                let db = rusqlite::Connection::open(self.db_path()).expect("open the database");
+                db.query_row(sql, [], |r| r.get(0)).expect("a count")
+            }
+        }
+    }
+
+    /// How many runs the database holds.
     pub fn stored_runs(&self) -> i64 {
-        let db = rusqlite::Connection::open(self.db_path()).expect("open the database");
-        db.query_row("SELECT count(*) FROM runs", [], |r| r.get(0))
-            .expect("count runs")
+        self.count("SELECT count(*) FROM runs")
+    }
+
+    /// A retention sweep now, as the server's background task runs it: off the async
+    /// workers, where PostgreSQL's blocking client may run.
+    pub fn sweep(&self) -> typepper_server::store::Swept {
+        std::thread::scope(|s| {
+            s.spawn(|| typepper_server::sweep::sweep_once(&self.state))
+                .join()
+                .expect("the sweep's thread")
+        })
+        .expect("a sweep")
+    }
+
+    /// Moves the server's clock `ms` on.
+    pub fn later(&self, ms: i64) {
+        self.clock.fetch_add(ms, Ordering::SeqCst);
+    }
+
+    /// `POST /v1/seeds` for `mode` as the player with `token`.
+    pub async fn post_seed(&self, token: &str, mode: &str) -> Reply {
+        self.send(
+            request(Method::POST, "/v1/seeds")
+                .header(header::AUTHORIZATION, format!("Bearer {token}"))
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(serde_json::json!({ "mode": mode }).to_string()))
+                .expect("a request"),
+        )
+        .await
+    }
+
+    /// A seed issued to the player with `token` for `mode`.
+    pub async fn issue(&self, token: &str, mode: Mode) -> u64 {
+        let reply = self.post_seed(token, &mode.key()).await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text());
+        let seed: typepper_api::IssuedSeed =
+            serde_json::from_slice(&reply.body).expect("an issued seed");
+        assert_eq!(seed.mode, mode.key());
+        seed.seed
+    }
+
+    /// A round `typist` plays on a seed the server issues to `token` now; the clock then
+    /// moves on by the round's length, as it would while it is played.
+    pub async fn ranked(&self, token: &str, mode: Mode, typist: &Typist) -> Replay {
+        let seed = self.issue(token, mode).await;
+        let round = synth(mode, seed, typist);
+        let (_, score) = round.play().expect("a synthetic round plays");
+        self.later(i64::from(score.duration_ms) + 1_000);
+        round
     }
 
     /// Sends one request through the whole router.
@@ -254,12 +349,16 @@ pub fn blitz(seed: u64) -> Replay {
 
 /// A synthetic BLITZ 15s round typed at about `wpm`.
 pub fn blitz_at(seed: u64, wpm: u32) -> Replay {
-    let typist = Typist {
+    synth(Mode::BLITZ_15, seed, &typist(seed, wpm))
+}
+
+/// A typist at about `wpm`, with a seed of its own.
+pub fn typist(seed: u64, wpm: u32) -> Typist {
+    Typist {
         wpm,
         seed,
         ..Typist::default()
-    };
-    synth(Mode::BLITZ_15, seed, &typist)
+    }
 }
 
 /// What the engine scores a replay: the true claim.

@@ -1,5 +1,5 @@
-//! One season of typepper, told to a [`Store`]: players link, runs arrive in batches over
-//! two months, boards are read, and retention sweeps behind them.
+//! One season of typepper, told to a [`Store`]: players link, seeds are issued, runs
+//! arrive in batches over two months, boards are read, and retention sweeps behind them.
 //!
 //! The numbers on each run (score, wpm) are chosen to tell the story; the replay bytes
 //! are real rounds from the synthetic typist, because to the store a replay is only bytes
@@ -10,7 +10,10 @@ use typepper_engine::Blitz::{S15, S30};
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Blitz, Mode};
 use typepper_server::month_of;
-use typepper_server::store::{BoardRow, NewRun, Player, Run, Store, StoreError, Stored};
+use typepper_server::store::{
+    BoardRow, Commit, Horizon, IssuedSeed, NewRun, Player, RoundPrint, Run, Store, StoreError,
+    Stored, Swept, Usage,
+};
 
 const DAY: i64 = 86_400_000;
 /// 2026-03-01T00:00Z.
@@ -57,9 +60,56 @@ fn run_with(
         duration_ms: blitz.secs() * 1000,
         created_ms,
         month: month_of(created_ms),
+        day: typepper_api::Utc::of(created_ms).day(),
         replay_hash: hash(&replay),
+        round: RoundPrint {
+            key: hash(&replay),
+            blocks: vec![score as u8],
+        },
         replay,
+        unranked: None,
+        uses_seed: None,
     }
+}
+
+/// Stores `runs` in one transaction, as a submission does: all or none.
+fn insert(store: &dyn Store, runs: &[NewRun]) -> Result<Vec<Stored>, StoreError> {
+    let mut stored = vec![];
+    store.submit(&mut |tx| {
+        stored.clear();
+        for run in runs {
+            stored.push(tx.insert(run)?);
+        }
+        Ok(Commit::Yes)
+    })?;
+    Ok(stored)
+}
+
+/// The runs a stored round with `run`'s fingerprint key points at.
+fn rounds_of(store: &dyn Store, run: &NewRun) -> Vec<String> {
+    let mut found = vec![];
+    store
+        .submit(&mut |tx| {
+            found = tx
+                .rounds(&run.round.key)?
+                .into_iter()
+                .map(|k| k.run)
+                .collect();
+            Ok(Commit::No)
+        })
+        .unwrap();
+    found
+}
+
+/// What a sweep at these times deletes, in batches of `batch`.
+fn sweep(store: &dyn Store, runs_before_ms: i64, batch: u32) -> u64 {
+    let horizon = Horizon {
+        runs_before_ms,
+        seeds_before_ms: 0,
+        usage_before_day: "0000-00-00".into(),
+        unused_players_before_ms: 0,
+    };
+    store.sweep(&horizon, batch).unwrap().runs
 }
 
 /// A run with a real round of its own as the replay.
@@ -148,7 +198,7 @@ pub fn story(store: &dyn Store) {
             every_byte.clone(),
         ),
     ];
-    let stored = store.insert_runs(&march).unwrap();
+    let stored = insert(store, &march).unwrap();
     assert_eq!(
         pbs(&stored),
         [
@@ -177,7 +227,7 @@ pub fn story(store: &dyn Store) {
         MARCH + 8 * DAY,
         other_round,
     );
-    match store.insert_runs(&[lost.clone(), reused.clone()]) {
+    match insert(store, &[lost.clone(), reused.clone()]) {
         Err(StoreError::IdTaken(id)) => assert_eq!(id, "bob00001"),
         other => panic!("a batch reusing a stored id: {other:?}"),
     }
@@ -185,27 +235,30 @@ pub fn story(store: &dyn Store) {
     let twin = run("new00001", &cy, S15, (65, 6500), MARCH + 8 * DAY);
     let mut twin_again = run("twin0002", &cy, S15, (66, 6600), MARCH + 8 * DAY);
     twin_again.id = "new00001".into();
-    match store.insert_runs(&[twin.clone(), twin_again.clone()]) {
+    match insert(store, &[twin.clone(), twin_again.clone()]) {
         Err(StoreError::IdTaken(id)) => assert_eq!(id, "new00001"),
         other => panic!("a batch using one id twice: {other:?}"),
     }
-    // A replay counts once: storing a stored replay again fails the batch too.
+    // The same bytes are stored once: storing a stored replay again fails the batch too.
     let mut copy = run("cy000003", &cy, S15, (61, 6100), MARCH + 8 * DAY);
     copy.replay = march[1].replay.clone();
     copy.replay_hash = march[1].replay_hash;
     let fresh = run("cy000004", &cy, S15, (62, 6200), MARCH + 8 * DAY);
-    assert!(store.insert_runs(&[fresh.clone(), copy.clone()]).is_err());
+    assert!(insert(store, &[fresh.clone(), copy.clone()]).is_err());
     for id in ["ana00099", "new00001", "cy000003", "cy000004"] {
         assert_eq!(store.run(id).unwrap(), None, "{id}");
     }
     for gone in [&lost, &reused, &twin, &twin_again, &fresh] {
-        assert_eq!(
-            store.duplicate_of(&gone.replay_hash).unwrap(),
-            None,
-            "{}",
-            gone.id
-        );
+        assert_eq!(rounds_of(store, gone), Vec::<String>::new(), "{}", gone.id);
     }
+    // A transaction its work rolls back keeps nothing either.
+    store
+        .submit(&mut |tx| {
+            tx.insert(&lost)?;
+            Ok(Commit::No)
+        })
+        .unwrap();
+    assert_eq!(store.run("ana00099").unwrap(), None);
     assert_eq!(store.run("bob00001").unwrap().unwrap().score, 70);
 
     // --- April: pbs are all-time, so April is measured against March. ana's 61 is a pb
@@ -215,10 +268,7 @@ pub fn story(store: &dyn Store) {
         run("bob00002", &bob, S15, (50, 5000), APRIL + DAY + 1),
         run("ana00008", &ana, S15, (45, 4500), APRIL + 2 * DAY),
     ];
-    assert_eq!(
-        pbs(&store.insert_runs(&april).unwrap()),
-        [true, false, false]
-    );
+    assert_eq!(pbs(&insert(store, &april).unwrap()), [true, false, false]);
 
     // --- Boards: each player's best of the month in a mode, best first; equal runs in
     // the order they were played; ranks from 1; other months and modes apart.
@@ -272,19 +322,20 @@ pub fn story(store: &dyn Store) {
         []
     );
 
-    // --- A stored replay is found by its hash.
-    assert_eq!(
-        store
-            .duplicate_of(&march[2].replay_hash)
-            .unwrap()
-            .as_deref(),
-        Some("ana00002")
-    );
-    assert_eq!(
-        store.duplicate_of(&hash(&every_byte)).unwrap().as_deref(),
-        Some("zoe00001")
-    );
-    assert_eq!(store.duplicate_of(&[0; 32]).unwrap(), None);
+    // --- A stored round is found by its fingerprint's key, with its run while stored.
+    assert_eq!(rounds_of(store, &march[2]), ["ana00002"]);
+    assert_eq!(rounds_of(store, &march[9]), ["zoe00001"]);
+    store
+        .submit(&mut |tx| {
+            let known = tx.rounds(&march[9].round.key)?;
+            assert_eq!(known.len(), 1);
+            assert_eq!(known[0].player, zoe.id);
+            assert_eq!(known[0].blocks, march[9].round.blocks);
+            assert_eq!(known[0].stored, Some((10, None)));
+            assert!(tx.rounds(&[0; 32])?.is_empty());
+            Ok(Commit::No)
+        })
+        .unwrap();
 
     // --- A run comes back as stored, its replay byte for byte.
     assert_eq!(
@@ -298,6 +349,7 @@ pub fn story(store: &dyn Store) {
             accuracy_x100: 9010,
             duration_ms: 15_000,
             created_ms: MARCH + 7 * DAY,
+            unranked: None,
             replay: every_byte.clone(),
         })
     );
@@ -314,21 +366,24 @@ pub fn story(store: &dyn Store) {
     // best: ana's four March runs below her best, and her April 45. Her April best
     // (ana00007) is older than the cutoff but stays while it is her best.
     let cutoff = APRIL + 3 * DAY;
-    assert_eq!(store.sweep(MARCH, 100).unwrap(), 0, "nothing is that old");
-    assert_eq!(store.sweep(cutoff, 0).unwrap(), 0, "a batch of 0 deletes 0");
-    assert_eq!(store.sweep(cutoff, 2).unwrap(), 2);
-    assert_eq!(store.sweep(cutoff, 2).unwrap(), 2);
-    assert_eq!(store.sweep(cutoff, 2).unwrap(), 1);
-    assert_eq!(store.sweep(cutoff, 2).unwrap(), 0);
+    assert_eq!(sweep(store, MARCH, 100), 0, "nothing is that old");
+    assert_eq!(sweep(store, cutoff, 0), 0, "a batch of 0 deletes 0");
+    assert_eq!(sweep(store, cutoff, 2), 2);
+    assert_eq!(sweep(store, cutoff, 2), 2);
+    assert_eq!(sweep(store, cutoff, 2), 1);
+    assert_eq!(sweep(store, cutoff, 2), 0);
     let swept = [&march[0], &march[2], &march[4], &march[5], &april[2]];
     for run in swept {
         assert_eq!(store.run(&run.id).unwrap(), None, "{} is swept", run.id);
-        assert_eq!(
-            store.duplicate_of(&run.replay_hash).unwrap(),
-            None,
-            "a swept replay may come again"
-        );
+        // The round outlives its run, so that a copy of it is still known.
+        assert_eq!(rounds_of(store, run), std::slice::from_ref(&run.id));
     }
+    store
+        .submit(&mut |tx| {
+            assert_eq!(tx.rounds(&march[0].round.key)?[0].stored, None);
+            Ok(Commit::No)
+        })
+        .unwrap();
     let kept: Vec<&NewRun> = march.iter().chain(&april).collect();
     for (month, mode) in [("2026-03", &b15), ("2026-03", &b30), ("2026-04", &b15)] {
         let board = store.board(mode, month, 10).unwrap();
@@ -343,7 +398,7 @@ pub fn story(store: &dyn Store) {
     // --- ana beats her April best; the old best is just an old run now, and goes.
     let better = run("ana00009", &ana, S15, (66, 6600), APRIL + 5 * DAY);
     assert_eq!(
-        pbs(&store.insert_runs(std::slice::from_ref(&better)).unwrap()),
+        pbs(&insert(store, std::slice::from_ref(&better)).unwrap()),
         [true]
     );
     let april_board = store.board(&b15, "2026-04", 10).unwrap();
@@ -354,7 +409,7 @@ pub fn story(store: &dyn Store) {
             (2, "Bob", 50, 5000, "bob00002")
         ]
     );
-    assert_eq!(store.sweep(cutoff, 100).unwrap(), 1);
+    assert_eq!(sweep(store, cutoff, 100), 1);
     assert_eq!(store.run("ana00007").unwrap(), None);
     assert!(
         store.run("bob00002").unwrap().is_some(),
@@ -365,7 +420,7 @@ pub fn story(store: &dyn Store) {
 
     // --- A sweep that covers every run deletes no best, and leaves the pbs as they were:
     // ana's tie is still no pb, Bob's faster 70 is one.
-    assert_eq!(store.sweep(APRIL + 60 * DAY, 100).unwrap(), 0);
+    assert_eq!(sweep(store, APRIL + 60 * DAY, 100), 0);
     for (month, mode) in [("2026-03", &b15), ("2026-03", &b30), ("2026-04", &b15)] {
         let board = store.board(mode, month, 10).unwrap();
         assert!(!board.is_empty());
@@ -375,8 +430,153 @@ pub fn story(store: &dyn Store) {
     let tie = run("ana00010", &ana, S15, (66, 6600), may);
     let bob_best = run("bob00003", &bob, S15, (70, 7001), may + 1);
     assert_eq!(
-        pbs(&store.insert_runs(&[tie, bob_best]).unwrap()),
+        pbs(&insert(store, &[tie, bob_best]).unwrap()),
         [false, true]
+    );
+
+    // --- An unranked run is stored and plays, but is on no board and no pb.
+    let mut offline = run("ana00011", &ana, S15, (99, 9900), may + 2);
+    offline.unranked = Some("not played on a seed the server issued to you".into());
+    assert_eq!(pbs(&insert(store, &[offline]).unwrap()), [false]);
+    let kept = store.run("ana00011").unwrap().unwrap();
+    assert_eq!(
+        kept.unranked.as_deref(),
+        Some("not played on a seed the server issued to you")
+    );
+    assert_eq!(store.board(&b15, "2026-05", 10).unwrap()[0].run, "bob00003");
+
+    seeds(store, &ana, &bob, may);
+    usage(store, &cy, may);
+    unused_names(store, may);
+}
+
+/// Issued seeds: kept, found, used up once, withdrawn past the cap, swept once expired.
+fn seeds(store: &dyn Store, ana: &Player, bob: &Player, now: i64) {
+    let issued = |seed: u64, player: &Player, at: i64| IssuedSeed {
+        seed,
+        player: player.id,
+        mode: blitz15(),
+        issued_ms: at,
+        expires_ms: at + 3_600_000,
+        run: None,
+    };
+    // The top bit set: a u64 past i64 comes back as itself.
+    let big = u64::MAX - 5;
+    store.issue_seed(&issued(big, ana, now), 3).unwrap();
+    match store.issue_seed(&issued(big, bob, now), 3) {
+        Err(StoreError::SeedTaken(s)) => assert_eq!(s, big),
+        other => panic!("a seed issued twice: {other:?}"),
+    }
+    let found = |seed| {
+        let mut out = None;
+        store
+            .submit(&mut |tx| {
+                out = tx.seed(seed)?;
+                Ok(Commit::No)
+            })
+            .unwrap();
+        out
+    };
+    assert_eq!(found(big), Some(issued(big, ana, now)));
+    assert_eq!(found(7), None);
+
+    // A run on it uses it up.
+    let mut on_seed = run("ana00012", ana, S15, (50, 5000), now + 20_000);
+    on_seed.uses_seed = Some(big);
+    insert(store, &[on_seed]).unwrap();
+    assert_eq!(found(big).unwrap().run.as_deref(), Some("ana00012"));
+
+    // Past three open seeds, the oldest open ones are withdrawn; a used one stays.
+    for (i, seed) in (1..=4).enumerate() {
+        store
+            .issue_seed(&issued(seed, ana, now + i as i64), 3)
+            .unwrap();
+    }
+    assert_eq!(found(1), None, "the oldest open seed is withdrawn");
+    assert!(found(2).is_some() && found(4).is_some());
+    assert!(found(big).is_some(), "a used seed isn't open");
+
+    // Expired seeds are swept, used or not.
+    let horizon = Horizon {
+        runs_before_ms: 0,
+        seeds_before_ms: now + 3_600_000 + 10,
+        usage_before_day: "0000-00-00".into(),
+        unused_players_before_ms: 0,
+    };
+    let swept = store.sweep(&horizon, 100).unwrap();
+    assert_eq!(swept.seeds, 4);
+    assert_eq!(found(big), None);
+}
+
+/// A player's usage counts the runs and bytes stored each day.
+fn usage(store: &dyn Store, cy: &Player, now: i64) {
+    let day = typepper_api::Utc::of(now).day();
+    let read = || {
+        let mut out = Usage::default();
+        store
+            .submit(&mut |tx| {
+                tx.lock(cy.id, &[[1; 32], [0; 32]])?;
+                out = tx.usage(cy.id, &day)?;
+                Ok(Commit::No)
+            })
+            .unwrap();
+        out
+    };
+    assert_eq!(read(), Usage::default());
+    let runs = [
+        run("cy000010", cy, S15, (50, 5000), now),
+        run("cy000011", cy, S15, (51, 5100), now + 1),
+    ];
+    insert(store, &runs).unwrap();
+    let bytes = (runs[0].replay.len() + runs[1].replay.len()) as u64;
+    assert_eq!(read(), Usage { runs: 2, bytes });
+    let horizon = Horizon {
+        runs_before_ms: 0,
+        seeds_before_ms: 0,
+        usage_before_day: "9999-12-31".into(),
+        unused_players_before_ms: 0,
+    };
+    store.sweep(&horizon, 100).unwrap();
+    assert_eq!(read(), Usage::default(), "past days' usage is swept");
+}
+
+/// A name that never had a run stored is released; one that had a run never is.
+fn unused_names(store: &dyn Store, now: i64) {
+    let idle = store.create_player("idle", &[7; 32], now).unwrap();
+    store
+        .issue_seed(
+            &IssuedSeed {
+                seed: 99,
+                player: idle.id,
+                mode: blitz15(),
+                issued_ms: now,
+                expires_ms: now + 3_600_000,
+                run: None,
+            },
+            32,
+        )
+        .unwrap();
+    let horizon = Horizon {
+        runs_before_ms: 0,
+        seeds_before_ms: 0,
+        usage_before_day: "0000-00-00".into(),
+        unused_players_before_ms: now + 1,
+    };
+    let swept = store.sweep(&horizon, 100).unwrap();
+    assert_eq!(
+        swept,
+        Swept {
+            runs: 0,
+            seeds: 0,
+            players: 1
+        },
+        "idle is released, its open seed with it; the story's players have runs"
+    );
+    assert_eq!(store.player_by_token(&[7; 32]).unwrap(), None);
+    store.create_player("IDLE", &[8; 32], now).unwrap();
+    assert!(
+        store.player_by_token(&[1; 32]).unwrap().is_some(),
+        "ana stays"
     );
 }
 
@@ -390,9 +590,11 @@ pub fn reopened(store: &dyn Store) {
         shown(&store.board(&blitz15(), "2026-05", 10).unwrap()),
         [
             (1, "Bob", 70, 7001, "bob00003"),
-            (2, "ana", 66, 6600, "ana00010")
+            (2, "ana", 66, 6600, "ana00010"),
+            (3, "cy", 51, 5100, "cy000011")
         ]
     );
+    assert!(store.player_by_token(&[8; 32]).unwrap().is_some());
     assert!(matches!(
         store.create_player("CY", &[5; 32], APRIL),
         Err(StoreError::NameTaken(_))

@@ -1,0 +1,185 @@
+//! Key timing no person produces.
+//!
+//! People type in a rhythm that wanders: most gaps between keys sit near their pace, a
+//! fast pair of letters comes quicker, a hard one or a word's first letter later, and now
+//! and then there is a pause. So a person's gaps spread widely and lean right (a long
+//! tail of slow keys). A program that sends keys does one of three simple things, and each
+//! leaves a mark this module looks for:
+//!
+//! 1. **Bursts**: words pasted whole, or keys fired by a macro, land a few milliseconds
+//!    apart or at the same millisecond.
+//! 2. **A metronome**: the same gap every time, or nearly (a fixed delay with a little
+//!    noise), at any speed.
+//! 3. **Flat randomness**: gaps drawn evenly from a range, which has no tail at all.
+//!
+//! Only judged keystrokes count (characters and spaces the rules judged): ignored inputs,
+//! such as spaces on an empty word, would otherwise dilute every test. The thresholds
+//! were set against the synthetic typist (`typepper synth`, which types as people do) at
+//! every speed from 20 to 280 wpm, with room to spare; see the tests.
+
+/// Gaps under this many ms are a burst: no finger presses two keys that close together
+/// on purpose, but rollover makes one now and then.
+pub const BURST_GAP_MS: u32 = 8;
+/// At most this share of gaps (in percent) may be bursts.
+pub const MAX_BURST_PERCENT: usize = 10;
+/// This many burst gaps in a row (five keys within about 30 ms) is a paste or a macro.
+pub const BURST_RUN: usize = 4;
+/// The middle half of a person's gaps spans at least this share of their median gap (in
+/// percent); a metronome's spans next to none. The synthetic typist's spans about 40 %.
+pub const MIN_SPREAD_PERCENT: u64 = 8;
+/// Gaps drawn evenly from a range have an excess kurtosis of −1.2; a person's gaps, with
+/// their tail of slow keys, are above 0. Below this, the gaps are a flat random draw.
+pub const MIN_KURTOSIS: f64 = -0.9;
+/// The flat-draw test needs this many gaps to tell flat from merely steady.
+pub const KURTOSIS_GAPS: usize = 100;
+
+/// Checks the times (ms since the round started, in order) of a round's judged
+/// keystrokes, and says what gave a program away.
+pub fn check(times: &[u32]) -> Result<(), String> {
+    let gaps: Vec<u32> = times.windows(2).map(|w| w[1] - w[0]).collect();
+    if gaps.is_empty() {
+        return Ok(());
+    }
+    let mut run = 0;
+    for &gap in &gaps {
+        run = if gap < BURST_GAP_MS { run + 1 } else { 0 };
+        if run >= BURST_RUN {
+            return Err(format!(
+                "keys came in bursts: {} keys within {BURST_GAP_MS} ms of each other, as a \
+                 paste or a macro sends them",
+                BURST_RUN + 1
+            ));
+        }
+    }
+    let bursts = gaps.iter().filter(|&&g| g < BURST_GAP_MS).count();
+    if bursts * 100 > gaps.len() * MAX_BURST_PERCENT {
+        return Err(format!(
+            "implausible timing: {bursts} of {} keys came under {BURST_GAP_MS} ms after the one \
+             before",
+            gaps.len() + 1
+        ));
+    }
+    let mut sorted = gaps.clone();
+    sorted.sort_unstable();
+    let quartile = |q: usize| u64::from(sorted[(sorted.len() - 1) * q / 4]);
+    let (q1, median, q3) = (quartile(1), quartile(2), quartile(3));
+    if (q3 - q1) * 100 < median * MIN_SPREAD_PERCENT {
+        return Err(format!(
+            "timing as even as a metronome: the middle half of the gaps between keys spans \
+             {} ms around {median} ms",
+            q3 - q1
+        ));
+    }
+    if gaps.len() >= KURTOSIS_GAPS {
+        let k = excess_kurtosis(&gaps);
+        if k < MIN_KURTOSIS {
+            return Err(format!(
+                "gaps between keys drawn evenly from a range (their kurtosis is {k:.2}); a \
+                 person's have a tail of slow keys"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The sample's excess kurtosis: 0 for a normal distribution, −1.2 for a uniform one,
+/// above 0 for one with a long tail.
+fn excess_kurtosis(gaps: &[u32]) -> f64 {
+    let n = gaps.len() as f64;
+    let mean = gaps.iter().map(|&g| f64::from(g)).sum::<f64>() / n;
+    let (mut m2, mut m4) = (0.0, 0.0);
+    for &g in gaps {
+        let d = f64::from(g) - mean;
+        m2 += d * d;
+        m4 += d * d * d * d;
+    }
+    let (m2, m4) = (m2 / n, m4 / n);
+    if m2 == 0.0 {
+        // Every gap the same: the metronome test says so first.
+        return 0.0;
+    }
+    m4 / (m2 * m2) - 3.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Times from gaps.
+    fn times(gaps: impl IntoIterator<Item = u32>) -> Vec<u32> {
+        let mut t = 0;
+        let mut out = vec![0];
+        for g in gaps {
+            t += g;
+            out.push(t);
+        }
+        out
+    }
+
+    /// A cheap deterministic stream of numbers below `n`.
+    fn draws(seed: u32, n: u32) -> impl Iterator<Item = u32> {
+        let mut x = seed;
+        std::iter::repeat_with(move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x % n
+        })
+    }
+
+    #[test]
+    fn a_metronome_is_refused_at_any_speed() {
+        for gap in [20, 40, 150, 600] {
+            let why = check(&times(std::iter::repeat_n(gap, 60))).unwrap_err();
+            assert!(why.starts_with("timing as even as a metronome"), "{why}");
+        }
+        // A fixed delay with ±2 % of noise.
+        let noisy: Vec<u32> = draws(7, 5).take(200).map(|d| 98 + d).collect();
+        assert!(check(&times(noisy)).unwrap_err().contains("metronome"));
+    }
+
+    #[test]
+    fn pasted_words_and_bursts_are_refused() {
+        // Five letters at once, then a space 300 ms later, word after word.
+        let pasted = (0..20).flat_map(|_| [0, 0, 0, 0, 300]);
+        assert!(
+            check(&times(pasted))
+                .unwrap_err()
+                .starts_with("keys came in bursts")
+        );
+        // A burst of two every fourth key: 25 % of the gaps.
+        let pairs =
+            draws(3, 80)
+                .take(120)
+                .enumerate()
+                .map(|(i, d)| if i % 4 == 0 { 1 } else { 100 + d });
+        assert!(
+            check(&times(pairs))
+                .unwrap_err()
+                .starts_with("implausible timing")
+        );
+    }
+
+    #[test]
+    fn evenly_drawn_gaps_are_refused() {
+        let flat: Vec<u32> = draws(11, 41).take(250).map(|d| 30 + d).collect();
+        let why = check(&times(flat)).unwrap_err();
+        assert!(why.starts_with("gaps between keys drawn evenly"), "{why}");
+    }
+
+    #[test]
+    fn a_persons_rhythm_passes() {
+        // Gaps near 150 ms, a quick pair now and then, a pause every so often.
+        let person = draws(5, 100)
+            .take(200)
+            .enumerate()
+            .map(|(i, d)| match i % 11 {
+                3 => 60 + d / 4,
+                7 => 400 + 3 * d,
+                _ => 110 + d,
+            });
+        assert_eq!(check(&times(person)), Ok(()));
+        assert_eq!(check(&[]), Ok(()));
+        assert_eq!(check(&[5]), Ok(()));
+    }
+}

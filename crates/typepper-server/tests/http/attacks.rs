@@ -1,0 +1,572 @@
+//! What an attacker tried against the boards, each kept as a test named after it, on
+//! SQLite and on PostgreSQL: copies of a stored run in new bytes, floods of junk rounds,
+//! a metronome, pasted words, random timing, and rounds on texts the player chose.
+//!
+//! Each is refused (a `no` line, or a 4xx for a whole request) or, for a round that is
+//! a person's but not on an issued seed, stored unranked; never ranked, and a good round
+//! right after is still served.
+
+use axum::http::StatusCode;
+use typepper_api::{Line, Ranked};
+use typepper_engine::synth::{Typist, synth};
+use typepper_engine::{Header, Input, Mode, Op, Replay, Round};
+
+use crate::support::*;
+
+/// Submits `round` (with its true claim) as `token`, expecting one `no` line that starts
+/// with `why`, and nothing stored.
+async fn refused(srv: &Server, token: &str, round: &Replay, why: &str) {
+    refused_body(srv, token, entry(round), why).await;
+}
+
+async fn refused_body(srv: &Server, token: &str, body: Vec<u8>, why: &str) {
+    let before = srv.stored_runs();
+    let lines = srv.submit_lines(token, body).await;
+    let [Line::No(got)] = &lines[..] else {
+        panic!("one refusal on {}: {lines:?}", srv.backend());
+    };
+    assert!(got.starts_with(why), "{got:?} on {}", srv.backend());
+    assert_eq!(srv.stored_runs(), before, "nothing stored for {got:?}");
+}
+
+/// Submits one round, expecting it stored: its id and whether it is ranked.
+async fn stored(srv: &Server, token: &str, round: &Replay) -> (String, Ranked, bool) {
+    let lines = srv.submit_lines(token, entry(round)).await;
+    let [Line::Ok { id, ranked, pb, .. }] = &lines[..] else {
+        panic!("one stored run on {}: {lines:?}", srv.backend());
+    };
+    (id.clone(), ranked.clone(), *pb)
+}
+
+/// The board of `mode` this month, as `(name, run)` rows.
+async fn board(srv: &Server, mode: Mode) -> Vec<(String, String)> {
+    let json = srv.get(&format!("/v1/boards/{}", mode.key())).await.json();
+    json["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().expect("a name").to_owned(),
+                r["run"].as_str().expect("a run").to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// `replay` with its inputs' times from `times` (ms since the round started), cut where
+/// its round would refuse an input as late.
+fn retimed(replay: &Replay, times: impl IntoIterator<Item = u32>) -> Replay {
+    let mut round = replay.setup().expect("a mode");
+    for (input, t) in replay.inputs.iter().zip(times) {
+        if round.apply(t, input.op).is_err() {
+            break;
+        }
+    }
+    round.replay()
+}
+
+/// A perfectly accurate round of `mode` on `seed` with enough keys for any timing.
+fn accurate(mode: Mode, seed: u64) -> Replay {
+    let typist = Typist {
+        wpm: 400,
+        accuracy: 100,
+        seed,
+        zen_ms: 120_000,
+    };
+    synth(mode, seed, &typist)
+}
+
+/// Ada and Grace, linked, on each backend.
+async fn players(srv: &Server) -> (String, String) {
+    (srv.link("ada").await, srv.link("grace").await)
+}
+
+#[tokio::test]
+async fn a_ranked_round_on_an_issued_seed_is_on_the_board() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        let round = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 80)).await;
+        let (id, ranked, pb) = stored(&srv, &ada, &round).await;
+        assert_eq!((ranked, pb), (Ranked::Yes, true), "on {}", srv.backend());
+        assert_eq!(board(&srv, Mode::BLITZ_15).await, [("ada".into(), id)]);
+    }
+}
+
+#[tokio::test]
+async fn a_copy_with_a_varint_spelled_longer_is_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, grace) = players(&srv).await;
+        let round = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 80)).await;
+        let (id, ..) = stored(&srv, &ada, &round).await;
+        // Fetched back, and the first input's Δ (0) spelled `80 00`.
+        let bytes = srv.get(&format!("/v1/runs/{id}")).await.body;
+        let header = Header::peek(&bytes).expect("a header").len;
+        let count_len = 1 + bytes[header..].iter().take_while(|&&b| b >= 0x80).count();
+        let first = header + count_len;
+        assert_eq!(bytes[first], 0, "the first Δ is 0");
+        let mut padded = bytes[..first].to_vec();
+        padded.extend([0x80, 0x00]);
+        padded.extend(&bytes[first + 1..]);
+        let body = typepper_api::submission([(claim(&round), &padded[..])]);
+        refused_body(
+            &srv,
+            &grace,
+            body,
+            "not a replay (a number is written in more bytes than it needs",
+        )
+        .await;
+        srv.still_serves(&grace, 2).await;
+    }
+}
+
+#[tokio::test]
+async fn a_copy_with_another_first_gap_is_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, grace) = players(&srv).await;
+        let round = blitz(1);
+        let (id, ..) = stored(&srv, &ada, &round).await;
+        let mut copy = round.clone();
+        copy.inputs[0].dt = 2_500;
+        refused(&srv, &grace, &copy, &format!("a copy of run {id}")).await;
+    }
+}
+
+#[tokio::test]
+async fn a_copy_with_ignored_inputs_put_in_is_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, grace) = players(&srv).await;
+        let round = blitz(1);
+        let (id, ..) = stored(&srv, &ada, &round).await;
+        // A backspace with nothing to delete before the first key, and a space on an
+        // empty word after every space: inputs the rules ignore, at no time at all.
+        let mut copy = round.clone();
+        copy.inputs.insert(
+            0,
+            Input {
+                dt: 0,
+                op: Op::Backspace,
+            },
+        );
+        let mut padded = vec![];
+        for input in copy.inputs {
+            padded.push(input);
+            if input.op == Op::Char(' ') {
+                padded.push(Input {
+                    dt: 0,
+                    op: Op::Char(' '),
+                });
+            }
+        }
+        copy.inputs = padded;
+        assert_eq!(claim(&copy), claim(&round), "the same round");
+        refused(&srv, &grace, &copy, &format!("a copy of run {id}")).await;
+    }
+}
+
+#[tokio::test]
+async fn a_copy_with_jittered_timing_is_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, grace) = players(&srv).await;
+        let round = blitz(1);
+        let (id, ..) = stored(&srv, &ada, &round).await;
+        // Every key up to 5 ms early or late (never before the key ahead of it).
+        let mut last = 0;
+        let times: Vec<u32> = round
+            .timeline()
+            .enumerate()
+            .map(|(i, (t, _))| {
+                let t = t.expect("a time");
+                last = [t, t + 5, t.saturating_sub(5), t + 3][i % 4].max(last);
+                last
+            })
+            .collect();
+        let copy = retimed(&round, times);
+        assert!(
+            copy.inputs.len() + 1 >= round.inputs.len(),
+            "at most the last key cut"
+        );
+        assert_ne!(copy.encode(), round.encode());
+        refused(&srv, &grace, &copy, &format!("a copy of run {id}")).await;
+        // Grace typing the same round herself differs by far more: hers is stored.
+        let own = srv.ranked(&grace, Mode::BLITZ_15, &typist(9, 70)).await;
+        stored(&srv, &grace, &own).await;
+    }
+}
+
+#[tokio::test]
+async fn a_copy_of_an_expired_run_is_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, grace) = players(&srv).await;
+        let round = blitz(1);
+        let (id, ..) = stored(&srv, &ada, &round).await;
+        srv.later(9 * DAY);
+        let swept = srv.sweep();
+        assert_eq!(swept.runs, 1);
+        assert_eq!(
+            srv.get(&format!("/v1/runs/{id}")).await.status,
+            StatusCode::NOT_FOUND
+        );
+        refused(&srv, &grace, &round, &format!("a copy of run {id}")).await;
+        refused(&srv, &ada, &round, &format!("a copy of run {id}")).await;
+    }
+}
+
+#[tokio::test]
+async fn thirty_thousand_one_key_rounds_in_one_body_are_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        // One key of time:15 each: the clock makes every one 15 s long.
+        let one_key = |seed: u64| Replay {
+            engine: 1,
+            mode: Mode::BLITZ_15.key(),
+            seed,
+            inputs: vec![Input {
+                dt: 0,
+                op: Op::Char('x'),
+            }],
+        };
+        let flood: Vec<Replay> = (0..33_825).map(one_key).collect();
+        let encoded: Vec<Vec<u8>> = flood.iter().map(Replay::encode).collect();
+        let body = typepper_api::submission(encoded.iter().map(|b| (0, &b[..])));
+        let reply = srv.submit(&ada, body).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text());
+        assert!(
+            reply.text().contains("at most 50 rounds"),
+            "{}",
+            reply.text()
+        );
+        // Fifty, the most one body may carry: each refused, none stored.
+        let body = typepper_api::submission(encoded.iter().take(50).map(|b| (0, &b[..])));
+        let lines = srv.submit_lines(&ada, body).await;
+        assert_eq!(lines.len(), 50);
+        for line in lines {
+            assert!(
+                matches!(&line, Line::No(why) if why.starts_with("too little typing")),
+                "{line:?}"
+            );
+        }
+        assert_eq!(srv.stored_runs(), 0);
+        srv.still_serves(&ada, 3).await;
+    }
+}
+
+#[tokio::test]
+async fn a_megabyte_of_x_in_zen_is_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        let header = Replay {
+            engine: 1,
+            mode: "zen".into(),
+            seed: 5,
+            inputs: vec![],
+        }
+        .encoded_len();
+        // Two bytes an input, and the count's three: as many as fit in a body.
+        let keys = (typepper_server::MAX_BODY - 4 - header - 3) / 2 - 1;
+        let mut inputs = vec![
+            Input {
+                dt: 90,
+                op: Op::Char('x'),
+            };
+            keys
+        ];
+        inputs.push(Input {
+            dt: 90,
+            op: Op::End,
+        });
+        let x = Replay {
+            engine: 1,
+            mode: "zen".into(),
+            seed: 5,
+            inputs,
+        };
+        let bytes = x.encode();
+        assert!(bytes.len() + 4 <= typepper_server::MAX_BODY);
+        let body = typepper_api::submission([(0, &bytes[..])]);
+        let before = srv.stored_runs();
+        let lines = srv.submit_lines(&ada, body).await;
+        assert!(
+            matches!(&lines[..], [Line::No(why)] if why.contains("inputs did nothing")),
+            "{lines:?}"
+        );
+        assert_eq!(srv.stored_runs(), before);
+        assert!(board(&srv, Mode::Zen).await.is_empty());
+    }
+}
+
+#[tokio::test]
+async fn a_metronome_at_300_wpm_is_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        let seed = srv.issue(&ada, Mode::BLITZ_60).await;
+        srv.later(61_000);
+        let metronome = retimed(&accurate(Mode::BLITZ_60, seed), (0..).map(|i| i * 40));
+        let (_, score) = metronome.play().expect("plays");
+        assert_eq!(
+            (score.wpm(), score.accuracy_x100, score.consistency_x100),
+            (300, 10_000, 10_000)
+        );
+        refused(&srv, &ada, &metronome, "faster than anyone types (300 wpm").await;
+        assert!(board(&srv, Mode::BLITZ_60).await.is_empty());
+    }
+}
+
+#[tokio::test]
+async fn a_metronome_at_any_speed_is_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        for gap in [60, 150, 400] {
+            let metronome = retimed(
+                &accurate(Mode::BLITZ_30, gap),
+                (0..).map(|i| i * gap as u32),
+            );
+            refused(&srv, &ada, &metronome, "timing as even as a metronome").await;
+        }
+    }
+}
+
+/// Each word of a BLITZ 60s round pasted whole (its letters and its space at one
+/// moment), then `pad` spaces on the empty word that follows, `every` ms apart: inputs
+/// the rules ignore, which once counted as keys at a typist's pace and diluted the
+/// timing check.
+fn pasted(pad: u32, every: u32) -> Replay {
+    let mut round = Round::new(Mode::BLITZ_60, 17);
+    let mut t = 0;
+    'words: loop {
+        let word = {
+            let view = round.view(t);
+            view.word(view.current()).expect("a word").target()
+        };
+        for c in word.chars().chain([' ']) {
+            if round.apply(t, Op::Char(c)).is_err() {
+                break 'words;
+            }
+        }
+        for _ in 0..pad {
+            t += every;
+            if round.apply(t, Op::Char(' ')).is_err() {
+                break 'words;
+            }
+        }
+    }
+    round.replay()
+}
+
+#[tokio::test]
+async fn pasted_words_padded_with_ignored_spaces_are_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        // Padded lightly, the pasted words are bursts among the judged keys.
+        let light = pasted(5, 60);
+        let (_, score) = light.play().expect("plays");
+        assert!((200..300).contains(&score.wpm()), "{}", score.wpm());
+        refused(&srv, &ada, &light, "keys came in bursts").await;
+        // Padded heavily, far more inputs did nothing than did something.
+        let heavy = pasted(30, 10);
+        let (_, score) = heavy.play().expect("plays");
+        assert!((200..300).contains(&score.wpm()), "{}", score.wpm());
+        let lines = srv.submit_lines(&ada, entry(&heavy)).await;
+        assert!(
+            matches!(&lines[..], [Line::No(why)] if why.contains("inputs did nothing")),
+            "{lines:?}"
+        );
+        assert_eq!(srv.stored_runs(), 0);
+    }
+}
+
+#[tokio::test]
+async fn uniformly_random_gaps_are_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        // Gaps drawn evenly from 60–140 ms (about 100 wpm), SplitMix64 for the draws.
+        let mut rng = typepper_engine::rng::Rng::new(3);
+        let mut t = 0;
+        let times = std::iter::from_fn(|| {
+            let now = t;
+            t += 60 + rng.below(81);
+            Some(now)
+        });
+        let flat = retimed(&accurate(Mode::BLITZ_60, 8), times);
+        refused(&srv, &ada, &flat, "gaps between keys drawn evenly").await;
+    }
+}
+
+#[tokio::test]
+async fn a_chosen_seed_is_never_ranked() {
+    for srv in Server::each(|_| {}) {
+        let (ada, grace) = players(&srv).await;
+        // A text played (and rehearsed) on a seed the player picked: stored and
+        // shareable, never on a board, never a pb.
+        let rehearsed = blitz_at(42, 120);
+        let (id, ranked, pb) = stored(&srv, &ada, &rehearsed).await;
+        assert_eq!(
+            ranked,
+            Ranked::No("not played on a seed the server issued to you".into())
+        );
+        assert!(!pb);
+        assert_eq!(
+            srv.get(&format!("/v1/runs/{id}")).await.status,
+            StatusCode::OK
+        );
+        // Someone else's issued seed is no better.
+        let theirs = srv.issue(&grace, Mode::BLITZ_15).await;
+        srv.later(16_000);
+        let round = synth(Mode::BLITZ_15, theirs, &typist(3, 90));
+        let (_, ranked, _) = stored(&srv, &ada, &round).await;
+        assert_eq!(
+            ranked,
+            Ranked::No("not played on a seed the server issued to you".into())
+        );
+        assert!(board(&srv, Mode::BLITZ_15).await.is_empty());
+    }
+}
+
+#[tokio::test]
+async fn a_zen_burst_of_three_seconds_is_unranked() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        let burst = Typist {
+            zen_ms: 4_000,
+            wpm: 140,
+            ..Typist::default()
+        };
+        let round = srv.ranked(&ada, Mode::Zen, &burst).await;
+        let (_, ranked, pb) = stored(&srv, &ada, &round).await;
+        assert_eq!(
+            (ranked, pb),
+            (
+                Ranked::No("a ranked ZEN round lasts at least 30 s".into()),
+                false
+            )
+        );
+        assert!(board(&srv, Mode::Zen).await.is_empty());
+        // Thirty seconds of it is ranked.
+        let long = Typist {
+            zen_ms: 31_000,
+            ..burst
+        };
+        let round = srv.ranked(&ada, Mode::Zen, &long).await;
+        assert_eq!(stored(&srv, &ada, &round).await.1, Ranked::Yes);
+    }
+}
+
+#[tokio::test]
+async fn a_round_faster_than_its_seed_is_refused() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        let seed = srv.issue(&ada, Mode::BLITZ_15).await;
+        let round = synth(Mode::BLITZ_15, seed, &typist(1, 80));
+        srv.later(9_000);
+        refused(
+            &srv,
+            &ada,
+            &round,
+            "it arrived 9 s after its seed was issued, but the round lasts 15 s",
+        )
+        .await;
+        // Played in the time it takes, the same round counts.
+        srv.later(7_000);
+        assert_eq!(stored(&srv, &ada, &round).await.1, Ranked::Yes);
+    }
+}
+
+#[tokio::test]
+async fn an_issued_seed_counts_once() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        let seed = srv.issue(&ada, Mode::BLITZ_15).await;
+        srv.later(16_000);
+        let first = synth(Mode::BLITZ_15, seed, &typist(1, 60));
+        let (id, ranked, _) = stored(&srv, &ada, &first).await;
+        assert_eq!(ranked, Ranked::Yes);
+        // Played again on the same text, better: stored, but the seed is spent.
+        let again = synth(Mode::BLITZ_15, seed, &typist(2, 110));
+        let (_, ranked, pb) = stored(&srv, &ada, &again).await;
+        assert_eq!(
+            ranked,
+            Ranked::No(format!("its seed already counted for run {id}"))
+        );
+        assert!(!pb);
+        assert_eq!(board(&srv, Mode::BLITZ_15).await, [("ada".into(), id)]);
+    }
+}
+
+#[tokio::test]
+async fn a_seed_for_another_mode_or_past_its_hour_is_unranked() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        let seed = srv.issue(&ada, Mode::BLITZ_15).await;
+        srv.later(61_000);
+        let other_mode = synth(Mode::BLITZ_60, seed, &typist(1, 80));
+        assert_eq!(
+            stored(&srv, &ada, &other_mode).await.1,
+            Ranked::No("its seed was issued for BLITZ 15s".into())
+        );
+        let seed = srv.issue(&ada, Mode::BLITZ_15).await;
+        srv.later(3_600_001);
+        let stale = synth(Mode::BLITZ_15, seed, &typist(2, 80));
+        assert_eq!(
+            stored(&srv, &ada, &stale).await.1,
+            Ranked::No("its seed expired before the round arrived".into())
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_sloppy_round_is_stored_but_unranked() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        let sloppy = Typist {
+            accuracy: 62,
+            ..typist(4, 70)
+        };
+        let round = srv.ranked(&ada, Mode::BLITZ_30, &sloppy).await;
+        assert_eq!(
+            stored(&srv, &ada, &round).await.1,
+            Ranked::No("under 75% accuracy".into())
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_round_sent_by_two_players_at_once_is_stored_once() {
+    for srv in Server::each(|_| {}) {
+        let (ada, grace) = players(&srv).await;
+        let rounds: Vec<Replay> = (1..=8).map(blitz).collect();
+        let body = entries(&rounds);
+        let (a, g) = tokio::join!(
+            srv.submit(&ada, body.clone()),
+            srv.submit(&grace, body.clone())
+        );
+        let mut oks = 0;
+        for reply in [&a, &g] {
+            assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+            for line in reply.lines() {
+                match line {
+                    Line::Ok { .. } => oks += 1,
+                    Line::No(why) => assert!(why.starts_with("a copy of run "), "{why}"),
+                }
+            }
+        }
+        assert_eq!(
+            oks,
+            8,
+            "each round stored by one of them, on {}",
+            srv.backend()
+        );
+        assert_eq!(srv.stored_runs(), 8);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_players_round_sent_twice_at_once_is_one_run_answered_twice() {
+    for srv in Server::each(|_| {}) {
+        let (ada, _) = players(&srv).await;
+        let body = entries(&[blitz(1), blitz(2)]);
+        let (a, b) = tokio::join!(srv.submit(&ada, body.clone()), srv.submit(&ada, body));
+        assert_eq!(a.lines(), b.lines(), "the same runs, answered alike");
+        assert!(a.lines().iter().all(|l| matches!(l, Line::Ok { .. })));
+        assert_eq!(srv.stored_runs(), 2);
+    }
+}
