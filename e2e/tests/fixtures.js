@@ -44,8 +44,18 @@ export async function shot(page, name) {
   await page.screenshot({ path: join(shots, `${name}.png`) });
 }
 
-/** Types the words the mirror shows, one key at a time, `gap` ms apart; `mistake(i)`
- * says whether to slip on word i (a wrong letter typed, then left or fixed). */
+/** A person's gap of about `gap` ms between keys: log-normal (σ 0.35), so most keys
+ * come near it and a few much later. The server refuses timing as even as a metronome,
+ * and these rounds are submitted. */
+export function humanGap(gap) {
+  const u = 1 - Math.random();
+  const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * Math.random());
+  return Math.max(5, Math.round(gap * Math.exp(0.35 * z)));
+}
+
+/** Types the words the mirror shows, one key at a time, about `gap` ms apart (as a
+ * person's rhythm varies); `mistake(i)` says whether to slip on word i (a wrong letter
+ * typed, then left or fixed). */
 export async function typeWords(page, count, { gap = 40, mistake = () => null } = {}) {
   for (let i = 0; i < count; i++) {
     const words = (await mirror(page, "words")).split(" ");
@@ -58,10 +68,10 @@ export async function typeWords(page, count, { gap = 40, mistake = () => null } 
         if (slip === "fix") await page.keyboard.press("Backspace");
       }
       await page.keyboard.type(c, { delay: 0 });
-      await page.waitForTimeout(gap);
+      await page.waitForTimeout(humanGap(gap));
     }
     await page.keyboard.type(" ");
-    await page.waitForTimeout(gap);
+    await page.waitForTimeout(humanGap(gap));
   }
 }
 

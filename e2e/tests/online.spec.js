@@ -1,5 +1,7 @@
-// Against the real server: link, play, submit, share; a friend opens the link and
-// watches; a board row plays; offline rounds wait in the outbox and go when back online.
+// Against the real server: link, play a ranked round on a seed the server issued, share
+// it; a friend opens the link and watches; its board row plays; rounds played without
+// an issued seed, offline, wait in the outbox, go when back online, and come back
+// unranked.
 import { test, expect, boot, mirror, onScreen, shot, typeWords, stored } from "./fixtures.js";
 
 const name = `e2e_${Date.now() % 1e9}`;
@@ -14,7 +16,7 @@ async function link(page, who) {
   await expect(page.locator("[data-mirror=notice]")).toHaveText(`linked as ${who}: your rounds will be sent`);
 }
 
-/** A ZEN round long enough for the server (over 3 s), at a human pace. */
+/** A ZEN round long enough for the server (over 20 keys and 3 s), at a human pace. */
 async function zen(page, words = 6) {
   await page.keyboard.press("z");
   await onScreen(page, "playing");
@@ -24,15 +26,29 @@ async function zen(page, words = 6) {
   await onScreen(page, "results");
 }
 
-test("link, play, share, and a friend watches the round", async ({ page, browser, consoleLog }) => {
+test("a ranked round on an issued seed is shared, watched by a friend, and on the board", async ({
+  page,
+  browser,
+  consoleLog,
+}) => {
   await boot(page);
   await link(page, name);
   expect(await stored(page, "player")).toMatch(new RegExp(`^${name} [0-9a-f]{64}$`));
-  await zen(page);
+  // The game asks for a seed for each mode in the background; the menu says which next
+  // round will count.
+  const list = page.locator("[data-mirror=list]");
+  await expect(list).toContainText("BLITZ 15s · ranked");
+  await expect(list).toContainText("ZEN · ranked");
+  await shot(page, "menu-ranked");
+  await page.keyboard.press("1");
+  await onScreen(page, "playing");
+  // Fourteen words at a person's pace fit in the 15 s; the clock ends the round.
+  await typeWords(page, 14, { gap: 110 });
+  await onScreen(page, "results");
   const share = page.locator("[data-mirror=share]");
   await expect(share).toHaveText(/\/r\/[0-9A-Za-z]{8}$/);
-  await expect(page.locator("[data-mirror=notice]")).toHaveText("a personal best!");
-  await shot(page, "results-shared");
+  await expect(page.locator("[data-mirror=notice]")).toHaveText("ranked · a personal best!");
+  await shot(page, "results-ranked");
   const link_ = await share.textContent();
   const results = await mirror(page, "results");
   const headline = results.split(" · ")[0];
@@ -41,8 +57,8 @@ test("link, play, share, and a friend watches the round", async ({ page, browser
 
   // The share page says what happened, for link previews.
   const html = await (await page.request.get(link_)).text();
-  expect(html).toContain(`<title>${headline} · ZEN · typepper</title>`);
-  expect(html).toContain(`<meta property="og:title" content="${headline} · ZEN · typepper">`);
+  expect(html).toContain(`<title>${headline} · BLITZ 15s · typepper</title>`);
+  expect(html).toContain(`<meta property="og:title" content="${headline} · BLITZ 15s · typepper">`);
   expect(html).toMatch(/<meta property="og:image" content="[^"]+\/web\/og\.png">/);
 
   // A friend, with their own empty browser, opens the link.
@@ -52,7 +68,7 @@ test("link, play, share, and a friend watches the round", async ({ page, browser
   theirs.on("console", (m) => friendLog.push(`${m.type()}: ${m.text()}`));
   await theirs.goto(link_);
   await onScreen(theirs, "replay");
-  await expect(theirs.locator("[data-mirror=banner]")).toHaveText("REPLAY · ZEN");
+  await expect(theirs.locator("[data-mirror=banner]")).toHaveText("REPLAY · BLITZ 15s");
   await theirs.waitForTimeout(1200);
   await shot(theirs, "friend-watching");
   await onScreen(theirs, "results");
@@ -60,25 +76,18 @@ test("link, play, share, and a friend watches the round", async ({ page, browser
   expect(await theirs.evaluate(() => localStorage.getItem("history"))).toBeNull();
   expect(friendLog.filter((l) => l.startsWith("error"))).toEqual([]);
   await friend.close();
-});
 
-test("a board row plays its run", async ({ page, consoleLog }) => {
-  await boot(page);
-  await link(page, `${name}b`);
-  await zen(page, 7);
-  await expect(page.locator("[data-mirror=share]")).toHaveText(/\/r\//);
-  const results = await mirror(page, "results");
+  // The round ranks on this month's board, and its row plays it.
   await page.keyboard.press("Escape");
   await onScreen(page, "menu");
   await page.keyboard.press("b");
   await onScreen(page, "boards");
-  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
-  await expect(page.locator("[data-mirror=status]")).toHaveText("ZEN · this month");
-  const list = page.locator("[data-mirror=list]");
-  await expect(list).toContainText(`${name}b`);
+  await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 15s · this month");
+  const board = page.locator("[data-mirror=list]");
+  await expect(board).toContainText(name);
   await shot(page, "boards");
-  const rows = (await list.textContent()).trim().split("\n");
-  const mine = rows.findIndex((r) => r.includes(`${name}b`));
+  const rows = (await board.textContent()).trim().split("\n");
+  const mine = rows.findIndex((r) => r.includes(name));
   for (let i = 0; i < mine; i++) await page.keyboard.press("ArrowDown");
   await expect.poll(async () => (await mirror(page, "list")).trim().split("\n")[mine]).toMatch(/^▸ /);
   await page.keyboard.press("Enter");
@@ -87,11 +96,19 @@ test("a board row plays its run", async ({ page, consoleLog }) => {
   expect(await mirror(page, "results")).toBe(results);
 });
 
-test("offline, the round waits in the outbox; back online, it is sent", async ({ page, context, consoleLog }) => {
+test("offline, the round waits in the outbox; back online, it is sent and comes back unranked", async ({
+  page,
+  context,
+  consoleLog,
+}) => {
   test.info().annotations.push({ type: "allow-error", description: "ERR_INTERNET_DISCONNECTED" });
+  test.info().annotations.push({ type: "allow-error", description: "ERR_FAILED" });
+  // No seed ever comes: the round is played on a seed of the game's own.
+  await page.route("**/v1/seeds", (route) => route.abort());
   await boot(page);
   await link(page, `${name}c`);
   await context.setOffline(true);
+  expect(await mirror(page, "list")).not.toContain("ranked");
   await zen(page);
   await expect(page.locator("[data-mirror=notice]")).toContainText("offline");
   const outbox = async () =>
@@ -102,4 +119,8 @@ test("offline, the round waits in the outbox; back online, it is sent", async ({
   await context.setOffline(false);
   await expect.poll(outbox).toEqual([]);
   await expect.poll(() => stored(page, "history")).toMatch(/ http:\/\/[^ ]+\/r\/[0-9A-Za-z]{8}\n$/);
+  await expect(page.locator("[data-mirror=notice]")).toHaveText(
+    "unranked: not played on a seed the server issued to you",
+  );
+  await shot(page, "offline-unranked");
 });

@@ -16,6 +16,10 @@
 use core::fmt;
 use core::str::FromStr;
 
+/// The most rounds one `POST /v1/submit` body may carry; an outbox with more sends them
+/// in several.
+pub const MAX_ENTRIES: usize = 50;
+
 /// The body of `POST /v1/submit` for rounds with their claimed scores.
 pub fn submission<'a>(rounds: impl IntoIterator<Item = (u32, &'a [u8])>) -> Vec<u8> {
     let mut body = Vec::new();
@@ -133,6 +137,10 @@ impl FromStr for Line {
         })
     }
 }
+
+/// Seeds one player may hold unplayed: asking for more withdraws the oldest. The game
+/// holds one for each mode on its menu.
+pub const MAX_OPEN_SEEDS: u32 = 32;
 
 /// The body of `POST /v1/seeds`: the mode to play next.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

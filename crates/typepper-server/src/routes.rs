@@ -25,9 +25,7 @@ type St = Extract<Arc<State>>;
 
 /// An issued seed counts for a round that arrives within this long.
 pub const SEED_LIFETIME_MS: i64 = 3_600_000;
-/// Seeds one player may hold unplayed; asking for more withdraws the oldest. The game
-/// holds one for each mode on its menu.
-pub const MAX_OPEN_SEEDS: u32 = 32;
+pub use typepper_api::MAX_OPEN_SEEDS;
 
 /// `/v1`: players, seeds, submissions, runs, boards.
 pub fn api() -> Router<Arc<State>> {

@@ -46,8 +46,6 @@ pub struct NewRun {
     pub month: String,
     /// `YYYY-MM-DD` of `created_ms`, UTC: the day its quota counts it on.
     pub day: String,
-    /// SHA-256 of `replay`: the same bytes are stored once.
-    pub replay_hash: [u8; 32],
     /// The replay, format 1.
     pub replay: Vec<u8>,
     /// What makes the round itself, kept after the run expires.

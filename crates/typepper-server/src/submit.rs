@@ -23,14 +23,13 @@ pub mod fingerprint;
 pub mod rank;
 pub mod timing;
 
-use sha2::{Digest, Sha256};
 use typepper_api::{Line, Ranked};
 use typepper_engine::{Header, PlayError, Replay, Score, VERSION};
 
 use crate::store::{Commit, NewRun, PlayerId, RoundPrint, StoreError, Tx};
 
 /// Entries one body may carry: an outbox sends more in several bodies.
-pub const MAX_ENTRIES: usize = 50;
+pub use typepper_api::MAX_ENTRIES;
 /// Judged keystrokes a run needs to be stored.
 pub const MIN_KEYS: u32 = 20;
 /// Rounds shorter than this aren't kept.
@@ -97,8 +96,6 @@ pub fn split(body: &[u8]) -> Result<Vec<Result<Entry<'_>, String>>, TooMany> {
 pub struct Verified {
     /// Its bytes.
     pub bytes: Vec<u8>,
-    /// SHA-256 of them.
-    pub hash: [u8; 32],
     /// The round's seed.
     pub seed: u64,
     /// What the engine scored.
@@ -175,7 +172,6 @@ pub fn judge(entry: &Entry<'_>) -> Judged {
     }
     Ok(Verified {
         bytes: entry.bytes.to_vec(),
-        hash: Sha256::digest(entry.bytes).into(),
         seed: replay.seed,
         score,
         round: print.finish(),
@@ -292,7 +288,6 @@ pub fn store(
             created_ms: sub.now_ms,
             month: month.clone(),
             day: day.clone(),
-            replay_hash: v.hash,
             replay: v.bytes.clone(),
             round: RoundPrint {
                 key: v.round.key,
@@ -377,6 +372,23 @@ mod tests {
                     let c = claim(&r);
                     let got = judged(&r, c);
                     assert!(got.is_ok(), "{wpm} wpm, {accuracy}%, {mode}: {got:?}");
+                    // With room to spare: no threshold is close.
+                    let mut times = vec![];
+                    r.play_each(|t, _, fx| {
+                        if fx.judged.is_some() {
+                            times.push(t);
+                        }
+                    })
+                    .unwrap();
+                    let rhythm = timing::Rhythm::of(&times).unwrap();
+                    let what = format!("{wpm} wpm, {accuracy}%, {mode}: {rhythm:?}");
+                    assert!(
+                        rhythm.spread_percent() >= 4 * timing::MIN_SPREAD_PERCENT,
+                        "{what}"
+                    );
+                    assert!(rhythm.kurtosis > 0.0, "{what}");
+                    assert!(rhythm.bursts * 100 <= rhythm.gaps, "{what}");
+                    assert!(rhythm.longest_burst <= 1, "{what}");
                 }
             }
         }

@@ -2,12 +2,17 @@
 //!
 //! The shell turns DOM events into [`Key`]s with their timestamps and calls
 //! [`App::key`] and, every frame, [`App::tick`]. What must happen outside — storing a
-//! round, sending it, fetching a board, warning in the console — comes back as [`Effect`]
-//! values for the shell to carry out, and the shell reports answers back
-//! ([`App::submitted`], [`App::linked`], [`App::board_loaded`]). All rules stay in the
-//! engine; this module only decides which screen shows what.
+//! round, sending it, fetching a board or a seed, warning in the console — comes back as
+//! [`Effect`] values for the shell to carry out, and the shell reports answers back
+//! ([`App::submitted`], [`App::linked`], [`App::board_loaded`], [`App::seed_issued`]).
+//! All rules stay in the engine; this module only decides which screen shows what.
+//!
+//! A linked game keeps a seed the server issued for each mode on the menu, fetched in the
+//! background, so that a round starts at once on a text that can be ranked. Without one
+//! (offline, not linked, or watching someone's round and playing it yourself) a round is
+//! played on a seed of the game's own, and the server keeps it unranked.
 
-use typepper_api::Line;
+use typepper_api::{IssuedSeed, Line, Ranked, Utc};
 use typepper_engine::rng::Rng;
 use typepper_engine::{Mode, Op, Replay, Round, Score, VERSION, hex};
 
@@ -65,6 +70,14 @@ pub enum Effect {
     FetchBoard(String),
     /// `GET /v1/runs/<id>`; hand the bytes to [`App::watch_bytes`].
     FetchRun(String),
+    /// `POST /v1/seeds` for this mode key with the player's token; report to
+    /// [`App::seed_issued`].
+    FetchSeed {
+        /// The player's token.
+        token: String,
+        /// The mode key.
+        mode: String,
+    },
     /// Put this text on the clipboard.
     Copy(String),
 }
@@ -94,6 +107,22 @@ pub const MENU: [&str; 5] = ["BLITZ 15s", "BLITZ 30s", "BLITZ 60s", "ZEN", "HOT 
 
 /// How long a watched replay waits before its first input lands, so the screen is seen.
 const WATCH_LEAD_MS: f64 = 600.0;
+
+/// An issued seed this close to expiring is let go: its round might arrive too late.
+const SEED_MARGIN_MS: i64 = 10 * 60_000;
+/// After a seed request fails, the next waits this long.
+const SEED_RETRY_MS: u64 = 30_000;
+
+/// A seed the server issued for a mode, waiting for its round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issued {
+    /// The mode key it counts for.
+    pub mode: String,
+    /// The seed.
+    pub seed: u64,
+    /// When it expires, unix ms.
+    pub expires_ms: i64,
+}
 
 /// A round on screen: your own, or a replay being watched.
 #[derive(Clone, Debug)]
@@ -230,7 +259,14 @@ pub struct App {
     pub outbox: Vec<Outgoing>,
     /// A submission is out: new rounds wait in the outbox until it answers.
     sending: bool,
-    seeds: Rng,
+    /// Seeds the server issued, one a mode at most.
+    pub issued: Vec<Issued>,
+    /// Modes whose seed request is out.
+    asking: Vec<String>,
+    /// No seed is asked for before this (unix ms), after a request failed.
+    seeds_retry_at: u64,
+    /// The game's own seeds, for rounds without an issued one.
+    local_seeds: Rng,
 }
 
 impl App {
@@ -261,7 +297,10 @@ impl App {
             player,
             outbox,
             sending: false,
-            seeds: Rng::new(entropy),
+            issued: vec![],
+            asking: vec![],
+            seeds_retry_at: 0,
+            local_seeds: Rng::new(entropy),
         };
         let mut fx: Vec<Effect> = warnings.into_iter().map(Effect::Warn).collect();
         fx.extend(bad.into_iter().map(Effect::Remove));
@@ -294,9 +333,29 @@ impl App {
         ]
     }
 
-    /// Starts a round of yours.
+    /// Whether a round of `mode` started now would be on a seed the server issued, and
+    /// so count for the boards.
+    pub fn ranked_ready(&self, mode: Mode) -> bool {
+        let key = mode.key();
+        self.issued.iter().any(|i| i.mode == key)
+    }
+
+    /// Starts a round of yours: on `seed` if given (a watched round played yourself),
+    /// else on the seed the server issued for the mode, else on one of the game's own.
     pub fn play(&mut self, mode: Mode, seed: Option<u64>) {
-        let seed = seed.unwrap_or_else(|| self.seeds.next_u64());
+        let key = mode.key();
+        let issued = match seed {
+            Some(_) => None,
+            // Its text is seen from now on: used up, whether the round is finished or not.
+            None => self
+                .issued
+                .iter()
+                .position(|i| i.mode == key)
+                .map(|at| self.issued.remove(at).seed),
+        };
+        let seed = seed
+            .or(issued)
+            .unwrap_or_else(|| self.local_seeds.next_u64());
         self.notice = None;
         self.sessions += 1;
         self.screen = Screen::Play(Box::new(Session {
@@ -568,8 +627,78 @@ impl App {
         }
     }
 
-    /// A frame at `now`: ends rounds whose time is up, lands a replay's due inputs.
+    /// A frame at `now`: asks for the seeds the game lacks, ends rounds whose time is
+    /// up, lands a replay's due inputs.
     pub fn tick(&mut self, now: Now) -> Vec<Effect> {
+        let mut fx = self.want_seeds(now.unix_ms);
+        fx.extend(self.tick_round(now));
+        fx
+    }
+
+    /// A seed request for each mode on the menu that has no usable seed and none asked
+    /// for, when linked. Seeds about to expire are let go first.
+    fn want_seeds(&mut self, unix_ms: u64) -> Vec<Effect> {
+        let now = i64::try_from(unix_ms).unwrap_or(i64::MAX);
+        self.issued.retain(|i| i.expires_ms - SEED_MARGIN_MS > now);
+        let Some(player) = &self.player else {
+            return vec![];
+        };
+        if unix_ms < self.seeds_retry_at {
+            return vec![];
+        }
+        let mut fx = vec![];
+        for mode in self.board_modes() {
+            let key = mode.key();
+            let have = self.issued.iter().any(|i| i.mode == key);
+            if !have && !self.asking.contains(&key) {
+                self.asking.push(key.clone());
+                fx.push(Effect::FetchSeed {
+                    token: player.token.clone(),
+                    mode: key,
+                });
+            }
+        }
+        fx
+    }
+
+    /// The answer to an [`Effect::FetchSeed`] for `mode`, at `unix_ms`.
+    pub fn seed_issued(
+        &mut self,
+        mode: &str,
+        answer: Result<IssuedSeed, String>,
+        unix_ms: u64,
+    ) -> Vec<Effect> {
+        self.asking.retain(|m| m != mode);
+        let issued = answer.and_then(|seed| match Utc::parse(&seed.expires) {
+            Some(expires_ms) if seed.mode == mode => Ok(Issued {
+                mode: seed.mode,
+                seed: seed.seed,
+                expires_ms,
+            }),
+            _ => Err(format!("the server's seed doesn't read: {seed:?}")),
+        });
+        match issued {
+            Ok(seed) => {
+                self.issued.retain(|i| i.mode != seed.mode);
+                self.issued.push(seed);
+                vec![]
+            }
+            Err(why) => {
+                self.seeds_retry_at = unix_ms + SEED_RETRY_MS;
+                vec![Effect::Warn(format!(
+                    "no seed from the server for {mode} ({why}): rounds play unranked until one comes"
+                ))]
+            }
+        }
+    }
+
+    /// Back online: seeds may be asked for again at once.
+    pub fn online(&mut self) -> Vec<Effect> {
+        self.seeds_retry_at = 0;
+        self.flush()
+    }
+
+    fn tick_round(&mut self, now: Now) -> Vec<Effect> {
         let Screen::Play(session) = &mut self.screen else {
             return vec![];
         };
@@ -658,8 +787,8 @@ impl App {
         }
     }
 
-    /// Sends every round in the outbox in one submission, unless one is out already or
-    /// the game isn't linked.
+    /// Sends the rounds in the outbox (up to a body's worth), unless a submission is out
+    /// already or the game isn't linked.
     pub fn flush(&mut self) -> Vec<Effect> {
         let Some(player) = &self.player else {
             return vec![];
@@ -668,11 +797,13 @@ impl App {
             return vec![];
         }
         self.sending = true;
-        let body = typepper_api::submission(self.outbox.iter().map(|o| (o.claim, &o.replay[..])));
+        // A body carries at most MAX_ENTRIES rounds; the rest go when it is answered.
+        let batch = &self.outbox[..self.outbox.len().min(typepper_api::MAX_ENTRIES)];
+        let body = typepper_api::submission(batch.iter().map(|o| (o.claim, &o.replay[..])));
         vec![Effect::Submit {
             token: player.token.clone(),
             body,
-            keys: self.outbox.iter().map(Outgoing::key).collect(),
+            keys: batch.iter().map(Outgoing::key).collect(),
         }]
     }
 
@@ -707,7 +838,9 @@ impl App {
             let out = self.outbox.remove(pos);
             fx.push(Effect::Remove(key.clone()));
             match line.parse::<Line>() {
-                Ok(Line::Ok { share, pb, .. }) => {
+                Ok(Line::Ok {
+                    share, pb, ranked, ..
+                }) => {
                     if let Some(e) = self.history.iter_mut().find(|e| e.unix_ms == out.unix_ms) {
                         e.share = Some(share.clone());
                         history_changed = true;
@@ -716,7 +849,11 @@ impl App {
                         && r.unix_ms == Some(out.unix_ms)
                     {
                         r.share = Some(share);
-                        r.note = Some(if pb { "a personal best!" } else { "sent" }.into());
+                        r.note = Some(match (ranked, pb) {
+                            (Ranked::Yes, true) => "ranked · a personal best!".into(),
+                            (Ranked::Yes, false) => "ranked".into(),
+                            (Ranked::No(why), _) => format!("unranked: {why}"),
+                        });
                     }
                 }
                 Ok(Line::No(why)) => {
@@ -1111,5 +1248,134 @@ mod tests {
             app.key(Key::Enter, at(0.0)),
             vec![Effect::FetchRun("bbbbbbbb".into())]
         );
+    }
+
+    fn issued(mode: &str, seed: u64, expires: &str) -> Result<IssuedSeed, String> {
+        Ok(IssuedSeed {
+            mode: mode.into(),
+            seed,
+            expires: expires.into(),
+        })
+    }
+
+    fn asked(fx: &[Effect]) -> Vec<String> {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::FetchSeed { mode, .. } => Some(mode.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// `at(0)`'s unix time is 2025-12-01T14:40:00Z: an hour later, as the server writes it.
+    const AN_HOUR_ON: &str = "2025-12-01T15:40:00Z";
+
+    #[test]
+    fn a_linked_game_keeps_a_seed_for_each_mode_and_plays_on_it() {
+        assert!(
+            asked(&fresh().tick(at(0.0))).is_empty(),
+            "not linked: no seeds"
+        );
+        let mut app = linked();
+        let fx = app.tick(at(0.0));
+        assert_eq!(
+            asked(&fx),
+            ["time:15", "time:30", "time:60", "zen", "pursuit:7"]
+        );
+        assert!(asked(&app.tick(at(16.0))).is_empty(), "asked once");
+        assert!(
+            app.seed_issued("time:15", issued("time:15", 99, AN_HOUR_ON), 0)
+                .is_empty()
+        );
+        app.key(Key::Char('1'), at(20.0));
+        let Screen::Play(s) = &app.screen else {
+            panic!("not playing")
+        };
+        assert_eq!(s.round.seed(), 99, "the issued seed");
+        assert!(app.issued.is_empty(), "used up when its text is shown");
+        assert_eq!(asked(&app.tick(at(40.0))), ["time:15"], "its replacement");
+        // Tab restarts on a seed of the game's own while the new one is out.
+        app.key(Key::Tab, at(50.0));
+        let Screen::Play(s) = &app.screen else {
+            panic!("not playing")
+        };
+        assert_ne!(s.round.seed(), 99);
+    }
+
+    #[test]
+    fn seeds_near_their_end_are_let_go_and_failures_wait() {
+        let mut app = linked();
+        app.tick(at(0.0));
+        // Nine minutes left: the round might arrive after it.
+        app.seed_issued("zen", issued("zen", 5, "2025-12-01T14:49:00Z"), 0);
+        assert!(app.issued.iter().any(|i| i.mode == "zen"));
+        assert_eq!(asked(&app.tick(at(16.0))), ["zen"]);
+        assert!(app.issued.is_empty());
+        // A refusal, or a seed that doesn't read: a warning, and a pause before asking.
+        let fx = app.seed_issued(
+            "zen",
+            Err("the server answered 500".into()),
+            1_764_600_000_016,
+        );
+        assert!(
+            matches!(&fx[..], [Effect::Warn(w)] if w.contains("unranked")),
+            "{fx:?}"
+        );
+        let fx = app.seed_issued("time:15", issued("time:15", 1, "soon"), 1_764_600_000_016);
+        assert_eq!(fx.len(), 1);
+        assert!(asked(&app.tick(at(1_000.0))).is_empty(), "waiting");
+        assert_eq!(asked(&app.tick(at(31_000.0))), ["time:15", "zen"]);
+        // Back online, at once.
+        app.seed_issued("zen", Err("offline".into()), 1_764_600_040_000);
+        app.online();
+        assert_eq!(asked(&app.tick(at(40_001.0))), ["zen"]);
+    }
+
+    #[test]
+    fn the_results_say_whether_the_round_is_ranked_and_why() {
+        let mut app = linked();
+        let mut t = 0.0;
+        zen_round(&mut app, &mut t);
+        let key = app.outbox[0].key();
+        let answer = "ok abcdEFGH 40 - http://x/r/abcdEFGH unranked a ranked ZEN round lasts at least 30 s\n";
+        app.submitted(std::slice::from_ref(&key), Ok(answer.into()));
+        let Screen::Results(r) = &app.screen else {
+            panic!()
+        };
+        assert_eq!(
+            r.note.as_deref(),
+            Some("unranked: a ranked ZEN round lasts at least 30 s")
+        );
+        app.key(Key::Escape, at(t));
+        zen_round(&mut app, &mut t);
+        let key = app.outbox[0].key();
+        let answer = "ok abcdEFGI 40 pb http://x/r/abcdEFGI ranked\n";
+        app.submitted(std::slice::from_ref(&key), Ok(answer.into()));
+        let Screen::Results(r) = &app.screen else {
+            panic!()
+        };
+        assert_eq!(r.note.as_deref(), Some("ranked · a personal best!"));
+    }
+
+    #[test]
+    fn an_outbox_of_more_than_a_body_goes_in_several() {
+        let mut app = linked();
+        let round = typepper_engine::synth::synth(Mode::Zen, 1, &Default::default());
+        for i in 0..120 {
+            app.outbox.push(Outgoing {
+                unix_ms: i,
+                replay: round.encode(),
+                claim: 1,
+            });
+        }
+        let mut bodies = vec![];
+        let mut fx = app.flush();
+        while let Some(Effect::Submit { keys, .. }) = fx.pop() {
+            bodies.push(keys.len());
+            let answer = "no refused\n".repeat(keys.len());
+            fx = app.submitted(&keys, Ok(answer));
+        }
+        assert_eq!(bodies, [50, 50, 20]);
+        assert!(app.outbox.is_empty());
     }
 }

@@ -218,6 +218,13 @@ impl Shell {
                         });
                     });
                 }
+                Effect::FetchSeed { token, mode } => {
+                    let (api, me) = (self.api.clone(), self.me.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let seed = net::issue_seed(&api, &token, &mode).await;
+                        answer_app(&me, |app| app.seed_issued(&mode, seed, dom::unix_ms()));
+                    });
+                }
                 Effect::FetchRun(id) => {
                     let (api, me) = (self.api.clone(), self.me.clone());
                     wasm_bindgen_futures::spawn_local(async move {
@@ -407,11 +414,11 @@ fn listen(
     out.push(Listener::new(&window, "resize", move |_| {
         s.borrow_mut().renderer.invalidate();
     })?);
-    // Back online: send what the outbox holds.
+    // Back online: send what the outbox holds, and ask for seeds again.
     let s = shell.clone();
     out.push(Listener::new(&window, "online", move |_| {
         let mut shell = s.borrow_mut();
-        let effects = shell.app.flush();
+        let effects = shell.app.online();
         shell.carry_out(effects);
     })?);
     Ok(out)

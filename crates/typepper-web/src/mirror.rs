@@ -64,14 +64,19 @@ pub fn mirror(app: &App, now: f64) -> Mirror {
     match &app.screen {
         Screen::Menu => {
             m.screen = "menu";
-            for (i, item) in MENU.iter().enumerate() {
+            for ((i, item), mode) in MENU.iter().enumerate().zip(app.board_modes()) {
                 let mark = if i == app.menu_item { "▸ " } else { "  " };
                 let level = if i == 4 {
                     format!(" from lv{}", app.level)
                 } else {
                     String::new()
                 };
-                let _ = writeln!(m.list, "{mark}{item}{level}");
+                let ranked = if app.ranked_ready(mode) {
+                    " · ranked"
+                } else {
+                    ""
+                };
+                let _ = writeln!(m.list, "{mark}{item}{level}{ranked}");
             }
         }
         Screen::History => {

@@ -3,6 +3,8 @@
 use gloo_net::http::{Request, Response};
 use wasm_bindgen::JsValue;
 
+use typepper_api::{IssuedSeed, SeedRequest};
+
 use crate::app::{BoardRow, Player, SubmitError};
 
 fn url(api: &str, path: &str) -> String {
@@ -57,6 +59,25 @@ pub async fn submit(api: &str, token: &str, body: &[u8]) -> Result<String, Submi
         401 => Err(SubmitError::Unauthorized(reason(response).await)),
         _ => Err(SubmitError::Refused(reason(response).await)),
     }
+}
+
+/// `POST <api>/v1/seeds` for `mode`: a seed to play a ranked round on, or why not.
+pub async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed, String> {
+    let body =
+        serde_json::to_string(&SeedRequest { mode: mode.into() }).map_err(|e| e.to_string())?;
+    let response = Request::post(&url(api, "/v1/seeds"))
+        .header("Authorization", &format!("Bearer {token}"))
+        .header("Content-Type", "application/json")
+        .body(body)
+        .map_err(|e| e.to_string())?
+        .send()
+        .await
+        .map_err(|e| format!("the server is unreachable ({e})"))?;
+    if response.status() != 201 {
+        return Err(reason(response).await);
+    }
+    let text = response.text().await.map_err(|e| e.to_string())?;
+    serde_json::from_str(&text).map_err(|e| format!("the server's seed isn't one ({e})"))
 }
 
 /// `POST <api>/v1/players`: the new player, or the server's sentence.

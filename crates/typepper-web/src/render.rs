@@ -267,6 +267,11 @@ impl Renderer {
                 (*item).to_owned()
             };
             self.text(&label, w / 2.0, y, color, "center");
+            if app.ranked_ready(app.board_modes()[i]) {
+                // The next round of this mode is on an issued seed: it counts.
+                self.font(11.0, 600);
+                self.text("RANKED", rect.x + rect.w + 14.0, y - 2.0, DIM, "left");
+            }
             self.hits.push((rect, Target::Menu(i)));
         }
         let below = y0 + MENU.len() as f64 * item_h + 10.0;
@@ -280,7 +285,7 @@ impl Renderer {
         }
         let who = match &app.player {
             Some(p) => format!("linked as {}", p.name),
-            None => "not linked: l to link and get share links".into(),
+            None => "not linked: l to link, to share and rank your rounds".into(),
         };
         self.text(&who, w / 2.0, below + 54.0, DIM, "center");
         self.hints("↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · h history · b boards · l link");
@@ -965,6 +970,9 @@ fn signature(app: &App, now: f64) -> u64 {
     app.history_row.hash(&mut h);
     app.history.len().hash(&mut h);
     app.notice.hash(&mut h);
+    for mode in app.board_modes() {
+        app.ranked_ready(mode).hash(&mut h);
+    }
     match &app.screen {
         Screen::Menu => 0.hash(&mut h),
         Screen::History => 1.hash(&mut h),

@@ -94,8 +94,8 @@ impl Drop for Server {
     }
 }
 
-/// Runs the Playwright suite against a fresh server.
-pub fn run_suite() -> Result<()> {
+/// Runs the Playwright suite (or what `args` pick of it) against a fresh server.
+pub fn run_suite(args: &[String]) -> Result<()> {
     let e2e = root().join("e2e");
     install::npm(&e2e)?;
     let chromium = install::chromium()?;
@@ -108,7 +108,15 @@ pub fn run_suite() -> Result<()> {
     let server = Server::start(
         &target.join("typepper-server"),
         None,
-        &["--ip-rate", "0", "--player-rate", "0", "--quiet"],
+        &[
+            "--ip-rate",
+            "0",
+            "--player-rate",
+            "0",
+            "--register-rate",
+            "0",
+            "--quiet",
+        ],
     )?;
     step(&format!(
         "running the browser tests against {} (Playwright, {})",
@@ -116,7 +124,8 @@ pub fn run_suite() -> Result<()> {
         chromium.display()
     ));
     let mut c = cmd("npx", &["playwright", "test"]);
-    c.current_dir(&e2e)
+    c.args(args.iter().filter(|a| a.as_str() != "--"))
+        .current_dir(&e2e)
         .env("TYPEPPER_URL", &server.url)
         .env("TYPEPPER_CLI", target.join("typepper"))
         .env("TYPEPPER_CHROMIUM", &chromium);

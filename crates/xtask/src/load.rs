@@ -1,16 +1,19 @@
 //! The server's load test, the second half of `cargo xtask bench`.
 //!
 //! 1. Debian's wrk is installed if missing; the server and the CLI are built for release.
-//! 2. Distinct 60-second rounds are synthesized with the engine, in this process (a
-//!    duplicate replay is refused, so every submit request needs its own), and written to
-//!    one file of length-prefixed submission bodies that wrk's Lua script reads once.
-//! 3. For each backend — SQLite in a fresh data dir, PostgreSQL in a throwaway cluster —
-//!    the release server starts on port 0 with its rate limits off; a player is linked
-//!    and one round submitted, for a run id to read back.
+//! 2. For each backend — SQLite in a fresh data dir, PostgreSQL in a throwaway cluster —
+//!    the release server starts on port 0 with its rate limits off.
+//! 3. Ranked rounds are played on seeds the server issued, as the game plays them: a
+//!    crowd of players is linked, each is issued [`SEEDS_EACH`] seeds for BLITZ 60s (the
+//!    most one player may hold), and a distinct round is synthesized on every seed, in
+//!    this process, into one file of submission bodies (each after its length and its
+//!    player's token) that wrk's Lua script reads once. A copy is refused, so every
+//!    submit request needs a round of its own.
 //! 4. wrk loads each route for the same seconds over the same connections: `/healthz`
-//!    (the trivial route, the yardstick), `GET /v1/runs/<id>`, `GET /r/<id>`, and
-//!    `POST /v1/submit`, whose script counts `ok` and `no` answers: a verified run is an
-//!    `ok`, not a 200.
+//!    (the trivial route, the yardstick), `GET /v1/runs/<id>`, `GET /r/<id>`, and then,
+//!    once every seed is older than its round is long (sooner, the server refuses a
+//!    round as not played on it), `POST /v1/submit`, whose script counts `ok` (and of
+//!    those, ranked) and `no` answers: a verified run is an `ok`, not a 200.
 //! 5. One table: requests a second, p50 and p99, and each route's rate against
 //!    `/healthz`'s on the same server, with the machine and the wrk command lines.
 
@@ -55,15 +58,23 @@ const SUBMIT_GOAL: f64 = 1_000.0;
 /// The cold GET run's seconds: short enough not to run out of stored runs.
 const COLD_SECS: u64 = 1;
 
-/// Round seeds: the probe round is 0, the bodies are 1..=count.
+/// The probe round's seed: one nobody issued (its run is only there to be read back).
 const PROBE_SEED: u64 = 0;
+
+/// Seeds issued to each player of the crowd: the most one player may hold.
+const SEEDS_EACH: u32 = typepper_api::MAX_OPEN_SEEDS;
+
+/// The rounds' mode, and how long one lasts.
+const MODE: Mode = Mode::BLITZ_60;
+const ROUND: Duration = Duration::from_secs(60);
 
 /// The submit script. Each thread reads the bodies file once in `init` and takes every
 /// n-th body; `response` sorts answers into ok / no / other; `done` prints the counts
 /// on one line for [`Report::parse`]. When a thread's bodies run out it stops rather
 /// than send a duplicate (which would be a cheap refusal, not a verification).
 const SUBMIT_LUA: &str = r#"-- cargo xtask bench: POST /v1/submit, a distinct round each request.
--- args: <bodies file> <token> <threads> <ids file prefix>
+-- args: <bodies file> <threads> <ids file prefix>
+-- The file holds, for each body: its length (u32 LE), its player's token (64 bytes), the body.
 local threads = {}
 local next_tid = 0
 
@@ -74,29 +85,26 @@ function setup(thread)
 end
 
 function init(args)
-  local path, token, n = args[1], args[2], tonumber(args[3])
+  local path, n = args[1], tonumber(args[2])
   local f = assert(io.open(path, "rb"))
   local data = f:read("*a")
   f:close()
-  bodies = {}
+  bodies, tokens = {}, {}
   local pos, i = 1, 0
-  while pos + 3 <= #data do
+  while pos + 67 <= #data do
     local a, b, c, d = data:byte(pos, pos + 3)
     local len = a + b * 256 + c * 65536 + d * 16777216
     if i % n == tid then
-      bodies[#bodies + 1] = data:sub(pos + 4, pos + 3 + len)
+      tokens[#tokens + 1] = data:sub(pos + 4, pos + 67)
+      bodies[#bodies + 1] = data:sub(pos + 68, pos + 67 + len)
     end
-    pos = pos + 4 + len
+    pos = pos + 68 + len
     i = i + 1
   end
   data = nil
-  headers = {
-    ["Authorization"] = "Bearer " .. token,
-    ["Content-Type"] = "application/octet-stream",
-  }
-  taken, oks, nos, others, ran_out, first_no = 0, 0, 0, 0, 0, ""
+  taken, oks, ranked, nos, others, ran_out, first_no = 0, 0, 0, 0, 0, 0, ""
   -- The stored runs' ids, for the cold GET /v1/runs/<id> run after this one.
-  ids_out = assert(io.open(args[4] .. "." .. tid, "w"))
+  ids_out = assert(io.open(args[3] .. "." .. tid, "w"))
 end
 
 function request()
@@ -109,6 +117,10 @@ function request()
     return wrk.format("GET", "/healthz")
   end
   bodies[taken] = nil
+  local headers = {
+    ["Authorization"] = "Bearer " .. tokens[taken],
+    ["Content-Type"] = "application/octet-stream",
+  }
   return wrk.format("POST", "/v1/submit", headers, body)
 end
 
@@ -116,6 +128,7 @@ function response(status, headers, body)
   local head = body:sub(1, 3)
   if status == 200 and head == "ok " then
     oks = oks + 1
+    if body:find(" ranked\n", 1, true) then ranked = ranked + 1 end
     ids_out:write(body:sub(4, 11), "\n")
   elseif status == 200 and head == "no " then
     nos = nos + 1
@@ -126,16 +139,17 @@ function response(status, headers, body)
 end
 
 function done(summary, latency, requests)
-  local ok, no, other, out, why = 0, 0, 0, 0, ""
+  local ok, rk, no, other, out, why = 0, 0, 0, 0, 0, ""
   for _, t in ipairs(threads) do
     ok = ok + t:get("oks")
+    rk = rk + t:get("ranked")
     no = no + t:get("nos")
     other = other + t:get("others")
     out = out + t:get("ran_out")
     if why == "" then why = t:get("first_no") end
   end
-  io.write(string.format("typepper-submit ok=%d no=%d other=%d ran_out=%d first_no=%s\n",
-    ok, no, other, out, why))
+  io.write(string.format("typepper-submit ok=%d ranked=%d no=%d other=%d ran_out=%d first_no=%s\n",
+    ok, rk, no, other, out, why))
 end
 "#;
 
@@ -174,17 +188,6 @@ pub fn run() -> Result<()> {
         script: dir.0.join("submit.lua"),
         server,
     };
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    step(&format!(
-        "synthesizing {count} distinct 60-second rounds ({workers} threads, the engine's synth)"
-    ));
-    let started = Instant::now();
-    std::fs::write(&plan.bodies, bodies(1..=count, workers)?)
-        .with_context(|| format!("writing {}", plan.bodies.display()))?;
-    println!(
-        "    {count} bodies in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
     std::fs::write(&plan.script, SUBMIT_LUA)?;
 
     let mut rows = backend("SQLite", None, &plan)?;
@@ -225,16 +228,48 @@ fn backend(name: &'static str, database_url: Option<&str>, plan: &Plan) -> Resul
     let server = Server::start(
         &plan.server,
         database_url,
-        &["--ip-rate", "0", "--player-rate", "0", "--quiet"],
+        &[
+            "--ip-rate",
+            "0",
+            "--player-rate",
+            "0",
+            "--register-rate",
+            "0",
+            "--quiet",
+        ],
     )?;
     let addr = server
         .url
         .strip_prefix("http://")
         .context("the server's URL is not http://")?
         .to_owned();
-    let token = link(&addr)?;
+    let token = link(&addr, "loadtest")?;
     let id = probe(&addr, &token)?;
     println!("    {} linked player loadtest; probe run {id}", server.url);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let players = plan.count.div_ceil(u64::from(SEEDS_EACH));
+    step(&format!(
+        "{name}: linking {players} players and issuing each {SEEDS_EACH} seeds for {MODE}"
+    ));
+    let started = Instant::now();
+    let seeds = issue_seeds(&addr, players, workers)?;
+    let issued = Instant::now();
+    println!(
+        "    {} seeds in {:.1} s",
+        seeds.len(),
+        started.elapsed().as_secs_f64()
+    );
+    step(&format!(
+        "{name}: synthesizing a round on each seed ({workers} threads, the engine's synth)"
+    ));
+    let started = Instant::now();
+    std::fs::write(&plan.bodies, bodies(&seeds, workers)?)
+        .with_context(|| format!("writing {}", plan.bodies.display()))?;
+    println!(
+        "    {} bodies in {:.1} s",
+        seeds.len(),
+        started.elapsed().as_secs_f64()
+    );
     let url = &server.url;
     let runs = format!("{url}/v1/runs/{id}");
     let share = format!("{url}/r/{id}");
@@ -255,20 +290,24 @@ fn backend(name: &'static str, database_url: Option<&str>, plan: &Plan) -> Resul
             report,
         });
     }
+    // A round can't arrive sooner after its seed than it lasts: the seeds age meanwhile.
+    let ripe = issued + ROUND + Duration::from_secs(1);
+    if let Some(wait) = ripe.checked_duration_since(Instant::now()) {
+        step(&format!(
+            "{name}: waiting {:.0} s, until the last seed is older than a round",
+            wait.as_secs_f64()
+        ));
+        std::thread::sleep(wait);
+    }
     step(&format!(
-        "{name}: POST /v1/submit for {} s, a new round each request (wrk)",
+        "{name}: POST /v1/submit for {} s, a new ranked round each request (wrk)",
         plan.secs
     ));
     let threads = WRK_THREADS.to_string();
     let bodies = plan.bodies.to_string_lossy();
     let ids = plan.script.with_file_name(format!("ids-{name}"));
     let ids_prefix = ids.to_string_lossy();
-    let args = [
-        bodies.as_ref(),
-        token.as_str(),
-        threads.as_str(),
-        ids_prefix.as_ref(),
-    ];
+    let args = [bodies.as_ref(), threads.as_str(), ids_prefix.as_ref()];
     let report = wrk(&submit, plan.secs, Some((&plan.script, &args)))?;
     if report.submit.is_none() {
         bail!(
@@ -375,6 +414,7 @@ struct Report {
 #[derive(Debug, Default, PartialEq)]
 struct SubmitCounts {
     ok: u64,
+    ranked: u64,
     no: u64,
     other: u64,
     ran_out: bool,
@@ -435,6 +475,7 @@ impl SubmitCounts {
             let n: u64 = v.parse()?;
             match k {
                 "ok" => c.ok = n,
+                "ranked" => c.ranked = n,
                 "no" => c.no = n,
                 "other" => c.other = n,
                 "ran_out" => c.ran_out = n > 0,
@@ -465,23 +506,86 @@ fn micros(text: &str) -> Result<f64> {
     Ok(n * scale)
 }
 
-/// The submission bodies of rounds `seeds`, each prefixed by its length (u32 LE), made
-/// on `workers` threads.
-fn bodies(seeds: std::ops::RangeInclusive<u64>, workers: usize) -> Result<Vec<u8>> {
-    let (first, last) = (*seeds.start(), *seeds.end());
-    let total = (last + 1).saturating_sub(first);
-    let per = total.div_ceil(workers as u64).max(1);
-    let parts: Vec<Result<Vec<u8>>> = std::thread::scope(|s| {
+/// A seed the server issued, and the token of the player it was issued to.
+type IssuedTo = (u64, String);
+
+/// Links `players` players (`load0`, `load1`, …) and has each issued [`SEEDS_EACH`]
+/// seeds, on `workers` threads.
+fn issue_seeds(addr: &str, players: u64, workers: usize) -> Result<Vec<IssuedTo>> {
+    let per = players.div_ceil(workers as u64).max(1);
+    let parts: Vec<Result<Vec<IssuedTo>>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers as u64)
             .map(|w| {
-                let from = first + w * per;
-                let to = (from + per).min(last + 1);
+                s.spawn(move || -> Result<Vec<IssuedTo>> {
+                    let mut out = vec![];
+                    for p in (w * per)..((w + 1) * per).min(players) {
+                        let token = link(addr, &format!("load{p}"))?;
+                        for _ in 0..SEEDS_EACH {
+                            out.push((issue(addr, &token)?, token.clone()));
+                        }
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| bail!("a thread issuing seeds panicked"))
+            })
+            .collect()
+    });
+    let mut all = vec![];
+    for part in parts {
+        all.extend(part?);
+    }
+    Ok(all)
+}
+
+/// `POST /v1/seeds` for [`MODE`] as the player with `token`: the seed.
+fn issue(addr: &str, token: &str) -> Result<u64> {
+    let bearer = format!("Bearer {token}");
+    let request = serde_json::to_vec(&typepper_api::SeedRequest { mode: MODE.key() })?;
+    let (status, body) = http(
+        addr,
+        "POST",
+        "/v1/seeds",
+        &[
+            ("Authorization", &bearer),
+            ("Content-Type", "application/json"),
+        ],
+        &request,
+    )?;
+    if status != 201 {
+        bail!(
+            "a seed request answered {status}: {}",
+            String::from_utf8_lossy(&body)
+        );
+    }
+    let seed: typepper_api::IssuedSeed =
+        serde_json::from_slice(&body).context("reading an issued seed")?;
+    Ok(seed.seed)
+}
+
+/// The submission bodies of a round on each of `seeds`, each after its length (u32 LE)
+/// and its player's token, made on `workers` threads.
+fn bodies(seeds: &[IssuedTo], workers: usize) -> Result<Vec<u8>> {
+    let per = seeds.len().div_ceil(workers).max(1);
+    let parts: Vec<Result<Vec<u8>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = seeds
+            .chunks(per)
+            .map(|chunk| {
                 s.spawn(move || -> Result<Vec<u8>> {
                     let mut out = vec![];
-                    for seed in from..to {
-                        let body = body(seed)?;
+                    for (seed, token) in chunk {
+                        let body = body(*seed)?;
                         let len = u32::try_from(body.len())?;
+                        if token.len() != 64 {
+                            bail!("a token of {} bytes, not 64", token.len());
+                        }
                         out.extend_from_slice(&len.to_le_bytes());
+                        out.extend_from_slice(token.as_bytes());
                         out.extend_from_slice(&body);
                     }
                     Ok(out)
@@ -503,7 +607,7 @@ fn bodies(seeds: std::ops::RangeInclusive<u64>, workers: usize) -> Result<Vec<u8
     Ok(all)
 }
 
-/// One submission: a BLITZ 60s round of `seed` with its true claim. The typist's speed
+/// One submission: a round of [`MODE`] on `seed` with its true claim. The typist's speed
 /// varies with the seed, as a crowd's would.
 fn body(seed: u64) -> Result<Vec<u8>> {
     let typist = Typist {
@@ -512,7 +616,7 @@ fn body(seed: u64) -> Result<Vec<u8>> {
         seed,
         ..Typist::default()
     };
-    let replay = synth(Mode::BLITZ_60, seed, &typist);
+    let replay = synth(MODE, seed, &typist);
     let (_, score) = replay
         .play()
         .map_err(|e| anyhow::anyhow!("a synthesized round does not play: {e}"))?;
@@ -523,8 +627,8 @@ fn body(seed: u64) -> Result<Vec<u8>> {
     )]))
 }
 
-/// Links a player, `loadtest`, and returns its token.
-fn link(addr: &str) -> Result<String> {
+/// Links a player named `name` and returns its token.
+fn link(addr: &str, name: &str) -> Result<String> {
     #[derive(serde::Deserialize)]
     struct Linked {
         token: String,
@@ -534,7 +638,7 @@ fn link(addr: &str) -> Result<String> {
         "POST",
         "/v1/players",
         &[("Content-Type", "application/json")],
-        br#"{"name": "loadtest"}"#,
+        &serde_json::to_vec(&serde_json::json!({ "name": name }))?,
     )?;
     if status != 201 {
         bail!(
@@ -678,11 +782,11 @@ fn print_results(plan: &Plan, rows: &[Row]) {
     let flags = wrk_flags(plan.secs).join(" ");
     println!("wrk:     wrk {flags} <url>");
     println!(
-        "         wrk {flags} -s submit.lua <url>/v1/submit -- <bodies file> <token> {WRK_THREADS}"
+        "         wrk {flags} -s submit.lua <url>/v1/submit -- <bodies file> {WRK_THREADS} <ids>"
     );
     println!(
-        "         ({} distinct bodies; SQLite: synchronous=FULL, WAL; the PostgreSQL cluster runs \
-         with fsync=off)",
+        "         ({} distinct ranked rounds on issued seeds; SQLite: synchronous=FULL, WAL; \
+         the PostgreSQL cluster runs with fsync=off)",
         plan.count
     );
     println!();
@@ -707,9 +811,10 @@ fn table(rows: &[Row]) -> String {
         let mut notes = vec![];
         if let (Some(s), Some(v)) = (&r.submit, r.verified_per_sec()) {
             notes.push(format!(
-                "{} verified/s ({} ok, {} no, {} other)",
+                "{} verified/s ({} ok, {} of them ranked; {} no, {} other)",
                 thousands(v),
                 s.ok,
+                s.ranked,
                 s.no,
                 s.other
             ));
@@ -835,7 +940,7 @@ mod tests {
   Non-2xx or 3xx responses: 4
 Requests/sec:   1268.73
 Transfer/sec:    153.00KB
-typepper-submit ok=12690 no=6 other=4 ran_out=0 first_no=no a duplicate of run abcdEFGH
+typepper-submit ok=12690 ranked=12689 no=6 other=4 ran_out=0 first_no=no a copy of run abcdEFGH
 ";
 
     #[test]
@@ -851,10 +956,11 @@ typepper-submit ok=12690 no=6 other=4 ran_out=0 first_no=no a duplicate of run a
             r.submit,
             Some(SubmitCounts {
                 ok: 12_690,
+                ranked: 12_689,
                 no: 6,
                 other: 4,
                 ran_out: false,
-                first_no: "no a duplicate of run abcdEFGH".into(),
+                first_no: "no a copy of run abcdEFGH".into(),
             })
         );
         let v = r.verified_per_sec().unwrap();
@@ -885,13 +991,16 @@ typepper-submit ok=12690 no=6 other=4 ran_out=0 first_no=no a duplicate of run a
     }
 
     #[test]
-    fn bodies_are_distinct_true_claims_with_their_lengths() {
-        let all = bodies(1..=7, 3).unwrap();
+    fn bodies_are_distinct_true_claims_with_their_lengths_and_tokens() {
+        let seeds: Vec<IssuedTo> = (1..=7).map(|s| (s, format!("{s:064}"))).collect();
+        let all = bodies(&seeds, 3).unwrap();
         let mut rest = &all[..];
         let mut seen = std::collections::HashSet::new();
         while !rest.is_empty() {
             let (len, after) = rest.split_first_chunk::<4>().unwrap();
             let len = u32::from_le_bytes(*len) as usize;
+            let (token, after) = after.split_at(64);
+            assert_eq!(token, format!("{:064}", seen.len() + 1).as_bytes());
             let (body, next) = after.split_at(len);
             let judged = claim_is_true(body);
             assert!(judged, "a body's claim is its round's score");

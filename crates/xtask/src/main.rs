@@ -20,6 +20,7 @@ commands:
   serve   build the game and the server, start it on an embedded SQLite database, print the URL
   test    every check: fmt, clippy -D warnings, all tests, the engine for wasm32, a short fuzz run
   bench   the engine's benchmarks (criterion) and the server's load test
+  e2e     only the browser tests (arguments go to Playwright, e.g. a file or -g <title>)
 
 Everything missing is installed first; each step says what it is doing.";
 
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
         Some("serve") => tasks::serve(&args[1..]),
         Some("test") => tasks::test(&args[1..]),
         Some("bench") => tasks::bench(&args[1..]),
+        Some("e2e") => crate::web::build().and_then(|()| e2e::run_suite(&args[1..])),
         Some("-h" | "--help" | "help") | None => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

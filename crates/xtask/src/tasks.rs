@@ -44,7 +44,7 @@ pub fn test(_args: &[String]) -> Result<()> {
         ],
     ))?;
     crate::web::build()?;
-    crate::e2e::run_suite()?;
+    crate::e2e::run_suite(&[])?;
     fuzz()?;
     step("all checks passed");
     Ok(())
@@ -133,8 +133,8 @@ pub fn release_server() -> Result<std::path::PathBuf> {
     Ok(root().join("target/release/typepper-server"))
 }
 
-/// The benchmarks: the engine's (criterion; flags after `bench` go to it), then the
-/// server's load test on SQLite and PostgreSQL.
+/// The benchmarks: the engine's and the server's (criterion; flags after `bench` go to
+/// them), then the server's load test on SQLite and PostgreSQL.
 pub fn bench(args: &[String]) -> Result<()> {
     step("running the engine's benchmarks (cargo bench -p typepper-engine)");
     let mut c = cmd(
@@ -142,6 +142,15 @@ pub fn bench(args: &[String]) -> Result<()> {
         &["bench", "-p", "typepper-engine", "--bench", "engine", "--"],
     );
     // `cargo xtask bench -- <filter>` as well as `cargo xtask bench <filter>`.
+    c.args(args.iter().filter(|a| a.as_str() != "--"));
+    run(&mut c)?;
+    step(
+        "running the server's benchmarks (cargo bench -p typepper-server): the trust checks' cost",
+    );
+    let mut c = cmd(
+        "cargo",
+        &["bench", "-p", "typepper-server", "--bench", "judge", "--"],
+    );
     c.args(args.iter().filter(|a| a.as_str() != "--"));
     run(&mut c)?;
     crate::load::run()?;

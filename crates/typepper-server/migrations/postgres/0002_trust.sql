@@ -21,7 +21,6 @@ CREATE TABLE rounds (
     created_ms  BIGINT  NOT NULL
 );
 CREATE INDEX rounds_key ON rounds (round_key);
-CREATE INDEX rounds_player ON rounds (player_id);
 
 -- Each player's stored runs and bytes per UTC day, for the daily quotas.
 CREATE TABLE usage (
@@ -32,11 +31,20 @@ CREATE TABLE usage (
     PRIMARY KEY (player_id, day)
 );
 
+-- A player who ever had a run stored: a name never used may be released.
+ALTER TABLE players ADD COLUMN used BOOLEAN NOT NULL DEFAULT false;
+UPDATE players SET used = true WHERE EXISTS (SELECT 1 FROM runs WHERE player_id = players.id);
+
 -- Why a run is not ranked; NULL when it is.
 ALTER TABLE runs ADD COLUMN unranked TEXT;
+-- A round's fingerprint now says what is a copy, whatever its bytes; the unique index on
+-- the hash was a page written for every run.
+ALTER TABLE runs DROP COLUMN replay_hash;
 
 -- Runs stored before now were played on seeds their players chose, so none of them is
 -- ranked: the boards and personal bests start again from rounds on issued seeds.
 UPDATE runs SET unranked = 'played before the server issued seeds';
 DELETE FROM bests;
 DELETE FROM pbs;
+-- The sweep finds monthly bests without it; it was a page written for every new best.
+DROP INDEX bests_run;

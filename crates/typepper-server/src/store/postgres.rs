@@ -303,9 +303,7 @@ impl Store for PgStore {
             // (its token no longer links) rather than a half-deleted one.
             let unused: Vec<i64> = tx
                 .query(
-                    "SELECT id FROM players p
-                     WHERE created_ms < $1
-                       AND NOT EXISTS (SELECT 1 FROM rounds WHERE player_id = p.id)
+                    "SELECT id FROM players WHERE created_ms < $1 AND NOT used
                      ORDER BY id LIMIT $2 FOR UPDATE",
                     &[&horizon.unused_players_before_ms, &batch],
                 )
@@ -413,8 +411,8 @@ impl Tx for PgTx<'_> {
         let tx = &mut self.0;
         let inserted = tx.execute(
             "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                 duration_ms, created_ms, month, replay_hash, replay, unranked)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                 duration_ms, created_ms, month, replay, unranked)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             &[
                 &run.id,
                 &run.player,
@@ -425,7 +423,6 @@ impl Tx for PgTx<'_> {
                 &i64::from(run.duration_ms),
                 &run.created_ms,
                 &run.month,
-                &&run.replay_hash[..],
                 &run.replay,
                 &run.unranked,
             ],
@@ -457,6 +454,12 @@ impl Tx for PgTx<'_> {
              ON CONFLICT (player_id, day) DO UPDATE SET
                  runs = usage.runs + 1, bytes = usage.bytes + excluded.bytes",
             &[&run.player, &run.day, &(run.replay.len() as i64)],
+        )
+        .map_err(db)?;
+        // Writes only a player's first run: after it, no row matches.
+        tx.execute(
+            "UPDATE players SET used = true WHERE id = $1 AND NOT used",
+            &[&run.player],
         )
         .map_err(db)?;
         if let Some(seed) = run.uses_seed {

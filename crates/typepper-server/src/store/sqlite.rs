@@ -260,8 +260,7 @@ impl Store for SqliteStore {
             )
             .map_err(db)?;
             let tx = c.transaction().map_err(db)?;
-            let unused = "SELECT id FROM players p
-                 WHERE created_ms < ?1 AND NOT EXISTS (SELECT 1 FROM rounds WHERE player_id = p.id)
+            let unused = "SELECT id FROM players WHERE created_ms < ?1 AND used = 0
                  ORDER BY id LIMIT ?2";
             for table in ["seeds", "usage"] {
                 tx.execute(
@@ -363,8 +362,8 @@ impl Tx for SqliteTx<'_> {
         let inserted = tx
             .prepare_cached(
                 "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                     duration_ms, created_ms, month, replay_hash, replay, unranked)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                     duration_ms, created_ms, month, replay, unranked)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             )
             .and_then(|mut s| {
                 s.execute(params![
@@ -377,7 +376,6 @@ impl Tx for SqliteTx<'_> {
                     run.duration_ms,
                     run.created_ms,
                     run.month,
-                    &run.replay_hash[..],
                     run.replay,
                     run.unranked,
                 ])
@@ -410,6 +408,10 @@ impl Tx for SqliteTx<'_> {
         )
         .and_then(|mut s| s.execute(params![run.player, run.day, run.replay.len() as i64]))
         .map_err(db)?;
+        // Writes only a player's first run: after it, no row matches.
+        tx.prepare_cached("UPDATE players SET used = 1 WHERE id = ?1 AND used = 0")
+            .and_then(|mut s| s.execute([run.player]))
+            .map_err(db)?;
         if let Some(seed) = run.uses_seed {
             tx.prepare_cached("UPDATE seeds SET run_id = ?1 WHERE seed = ?2")
                 .and_then(|mut s| s.execute(params![run.id, seed as i64]))

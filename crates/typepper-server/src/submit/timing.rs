@@ -36,50 +36,97 @@ pub const KURTOSIS_GAPS: usize = 100;
 /// Checks the times (ms since the round started, in order) of a round's judged
 /// keystrokes, and says what gave a program away.
 pub fn check(times: &[u32]) -> Result<(), String> {
-    let gaps: Vec<u32> = times.windows(2).map(|w| w[1] - w[0]).collect();
-    if gaps.is_empty() {
-        return Ok(());
+    Rhythm::of(times).map_or(Ok(()), |r| r.check())
+}
+
+/// What a round's key timing looks like: the measures the checks judge.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rhythm {
+    /// Gaps between judged keystrokes.
+    pub gaps: usize,
+    /// Gaps under [`BURST_GAP_MS`].
+    pub bursts: usize,
+    /// The most of those in a row.
+    pub longest_burst: usize,
+    /// The gaps' lower quartile, median and upper quartile, in ms.
+    pub quartiles: [u32; 3],
+    /// The gaps' excess kurtosis (0 for a normal distribution, −1.2 for a uniform one).
+    pub kurtosis: f64,
+}
+
+impl Rhythm {
+    /// The rhythm of judged keystrokes at `times`; `None` for fewer than two.
+    pub fn of(times: &[u32]) -> Option<Rhythm> {
+        let gaps: Vec<u32> = times.windows(2).map(|w| w[1] - w[0]).collect();
+        if gaps.is_empty() {
+            return None;
+        }
+        let (mut bursts, mut run, mut longest_burst) = (0, 0, 0);
+        for &gap in &gaps {
+            run = if gap < BURST_GAP_MS { run + 1 } else { 0 };
+            bursts += usize::from(gap < BURST_GAP_MS);
+            longest_burst = longest_burst.max(run);
+        }
+        let kurtosis = excess_kurtosis(&gaps);
+        // The quartiles by selection: linear, where a sort is not.
+        let mut order = gaps;
+        let at = |q: usize| (order.len() - 1) * q / 4;
+        let (i1, i2, i3) = (at(1), at(2), at(3));
+        let (below, &mut median, above) = order.select_nth_unstable(i2);
+        let q1 = below.select_nth_unstable(i1).1.to_owned();
+        let q3 = match i3 - i2 {
+            0 => median,
+            d => above.select_nth_unstable(d - 1).1.to_owned(),
+        };
+        Some(Rhythm {
+            gaps: order.len(),
+            bursts,
+            longest_burst,
+            quartiles: [q1, median, q3],
+            kurtosis,
+        })
     }
-    let mut run = 0;
-    for &gap in &gaps {
-        run = if gap < BURST_GAP_MS { run + 1 } else { 0 };
-        if run >= BURST_RUN {
+
+    /// How wide the middle half of the gaps is, in percent of the median gap.
+    pub fn spread_percent(&self) -> u64 {
+        let [q1, median, q3] = self.quartiles.map(u64::from);
+        (q3 - q1) * 100 / median.max(1)
+    }
+
+    /// Whether a person could have typed like this, and if not, why not.
+    pub fn check(&self) -> Result<(), String> {
+        if self.longest_burst >= BURST_RUN {
             return Err(format!(
                 "keys came in bursts: {} keys within {BURST_GAP_MS} ms of each other, as a \
                  paste or a macro sends them",
-                BURST_RUN + 1
+                self.longest_burst + 1
             ));
         }
-    }
-    let bursts = gaps.iter().filter(|&&g| g < BURST_GAP_MS).count();
-    if bursts * 100 > gaps.len() * MAX_BURST_PERCENT {
-        return Err(format!(
-            "implausible timing: {bursts} of {} keys came under {BURST_GAP_MS} ms after the one \
-             before",
-            gaps.len() + 1
-        ));
-    }
-    let mut sorted = gaps.clone();
-    sorted.sort_unstable();
-    let quartile = |q: usize| u64::from(sorted[(sorted.len() - 1) * q / 4]);
-    let (q1, median, q3) = (quartile(1), quartile(2), quartile(3));
-    if (q3 - q1) * 100 < median * MIN_SPREAD_PERCENT {
-        return Err(format!(
-            "timing as even as a metronome: the middle half of the gaps between keys spans \
-             {} ms around {median} ms",
-            q3 - q1
-        ));
-    }
-    if gaps.len() >= KURTOSIS_GAPS {
-        let k = excess_kurtosis(&gaps);
-        if k < MIN_KURTOSIS {
+        if self.bursts * 100 > self.gaps * MAX_BURST_PERCENT {
             return Err(format!(
-                "gaps between keys drawn evenly from a range (their kurtosis is {k:.2}); a \
-                 person's have a tail of slow keys"
+                "implausible timing: {} of {} keys came under {BURST_GAP_MS} ms after the one \
+                 before",
+                self.bursts,
+                self.gaps + 1
             ));
         }
+        if self.spread_percent() < MIN_SPREAD_PERCENT {
+            let [q1, median, q3] = self.quartiles;
+            return Err(format!(
+                "timing as even as a metronome: the middle half of the gaps between keys spans \
+                 {} ms around {median} ms",
+                q3 - q1
+            ));
+        }
+        if self.gaps >= KURTOSIS_GAPS && self.kurtosis < MIN_KURTOSIS {
+            return Err(format!(
+                "gaps between keys drawn evenly from a range (their kurtosis is {:.2}); a \
+                 person's have a tail of slow keys",
+                self.kurtosis
+            ));
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The sample's excess kurtosis: 0 for a normal distribution, −1.2 for a uniform one,
@@ -148,11 +195,10 @@ mod tests {
                 .starts_with("keys came in bursts")
         );
         // A burst of two every fourth key: 25 % of the gaps.
-        let pairs =
-            draws(3, 80)
-                .take(120)
-                .enumerate()
-                .map(|(i, d)| if i % 4 == 0 { 1 } else { 100 + d });
+        let pairs = draws(3, 80)
+            .take(120)
+            .enumerate()
+            .map(|(i, d)| if i % 4 == 0 { 1 } else { 100 + d });
         assert!(
             check(&times(pairs))
                 .unwrap_err()
