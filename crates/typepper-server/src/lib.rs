@@ -7,7 +7,10 @@
 //!    a listener (port 0 in integration tests) until a shutdown future resolves.
 //! 2. A submission (`POST /v1/submit`) is judged in [`submit`] off the async workers:
 //!    each replay's header is read first, then it is decoded, played through the engine,
-//!    checked for plausibility and against its claim, and stored in one transaction.
+//!    checked against its claim and for what a person could have typed, and stored in one
+//!    transaction that refuses copies of stored rounds and ranks only rounds played on a
+//!    seed the server issued (`POST /v1/seeds`). Every check, and why, is in
+//!    `docs/TRUST.md`.
 //! 3. Runs and players live behind [`store::Store`]: SQLite embedded by default,
 //!    PostgreSQL in production. A background sweep ([`sweep`]) deletes expired runs.
 //!

@@ -4,10 +4,10 @@
 //!
 //! 1. `story`: link, submit, fetch, boards, share pages and hosts, static files, CORS,
 //!    compression, retention.
-//! 2. `bad_input`: every kind of bad request is refused, stores nothing, and the server
-//!    keeps serving.
-//! 3. `attacks`: what an attacker tried against the boards (copies, floods, bots,
-//!    chosen seeds), each refused, on both backends.
+//! 2. The bad-input suite. `bad_input`: every kind of bad request is refused, stores
+//!    nothing, and the server keeps serving. `attacks`: what an attacker tried against
+//!    the boards (copies, floods, bots, chosen seeds), each a test named after it, on
+//!    SQLite and PostgreSQL.
 //! 4. `limits`: the per-IP and per-player rate limits and quotas.
 
 // A crate root's modules are its siblings; these live in `http/` beside it.
