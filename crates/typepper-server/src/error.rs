@@ -15,6 +15,9 @@ pub enum ApiError {
     /// 404: no such thing (or no longer).
     #[error("{0}")]
     NotFound(String),
+    /// 408: the request took too long to arrive; nothing of it was done.
+    #[error("the request took too long to arrive: nothing of it was stored; send it again")]
+    Timeout,
     /// 409: taken already.
     #[error("{0}")]
     Conflict(String),
@@ -28,6 +31,10 @@ pub enum ApiError {
     /// request was stored, so the game keeps the rounds and sends them then.
     #[error("{0}")]
     Quota(String, u64),
+    /// 503: the database can't be reached or can't write, or was too busy to start the
+    /// work in time; nothing was stored. Try again after this many seconds.
+    #[error("{0}: nothing was stored; try again in {1} s")]
+    Unavailable(String, u64),
     /// 500: the server failed; the detail is logged, not sent.
     #[error("the server failed; try again")]
     Internal(String),
@@ -43,9 +50,11 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Timeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::RateLimited(_) | ApiError::Quota(..) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable(..) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -60,7 +69,9 @@ impl IntoResponse for ApiError {
         )
             .into_response();
         match &self {
-            ApiError::RateLimited(secs) | ApiError::Quota(_, secs) => {
+            ApiError::RateLimited(secs)
+            | ApiError::Quota(_, secs)
+            | ApiError::Unavailable(_, secs) => {
                 if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
                     response.headers_mut().insert(header::RETRY_AFTER, v);
                 }
@@ -76,9 +87,22 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// How long a client should wait when the database is unavailable.
+pub const UNAVAILABLE_RETRY_SECS: u64 = 5;
+
 impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> ApiError {
-        ApiError::Internal(e.to_string())
+        use crate::store::StoreError;
+        match e {
+            StoreError::Unavailable(why) => ApiError::Unavailable(
+                format!("the database is unavailable ({why})"),
+                UNAVAILABLE_RETRY_SECS,
+            ),
+            StoreError::Late => {
+                ApiError::Unavailable("the server is too busy to store it now".into(), 1)
+            }
+            other => ApiError::Internal(other.to_string()),
+        }
     }
 }
 

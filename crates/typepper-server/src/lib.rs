@@ -19,7 +19,8 @@
 //! use std::sync::Arc;
 //! use typepper_server::{Config, State, app};
 //!
-//! let store = typepper_server::store::open(None, std::path::Path::new("data"))?;
+//! let options = typepper_server::store::Options::new(None, std::path::Path::new("data"));
+//! let store = typepper_server::store::open(&options).await?;
 //! let state = State::new(store, Config::new("http://127.0.0.1:8080", ".".into()));
 //! let router = app(Arc::new(state));
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
@@ -140,11 +141,22 @@ pub fn app(state: Arc<State>) -> Router {
          img-src 'self' data:; connect-src 'self' {api_origin}; base-uri 'none'; \
          frame-ancestors 'none'; form-action 'none'"
     );
+    let timeout = TimeoutLayer::with_status_code(
+        axum::http::StatusCode::REQUEST_TIMEOUT,
+        Duration::from_secs(state.config.request_timeout_secs),
+    );
     let api = routes::api()
+        .layer(timeout)
+        .merge(routes::submissions())
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(state.clone(), ip_limit))
         .layer(cors);
+    let timeout = TimeoutLayer::with_status_code(
+        axum::http::StatusCode::REQUEST_TIMEOUT,
+        Duration::from_secs(state.config.request_timeout_secs),
+    );
     routes::pages(&config.static_dir)
+        .layer(timeout)
         .merge(api)
         .with_state(state.clone())
         .layer(CompressionLayer::new())
@@ -155,10 +167,6 @@ pub fn app(state: Arc<State>) -> Router {
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
-        ))
-        .layer(TimeoutLayer::with_status_code(
-            axum::http::StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(state.config.request_timeout_secs),
         ))
         .layer(middleware::from_fn_with_state(state, log))
 }

@@ -61,6 +61,15 @@ struct Args {
     /// Seconds before a request is answered 408.
     #[arg(long, env = "TYPEPPER_REQUEST_TIMEOUT", default_value_t = 10)]
     request_timeout: u64,
+    /// Most submissions one SQLite commit carries (group commit); 1 commits each alone.
+    #[arg(long, env = "TYPEPPER_GROUP_COMMIT", default_value_t = 64)]
+    group_commit: usize,
+    /// Most PostgreSQL connections this server opens.
+    #[arg(long, env = "TYPEPPER_PG_CONNECTIONS", default_value_t = 16)]
+    pg_connections: usize,
+    /// Seconds a PostgreSQL connection, or the wait for a free one, may take.
+    #[arg(long, env = "TYPEPPER_PG_TIMEOUT", default_value_t = 5)]
+    pg_timeout: u64,
     /// Take client IPs from X-Forwarded-For (only behind a proxy you run).
     #[arg(long, env = "TYPEPPER_TRUST_PROXY")]
     trust_proxy: bool,
@@ -104,10 +113,12 @@ async fn main() -> anyhow::Result<()> {
             args.static_dir.display()
         );
     }
-    // The PostgreSQL client blocks on its own runtime, which may not start inside this one.
-    let (url, dir) = (args.database_url.clone(), args.data_dir.clone());
-    let store = tokio::task::spawn_blocking(move || store::open(url.as_deref(), &dir))
-        .await?
+    let mut options = store::Options::new(args.database_url.as_deref(), &args.data_dir);
+    options.group_commit = args.group_commit;
+    options.pg_connections = args.pg_connections;
+    options.pg_timeout = std::time::Duration::from_secs(args.pg_timeout);
+    let store = store::open(&options)
+        .await
         .context("opening the database")?;
     let database = match &args.database_url {
         Some(u) if u.starts_with("postgres") => "PostgreSQL".to_owned(),

@@ -1,11 +1,11 @@
 //! The handlers: the `/v1` API, share pages, and the game's own files.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use askama::Template;
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Extension, Path, Query, State as Extract};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -17,8 +17,8 @@ use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use typepper_engine::Mode;
 
-use crate::store::{Commit, IssuedSeed, Player, StoreError};
-use crate::submit::{self, NotStored};
+use crate::store::{IssuedSeed, Player, StoreError};
+use crate::submit;
 use crate::{ApiError, ClientIp, Config, State};
 
 type St = Extract<Arc<State>>;
@@ -27,14 +27,20 @@ type St = Extract<Arc<State>>;
 pub const SEED_LIFETIME_MS: i64 = 3_600_000;
 pub use typepper_api::MAX_OPEN_SEEDS;
 
-/// `/v1`: players, seeds, submissions, runs, boards.
+/// `/v1`: players, seeds, runs, boards.
 pub fn api() -> Router<Arc<State>> {
     Router::new()
         .route("/v1/players", post(create_player))
         .route("/v1/seeds", post(issue_seed))
-        .route("/v1/submit", post(submit))
         .route("/v1/runs/{id}", get(run))
         .route("/v1/boards/{mode}", get(board))
+}
+
+/// `POST /v1/submit`, apart from the rest: it reads its body against the request's
+/// time itself, and once its runs are being stored it is not cut off (which would store
+/// what is never answered), so it is outside the server's request timeout.
+pub fn submissions() -> Router<Arc<State>> {
+    Router::new().route("/v1/submit", post(submit))
 }
 
 /// The game (from `static_dir`), share pages, and a trivial route for load-test
@@ -57,13 +63,6 @@ pub fn pages(static_dir: &std::path::Path) -> Router<Arc<State>> {
                     ServeDir::new(static_dir.join("web")).append_index_html_on_directories(false),
                 ),
         )
-}
-
-/// Runs a store call off the async workers.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, ApiError> {
-    Ok(tokio::task::spawn_blocking(f).await??)
 }
 
 async fn index(st: St) -> Result<Response, ApiError> {
@@ -121,17 +120,15 @@ async fn create_player(
     let token = random_hex(32);
     let hash = token_hash(&token);
     let now = st.now_ms();
-    let store = st.store.clone();
-    let name = req.name.clone();
-    let player: Result<Player, ApiError> =
-        match tokio::task::spawn_blocking(move || store.create_player(&name, &hash, now)).await? {
-            Ok(p) => Ok(p),
-            Err(StoreError::NameTaken(n)) => Err(ApiError::Conflict(format!(
+    let player = match st.store.create_player(req.name.clone(), hash, now).await {
+        Ok(p) => p,
+        Err(StoreError::NameTaken(n)) => {
+            return Err(ApiError::Conflict(format!(
                 "the name {n} is taken: pick another"
-            ))),
-            Err(e) => Err(e.into()),
-        };
-    let player = player?;
+            )));
+        }
+        Err(e) => return Err(e.into()),
+    };
     let linked = Linked {
         name: player.name,
         token,
@@ -168,8 +165,8 @@ async fn player(st: &State, headers: &HeaderMap) -> Result<Player, ApiError> {
         .map(|(_, token)| token)
         .ok_or(ApiError::Unauthorized(HOW))?;
     let hash = token_hash(token.trim());
-    let store = st.store.clone();
-    blocking(move || store.player_by_token(&hash))
+    st.store
+        .player_by_token(hash)
         .await?
         .ok_or(ApiError::Unauthorized(
             "that token belongs to no player: link the game again",
@@ -192,28 +189,30 @@ async fn issue_seed(
         .parse()
         .map_err(|e: typepper_engine::ModeError| ApiError::BadRequest(e.to_string()))?;
     let now = st.now_ms();
-    let store = st.store.clone();
-    let issued = blocking(move || {
-        // A collision (one in 2⁶⁴ a pair) draws again.
-        for _ in 0..3 {
-            let mut bytes = [0u8; 8];
-            random(&mut bytes);
-            let seed = IssuedSeed {
-                seed: u64::from_le_bytes(bytes),
-                player: player.id,
-                mode: mode.key(),
-                issued_ms: now,
-                expires_ms: now + SEED_LIFETIME_MS,
-                run: None,
-            };
-            match store.issue_seed(&seed, MAX_OPEN_SEEDS) {
-                Err(StoreError::SeedTaken(_)) => continue,
-                other => return other.map(|()| seed),
+    // A collision (one in 2⁶⁴ a pair) draws again.
+    let mut issued = None;
+    for _ in 0..3 {
+        let mut bytes = [0u8; 8];
+        random(&mut bytes);
+        let seed = IssuedSeed {
+            seed: u64::from_le_bytes(bytes),
+            player: player.id,
+            mode: mode.key(),
+            issued_ms: now,
+            expires_ms: now + SEED_LIFETIME_MS,
+            run: None,
+        };
+        match st.store.issue_seed(seed.clone(), MAX_OPEN_SEEDS).await {
+            Err(StoreError::SeedTaken(_)) => continue,
+            Err(e) => return Err(e.into()),
+            Ok(()) => {
+                issued = Some(seed);
+                break;
             }
         }
-        Err(StoreError::Db("three seeds in a row were taken".into()))
-    })
-    .await?;
+    }
+    let issued =
+        issued.ok_or_else(|| ApiError::Internal("three seeds in a row were taken".into()))?;
     let answer = typepper_api::IssuedSeed {
         mode: issued.mode,
         seed: issued.seed,
@@ -224,13 +223,24 @@ async fn issue_seed(
 
 /// `POST /v1/submit`: judge every replay of the body, store the good ones, answer a line
 /// each.
-async fn submit(
-    st: St,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
+async fn submit(st: St, headers: HeaderMap, body: Body) -> Result<Response, ApiError> {
+    let started = Instant::now();
+    let budget = Duration::from_secs(st.config.request_timeout_secs);
     let player = player(&st, &headers).await?;
-    let body = body_bytes(body)?;
+    let body = match tokio::time::timeout(budget, axum::body::to_bytes(body, crate::MAX_BODY)).await
+    {
+        Err(_) => return Err(ApiError::Timeout),
+        Ok(Ok(body)) => body,
+        Ok(Err(e)) => {
+            let too_big = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+            return Err(if too_big {
+                ApiError::TooLarge(crate::MAX_BODY)
+            } else {
+                ApiError::BadRequest(format!("the body could not be read: {e}"))
+            });
+        }
+    };
     if body.is_empty() {
         return Err(ApiError::BadRequest(
             "an empty submission: send each replay after its claimed score".into(),
@@ -248,27 +258,19 @@ async fn submit(
         .take_n(&player.id, entries.len() as u32, Instant::now())
         .map_err(ApiError::RateLimited)?;
     drop(entries);
-    let _permit = st
-        .verifying
-        .acquire()
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
-    let state = st.0.clone();
-    let answer =
-        tokio::task::spawn_blocking(move || judge_and_store(&state, &player, &body)).await??;
-    Ok((
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        answer,
-    )
-        .into_response())
-}
-
-fn judge_and_store(st: &State, player: &Player, body: &[u8]) -> Result<String, ApiError> {
-    let judged: Vec<submit::Judged> = submit::split(body)
-        .map_err(|_| ApiError::Internal("the body was counted before".into()))?
-        .iter()
-        .map(|entry| entry.as_ref().map_err(Clone::clone).and_then(submit::judge))
-        .collect();
+    // Verification is CPU work: a few at once, off the async workers.
+    let judged = {
+        let _permit = st
+            .verifying
+            .acquire()
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        tokio::task::spawn_blocking(move || judge_body(&body)).await?
+    };
+    let share = {
+        let config = st.config.clone();
+        Arc::new(move |id: &str| config.share_link(id))
+    };
     let sub = submit::Submission {
         player: player.id,
         now_ms: st.now_ms(),
@@ -276,36 +278,36 @@ fn judge_and_store(st: &State, player: &Player, body: &[u8]) -> Result<String, A
             runs: st.config.daily_runs,
             bytes: st.config.daily_bytes,
         },
-        new_id: &run_id,
+        new_id: run_id,
+        share: share.clone(),
     };
-    let share = |id: &str| st.config.share_link(id);
-    // An id collision (one in 62⁸ a pair) is tried again with fresh ids.
-    for _ in 0..3 {
-        let mut outcome = None;
-        let done = st
-            .store
-            .submit(&mut |tx| match submit::store(tx, &sub, &judged, &share) {
-                Ok((commit, lines)) => {
-                    outcome = Some(Ok(lines));
-                    Ok(commit)
-                }
-                Err(NotStored::Quota(why)) => {
-                    outcome = Some(Err(why));
-                    Ok(Commit::No)
-                }
-                Err(NotStored::Store(e)) => Err(e),
-            });
-        match (done, outcome) {
-            (Ok(()), Some(Ok(lines))) => return Ok(submit::answer(&lines)),
-            (Ok(()), Some(Err(quota))) => {
-                return Err(ApiError::Quota(quota, secs_to_tomorrow(sub.now_ms)));
-            }
-            (Err(StoreError::IdTaken(_)), _) => continue,
-            (Err(e), _) => return Err(e.into()),
-            (Ok(()), None) => break,
-        }
+    // Not started within the request's time, it is not done at all: nothing is stored
+    // that is not answered. Once started it finishes (in milliseconds) and is answered.
+    let deadline = started + budget;
+    let done = match st
+        .store
+        .submit(submit::job(sub.clone(), judged, deadline))
+        .await?
+    {
+        Ok(done) => done,
+        Err(quota) => return Err(ApiError::Quota(quota, secs_to_tomorrow(sub.now_ms))),
+    };
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        submit::answer(done, &*share),
+    )
+        .into_response())
+}
+
+/// Reads and judges every entry of a body (it was counted before).
+fn judge_body(body: &[u8]) -> Vec<submit::Judged> {
+    match submit::split(body) {
+        Ok(entries) => entries
+            .iter()
+            .map(|entry| entry.as_ref().map_err(Clone::clone).and_then(submit::judge))
+            .collect(),
+        Err(submit::TooMany) => vec![Err("too many rounds in one submission".into())],
     }
-    Err(ApiError::Internal("the runs could not be stored".into()))
 }
 
 /// Seconds from `now_ms` to the next midnight, UTC.
@@ -352,9 +354,7 @@ async fn cached_run(
     if let Some(run) = st.runs.get(id, Instant::now()) {
         return Ok(Some(run));
     }
-    let store = st.store.clone();
-    let key = id.to_owned();
-    let found = blocking(move || store.run(&key)).await?;
+    let found = st.store.run(id.to_owned()).await?;
     Ok(found.map(|run| st.runs.put(run, Instant::now())))
 }
 
@@ -419,9 +419,7 @@ async fn board(
         }
         None => crate::month_of(st.now_ms()),
     };
-    let store = st.store.clone();
-    let (key, m) = (parsed.key(), month.clone());
-    let rows = blocking(move || store.board(&key, &m, 100)).await?;
+    let rows = st.store.board(parsed.key(), month.clone(), 100).await?;
     let board = Board {
         mode: parsed.key(),
         title: parsed.title(),

@@ -1,15 +1,27 @@
 //! Where runs, players and issued seeds live: one trait, two backends.
 //!
-//! [`Store`] is synchronous on purpose: both backends block (SQLite always does, and the
-//! `postgres` client wraps its own runtime), so the HTTP layer calls them from
-//! `spawn_blocking`, off the async workers. Each backend keeps its own migrations in
-//! `migrations/<backend>/`.
+//! [`Store`] is asynchronous: PostgreSQL through an async client and a pool, SQLite with
+//! its point reads done where the request is (they take microseconds: no hop to a
+//! blocking thread) and its writes on one writer thread, which commits the submissions
+//! waiting at the same moment together, one transaction and one fsync for all of them
+//! (group commit). Each backend keeps its own migrations in `migrations/<backend>/`.
+//!
+//! A submission's rules (what is a copy, what is ranked, the quota) live once, with the
+//! caller, as a [`Job`]'s plan: the store reads what the plan needs ([`Known`]) inside
+//! the transaction, with the rows it depends on locked, runs the plan, and writes what it
+//! says.
 
 pub mod postgres;
 pub mod sqlite;
 
+use std::future::Future;
 use std::path::Path;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Instant;
+
+/// What a store call gives back, some time later.
+pub type Fut<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
 /// A player's row id.
 pub type PlayerId = i64;
@@ -68,6 +80,8 @@ pub struct RoundPrint {
 /// A stored round with a given key: the run it was, and whether that run is still here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KnownRound {
+    /// Its fingerprint's key.
+    pub key: [u8; 32],
     /// The run's id (its run may have expired).
     pub run: String,
     /// Whose it was.
@@ -187,71 +201,97 @@ pub enum StoreError {
     /// The seed was issued already: draw another.
     #[error("seed {0} was issued already")]
     SeedTaken(u64),
+    /// The database can't be reached, or can't write (down, restarting, its disk full):
+    /// worth trying again later.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
+    /// The work waited past its deadline before it started, and was not done.
+    #[error("the database was too busy to start in time")]
+    Late,
     /// The database failed.
     #[error("database: {0}")]
     Db(String),
 }
 
-/// One submission's transaction: everything a submission reads and writes, on one
-/// connection, in one transaction (see [`Store::submit`]). The rules for what is stored
-/// live with the caller, once for both backends; these are only reads and writes.
-pub trait Tx {
-    /// Makes every other submission by `player`, and every other submission of a round
-    /// with one of `keys`, wait until this transaction ends, on every server instance.
-    fn lock(&mut self, player: PlayerId, keys: &[[u8; 32]]) -> Result<(), StoreError>;
+/// What the database knows that a submission's plan depends on, read inside its
+/// transaction with those rows locked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Known {
+    /// Every stored round with one of the job's keys.
+    pub rounds: Vec<KnownRound>,
+    /// The job's seeds that the server issued (and has not swept).
+    pub seeds: Vec<IssuedSeed>,
+    /// The player's usage on the job's day.
+    pub usage: Usage,
+}
 
-    /// `player`'s usage on `day` (`YYYY-MM-DD`).
-    fn usage(&mut self, player: PlayerId, day: &str) -> Result<Usage, StoreError>;
+/// What a plan does with one entry of a submission.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Store this run (its round, its usage, its seed, and its best if ranked).
+    Store(Box<NewRun>),
+    /// Store nothing: the entry's answer is this line, as the plan wrote it.
+    Answer(String),
+}
 
-    /// Every stored round with fingerprint key `key`.
-    fn rounds(&mut self, key: &[u8; 32]) -> Result<Vec<KnownRound>, StoreError>;
+/// What became of one [`Step`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Done {
+    /// Stored, and what that did to the player's records.
+    Stored(Box<NewRun>, Stored),
+    /// Answered without storing.
+    Answered(String),
+}
 
-    /// The issued seed `seed`, if the server issued it and has not swept it.
-    fn seed(&mut self, seed: u64) -> Result<Option<IssuedSeed>, StoreError>;
+/// A plan: the steps of a submission, decided from what the database knows, or why
+/// nothing of it is to be stored (`Err`, a sentence). It may be called again (with fresh
+/// run ids) if a run id turns out to be taken.
+pub type Plan = Box<dyn FnMut(&Known) -> Result<Vec<Step>, String> + Send>;
 
-    /// Stores a run and its round, counts it in its player's usage, uses up its seed, and
-    /// if it is ranked updates the player's monthly best and all-time best.
-    /// [`StoreError::IdTaken`] if the id is taken.
-    fn insert(&mut self, run: &NewRun) -> Result<Stored, StoreError>;
+/// One submission, for [`Store::submit`].
+pub struct Job {
+    /// Whose.
+    pub player: PlayerId,
+    /// The UTC day (`YYYY-MM-DD`) its usage counts on.
+    pub day: String,
+    /// The fingerprint keys of its rounds: their stored rounds are read, and locked.
+    pub keys: Vec<[u8; 32]>,
+    /// Its rounds' seeds, to read.
+    pub seeds: Vec<u64>,
+    /// Not started by then, it is not done at all ([`StoreError::Late`]).
+    pub deadline: Instant,
+    /// What to store.
+    pub plan: Plan,
 }
 
 /// Runs, players and issued seeds, in a database.
 pub trait Store: Send + Sync + 'static {
     /// Creates a player whose name (lower-cased, `name_key`) is free.
-    fn create_player(
-        &self,
-        name: &str,
-        token_hash: &[u8; 32],
-        now_ms: i64,
-    ) -> Result<Player, StoreError>;
+    fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player>;
 
     /// The player whose token hashes to `token_hash`.
-    fn player_by_token(&self, token_hash: &[u8; 32]) -> Result<Option<Player>, StoreError>;
+    fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>>;
 
     /// Keeps an issued seed. If its player then has more than `max_open` seeds that are
     /// neither used nor expired, the oldest of them are withdrawn (deleted).
     /// [`StoreError::SeedTaken`] if the seed exists.
-    fn issue_seed(&self, seed: &IssuedSeed, max_open: u32) -> Result<(), StoreError>;
+    fn issue_seed(&self, seed: IssuedSeed, max_open: u32) -> Fut<'_, ()>;
 
-    /// Runs `work` in one transaction and commits what it did if it says
-    /// [`Commit::Yes`]. An error from `work` rolls back and is returned.
-    fn submit(
-        &self,
-        work: &mut dyn FnMut(&mut dyn Tx) -> Result<Commit, StoreError>,
-    ) -> Result<(), StoreError>;
+    /// Runs a submission in one transaction: locks its player and keys, reads what it
+    /// needs, runs its plan, stores what the plan says, and commits; a plan's `Err`
+    /// rolls it back and comes back as `Ok(Err(why))`. Answered only once committed.
+    fn submit(&self, job: Job) -> Fut<'_, Result<Vec<Done>, String>>;
 
     /// The run with `id`.
-    fn run(&self, id: &str) -> Result<Option<Run>, StoreError>;
+    fn run(&self, id: String) -> Fut<'_, Option<Run>>;
 
     /// The best ranked run per player of `mode` in `month`, best first, at most `limit`.
     /// Better is a higher score, then a higher wpm, then earlier (then the older player,
     /// so that the order is the same on every backend).
-    fn board(&self, mode: &str, month: &str, limit: u32) -> Result<Vec<BoardRow>, StoreError>;
+    fn board(&self, mode: String, month: String, limit: u32) -> Fut<'_, Vec<BoardRow>>;
 
-    /// One batch of retention: at most `batch` runs stored before `cutoff_ms` that are no
-    /// player's monthly best; seeds that expired before `now_ms`; days of usage before
-    /// `day`; and players linked before `unused_before_ms` who never had a run stored.
-    fn sweep(&self, horizon: &Horizon, batch: u32) -> Result<Swept, StoreError>;
+    /// One batch of retention: at most `batch` rows of each kind older than `horizon`.
+    fn sweep(&self, horizon: Horizon, batch: u32) -> Fut<'_, Swept>;
 }
 
 /// What a retention sweep deletes: everything older than these.
@@ -267,22 +307,64 @@ pub struct Horizon {
     pub unused_players_before_ms: i64,
 }
 
-/// Opens the store a database URL names: `postgres://…` / `postgresql://…`, or
-/// `sqlite://<path>` / a bare path; with no URL, `typepper.sqlite3` in `data_dir`.
-pub fn open(url: Option<&str>, data_dir: &Path) -> anyhow::Result<Arc<dyn Store>> {
-    match url {
-        Some(u) if u.starts_with("postgres://") || u.starts_with("postgresql://") => {
-            Ok(Arc::new(postgres::PgStore::open(u)?))
+/// How a store is opened: where, and its limits.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `postgres://…` / `postgresql://…`, or `sqlite://<path>` / a bare path; with none,
+    /// `typepper.sqlite3` in `data_dir`.
+    pub url: Option<String>,
+    /// The embedded database's folder.
+    pub data_dir: std::path::PathBuf,
+    /// Most submissions one SQLite commit carries (1: a commit each).
+    pub group_commit: usize,
+    /// Most PostgreSQL connections this server opens.
+    pub pg_connections: usize,
+    /// How long a PostgreSQL connection, or a wait for a free one, may take.
+    pub pg_timeout: std::time::Duration,
+}
+
+impl Options {
+    /// The defaults for `url` in `data_dir`.
+    pub fn new(url: Option<&str>, data_dir: &Path) -> Options {
+        Options {
+            url: url.map(str::to_owned),
+            data_dir: data_dir.to_owned(),
+            group_commit: 64,
+            pg_connections: 16,
+            pg_timeout: std::time::Duration::from_secs(5),
         }
-        Some(u) => {
-            let path = u.strip_prefix("sqlite://").unwrap_or(u);
-            Ok(Arc::new(sqlite::SqliteStore::open(Path::new(path))?))
+    }
+
+    /// Whether this is PostgreSQL.
+    pub fn is_postgres(&self) -> bool {
+        self.url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("postgres://") || u.starts_with("postgresql://"))
+    }
+
+    /// The SQLite file, if this is SQLite.
+    pub fn sqlite_path(&self) -> Option<std::path::PathBuf> {
+        match self.url.as_deref() {
+            _ if self.is_postgres() => None,
+            Some(u) => Some(u.strip_prefix("sqlite://").unwrap_or(u).into()),
+            None => Some(self.data_dir.join("typepper.sqlite3")),
         }
+    }
+}
+
+/// Opens the store `options` name, running its migrations.
+pub async fn open(options: &Options) -> anyhow::Result<Arc<dyn Store>> {
+    match options.sqlite_path() {
         None => {
-            std::fs::create_dir_all(data_dir)?;
-            Ok(Arc::new(sqlite::SqliteStore::open(
-                &data_dir.join("typepper.sqlite3"),
-            )?))
+            let url = options.url.as_deref().unwrap_or_default();
+            Ok(Arc::new(postgres::PgStore::open(url, options).await?))
+        }
+        Some(path) => {
+            if options.url.is_none() {
+                std::fs::create_dir_all(&options.data_dir)?;
+            }
+            let store = sqlite::SqliteStore::open(&path, options.group_commit)?;
+            Ok(Arc::new(store))
         }
     }
 }

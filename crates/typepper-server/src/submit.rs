@@ -13,9 +13,9 @@
 //! 2. [`judge`] plays each replay once, scoring it, fingerprinting the round
 //!    ([`fingerprint`]) and checking that a person played it ([`timing`] and the checks
 //!    here). This needs no database, so it runs before the transaction.
-//! 3. [`store`] decides, in one transaction, which verified runs are copies of stored
-//!    rounds, which are ranked ([`rank`]), whether the player's daily quota holds them,
-//!    and stores the rest.
+//! 3. [`plan`], run by the store inside one transaction (a [`job`]), decides which
+//!    verified runs are copies of stored rounds, which are ranked ([`rank`]), whether the
+//!    player's daily quota holds them, and which to store.
 //!
 //! Every check and the reason for it is written down in `docs/TRUST.md`.
 
@@ -23,10 +23,13 @@ pub mod fingerprint;
 pub mod rank;
 pub mod timing;
 
+use std::sync::Arc;
+use std::time::Instant;
+
 use typepper_api::{Line, Ranked};
 use typepper_engine::{Header, PlayError, Replay, Score, VERSION};
 
-use crate::store::{Commit, NewRun, PlayerId, RoundPrint, StoreError, Tx};
+use crate::store::{Done, Job, Known, KnownRound, NewRun, PlayerId, RoundPrint, Step};
 
 /// Entries one body may carry: an outbox sends more in several bodies.
 pub use typepper_api::MAX_ENTRIES;
@@ -187,23 +190,9 @@ pub struct Quota {
     pub bytes: u64,
 }
 
-/// Why a submission stored nothing at all.
-#[derive(Debug)]
-pub enum NotStored {
-    /// The player's daily quota would be exceeded: nothing was stored.
-    Quota(String),
-    /// The database failed.
-    Store(StoreError),
-}
-
-impl From<StoreError> for NotStored {
-    fn from(e: StoreError) -> NotStored {
-        NotStored::Store(e)
-    }
-}
-
-/// What to store a submission as: who, when, and the ids to give its runs.
-pub struct Submission<'a> {
+/// Who is submitting, when, and what the answer's links look like.
+#[derive(Clone)]
+pub struct Submission {
     /// The player.
     pub player: PlayerId,
     /// Now, in unix ms.
@@ -211,71 +200,81 @@ pub struct Submission<'a> {
     /// The player's daily allowance.
     pub quota: Quota,
     /// Draws a new run id.
-    pub new_id: &'a dyn Fn() -> String,
+    pub new_id: fn() -> String,
+    /// A run's share link.
+    pub share: Arc<dyn Fn(&str) -> String + Send + Sync>,
 }
 
-/// Stores the verified runs of `judged` in one transaction of `tx`, and returns the
-/// answer line of every entry. Called again from the start if the store retries.
-pub fn store(
-    tx: &mut dyn Tx,
-    sub: &Submission<'_>,
-    judged: &[Judged],
-    share: &dyn Fn(&str) -> String,
-) -> Result<(Commit, Vec<Line>), NotStored> {
-    let keys: Vec<[u8; 32]> = judged
-        .iter()
-        .filter_map(|j| j.as_ref().ok())
-        .map(|v| v.round.key)
-        .collect();
-    tx.lock(sub.player, &keys)?;
-    let day = typepper_api::Utc::of(sub.now_ms).day();
+/// The store's [`Job`] for the judged entries of one body: its plan is [`plan`].
+pub fn job(sub: Submission, judged: Vec<Judged>, deadline: Instant) -> Job {
+    let verified = || judged.iter().filter_map(|j| j.as_ref().ok());
+    Job {
+        player: sub.player,
+        day: typepper_api::Utc::of(sub.now_ms).day(),
+        keys: verified().map(|v| v.round.key).collect(),
+        seeds: verified().map(|v| v.seed).collect(),
+        deadline,
+        plan: Box::new(move |known| plan(&sub, &judged, known)),
+    }
+}
+
+/// What to do with each judged entry, given what the database knows: store it (ranked
+/// or not), answer it as the copy it is (or, for the player's own round sent again, as
+/// the run it already is), or refuse it. `Err` if the player's daily quota can't hold
+/// the runs: then nothing of the body is stored.
+pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<Step>, String> {
     let month = typepper_api::Utc::of(sub.now_ms).month();
-    let mut usage = tx.usage(sub.player, &day)?;
-    let mut lines = Vec::with_capacity(judged.len());
+    let day = typepper_api::Utc::of(sub.now_ms).day();
+    // What is stored, as it will be once the runs planned so far are: an entry may be a
+    // copy of one earlier in the body, or on a seed an earlier one used.
+    let mut rounds = known.rounds.clone();
+    let mut seeds = known.seeds.clone();
+    let mut usage = known.usage;
+    let mut steps = Vec::with_capacity(judged.len());
     for j in judged {
         let v = match j {
             Ok(v) => v,
             Err(why) => {
-                lines.push(Line::No(why.clone()));
+                steps.push(Step::Answer(Line::No(why.clone()).to_string()));
                 continue;
             }
         };
-        let copy_of = tx
-            .rounds(&v.round.key)?
-            .into_iter()
-            .find(|known| v.round.same_timing(&known.blocks));
+        let copy_of = rounds
+            .iter()
+            .find(|known| known.key == v.round.key && v.round.same_timing(&known.blocks));
         if let Some(known) = copy_of {
-            lines.push(match known.stored {
+            let line = match &known.stored {
                 // The player's own round sent again (an answer lost on the way, say):
                 // the same answer, and nothing stored twice.
                 Some((score, unranked)) if known.player == sub.player => Line::Ok {
-                    share: share(&known.run),
-                    id: known.run,
-                    score,
+                    id: known.run.clone(),
+                    score: *score,
                     pb: false,
-                    ranked: ranked(unranked),
+                    share: (sub.share)(&known.run),
+                    ranked: ranked(unranked.clone()),
                 },
                 _ => Line::No(format!("a copy of run {}", known.run)),
-            });
+            };
+            steps.push(Step::Answer(line.to_string()));
             continue;
         }
-        let seed = tx.seed(v.seed)?;
-        let standing = match rank::standing(&v.score, seed.as_ref(), sub.player, sub.now_ms) {
+        let seed = seeds.iter_mut().find(|s| s.seed == v.seed);
+        let standing = match rank::standing(&v.score, seed.as_deref(), sub.player, sub.now_ms) {
             Ok(s) => s,
             Err(why) => {
-                lines.push(Line::No(why));
+                steps.push(Step::Answer(Line::No(why).to_string()));
                 continue;
             }
         };
         usage.runs += 1;
         usage.bytes += v.bytes.len() as u64;
         if usage.runs > sub.quota.runs || usage.bytes > sub.quota.bytes {
-            return Err(NotStored::Quota(format!(
+            return Err(format!(
                 "today's quota is full ({} runs or {} KiB of replays a day): try again \
                  tomorrow (UTC)",
                 sub.quota.runs,
                 sub.quota.bytes / 1024
-            )));
+            ));
         }
         let run = NewRun {
             id: (sub.new_id)(),
@@ -296,27 +295,41 @@ pub fn store(
             uses_seed: standing.uses_seed.then_some(v.seed),
             unranked: standing.unranked,
         };
-        let stored = tx.insert(&run)?;
-        lines.push(Line::Ok {
-            share: share(&run.id),
-            id: run.id,
-            score: run.score,
-            pb: stored.pb,
-            ranked: ranked(run.unranked),
+        if let Some(seed) = seed.filter(|_| standing.uses_seed) {
+            seed.run = Some(run.id.clone());
+        }
+        rounds.push(KnownRound {
+            key: run.round.key,
+            run: run.id.clone(),
+            player: sub.player,
+            blocks: run.round.blocks.clone(),
+            stored: Some((run.score, run.unranked.clone())),
         });
+        steps.push(Step::Store(Box::new(run)));
     }
-    Ok((Commit::Yes, lines))
+    Ok(steps)
 }
 
 fn ranked(unranked: Option<String>) -> Ranked {
     unranked.map_or(Ranked::Yes, Ranked::No)
 }
 
-/// The answer's text: one line an entry.
-pub fn answer(lines: &[Line]) -> String {
+/// The answer's text, one line an entry, from what became of each.
+pub fn answer(done: Vec<Done>, share: &dyn Fn(&str) -> String) -> String {
     let mut out = String::new();
-    for line in lines {
-        out.push_str(&line.to_string());
+    for d in done {
+        let line = match d {
+            Done::Answered(line) => line,
+            Done::Stored(run, stored) => Line::Ok {
+                share: share(&run.id),
+                id: run.id,
+                score: run.score,
+                pb: stored.pb,
+                ranked: ranked(run.unranked),
+            }
+            .to_string(),
+        };
+        out.push_str(&line);
         out.push('\n');
     }
     out

@@ -21,7 +21,7 @@ const USAGE_DAYS: i64 = 2;
 const DAY_MS: i64 = 86_400_000;
 
 /// Deletes everything expired now; returns how much.
-pub fn sweep_once(state: &State) -> Result<Swept, StoreError> {
+pub async fn sweep_once(state: &State) -> Result<Swept, StoreError> {
     let now = state.now_ms();
     let horizon = Horizon {
         runs_before_ms: now - i64::from(state.config.retention_days) * DAY_MS,
@@ -31,7 +31,7 @@ pub fn sweep_once(state: &State) -> Result<Swept, StoreError> {
     };
     let mut total = Swept::default();
     loop {
-        let n = state.store.sweep(&horizon, BATCH)?;
+        let n = state.store.sweep(horizon.clone(), BATCH).await?;
         total.runs += n.runs;
         total.seeds += n.seeds;
         total.players += n.players;
@@ -53,19 +53,17 @@ pub async fn run(state: Arc<State>) {
     let mut every = tokio::time::interval(Duration::from_secs(state.config.sweep_secs.max(1)));
     loop {
         every.tick().await;
-        let s = state.clone();
-        match tokio::task::spawn_blocking(move || sweep_once(&s)).await {
-            Ok(Ok(Swept {
+        match sweep_once(&state).await {
+            Ok(Swept {
                 runs: 0,
                 players: 0,
                 ..
-            })) => {}
-            Ok(Ok(n)) => eprintln!(
+            }) => {}
+            Ok(n) => eprintln!(
                 "retention: deleted {} expired runs; released {} unused names",
                 n.runs, n.players
             ),
-            Ok(Err(e)) => eprintln!("retention: the sweep failed: {e}"),
-            Err(e) => eprintln!("retention: the sweep panicked: {e}"),
+            Err(e) => eprintln!("retention: the sweep failed: {e}"),
         }
     }
 }

@@ -18,22 +18,109 @@ mod store {
 
 use std::io::Write;
 
-use typepper_server::store::postgres::PgStore;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
 use typepper_server::store::sqlite::SqliteStore;
+use typepper_server::store::{Done, Job, Options, Step, Store, StoreError};
 
 use store::story::{reopened, story};
 
-#[test]
-fn sqlite_keeps_the_story() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("story.sqlite3");
-    story(&SqliteStore::open(&path).unwrap());
-    // Opening again runs no migration twice and finds the runs where they were.
-    reopened(&SqliteStore::open(&path).unwrap());
+/// The store `url` names, as the server opens it.
+async fn open(url: &str) -> std::sync::Arc<dyn typepper_server::store::Store> {
+    let options = Options::new(Some(url), std::path::Path::new("unused"));
+    typepper_server::store::open(&options).await.unwrap()
 }
 
-#[test]
-fn postgres_keeps_the_story() {
+#[tokio::test]
+async fn sqlite_keeps_the_story() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("story.sqlite3");
+    let url = path.to_str().unwrap();
+    story(&*open(url).await).await;
+    // Opening again runs no migration twice and finds the runs where they were.
+    reopened(&*open(url).await).await;
+}
+
+#[tokio::test]
+async fn sqlite_commits_many_submissions_as_one_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("group.sqlite3");
+    let store = SqliteStore::open(&path, 64).unwrap();
+    let player = store
+        .create_player("ada".into(), [1; 32], 0)
+        .await
+        .unwrap()
+        .id;
+    let holding = Arc::new(AtomicBool::new(false));
+    let job = |n: u8, deadline: Instant, slow: bool| {
+        let run = store::story::run_for(player, n);
+        let holding = holding.clone();
+        Job {
+            player,
+            day: "2026-05-01".into(),
+            keys: vec![],
+            seeds: vec![],
+            deadline,
+            plan: Box::new(move |_| {
+                if slow {
+                    // Holds the writer, so that what comes meanwhile waits together.
+                    holding.store(true, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(300));
+                }
+                Ok(vec![Step::Store(Box::new(run.clone()))])
+            }),
+        }
+    };
+    let later = Instant::now() + Duration::from_secs(60);
+    let commits = store.commits();
+    let first = store.submit(job(0, later, true));
+    while !holding.load(Ordering::SeqCst) {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    // While the first holds the writer: sixty more, one whose asker gives up, and one
+    // whose deadline passes before it can start.
+    let waiting: Vec<_> = (1..=60)
+        .map(|n| store.submit(job(n, later, false)))
+        .collect();
+    drop(store.submit(job(61, later, false)));
+    let late = store.submit(job(62, Instant::now() + Duration::from_millis(50), false));
+    assert!(first.await.unwrap().is_ok());
+    for answer in futures_join(waiting).await {
+        assert!(matches!(&answer.unwrap().unwrap()[..], [Done::Stored(..)]));
+    }
+    assert!(matches!(late.await, Err(StoreError::Late)));
+    assert!(
+        store.commits() <= commits + 2,
+        "sixty-one submissions in {} commits",
+        store.commits() - commits
+    );
+    for n in 0..=60 {
+        let id = store::story::run_for(player, n).id;
+        assert!(store.run(id).await.unwrap().is_some());
+    }
+    for gone in [61, 62] {
+        let id = store::story::run_for(player, gone).id;
+        assert_eq!(
+            store.run(id).await.unwrap(),
+            None,
+            "nobody was told of {gone}"
+        );
+    }
+}
+
+/// Every future's output, in order, polled together.
+async fn futures_join<T>(futures: Vec<impl std::future::Future<Output = T>>) -> Vec<T> {
+    let mut out = vec![];
+    for f in futures {
+        out.push(f.await);
+    }
+    out
+}
+
+#[tokio::test]
+async fn postgres_keeps_the_story() {
     let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
         // Straight to stderr: the test harness would swallow `eprintln!` of a passing test.
         let _ = writeln!(
@@ -46,10 +133,8 @@ fn postgres_keeps_the_story() {
     };
     let db = store::pg::FreshDb::create(&url);
     {
-        let first = PgStore::open(&db.url).unwrap();
-        story(&first);
-        let again = PgStore::open(&db.url).unwrap();
-        reopened(&again);
+        story(&*open(&db.url).await).await;
+        reopened(&*open(&db.url).await).await;
     }
     // The stores are dropped (their connections closed) before the database is.
     drop(db);
@@ -69,33 +154,34 @@ const BEFORE_SEEDS: &str = "
 
 /// What the migration to issued seeds leaves of [`BEFORE_SEEDS`]: the run, unranked; no
 /// board; the player who had a run kept when names are released, the other not.
-fn migrated(store: &dyn typepper_server::store::Store) {
-    let run = store.run("abcdEFGH").unwrap().expect("the run is kept");
+async fn migrated(store: &dyn typepper_server::store::Store) {
+    let run = store
+        .run("abcdEFGH".into())
+        .await
+        .unwrap()
+        .expect("the run is kept");
     assert_eq!(run.replay, b"TPR");
     assert_eq!(
         run.unranked.as_deref(),
         Some("played before the server issued seeds")
     );
-    assert!(store.board("time:15", "1970-01", 10).unwrap().is_empty());
+    let board = store.board("time:15".into(), "1970-01".into(), 10).await;
+    assert!(board.unwrap().is_empty());
     let horizon = typepper_server::store::Horizon {
         runs_before_ms: 0,
         seeds_before_ms: 0,
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 1,
     };
-    assert_eq!(store.sweep(&horizon, 10).unwrap().players, 1);
-    assert!(
-        store.create_player("ADA", &[3; 32], 5).is_err(),
-        "ada is kept"
-    );
-    assert!(
-        store.create_player("IDLE", &[4; 32], 5).is_ok(),
-        "idle is released"
-    );
+    assert_eq!(store.sweep(horizon, 10).await.unwrap().players, 1);
+    let ada = store.create_player("ADA".into(), [3; 32], 5).await;
+    assert!(ada.is_err(), "ada is kept");
+    let idle = store.create_player("IDLE".into(), [4; 32], 5).await;
+    assert!(idle.is_ok(), "idle is released");
 }
 
-#[test]
-fn a_sqlite_database_from_before_issued_seeds_migrates() {
+#[tokio::test]
+async fn a_sqlite_database_from_before_issued_seeds_migrates() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.sqlite3");
     {
@@ -105,11 +191,11 @@ fn a_sqlite_database_from_before_issued_seeds_migrates() {
         old.pragma_update(None, "user_version", 1).unwrap();
         old.execute_batch(BEFORE_SEEDS).unwrap();
     }
-    migrated(&SqliteStore::open(&path).unwrap());
+    migrated(&*open(path.to_str().unwrap()).await).await;
 }
 
-#[test]
-fn a_postgres_database_from_before_issued_seeds_migrates() {
+#[tokio::test]
+async fn a_postgres_database_from_before_issued_seeds_migrates() {
     let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
         let _ = writeln!(
             std::io::stderr(),
@@ -118,19 +204,15 @@ fn a_postgres_database_from_before_issued_seeds_migrates() {
         return;
     };
     let db = store::pg::FreshDb::create(&url);
-    {
-        let mut old = postgres::Client::connect(&db.url, postgres::NoTls).unwrap();
-        old.batch_execute(include_str!("../migrations/postgres/0001_init.sql"))
-            .unwrap();
-        old.batch_execute(
-            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY);
-             INSERT INTO schema_migrations VALUES (1);",
-        )
-        .unwrap();
-        // bytea's hex form where SQLite writes a blob literal.
-        old.batch_execute(&BEFORE_SEEDS.replace("X'", "'\\x"))
-            .unwrap();
-        migrated(&PgStore::open(&db.url).unwrap());
-    }
+    // bytea's hex form where SQLite writes a blob literal.
+    db.execute(&format!(
+        "{}
+         CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY);
+         INSERT INTO schema_migrations VALUES (1);
+         {}",
+        include_str!("../migrations/postgres/0001_init.sql"),
+        BEFORE_SEEDS.replace("X'", "'\\x")
+    ));
+    migrated(&*open(&db.url).await).await;
     drop(db);
 }

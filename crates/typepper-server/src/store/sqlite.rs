@@ -1,18 +1,31 @@
 //! The embedded default: SQLite in a file, WAL, `synchronous = FULL`.
 //!
 //! A returned share link is a promise, so every commit is synced to disk before the
-//! server answers. One connection writes (SQLite has one writer anyway); a few more read
-//! at the same time, which WAL allows.
+//! server answers. How the connections are used:
+//! 1. **Reads** (a player by token, a run, a board) run where they are asked for, on a
+//!    small pool of reader connections: a point read takes microseconds, less than the
+//!    hop to a blocking thread would, and WAL lets readers read beside the writer.
+//! 2. **Writes** go to one writer thread, which owns the only writing connection. It
+//!    takes every piece of work waiting when it is free (up to the group size), runs each
+//!    in a savepoint of its own inside one transaction, commits once, and answers each
+//!    after that one fsync: **group commit**. Many submissions at once cost one fsync,
+//!    and one that fails undoes only its own savepoint.
+//! 3. Work whose asker has gone (the request was dropped) is skipped, and work that waited
+//!    past its deadline is refused as [`StoreError::Late`], both before anything of it is
+//!    written: nothing is stored that nobody will be told of.
 
-use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
+use tokio::sync::oneshot;
 
 use super::{
-    BoardRow, Commit, Horizon, IssuedSeed, KnownRound, NewRun, Player, PlayerId, Run, Store,
-    StoreError, Stored, Swept, Tx, Usage,
+    BoardRow, Done, Fut, Horizon, IssuedSeed, Job, Known, KnownRound, NewRun, Player, Run, Step,
+    Store, StoreError, Stored, Swept, Usage,
 };
 
 /// Migrations in order; `PRAGMA user_version` is how many have run.
@@ -24,15 +37,33 @@ const MIGRATIONS: &[&str] = &[
 /// Readers beside the writer.
 const READERS: usize = 4;
 
+/// How many times a plan is run again when a run id it drew is taken.
+const ID_TRIES: usize = 3;
+
 /// SQLite behind [`Store`].
 pub struct SqliteStore {
-    writer: Mutex<Connection>,
     readers: Vec<Mutex<Connection>>,
     next: AtomicUsize,
+    /// To the writer thread; `None` once closing.
+    work: Option<mpsc::Sender<Box<dyn Work>>>,
+    writer: Option<std::thread::JoinHandle<()>>,
+    /// Transactions the writer committed.
+    commits: Arc<AtomicU64>,
 }
 
+/// A SQLite error as the store says it: a full disk or a busy database is worth trying
+/// again later.
 fn db(e: rusqlite::Error) -> StoreError {
-    StoreError::Db(e.to_string())
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DiskFull) => StoreError::Unavailable("the disk is full".into()),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+            StoreError::Unavailable("the database is busy".into())
+        }
+        Some(ErrorCode::SystemIoFailure | ErrorCode::CannotOpen) => {
+            StoreError::Unavailable(format!("the disk failed: {e}"))
+        }
+        _ => StoreError::Db(e.to_string()),
+    }
 }
 
 fn connect(path: &Path) -> Result<Connection, rusqlite::Error> {
@@ -52,8 +83,9 @@ fn connect(path: &Path) -> Result<Connection, rusqlite::Error> {
 }
 
 impl SqliteStore {
-    /// Opens (creating if need be) the database at `path` and runs its migrations.
-    pub fn open(path: &Path) -> anyhow::Result<SqliteStore> {
+    /// Opens (creating if need be) the database at `path`, runs its migrations, and
+    /// starts the writer, which commits at most `group` pieces of work at once.
+    pub fn open(path: &Path, group: usize) -> anyhow::Result<SqliteStore> {
         let mut writer = connect(path)?;
         let done: i64 = writer.pragma_query_value(None, "user_version", |r| r.get(0))?;
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(done as usize) {
@@ -65,11 +97,25 @@ impl SqliteStore {
         let readers = (0..READERS)
             .map(|_| connect(path).map(Mutex::new))
             .collect::<Result<_, _>>()?;
+        let (work, queue) = mpsc::channel();
+        let group = group.max(1);
+        let commits = Arc::new(AtomicU64::new(0));
+        let counted = commits.clone();
+        let thread = std::thread::Builder::new()
+            .name("sqlite-writer".into())
+            .spawn(move || write_loop(writer, &queue, group, &counted))?;
         Ok(SqliteStore {
-            writer: Mutex::new(writer),
             readers,
             next: AtomicUsize::new(0),
+            work: Some(work),
+            writer: Some(thread),
+            commits,
         })
+    }
+
+    /// How many transactions the writer has committed.
+    pub fn commits(&self) -> u64 {
+        self.commits.load(Ordering::Relaxed)
     }
 
     fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
@@ -85,40 +131,192 @@ impl SqliteStore {
         f(&conn).map_err(db)
     }
 
-    fn write<T>(
+    /// Hands `work` to the writer; the answer comes once its transaction committed.
+    fn write<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
-    ) -> Result<T, StoreError> {
-        let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        f(&mut conn)
+        deadline: Option<Instant>,
+        work: impl FnMut(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Fut<'_, T> {
+        let (reply, answer) = oneshot::channel();
+        let task = Task {
+            work,
+            deadline,
+            result: None,
+            reply,
+        };
+        let sent = self.work.as_ref().map(|w| w.send(Box::new(task)).is_ok());
+        Box::pin(async move {
+            if sent != Some(true) {
+                return Err(StoreError::Unavailable("the store is closing".into()));
+            }
+            answer
+                .await
+                .map_err(|_| StoreError::Db("the writer stopped".into()))?
+        })
+    }
+}
+
+impl Drop for SqliteStore {
+    fn drop(&mut self) {
+        // The writer finishes what it has and stops when its queue closes.
+        self.work = None;
+        if let Some(thread) = self.writer.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Work for the writer: done in a savepoint of its own, answered after the commit.
+trait Work: Send {
+    /// Nobody waits for the answer any more.
+    fn abandoned(&self) -> bool;
+    /// When it must have started by.
+    fn deadline(&self) -> Option<Instant>;
+    /// Does the work inside the group's transaction; an error undoes only this work.
+    fn run(&mut self, conn: &Connection);
+    /// The transaction committed: answer.
+    fn committed(self: Box<Self>);
+    /// It didn't, or the work was not done: answer `e`.
+    fn failed(self: Box<Self>, e: StoreError);
+}
+
+struct Task<T, F> {
+    work: F,
+    deadline: Option<Instant>,
+    result: Option<Result<T, StoreError>>,
+    reply: oneshot::Sender<Result<T, StoreError>>,
+}
+
+impl<T, F> Work for Task<T, F>
+where
+    T: Send,
+    F: FnMut(&Connection) -> Result<T, StoreError> + Send,
+{
+    fn abandoned(&self) -> bool {
+        self.reply.is_closed()
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    fn run(&mut self, conn: &Connection) {
+        let result = conn
+            .execute_batch("SAVEPOINT work")
+            .map_err(db)
+            .and_then(|()| (self.work)(conn));
+        let end = if result.is_ok() {
+            "RELEASE work"
+        } else {
+            "ROLLBACK TO work; RELEASE work"
+        };
+        let ended = conn.execute_batch(end).map_err(db);
+        self.result = Some(ended.and(result));
+    }
+
+    fn committed(self: Box<Self>) {
+        let result = self
+            .result
+            .unwrap_or_else(|| Err(StoreError::Db("the work never ran".into())));
+        let _ = self.reply.send(result);
+    }
+
+    fn failed(self: Box<Self>, e: StoreError) {
+        let _ = self.reply.send(Err(e));
+    }
+}
+
+/// The writer thread: takes what is waiting, does it in one transaction, commits once.
+fn write_loop(
+    mut conn: Connection,
+    queue: &mpsc::Receiver<Box<dyn Work>>,
+    group: usize,
+    commits: &AtomicU64,
+) {
+    while let Ok(first) = queue.recv() {
+        let mut batch = vec![first];
+        while batch.len() < group {
+            match queue.try_recv() {
+                Ok(w) => batch.push(w),
+                Err(_) => break,
+            }
+        }
+        let now = Instant::now();
+        let mut todo = Vec::with_capacity(batch.len());
+        for w in batch {
+            if w.abandoned() {
+                continue;
+            }
+            if w.deadline().is_some_and(|d| now > d) {
+                w.failed(StoreError::Late);
+                continue;
+            }
+            todo.push(w);
+        }
+        if todo.is_empty() {
+            continue;
+        }
+        // IMMEDIATE takes the write lock now: another process on the same file waits here
+        // (busy_timeout) rather than failing at its first write.
+        let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+            Ok(tx) => tx,
+            Err(e) => {
+                let e = db(e);
+                for w in todo {
+                    w.failed(clone_error(&e));
+                }
+                continue;
+            }
+        };
+        for w in &mut todo {
+            w.run(&tx);
+        }
+        match tx.commit() {
+            Ok(()) => {
+                commits.fetch_add(1, Ordering::Relaxed);
+                todo.into_iter().for_each(|w| w.committed());
+            }
+            Err(e) => {
+                let e = db(e);
+                for w in todo {
+                    w.failed(clone_error(&e));
+                }
+            }
+        }
+    }
+}
+
+fn clone_error(e: &StoreError) -> StoreError {
+    match e {
+        StoreError::Unavailable(m) => StoreError::Unavailable(m.clone()),
+        other => StoreError::Db(other.to_string()),
     }
 }
 
 impl Store for SqliteStore {
-    fn create_player(
-        &self,
-        name: &str,
-        token_hash: &[u8; 32],
-        now_ms: i64,
-    ) -> Result<Player, StoreError> {
-        self.write(|c| {
-            let inserted = c.execute(
-                "INSERT INTO players (name, name_key, token_hash, created_ms) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (name_key) DO NOTHING",
-                params![name, name.to_lowercase(), &token_hash[..], now_ms],
-            );
-            match inserted.map_err(db)? {
-                0 => Err(StoreError::NameTaken(name.to_owned())),
+    fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
+        self.write(None, move |c| {
+            let inserted = c
+                .prepare_cached(
+                    "INSERT INTO players (name, name_key, token_hash, created_ms)
+                     VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name_key) DO NOTHING",
+                )
+                .and_then(|mut s| {
+                    s.execute(params![name, name.to_lowercase(), &token_hash[..], now_ms])
+                })
+                .map_err(db)?;
+            match inserted {
+                0 => Err(StoreError::NameTaken(name.clone())),
                 _ => Ok(Player {
                     id: c.last_insert_rowid(),
-                    name: name.to_owned(),
+                    name: name.clone(),
                 }),
             }
         })
     }
 
-    fn player_by_token(&self, token_hash: &[u8; 32]) -> Result<Option<Player>, StoreError> {
-        self.read(|c| {
+    fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>> {
+        let found = self.read(|c| {
             c.prepare_cached("SELECT id, name FROM players WHERE token_hash = ?1")?
                 .query_row([&token_hash[..]], |r| {
                     Ok(Player {
@@ -127,15 +325,13 @@ impl Store for SqliteStore {
                     })
                 })
                 .optional()
-        })
+        });
+        Box::pin(std::future::ready(found))
     }
 
-    fn issue_seed(&self, seed: &IssuedSeed, max_open: u32) -> Result<(), StoreError> {
-        self.write(|c| {
-            let tx = c
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(db)?;
-            let inserted = tx
+    fn issue_seed(&self, seed: IssuedSeed, max_open: u32) -> Fut<'_, ()> {
+        self.write(None, move |c| {
+            let inserted = c
                 .prepare_cached(
                     "INSERT INTO seeds (seed, player_id, mode, issued_ms, expires_ms)
                      VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (seed) DO NOTHING",
@@ -153,7 +349,7 @@ impl Store for SqliteStore {
             if inserted == 0 {
                 return Err(StoreError::SeedTaken(seed.seed));
             }
-            tx.prepare_cached(
+            c.prepare_cached(
                 "DELETE FROM seeds WHERE seed IN (
                      SELECT seed FROM seeds
                      WHERE player_id = ?1 AND run_id IS NULL AND expires_ms >= ?2
@@ -161,35 +357,51 @@ impl Store for SqliteStore {
             )
             .and_then(|mut s| s.execute(params![seed.player, seed.issued_ms, max_open]))
             .map_err(db)?;
-            tx.commit().map_err(db)
+            Ok(())
         })
     }
 
-    fn submit(
-        &self,
-        work: &mut dyn FnMut(&mut dyn Tx) -> Result<Commit, StoreError>,
-    ) -> Result<(), StoreError> {
-        self.write(|c| {
-            // IMMEDIATE takes the write lock now: another process on the same file waits
-            // here (busy_timeout) rather than failing at its first write.
-            let tx = c
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(db)?;
-            match work(&mut SqliteTx(&tx))? {
-                Commit::Yes => tx.commit().map_err(db),
-                Commit::No => tx.rollback().map_err(db),
+    fn submit(&self, mut job: Job) -> Fut<'_, Result<Vec<Done>, String>> {
+        // The writer is the only writer: the job's rows can't change under it.
+        let deadline = job.deadline;
+        self.write(Some(deadline), move |c| {
+            let known = Known {
+                rounds: rounds(c, &job.keys)?,
+                seeds: seeds(c, &job.seeds)?,
+                usage: usage(c, job.player, &job.day)?,
+            };
+            for _ in 0..ID_TRIES {
+                let steps = match (job.plan)(&known) {
+                    Ok(steps) => steps,
+                    Err(why) => return Ok(Err(why)),
+                };
+                c.execute_batch("SAVEPOINT steps").map_err(db)?;
+                match store_steps(c, steps) {
+                    Ok(done) => {
+                        c.execute_batch("RELEASE steps").map_err(db)?;
+                        return Ok(Ok(done));
+                    }
+                    Err(e) => {
+                        c.execute_batch("ROLLBACK TO steps; RELEASE steps")
+                            .map_err(db)?;
+                        if !matches!(e, StoreError::IdTaken(_)) {
+                            return Err(e);
+                        }
+                    }
+                }
             }
+            Err(StoreError::Db("run ids were taken three times".into()))
         })
     }
 
-    fn run(&self, id: &str) -> Result<Option<Run>, StoreError> {
-        self.read(|c| {
+    fn run(&self, id: String) -> Fut<'_, Option<Run>> {
+        let found = self.read(|c| {
             c.prepare_cached(
                 "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.duration_ms,
                         r.created_ms, r.unranked, r.replay
                  FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = ?1",
             )?
-            .query_row([id], |r| {
+            .query_row([&id], |r| {
                 Ok(Run {
                     id: r.get(0)?,
                     player: r.get(1)?,
@@ -204,11 +416,12 @@ impl Store for SqliteStore {
                 })
             })
             .optional()
-        })
+        });
+        Box::pin(std::future::ready(found))
     }
 
-    fn board(&self, mode: &str, month: &str, limit: u32) -> Result<Vec<BoardRow>, StoreError> {
-        self.read(|c| {
+    fn board(&self, mode: String, month: String, limit: u32) -> Fut<'_, Vec<BoardRow>> {
+        let rows = self.read(|c| {
             let mut s = c.prepare_cached(
                 "SELECT p.name, b.score, b.wpm_x100, r.accuracy_x100, b.run_id, b.created_ms
                  FROM bests b JOIN players p ON p.id = b.player_id JOIN runs r ON r.id = b.run_id
@@ -232,11 +445,12 @@ impl Store for SqliteStore {
                 row.rank = i as u32 + 1;
             }
             Ok(out)
-        })
+        });
+        Box::pin(std::future::ready(rows))
     }
 
-    fn sweep(&self, horizon: &Horizon, batch: u32) -> Result<Swept, StoreError> {
-        self.write(|c| {
+    fn sweep(&self, horizon: Horizon, batch: u32) -> Fut<'_, Swept> {
+        self.write(None, move |c| {
             let runs = c
                 .execute(
                     "DELETE FROM runs WHERE id IN (
@@ -259,23 +473,21 @@ impl Store for SqliteStore {
                 params![horizon.usage_before_day, batch],
             )
             .map_err(db)?;
-            let tx = c.transaction().map_err(db)?;
             let unused = "SELECT id FROM players WHERE created_ms < ?1 AND used = 0
                  ORDER BY id LIMIT ?2";
             for table in ["seeds", "usage"] {
-                tx.execute(
+                c.execute(
                     &format!("DELETE FROM {table} WHERE player_id IN ({unused})"),
                     params![horizon.unused_players_before_ms, batch],
                 )
                 .map_err(db)?;
             }
-            let players = tx
+            let players = c
                 .execute(
                     &format!("DELETE FROM players WHERE id IN ({unused})"),
                     params![horizon.unused_players_before_ms, batch],
                 )
                 .map_err(db)?;
-            tx.commit().map_err(db)?;
             Ok(Swept {
                 runs: runs as u64,
                 seeds: seeds as u64,
@@ -285,43 +497,21 @@ impl Store for SqliteStore {
     }
 }
 
-/// One submission's transaction on the writer connection.
-struct SqliteTx<'a>(&'a Transaction<'a>);
-
-impl Tx for SqliteTx<'_> {
-    fn lock(&mut self, _player: PlayerId, _keys: &[[u8; 32]]) -> Result<(), StoreError> {
-        // The transaction is IMMEDIATE: it holds the database's one write lock already.
-        Ok(())
-    }
-
-    fn usage(&mut self, player: PlayerId, day: &str) -> Result<Usage, StoreError> {
-        self.0
-            .prepare_cached("SELECT runs, bytes FROM usage WHERE player_id = ?1 AND day = ?2")
-            .and_then(|mut s| {
-                s.query_row(params![player, day], |r| {
-                    Ok(Usage {
-                        runs: r.get(0)?,
-                        bytes: r.get::<_, i64>(1)?.try_into().unwrap_or(0),
-                    })
-                })
-                .optional()
-            })
-            .map(Option::unwrap_or_default)
-            .map_err(db)
-    }
-
-    fn rounds(&mut self, key: &[u8; 32]) -> Result<Vec<KnownRound>, StoreError> {
-        let mut s = self
-            .0
-            .prepare_cached(
-                "SELECT k.run_id, k.player_id, k.blocks, r.score, r.unranked, r.id IS NOT NULL
-                 FROM rounds k LEFT JOIN runs r ON r.id = k.run_id WHERE k.round_key = ?1",
-            )
-            .map_err(db)?;
+/// Every stored round with one of `keys`.
+fn rounds(c: &Connection, keys: &[[u8; 32]]) -> Result<Vec<KnownRound>, StoreError> {
+    let mut s = c
+        .prepare_cached(
+            "SELECT k.run_id, k.player_id, k.blocks, r.score, r.unranked, r.id IS NOT NULL
+             FROM rounds k LEFT JOIN runs r ON r.id = k.run_id WHERE k.round_key = ?1",
+        )
+        .map_err(db)?;
+    let mut out = vec![];
+    for key in keys {
         let rows = s
             .query_map([&key[..]], |r| {
                 let stored: bool = r.get(5)?;
                 Ok(KnownRound {
+                    key: *key,
                     run: r.get(0)?,
                     player: r.get(1)?,
                     blocks: r.get(2)?,
@@ -333,124 +523,189 @@ impl Tx for SqliteTx<'_> {
                 })
             })
             .map_err(db)?;
-        rows.collect::<Result<_, _>>().map_err(db)
+        for row in rows {
+            out.push(row.map_err(db)?);
+        }
     }
+    Ok(out)
+}
 
-    fn seed(&mut self, seed: u64) -> Result<Option<IssuedSeed>, StoreError> {
-        self.0
-            .prepare_cached(
-                "SELECT player_id, mode, issued_ms, expires_ms, run_id FROM seeds WHERE seed = ?1",
-            )
-            .and_then(|mut s| {
-                s.query_row([seed as i64], |r| {
-                    Ok(IssuedSeed {
-                        seed,
-                        player: r.get(0)?,
-                        mode: r.get(1)?,
-                        issued_ms: r.get(2)?,
-                        expires_ms: r.get(3)?,
-                        run: r.get(4)?,
-                    })
+/// The issued seeds among `wanted`.
+fn seeds(c: &Connection, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
+    let mut s = c
+        .prepare_cached(
+            "SELECT player_id, mode, issued_ms, expires_ms, run_id FROM seeds WHERE seed = ?1",
+        )
+        .map_err(db)?;
+    let mut out = vec![];
+    for &seed in wanted {
+        let found = s
+            .query_row([seed as i64], |r| {
+                Ok(IssuedSeed {
+                    seed,
+                    player: r.get(0)?,
+                    mode: r.get(1)?,
+                    issued_ms: r.get(2)?,
+                    expires_ms: r.get(3)?,
+                    run: r.get(4)?,
                 })
-                .optional()
             })
-            .map_err(db)
-    }
-
-    fn insert(&mut self, run: &NewRun) -> Result<Stored, StoreError> {
-        let tx = self.0;
-        let inserted = tx
-            .prepare_cached(
-                "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                     duration_ms, created_ms, month, replay, unranked)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            )
-            .and_then(|mut s| {
-                s.execute(params![
-                    run.id,
-                    run.player,
-                    run.mode,
-                    run.score,
-                    run.wpm_x100,
-                    run.accuracy_x100,
-                    run.duration_ms,
-                    run.created_ms,
-                    run.month,
-                    run.replay,
-                    run.unranked,
-                ])
-            });
-        if let Err(e) = inserted {
-            return Err(if e.to_string().contains("runs.id") {
-                StoreError::IdTaken(run.id.clone())
-            } else {
-                db(e)
-            });
-        }
-        tx.prepare_cached(
-            "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-        )
-        .and_then(|mut s| {
-            s.execute(params![
-                &run.round.key[..],
-                run.id,
-                run.player,
-                run.round.blocks,
-                run.created_ms
-            ])
-        })
-        .map_err(db)?;
-        tx.prepare_cached(
-            "INSERT INTO usage (player_id, day, runs, bytes) VALUES (?1, ?2, 1, ?3)
-             ON CONFLICT (player_id, day) DO UPDATE SET
-                 runs = usage.runs + 1, bytes = usage.bytes + excluded.bytes",
-        )
-        .and_then(|mut s| s.execute(params![run.player, run.day, run.replay.len() as i64]))
-        .map_err(db)?;
-        // Writes only a player's first run: after it, no row matches.
-        tx.prepare_cached("UPDATE players SET used = 1 WHERE id = ?1 AND used = 0")
-            .and_then(|mut s| s.execute([run.player]))
+            .optional()
             .map_err(db)?;
-        if let Some(seed) = run.uses_seed {
-            tx.prepare_cached("UPDATE seeds SET run_id = ?1 WHERE seed = ?2")
-                .and_then(|mut s| s.execute(params![run.id, seed as i64]))
-                .map_err(db)?;
-        }
-        if run.unranked.is_some() {
-            return Ok(Stored { pb: false });
-        }
-        tx.prepare_cached(
-            "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-             ON CONFLICT (player_id, mode, month) DO UPDATE SET
-                 run_id = excluded.run_id, score = excluded.score,
-                 wpm_x100 = excluded.wpm_x100, created_ms = excluded.created_ms
-             WHERE excluded.score > bests.score
-                OR (excluded.score = bests.score AND excluded.wpm_x100 > bests.wpm_x100)",
+        out.extend(found);
+    }
+    Ok(out)
+}
+
+fn usage(c: &Connection, player: i64, day: &str) -> Result<Usage, StoreError> {
+    c.prepare_cached("SELECT runs, bytes FROM usage WHERE player_id = ?1 AND day = ?2")
+        .and_then(|mut s| {
+            s.query_row(params![player, day], |r| {
+                Ok(Usage {
+                    runs: r.get(0)?,
+                    bytes: r.get::<_, i64>(1)?.try_into().unwrap_or(0),
+                })
+            })
+            .optional()
+        })
+        .map(Option::unwrap_or_default)
+        .map_err(db)
+}
+
+/// Does a plan's steps: stores each run, answers the rest.
+fn store_steps(c: &Connection, steps: Vec<Step>) -> Result<Vec<Done>, StoreError> {
+    let mut done = Vec::with_capacity(steps.len());
+    for step in steps {
+        done.push(match step {
+            Step::Answer(line) => Done::Answered(line),
+            Step::Store(run) => {
+                let stored = insert(c, &run)?;
+                Done::Stored(run, stored)
+            }
+        });
+    }
+    Ok(done)
+}
+
+/// Stores a run and its round, counts it in its player's usage, uses up its seed, and if
+/// it is ranked updates the player's monthly best and all-time best.
+fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
+    let inserted = c
+        .prepare_cached(
+            "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
+                 duration_ms, created_ms, month, replay, unranked)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )
         .and_then(|mut s| {
             s.execute(params![
+                run.id,
                 run.player,
                 run.mode,
-                run.month,
-                run.id,
                 run.score,
                 run.wpm_x100,
-                run.created_ms
+                run.accuracy_x100,
+                run.duration_ms,
+                run.created_ms,
+                run.month,
+                run.replay,
+                run.unranked,
             ])
-        })
-        .map_err(db)?;
-        let pb = tx
-            .prepare_cached(
-                "INSERT INTO pbs (player_id, mode, score, wpm_x100) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (player_id, mode) DO UPDATE SET
-                     score = excluded.score, wpm_x100 = excluded.wpm_x100
-                 WHERE excluded.score > pbs.score
-                    OR (excluded.score = pbs.score AND excluded.wpm_x100 > pbs.wpm_x100)",
-            )
-            .and_then(|mut s| s.execute(params![run.player, run.mode, run.score, run.wpm_x100]))
-            .map_err(db)?;
-        Ok(Stored { pb: pb > 0 })
+        });
+    if let Err(e) = inserted {
+        return Err(if e.to_string().contains("runs.id") {
+            StoreError::IdTaken(run.id.clone())
+        } else {
+            db(e)
+        });
     }
+    c.prepare_cached(
+        "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            &run.round.key[..],
+            run.id,
+            run.player,
+            run.round.blocks,
+            run.created_ms
+        ])
+    })
+    .map_err(db)?;
+    c.prepare_cached(
+        "INSERT INTO usage (player_id, day, runs, bytes) VALUES (?1, ?2, 1, ?3)
+         ON CONFLICT (player_id, day) DO UPDATE SET
+             runs = usage.runs + 1, bytes = usage.bytes + excluded.bytes",
+    )
+    .and_then(|mut s| s.execute(params![run.player, run.day, run.replay.len() as i64]))
+    .map_err(db)?;
+    // Writes only a player's first run: after it, no row matches.
+    c.prepare_cached("UPDATE players SET used = 1 WHERE id = ?1 AND used = 0")
+        .and_then(|mut s| s.execute([run.player]))
+        .map_err(db)?;
+    if let Some(seed) = run.uses_seed {
+        c.prepare_cached("UPDATE seeds SET run_id = ?1 WHERE seed = ?2")
+            .and_then(|mut s| s.execute(params![run.id, seed as i64]))
+            .map_err(db)?;
+    }
+    if run.unranked.is_some() {
+        return Ok(Stored { pb: false });
+    }
+    c.prepare_cached(
+        "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (player_id, mode, month) DO UPDATE SET
+             run_id = excluded.run_id, score = excluded.score,
+             wpm_x100 = excluded.wpm_x100, created_ms = excluded.created_ms
+         WHERE excluded.score > bests.score
+            OR (excluded.score = bests.score AND excluded.wpm_x100 > bests.wpm_x100)",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            run.player,
+            run.mode,
+            run.month,
+            run.id,
+            run.score,
+            run.wpm_x100,
+            run.created_ms
+        ])
+    })
+    .map_err(db)?;
+    let pb = c
+        .prepare_cached(
+            "INSERT INTO pbs (player_id, mode, score, wpm_x100) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (player_id, mode) DO UPDATE SET
+                 score = excluded.score, wpm_x100 = excluded.wpm_x100
+             WHERE excluded.score > pbs.score
+                OR (excluded.score = pbs.score AND excluded.wpm_x100 > pbs.wpm_x100)",
+        )
+        .and_then(|mut s| s.execute(params![run.player, run.mode, run.score, run.wpm_x100]))
+        .map_err(db)?;
+    Ok(Stored { pb: pb > 0 })
+}
+
+/// Copies the database at `from` to `to` while it may be in use (SQLite's online backup:
+/// a consistent snapshot, pages copied in steps so that writers are not held up long).
+/// Returns the copy's size in bytes.
+pub fn backup(from: &Path, to: &Path) -> anyhow::Result<u64> {
+    use anyhow::Context;
+    if !from.exists() {
+        anyhow::bail!("there is no database at {}", from.display());
+    }
+    let source = Connection::open_with_flags(from, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .with_context(|| format!("opening {}", from.display()))?;
+    source.busy_timeout(std::time::Duration::from_secs(5))?;
+    let part = PathBuf::from(format!("{}.part", to.display()));
+    let _ = std::fs::remove_file(&part);
+    {
+        let mut dest =
+            Connection::open(&part).with_context(|| format!("creating {}", part.display()))?;
+        let step = rusqlite::backup::Backup::new(&source, &mut dest)?;
+        step.run_to_completion(256, std::time::Duration::from_millis(5), None)
+            .context("copying the pages")?;
+    }
+    // The copy appears whole or not at all.
+    std::fs::rename(&part, to).with_context(|| format!("moving the copy to {}", to.display()))?;
+    Ok(std::fs::metadata(to)?.len())
 }

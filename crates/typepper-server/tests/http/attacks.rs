@@ -84,7 +84,7 @@ async fn players(srv: &Server) -> (String, String) {
 
 #[tokio::test]
 async fn a_ranked_round_on_an_issued_seed_is_on_the_board() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         let round = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 80)).await;
         let (id, ranked, pb) = stored(&srv, &ada, &round).await;
@@ -95,7 +95,7 @@ async fn a_ranked_round_on_an_issued_seed_is_on_the_board() {
 
 #[tokio::test]
 async fn a_copy_with_a_varint_spelled_longer_is_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, grace) = players(&srv).await;
         let round = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 80)).await;
         let (id, ..) = stored(&srv, &ada, &round).await;
@@ -122,7 +122,7 @@ async fn a_copy_with_a_varint_spelled_longer_is_refused() {
 
 #[tokio::test]
 async fn a_copy_with_another_first_gap_is_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, grace) = players(&srv).await;
         let round = blitz(1);
         let (id, ..) = stored(&srv, &ada, &round).await;
@@ -134,7 +134,7 @@ async fn a_copy_with_another_first_gap_is_refused() {
 
 #[tokio::test]
 async fn a_copy_with_ignored_inputs_put_in_is_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, grace) = players(&srv).await;
         let round = blitz(1);
         let (id, ..) = stored(&srv, &ada, &round).await;
@@ -166,7 +166,7 @@ async fn a_copy_with_ignored_inputs_put_in_is_refused() {
 
 #[tokio::test]
 async fn a_copy_with_jittered_timing_is_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, grace) = players(&srv).await;
         let round = blitz(1);
         let (id, ..) = stored(&srv, &ada, &round).await;
@@ -196,12 +196,12 @@ async fn a_copy_with_jittered_timing_is_refused() {
 
 #[tokio::test]
 async fn a_copy_of_an_expired_run_is_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, grace) = players(&srv).await;
         let round = blitz(1);
         let (id, ..) = stored(&srv, &ada, &round).await;
         srv.later(9 * DAY);
-        let swept = srv.sweep();
+        let swept = srv.sweep().await;
         assert_eq!(swept.runs, 1);
         assert_eq!(
             srv.get(&format!("/v1/runs/{id}")).await.status,
@@ -214,7 +214,7 @@ async fn a_copy_of_an_expired_run_is_refused() {
 
 #[tokio::test]
 async fn thirty_thousand_one_key_rounds_in_one_body_are_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         // One key of time:15 each: the clock makes every one 15 s long.
         let one_key = |seed: u64| Replay {
@@ -253,7 +253,7 @@ async fn thirty_thousand_one_key_rounds_in_one_body_are_refused() {
 
 #[tokio::test]
 async fn a_megabyte_of_x_in_zen_is_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         let header = Replay {
             engine: 1,
@@ -297,7 +297,7 @@ async fn a_megabyte_of_x_in_zen_is_refused() {
 
 #[tokio::test]
 async fn a_metronome_at_300_wpm_is_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         let seed = srv.issue(&ada, Mode::BLITZ_60).await;
         srv.later(61_000);
@@ -314,7 +314,7 @@ async fn a_metronome_at_300_wpm_is_refused() {
 
 #[tokio::test]
 async fn a_metronome_at_any_speed_is_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         for gap in [60, 150, 400] {
             let metronome = retimed(
@@ -355,7 +355,7 @@ fn pasted(pad: u32, every: u32) -> Replay {
 
 #[tokio::test]
 async fn pasted_words_padded_with_ignored_spaces_are_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         // Padded lightly, the pasted words are bursts among the judged keys.
         let light = pasted(5, 60);
@@ -377,7 +377,7 @@ async fn pasted_words_padded_with_ignored_spaces_are_refused() {
 
 #[tokio::test]
 async fn uniformly_random_gaps_are_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         // Gaps drawn evenly from 60–140 ms (about 100 wpm), SplitMix64 for the draws.
         let mut rng = typepper_engine::rng::Rng::new(3);
@@ -394,7 +394,7 @@ async fn uniformly_random_gaps_are_refused() {
 
 #[tokio::test]
 async fn a_chosen_seed_is_never_ranked() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, grace) = players(&srv).await;
         // A text played (and rehearsed) on a seed the player picked: stored and
         // shareable, never on a board, never a pb.
@@ -424,7 +424,7 @@ async fn a_chosen_seed_is_never_ranked() {
 
 #[tokio::test]
 async fn a_zen_burst_of_three_seconds_is_unranked() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         let burst = Typist {
             zen_ms: 4_000,
@@ -453,7 +453,7 @@ async fn a_zen_burst_of_three_seconds_is_unranked() {
 
 #[tokio::test]
 async fn a_round_faster_than_its_seed_is_refused() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         let seed = srv.issue(&ada, Mode::BLITZ_15).await;
         let round = synth(Mode::BLITZ_15, seed, &typist(1, 80));
@@ -473,7 +473,7 @@ async fn a_round_faster_than_its_seed_is_refused() {
 
 #[tokio::test]
 async fn an_issued_seed_counts_once() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         let seed = srv.issue(&ada, Mode::BLITZ_15).await;
         srv.later(16_000);
@@ -494,7 +494,7 @@ async fn an_issued_seed_counts_once() {
 
 #[tokio::test]
 async fn a_seed_for_another_mode_or_past_its_hour_is_unranked() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         let seed = srv.issue(&ada, Mode::BLITZ_15).await;
         srv.later(61_000);
@@ -515,7 +515,7 @@ async fn a_seed_for_another_mode_or_past_its_hour_is_unranked() {
 
 #[tokio::test]
 async fn a_sloppy_round_is_stored_but_unranked() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         let sloppy = Typist {
             accuracy: 62,
@@ -531,7 +531,7 @@ async fn a_sloppy_round_is_stored_but_unranked() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_round_sent_by_two_players_at_once_is_stored_once() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, grace) = players(&srv).await;
         let rounds: Vec<Replay> = (1..=8).map(blitz).collect();
         let body = entries(&rounds);
@@ -561,7 +561,7 @@ async fn the_same_round_sent_by_two_players_at_once_is_stored_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_players_round_sent_twice_at_once_is_one_run_answered_twice() {
-    for srv in Server::each(|_| {}) {
+    for srv in Server::each(|_| {}).await {
         let (ada, _) = players(&srv).await;
         let body = entries(&[blitz(1), blitz(2)]);
         let (a, b) = tokio::join!(srv.submit(&ada, body.clone()), srv.submit(&ada, body));

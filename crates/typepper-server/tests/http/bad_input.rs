@@ -26,7 +26,7 @@ async fn refused_line(srv: &Server, token: &str, body: Vec<u8>, check: impl Fn(&
 
 #[tokio::test]
 async fn junk_and_short_bodies_are_refused_with_a_line() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
     let junk: [&[u8]; 5] = [
         b"hello, server",
@@ -60,7 +60,7 @@ async fn junk_and_short_bodies_are_refused_with_a_line() {
 
 #[tokio::test]
 async fn truncated_replays_are_refused_at_every_kind_of_cut() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
     let round = blitz(7);
     let whole = entry(&round);
@@ -100,7 +100,7 @@ async fn truncated_replays_are_refused_at_every_kind_of_cut() {
 
 #[tokio::test]
 async fn rounds_the_engine_would_not_play_as_claimed_are_refused() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
 
     let mut other = blitz(1);
@@ -171,7 +171,7 @@ async fn rounds_the_engine_would_not_play_as_claimed_are_refused() {
 
 #[tokio::test]
 async fn an_oversize_body_is_413_before_anything_is_decoded() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
     // A good round first: were the body decoded before its size was checked, it would be
     // stored.
@@ -198,7 +198,7 @@ async fn an_oversize_body_is_413_before_anything_is_decoded() {
 
 #[tokio::test]
 async fn submissions_without_a_players_token_are_401() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
     let body = entry(&blitz(1));
     let wrong = "0".repeat(64);
@@ -228,7 +228,7 @@ async fn submissions_without_a_players_token_are_401() {
 
 #[tokio::test]
 async fn a_round_counts_once() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
     let grace = srv.link("grace").await;
     let round = blitz(1);
@@ -257,7 +257,7 @@ async fn a_round_counts_once() {
 
 #[tokio::test]
 async fn hostile_names_are_refused_with_the_rules() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let hostile = [
         "<script>alert(1)</script>".to_owned(),
         "'; DROP TABLE runs; --".to_owned(),
@@ -300,7 +300,7 @@ async fn hostile_names_are_refused_with_the_rules() {
 
 #[tokio::test]
 async fn malformed_player_requests_are_400() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     for body in [
         "",
         "ada",
@@ -326,7 +326,7 @@ async fn malformed_player_requests_are_400() {
 
 #[tokio::test]
 async fn boards_and_runs_refuse_what_isnt_there() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
     let id = srv.still_serves(&token, 1).await;
 
@@ -386,7 +386,7 @@ async fn boards_and_runs_refuse_what_isnt_there() {
 
 #[tokio::test]
 async fn share_pages_escape_what_the_path_says() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     for path in [
         "/r/%3Cscript%3Ealert(1)%3C%2Fscript%3E",
         "/r/x%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E",

@@ -27,7 +27,7 @@ fn board_from(ip: [u8; 4]) -> axum::http::Request<Body> {
 
 #[tokio::test]
 async fn one_ip_past_its_burst_is_429_with_retry_after() {
-    let srv = Server::with(|c| c.ip_rate = 1);
+    let srv = Server::with(|c| c.ip_rate = 1).await;
     let started = Instant::now();
     let first = srv.send(board_from([10, 0, 0, 1])).await;
     let second = srv.send(board_from([10, 0, 0, 1])).await;
@@ -61,7 +61,7 @@ async fn one_ip_past_its_burst_is_429_with_retry_after() {
 
 #[tokio::test]
 async fn a_limited_answer_still_carries_cors() {
-    let srv = Server::with(|c| c.ip_rate = 1);
+    let srv = Server::with(|c| c.ip_rate = 1).await;
     let mut last = None;
     let started = Instant::now();
     for _ in 0..3 {
@@ -86,7 +86,8 @@ async fn one_player_past_its_burst_of_runs_is_429_and_nothing_is_stored() {
     let srv = Server::with(|c| {
         c.ip_rate = 0;
         c.player_rate = 1;
-    });
+    })
+    .await;
     let (ada, grace) = (srv.link("ada").await, srv.link("grace").await);
     let started = Instant::now();
     // The limit counts runs, not requests: a full body of 50 (the burst, so that an
@@ -120,7 +121,7 @@ async fn one_player_past_its_burst_of_runs_is_429_and_nothing_is_stored() {
 
 #[tokio::test]
 async fn linking_is_limited_per_ip() {
-    let srv = Server::with(|c| c.register_per_hour = 3);
+    let srv = Server::with(|c| c.register_per_hour = 3).await;
     let link = |name: &str, ip: [u8; 4]| {
         let body = serde_json::json!({ "name": name }).to_string();
         from_ip(
@@ -148,10 +149,12 @@ async fn linking_is_limited_per_ip() {
 
 #[tokio::test]
 async fn a_full_daily_quota_is_429_until_midnight_and_stores_nothing() {
-    for srv in Server::each(|c| {
+    let servers = Server::each(|c| {
         c.daily_runs = 3;
         c.daily_bytes = 1 << 20;
-    }) {
+    })
+    .await;
+    for srv in servers {
         let ada = srv.link("ada").await;
         assert_eq!(
             srv.submit_lines(&ada, entries(&[blitz(1), blitz(2)]))
@@ -186,7 +189,7 @@ async fn a_full_daily_quota_is_429_until_midnight_and_stores_nothing() {
         assert_eq!(srv.stored_runs(), 5);
     }
     // Bytes count too: a day's worth of bytes in one round's.
-    let srv = Server::with(|c| c.daily_bytes = 100);
+    let srv = Server::with(|c| c.daily_bytes = 100).await;
     let ada = srv.link("ada").await;
     let over = srv.submit(&ada, entry(&blitz(1))).await;
     assert_eq!(
@@ -200,7 +203,7 @@ async fn a_full_daily_quota_is_429_until_midnight_and_stores_nothing() {
 
 #[tokio::test]
 async fn seeds_past_a_players_cap_withdraw_the_oldest() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let ada = srv.link("ada").await;
     let first = srv.issue(&ada, Mode::BLITZ_15).await;
     for _ in 0..typepper_server::MAX_OPEN_SEEDS {
@@ -229,7 +232,7 @@ async fn seeds_past_a_players_cap_withdraw_the_oldest() {
 
 #[tokio::test]
 async fn seed_requests_are_checked() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let ada = srv.link("ada").await;
     let reply = srv.post_seed(&ada, "time:15").await;
     assert_eq!(reply.status, StatusCode::CREATED);
@@ -270,7 +273,7 @@ async fn forwarded_for_names_the_client_only_behind_a_trusted_proxy() {
         req
     };
     // Untrusted: a made-up header per request doesn't earn a fresh bucket.
-    let srv = Server::with(|c| c.ip_rate = 1);
+    let srv = Server::with(|c| c.ip_rate = 1).await;
     let started = Instant::now();
     let mut statuses = vec![];
     for n in 1..=3 {
@@ -283,7 +286,8 @@ async fn forwarded_for_names_the_client_only_behind_a_trusted_proxy() {
     let srv = Server::with(|c| {
         c.ip_rate = 1;
         c.trust_proxy = true;
-    });
+    })
+    .await;
     for n in 1..=5 {
         let xff = format!("192.0.2.{n}, 10.0.0.9");
         assert_eq!(

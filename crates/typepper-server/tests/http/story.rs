@@ -30,7 +30,7 @@ async fn ranked_rounds(srv: &Server, token: &str, plays: &[(Mode, Typist)]) -> V
 
 #[tokio::test]
 async fn a_player_links_submits_and_every_run_is_served_back() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
     assert_eq!(token.len(), 64, "{token}");
 
@@ -113,7 +113,7 @@ async fn a_player_links_submits_and_every_run_is_served_back() {
 
 #[tokio::test]
 async fn boards_rank_each_players_best_of_the_month() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let (ada, grace, linus) = (
         srv.link("ada").await,
         srv.link("grace").await,
@@ -202,7 +202,7 @@ async fn boards_rank_each_players_best_of_the_month() {
 
 #[tokio::test]
 async fn share_pages_say_what_happened_and_refresh_to_the_game() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
     let round = blitz(1);
     let pursuit = synth(Mode::pursuit(7).expect("lv7"), 2, &Typist::default());
@@ -259,7 +259,7 @@ async fn share_pages_say_what_happened_and_refresh_to_the_game() {
 
 #[tokio::test]
 async fn the_share_host_serves_share_pages_and_only_there() {
-    let srv = Server::with(|c| c.share_url = "http://r.typepper.test".into());
+    let srv = Server::with(|c| c.share_url = "http://r.typepper.test".into()).await;
     let token = srv.link("ada").await;
     let round = blitz(1);
     let lines = srv.submit_lines(&token, entry(&round)).await;
@@ -292,7 +292,7 @@ async fn the_share_host_serves_share_pages_and_only_there() {
 
 #[tokio::test]
 async fn the_game_is_served_with_its_policy_types_and_compression() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let index = srv.get("/").await;
     assert_eq!(index.status, StatusCode::OK);
     assert!(index.text().contains("<canvas id=\"game\">"));
@@ -338,7 +338,7 @@ async fn the_game_is_served_with_its_policy_types_and_compression() {
 
 #[tokio::test]
 async fn a_separate_api_host_is_written_into_the_page() {
-    let srv = Server::with(|c| c.api_url = "http://api.typepper.test".into());
+    let srv = Server::with(|c| c.api_url = "http://api.typepper.test".into()).await;
     let index = srv.get("/").await.text();
     assert!(
         index.contains(r#"<meta name="typepper-api" content="http://api.typepper.test">"#),
@@ -348,7 +348,7 @@ async fn a_separate_api_host_is_written_into_the_page() {
 
 #[tokio::test]
 async fn the_game_origin_may_call_the_api_and_others_may_not() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
     let lines = srv.submit_lines(&token, entry(&blitz(1))).await;
     let [Line::Ok { id, .. }] = &lines[..] else {
@@ -398,7 +398,7 @@ async fn the_game_origin_may_call_the_api_and_others_may_not() {
 
 #[tokio::test]
 async fn expired_runs_are_gone_and_monthly_bests_stay() {
-    let srv = Server::new();
+    let srv = Server::new().await;
     let token = srv.link("ada").await;
     let best = ranked_rounds(&srv, &token, &[(Mode::BLITZ_15, typist(1, 90))]).await;
     let best = best[0].clone();
@@ -413,7 +413,7 @@ async fn expired_runs_are_gone_and_monthly_bests_stay() {
 
     // A week on, both are within retention.
     srv.set_time(DEC_10 + 7 * DAY);
-    assert_eq!(srv.sweep().runs, 0);
+    assert_eq!(srv.sweep().await.runs, 0);
     assert_eq!(
         srv.get(&format!("/v1/runs/{other_id}")).await.status,
         StatusCode::OK
@@ -430,7 +430,7 @@ async fn expired_runs_are_gone_and_monthly_bests_stay() {
     let [Line::Ok { id: fresh, .. }] = &lines[..] else {
         panic!("{lines:?}")
     };
-    assert_eq!(srv.sweep().runs, 1);
+    assert_eq!(srv.sweep().await.runs, 1);
     let gone = srv.get(&format!("/v1/runs/{other_id}")).await;
     assert_eq!(gone.status, StatusCode::NOT_FOUND);
     let page = srv.get(&format!("/r/{other_id}")).await;

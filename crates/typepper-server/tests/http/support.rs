@@ -62,27 +62,27 @@ impl Drop for Server {
 impl Server {
     /// A server with the default settings, but logging and rate limits off: the
     /// tests send many requests quickly from one (absent) address. `limits` tests those.
-    pub fn new() -> Server {
-        Server::with(|_| {})
+    pub async fn new() -> Server {
+        Server::with(|_| {}).await
     }
 
     /// A server with [`Server::new`]'s settings as `tweak` changes them, on SQLite.
-    pub fn with(tweak: impl FnOnce(&mut Config)) -> Server {
-        Server::on(None, tweak)
+    pub async fn with(tweak: impl FnOnce(&mut Config)) -> Server {
+        Server::on(None, tweak).await
     }
 
     /// A server on each backend this run has: SQLite always, and PostgreSQL when
     /// `TYPEPPER_TEST_POSTGRES_URL` names a server (`cargo xtask test` starts one).
-    pub fn each(tweak: impl Fn(&mut Config)) -> Vec<Server> {
-        let mut out = vec![Server::on(None, &tweak)];
+    pub async fn each(tweak: impl Fn(&mut Config)) -> Vec<Server> {
+        let mut out = vec![Server::on(None, &tweak).await];
         if let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") {
-            out.push(Server::on(Some(FreshDb::create(&url)), &tweak));
+            out.push(Server::on(Some(FreshDb::create(&url)), &tweak).await);
         }
         out
     }
 
     /// A server on PostgreSQL's `pg`, or SQLite in the temp dir.
-    fn on(pg: Option<FreshDb>, tweak: impl FnOnce(&mut Config)) -> Server {
+    async fn on(pg: Option<FreshDb>, tweak: impl FnOnce(&mut Config)) -> Server {
         let dir = tempfile::tempdir().expect("a temp dir");
         let static_dir = dir.path().join("static");
         std::fs::create_dir_all(static_dir.join("web/pkg")).expect("web/pkg");
@@ -90,14 +90,9 @@ impl Server {
         std::fs::write(static_dir.join("web/pkg/typepper_web_bg.wasm"), WASM).expect("wasm");
         std::fs::write(static_dir.join("web/og.png"), b"\x89PNG\r\n\x1a\n").expect("og.png");
         let url = pg.as_ref().map(|db| db.url.clone());
-        let data = dir.path().join("data");
-        // PostgreSQL's client drives a runtime of its own: open it on a thread of its own.
-        let store = std::thread::scope(|s| {
-            s.spawn(|| typepper_server::store::open(url.as_deref(), &data))
-                .join()
-                .expect("the opening thread")
-        })
-        .expect("store");
+        let options =
+            typepper_server::store::Options::new(url.as_deref(), &dir.path().join("data"));
+        let store = typepper_server::store::open(&options).await.expect("store");
         let mut config = Config::new(PUBLIC, static_dir);
         config.log_requests = false;
         config.ip_rate = 0;
@@ -155,15 +150,11 @@ impl Server {
         self.count("SELECT count(*) FROM runs")
     }
 
-    /// A retention sweep now, as the server's background task runs it: off the async
-    /// workers, where PostgreSQL's blocking client may run.
-    pub fn sweep(&self) -> typepper_server::store::Swept {
-        std::thread::scope(|s| {
-            s.spawn(|| typepper_server::sweep::sweep_once(&self.state))
-                .join()
-                .expect("the sweep's thread")
-        })
-        .expect("a sweep")
+    /// A retention sweep now, as the server's background task runs it.
+    pub async fn sweep(&self) -> typepper_server::store::Swept {
+        typepper_server::sweep::sweep_once(&self.state)
+            .await
+            .expect("a sweep")
     }
 
     /// Moves the server's clock `ms` on.

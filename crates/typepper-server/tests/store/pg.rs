@@ -47,6 +47,15 @@ impl FreshDb {
         }
     }
 
+    /// Runs `sql` (any number of statements) on the database.
+    #[allow(dead_code)] // The store tests set up old schemas; the HTTP tests don't.
+    pub fn execute(&self, sql: &str) {
+        off_runtime(|| {
+            let mut client = Client::connect(&self.url, NoTls).expect("connecting");
+            client.batch_execute(sql).expect("running the SQL");
+        });
+    }
+
     /// The one number `sql` selects, read beside the store's own connections.
     #[allow(dead_code)] // The store story doesn't count; the HTTP tests do.
     pub fn count(&self, sql: &str) -> i64 {

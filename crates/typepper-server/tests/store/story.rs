@@ -6,13 +6,16 @@
 //! to keep exactly, and one run carries every byte value to prove it.
 
 use sha2::{Digest, Sha256};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use typepper_engine::Blitz::{S15, S30};
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Blitz, Mode};
 use typepper_server::month_of;
+
 use typepper_server::store::{
-    BoardRow, Commit, Horizon, IssuedSeed, NewRun, Player, RoundPrint, Run, Store, StoreError,
-    Stored, Swept, Usage,
+    BoardRow, Done, Horizon, IssuedSeed, Job, Known, NewRun, Player, PlayerId, RoundPrint, Run,
+    Step, Store, StoreError, Stored, Swept, Usage,
 };
 
 const DAY: i64 = 86_400_000;
@@ -71,44 +74,93 @@ fn run_with(
     }
 }
 
+/// A run of `player` numbered `n`, with a real round of its own.
+#[allow(dead_code)] // For the group commit test, in the same crate.
+pub fn run_for(player: PlayerId, n: u8) -> NewRun {
+    let who = Player {
+        id: player,
+        name: String::new(),
+    };
+    run(
+        &format!("grp{n:05}"),
+        &who,
+        S15,
+        (40 + u32::from(n), 4000),
+        MARCH,
+    )
+}
+
+/// A job for `player` on `keys` and `seeds` whose plan is `plan`.
+fn job(
+    player: PlayerId,
+    keys: Vec<[u8; 32]>,
+    seeds: Vec<u64>,
+    plan: impl FnMut(&Known) -> Result<Vec<Step>, String> + Send + 'static,
+) -> Job {
+    Job {
+        player,
+        day: "2026-05-01".into(),
+        keys,
+        seeds,
+        deadline: Instant::now() + Duration::from_secs(60),
+        plan: Box::new(plan),
+    }
+}
+
 /// Stores `runs` in one transaction, as a submission does: all or none.
-fn insert(store: &dyn Store, runs: &[NewRun]) -> Result<Vec<Stored>, StoreError> {
-    let mut stored = vec![];
-    store.submit(&mut |tx| {
-        stored.clear();
-        for run in runs {
-            stored.push(tx.insert(run)?);
-        }
-        Ok(Commit::Yes)
-    })?;
-    Ok(stored)
+async fn insert(store: &dyn Store, runs: &[NewRun]) -> Result<Vec<Stored>, StoreError> {
+    let steps: Vec<Step> = runs
+        .iter()
+        .cloned()
+        .map(|r| Step::Store(Box::new(r)))
+        .collect();
+    let player = runs.first().map_or(0, |r| r.player);
+    let done = store
+        .submit(job(player, vec![], vec![], move |_| Ok(steps.clone())))
+        .await?
+        .expect("the plan stores");
+    Ok(done
+        .into_iter()
+        .map(|d| match d {
+            Done::Stored(_, stored) => stored,
+            Done::Answered(line) => panic!("answered {line}"),
+        })
+        .collect())
+}
+
+/// What a submission for `player` on `keys` and `seeds` finds, storing nothing.
+async fn known(store: &dyn Store, player: PlayerId, keys: Vec<[u8; 32]>, seeds: Vec<u64>) -> Known {
+    let seen = Arc::new(Mutex::new(None));
+    let keep = seen.clone();
+    let plan = move |known: &Known| {
+        *keep.lock().unwrap() = Some(known.clone());
+        Err("looked only".into())
+    };
+    let answer = store.submit(job(player, keys, seeds, plan)).await.unwrap();
+    assert_eq!(answer, Err("looked only".into()));
+    let known = seen.lock().unwrap().take();
+    known.expect("the plan ran")
 }
 
 /// The runs a stored round with `run`'s fingerprint key points at.
-fn rounds_of(store: &dyn Store, run: &NewRun) -> Vec<String> {
-    let mut found = vec![];
-    store
-        .submit(&mut |tx| {
-            found = tx
-                .rounds(&run.round.key)?
-                .into_iter()
-                .map(|k| k.run)
-                .collect();
-            Ok(Commit::No)
-        })
-        .unwrap();
-    found
+async fn rounds_of(store: &dyn Store, run: &NewRun) -> Vec<String> {
+    known(store, run.player, vec![run.round.key], vec![])
+        .await
+        .rounds
+        .into_iter()
+        .map(|k| k.run)
+        .collect()
 }
 
 /// What a sweep at these times deletes, in batches of `batch`.
-fn sweep(store: &dyn Store, runs_before_ms: i64, batch: u32) -> u64 {
+async fn sweep(store: &dyn Store, runs_before_ms: i64, batch: u32) -> u64 {
     let horizon = Horizon {
         runs_before_ms,
         seeds_before_ms: 0,
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 0,
     };
-    store.sweep(&horizon, batch).unwrap().runs
+    store.sweep(horizon.clone(), batch).await.unwrap().runs
 }
 
 /// A run with a real round of its own as the replay.
@@ -129,14 +181,18 @@ fn pbs(stored: &[Stored]) -> Vec<bool> {
 }
 
 /// Every run a board links to is there to play, with the bytes it was stored with.
-fn board_plays(store: &dyn Store, board: &[BoardRow], stored: &[&NewRun]) {
+async fn board_plays(store: &dyn Store, board: &[BoardRow], stored: &[&NewRun]) {
     for row in board {
-        let run = store.run(&row.run).unwrap().unwrap_or_else(|| {
-            panic!(
-                "board row {} links to run {}, which is gone",
-                row.rank, row.run
-            )
-        });
+        let run = store
+            .run(String::from(&row.run))
+            .await
+            .unwrap()
+            .unwrap_or_else(|| {
+                panic!(
+                    "board row {} links to run {}, which is gone",
+                    row.rank, row.run
+                )
+            });
         let kept = stored
             .iter()
             .find(|r| r.id == row.run)
@@ -146,12 +202,24 @@ fn board_plays(store: &dyn Store, board: &[BoardRow], stored: &[&NewRun]) {
 }
 
 /// The story. Every step checks what the one before it left.
-pub fn story(store: &dyn Store) {
+pub async fn story(store: &dyn Store) {
     // --- Players link a game by name; names are unique ignoring case.
-    let ana = store.create_player("ana", &[1; 32], MARCH).unwrap();
-    let bob = store.create_player("Bob", &[2; 32], MARCH).unwrap();
-    let cy = store.create_player("cy", &[3; 32], MARCH).unwrap();
-    let zoe = store.create_player("Zoë", &[4; 32], MARCH).unwrap();
+    let ana = store
+        .create_player(String::from("ana"), [1; 32], MARCH)
+        .await
+        .unwrap();
+    let bob = store
+        .create_player(String::from("Bob"), [2; 32], MARCH)
+        .await
+        .unwrap();
+    let cy = store
+        .create_player(String::from("cy"), [3; 32], MARCH)
+        .await
+        .unwrap();
+    let zoe = store
+        .create_player(String::from("Zoë"), [4; 32], MARCH)
+        .await
+        .unwrap();
     assert_eq!(ana.name, "ana");
     assert_eq!(zoe.name, "Zoë");
     let mut ids = vec![ana.id, bob.id, cy.id, zoe.id];
@@ -159,18 +227,27 @@ pub fn story(store: &dyn Store) {
     ids.dedup();
     assert_eq!(ids.len(), 4, "every player has an id of their own");
     for taken in ["ANA", "bob", "ZOË"] {
-        match store.create_player(taken, &[9; 32], MARCH) {
+        match store
+            .create_player(String::from(taken), [9; 32], MARCH)
+            .await
+        {
             Err(StoreError::NameTaken(name)) => assert_eq!(name, taken),
             other => panic!("{taken:?} after ana, Bob and Zoë: {other:?}"),
         }
     }
 
     // --- A player is found by the hash of the token they keep.
-    assert_eq!(store.player_by_token(&[2; 32]).unwrap(), Some(bob.clone()));
-    assert_eq!(store.player_by_token(&[4; 32]).unwrap(), Some(zoe.clone()));
-    assert_eq!(store.player_by_token(&[0xaa; 32]).unwrap(), None);
     assert_eq!(
-        store.player_by_token(&[9; 32]).unwrap(),
+        store.player_by_token([2; 32]).await.unwrap(),
+        Some(bob.clone())
+    );
+    assert_eq!(
+        store.player_by_token([4; 32]).await.unwrap(),
+        Some(zoe.clone())
+    );
+    assert_eq!(store.player_by_token([0xaa; 32]).await.unwrap(), None);
+    assert_eq!(
+        store.player_by_token([9; 32]).await.unwrap(),
         None,
         "a refused name leaves no player behind"
     );
@@ -197,7 +274,7 @@ pub fn story(store: &dyn Store) {
             every_byte.clone(),
         ),
     ];
-    let stored = insert(store, &march).unwrap();
+    let stored = insert(store, &march).await.unwrap();
     assert_eq!(
         pbs(&stored),
         [
@@ -215,7 +292,8 @@ pub fn story(store: &dyn Store) {
     );
 
     // --- A batch is all or nothing. Its first run alone would be ana's best by far; the
-    // second reuses an id, so neither is stored, nor counted towards a best.
+    // second reuses an id, so neither is stored, nor counted towards a best. (The store
+    // asks the plan again for fresh ids a few times; this plan's ids never change.)
     let lost = run("ana00099", &ana, S15, (99, 9900), MARCH + 8 * DAY);
     let other_round = replay_for("another round", S15);
     let reused = run_with(
@@ -226,33 +304,42 @@ pub fn story(store: &dyn Store) {
         MARCH + 8 * DAY,
         other_round,
     );
-    match insert(store, &[lost.clone(), reused.clone()]) {
-        Err(StoreError::IdTaken(id)) => assert_eq!(id, "bob00001"),
+    match insert(store, &[lost.clone(), reused.clone()]).await {
+        Err(StoreError::Db(why)) => assert!(why.contains("taken"), "{why}"),
         other => panic!("a batch reusing a stored id: {other:?}"),
     }
     // The same when the id is one the batch itself used a moment before.
     let twin = run("new00001", &cy, S15, (65, 6500), MARCH + 8 * DAY);
     let mut twin_again = run("twin0002", &cy, S15, (66, 6600), MARCH + 8 * DAY);
     twin_again.id = "new00001".into();
-    match insert(store, &[twin.clone(), twin_again.clone()]) {
-        Err(StoreError::IdTaken(id)) => assert_eq!(id, "new00001"),
+    match insert(store, &[twin.clone(), twin_again.clone()]).await {
+        Err(StoreError::Db(why)) => assert!(why.contains("taken"), "{why}"),
         other => panic!("a batch using one id twice: {other:?}"),
     }
     for id in ["ana00099", "new00001"] {
-        assert_eq!(store.run(id).unwrap(), None, "{id}");
+        assert_eq!(store.run(String::from(id)).await.unwrap(), None, "{id}");
     }
     for gone in [&lost, &reused, &twin, &twin_again] {
-        assert_eq!(rounds_of(store, gone), Vec::<String>::new(), "{}", gone.id);
+        assert_eq!(
+            rounds_of(store, gone).await,
+            Vec::<String>::new(),
+            "{}",
+            gone.id
+        );
     }
-    // A transaction its work rolls back keeps nothing either.
-    store
-        .submit(&mut |tx| {
-            tx.insert(&lost)?;
-            Ok(Commit::No)
-        })
-        .unwrap();
-    assert_eq!(store.run("ana00099").unwrap(), None);
-    assert_eq!(store.run("bob00001").unwrap().unwrap().score, 70);
+    // A plan that says no keeps nothing either: it is asked before anything is written.
+    let refused = job(ana.id, vec![lost.round.key], vec![], |_| Err("no".into()));
+    assert_eq!(store.submit(refused).await.unwrap(), Err("no".into()));
+    assert_eq!(store.run(String::from("ana00099")).await.unwrap(), None);
+    assert_eq!(
+        store
+            .run(String::from("bob00001"))
+            .await
+            .unwrap()
+            .unwrap()
+            .score,
+        70
+    );
 
     // --- April: pbs are all-time, so April is measured against March. ana's 61 is a pb
     // only because the failed batch's 99 never counted.
@@ -261,13 +348,19 @@ pub fn story(store: &dyn Store) {
         run("bob00002", &bob, S15, (50, 5000), APRIL + DAY + 1),
         run("ana00008", &ana, S15, (45, 4500), APRIL + 2 * DAY),
     ];
-    assert_eq!(pbs(&insert(store, &april).unwrap()), [true, false, false]);
+    assert_eq!(
+        pbs(&insert(store, &april).await.unwrap()),
+        [true, false, false]
+    );
 
     // --- Boards: each player's best of the month in a mode, best first; equal runs in
     // the order they were played; ranks from 1; other months and modes apart.
     let b15 = blitz15();
     let b30 = blitz30();
-    let full = store.board(&b15, "2026-03", 10).unwrap();
+    let full = store
+        .board(String::from(&b15), String::from("2026-03"), 10)
+        .await
+        .unwrap();
     assert_eq!(
         shown(&full),
         [
@@ -290,49 +383,88 @@ pub fn story(store: &dyn Store) {
         }
     );
     assert_eq!(
-        shown(&store.board(&b15, "2026-03", 2).unwrap()),
+        shown(
+            &store
+                .board(String::from(&b15), String::from("2026-03"), 2)
+                .await
+                .unwrap()
+        ),
         shown(&full[..2])
     );
-    assert_eq!(store.board(&b15, "2026-03", 0).unwrap(), []);
     assert_eq!(
-        shown(&store.board(&b30, "2026-03", 10).unwrap()),
+        store
+            .board(String::from(&b15), String::from("2026-03"), 0)
+            .await
+            .unwrap(),
+        []
+    );
+    assert_eq!(
+        shown(
+            &store
+                .board(String::from(&b30), String::from("2026-03"), 10)
+                .await
+                .unwrap()
+        ),
         [
             (1, "cy", 40, 4000, "cy000002"),
             (2, "ana", 30, 3000, "ana00006")
         ]
     );
     assert_eq!(
-        shown(&store.board(&b15, "2026-04", 10).unwrap()),
+        shown(
+            &store
+                .board(String::from(&b15), String::from("2026-04"), 10)
+                .await
+                .unwrap()
+        ),
         [
             (1, "ana", 61, 6100, "ana00007"),
             (2, "Bob", 50, 5000, "bob00002")
         ]
     );
-    assert_eq!(store.board(&b30, "2026-04", 10).unwrap(), []);
-    assert_eq!(store.board(&b15, "2026-05", 10).unwrap(), []);
     assert_eq!(
-        store.board(&Mode::BLITZ_60.key(), "2026-03", 10).unwrap(),
+        store
+            .board(String::from(&b30), String::from("2026-04"), 10)
+            .await
+            .unwrap(),
+        []
+    );
+    assert_eq!(
+        store
+            .board(String::from(&b15), String::from("2026-05"), 10)
+            .await
+            .unwrap(),
+        []
+    );
+    assert_eq!(
+        store
+            .board(
+                String::from(&Mode::BLITZ_60.key()),
+                String::from("2026-03"),
+                10
+            )
+            .await
+            .unwrap(),
         []
     );
 
     // --- A stored round is found by its fingerprint's key, with its run while stored.
-    assert_eq!(rounds_of(store, &march[2]), ["ana00002"]);
-    assert_eq!(rounds_of(store, &march[9]), ["zoe00001"]);
-    store
-        .submit(&mut |tx| {
-            let known = tx.rounds(&march[9].round.key)?;
-            assert_eq!(known.len(), 1);
-            assert_eq!(known[0].player, zoe.id);
-            assert_eq!(known[0].blocks, march[9].round.blocks);
-            assert_eq!(known[0].stored, Some((10, None)));
-            assert!(tx.rounds(&[0; 32])?.is_empty());
-            Ok(Commit::No)
-        })
-        .unwrap();
+    assert_eq!(rounds_of(store, &march[2]).await, ["ana00002"]);
+    assert_eq!(rounds_of(store, &march[9]).await, ["zoe00001"]);
+    let found = known(store, zoe.id, vec![march[9].round.key, [0; 32]], vec![]).await;
+    assert_eq!(
+        found.rounds.len(),
+        1,
+        "nothing is stored under a key of zeros"
+    );
+    assert_eq!(found.rounds[0].key, march[9].round.key);
+    assert_eq!(found.rounds[0].player, zoe.id);
+    assert_eq!(found.rounds[0].blocks, march[9].round.blocks);
+    assert_eq!(found.rounds[0].stored, Some((10, None)));
 
     // --- A run comes back as stored, its replay byte for byte.
     assert_eq!(
-        store.run("zoe00001").unwrap(),
+        store.run(String::from("zoe00001")).await.unwrap(),
         Some(Run {
             id: "zoe00001".into(),
             player: "Zoë".into(),
@@ -346,44 +478,56 @@ pub fn story(store: &dyn Store) {
             replay: every_byte.clone(),
         })
     );
-    let cy30 = store.run("cy000002").unwrap().unwrap();
+    let cy30 = store.run(String::from("cy000002")).await.unwrap().unwrap();
     assert_eq!(cy30.replay, march[7].replay);
     assert_eq!(
         typepper_engine::Replay::decode(&cy30.replay).unwrap().mode,
         b30,
         "a stored replay still decodes"
     );
-    assert_eq!(store.run("nope0000").unwrap(), None);
+    assert_eq!(store.run(String::from("nope0000")).await.unwrap(), None);
 
     // --- Retention. Everything before April 4 may go unless it is someone's monthly
     // best: ana's four March runs below her best, and her April 45. Her April best
     // (ana00007) is older than the cutoff but stays while it is her best.
     let cutoff = APRIL + 3 * DAY;
-    assert_eq!(sweep(store, MARCH, 100), 0, "nothing is that old");
-    assert_eq!(sweep(store, cutoff, 0), 0, "a batch of 0 deletes 0");
-    assert_eq!(sweep(store, cutoff, 2), 2);
-    assert_eq!(sweep(store, cutoff, 2), 2);
-    assert_eq!(sweep(store, cutoff, 2), 1);
-    assert_eq!(sweep(store, cutoff, 2), 0);
+    assert_eq!(sweep(store, MARCH, 100).await, 0, "nothing is that old");
+    assert_eq!(sweep(store, cutoff, 0).await, 0, "a batch of 0 deletes 0");
+    assert_eq!(sweep(store, cutoff, 2).await, 2);
+    assert_eq!(sweep(store, cutoff, 2).await, 2);
+    assert_eq!(sweep(store, cutoff, 2).await, 1);
+    assert_eq!(sweep(store, cutoff, 2).await, 0);
     let swept = [&march[0], &march[2], &march[4], &march[5], &april[2]];
     for run in swept {
-        assert_eq!(store.run(&run.id).unwrap(), None, "{} is swept", run.id);
+        assert_eq!(
+            store.run(String::from(&run.id)).await.unwrap(),
+            None,
+            "{} is swept",
+            run.id
+        );
         // The round outlives its run, so that a copy of it is still known.
-        assert_eq!(rounds_of(store, run), std::slice::from_ref(&run.id));
+        assert_eq!(rounds_of(store, run).await, std::slice::from_ref(&run.id));
     }
-    store
-        .submit(&mut |tx| {
-            assert_eq!(tx.rounds(&march[0].round.key)?[0].stored, None);
-            Ok(Commit::No)
-        })
-        .unwrap();
+    let found = known(store, ana.id, vec![march[0].round.key], vec![]).await;
+    assert_eq!(
+        found.rounds[0].stored, None,
+        "the run is gone, its round stays"
+    );
     let kept: Vec<&NewRun> = march.iter().chain(&april).collect();
     for (month, mode) in [("2026-03", &b15), ("2026-03", &b30), ("2026-04", &b15)] {
-        let board = store.board(mode, month, 10).unwrap();
-        board_plays(store, &board, &kept);
+        let board = store
+            .board(String::from(mode), String::from(month), 10)
+            .await
+            .unwrap();
+        board_plays(store, &board, &kept).await;
     }
     assert_eq!(
-        shown(&store.board(&b15, "2026-03", 10).unwrap()),
+        shown(
+            &store
+                .board(String::from(&b15), String::from("2026-03"), 10)
+                .await
+                .unwrap()
+        ),
         shown(&full),
         "a sweep takes nothing off a board"
     );
@@ -391,10 +535,13 @@ pub fn story(store: &dyn Store) {
     // --- ana beats her April best; the old best is just an old run now, and goes.
     let better = run("ana00009", &ana, S15, (66, 6600), APRIL + 5 * DAY);
     assert_eq!(
-        pbs(&insert(store, std::slice::from_ref(&better)).unwrap()),
+        pbs(&insert(store, std::slice::from_ref(&better)).await.unwrap()),
         [true]
     );
-    let april_board = store.board(&b15, "2026-04", 10).unwrap();
+    let april_board = store
+        .board(String::from(&b15), String::from("2026-04"), 10)
+        .await
+        .unwrap();
     assert_eq!(
         shown(&april_board),
         [
@@ -402,49 +549,59 @@ pub fn story(store: &dyn Store) {
             (2, "Bob", 50, 5000, "bob00002")
         ]
     );
-    assert_eq!(sweep(store, cutoff, 100), 1);
-    assert_eq!(store.run("ana00007").unwrap(), None);
+    assert_eq!(sweep(store, cutoff, 100).await, 1);
+    assert_eq!(store.run(String::from("ana00007")).await.unwrap(), None);
     assert!(
-        store.run("bob00002").unwrap().is_some(),
+        store.run(String::from("bob00002")).await.unwrap().is_some(),
         "Bob's only April run is his best"
     );
     let kept: Vec<&NewRun> = kept.into_iter().chain([&better]).collect();
-    board_plays(store, &april_board, &kept);
+    board_plays(store, &april_board, &kept).await;
 
     // --- A sweep that covers every run deletes no best, and leaves the pbs as they were:
     // ana's tie is still no pb, Bob's faster 70 is one.
-    assert_eq!(sweep(store, APRIL + 60 * DAY, 100), 0);
+    assert_eq!(sweep(store, APRIL + 60 * DAY, 100).await, 0);
     for (month, mode) in [("2026-03", &b15), ("2026-03", &b30), ("2026-04", &b15)] {
-        let board = store.board(mode, month, 10).unwrap();
+        let board = store
+            .board(String::from(mode), String::from(month), 10)
+            .await
+            .unwrap();
         assert!(!board.is_empty());
-        board_plays(store, &board, &kept);
+        board_plays(store, &board, &kept).await;
     }
     let may = APRIL + 30 * DAY;
     let tie = run("ana00010", &ana, S15, (66, 6600), may);
     let bob_best = run("bob00003", &bob, S15, (70, 7001), may + 1);
     assert_eq!(
-        pbs(&insert(store, &[tie, bob_best]).unwrap()),
+        pbs(&insert(store, &[tie, bob_best]).await.unwrap()),
         [false, true]
     );
 
     // --- An unranked run is stored and plays, but is on no board and no pb.
     let mut offline = run("ana00011", &ana, S15, (99, 9900), may + 2);
     offline.unranked = Some("not played on a seed the server issued to you".into());
-    assert_eq!(pbs(&insert(store, &[offline]).unwrap()), [false]);
-    let kept = store.run("ana00011").unwrap().unwrap();
+    assert_eq!(pbs(&insert(store, &[offline]).await.unwrap()), [false]);
+    let kept = store.run(String::from("ana00011")).await.unwrap().unwrap();
     assert_eq!(
         kept.unranked.as_deref(),
         Some("not played on a seed the server issued to you")
     );
-    assert_eq!(store.board(&b15, "2026-05", 10).unwrap()[0].run, "bob00003");
+    assert_eq!(
+        store
+            .board(String::from(&b15), String::from("2026-05"), 10)
+            .await
+            .unwrap()[0]
+            .run,
+        "bob00003"
+    );
 
-    seeds(store, &ana, &bob, may);
-    usage(store, &cy, may);
-    unused_names(store, may);
+    seeds(store, &ana, &bob, may).await;
+    usage(store, &cy, may).await;
+    unused_names(store, may).await;
 }
 
 /// Issued seeds: kept, found, used up once, withdrawn past the cap, swept once expired.
-fn seeds(store: &dyn Store, ana: &Player, bob: &Player, now: i64) {
+async fn seeds(store: &dyn Store, ana: &Player, bob: &Player, now: i64) {
     let issued = |seed: u64, player: &Player, at: i64| IssuedSeed {
         seed,
         player: player.id,
@@ -455,39 +612,31 @@ fn seeds(store: &dyn Store, ana: &Player, bob: &Player, now: i64) {
     };
     // The top bit set: a u64 past i64 comes back as itself.
     let big = u64::MAX - 5;
-    store.issue_seed(&issued(big, ana, now), 3).unwrap();
-    match store.issue_seed(&issued(big, bob, now), 3) {
+    store.issue_seed(issued(big, ana, now), 3).await.unwrap();
+    match store.issue_seed(issued(big, bob, now), 3).await {
         Err(StoreError::SeedTaken(s)) => assert_eq!(s, big),
         other => panic!("a seed issued twice: {other:?}"),
     }
-    let found = |seed| {
-        let mut out = None;
-        store
-            .submit(&mut |tx| {
-                out = tx.seed(seed)?;
-                Ok(Commit::No)
-            })
-            .unwrap();
-        out
-    };
-    assert_eq!(found(big), Some(issued(big, ana, now)));
-    assert_eq!(found(7), None);
+    let found = async |seed| known(store, ana.id, vec![], vec![seed]).await.seeds.pop();
+    assert_eq!(found(big).await, Some(issued(big, ana, now)));
+    assert_eq!(found(7).await, None);
 
     // A run on it uses it up.
     let mut on_seed = run("ana00012", ana, S15, (50, 5000), now + 20_000);
     on_seed.uses_seed = Some(big);
-    insert(store, &[on_seed]).unwrap();
-    assert_eq!(found(big).unwrap().run.as_deref(), Some("ana00012"));
+    insert(store, &[on_seed]).await.unwrap();
+    assert_eq!(found(big).await.unwrap().run.as_deref(), Some("ana00012"));
 
     // Past three open seeds, the oldest open ones are withdrawn; a used one stays.
     for (i, seed) in (1..=4).enumerate() {
         store
-            .issue_seed(&issued(seed, ana, now + i as i64), 3)
+            .issue_seed(issued(seed, ana, now + i as i64), 3)
+            .await
             .unwrap();
     }
-    assert_eq!(found(1), None, "the oldest open seed is withdrawn");
-    assert!(found(2).is_some() && found(4).is_some());
-    assert!(found(big).is_some(), "a used seed isn't open");
+    assert_eq!(found(1).await, None, "the oldest open seed is withdrawn");
+    assert!(found(2).await.is_some() && found(4).await.is_some());
+    assert!(found(big).await.is_some(), "a used seed isn't open");
 
     // Expired seeds are swept, used or not.
     let horizon = Horizon {
@@ -496,49 +645,55 @@ fn seeds(store: &dyn Store, ana: &Player, bob: &Player, now: i64) {
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 0,
     };
-    let swept = store.sweep(&horizon, 100).unwrap();
+    let swept = store.sweep(horizon.clone(), 100).await.unwrap();
     assert_eq!(swept.seeds, 4);
-    assert_eq!(found(big), None);
+    assert_eq!(found(big).await, None);
 }
 
 /// A player's usage counts the runs and bytes stored each day.
-fn usage(store: &dyn Store, cy: &Player, now: i64) {
+async fn usage(store: &dyn Store, cy: &Player, now: i64) {
     let day = typepper_api::Utc::of(now).day();
-    let read = || {
-        let mut out = Usage::default();
-        store
-            .submit(&mut |tx| {
-                tx.lock(cy.id, &[[1; 32], [0; 32]])?;
-                out = tx.usage(cy.id, &day)?;
-                Ok(Commit::No)
-            })
-            .unwrap();
-        out
+    let read = async || {
+        let mut job = job(cy.id, vec![[1; 32], [0; 32]], vec![], |_| {
+            Err("looked".into())
+        });
+        job.day = day.clone();
+        let seen = Arc::new(Mutex::new(Usage::default()));
+        let keep = seen.clone();
+        job.plan = Box::new(move |known| {
+            *keep.lock().unwrap() = known.usage;
+            Err("looked".into())
+        });
+        store.submit(job).await.unwrap().unwrap_err();
+        *seen.lock().unwrap()
     };
-    assert_eq!(read(), Usage::default());
+    assert_eq!(read().await, Usage::default());
     let runs = [
         run("cy000010", cy, S15, (50, 5000), now),
         run("cy000011", cy, S15, (51, 5100), now + 1),
     ];
-    insert(store, &runs).unwrap();
+    insert(store, &runs).await.unwrap();
     let bytes = (runs[0].replay.len() + runs[1].replay.len()) as u64;
-    assert_eq!(read(), Usage { runs: 2, bytes });
+    assert_eq!(read().await, Usage { runs: 2, bytes });
     let horizon = Horizon {
         runs_before_ms: 0,
         seeds_before_ms: 0,
         usage_before_day: "9999-12-31".into(),
         unused_players_before_ms: 0,
     };
-    store.sweep(&horizon, 100).unwrap();
-    assert_eq!(read(), Usage::default(), "past days' usage is swept");
+    store.sweep(horizon.clone(), 100).await.unwrap();
+    assert_eq!(read().await, Usage::default(), "past days' usage is swept");
 }
 
 /// A name that never had a run stored is released; one that had a run never is.
-fn unused_names(store: &dyn Store, now: i64) {
-    let idle = store.create_player("idle", &[7; 32], now).unwrap();
+async fn unused_names(store: &dyn Store, now: i64) {
+    let idle = store
+        .create_player(String::from("idle"), [7; 32], now)
+        .await
+        .unwrap();
     store
         .issue_seed(
-            &IssuedSeed {
+            IssuedSeed {
                 seed: 99,
                 player: idle.id,
                 mode: blitz15(),
@@ -548,6 +703,7 @@ fn unused_names(store: &dyn Store, now: i64) {
             },
             32,
         )
+        .await
         .unwrap();
     let horizon = Horizon {
         runs_before_ms: 0,
@@ -555,7 +711,7 @@ fn unused_names(store: &dyn Store, now: i64) {
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: now + 1,
     };
-    let swept = store.sweep(&horizon, 100).unwrap();
+    let swept = store.sweep(horizon.clone(), 100).await.unwrap();
     assert_eq!(
         swept,
         Swept {
@@ -565,31 +721,45 @@ fn unused_names(store: &dyn Store, now: i64) {
         },
         "idle is released, its open seed with it; the story's players have runs"
     );
-    assert_eq!(store.player_by_token(&[7; 32]).unwrap(), None);
-    store.create_player("IDLE", &[8; 32], now).unwrap();
+    assert_eq!(store.player_by_token([7; 32]).await.unwrap(), None);
+    store
+        .create_player(String::from("IDLE"), [8; 32], now)
+        .await
+        .unwrap();
     assert!(
-        store.player_by_token(&[1; 32]).unwrap().is_some(),
+        store.player_by_token([1; 32]).await.unwrap().is_some(),
         "ana stays"
     );
 }
 
 /// What a store opened again on the story's database finds.
-pub fn reopened(store: &dyn Store) {
+pub async fn reopened(store: &dyn Store) {
     assert_eq!(
-        store.player_by_token(&[3; 32]).unwrap().map(|p| p.name),
+        store
+            .player_by_token([3; 32])
+            .await
+            .unwrap()
+            .map(|p| p.name),
         Some("cy".into())
     );
     assert_eq!(
-        shown(&store.board(&blitz15(), "2026-05", 10).unwrap()),
+        shown(
+            &store
+                .board(String::from(&blitz15()), String::from("2026-05"), 10)
+                .await
+                .unwrap()
+        ),
         [
             (1, "Bob", 70, 7001, "bob00003"),
             (2, "ana", 66, 6600, "ana00010"),
             (3, "cy", 51, 5100, "cy000011")
         ]
     );
-    assert!(store.player_by_token(&[8; 32]).unwrap().is_some());
+    assert!(store.player_by_token([8; 32]).await.unwrap().is_some());
     assert!(matches!(
-        store.create_player("CY", &[5; 32], APRIL),
+        store
+            .create_player(String::from("CY"), [5; 32], APRIL)
+            .await,
         Err(StoreError::NameTaken(_))
     ));
 }
