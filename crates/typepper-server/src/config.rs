@@ -32,8 +32,17 @@ pub struct Config {
     pub sweep_secs: u64,
     /// Seconds a request may take before it is answered 408.
     pub request_timeout_secs: u64,
-    /// Take the client's IP from `X-Forwarded-For` (behind a proxy you run).
-    pub trust_proxy: bool,
+    /// Seconds a client has to send a request's headers, and a kept-alive connection may
+    /// sit idle before its next request: past it, the connection is closed.
+    pub header_timeout_secs: u64,
+    /// Connections served at once; past it, new ones wait in the listen backlog.
+    pub max_connections: usize,
+    /// Seconds a shutdown waits for the requests in flight before closing what is left.
+    pub shutdown_secs: u64,
+    /// Whose `X-Forwarded-For` to believe (behind proxies you run).
+    pub proxies: crate::client::Proxies,
+    /// Bytes of runs kept in memory for reading again.
+    pub cache_bytes: usize,
     /// Log one line a request to standard error.
     pub log_requests: bool,
 }
@@ -55,7 +64,15 @@ impl Config {
             retention_days: 8,
             sweep_secs: 600,
             request_timeout_secs: 10,
-            trust_proxy: false,
+            header_timeout_secs: 10,
+            max_connections: 1024,
+            shutdown_secs: 10,
+            proxies: crate::client::Proxies {
+                trust: false,
+                hops: 1,
+                ranges: vec![],
+            },
+            cache_bytes: 64 << 20,
             log_requests: true,
         }
     }

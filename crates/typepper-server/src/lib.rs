@@ -4,7 +4,8 @@
 //! How it works:
 //! 1. [`app`] builds the whole HTTP surface as an axum `Router` over a [`State`]; tests
 //!    drive it with `tower::ServiceExt::oneshot`, no socket needed. [`serve`] runs it on
-//!    a listener (port 0 in integration tests) until a shutdown future resolves.
+//!    a listener (port 0 in integration tests), with a cap on connections and timeouts on
+//!    slow or idle clients, until a shutdown future resolves.
 //! 2. A submission (`POST /v1/submit`) is judged in [`submit`] off the async workers:
 //!    each replay's header is read first, then it is decoded, played through the engine,
 //!    checked against its claim and for what a person could have typed, and stored in one
@@ -24,20 +25,23 @@
 //! let state = State::new(store, Config::new("http://127.0.0.1:8080", ".".into()));
 //! let router = app(Arc::new(state));
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! typepper_server::serve(listener, router, std::future::pending()).await?;
+//! let limits = typepper_server::Limits::of(&Config::new("http://127.0.0.1:8080", ".".into()));
+//! typepper_server::serve(listener, router, limits, std::future::pending()).await?;
 //! # Ok(()) }
 //! ```
 
 mod cache;
+pub mod client;
 pub mod config;
 mod error;
 mod limit;
+pub mod metrics;
 mod routes;
+pub mod serve;
 pub mod store;
 pub mod submit;
 pub mod sweep;
 
-use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,6 +59,7 @@ use tower_http::timeout::TimeoutLayer;
 pub use config::Config;
 pub use error::ApiError;
 pub use routes::{MAX_OPEN_SEEDS, SEED_LIFETIME_MS};
+pub use serve::{Limits, serve};
 
 use crate::error::ErrorDetail;
 use crate::limit::Limiter;
@@ -80,6 +85,10 @@ pub struct State {
     verifying: tokio::sync::Semaphore,
     /// Runs recently served.
     runs: cache::RunCache,
+    /// What the server has done, for `GET /metrics`.
+    pub metrics: metrics::Metrics,
+    /// Connections open now ([`serve`] counts them).
+    pub connections: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl State {
@@ -108,7 +117,9 @@ impl State {
             ),
             register_limit: Limiter::hourly(config.register_per_hour, config.register_per_hour),
             verifying: tokio::sync::Semaphore::new(cpus * 2),
-            runs: cache::RunCache::default(),
+            runs: cache::RunCache::new(config.cache_bytes),
+            metrics: metrics::Metrics::default(),
+            connections: Arc::default(),
             store,
             config,
             clock,
@@ -119,6 +130,36 @@ impl State {
     pub fn now_ms(&self) -> i64 {
         (self.clock)()
     }
+
+    /// The serving limits its settings give, counting connections for its metrics.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            open: self.connections.clone(),
+            ..Limits::of(&self.config)
+        }
+    }
+
+    /// `GET /metrics`'s text.
+    pub fn metrics_text(&self) -> String {
+        self.metrics.render(&metrics::Gauges {
+            connections: self.connections.load(std::sync::atomic::Ordering::Relaxed),
+            cache: self.runs.stats(),
+            limiter_keys: self.ip_limit.len(),
+        })
+    }
+}
+
+/// The operator's own port: `GET /metrics` in Prometheus' text format.
+pub fn metrics_app(state: Arc<State>) -> Router {
+    Router::new().route(
+        "/metrics",
+        axum::routing::get(async move || {
+            (
+                [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+                state.metrics_text(),
+            )
+        }),
+    )
 }
 
 /// The largest request body: one MiB, checked before anything is decoded.
@@ -151,15 +192,27 @@ pub fn app(state: Arc<State>) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(state.clone(), ip_limit))
         .layer(cors);
-    let timeout = TimeoutLayer::with_status_code(
-        axum::http::StatusCode::REQUEST_TIMEOUT,
-        Duration::from_secs(state.config.request_timeout_secs),
-    );
-    routes::pages(&config.static_dir)
+    let shares = routes::shares()
         .layer(timeout)
+        .layer(middleware::from_fn_with_state(state.clone(), ip_limit));
+    let mut router = routes::pages(&config.static_dir)
+        .layer(timeout)
+        .merge(shares)
         .merge(api)
         .with_state(state.clone())
         .layer(CompressionLayer::new())
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ));
+    if config.public_url.starts_with("https://") {
+        // Served over TLS (by the proxy in front): browsers should never try plain HTTP.
+        router = router.layer(SetResponseHeaderLayer::if_not_present(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        ));
+    }
+    router
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_str(&csp).unwrap_or(HeaderValue::from_static("default-src 'self'")),
@@ -171,41 +224,24 @@ pub fn app(state: Arc<State>) -> Router {
         .layer(middleware::from_fn_with_state(state, log))
 }
 
-/// Serves `router` on `listener` until `shutdown` resolves, then finishes the requests
-/// in flight.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    router: Router,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
-}
-
 /// The client's address, as the IP limit found it, for handlers with limits of their own.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientIp(pub IpAddr);
 
-/// The client's address: the connection's, or `X-Forwarded-For`'s first behind a
-/// trusted proxy. Without a connection (tests through `oneshot`) it is 0.0.0.0.
+/// The client's address: the connection's, or behind proxies the operator runs, the one
+/// they give (see [`client`]). Without a connection (tests through `oneshot`) it is
+/// 0.0.0.0.
 fn client_ip(state: &State, req: &Request) -> IpAddr {
-    if state.config.trust_proxy
-        && let Some(ip) = req
-            .headers()
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-            .and_then(|v| v.trim().parse().ok())
-    {
-        return ip;
-    }
-    req.extensions()
+    let peer = req
+        .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip())
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+    let forwarded = req
+        .headers()
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok());
+    state.config.proxies.client(peer, forwarded)
 }
 
 async fn ip_limit(
@@ -215,7 +251,7 @@ async fn ip_limit(
 ) -> Response {
     let ip = client_ip(&state, &req);
     req.extensions_mut().insert(ClientIp(ip));
-    match state.ip_limit.take(&ip, Instant::now()) {
+    match state.ip_limit.take(&client::bucket(ip), Instant::now()) {
         Ok(()) => next.run(req).await,
         Err(secs) => ApiError::RateLimited(secs).into_response(),
     }
@@ -227,22 +263,25 @@ async fn log(
     req: Request,
     next: Next,
 ) -> Response {
-    if !state.config.log_requests {
-        return next.run(req).await;
-    }
+    let route = req
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or("unmatched", |p| p.as_str())
+        .to_owned();
     let (method, path) = (req.method().clone(), req.uri().path().to_owned());
     let start = Instant::now();
     let response = next.run(req).await;
-    let detail = response
-        .extensions()
-        .get::<ErrorDetail>()
-        .map(|d| format!(" ({})", d.0))
-        .unwrap_or_default();
-    eprintln!(
-        "{method} {path} {} {:.1} ms{detail}",
-        response.status().as_u16(),
-        start.elapsed().as_secs_f64() * 1000.0
-    );
+    let status = response.status().as_u16();
+    state.metrics.request(&route, status);
+    if state.config.log_requests {
+        let detail = response
+            .extensions()
+            .get::<ErrorDetail>()
+            .map(|d| d.0.as_str())
+            .unwrap_or_default();
+        let ms = (start.elapsed().as_secs_f64() * 1000.0 * 10.0).round() / 10.0;
+        tracing::info!(target: "typepper::request", %method, path, status, ms, detail);
+    }
     response
 }
 

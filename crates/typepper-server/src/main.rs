@@ -1,5 +1,5 @@
-//! `typepper-server`: the HTTP server. Every setting is a flag or an environment
-//! variable; see `--help`.
+//! `typepper-server`: the HTTP server, and `typepper-server backup PATH`. Every setting is
+//! a flag or an environment variable; see `--help`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -14,15 +14,18 @@ use typepper_server::{Config, State, app, serve, store, sweep};
 #[derive(Parser)]
 #[command(version, max_term_width = 100)]
 struct Args {
+    /// Something to do instead of serving.
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Address to listen on (port 0 picks a free one).
     #[arg(long, env = "TYPEPPER_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
     /// Database: postgres://… for PostgreSQL, or a SQLite file path (sqlite://path).
     /// Without it, SQLite in the data dir.
-    #[arg(long, env = "TYPEPPER_DATABASE_URL")]
+    #[arg(long, env = "TYPEPPER_DATABASE_URL", global = true)]
     database_url: Option<String>,
     /// Where the embedded SQLite database lives.
-    #[arg(long, env = "TYPEPPER_DATA_DIR", default_value = "data")]
+    #[arg(long, env = "TYPEPPER_DATA_DIR", default_value = "data", global = true)]
     data_dir: PathBuf,
     /// The game's public URL (share pages refresh to it); by default http://<listen>.
     #[arg(long, env = "TYPEPPER_PUBLIC_URL")]
@@ -61,6 +64,16 @@ struct Args {
     /// Seconds before a request is answered 408.
     #[arg(long, env = "TYPEPPER_REQUEST_TIMEOUT", default_value_t = 10)]
     request_timeout: u64,
+    /// Seconds a client has to send a request's headers, and a kept-alive connection may
+    /// sit idle.
+    #[arg(long, env = "TYPEPPER_HEADER_TIMEOUT", default_value_t = 10)]
+    header_timeout: u64,
+    /// Connections served at once; past it, new ones wait to be accepted.
+    #[arg(long, env = "TYPEPPER_MAX_CONNECTIONS", default_value_t = 1024)]
+    max_connections: usize,
+    /// Seconds a shutdown (SIGINT or SIGTERM) waits for requests in flight.
+    #[arg(long, env = "TYPEPPER_SHUTDOWN_TIMEOUT", default_value_t = 10)]
+    shutdown_timeout: u64,
     /// Most submissions one SQLite commit carries (group commit); 1 commits each alone.
     #[arg(long, env = "TYPEPPER_GROUP_COMMIT", default_value_t = 64)]
     group_commit: usize,
@@ -70,17 +83,71 @@ struct Args {
     /// Seconds a PostgreSQL connection, or the wait for a free one, may take.
     #[arg(long, env = "TYPEPPER_PG_TIMEOUT", default_value_t = 5)]
     pg_timeout: u64,
-    /// Take client IPs from X-Forwarded-For (only behind a proxy you run).
+    /// Take client IPs from X-Forwarded-For (only behind proxies you run): the address
+    /// --proxy-hops from the right, or the rightmost not in --trusted-proxies.
     #[arg(long, env = "TYPEPPER_TRUST_PROXY")]
     trust_proxy: bool,
+    /// How many proxies you run in front of the server, each appending to
+    /// X-Forwarded-For.
+    #[arg(long, env = "TYPEPPER_PROXY_HOPS", default_value_t = 1)]
+    proxy_hops: u32,
+    /// Your proxies' addresses or ranges (10.0.0.0/8,2001:db8::/32): X-Forwarded-For
+    /// counts only on connections from them.
+    #[arg(long, env = "TYPEPPER_TRUSTED_PROXIES", value_delimiter = ',')]
+    trusted_proxies: Vec<typepper_server::client::Cidr>,
+    /// Bytes of recently read runs kept in memory (runs over 1/256 of it are not kept).
+    #[arg(long, env = "TYPEPPER_CACHE_BYTES", default_value_t = 64 << 20)]
+    cache_bytes: usize,
     /// Don't log a line per request.
     #[arg(long, env = "TYPEPPER_QUIET")]
     quiet: bool,
+    /// How the log is written: text for people, json (one object a line) for machines.
+    #[arg(long, env = "TYPEPPER_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+    /// Serve GET /metrics (Prometheus' text format) on this address, for the operator;
+    /// off unless given. Keep it off the public network.
+    #[arg(long, env = "TYPEPPER_METRICS_LISTEN")]
+    metrics_listen: Option<SocketAddr>,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Copy the embedded database to PATH while the server runs: a consistent snapshot,
+    /// taken with SQLite's online backup. (PostgreSQL is backed up with pg_dump.)
+    Backup {
+        /// Where the copy goes; it appears whole or not at all.
+        path: PathBuf,
+    },
+}
+
+/// How the log is written.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum LogFormat {
+    /// A line of text an event.
+    Text,
+    /// A JSON object an event.
+    Json,
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    let level = if args.quiet {
+        tracing::Level::WARN
+    } else {
+        tracing::Level::INFO
+    };
+    let log = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr);
+    match args.log_format {
+        LogFormat::Text => log.init(),
+        LogFormat::Json => log.json().init(),
+    }
+    if let Some(Command::Backup { path }) = &args.command {
+        return backup(&args, path);
+    }
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
@@ -101,15 +168,23 @@ async fn main() -> anyhow::Result<()> {
     config.retention_days = args.retention_days;
     config.sweep_secs = args.sweep_secs;
     config.request_timeout_secs = args.request_timeout;
-    config.trust_proxy = args.trust_proxy;
+    config.header_timeout_secs = args.header_timeout;
+    config.max_connections = args.max_connections;
+    config.shutdown_secs = args.shutdown_timeout;
+    config.proxies = typepper_server::client::Proxies {
+        trust: args.trust_proxy,
+        hops: args.proxy_hops,
+        ranges: args.trusted_proxies,
+    };
+    config.cache_bytes = args.cache_bytes;
     config.log_requests = !args.quiet;
     if !args
         .static_dir
         .join("web/pkg/typepper_web_bg.wasm")
         .exists()
     {
-        eprintln!(
-            "warning: {} has no built game (web/pkg): run `cargo xtask serve` to build it",
+        tracing::warn!(
+            "{} has no built game (web/pkg): run `cargo xtask serve` to build it",
             args.static_dir.display()
         );
     }
@@ -130,10 +205,52 @@ async fn main() -> anyhow::Result<()> {
     };
     let state = Arc::new(State::new(store, config));
     tokio::spawn(sweep::run(state.clone()));
+    if let Some(at) = args.metrics_listen {
+        let metrics = tokio::net::TcpListener::bind(at)
+            .await
+            .with_context(|| format!("listening for metrics on {at}"))?;
+        let shown = metrics.local_addr()?;
+        let (limits, router) = (state.limits(), typepper_server::metrics_app(state.clone()));
+        tokio::spawn(serve(metrics, router, limits, std::future::pending()));
+        println!("metrics on http://{shown}/metrics");
+    }
     println!("typepper is serving on http://{addr} ({database})");
-    serve(listener, app(state), async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await?;
+    serve(listener, app(state.clone()), state.limits(), stop_signal()).await?;
+    tracing::info!("typepper stopped");
     Ok(())
+}
+
+/// `typepper-server backup PATH`.
+fn backup(args: &Args, to: &std::path::Path) -> anyhow::Result<()> {
+    let options = store::Options::new(args.database_url.as_deref(), &args.data_dir);
+    let Some(from) = options.sqlite_path() else {
+        anyhow::bail!(
+            "the database is PostgreSQL: back it up with pg_dump (see the README), not this"
+        );
+    };
+    let bytes = store::sqlite::backup(&from, to)?;
+    println!(
+        "backed up {} to {} ({bytes} bytes)",
+        from.display(),
+        to.display()
+    );
+    Ok(())
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM (what a service manager or `docker stop` sends).
+async fn stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let term = async {
+        match signal(SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = term => {}
+    }
+    tracing::info!("typepper is stopping: finishing the requests in flight");
 }

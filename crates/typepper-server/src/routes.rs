@@ -49,11 +49,10 @@ pub fn pages(static_dir: &std::path::Path) -> Router<Arc<State>> {
     Router::new()
         .route("/", get(index))
         .route("/healthz", get(|| async { "ok\n" }))
-        .route("/r/{id}", get(share))
-        .route("/{id}", get(share_host))
         .nest_service(
             "/web",
             tower::ServiceBuilder::new()
+                .layer(axum::middleware::from_fn(no_dotfiles))
                 .layer(SetResponseHeaderLayer::if_not_present(
                     header::CACHE_CONTROL,
                     // Not content-hashed: revalidate, so a rebuilt game is picked up.
@@ -63,6 +62,27 @@ pub fn pages(static_dir: &std::path::Path) -> Router<Arc<State>> {
                     ServeDir::new(static_dir.join("web")).append_index_html_on_directories(false),
                 ),
         )
+}
+
+/// Share pages: `/r/<id>`, and `/<id>` on the share host. Each one is a database read
+/// for an id the path names, so they are limited per IP like `/v1`.
+pub fn shares() -> Router<Arc<State>> {
+    Router::new()
+        .route("/r/{id}", get(share))
+        .route("/{id}", get(share_host))
+}
+
+/// A file or folder whose name starts with a dot (`.gitignore`, `.git/`) is never served,
+/// however the dot is spelled.
+async fn no_dotfiles(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let hidden = req.uri().path().split('/').any(|segment| {
+        let lower = segment.to_ascii_lowercase();
+        lower.starts_with('.') || lower.starts_with("%2e")
+    });
+    if hidden {
+        return ApiError::NotFound("no such file".into()).into_response();
+    }
+    next.run(req).await
 }
 
 async fn index(st: St) -> Result<Response, ApiError> {
@@ -110,7 +130,7 @@ async fn create_player(
 ) -> Result<Response, ApiError> {
     if let Some(Extension(ClientIp(ip))) = ip {
         st.register_limit
-            .take(&ip, Instant::now())
+            .take(&crate::client::bucket(ip), Instant::now())
             .map_err(ApiError::RateLimited)?;
     }
     let body = body_bytes(body)?;
@@ -265,7 +285,10 @@ async fn submit(st: St, headers: HeaderMap, body: Body) -> Result<Response, ApiE
             .acquire()
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?;
-        tokio::task::spawn_blocking(move || judge_body(&body)).await?
+        let verifying = Instant::now();
+        let judged = tokio::task::spawn_blocking(move || judge_body(&body)).await?;
+        st.metrics.verify.observe(verifying.elapsed());
+        judged
     };
     let share = {
         let config = st.config.clone();
@@ -284,14 +307,19 @@ async fn submit(st: St, headers: HeaderMap, body: Body) -> Result<Response, ApiE
     // Not started within the request's time, it is not done at all: nothing is stored
     // that is not answered. Once started it finishes (in milliseconds) and is answered.
     let deadline = started + budget;
-    let done = match st
+    let storing = Instant::now();
+    let done = st
         .store
         .submit(submit::job(sub.clone(), judged, deadline))
-        .await?
-    {
+        .await;
+    st.metrics.db.observe(storing.elapsed());
+    let done = match done? {
         Ok(done) => done,
         Err(quota) => return Err(ApiError::Quota(quota, secs_to_tomorrow(sub.now_ms))),
     };
+    for outcome in submit::outcomes(&done) {
+        st.metrics.round(outcome);
+    }
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         submit::answer(done, &*share),
@@ -346,16 +374,23 @@ fn random_hex(n: usize) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The run with `id`, from memory when it was read lately.
-async fn cached_run(
-    st: &State,
-    id: &str,
-) -> Result<Option<std::sync::Arc<crate::store::Run>>, ApiError> {
-    if let Some(run) = st.runs.get(id, Instant::now()) {
-        return Ok(Some(run));
+/// The run with `id`, from memory when it was read lately (or found missing lately).
+async fn cached_run(st: &State, id: &str) -> Result<Option<Arc<crate::store::Run>>, ApiError> {
+    match st.runs.get(id, Instant::now()) {
+        crate::cache::Lookup::Found(run) => return Ok(Some(run)),
+        crate::cache::Lookup::Missing => return Ok(None),
+        crate::cache::Lookup::Unknown => {}
     }
-    let found = st.store.run(id.to_owned()).await?;
-    Ok(found.map(|run| st.runs.put(run, Instant::now())))
+    let reading = Instant::now();
+    let found = st.store.run(id.to_owned()).await;
+    st.metrics.db.observe(reading.elapsed());
+    match found? {
+        Some(run) => Ok(Some(st.runs.put(run, Instant::now()))),
+        None => {
+            st.runs.missing(id, Instant::now());
+            Ok(None)
+        }
+    }
 }
 
 /// `GET /v1/runs/<id>`: the replay's bytes.
@@ -540,7 +575,10 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
             SharePage {
                 title: "This replay is gone · typepper".into(),
                 heading: "This replay is gone".into(),
-                description: "Runs are kept for 8 days, or longer while they are a player's best of the month. This one is no longer here.".into(),
+                description: format!(
+                    "Runs are kept for {} days, or longer while they are a player's best of the month. This one is no longer here.",
+                    st.config.retention_days
+                ),
                 image,
                 share,
                 game,

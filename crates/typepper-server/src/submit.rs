@@ -314,6 +314,50 @@ fn ranked(unranked: Option<String>) -> Ranked {
     unranked.map_or(Ranked::Yes, Ranked::No)
 }
 
+/// What became of each entry, as the metrics count it: `ranked`, `unranked`, `again` (a
+/// stored round sent again), or the kind of refusal.
+pub fn outcomes(done: &[Done]) -> impl Iterator<Item = &'static str> + '_ {
+    done.iter().map(|d| match d {
+        Done::Stored(run, _) if run.unranked.is_some() => "unranked",
+        Done::Stored(..) => "ranked",
+        Done::Answered(line) => match line.strip_prefix("no ") {
+            Some(why) => refusal_kind(why),
+            None => "again",
+        },
+    })
+}
+
+/// A refusal's kind, from its sentence.
+pub fn refusal_kind(why: &str) -> &'static str {
+    const KINDS: &[(&str, &str)] = &[
+        ("a copy of run", "copy"),
+        ("not a replay", "unreadable"),
+        ("the body ends inside", "unreadable"),
+        ("recorded by other rules", "other_rules"),
+        ("this build has no mode", "unknown_mode"),
+        ("too little typing", "too_little"),
+        ("too short to count", "too_short"),
+        ("faster than anyone", "too_fast"),
+        ("it scores 0", "scores_nothing"),
+        ("keys came in bursts", "bot_timing"),
+        ("implausible timing", "bot_timing"),
+        ("timing as even as a metronome", "bot_timing"),
+        ("gaps between keys drawn evenly", "bot_timing"),
+        ("claimed ", "wrong_claim"),
+        ("it arrived ", "too_soon"),
+    ];
+    if let Some((_, kind)) = KINDS.iter().find(|(start, _)| why.starts_with(start)) {
+        return kind;
+    }
+    if why.contains("inputs did nothing") {
+        "did_nothing"
+    } else if why.contains(" was refused: ") || why.starts_with("the replay ends before") {
+        "breaks_the_rules"
+    } else {
+        "other"
+    }
+}
+
 /// The answer's text, one line an entry, from what became of each.
 pub fn answer(done: Vec<Done>, share: &dyn Fn(&str) -> String) -> String {
     let mut out = String::new();

@@ -59,11 +59,12 @@ pub async fn run(state: Arc<State>) {
                 players: 0,
                 ..
             }) => {}
-            Ok(n) => eprintln!(
+            Ok(n) => tracing::info!(
                 "retention: deleted {} expired runs; released {} unused names",
-                n.runs, n.players
+                n.runs,
+                n.players
             ),
-            Err(e) => eprintln!("retention: the sweep failed: {e}"),
+            Err(e) => tracing::warn!("retention: the sweep failed: {e}"),
         }
     }
 }

@@ -38,9 +38,17 @@ const WAIT_SECS: &str = "60";
 /// Runs `f` with the URL of a fresh PostgreSQL server's `postgres` database, then stops
 /// the server and deletes its files, whether `f` succeeded or not.
 pub fn with_cluster<T>(f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
+    with_cluster_ctl(|url, _| f(url))
+}
+
+/// [`with_cluster`], also giving `f` the command that controls the server: `pg_ctl` with
+/// the cluster's data dir and log, as the user it runs as, for a test that stops and
+/// starts it (`<ctl> --wait --mode fast stop`, `<ctl> --wait start`). Its words are
+/// separated by spaces; none of them holds one.
+pub fn with_cluster_ctl<T>(f: impl FnOnce(&str, &str) -> Result<T>) -> Result<T> {
     let bin = crate::install::postgres()?;
     let cluster = Cluster::start(bin)?;
-    f(&cluster.url())
+    f(&cluster.url(), &cluster.ctl())
 }
 
 /// A running throwaway cluster; dropping it stops it and deletes its dir.
@@ -150,6 +158,19 @@ impl Cluster {
 
     fn url(&self) -> String {
         format!("postgres://{SUPERUSER}@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// `pg_ctl` for this cluster, as a line of words (see [`with_cluster_ctl`]).
+    fn ctl(&self) -> String {
+        let user = self
+            .user
+            .map_or(String::new(), |u| format!("runuser -u {u} -- "));
+        format!(
+            "{user}{} --pgdata {} --log {}",
+            self.bin.join("pg_ctl").display(),
+            self.dir.join("data").display(),
+            self.dir.join("postgres.log").display()
+        )
     }
 
     /// One of PostgreSQL's programs, run as the cluster's user, in its dir (which that

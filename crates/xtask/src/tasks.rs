@@ -25,11 +25,13 @@ pub fn test(_args: &[String]) -> Result<()> {
             "warnings",
         ],
     ))?;
-    // The store story runs on SQLite always, and on PostgreSQL in a throwaway cluster.
-    crate::pg::with_cluster(|url| {
+    // The store story runs on SQLite always, and on PostgreSQL in a throwaway cluster,
+    // which one test stops and starts again under load.
+    crate::pg::with_cluster_ctl(|url, ctl| {
         step("running every test (cargo test --workspace), PostgreSQL's too");
         let mut c = cmd("cargo", &["test", "--workspace"]);
-        c.env("TYPEPPER_TEST_POSTGRES_URL", url);
+        c.env("TYPEPPER_TEST_POSTGRES_URL", url)
+            .env("TYPEPPER_TEST_POSTGRES_CTL", ctl);
         run(&mut c)
     })?;
     step("building the engine for wasm32 (it must build with no feature flags)");

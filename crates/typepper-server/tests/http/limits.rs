@@ -282,18 +282,95 @@ async fn forwarded_for_names_the_client_only_behind_a_trusted_proxy() {
     if started.elapsed() < Duration::from_secs(1) {
         assert_eq!(statuses[2], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
     }
-    // Trusted: the proxy's header names the client, first address first.
+    // Trusted: the proxy appends the address it saw, and that one is the client.
     let srv = Server::with(|c| {
         c.ip_rate = 1;
-        c.trust_proxy = true;
+        c.proxies.trust = true;
     })
     .await;
     for n in 1..=5 {
-        let xff = format!("192.0.2.{n}, 10.0.0.9");
+        let xff = format!("203.0.113.7, 192.0.2.{n}");
         assert_eq!(
             srv.send(forwarded(&xff)).await.status,
             StatusCode::OK,
             "{xff}"
         );
     }
+}
+
+/// The attack: 300 requests each with a made-up first `X-Forwarded-For` entry all got
+/// through, because the first entry was believed. It is the one the client writes.
+#[tokio::test]
+async fn spoofed_forwarded_for_entries_share_the_real_clients_bucket() {
+    let srv = Server::with(|c| {
+        c.ip_rate = 1;
+        c.proxies.trust = true;
+    })
+    .await;
+    let started = Instant::now();
+    let mut limited = 0;
+    for n in 0..300 {
+        let mut req = board_from([10, 0, 0, 9]);
+        // The client wrote the first; the proxy appended the address it really came from.
+        let xff = format!("198.51.{}.{}, 203.0.113.7", n / 256, n % 256);
+        req.headers_mut()
+            .insert("x-forwarded-for", xff.parse().expect("a header"));
+        if srv.send(req).await.status == StatusCode::TOO_MANY_REQUESTS {
+            limited += 1;
+        }
+    }
+    // Two a second with bursts of two: at most a few pass however long this took.
+    let secs = started.elapsed().as_secs();
+    assert!(
+        300 - limited <= 2 + 2 * secs as usize,
+        "{limited} of 300 limited"
+    );
+}
+
+/// Every address of an IPv6 /64 is one subscriber: one bucket.
+#[tokio::test]
+async fn an_ipv6_slash_64_shares_one_bucket() {
+    let srv = Server::with(|c| c.ip_rate = 1).await;
+    let from_v6 = |last: u16| {
+        let mut req = request(Method::GET, "/v1/boards/time:15")
+            .body(Body::empty())
+            .expect("a request");
+        let ip = std::net::Ipv6Addr::new(0x2001, 0xdb8, 1, 2, last, last, last, last);
+        req.extensions_mut()
+            .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((
+                ip, 40_000,
+            ))));
+        req
+    };
+    let started = Instant::now();
+    let mut statuses = vec![];
+    for n in 1..=3 {
+        statuses.push(srv.send(from_v6(n)).await.status);
+    }
+    if started.elapsed() < Duration::from_secs(1) {
+        assert_eq!(statuses[2], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
+    }
+}
+
+/// Share pages used to be unlimited, and each miss a database read.
+#[tokio::test]
+async fn share_pages_are_limited_per_ip_and_misses_are_remembered() {
+    let srv = Server::with(|c| c.ip_rate = 1).await;
+    let page = |id: &str| {
+        from_ip(
+            request(Method::GET, &format!("/r/{id}"))
+                .body(Body::empty())
+                .expect("a request"),
+            [10, 0, 0, 4],
+        )
+    };
+    let started = Instant::now();
+    let mut statuses = vec![];
+    for id in ["aaaaaaaa", "bbbbbbbb", "cccccccc"] {
+        statuses.push(srv.send(page(id)).await.status);
+    }
+    if started.elapsed() < Duration::from_secs(1) {
+        assert_eq!(statuses[2], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
+    }
+    assert_eq!(statuses[0], StatusCode::NOT_FOUND);
 }

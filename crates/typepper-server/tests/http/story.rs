@@ -450,3 +450,90 @@ async fn expired_runs_are_gone_and_monthly_bests_stay() {
     );
     assert_eq!(srv.stored_runs(), 2);
 }
+
+/// `/web/pkg/.gitignore` was served.
+#[tokio::test]
+async fn dotfiles_are_never_served() {
+    let srv = Server::new().await;
+    let web = srv.state.config.static_dir.join("web");
+    std::fs::write(web.join("pkg/.gitignore"), "*\n").expect("a dotfile");
+    std::fs::create_dir_all(web.join(".git")).expect("a dot folder");
+    std::fs::write(web.join(".git/config"), "[core]\n").expect("a file in it");
+    for path in [
+        "/web/pkg/.gitignore",
+        "/web/.git/config",
+        "/web/pkg/%2Egitignore",
+        "/web/%2egit/config",
+    ] {
+        let reply = srv.get(path).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{path}");
+    }
+    assert_eq!(
+        srv.get("/web/pkg/typepper_web_bg.wasm").await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn a_gone_runs_page_states_the_configured_retention() {
+    let srv = Server::with(|c| c.retention_days = 3).await;
+    let page = srv.get("/r/aaaaaaaa").await.text();
+    assert!(page.contains("kept for 3 days"), "{page}");
+    assert!(!page.contains("8 days"));
+}
+
+#[tokio::test]
+async fn every_answer_has_a_referrer_policy_and_https_gets_hsts() {
+    let srv = Server::new().await;
+    let reply = srv.get("/healthz").await;
+    assert_eq!(
+        reply.header(header::REFERRER_POLICY),
+        Some("strict-origin-when-cross-origin")
+    );
+    assert_eq!(
+        reply.header(header::STRICT_TRANSPORT_SECURITY),
+        None,
+        "plain http"
+    );
+    let srv = Server::with(|c| c.public_url = "https://typepper.test".into()).await;
+    for path in ["/", "/healthz", "/v1/boards/time:15", "/r/aaaaaaaa"] {
+        let reply = srv.get(path).await;
+        assert_eq!(
+            reply.header(header::STRICT_TRANSPORT_SECURITY),
+            Some("max-age=31536000"),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn metrics_count_requests_by_route_and_rounds_by_outcome() {
+    let srv = Server::new().await;
+    let ada = srv.link("ada").await;
+    srv.submit_lines(&ada, entries(&[blitz(1), blitz(1)])).await;
+    srv.submit_lines(&ada, b"\0\0\0\0junk".to_vec()).await;
+    assert_eq!(
+        srv.get("/v1/runs/zzzzzzzz").await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        srv.get("/v1/runs/zzzzzzzz").await.status,
+        StatusCode::NOT_FOUND
+    );
+    let text = srv.state.metrics_text();
+    for line in [
+        "typepper_requests_total{route=\"/v1/players\",status=\"201\"} 1",
+        "typepper_requests_total{route=\"/v1/submit\",status=\"200\"} 2",
+        "typepper_requests_total{route=\"/v1/runs/{id}\",status=\"404\"} 2",
+        "typepper_rounds_total{outcome=\"unranked\"} 1",
+        "typepper_rounds_total{outcome=\"again\"} 1",
+        "typepper_rounds_total{outcome=\"unreadable\"} 1",
+        "typepper_verify_seconds_count 2",
+        // The second miss was answered from memory.
+        "typepper_cache_hits_total 1",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
+    }
+    // Only on the operator's own port, never the public one.
+    assert_eq!(srv.get("/metrics").await.status, StatusCode::NOT_FOUND);
+}
