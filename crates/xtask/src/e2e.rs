@@ -23,10 +23,15 @@ pub struct TempDir(pub std::path::PathBuf);
 impl TempDir {
     /// A fresh directory under the system's temp dir.
     pub fn new(prefix: &str) -> Result<TempDir> {
+        TempDir::new_in(&std::env::temp_dir(), prefix)
+    }
+
+    /// A fresh directory under `base`.
+    pub fn new_in(base: &Path, prefix: &str) -> Result<TempDir> {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!("{prefix}-{}-{nanos}", std::process::id()));
+        let dir = base.join(format!("{prefix}-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&dir)?;
         Ok(TempDir(dir))
     }
@@ -42,7 +47,17 @@ impl Server {
     /// Starts `binary` on a free port over a fresh SQLite database (or `database_url`),
     /// serving the game from the repository, with `extra` flags.
     pub fn start(binary: &Path, database_url: Option<&str>, extra: &[&str]) -> Result<Server> {
-        let data = TempDir::new("typepper-server")?;
+        Server::start_in(&std::env::temp_dir(), binary, database_url, extra)
+    }
+
+    /// [`Server::start`] with its data dir under `base` (a tmpfs, say).
+    pub fn start_in(
+        base: &Path,
+        binary: &Path,
+        database_url: Option<&str>,
+        extra: &[&str],
+    ) -> Result<Server> {
+        let data = TempDir::new_in(base, "typepper-server")?;
         // Its standard error goes to a file beside its data, not a pipe nobody reads, so
         // that a server which dies on start can say why.
         let log = data.0.join("server.log");
@@ -84,6 +99,15 @@ impl Server {
             url,
             _data: Some(data),
         })
+    }
+}
+
+impl Server {
+    /// The server's resident memory now, in KiB (`VmRSS`).
+    pub fn rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 }
 

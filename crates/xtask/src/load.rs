@@ -64,6 +64,9 @@ const PROBE_SEED: u64 = 0;
 /// Seeds issued to each player of the crowd: the most one player may hold.
 const SEEDS_EACH: u32 = typepper_api::MAX_OPEN_SEEDS;
 
+/// Threads asking for seeds at once: enough that the writer commits many together.
+const ISSUERS: usize = 16;
+
 /// The rounds' mode, and how long one lasts.
 const MODE: Mode = Mode::BLITZ_60;
 const ROUND: Duration = Duration::from_secs(60);
@@ -174,7 +177,7 @@ function request()
 end
 "#;
 
-/// Runs the load test on both backends and prints the table.
+/// Runs the load test on every set-up and prints the tables.
 pub fn run() -> Result<()> {
     install::debian(&["wrk"], Path::new(WRK))?;
     let server = crate::tasks::release_server()?;
@@ -190,20 +193,34 @@ pub fn run() -> Result<()> {
     };
     std::fs::write(&plan.script, SUBMIT_LUA)?;
 
-    let mut rows = backend("SQLite", None, &plan)?;
-    let pg = crate::pg::with_cluster(|url| backend("PostgreSQL", Some(url), &plan));
-    match pg {
-        Ok(more) => rows.extend(more),
-        Err(e) => {
-            print_results(&plan, &rows);
-            return Err(e.context("the PostgreSQL half of the load test failed"));
+    let mut results = Results::default();
+    let sqlite = [
+        Setup::new("SQLite", None).every_route().memory(),
+        Setup::new("SQLite, a commit each", None).flags(&["--group-commit", "1"]),
+        Setup::new("SQLite on tmpfs", None).data_in(Path::new("/dev/shm")),
+    ];
+    for setup in &sqlite {
+        if let Err(e) = measure(setup, &plan, &mut results) {
+            print_results(&plan, &results);
+            return Err(e.context(format!("the load test on {} failed", setup.name)));
         }
     }
-    print_results(&plan, &rows);
-    Ok(())
+    let pg = crate::pg::with_cluster(|url| {
+        let setup = Setup::new("PostgreSQL, fsync off", Some(url)).every_route();
+        measure(&setup, &plan, &mut results)
+    })
+    .and_then(|()| {
+        crate::pg::with_durable_cluster(|url| {
+            let setup = Setup::new("PostgreSQL", Some(url)).every_route();
+            measure(&setup, &plan, &mut results)?;
+            two_servers(url, &plan, &mut results)
+        })
+    });
+    print_results(&plan, &results);
+    pg.map_err(|e| e.context("the PostgreSQL part of the load test failed"))
 }
 
-/// What every backend's run shares.
+/// What every set-up's run shares.
 struct Plan {
     secs: u64,
     count: u64,
@@ -212,47 +229,127 @@ struct Plan {
     server: PathBuf,
 }
 
-/// One route on one backend.
-struct Row {
-    backend: &'static str,
-    route: &'static str,
-    report: Report,
+/// One server set-up to measure.
+struct Setup {
+    name: &'static str,
+    database_url: Option<String>,
+    /// Where its data dir goes, if not the temp dir (a tmpfs).
+    data_in: Option<PathBuf>,
+    flags: &'static [&'static str],
+    /// Every route; otherwise `/healthz` and submissions only.
+    every_route: bool,
+    /// The server's memory before and after, and after a flood of megabyte runs.
+    memory: bool,
 }
 
-/// Starts the release server on `database_url` (SQLite in a fresh data dir if none) and
-/// loads every route.
-fn backend(name: &'static str, database_url: Option<&str>, plan: &Plan) -> Result<Vec<Row>> {
-    step(&format!(
-        "starting the release server on {name} (port 0, rate limits off)"
-    ));
-    let server = Server::start(
-        &plan.server,
-        database_url,
-        &[
+impl Setup {
+    fn new(name: &'static str, database_url: Option<&str>) -> Setup {
+        Setup {
+            name,
+            database_url: database_url.map(str::to_owned),
+            data_in: None,
+            flags: &[],
+            every_route: false,
+            memory: false,
+        }
+    }
+
+    fn every_route(self) -> Setup {
+        Setup {
+            every_route: true,
+            ..self
+        }
+    }
+
+    fn memory(self) -> Setup {
+        Setup {
+            memory: true,
+            ..self
+        }
+    }
+
+    fn flags(self, flags: &'static [&'static str]) -> Setup {
+        Setup { flags, ..self }
+    }
+
+    fn data_in(self, dir: &Path) -> Setup {
+        Setup {
+            data_in: Some(dir.to_owned()),
+            ..self
+        }
+    }
+
+    /// Starts the release server as this set-up says, rate limits off.
+    fn start(&self, plan: &Plan) -> Result<Server> {
+        step(&format!(
+            "starting the release server: {} (port 0, rate limits off)",
+            self.name
+        ));
+        let mut flags = vec![
             "--ip-rate",
             "0",
             "--player-rate",
             "0",
             "--register-rate",
             "0",
+            // The memory flood stores megabyte runs: more than a day's default.
+            "--daily-bytes",
+            "1000000000",
             "--quiet",
-        ],
-    )?;
+        ];
+        flags.extend(self.flags);
+        let base = self.data_in.clone().unwrap_or_else(std::env::temp_dir);
+        Server::start_in(&base, &plan.server, self.database_url.as_deref(), &flags)
+    }
+}
+
+/// Every table the load test prints.
+#[derive(Default)]
+struct Results {
+    rows: Vec<Row>,
+    /// `(what, RSS in KiB)`.
+    memory: Vec<(String, u64)>,
+}
+
+/// One route on one set-up.
+struct Row {
+    backend: &'static str,
+    route: &'static str,
+    report: Report,
+}
+
+/// A server ready for submissions: its address, a probe run, and a body file of ranked
+/// rounds on seeds it issued.
+struct Ready {
+    addr: String,
+    probe: String,
+    /// When its last seed was issued: no round may arrive sooner than a round after.
+    issued: Instant,
+}
+
+/// Links a crowd on `server`, has it issued seeds, and writes a round on each to
+/// `bodies`.
+fn prepare(name: &str, server: &Server, plan: &Plan, bodies: &Path) -> Result<Ready> {
     let addr = server
         .url
         .strip_prefix("http://")
         .context("the server's URL is not http://")?
         .to_owned();
-    let token = link(&addr, "loadtest")?;
-    let id = probe(&addr, &token)?;
-    println!("    {} linked player loadtest; probe run {id}", server.url);
+    // Set-ups may share a database (two servers on one PostgreSQL): names of their own.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tag = format!("{:05}", nanos % 100_000);
+    let token = link(&addr, &format!("probe{tag}"))?;
+    let probe = probe(&addr, &token)?;
+    println!("    {} linked player probe{tag}; probe run {probe}", server.url);
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let players = plan.count.div_ceil(u64::from(SEEDS_EACH));
     step(&format!(
         "{name}: linking {players} players and issuing each {SEEDS_EACH} seeds for {MODE}"
     ));
     let started = Instant::now();
-    let seeds = issue_seeds(&addr, players, workers)?;
+    let seeds = issue_seeds(&addr, &tag, players, ISSUERS)?;
     let issued = Instant::now();
     println!(
         "    {} seeds in {:.1} s",
@@ -263,34 +360,22 @@ fn backend(name: &'static str, database_url: Option<&str>, plan: &Plan) -> Resul
         "{name}: synthesizing a round on each seed ({workers} threads, the engine's synth)"
     ));
     let started = Instant::now();
-    std::fs::write(&plan.bodies, bodies(&seeds, workers)?)
-        .with_context(|| format!("writing {}", plan.bodies.display()))?;
+    std::fs::write(bodies, self::bodies(&seeds, workers)?)
+        .with_context(|| format!("writing {}", bodies.display()))?;
     println!(
         "    {} bodies in {:.1} s",
         seeds.len(),
         started.elapsed().as_secs_f64()
     );
-    let url = &server.url;
-    let runs = format!("{url}/v1/runs/{id}");
-    let share = format!("{url}/r/{id}");
-    let submit = format!("{url}/v1/submit");
-    let gets = [
-        ("GET /healthz", format!("{url}/healthz")),
-        // One run again and again: a share link going round, served from memory.
-        ("GET /v1/runs/<id> hot", runs),
-        ("GET /r/<id>", share),
-    ];
-    let mut rows = vec![];
-    for (route, target) in gets {
-        step(&format!("{name}: {route} for {} s (wrk)", plan.secs));
-        let report = wrk(&target, plan.secs, None)?;
-        rows.push(Row {
-            backend: name,
-            route,
-            report,
-        });
-    }
-    // A round can't arrive sooner after its seed than it lasts: the seeds age meanwhile.
+    Ok(Ready {
+        addr,
+        probe,
+        issued,
+    })
+}
+
+/// Waits until every seed issued at `issued` is older than a round lasts.
+fn ripen(name: &str, issued: Instant) {
     let ripe = issued + ROUND + Duration::from_secs(1);
     if let Some(wait) = ripe.checked_duration_since(Instant::now()) {
         step(&format!(
@@ -299,60 +384,280 @@ fn backend(name: &'static str, database_url: Option<&str>, plan: &Plan) -> Resul
         ));
         std::thread::sleep(wait);
     }
-    step(&format!(
-        "{name}: POST /v1/submit for {} s, a new ranked round each request (wrk)",
-        plan.secs
-    ));
+}
+
+/// The submit run against `url`, with `bodies`; the stored runs' ids go to `ids`.
+fn submit_run(url: &str, plan: &Plan, bodies: &Path, ids: &Path) -> Result<Report> {
     let threads = WRK_THREADS.to_string();
-    let bodies = plan.bodies.to_string_lossy();
-    let ids = plan.script.with_file_name(format!("ids-{name}"));
-    let ids_prefix = ids.to_string_lossy();
-    let args = [bodies.as_ref(), threads.as_str(), ids_prefix.as_ref()];
-    let report = wrk(&submit, plan.secs, Some((&plan.script, &args)))?;
+    let (bodies, ids) = (bodies.to_string_lossy(), ids.to_string_lossy());
+    let args = [bodies.as_ref(), threads.as_str(), ids.as_ref()];
+    let report = wrk(
+        &format!("{url}/v1/submit"),
+        plan.secs,
+        Some((&plan.script, &args)),
+    )?;
     if report.submit.is_none() {
         bail!(
             "the submit script printed no counts; wrk said:\n{}",
             report.raw
         );
     }
-    rows.push(Row {
-        backend: name,
-        route: "POST /v1/submit",
-        report,
-    });
-    // Every run the submissions stored, each fetched once: the database path, uncached.
+    Ok(report)
+}
+
+/// Every stored run's id (the submit run wrote them a thread a file).
+fn stored_ids(prefix: &Path) -> Result<PathBuf> {
     let mut all = String::new();
     for t in 0..WRK_THREADS {
-        all.push_str(&std::fs::read_to_string(format!("{ids_prefix}.{t}")).unwrap_or_default());
+        all.push_str(
+            &std::fs::read_to_string(format!("{}.{t}", prefix.display())).unwrap_or_default(),
+        );
     }
-    std::fs::write(&ids, &all)?;
+    let path = prefix.with_extension("all");
+    std::fs::write(&path, &all)?;
+    Ok(path)
+}
+
+/// GET /v1/runs/<id> over every run in `ids`, each once, for a second.
+fn cold_run(url: &str, plan: &Plan, ids: &Path) -> Result<Report> {
     let cold_script = plan.script.with_file_name("cold.lua");
     std::fs::write(&cold_script, COLD_LUA)?;
-    step(&format!(
-        "{name}: GET /v1/runs/<id> over the {} stored runs, each once (wrk)",
-        all.lines().count()
-    ));
-    let ids_arg = ids.to_string_lossy();
+    let count = std::fs::read_to_string(ids)?.lines().count();
     // One second: wrk counts its whole duration even after the ids run out, so the run
     // must end first (a second takes fewer ids than the submissions stored, as checked).
+    let ids_arg = ids.to_string_lossy();
     let report = wrk(
         &format!("{url}/v1/runs/x"),
         COLD_SECS,
         Some((&cold_script, &[ids_arg.as_ref()])),
     )?;
-    if report.requests >= all.lines().count() as u64 {
+    if report.requests >= count as u64 {
         bail!(
-            "the cold GET run ran out of stored runs ({} requests): submit longer",
+            "the cold GET run ran out of stored runs ({} requests of {count}): submit longer",
             report.requests
         );
     }
-    rows.push(Row {
+    Ok(report)
+}
+
+/// Loads one set-up's routes, in the order that lets its seeds age meanwhile.
+fn measure(setup: &Setup, plan: &Plan, results: &mut Results) -> Result<()> {
+    let name = setup.name;
+    let server = setup.start(plan)?;
+    let rss = |what: &str, results: &mut Results| {
+        if let Some(kib) = server.rss_kib() {
+            results.memory.push((format!("{name}: {what}"), kib));
+        }
+    };
+    if setup.memory {
+        rss("started", results);
+    }
+    let ready = prepare(name, &server, plan, &plan.bodies)?;
+    let url = &server.url;
+    let mut gets = vec![("GET /healthz", format!("{url}/healthz"))];
+    if setup.every_route {
+        // One run again and again: a share link going round, served from memory.
+        gets.push(("GET /v1/runs/<id> hot", format!("{url}/v1/runs/{}", ready.probe)));
+        gets.push(("GET /r/<id>", format!("{url}/r/{}", ready.probe)));
+    }
+    for (route, target) in gets {
+        step(&format!("{name}: {route} for {} s (wrk)", plan.secs));
+        let report = wrk(&target, plan.secs, None)?;
+        results.rows.push(Row {
+            backend: name,
+            route,
+            report,
+        });
+    }
+    ripen(name, ready.issued);
+    step(&format!(
+        "{name}: POST /v1/submit for {} s, a new ranked round each request (wrk)",
+        plan.secs
+    ));
+    let ids = plan.script.with_file_name(format!("ids-{}", slug(name)));
+    let report = submit_run(url, plan, &plan.bodies, &ids)?;
+    results.rows.push(Row {
         backend: name,
-        route: "GET /v1/runs/<id> cold",
+        route: "POST /v1/submit",
         report,
     });
-    drop(server);
-    Ok(rows)
+    if setup.every_route {
+        // Every run the submissions stored, each fetched once: the database, uncached.
+        let all = stored_ids(&ids)?;
+        step(&format!(
+            "{name}: GET /v1/runs/<id> over the stored runs, each once (wrk)"
+        ));
+        let report = cold_run(url, plan, &all)?;
+        results.rows.push(Row {
+            backend: name,
+            route: "GET /v1/runs/<id> cold",
+            report,
+        });
+    }
+    if setup.memory {
+        rss("after the load test", results);
+        let ids = flood(name, &ready.addr)?;
+        rss("after 40 runs of ~0.8 MiB, stored and each read twice", results);
+        for id in ids.iter().chain(&ids).chain(&ids) {
+            http(&ready.addr, "GET", &format!("/v1/runs/{id}"), &[], b"")?;
+        }
+        rss("after reading each of them three times more", results);
+    }
+    Ok(())
+}
+
+/// Stores 40 ZEN rounds of ten hours (about 0.8 MiB each) and reads each twice: the
+/// runs the cache must not keep. Their ids.
+fn flood(name: &str, addr: &str) -> Result<Vec<String>> {
+    step(&format!(
+        "{name}: a flood of 40 runs of ~0.8 MiB (ten hours of ZEN each), each read twice"
+    ));
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let rounds: Vec<Vec<u8>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers as u64)
+            .map(|w| {
+                s.spawn(move || {
+                    (0..40u64)
+                        .filter(|i| i % workers as u64 == w)
+                        .map(|i| {
+                            let typist = Typist {
+                                wpm: 120,
+                                accuracy: 97,
+                                seed: 90_000 + i,
+                                zen_ms: 10 * 3_600_000,
+                            };
+                            let round = synth(Mode::Zen, 90_000 + i, &typist);
+                            let claim = round.play().map_or(0, |(_, s)| s.headline().value);
+                            typepper_api::submission([(claim, &round.encode()[..])])
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let sizes: Vec<usize> = rounds.iter().map(Vec::len).collect();
+    println!(
+        "    {} rounds, {:.2}–{:.2} MiB",
+        rounds.len(),
+        *sizes.iter().min().unwrap_or(&0) as f64 / 1048576.0,
+        *sizes.iter().max().unwrap_or(&0) as f64 / 1048576.0
+    );
+    let mut ids = vec![];
+    for (i, body) in rounds.iter().enumerate() {
+        let token = link(addr, &format!("flood{i}"))?;
+        let id = submit_one(addr, &token, body)?;
+        for _ in 0..2 {
+            let (status, _) = http(addr, "GET", &format!("/v1/runs/{id}"), &[], b"")?;
+            if status != 200 {
+                bail!("reading flood run {id} answered {status}");
+            }
+        }
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// Two servers on one PostgreSQL, loaded at once: the scale-out the design promises.
+fn two_servers(url: &str, plan: &Plan, results: &mut Results) -> Result<()> {
+    const NAME: &str = "2 servers, one PostgreSQL";
+    let setup = Setup::new(NAME, Some(url));
+    let (a, b) = (setup.start(plan)?, setup.start(plan)?);
+    // Players and seeds are the database's: any server takes them.
+    let ready = prepare(NAME, &a, plan, &plan.bodies)?;
+    let halves = split_bodies(&plan.bodies)?;
+    ripen(NAME, ready.issued);
+    step(&format!(
+        "{NAME}: POST /v1/submit to both at once for {} s (two wrk)",
+        plan.secs
+    ));
+    let ids: Vec<PathBuf> = ["a", "b"]
+        .iter()
+        .map(|s| plan.script.with_file_name(format!("ids-two-{s}")))
+        .collect();
+    let reports = std::thread::scope(|s| {
+        let runs: Vec<_> = [&a, &b]
+            .iter()
+            .zip(&halves)
+            .zip(&ids)
+            .map(|((server, bodies), ids)| {
+                let url = server.url.clone();
+                s.spawn(move || submit_run(&url, plan, bodies, ids))
+            })
+            .collect();
+        runs.into_iter()
+            .map(|r| r.join().unwrap_or_else(|_| bail!("a wrk thread panicked")))
+            .collect::<Result<Vec<_>>>()
+    })?;
+    for (route, report) in ["POST /v1/submit, server A", "POST /v1/submit, server B"]
+        .into_iter()
+        .zip(reports)
+    {
+        results.rows.push(Row {
+            backend: NAME,
+            route,
+            report,
+        });
+    }
+    step(&format!(
+        "{NAME}: GET /v1/runs/<id> cold on both at once (two wrk)"
+    ));
+    let reports = std::thread::scope(|s| {
+        let runs: Vec<_> = [&a, &b]
+            .iter()
+            .zip(&ids)
+            .map(|(server, ids)| {
+                let url = server.url.clone();
+                s.spawn(move || cold_run(&url, plan, &stored_ids(ids)?))
+            })
+            .collect();
+        runs.into_iter()
+            .map(|r| r.join().unwrap_or_else(|_| bail!("a wrk thread panicked")))
+            .collect::<Result<Vec<_>>>()
+    })?;
+    for (route, report) in [
+        "GET /v1/runs/<id> cold, server A",
+        "GET /v1/runs/<id> cold, server B",
+    ]
+    .into_iter()
+    .zip(reports)
+    {
+        results.rows.push(Row {
+            backend: NAME,
+            route,
+            report,
+        });
+    }
+    Ok(())
+}
+
+/// The bodies file in two halves (alternate bodies), for two servers.
+fn split_bodies(bodies: &Path) -> Result<[PathBuf; 2]> {
+    let all = std::fs::read(bodies)?;
+    let mut halves = [vec![], vec![]];
+    let (mut rest, mut i) = (&all[..], 0);
+    while rest.len() >= 68 {
+        let len = u32::from_le_bytes(rest[..4].try_into()?) as usize;
+        let end = 68 + len;
+        halves[i % 2].extend_from_slice(&rest[..end.min(rest.len())]);
+        rest = &rest[end.min(rest.len())..];
+        i += 1;
+    }
+    let paths = [bodies.with_extension("a"), bodies.with_extension("b")];
+    for (path, half) in paths.iter().zip(halves) {
+        std::fs::write(path, half)?;
+    }
+    Ok(paths)
+}
+
+/// A name as a file name.
+fn slug(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
 }
 
 /// The wrk command, without its URL and script arguments.
@@ -509,9 +814,9 @@ fn micros(text: &str) -> Result<f64> {
 /// A seed the server issued, and the token of the player it was issued to.
 type IssuedTo = (u64, String);
 
-/// Links `players` players (`load0`, `load1`, …) and has each issued [`SEEDS_EACH`]
-/// seeds, on `workers` threads.
-fn issue_seeds(addr: &str, players: u64, workers: usize) -> Result<Vec<IssuedTo>> {
+/// Links `players` players (`l<tag>-0`, `l<tag>-1`, …) and has each issued
+/// [`SEEDS_EACH`] seeds, on `workers` threads.
+fn issue_seeds(addr: &str, tag: &str, players: u64, workers: usize) -> Result<Vec<IssuedTo>> {
     let per = players.div_ceil(workers as u64).max(1);
     let parts: Vec<Result<Vec<IssuedTo>>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers as u64)
@@ -519,7 +824,7 @@ fn issue_seeds(addr: &str, players: u64, workers: usize) -> Result<Vec<IssuedTo>
                 s.spawn(move || -> Result<Vec<IssuedTo>> {
                     let mut out = vec![];
                     for p in (w * per)..((w + 1) * per).min(players) {
-                        let token = link(addr, &format!("load{p}"))?;
+                        let token = link(addr, &format!("l{tag}-{p}"))?;
                         for _ in 0..SEEDS_EACH {
                             out.push((issue(addr, &token)?, token.clone()));
                         }
@@ -652,6 +957,11 @@ fn link(addr: &str, name: &str) -> Result<String> {
 
 /// Submits one round (not among the bodies) and returns its run id.
 fn probe(addr: &str, token: &str) -> Result<String> {
+    submit_one(addr, token, &body(PROBE_SEED)?)
+}
+
+/// Submits one body of one round and returns its run id.
+fn submit_one(addr: &str, token: &str, submission: &[u8]) -> Result<String> {
     let bearer = format!("Bearer {token}");
     let (status, body) = http(
         addr,
@@ -661,11 +971,11 @@ fn probe(addr: &str, token: &str) -> Result<String> {
             ("Authorization", &bearer),
             ("Content-Type", "application/octet-stream"),
         ],
-        &body(PROBE_SEED)?,
+        submission,
     )?;
     let text = String::from_utf8_lossy(&body);
     if status != 200 {
-        bail!("submitting the probe round answered {status}: {text}");
+        bail!("submitting a round answered {status}: {text}");
     }
     match text.trim_end().parse::<Line>()? {
         Line::Ok { id, .. } => Ok(id),
@@ -776,7 +1086,8 @@ fn machine() -> String {
     )
 }
 
-fn print_results(plan: &Plan, rows: &[Row]) {
+fn print_results(plan: &Plan, results: &Results) {
+    let rows = &results.rows;
     println!();
     println!("{}", machine());
     let flags = wrk_flags(plan.secs).join(" ");
@@ -785,12 +1096,20 @@ fn print_results(plan: &Plan, rows: &[Row]) {
         "         wrk {flags} -s submit.lua <url>/v1/submit -- <bodies file> {WRK_THREADS} <ids>"
     );
     println!(
-        "         ({} distinct ranked rounds on issued seeds; SQLite: synchronous=FULL, WAL; \
-         the PostgreSQL cluster runs with fsync=off)",
+        "         ({} distinct ranked rounds on issued seeds for each set-up; SQLite: \
+         synchronous=FULL, WAL; \"PostgreSQL, fsync off\" is the tests' throwaway cluster, \
+         \"PostgreSQL\" syncs every commit)",
         plan.count
     );
     println!();
     print!("{}", table(rows));
+    if !results.memory.is_empty() {
+        println!();
+        println!("server memory (VmRSS):");
+        for (what, kib) in &results.memory {
+            println!("  {what}: {:.1} MiB", *kib as f64 / 1024.0);
+        }
+    }
     println!();
     for line in verdicts(rows) {
         println!("{line}");
@@ -801,7 +1120,7 @@ fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<11} {:<23} {:>9} {:>9} {:>9} {:>8}  notes",
+        "{:<26} {:<33} {:>9} {:>9} {:>9} {:>8}  notes",
         "backend", "route", "req/s", "p50", "p99", "÷healthz"
     );
     for row in rows {
@@ -831,7 +1150,7 @@ fn table(rows: &[Row]) -> String {
             notes.push(format!("{} errors (non-2xx or socket)", r.errors));
         }
         let line = format!(
-            "{:<11} {:<23} {:>9} {:>9} {:>9} {:>8}  {}",
+            "{:<26} {:<33} {:>9} {:>9} {:>9} {:>8}  {}",
             row.backend,
             row.route,
             thousands(r.rps),
@@ -845,9 +1164,15 @@ fn table(rows: &[Row]) -> String {
     out
 }
 
-/// The brief's goals, met or not.
+/// The goals, met or not.
 fn verdicts(rows: &[Row]) -> Vec<String> {
     let mut out = vec![];
+    let verified = |backend: &str| {
+        rows.iter()
+            .filter(|r| r.backend == backend)
+            .filter_map(|r| r.report.verified_per_sec())
+            .sum::<f64>()
+    };
     for row in rows {
         let Some(base) = healthz(rows, row.backend) else {
             continue;
@@ -863,17 +1188,41 @@ fn verdicts(rows: &[Row]) -> Vec<String> {
                 met(ratio >= RUNS_GOAL)
             ));
         }
-        if let Some(v) = row.report.verified_per_sec()
-            && row.backend == "SQLite"
-        {
-            out.push(format!(
-                "{}: {} verified runs/s (goal ≥ {}): {}",
-                row.backend,
-                thousands(v),
-                thousands(SUBMIT_GOAL),
-                met(v >= SUBMIT_GOAL)
-            ));
-        }
+    }
+    let sqlite = verified("SQLite");
+    out.push(format!(
+        "SQLite: {} verified runs/s (goal ≥ {}): {}",
+        thousands(sqlite),
+        thousands(SUBMIT_GOAL),
+        met(sqlite >= SUBMIT_GOAL)
+    ));
+    let each = verified("SQLite, a commit each");
+    if each > 0.0 {
+        out.push(format!(
+            "SQLite: group commit {:.1}× a commit each ({} against {}; goal ≥ 2×): {}",
+            sqlite / each,
+            thousands(sqlite),
+            thousands(each),
+            met(sqlite >= 2.0 * each)
+        ));
+    }
+    let tmpfs = verified("SQLite on tmpfs");
+    if tmpfs > 0.0 {
+        out.push(format!(
+            "SQLite: {} of the same server on tmpfs ({}; goal within 25 %): {}",
+            percent(sqlite / tmpfs),
+            thousands(tmpfs),
+            met(sqlite >= 0.75 * tmpfs)
+        ));
+    }
+    let (one, two) = (verified("PostgreSQL"), verified("2 servers, one PostgreSQL"));
+    if one > 0.0 && two > 0.0 {
+        out.push(format!(
+            "PostgreSQL: two servers {} verified runs/s together, {:.2}× one server's {}",
+            thousands(two),
+            two / one,
+            thousands(one)
+        ));
     }
     out
 }

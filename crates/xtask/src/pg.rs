@@ -41,13 +41,21 @@ pub fn with_cluster<T>(f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
     with_cluster_ctl(|url, _| f(url))
 }
 
+/// [`with_cluster`] on a cluster that syncs every commit to disk (`fsync` and
+/// `synchronous_commit` on, as in production), for measuring, not for tests.
+pub fn with_durable_cluster<T>(f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
+    let bin = crate::install::postgres()?;
+    let cluster = Cluster::start(bin, true)?;
+    f(&cluster.url())
+}
+
 /// [`with_cluster`], also giving `f` the command that controls the server: `pg_ctl` with
 /// the cluster's data dir and log, as the user it runs as, for a test that stops and
 /// starts it (`<ctl> --wait --mode fast stop`, `<ctl> --wait start`). Its words are
 /// separated by spaces; none of them holds one.
 pub fn with_cluster_ctl<T>(f: impl FnOnce(&str, &str) -> Result<T>) -> Result<T> {
     let bin = crate::install::postgres()?;
-    let cluster = Cluster::start(bin)?;
+    let cluster = Cluster::start(bin, false)?;
     f(&cluster.url(), &cluster.ctl())
 }
 
@@ -63,7 +71,8 @@ struct Cluster {
 }
 
 impl Cluster {
-    fn start(bin: PathBuf) -> Result<Cluster> {
+    /// A new cluster; `durable` keeps PostgreSQL's syncing on.
+    fn start(bin: PathBuf, durable: bool) -> Result<Cluster> {
         let dir = fresh_dir()?;
         let user = is_root().then_some(UNPRIVILEGED);
         // From here on the guard owns the dir: an early return deletes it.
@@ -92,8 +101,8 @@ impl Cluster {
             dir.display()
         ));
         // Trust on 127.0.0.1 keeps passwords out of the URL; the cluster holds nothing but
-        // test data and lives for one run. No fsync either: nothing in it must survive a
-        // crash, and the tests commit often.
+        // test data and lives for one run. No fsync either, unless measuring durably:
+        // nothing in it must survive a crash, and the tests commit often.
         let mut initdb = cluster.command("initdb");
         initdb
             .arg("--pgdata")
@@ -119,14 +128,18 @@ impl Cluster {
             )
         })?;
         cluster.port = free_port()?;
+        let syncing = if durable {
+            ""
+        } else {
+            "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
+        };
         let settings = format!(
             "\n# cargo xtask: a throwaway cluster\n\
              listen_addresses = '127.0.0.1'\n\
              port = {}\n\
              unix_socket_directories = '{}'\n\
-             fsync = off\n\
-             synchronous_commit = off\n\
-             full_page_writes = off\n",
+             max_connections = 200\n\
+             {syncing}",
             cluster.port,
             dir.display().to_string().replace('\'', "''"),
         );
@@ -257,7 +270,7 @@ mod tests {
     #[test]
     #[ignore = "starts PostgreSQL servers"]
     fn a_cluster_serves_until_dropped_and_leaves_nothing_behind() {
-        let cluster = Cluster::start(crate::install::postgres().unwrap()).unwrap();
+        let cluster = Cluster::start(crate::install::postgres().unwrap(), false).unwrap();
         let dir = cluster.dir.clone();
         let port = cluster.port;
         assert_eq!(
