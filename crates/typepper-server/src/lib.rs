@@ -145,6 +145,7 @@ impl State {
             connections: self.connections.load(std::sync::atomic::Ordering::Relaxed),
             cache: self.runs.stats(),
             limiter_keys: self.ip_limit.len(),
+            commits: self.store.commits(),
         })
     }
 }
@@ -263,17 +264,22 @@ async fn log(
     req: Request,
     next: Next,
 ) -> Response {
+    // The matched route's pattern is shared (an Arc), so keeping it costs no copy.
     let route = req
         .extensions()
         .get::<axum::extract::MatchedPath>()
-        .map_or("unmatched", |p| p.as_str())
-        .to_owned();
-    let (method, path) = (req.method().clone(), req.uri().path().to_owned());
+        .cloned();
+    let logged = state
+        .config
+        .log_requests
+        .then(|| (req.method().clone(), req.uri().path().to_owned()));
     let start = Instant::now();
     let response = next.run(req).await;
     let status = response.status().as_u16();
-    state.metrics.request(&route, status);
-    if state.config.log_requests {
+    state
+        .metrics
+        .request(route.as_ref().map_or("unmatched", |r| r.as_str()), status);
+    if let Some((method, path)) = logged {
         let detail = response
             .extensions()
             .get::<ErrorDetail>()

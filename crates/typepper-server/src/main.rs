@@ -205,16 +205,21 @@ async fn main() -> anyhow::Result<()> {
     };
     let state = Arc::new(State::new(store, config));
     tokio::spawn(sweep::run(state.clone()));
-    if let Some(at) = args.metrics_listen {
-        let metrics = tokio::net::TcpListener::bind(at)
-            .await
-            .with_context(|| format!("listening for metrics on {at}"))?;
-        let shown = metrics.local_addr()?;
+    let metrics = match args.metrics_listen {
+        Some(at) => Some(
+            tokio::net::TcpListener::bind(at)
+                .await
+                .with_context(|| format!("listening for metrics on {at}"))?,
+        ),
+        None => None,
+    };
+    println!("typepper is serving on http://{addr} ({database})");
+    if let Some(metrics) = metrics {
+        // Said after the line above, which scripts read first for the address.
+        println!("metrics on http://{}/metrics", metrics.local_addr()?);
         let (limits, router) = (state.limits(), typepper_server::metrics_app(state.clone()));
         tokio::spawn(serve(metrics, router, limits, std::future::pending()));
-        println!("metrics on http://{shown}/metrics");
     }
-    println!("typepper is serving on http://{addr} ({database})");
     serve(listener, app(state.clone()), state.limits(), stop_signal()).await?;
     tracing::info!("typepper stopped");
     Ok(())

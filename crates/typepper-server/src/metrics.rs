@@ -61,8 +61,9 @@ impl Histogram {
 /// Everything counted.
 #[derive(Default)]
 pub struct Metrics {
-    /// Requests by route (the matched pattern) and status.
-    requests: Mutex<BTreeMap<(String, u16), u64>>,
+    /// Requests by route (the matched pattern) and status. Looked up by the borrowed
+    /// route, so a request allocates nothing here once its route has been seen.
+    requests: Mutex<BTreeMap<String, BTreeMap<u16, u64>>>,
     /// Submitted rounds by outcome: `ranked`, `unranked`, `again`, or the refusal's kind.
     rounds: Mutex<BTreeMap<&'static str, u64>>,
     /// Playing and checking one submission's rounds.
@@ -79,13 +80,19 @@ pub struct Gauges {
     pub cache: crate::cache::Stats,
     /// Keys the per-IP limiter holds.
     pub limiter_keys: usize,
+    /// The store's commits and the work they carried, if it groups them.
+    pub commits: Option<(u64, u64)>,
 }
 
 impl Metrics {
     /// Counts a request to `route` answered `status`.
     pub fn request(&self, route: &str, status: u16) {
         let mut requests = self.requests.lock().unwrap_or_else(|p| p.into_inner());
-        *requests.entry((route.to_owned(), status)).or_default() += 1;
+        let statuses = match requests.get_mut(route) {
+            Some(s) => s,
+            None => requests.entry(route.to_owned()).or_default(),
+        };
+        *statuses.entry(status).or_default() += 1;
     }
 
     /// Counts a submitted round's outcome.
@@ -99,17 +106,19 @@ impl Metrics {
         let mut out = String::new();
         out.push_str("# HELP typepper_requests_total Requests answered, by route and status.\n");
         out.push_str("# TYPE typepper_requests_total counter\n");
-        for ((route, status), n) in self
+        for (route, statuses) in self
             .requests
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .iter()
         {
-            let _ = writeln!(
-                out,
-                "typepper_requests_total{{route=\"{}\",status=\"{status}\"}} {n}",
-                label(route)
-            );
+            for (status, n) in statuses {
+                let _ = writeln!(
+                    out,
+                    "typepper_requests_total{{route=\"{}\",status=\"{status}\"}} {n}",
+                    label(route)
+                );
+            }
         }
         out.push_str(
             "# HELP typepper_rounds_total Submitted rounds, by outcome: ranked, unranked, again \
@@ -168,7 +177,23 @@ impl Metrics {
                 gauges.limiter_keys as u64,
             ),
         ];
-        for (name, kind, help, value) in lines {
+        let grouped = gauges.commits.map(|(commits, work)| {
+            [
+                (
+                    "typepper_db_commits_total",
+                    "counter",
+                    "SQLite commits (an fsync each).",
+                    commits,
+                ),
+                (
+                    "typepper_db_committed_work_total",
+                    "counter",
+                    "Pieces of work those commits carried (group commit).",
+                    work,
+                ),
+            ]
+        });
+        for (name, kind, help, value) in lines.into_iter().chain(grouped.into_iter().flatten()) {
             let _ = writeln!(
                 out,
                 "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
@@ -208,6 +233,7 @@ mod tests {
                 misses: 2,
             },
             limiter_keys: 5,
+            commits: Some((2, 9)),
         });
         for line in [
             "typepper_requests_total{route=\"/v1/runs/{id}\",status=\"200\"} 2",
@@ -219,6 +245,7 @@ mod tests {
             "typepper_db_seconds_sum 0.002",
             "typepper_open_connections 3",
             "typepper_cache_hits_total 4",
+            "typepper_db_committed_work_total 9",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

@@ -292,6 +292,12 @@ pub trait Store: Send + Sync + 'static {
 
     /// One batch of retention: at most `batch` rows of each kind older than `horizon`.
     fn sweep(&self, horizon: Horizon, batch: u32) -> Fut<'_, Swept>;
+
+    /// For a store that commits several pieces of work together: how many commits so
+    /// far, and how many pieces of work they carried.
+    fn commits(&self) -> Option<(u64, u64)> {
+        None
+    }
 }
 
 /// What a retention sweep deletes: everything older than these.

@@ -790,3 +790,61 @@ fn postgres_stopped_and_started_again_under_load() {
 
 /// The tests that use PostgreSQL run one at a time: one of them stops it.
 static PG_ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// `--log-format json` writes a JSON object a request on standard error, and
+/// `--metrics-listen` serves the metrics on their own port (never the public one).
+#[test]
+fn the_log_is_json_when_asked_and_metrics_have_their_own_port() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let (data, web) = dirs(dir.path());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_typepper-server"))
+        .args(["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"])
+        .args(["--log-format", "json", "--ip-rate", "0"])
+        .arg("--data-dir")
+        .arg(&data)
+        .arg("--static-dir")
+        .arg(&web)
+        .env_remove("TYPEPPER_DATABASE_URL")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut serving = String::new();
+    out.read_line(&mut serving).expect("the first line");
+    let mut metrics = String::new();
+    out.read_line(&mut metrics).expect("the second line");
+    let addr = |line: &str, prefix: &str| -> SocketAddr {
+        line.strip_prefix(prefix)
+            .and_then(|rest| rest.split([' ', '/']).next())
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("{line:?}"))
+    };
+    let public = Running::client(addr(&serving, "typepper is serving on http://"));
+    let private = Running::client(addr(&metrics, "metrics on http://"));
+    assert_eq!(public.request("GET", "/healthz", None, b"").status, 200);
+    assert_eq!(public.request("GET", "/metrics", None, b"").status, 404);
+    let text = private.request("GET", "/metrics", None, b"").text();
+    assert!(
+        text.contains("typepper_requests_total{route=\"/healthz\",status=\"200\"} 1"),
+        "{text}"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut log)
+        .expect("the log");
+    let request = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["fields"]["path"] == "/healthz")
+        .unwrap_or_else(|| panic!("no JSON line for /healthz in\n{log}"));
+    assert_eq!(request["fields"]["status"], 200);
+    assert_eq!(request["fields"]["method"], "GET");
+    assert_eq!(request["level"], "INFO");
+}

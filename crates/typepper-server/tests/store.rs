@@ -216,3 +216,83 @@ async fn a_postgres_database_from_before_issued_seeds_migrates() {
     migrated(&*open(&db.url).await).await;
     drop(db);
 }
+
+/// A PostgreSQL that takes the connection and never answers: opening gives up after the
+/// connect timeout instead of hanging.
+#[tokio::test]
+async fn a_postgres_that_never_answers_fails_fast() {
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("postgres://x@{}/typepper", silent.local_addr().unwrap());
+    let mut options = Options::new(Some(&url), std::path::Path::new("unused"));
+    options.pg_timeout = Duration::from_secs(1);
+    // Not a timing assertion: the guard only turns a hang into a failure.
+    let opened = tokio::time::timeout(
+        Duration::from_secs(60),
+        typepper_server::store::open(&options),
+    )
+    .await;
+    let Ok(Err(e)) = opened else {
+        panic!(
+            "opening a silent PostgreSQL did not fail: {:?}",
+            opened.map(|r| r.is_ok())
+        );
+    };
+    let said = format!("{e:#}").to_lowercase();
+    assert!(
+        said.contains("timeout") || said.contains("timed out"),
+        "{said}"
+    );
+    drop(silent);
+}
+
+/// With every pooled connection busy, a request waits at most the pool timeout, then is
+/// told the database is unavailable (503), instead of waiting for ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_postgres_pool_makes_a_request_wait_no_longer_than_its_timeout() {
+    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set (cargo xtask test sets it)"
+        );
+        return;
+    };
+    let db = store::pg::FreshDb::create(&url);
+    let mut options = Options::new(Some(&db.url), std::path::Path::new("unused"));
+    options.pg_connections = 1;
+    options.pg_timeout = Duration::from_secs(1);
+    let store = typepper_server::store::open(&options).await.unwrap();
+    // Another client holds a lock on runs for 4 s; a read of a run waits on it, holding
+    // the pool's only connection.
+    let (locked, held) = std::sync::mpsc::channel();
+    let locker = {
+        let url = db.url.clone();
+        std::thread::spawn(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            let mut tx = c.transaction().unwrap();
+            tx.batch_execute("LOCK TABLE runs IN ACCESS EXCLUSIVE MODE")
+                .unwrap();
+            locked.send(()).unwrap();
+            std::thread::sleep(Duration::from_secs(4));
+            tx.commit().unwrap();
+        })
+    };
+    held.recv().unwrap();
+    let slow = {
+        let store = store.clone();
+        tokio::spawn(async move { store.run("aaaaaaaa".into()).await })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !slow.is_finished(),
+        "the first read did not wait on the lock"
+    );
+    let waited = store.run("bbbbbbbb".into()).await;
+    assert!(
+        matches!(waited, Err(StoreError::Unavailable(_))),
+        "{waited:?}"
+    );
+    assert!(matches!(slow.await.unwrap(), Ok(None)));
+    locker.join().unwrap();
+    drop(store);
+    drop(db);
+}

@@ -14,6 +14,8 @@ pub struct Server {
     child: Child,
     /// Its URL, `http://127.0.0.1:<port>`.
     pub url: String,
+    /// Its metrics' URL, when it serves them.
+    pub metrics: Option<String>,
     _data: Option<TempDir>,
 }
 
@@ -78,8 +80,9 @@ impl Server {
             .spawn()
             .with_context(|| format!("starting {}", binary.display()))?;
         let stdout = child.stdout.take().context("the server's stdout")?;
+        let mut stdout = BufReader::new(stdout);
         let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line)?;
+        stdout.read_line(&mut line)?;
         let url = line
             .split_whitespace()
             .find(|w| w.starts_with("http://"))
@@ -94,19 +97,32 @@ impl Server {
                 said.trim_end()
             );
         };
+        // With its metrics on a port of their own, it says where on the next line.
+        let metrics = if extra.contains(&"--metrics-listen") {
+            let mut line = String::new();
+            stdout.read_line(&mut line)?;
+            line.split_whitespace()
+                .find(|w| w.starts_with("http://"))
+                .map(str::to_owned)
+        } else {
+            None
+        };
         Ok(Server {
             child,
             url,
+            metrics,
             _data: Some(data),
         })
     }
 }
 
 impl Server {
-    /// The server's resident memory now, in KiB (`VmRSS`).
+    /// The server's own memory now, in KiB: resident and not backed by a file
+    /// (`RssAnon`). The database's pages that SQLite reads through a memory map are the
+    /// OS's file cache, shared and reclaimable, and not counted.
     pub fn rss_kib(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        let line = status.lines().find(|l| l.starts_with("RssAnon:"))?;
         line.split_whitespace().nth(1)?.parse().ok()
     }
 }

@@ -58,9 +58,6 @@ const SUBMIT_GOAL: f64 = 1_000.0;
 /// The cold GET run's seconds: short enough not to run out of stored runs.
 const COLD_SECS: u64 = 1;
 
-/// The probe round's seed: one nobody issued (its run is only there to be read back).
-const PROBE_SEED: u64 = 0;
-
 /// Seeds issued to each player of the crowd: the most one player may hold.
 const SEEDS_EACH: u32 = typepper_api::MAX_OPEN_SEEDS;
 
@@ -177,8 +174,9 @@ function request()
 end
 "#;
 
-/// Runs the load test on every set-up and prints the tables.
-pub fn run() -> Result<()> {
+/// Runs the load test on every set-up whose name contains `only` (all when empty) and
+/// prints the tables.
+pub fn run(only: &str) -> Result<()> {
     install::debian(&["wrk"], Path::new(WRK))?;
     let server = crate::tasks::release_server()?;
     let secs = env_number(SECS_VAR, DEFAULT_SECS)?;
@@ -199,11 +197,15 @@ pub fn run() -> Result<()> {
         Setup::new("SQLite, a commit each", None).flags(&["--group-commit", "1"]),
         Setup::new("SQLite on tmpfs", None).data_in(Path::new("/dev/shm")),
     ];
-    for setup in &sqlite {
-        if let Err(e) = measure(setup, &plan, &mut results) {
-            print_results(&plan, &results);
-            return Err(e.context(format!("the load test on {} failed", setup.name)));
-        }
+    let wanted = |name: &str| name.to_lowercase().contains(&only.to_lowercase());
+    let sqlite: Vec<Setup> = sqlite.into_iter().filter(|s| wanted(s.name)).collect();
+    if let Err(e) = measure_together(&sqlite, &plan, &mut results) {
+        print_results(&plan, &results);
+        return Err(e.context("the load test on SQLite failed"));
+    }
+    if !wanted("postgresql") {
+        print_results(&plan, &results);
+        return Ok(());
     }
     let pg = crate::pg::with_cluster(|url| {
         let setup = Setup::new("PostgreSQL, fsync off", Some(url)).every_route();
@@ -295,6 +297,8 @@ impl Setup {
             // The memory flood stores megabyte runs: more than a day's default.
             "--daily-bytes",
             "1000000000",
+            "--metrics-listen",
+            "127.0.0.1:0",
             "--quiet",
         ];
         flags.extend(self.flags);
@@ -341,8 +345,13 @@ fn prepare(name: &str, server: &Server, plan: &Plan, bodies: &Path) -> Result<Re
         .map_or(0, |d| d.subsec_nanos());
     let tag = format!("{:05}", nanos % 100_000);
     let token = link(&addr, &format!("probe{tag}"))?;
-    let probe = probe(&addr, &token)?;
-    println!("    {} linked player probe{tag}; probe run {probe}", server.url);
+    // A seed nobody issued (the run is only there to be read back), its own for each
+    // set-up: two on one database would otherwise be copies.
+    let probe = submit_one(&addr, &token, &body(u64::from(nanos))?)?;
+    println!(
+        "    {} linked player probe{tag}; probe run {probe}",
+        server.url
+    );
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let players = plan.count.div_ceil(u64::from(SEEDS_EACH));
     step(&format!(
@@ -442,66 +451,99 @@ fn cold_run(url: &str, plan: &Plan, ids: &Path) -> Result<Report> {
 
 /// Loads one set-up's routes, in the order that lets its seeds age meanwhile.
 fn measure(setup: &Setup, plan: &Plan, results: &mut Results) -> Result<()> {
-    let name = setup.name;
-    let server = setup.start(plan)?;
-    let rss = |what: &str, results: &mut Results| {
-        if let Some(kib) = server.rss_kib() {
-            results.memory.push((format!("{name}: {what}"), kib));
+    measure_together(std::slice::from_ref(setup), plan, results)
+}
+
+/// Loads several set-ups: each is readied (its crowd, seeds and rounds) and its reads
+/// loaded first, then their submissions run one right after another, so that the disk
+/// they are compared on is the same disk, minutes apart at most.
+fn measure_together(setups: &[Setup], plan: &Plan, results: &mut Results) -> Result<()> {
+    let mut ready = vec![];
+    for setup in setups {
+        let name = setup.name;
+        let server = setup.start(plan)?;
+        if setup.memory
+            && let Some(kib) = server.rss_kib()
+        {
+            results.memory.push((format!("{name}: started"), kib));
         }
-    };
-    if setup.memory {
-        rss("started", results);
+        let bodies = plan.bodies.with_extension(slug(name));
+        let r = prepare(name, &server, plan, &bodies)?;
+        let url = &server.url;
+        let mut gets = vec![("GET /healthz", format!("{url}/healthz"))];
+        if setup.every_route {
+            // One run again and again: a share link going round, served from memory.
+            gets.push((
+                "GET /v1/runs/<id> hot",
+                format!("{url}/v1/runs/{}", r.probe),
+            ));
+            gets.push(("GET /r/<id>", format!("{url}/r/{}", r.probe)));
+        }
+        for (route, target) in gets {
+            step(&format!("{name}: {route} for {} s (wrk)", plan.secs));
+            let report = wrk(&target, plan.secs, None)?;
+            results.rows.push(Row {
+                backend: name,
+                route,
+                report,
+            });
+        }
+        ready.push((setup, server, r, bodies));
     }
-    let ready = prepare(name, &server, plan, &plan.bodies)?;
-    let url = &server.url;
-    let mut gets = vec![("GET /healthz", format!("{url}/healthz"))];
-    if setup.every_route {
-        // One run again and again: a share link going round, served from memory.
-        gets.push(("GET /v1/runs/<id> hot", format!("{url}/v1/runs/{}", ready.probe)));
-        gets.push(("GET /r/<id>", format!("{url}/r/{}", ready.probe)));
-    }
-    for (route, target) in gets {
-        step(&format!("{name}: {route} for {} s (wrk)", plan.secs));
-        let report = wrk(&target, plan.secs, None)?;
-        results.rows.push(Row {
-            backend: name,
-            route,
-            report,
-        });
-    }
-    ripen(name, ready.issued);
-    step(&format!(
-        "{name}: POST /v1/submit for {} s, a new ranked round each request (wrk)",
-        plan.secs
-    ));
-    let ids = plan.script.with_file_name(format!("ids-{}", slug(name)));
-    let report = submit_run(url, plan, &plan.bodies, &ids)?;
-    results.rows.push(Row {
-        backend: name,
-        route: "POST /v1/submit",
-        report,
-    });
-    if setup.every_route {
-        // Every run the submissions stored, each fetched once: the database, uncached.
-        let all = stored_ids(&ids)?;
+    for (setup, server, r, bodies) in &ready {
+        let name = setup.name;
+        ripen(name, r.issued);
         step(&format!(
-            "{name}: GET /v1/runs/<id> over the stored runs, each once (wrk)"
+            "{name}: POST /v1/submit for {} s, a new ranked round each request (wrk)",
+            plan.secs
         ));
-        let report = cold_run(url, plan, &all)?;
+        let ids = plan.script.with_file_name(format!("ids-{}", slug(name)));
+        let before = commits(server);
+        let mut report = submit_run(&server.url, plan, bodies, &ids)?;
+        if let (Some((c0, w0)), Some((c1, w1))) = (before, commits(server))
+            && c1 > c0
+        {
+            report.group = Some((w1 - w0) as f64 / (c1 - c0) as f64);
+        }
         results.rows.push(Row {
             backend: name,
-            route: "GET /v1/runs/<id> cold",
+            route: "POST /v1/submit",
             report,
         });
     }
-    if setup.memory {
-        rss("after the load test", results);
-        let ids = flood(name, &ready.addr)?;
-        rss("after 40 runs of ~0.8 MiB, stored and each read twice", results);
-        for id in ids.iter().chain(&ids).chain(&ids) {
-            http(&ready.addr, "GET", &format!("/v1/runs/{id}"), &[], b"")?;
+    for (setup, server, r, _) in &ready {
+        let name = setup.name;
+        if setup.every_route {
+            // Every run the submissions stored, each fetched once: the database, uncached.
+            let ids = plan.script.with_file_name(format!("ids-{}", slug(name)));
+            let all = stored_ids(&ids)?;
+            step(&format!(
+                "{name}: GET /v1/runs/<id> over the stored runs, each once (wrk)"
+            ));
+            let report = cold_run(&server.url, plan, &all)?;
+            results.rows.push(Row {
+                backend: name,
+                route: "GET /v1/runs/<id> cold",
+                report,
+            });
         }
-        rss("after reading each of them three times more", results);
+        if setup.memory {
+            let rss = |what: &str, results: &mut Results| {
+                if let Some(kib) = server.rss_kib() {
+                    results.memory.push((format!("{name}: {what}"), kib));
+                }
+            };
+            rss("after the load test", results);
+            let ids = flood(name, &r.addr)?;
+            rss(
+                "after 40 runs of ~0.8 MiB, stored and each read twice",
+                results,
+            );
+            for id in ids.iter().chain(&ids).chain(&ids) {
+                http(&r.addr, "GET", &format!("/v1/runs/{id}"), &[], b"")?;
+            }
+            rss("after reading each of them three times more", results);
+        }
     }
     Ok(())
 }
@@ -559,6 +601,23 @@ fn flood(name: &str, addr: &str) -> Result<Vec<String>> {
         ids.push(id);
     }
     Ok(ids)
+}
+
+/// The server's commits so far and the work they carried (SQLite's group commit), from
+/// its metrics.
+fn commits(server: &Server) -> Option<(u64, u64)> {
+    let url = server.metrics.as_deref()?.strip_prefix("http://")?;
+    let (addr, path) = url.split_once('/')?;
+    let (_, body) = http(addr, "GET", &format!("/{path}"), &[], b"").ok()?;
+    let text = String::from_utf8_lossy(&body);
+    let value = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse::<u64>().ok())
+    };
+    Some((
+        value("typepper_db_commits_total")?,
+        value("typepper_db_committed_work_total")?,
+    ))
 }
 
 /// Two servers on one PostgreSQL, loaded at once: the scale-out the design promises.
@@ -712,6 +771,8 @@ struct Report {
     /// Non-2xx or 3xx answers plus socket errors.
     errors: u64,
     submit: Option<SubmitCounts>,
+    /// Submissions a commit, on average (SQLite's group commit).
+    group: Option<f64>,
     raw: String,
 }
 
@@ -956,10 +1017,6 @@ fn link(addr: &str, name: &str) -> Result<String> {
 }
 
 /// Submits one round (not among the bodies) and returns its run id.
-fn probe(addr: &str, token: &str) -> Result<String> {
-    submit_one(addr, token, &body(PROBE_SEED)?)
-}
-
 /// Submits one body of one round and returns its run id.
 fn submit_one(addr: &str, token: &str, submission: &[u8]) -> Result<String> {
     let bearer = format!("Bearer {token}");
@@ -1105,7 +1162,7 @@ fn print_results(plan: &Plan, results: &Results) {
     print!("{}", table(rows));
     if !results.memory.is_empty() {
         println!();
-        println!("server memory (VmRSS):");
+        println!("server memory (RssAnon: its own, not the database's mapped pages):");
         for (what, kib) in &results.memory {
             println!("  {what}: {:.1} MiB", *kib as f64 / 1024.0);
         }
@@ -1144,6 +1201,9 @@ fn table(rows: &[Row]) -> String {
             }
             if !s.first_no.is_empty() {
                 notes.push(format!("first refusal: {}", s.first_no));
+            }
+            if let Some(group) = r.group {
+                notes.push(format!("{group:.1} submissions a commit"));
             }
         }
         if r.errors > 0 {
@@ -1215,7 +1275,10 @@ fn verdicts(rows: &[Row]) -> Vec<String> {
             met(sqlite >= 0.75 * tmpfs)
         ));
     }
-    let (one, two) = (verified("PostgreSQL"), verified("2 servers, one PostgreSQL"));
+    let (one, two) = (
+        verified("PostgreSQL"),
+        verified("2 servers, one PostgreSQL"),
+    );
     if one > 0.0 && two > 0.0 {
         out.push(format!(
             "PostgreSQL: two servers {} verified runs/s together, {:.2}× one server's {}",

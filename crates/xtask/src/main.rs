@@ -21,7 +21,8 @@ commands:
   test    every check: fmt, clippy -D warnings, all tests, the engine for wasm32, a short fuzz run
   bench   the engine's benchmarks (criterion) and the server's load test
   e2e     only the browser tests (arguments go to Playwright, e.g. a file or -g <title>)
-  load    only the server's load test (TYPEPPER_LOAD_SECS, TYPEPPER_LOAD_BODIES)
+  load    only the server's load test, or the set-ups whose name has the argument in it
+          (TYPEPPER_LOAD_SECS, TYPEPPER_LOAD_BODIES)
 
 Everything missing is installed first; each step says what it is doing.";
 
@@ -32,7 +33,7 @@ fn main() -> ExitCode {
         Some("test") => tasks::test(&args[1..]),
         Some("bench") => tasks::bench(&args[1..]),
         Some("e2e") => crate::web::build().and_then(|()| e2e::run_suite(&args[1..])),
-        Some("load") => load::run(),
+        Some("load") => load::run(args.get(1).map_or("", String::as_str)),
         Some("-h" | "--help" | "help") | None => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
