@@ -192,6 +192,22 @@ async fn a_sqlite_database_from_before_issued_seeds_migrates() {
         old.execute_batch(BEFORE_SEEDS).unwrap();
     }
     migrated(&*open(path.to_str().unwrap()).await).await;
+    // Its pages stay the size they were made (a page size is for new databases only).
+    assert_eq!(page_size(&path), 4096);
+}
+
+#[tokio::test]
+async fn a_new_sqlite_database_has_small_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.sqlite3");
+    story(&*open(path.to_str().unwrap()).await).await;
+    assert_eq!(page_size(&path), 2048);
+}
+
+fn page_size(path: &std::path::Path) -> i64 {
+    let c = rusqlite::Connection::open(path).unwrap();
+    c.pragma_query_value(None, "page_size", |r| r.get(0))
+        .unwrap()
 }
 
 #[tokio::test]
