@@ -52,3 +52,22 @@ test("history lists rounds and enter plays one under REPLAY, ignoring other keys
   await page.keyboard.press("Escape");
   await onScreen(page, "menu");
 });
+
+test.describe("in India", () => {
+  test.use({ timezoneId: "Asia/Kolkata" });
+
+  test("the history dates rounds in the player's time zone, not UTC", async ({ page }) => {
+    await boot(page);
+    await zenRound(page, 2);
+    const line = (await stored(page, "history")).trim().split(" ");
+    const ended = Number(line[1]);
+    // What the player's clock read when the round ended: UTC + 5:30.
+    const local = new Date(ended + 330 * 60_000).toISOString().slice(0, 16).replace("T", " ");
+    await page.keyboard.press("h");
+    await onScreen(page, "history");
+    const row = (await mirror(page, "list")).trim();
+    expect(row.startsWith(`▸ ${local} · `)).toBe(true);
+    const utc = new Date(ended).toISOString().slice(0, 16).replace("T", " ");
+    expect(local).not.toBe(utc);
+  });
+});

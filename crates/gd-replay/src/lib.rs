@@ -4,7 +4,7 @@
 //! A replay string (`k34`, `k119`, `k120` in the save file; `lrs` on upload) is the
 //! inputs of a local level's verifying run and six values about it. This crate reads one
 //! into a typed [`Replay`], writes it back byte for byte, says when each input happened,
-//! and builds new ones. The format is `shared/spec/gd-replay-string.md`.
+//! and builds new ones. The format is specified in the repository's `docs/spec/gd-replay-string.md`.
 //!
 //! How it works:
 //! 1. [`Replay::parse`] splits the string at `#` into the inputs and the [`Metadata`],

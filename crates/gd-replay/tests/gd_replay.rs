@@ -1,4 +1,5 @@
-//! gd-replay's integration tests, in one binary.
+//! gd-replay's integration tests, in one binary. The format they hold the crate to is
+//! `docs/spec/gd-replay-string.md`.
 
 mod gd_replay {
     mod props;

@@ -9,6 +9,10 @@
 //!    `ok <id> <score> - <share url> unranked <reason>`, or `no <reason>`.
 //! 3. A ranked round is played on a seed the server issued: `POST /v1/seeds` answers an
 //!    [`IssuedSeed`] (JSON, with serde).
+//!
+//! Every JSON body of the `v1` API is a type here ([`NewPlayer`], [`Player`], [`Board`],
+//! [`SeedRequest`], [`IssuedSeed`]), so the server and both game shells read and write the
+//! same shapes.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -164,6 +168,93 @@ pub struct IssuedSeed {
     pub expires: String,
 }
 
+/// The body of `POST /v1/players`: the name to link a game to.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NewPlayer {
+    /// See [`check_name`].
+    pub name: String,
+}
+
+/// A linked player: the answer to `POST /v1/players`, and what the game keeps.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Player {
+    /// The chosen name.
+    pub name: String,
+    /// The secret the server knows the player by (`Authorization: Bearer <token>`).
+    pub token: String,
+}
+
+/// `GET /v1/boards/<mode>[?month=YYYY-MM]`: a month's best run per player.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Board {
+    /// `Mode::key`.
+    pub mode: String,
+    /// `Mode::title`: `BLITZ 15s`.
+    pub title: String,
+    /// What `score` counts: `wpm`, or `words` in HOT PURSUIT.
+    pub unit: String,
+    /// `YYYY-MM`, in UTC.
+    pub month: String,
+    /// Best first.
+    pub rows: Vec<BoardRow>,
+}
+
+/// A row of a [`Board`].
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BoardRow {
+    /// 1 for the best.
+    pub rank: u32,
+    /// Who.
+    pub name: String,
+    /// The headline number, in the board's unit.
+    pub score: u32,
+    /// Words per minute, to two places.
+    pub wpm: f64,
+    /// Accuracy in percent, to two places.
+    pub accuracy: f64,
+    /// The run's id, for `GET /v1/runs/<id>`.
+    pub run: String,
+    /// When it was played, RFC 3339 in UTC.
+    pub time: String,
+}
+
+/// A board row as one line of `v1 board` over SSH: its fields in order, separated by one
+/// space (names and ids hold none): `1 ada 108 108.5 98.25 7Xf9qyuC 2026-12-01T19:52:00Z`.
+impl fmt::Display for BoardRow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {} {} {} {}",
+            self.rank, self.name, self.score, self.wpm, self.accuracy, self.run, self.time
+        )
+    }
+}
+
+impl FromStr for BoardRow {
+    type Err = LineError;
+
+    fn from_str(line: &str) -> Result<BoardRow, LineError> {
+        let bad = || LineError(format!("not a board row: {line:?}"));
+        let fields: Vec<&str> = line.split(' ').collect();
+        let [rank, name, score, wpm, accuracy, run, time] = fields[..] else {
+            return Err(bad());
+        };
+        Ok(BoardRow {
+            rank: rank.parse().map_err(|_| bad())?,
+            name: name.to_owned(),
+            score: score.parse().map_err(|_| bad())?,
+            wpm: wpm.parse().map_err(|_| bad())?,
+            accuracy: accuracy.parse().map_err(|_| bad())?,
+            run: run.to_owned(),
+            time: time.to_owned(),
+        })
+        .and_then(|row: BoardRow| {
+            let ok = check_name(&row.name).is_ok() && is_run_id(&row.run) && !row.time.is_empty();
+            if ok { Ok(row) } else { Err(bad()) }
+        })
+    }
+}
+
 /// A `u64` as a decimal string.
 mod decimal {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
@@ -306,6 +397,31 @@ impl Utc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn board_rows_travel_as_lines() {
+        let row = BoardRow {
+            rank: 1,
+            name: "ada".into(),
+            score: 108,
+            wpm: 108.5,
+            accuracy: 98.25,
+            run: "7Xf9qyuC".into(),
+            time: "2026-12-01T19:52:00Z".into(),
+        };
+        let line = row.to_string();
+        assert_eq!(line, "1 ada 108 108.5 98.25 7Xf9qyuC 2026-12-01T19:52:00Z");
+        assert_eq!(line.parse::<BoardRow>(), Ok(row));
+        for bad in [
+            "",
+            "1 ada 108",
+            "x ada 108 1 1 7Xf9qyuC t",
+            "1 a 108 1 1 7Xf9qyuC t",
+            "1 ada 108 1 1 short t",
+        ] {
+            assert!(bad.parse::<BoardRow>().is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn lines_read_back() {

@@ -1,5 +1,9 @@
-//! `typepper`: inspect, score and make typepper replays from the command line.
+//! `typepper`: the game in a terminal, and typepper's replays on the command line.
+//!
+//! With no subcommand it opens the game ([`game`]); `--replay` watches a round first.
+//! The subcommands inspect, score and make replays, and read Geometry Dash's.
 
+mod game;
 mod gd;
 mod json;
 
@@ -12,12 +16,26 @@ use clap::{Parser, Subcommand};
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{DecodeError, Header, Mode, Op, PlayError, Replay, VERSION, hex};
 
-/// typepper's replays on the command line.
+/// typepper, the typing game where every round is a replay: play it in this terminal,
+/// or work with replays.
 #[derive(Parser)]
-#[command(name = "typepper", version, about, max_term_width = 100)]
+#[command(
+    name = "typepper",
+    version,
+    max_term_width = 100,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
+    /// Watch a round first: the last one played on this machine, or FILE (raw replay
+    /// bytes, or hex).
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    replay: Option<Option<PathBuf>>,
+    /// The server to link, send rounds to and fetch boards from: ssh://host[:port].
+    /// The game runs the system's ssh (or $TYPEPPER_SSH) with your keys.
+    #[arg(long, env = "TYPEPPER_SERVER", value_name = "URL")]
+    server: Option<String>,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -113,7 +131,21 @@ impl From<PlayError> for Refused {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let (json, result) = match cli.command {
+    let Some(command) = cli.command else {
+        return match open_game(cli.replay, cli.server) {
+            Ok(warnings) => {
+                for w in warnings {
+                    eprintln!("typepper: {w}");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("typepper: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    };
+    let (json, result) = match command {
         Command::Inspect { file, json } => (json, inspect(&file, json)),
         Command::Score { file, json } => (json, score(&file, json)),
         Command::Synth {
@@ -156,6 +188,51 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Opens the game in this terminal, watching `replay` first (the last round for an empty
+/// path). Replays the game can't show are refused before the terminal is touched.
+fn open_game(
+    replay: Option<Option<PathBuf>>,
+    server: Option<String>,
+) -> Result<Vec<String>, String> {
+    use std::io::IsTerminal as _;
+    let data = game::data::DataDir::open()?;
+    let watch = match replay {
+        None => None,
+        Some(None) => {
+            let last = data.read(typepper_game::storage::LAST).ok_or_else(|| {
+                format!(
+                    "no round played on this machine yet (no last.replay in {})",
+                    data.path().display()
+                )
+            })?;
+            let bytes =
+                hex::decode(&last).ok_or("last.replay is not hex: play a round to replace it")?;
+            Some(bytes)
+        }
+        Some(Some(file)) => Some(load(&file).map_err(|e| e.message)?.bytes),
+    };
+    let remote = server
+        .filter(|s| !s.is_empty())
+        .map(|url| {
+            let ssh = std::env::var(game::remote::SSH_VAR).ok();
+            game::remote::Remote::parse(&url, ssh.as_deref())
+        })
+        .transpose()?;
+    if let Some(bytes) = &watch {
+        game::check_watchable(bytes)?;
+    }
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(
+            "the game needs a terminal; `typepper score FILE` scores a replay without one".into(),
+        );
+    }
+    game::play(game::Start {
+        data,
+        watch,
+        remote,
+    })
 }
 
 /// How a replay is written to a file.

@@ -1,4 +1,6 @@
-//! Replay format 1: a round's mode, seed and every input at its millisecond.
+//! Replay format 1: a round's mode, seed and every input at its millisecond. The full
+//! reference, with every refusal and where replays are kept, is the repository's
+//! `docs/spec/replays.md`.
 //!
 //! The byte layout, to the byte:
 //!

@@ -11,7 +11,7 @@ use axum::extract::{Extension, Path, Query, State as Extract};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -111,17 +111,6 @@ fn attr(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-#[derive(Deserialize)]
-struct NewPlayer {
-    name: String,
-}
-
-#[derive(Serialize)]
-struct Linked {
-    name: String,
-    token: String,
-}
-
 /// `POST /v1/players` `{"name": "ada"}`: links a game to a new player.
 async fn create_player(
     st: St,
@@ -134,7 +123,7 @@ async fn create_player(
             .map_err(ApiError::RateLimited)?;
     }
     let body = body_bytes(body)?;
-    let req: NewPlayer = serde_json::from_slice(&body)
+    let req: typepper_api::NewPlayer = serde_json::from_slice(&body)
         .map_err(|_| ApiError::BadRequest(r#"send {"name": "<your name>"} as JSON"#.into()))?;
     typepper_api::check_name(&req.name).map_err(|e| ApiError::BadRequest(e.into()))?;
     let token = random_hex(32);
@@ -149,7 +138,7 @@ async fn create_player(
         }
         Err(e) => return Err(e.into()),
     };
-    let linked = Linked {
+    let linked = typepper_api::Player {
         name: player.name,
         token,
     };
@@ -416,26 +405,6 @@ struct MonthQuery {
     month: Option<String>,
 }
 
-#[derive(Serialize)]
-struct Board {
-    mode: String,
-    title: String,
-    unit: &'static str,
-    month: String,
-    rows: Vec<BoardRowJson>,
-}
-
-#[derive(Serialize)]
-struct BoardRowJson {
-    rank: u32,
-    name: String,
-    score: u32,
-    wpm: f64,
-    accuracy: f64,
-    run: String,
-    time: String,
-}
-
 /// `GET /v1/boards/<mode>[?month=YYYY-MM]`: the month's best run per player, top 100.
 async fn board(
     st: St,
@@ -455,14 +424,14 @@ async fn board(
         None => crate::month_of(st.now_ms()),
     };
     let rows = st.store.board(parsed.key(), month.clone(), 100).await?;
-    let board = Board {
+    let board = typepper_api::Board {
         mode: parsed.key(),
         title: parsed.title(),
-        unit: parsed.unit(),
+        unit: parsed.unit().into(),
         month,
         rows: rows
             .into_iter()
-            .map(|r| BoardRowJson {
+            .map(|r| typepper_api::BoardRow {
                 rank: r.rank,
                 name: r.name,
                 score: r.score,

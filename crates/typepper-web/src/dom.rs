@@ -148,3 +148,14 @@ pub fn entropy() -> u64 {
     }
     u64::from_le_bytes(bytes)
 }
+
+/// The browser's time zone, as `Date` knows it.
+pub struct LocalZone;
+
+impl typepper_game::zone::Zone for LocalZone {
+    fn offset_minutes(&self, unix_ms: i64) -> i32 {
+        let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(unix_ms as f64));
+        // `getTimezoneOffset` is UTC minus local time, in minutes.
+        -(date.get_timezone_offset() as i32)
+    }
+}

@@ -1,27 +1,25 @@
-//! typepper in the browser: a thin wasm-bindgen shell around the engine.
+//! typepper in the browser: a thin wasm-bindgen shell around the game
+//! ([`typepper_game`]), which is the same in the terminal.
 //!
 //! How it works:
 //! 1. [`start`] finds the page's canvas, hidden input and text mirror, loads the history
 //!    from localStorage and, for `?replay=<id>`, fetches that run before the game starts.
 //! 2. Keys arrive as DOM events: special keys from `keydown`, text (letters, dead keys,
-//!    IME compositions, pastes) from the focused hidden input. Each becomes an
-//!    [`app::Key`] at its event's own timestamp, for [`app::App`], which holds every
-//!    screen and feeds the engine.
+//!    IME compositions, pastes) from the focused hidden input. Each becomes a [`Key`] at
+//!    its event's own timestamp, for the game's [`App`], which holds every screen and
+//!    feeds the engine.
 //! 3. Every animation frame, the app ticks (ends rounds on time, lands a replay's inputs)
-//!    and the [`render::Renderer`] draws if anything visible changed; the text mirror
-//!    follows for screen readers and tests.
+//!    and yields the screen's model; the canvas renderer draws it if it changed, and the
+//!    text mirror follows for screen readers and tests.
 //! 4. What the app asks for — storing a round, a console warning — comes back as
-//!    [`app::Effect`] values that this module carries out.
+//!    [`Effect`] values that this module carries out.
 //!
 //! One opaque handle, [`Game`], crosses to JavaScript; the glue in `web/boot.js` is a few
 //! lines.
 
-pub mod app;
 mod dom;
-pub mod mirror;
 mod net;
 mod render;
-pub mod storage;
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -32,7 +30,10 @@ use web_sys::{
     KeyboardEvent, MouseEvent,
 };
 
-use crate::app::{App, Effect, Key, Now};
+use typepper_game::app::{App, Effect, Key, Now, Screen};
+use typepper_game::mirror::{FIELDS, Mirror};
+use typepper_game::storage;
+
 use crate::dom::{DomError, Listener};
 use crate::render::{Renderer, Target};
 
@@ -68,9 +69,7 @@ struct Shell {
     renderer: Renderer,
     input: HtmlInputElement,
     mirror: HtmlElement,
-    shown: mirror::Mirror,
-    /// The app's session count at the last frame: a new round resets the layout.
-    sessions: u64,
+    shown: Mirror,
     /// A frame has been drawn.
     drawn: bool,
 }
@@ -110,8 +109,7 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
             renderer,
             input: input.clone(),
             mirror,
-            shown: mirror::Mirror::default(),
-            sessions: u64::MAX,
+            shown: Mirror::default(),
             drawn: false,
         })
     });
@@ -265,12 +263,9 @@ impl Shell {
             unix_ms: dom::unix_ms(),
         });
         self.carry_out(effects);
-        if self.app.sessions != self.sessions {
-            self.sessions = self.app.sessions;
-            self.renderer.reset_layout();
-        }
-        if !self.renderer.frame(&self.app, now) {
-            // Whatever the mirror shows is in the renderer's signature: no draw, no change.
+        let model = self.app.model(now, &dom::LocalZone);
+        if !self.renderer.frame(&model, now) {
+            // The model is what the mirror shows too: no draw, no change.
             return;
         }
         if !self.drawn {
@@ -280,19 +275,11 @@ impl Shell {
                 let _ = p.mark("typepper:first-frame");
             }
         }
-        self.update_mirror(now);
-    }
-
-    fn update_mirror(&mut self, now: f64) {
-        let next = mirror::mirror(&self.app, now);
+        let next = Mirror::of(&model);
         if next == self.shown {
             return;
         }
-        for ((name, new), old) in mirror::FIELDS
-            .iter()
-            .zip(next.fields())
-            .zip(self.shown.fields())
-        {
+        for ((name, new), old) in FIELDS.iter().zip(next.fields()).zip(self.shown.fields()) {
             if new != old
                 && let Ok(el) = dom::query(&self.mirror, &format!("[data-mirror={name}]"))
             {
@@ -313,7 +300,7 @@ impl Shell {
                 self.key(Key::Enter, at);
             }
             Some(Target::Board(row)) => {
-                if let app::Screen::Boards(b) = &mut self.app.screen {
+                if let Screen::Boards(b) = &mut self.app.screen {
                     b.row = row;
                 }
                 self.key(Key::Enter, at);

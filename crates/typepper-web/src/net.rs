@@ -1,11 +1,9 @@
 //! The server, as the game reaches it: runs, submissions, linking, boards.
 
 use gloo_net::http::{Request, Response};
-use wasm_bindgen::JsValue;
 
-use typepper_api::{IssuedSeed, SeedRequest};
-
-use crate::app::{BoardRow, Player, SubmitError};
+use typepper_api::{Board, BoardRow, IssuedSeed, NewPlayer, Player, SeedRequest};
+use typepper_game::app::SubmitError;
 
 fn url(api: &str, path: &str) -> String {
     format!("{}{path}", api.trim_end_matches('/'))
@@ -82,12 +80,11 @@ pub async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed
 
 /// `POST <api>/v1/players`: the new player, or the server's sentence.
 pub async fn link(api: &str, name: &str) -> Result<Player, String> {
-    let name_json = js_sys::JSON::stringify(&JsValue::from_str(name))
-        .map(String::from)
-        .map_err(|_| "the name can't be sent".to_owned())?;
+    let body = serde_json::to_string(&NewPlayer { name: name.into() })
+        .map_err(|e| format!("the name can't be sent ({e})"))?;
     let response = Request::post(&url(api, "/v1/players"))
         .header("Content-Type", "application/json")
-        .body(format!("{{\"name\": {name_json}}}"))
+        .body(body)
         .map_err(|e| e.to_string())?
         .send()
         .await
@@ -96,15 +93,7 @@ pub async fn link(api: &str, name: &str) -> Result<Player, String> {
         return Err(reason(response).await);
     }
     let text = response.text().await.map_err(|e| e.to_string())?;
-    let json =
-        js_sys::JSON::parse(&text).map_err(|_| "the server's answer isn't JSON".to_owned())?;
-    match (
-        field(&json, "name").as_string(),
-        field(&json, "token").as_string(),
-    ) {
-        (Some(name), Some(token)) => Ok(Player { name, token }),
-        _ => Err("the server's answer has no name and token".into()),
-    }
+    serde_json::from_str(&text).map_err(|e| format!("the server's answer isn't a player ({e})"))
 }
 
 /// `GET <api>/v1/boards/<mode>`: this month's rows.
@@ -118,22 +107,7 @@ pub async fn board(api: &str, mode: &str) -> Result<Vec<BoardRow>, String> {
         return Err(reason(response).await);
     }
     let text = response.text().await.map_err(|e| e.to_string())?;
-    let json = js_sys::JSON::parse(&text).map_err(|_| "the board isn't JSON".to_owned())?;
-    let rows = js_sys::Array::from(&field(&json, "rows"));
-    Ok(rows
-        .iter()
-        .filter_map(|r| {
-            Some(BoardRow {
-                rank: field(&r, "rank").as_f64()? as u32,
-                name: field(&r, "name").as_string()?,
-                score: field(&r, "score").as_f64()? as u32,
-                accuracy: field(&r, "accuracy").as_f64()?,
-                run: field(&r, "run").as_string()?,
-            })
-        })
-        .collect())
-}
-
-fn field(v: &JsValue, name: &str) -> JsValue {
-    js_sys::Reflect::get(v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+    let board: Board =
+        serde_json::from_str(&text).map_err(|e| format!("the board isn't one ({e})"))?;
+    Ok(board.rows)
 }

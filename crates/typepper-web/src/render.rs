@@ -1,15 +1,13 @@
-//! The canvas renderer: draws the app's state, only when something on screen changed or
-//! an animation runs.
+//! The canvas renderer: draws a screen's model, only when the model changed or an
+//! animation runs.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
-
-use typepper_engine::{CharState, Mode, Score, Tier, View, WordStatus};
+use typepper_engine::{CharState, Sample, Tier};
+use typepper_game::layout::{LINES, Scroll};
+use typepper_game::model::{Boards, Body, History, Link, Menu, Model, Play, Results, Rows, Tone};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use crate::app::{App, Boards, MENU, Results, Screen, Session};
 use crate::dom::{Context, DomError};
-use crate::mirror;
 
 const FONT_STACK: &str =
     "ui-monospace, SFMono-Regular, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
@@ -24,9 +22,6 @@ const EXTRA: &str = "#a8263b";
 const BURNT: &str = "#6e3b2a";
 const ACCENT: &str = "#ff7a1a";
 const CARET: &str = "#ffb020";
-
-/// Lines of text shown while typing.
-const LINES: usize = 3;
 
 /// Something the mouse can click.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,11 +54,11 @@ pub struct Renderer {
     canvas: HtmlCanvasElement,
     ctx: CanvasRenderingContext2d,
     size: (f64, f64, f64),
-    /// First words of the lines scrolled past, and of the first visible line last.
-    anchors: Vec<usize>,
-    caret: Option<(f64, f64)>,
+    scroll: Scroll,
+    caret: Option<(f64, f64, u64)>,
     last_frame: f64,
-    last_signature: u64,
+    /// The model last drawn: a frame with an equal one and no animation is skipped.
+    last: Option<Model>,
     dirty: bool,
     /// The last draw started an animation (the caret gliding or blinking).
     animate: bool,
@@ -85,10 +80,10 @@ impl Renderer {
             canvas,
             ctx,
             size: (0.0, 0.0, 1.0),
-            anchors: vec![0],
+            scroll: Scroll::default(),
             caret: None,
             last_frame: 0.0,
-            last_signature: 0,
+            last: None,
             dirty: true,
             animate: false,
             hits: vec![],
@@ -101,13 +96,6 @@ impl Renderer {
         self.dirty = true;
     }
 
-    /// Forget the text layout: a new round.
-    pub fn reset_layout(&mut self) {
-        self.anchors = vec![0];
-        self.caret = None;
-        self.dirty = true;
-    }
-
     /// What the mouse hits at CSS pixel `(x, y)`.
     pub fn target_at(&self, x: f64, y: f64) -> Option<Target> {
         self.hits
@@ -117,20 +105,21 @@ impl Renderer {
     }
 
     /// One animation frame at `now`: follows the canvas's size and device pixel ratio,
-    /// and draws if anything visible changed. Returns whether it drew.
-    pub fn frame(&mut self, app: &App, now: f64) -> bool {
+    /// and draws `model` if it differs from the last drawn, or an animation runs.
+    /// Returns whether it drew.
+    pub fn frame(&mut self, model: &Model, now: f64) -> bool {
         let dt = (now - self.last_frame).clamp(0.0, 100.0);
         self.last_frame = now;
         self.follow_size();
-        let signature = signature(app, now);
-        let flame = matches!(&app.screen, Screen::Play(s) if s.round.level().is_some());
-        if !self.dirty && !self.animate && !flame && signature == self.last_signature {
+        // The flame flickers even while it stands still.
+        let flame = matches!(&model.body, Body::Play(p) if p.flame.is_some());
+        if !self.dirty && !self.animate && !flame && self.last.as_ref() == Some(model) {
             return false;
         }
         self.dirty = false;
-        self.last_signature = signature;
         let start = crate::dom::now();
-        self.draw(app, now, dt);
+        self.draw(model, now, dt);
+        self.last = Some(model.clone());
         if self.draw_ms.len() == self.draw_ms.capacity() {
             self.draw_ms.clear();
         }
@@ -153,7 +142,7 @@ impl Renderer {
         }
     }
 
-    fn draw(&mut self, app: &App, now: f64, dt: f64) {
+    fn draw(&mut self, model: &Model, now: f64, dt: f64) {
         let (w, h, dpr) = self.size;
         let ctx = &self.ctx;
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
@@ -161,18 +150,19 @@ impl Renderer {
         ctx.fill_rect(0.0, 0.0, w, h);
         self.hits.clear();
         self.animate = false;
-        match &app.screen {
-            Screen::Menu => self.draw_menu(app),
-            Screen::History => self.draw_history(app),
-            Screen::Play(session) => self.draw_play(app, session, now, dt),
-            Screen::Results(r) => self.draw_results(r),
-            Screen::Link {
-                name,
-                error,
-                waiting,
-            } => self.draw_link(app, name, error.as_deref(), *waiting, now),
-            Screen::Boards(b) => self.draw_boards(app, b),
+        if let Some(banner) = &model.banner {
+            self.banner(banner);
         }
+        let notice = model.notice.as_deref();
+        match &model.body {
+            Body::Menu(menu) => self.draw_menu(menu, notice),
+            Body::History(history) => self.draw_history(history),
+            Body::Play(play) => self.draw_play(play, now, dt),
+            Body::Results(r) => self.draw_results(r, notice),
+            Body::Link(link) => self.draw_link(link, notice, now),
+            Body::Boards(b) => self.draw_boards(b),
+        }
+        self.hints(model.hints);
     }
 
     fn font(&self, size: f64, weight: u32) {
@@ -224,14 +214,15 @@ impl Renderer {
     fn title(&self, y: f64) {
         let (w, _, _) = self.size;
         self.font(44.0, 700);
-        let type_w = self.text_width("type");
+        // "ty" and "pepper": the pepper in typepper, in its colour.
+        let ty_w = self.text_width("ty");
         let all = self.text_width("typepper");
         let x = w / 2.0 - all / 2.0;
-        self.text("type", x, y, TEXT, "left");
-        self.text("pepper", x + type_w, y, ACCENT, "left");
+        self.text("ty", x, y, TEXT, "left");
+        self.text("pepper", x + ty_w, y, ACCENT, "left");
     }
 
-    fn draw_menu(&mut self, app: &App) {
+    fn draw_menu(&mut self, menu: &Menu, notice: Option<&str>) {
         let (w, h, _) = self.size;
         let top = (h * 0.22).max(70.0);
         self.title(top);
@@ -245,9 +236,9 @@ impl Renderer {
         );
         let item_h = 44.0;
         let y0 = top + 90.0;
-        for (i, item) in MENU.iter().enumerate() {
+        for (i, item) in menu.items.iter().enumerate() {
             let y = y0 + i as f64 * item_h;
-            let selected = i == app.menu_item;
+            let selected = i == menu.selected;
             let rect = Rect {
                 x: w / 2.0 - 170.0,
                 y: y - 28.0,
@@ -261,77 +252,53 @@ impl Renderer {
             }
             self.font(20.0, if selected { 700 } else { 500 });
             let color = if selected { ACCENT } else { TEXT };
-            let label = if i == 4 {
-                format!("{item}  ‹ lv{} ›", app.level)
-            } else {
-                (*item).to_owned()
+            let label = match item.level {
+                Some(level) => format!("{}  ‹ lv{level} ›", item.label),
+                None => item.label.to_owned(),
             };
             self.text(&label, w / 2.0, y, color, "center");
-            if app.ranked_ready(app.board_modes()[i]) {
+            if item.ranked {
                 // The next round of this mode is on an issued seed: it counts.
                 self.font(11.0, 600);
                 self.text("RANKED", rect.x + rect.w + 14.0, y - 2.0, DIM, "left");
             }
             self.hits.push((rect, Target::Menu(i)));
         }
-        let below = y0 + MENU.len() as f64 * item_h + 10.0;
-        if let Some(n) = &app.notice {
+        let below = y0 + menu.items.len() as f64 * item_h + 10.0;
+        if let Some(n) = notice {
             self.notice(n, below);
         }
         self.font(14.0, 400);
-        if let Some(last) = app.history.last() {
-            let line = format!("last round: {}", mirror::headline(&last.score));
-            self.text(&line, w / 2.0, below + 30.0, DIM, "center");
+        if let Some(line) = &menu.last_round {
+            self.text(line, w / 2.0, below + 30.0, DIM, "center");
         }
-        let who = match &app.player {
-            Some(p) => format!("linked as {}", p.name),
-            None => "not linked: l to link, to share and rank your rounds".into(),
-        };
-        self.text(&who, w / 2.0, below + 54.0, DIM, "center");
-        self.hints("↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · h history · b boards · l link");
+        self.text(&menu.player, w / 2.0, below + 54.0, DIM, "center");
     }
 
-    fn draw_history(&mut self, app: &App) {
+    fn draw_history(&mut self, history: &History) {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
         self.font(26.0, 700);
         self.text("history", x0, 70.0, TEXT, "left");
         self.font(14.0, 400);
-        let count = format!("your last {} rounds, on this device", app.history.len());
-        self.text(&count, x0 + width, 70.0, DIM, "right");
-        if app.history.is_empty() {
+        self.text(&history.caption, x0 + width, 70.0, DIM, "right");
+        if let Some(empty) = history.empty {
             self.font(18.0, 400);
-            self.text(
-                "no rounds yet: esc, then play one",
-                w / 2.0,
-                h / 2.0,
-                DIM,
-                "center",
-            );
+            self.text(empty, w / 2.0, h / 2.0, DIM, "center");
         }
-        let entries: Vec<_> = app.history.iter().rev().collect();
-        for (i, y, selected) in
-            self.list_rows(entries.len(), app.history_row, 120.0, Target::History)
+        let rows = &history.rows;
+        for (i, y, selected) in self.list_rows(rows.len(), history.selected, 120.0, Target::History)
         {
-            let e = entries[i];
+            let r = &rows[i];
             self.font(16.0, if selected { 700 } else { 400 });
-            let s = &e.score;
-            self.text(&mirror::date(e.unix_ms), x0, y, DIM, "left");
-            self.text(&s.mode.title(), x0 + width * 0.3, y, TEXT, "left");
+            self.text(&r.date, x0, y, DIM, "left");
+            self.text(&r.title, x0 + width * 0.3, y, TEXT, "left");
             let color = if selected { ACCENT } else { TEXT };
-            self.text(
-                &s.headline().to_string(),
-                x0 + width * 0.68,
-                y,
-                color,
-                "right",
-            );
-            let acc = format!("{}%", mirror::decimal(s.accuracy_x100.into()));
-            self.text(&acc, x0 + width * 0.84, y, DIM, "right");
-            let shared = if e.share.is_some() { "shared" } else { "" };
+            self.text(&r.headline, x0 + width * 0.68, y, color, "right");
+            self.text(&r.accuracy, x0 + width * 0.84, y, DIM, "right");
+            let shared = if r.share.is_some() { "shared" } else { "" };
             self.text(shared, x0 + width, y, DIM, "right");
         }
-        self.hints("↑↓ pick · enter watch · esc menu");
     }
 
     /// A scrolling list of `count` rows from `top`, the `picked` one highlighted and
@@ -370,11 +337,10 @@ impl Renderer {
         out
     }
 
-    fn banner(&self, mode: Mode) {
+    fn banner(&self, label: &str) {
         let (w, _, _) = self.size;
         self.font(13.0, 700);
-        let label = format!("REPLAY · {mode}");
-        let tw = self.text_width(&label) + 28.0;
+        let tw = self.text_width(label) + 28.0;
         let r = Rect {
             x: w / 2.0 - tw / 2.0,
             y: 18.0,
@@ -384,7 +350,7 @@ impl Renderer {
         self.ctx.set_fill_style_str(WRONG);
         self.round_rect(r, 13.0);
         self.ctx.fill();
-        self.text(&label, w / 2.0, 36.0, BG, "center");
+        self.text(label, w / 2.0, 36.0, BG, "center");
     }
 
     fn heat_bar(&self, heat: u8, tier: Tier, x: f64, y: f64, width: f64) {
@@ -421,33 +387,19 @@ impl Renderer {
         self.text(&label, x + width, y - 10.0, tier_color(tier), "right");
     }
 
-    fn draw_play(&mut self, app: &App, session: &Session, now: f64, dt: f64) {
+    fn draw_play(&mut self, play: &Play, now: f64, dt: f64) {
         let (_, h, _) = self.size;
         let (x0, width) = self.column();
-        let view = session.round.view(app.round_time(now));
-        let mode = view.mode();
-        let watching = session.watch.is_some();
-        if watching {
-            self.banner(mode);
-        }
         let top = (h * 0.28).max(110.0);
         // The status row: mode, the big number (time or level), heat.
         self.font(15.0, 600);
-        self.text(&mode.title(), x0, top - 52.0, DIM, "left");
-        let big = match (view.time_left_ms(), view.level()) {
-            (Some(left), _) => left.div_ceil(1000).to_string(),
-            (None, Some(level)) => format!("lv{level}"),
-            _ => {
-                let s = view.elapsed_ms() / 1000;
-                format!("{}:{:02}", s / 60, s % 60)
-            }
-        };
+        self.text(&play.mode.title(), x0, top - 52.0, DIM, "left");
         self.font(34.0, 700);
-        let big_color = if view.started() { ACCENT } else { DIM };
-        self.text(&big, x0, top - 14.0, big_color, "left");
+        let big_color = if play.started { ACCENT } else { DIM };
+        self.text(&play.clock.big(), x0, top - 14.0, big_color, "left");
         self.heat_bar(
-            view.heat(),
-            view.tier(),
+            play.heat,
+            play.tier,
             x0 + width * 0.45,
             top - 30.0,
             width * 0.55,
@@ -459,30 +411,28 @@ impl Renderer {
         let cw = self.text_width("m").max(1.0);
         let line_h = size * 1.65;
         let cols = ((width / cw).floor() as usize).max(8);
-        let lines = self.layout(&view, cols);
-        let flame = view.flame().map(|f| f as f64 / 1000.0);
-        let (caret_word, caret_glyph) = view.caret();
+        let lines = self.scroll.lines(play, cols);
+        let flame = play.flame.map(|f| f as f64 / 1000.0);
+        let (caret_word, caret_glyph) = play.caret;
         let mut caret_at = None;
         let mut flame_at = None;
         let text_top = top + 40.0;
         for (li, line) in lines.iter().enumerate() {
             let y = text_top + li as f64 * line_h;
             for &(wi, col) in line {
-                let Some(word) = view.word(wi) else { continue };
+                let Some(word) = play.word(wi) else { continue };
                 let x = x0 + col as f64 * cw;
                 if let Some(f) = flame {
                     let start = f64::from(word.offset);
-                    let len = word.target().len() as f64;
+                    let len = word.width() as f64;
                     if f >= start - 1.0 && f < start + len {
                         flame_at = Some((x + (f - start) * cw, y));
                     }
                 }
-                let done_wrong = word.status == WordStatus::Done { correct: false };
-                for (gi, g) in word.glyphs().enumerate() {
+                for (gi, g) in word.glyphs.iter().enumerate() {
                     let gx = x + gi as f64 * cw;
-                    let burnt = flame.is_some_and(|f| f64::from(word.offset) + gi as f64 <= f);
                     let color = match g.state {
-                        CharState::Correct if burnt => BURNT,
+                        CharState::Correct if play.burnt(word, gi) => BURNT,
                         CharState::Correct => TEXT,
                         CharState::Wrong => WRONG,
                         CharState::Extra => EXTRA,
@@ -497,12 +447,12 @@ impl Renderer {
                         self.ctx.fill_rect(gx, y + 6.0, cw, 2.0);
                     }
                 }
-                if done_wrong {
+                if word.done_wrong() {
                     // A word committed wrong is underlined whole, as Monkeytype does.
-                    let glyphs = word.target().len().max(word.typed().len());
                     self.ctx.set_fill_style_str(WRONG);
                     self.ctx.set_global_alpha(0.6);
-                    self.ctx.fill_rect(x, y + 9.0, glyphs as f64 * cw, 1.5);
+                    self.ctx
+                        .fill_rect(x, y + 9.0, word.width() as f64 * cw, 1.5);
                     self.ctx.set_global_alpha(1.0);
                 }
                 if wi == caret_word {
@@ -511,70 +461,40 @@ impl Renderer {
             }
         }
         // The flame, when it is in the visible text, or at the column's edge behind it.
-        if let (Some(f), true) = (flame, view.mode().unit() == "words") {
+        if let Some(f) = flame {
             let first_offset = lines
                 .first()
                 .and_then(|l| l.first())
-                .and_then(|&(wi, _)| view.word(wi))
+                .and_then(|&(wi, _)| play.word(wi))
                 .map_or(0.0, |w| f64::from(w.offset));
             let at = flame_at.or((f < first_offset).then_some((x0 - cw, text_top)));
             if let Some((fx, fy)) = at {
-                self.flame(fx, fy, size, now, view.heat());
+                self.flame(fx, fy, size, now, play.heat);
             }
         }
         if let Some(target) = caret_at {
-            self.caret(target, size, now, dt, view.started());
+            self.caret(target, play.round, size, now, dt, play.started);
         }
-        if !view.started() && !watching {
+        if let Some(prompt) = play.prompt {
             self.font(15.0, 400);
             let (w, _, _) = self.size;
             let y = text_top + LINES as f64 * line_h + 10.0;
-            self.text(
-                "start typing: the clock starts with your first key",
-                w / 2.0,
-                y,
-                DIM,
-                "center",
-            );
-        }
-        if watching {
-            self.hints("esc menu · tab or enter play this round yourself");
-        } else if mode == Mode::Zen {
-            self.hints("esc ends the round · tab restart");
-        } else {
-            self.hints("tab restart · esc menu");
+            self.text(prompt, w / 2.0, y, DIM, "center");
         }
     }
 
-    /// Lays out the words from the first visible line: each line a list of (word, column).
-    /// Scrolls a line when the caret reaches the third, back when it steps above the first.
-    fn layout(&mut self, view: &View<'_>, cols: usize) -> Vec<Vec<(usize, usize)>> {
-        let current = view.current();
-        while self.anchors.len() > 1 && current < *self.anchors.last().unwrap_or(&0) {
-            self.anchors.pop();
-        }
-        loop {
-            let start = *self.anchors.last().unwrap_or(&0);
-            let lines = lay_out(view, start, cols, LINES + 1);
-            let caret_line = lines
-                .iter()
-                .position(|l| l.iter().any(|&(w, _)| w == current));
-            match caret_line {
-                Some(n) if n >= 2 && lines.len() > 1 => {
-                    let next = lines[1].first().map_or(start + 1, |&(w, _)| w);
-                    self.anchors.push(next);
-                }
-                Some(_) => return lines.into_iter().take(LINES).collect(),
-                // The caret is past every laid-out line (a very long word): start at it.
-                None => self.anchors.push(current),
-            }
-        }
-    }
-
-    fn caret(&mut self, target: (f64, f64), size: f64, now: f64, dt: f64, started: bool) {
-        // Glide towards the target; jump when the line changes.
+    fn caret(
+        &mut self,
+        target: (f64, f64),
+        round: u64,
+        size: f64,
+        now: f64,
+        dt: f64,
+        started: bool,
+    ) {
+        // Glide towards the target; jump when the line or the round changes.
         let pos = match self.caret {
-            Some((x, y)) if (y - target.1).abs() < 1.0 => {
+            Some((x, y, r)) if r == round && (y - target.1).abs() < 1.0 => {
                 let k = 1.0 - (-dt / 28.0).exp();
                 let nx = x + (target.0 - x) * k;
                 if (nx - target.0).abs() < 0.3 {
@@ -586,7 +506,7 @@ impl Renderer {
             _ => target.0,
         };
         let moving = (pos - target.0).abs() >= 0.3;
-        self.caret = Some((pos, target.1));
+        self.caret = Some((pos, target.1, round));
         // Before the first key the caret blinks.
         let visible = started || (now / 530.0).floor() as i64 % 2 == 0;
         self.animate |= moving || !started;
@@ -635,18 +555,13 @@ impl Renderer {
         }
     }
 
-    fn draw_link(&mut self, app: &App, name: &str, error: Option<&str>, waiting: bool, now: f64) {
+    fn draw_link(&mut self, link: &Link, notice: Option<&str>, now: f64) {
         let (w, h, _) = self.size;
         let top = (h * 0.25).max(90.0);
         self.font(28.0, 700);
         self.text("link this game", w / 2.0, top, TEXT, "center");
         self.font(15.0, 400);
-        let about = match &app.player {
-            Some(p) => format!("linked as {}: a new name links a new player", p.name),
-            None => "pick a name: your rounds are sent, scored by the server, and get share links"
-                .into(),
-        };
-        self.text(&about, w / 2.0, top + 34.0, DIM, "center");
+        self.text(&link.about, w / 2.0, top + 34.0, DIM, "center");
         let field = Rect {
             x: w / 2.0 - 200.0,
             y: top + 70.0,
@@ -657,50 +572,45 @@ impl Renderer {
         self.round_rect(field, 12.0);
         self.ctx.fill();
         self.font(26.0, 600);
-        self.text(name, w / 2.0, top + 106.0, ACCENT, "center");
-        let tw = self.text_width(name);
+        self.text(&link.name, w / 2.0, top + 106.0, ACCENT, "center");
+        let tw = self.text_width(&link.name);
         if (now / 530.0).floor() as i64 % 2 == 0 {
             self.ctx.set_fill_style_str(CARET);
             self.ctx
                 .fill_rect(w / 2.0 + tw / 2.0 + 3.0, top + 82.0, 2.5, 30.0);
         }
         self.animate = true;
-        let line = if waiting { Some("linking…") } else { error };
-        if let Some(line) = line {
+        if let Some(line) = notice {
             self.notice(line, top + 160.0);
         }
-        self.hints("3 to 20 letters, digits, _ or - · enter link · esc back");
     }
 
-    fn draw_boards(&mut self, app: &App, b: &Boards) {
+    fn draw_boards(&mut self, b: &Boards) {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
         self.font(26.0, 700);
         self.text("boards", x0, 70.0, TEXT, "left");
-        let mode = app.board_modes()[b.mode];
         self.font(18.0, 700);
-        self.text(&format!("‹ {mode} ›"), x0 + width, 70.0, ACCENT, "right");
-        self.font(13.0, 400);
         self.text(
-            "this month's best run per player",
+            &format!("‹ {} ›", b.mode),
             x0 + width,
-            92.0,
-            DIM,
+            70.0,
+            ACCENT,
             "right",
         );
+        self.font(13.0, 400);
+        self.text(b.caption, x0 + width, 92.0, DIM, "right");
         let rows = match &b.rows {
-            None => {
+            Rows::Loading => {
                 self.font(18.0, 400);
                 self.text("loading…", w / 2.0, h / 2.0, DIM, "center");
-                self.hints("←→ mode · esc menu");
                 return;
             }
-            Some(Err(e)) => {
+            Rows::Failed(e) => {
                 self.notice(e, h / 2.0);
-                self.hints("←→ mode · esc menu");
                 return;
             }
-            Some(Ok(rows)) => rows,
+            Rows::Ready(rows) => rows,
         };
         if rows.is_empty() {
             self.font(18.0, 400);
@@ -712,7 +622,7 @@ impl Renderer {
                 "center",
             );
         }
-        for (i, y, selected) in self.list_rows(rows.len(), b.row, 140.0, Target::Board) {
+        for (i, y, selected) in self.list_rows(rows.len(), b.selected, 140.0, Target::Board) {
             let r = &rows[i];
             self.font(16.0, if selected { 700 } else { 400 });
             let medal = match r.rank {
@@ -724,30 +634,19 @@ impl Renderer {
             self.text(&r.rank.to_string(), x0 + 24.0, y, medal, "right");
             self.text(&r.name, x0 + 48.0, y, TEXT, "left");
             let color = if selected { ACCENT } else { TEXT };
-            self.text(
-                &format!("{} {}", r.score, mode.unit()),
-                x0 + width * 0.72,
-                y,
-                color,
-                "right",
-            );
-            self.text(&format!("{}%", r.accuracy), x0 + width, y, DIM, "right");
+            self.text(&r.score, x0 + width * 0.72, y, color, "right");
+            self.text(&r.accuracy, x0 + width, y, DIM, "right");
         }
-        self.hints("←→ mode · ↑↓ pick · enter watch · esc menu");
     }
 
-    fn draw_results(&mut self, r: &Results) {
-        let (s, watched) = (&r.score, r.watched);
+    fn draw_results(&mut self, r: &Results, notice: Option<&str>) {
         let (_, h, _) = self.size;
         let (x0, width) = self.column();
-        if watched {
-            self.banner(s.mode);
-        }
         let top = (h * 0.16).max(90.0);
         self.font(64.0, 800);
-        self.text(&s.headline().to_string(), x0, top + 20.0, ACCENT, "left");
+        self.text(&r.headline, x0, top + 20.0, ACCENT, "left");
         self.font(16.0, 600);
-        self.text(&s.mode.title(), x0, top + 50.0, DIM, "left");
+        self.text(&r.title, x0, top + 50.0, DIM, "left");
         self.font(14.0, 500);
         if let Some(link) = &r.share {
             self.text(
@@ -758,76 +657,35 @@ impl Renderer {
                 "right",
             );
         }
-        if let Some(note) = &r.note {
+        if let Some(note) = notice {
             self.text(note, x0 + width, top + 14.0, DIM, "right");
-        }
-        let tier = Tier::of(s.peak_heat);
-        let mut stats: Vec<(&str, String, &str)> = vec![
-            ("wpm", mirror::decimal(s.wpm_x100), TEXT),
-            ("raw", mirror::decimal(s.raw_x100), TEXT),
-            (
-                "accuracy",
-                format!("{}%", mirror::decimal(s.accuracy_x100.into())),
-                TEXT,
-            ),
-            (
-                "consistency",
-                format!("{}%", mirror::decimal(s.consistency_x100.into())),
-                TEXT,
-            ),
-            (
-                "characters",
-                format!(
-                    "{}/{}/{}/{}",
-                    s.chars.correct, s.chars.wrong, s.chars.extra, s.chars.missed
-                ),
-                TEXT,
-            ),
-            ("words", s.words.to_string(), TEXT),
-            (
-                "peak heat",
-                format!("{} {}", s.peak_heat, tier.name()),
-                tier_color(tier),
-            ),
-            (
-                "time",
-                format!("{}.{}s", s.duration_ms / 1000, s.duration_ms % 1000 / 100),
-                TEXT,
-            ),
-        ];
-        if let Some(level) = s.level {
-            stats.push(("reached", format!("lv{level}"), ACCENT));
         }
         let per_row = if width > 700.0 { 5 } else { 3 };
         let cell = width / per_row as f64;
-        for (i, (label, value, color)) in stats.iter().enumerate() {
+        for (i, stat) in r.stats.iter().enumerate() {
             let x = x0 + (i % per_row) as f64 * cell;
             let y = top + 100.0 + (i / per_row) as f64 * 62.0;
             self.font(12.0, 600);
-            self.text(label, x, y, DIM, "left");
+            self.text(stat.label, x, y, DIM, "left");
             self.font(20.0, 700);
-            self.text(value, x, y + 26.0, color, "left");
+            let color = match stat.tone {
+                Tone::Plain => TEXT,
+                Tone::Accent => ACCENT,
+                Tone::Heat(tier) => tier_color(tier),
+            };
+            self.text(stat.short(), x, y + 26.0, color, "left");
         }
-        let rows = stats.len().div_ceil(per_row) as f64;
+        let rows = r.stats.len().div_ceil(per_row) as f64;
         let chart_top = top + 100.0 + rows * 62.0 + 10.0;
         let chart_h = (h - chart_top - 80.0).clamp(90.0, 220.0);
-        self.chart(s, x0, chart_top, width, chart_h);
-        let hints = if watched {
-            "tab or enter play this round yourself · r watch again · esc menu"
-        } else if r.share.is_some() {
-            "tab or enter again · r watch it · c copy link · h history · esc menu"
-        } else {
-            "tab or enter again · r watch it · h history · esc menu"
-        };
-        self.hints(hints);
+        self.chart(r.samples(), x0, chart_top, width, chart_h);
     }
 
     /// The per-second chart: wpm so far (accent), raw (dim), and errors (red crosses).
-    fn chart(&self, s: &Score, x: f64, y: f64, width: f64, height: f64) {
+    fn chart(&self, samples: &[Sample], x: f64, y: f64, width: f64, height: f64) {
         let ctx = &self.ctx;
-        let n = s.samples.len();
-        let top_wpm = s
-            .samples
+        let n = samples.len();
+        let top_wpm = samples
             .iter()
             .map(|p| p.wpm_x100.max(p.raw_x100))
             .max()
@@ -861,18 +719,14 @@ impl Renderer {
         };
         let py = |x100: u32| y + height - (f64::from(x100) / 100.0 / max).min(1.0) * height;
         for (color, width, pick) in [
-            (
-                DIM,
-                1.5,
-                (|p: &typepper_engine::Sample| p.raw_x100) as fn(&_) -> u32,
-            ),
-            (ACCENT, 2.5, |p: &typepper_engine::Sample| p.wpm_x100),
+            (DIM, 1.5, (|p: &Sample| p.raw_x100) as fn(&_) -> u32),
+            (ACCENT, 2.5, |p: &Sample| p.wpm_x100),
         ] {
             ctx.set_stroke_style_str(color);
             ctx.set_line_width(width);
             ctx.set_line_join("round");
             ctx.begin_path();
-            for (i, p) in s.samples.iter().enumerate() {
+            for (i, p) in samples.iter().enumerate() {
                 if i == 0 {
                     ctx.move_to(px(i), py(pick(p)));
                 } else {
@@ -883,7 +737,7 @@ impl Renderer {
         }
         ctx.set_stroke_style_str(WRONG);
         ctx.set_line_width(1.5);
-        for (i, p) in s.samples.iter().enumerate().filter(|(_, p)| p.errors > 0) {
+        for (i, p) in samples.iter().enumerate().filter(|(_, p)| p.errors > 0) {
             let (cx, cy, r) = (px(i), py(p.raw_x100) - 10.0, 3.5);
             ctx.begin_path();
             ctx.move_to(cx - r, cy - r);
@@ -921,34 +775,6 @@ impl Renderer {
     }
 }
 
-/// Words from `start` in lines of `cols` columns, at most `max_lines`.
-fn lay_out(
-    view: &View<'_>,
-    start: usize,
-    cols: usize,
-    max_lines: usize,
-) -> Vec<Vec<(usize, usize)>> {
-    let mut lines: Vec<Vec<(usize, usize)>> = vec![vec![]];
-    let mut col = 0;
-    let mut i = start;
-    while let Some(word) = view.word(i) {
-        let len = word.target().len().max(word.typed().len());
-        if col > 0 && col + len > cols {
-            if lines.len() == max_lines {
-                break;
-            }
-            lines.push(vec![]);
-            col = 0;
-        }
-        if let Some(line) = lines.last_mut() {
-            line.push((i, col));
-        }
-        col += len + 1;
-        i += 1;
-    }
-    lines
-}
-
 /// The colour of a heat tier.
 pub fn tier_color(t: Tier) -> &'static str {
     match t {
@@ -959,64 +785,4 @@ pub fn tier_color(t: Tier) -> &'static str {
         Tier::Ghost => "#ff4d4d",
         Tier::Reaper => "#e0115f",
     }
-}
-
-/// Everything on screen that can change without an input: when it is the same as last
-/// frame's, the frame is skipped.
-fn signature(app: &App, now: f64) -> u64 {
-    let mut h = DefaultHasher::new();
-    app.menu_item.hash(&mut h);
-    app.level.hash(&mut h);
-    app.history_row.hash(&mut h);
-    app.history.len().hash(&mut h);
-    app.notice.hash(&mut h);
-    for mode in app.board_modes() {
-        app.ranked_ready(mode).hash(&mut h);
-    }
-    match &app.screen {
-        Screen::Menu => 0.hash(&mut h),
-        Screen::History => 1.hash(&mut h),
-        Screen::Link {
-            name,
-            error,
-            waiting,
-        } => (4, name, error, waiting).hash(&mut h),
-        Screen::Boards(b) => {
-            5.hash(&mut h);
-            (
-                b.mode,
-                b.row,
-                b.rows
-                    .as_ref()
-                    .map(|r| r.as_ref().map(Vec::len).map_err(String::len)),
-            )
-                .hash(&mut h);
-        }
-        Screen::Results(r) => {
-            2.hash(&mut h);
-            (&r.score, &r.share, &r.note).hash(&mut h);
-        }
-        Screen::Play(s) => {
-            3.hash(&mut h);
-            let t = app.round_time(now);
-            let view = s.round.view(t);
-            (
-                s.round.seed(),
-                s.round.last_input(),
-                view.caret(),
-                view.started(),
-            )
-                .hash(&mut h);
-            view.time_left_ms().map(|l| l.div_ceil(1000)).hash(&mut h);
-            (
-                view.elapsed_ms() / 1000,
-                view.heat(),
-                view.level(),
-                view.over(),
-            )
-                .hash(&mut h);
-            s.watch.is_some().hash(&mut h);
-        }
-    }
-    h.finish()
 }

@@ -189,7 +189,7 @@ end
 /// prints the tables.
 pub fn run(only: &str) -> Result<()> {
     install::debian(&["wrk"], Path::new(WRK))?;
-    let server = crate::tasks::release_server()?;
+    let server = crate::build::release_server()?;
     let secs = env_number(SECS_VAR, DEFAULT_SECS)?;
     let count = env_number(BODIES_VAR, secs * BODIES_PER_SEC)?;
     let dir = TempDir::new("typepper-load")?;
@@ -451,17 +451,12 @@ fn cold_run(url: &str, plan: &Plan, ids: &Path, instead: Option<&str>) -> Result
     let ids_arg = ids.to_string_lossy();
     let mut args = vec![ids_arg.as_ref()];
     args.extend(instead);
-    let report = wrk(
+    let mut report = wrk(
         &format!("{url}/v1/runs/x"),
         COLD_SECS,
         Some((&cold_script, &args)),
     )?;
-    if report.requests >= count as u64 {
-        bail!(
-            "the cold GET run ran out of stored runs ({} requests of {count}): submit longer",
-            report.requests
-        );
-    }
+    report.exhausted = report.requests * 10 >= count as u64 * 9;
     Ok(report)
 }
 
@@ -805,6 +800,9 @@ struct Report {
     submit: Option<SubmitCounts>,
     /// Submissions a commit, on average (SQLite's group commit).
     group: Option<f64>,
+    /// A cold run that read nearly every stored run within its second: its rate is a
+    /// floor set by how many runs there were, not a measure of the server.
+    exhausted: bool,
     raw: String,
 }
 
@@ -1027,16 +1025,13 @@ fn body(seed: u64) -> Result<Vec<u8>> {
 
 /// Links a player named `name` and returns its token.
 fn link(addr: &str, name: &str) -> Result<String> {
-    #[derive(serde::Deserialize)]
-    struct Linked {
-        token: String,
-    }
+    let new = typepper_api::NewPlayer { name: name.into() };
     let (status, body) = http(
         addr,
         "POST",
         "/v1/players",
         &[("Content-Type", "application/json")],
-        &serde_json::to_vec(&serde_json::json!({ "name": name }))?,
+        &serde_json::to_vec(&new)?,
     )?;
     if status != 201 {
         bail!(
@@ -1044,7 +1039,8 @@ fn link(addr: &str, name: &str) -> Result<String> {
             String::from_utf8_lossy(&body)
         );
     }
-    let linked: Linked = serde_json::from_slice(&body).context("reading the linked player")?;
+    let linked: typepper_api::Player =
+        serde_json::from_slice(&body).context("reading the linked player")?;
     Ok(linked.token)
 }
 
@@ -1270,6 +1266,16 @@ fn verdicts(rows: &[Row]) -> Vec<String> {
         let Some(base) = healthz(rows, row.backend) else {
             continue;
         };
+        if row.report.exhausted {
+            out.push(format!(
+                "{}: {} at least {} of /healthz: every stored run was read within the \
+                 second, so this is a floor set by how many were stored, not a measure",
+                row.backend,
+                row.route,
+                percent(row.report.rps / base),
+            ));
+            continue;
+        }
         if row.route.starts_with("GET /v1/runs/") {
             let ratio = row.report.rps / base;
             out.push(format!(
@@ -1283,7 +1289,7 @@ fn verdicts(rows: &[Row]) -> Vec<String> {
             if let Some(scripted) = rows
                 .iter()
                 .find(|r| r.backend == row.backend && r.route == SCRIPTED_HEALTHZ)
-                .filter(|_| row.route.ends_with("cold"))
+                .filter(|s| row.route.ends_with("cold") && !s.report.exhausted)
             {
                 let ratio = row.report.rps / scripted.report.rps;
                 out.push(format!(

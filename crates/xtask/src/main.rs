@@ -4,9 +4,12 @@
 //! at the exact version in Cargo.lock, wasm-pack, npm packages, Debian's chromium and
 //! postgresql, cargo-fuzz — idempotently, saying what it does on a line of its own.
 
+mod build;
 mod e2e;
 mod install;
 mod load;
+#[cfg(test)]
+mod modules;
 mod pg;
 mod sh;
 mod tasks;
@@ -23,17 +26,23 @@ commands:
   e2e     only the browser tests (arguments go to Playwright, e.g. a file or -g <title>)
   load    only the server's load test, or the set-ups whose name has the argument in it
           (TYPEPPER_LOAD_SECS, TYPEPPER_LOAD_BODIES)
+  pg      a throwaway PostgreSQL cluster until Ctrl-C, for working on the PostgreSQL store
 
 Everything missing is installed first; each step says what it is doing.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Err(e) = sh::catch_interrupts() {
+        eprintln!("xtask: {e:#}");
+        return ExitCode::FAILURE;
+    }
     let result = match args.first().map(String::as_str) {
         Some("serve") => tasks::serve(&args[1..]),
         Some("test") => tasks::test(&args[1..]),
         Some("bench") => tasks::bench(&args[1..]),
         Some("e2e") => crate::web::build().and_then(|()| e2e::run_suite(&args[1..])),
         Some("load") => load::run(args.get(1).map_or("", String::as_str)),
+        Some("pg") => pg::hold(),
         Some("-h" | "--help" | "help") | None => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -59,6 +59,20 @@ pub fn with_cluster_ctl<T>(f: impl FnOnce(&str, &str) -> Result<T>) -> Result<T>
     f(&cluster.url(), &cluster.ctl())
 }
 
+/// `cargo xtask pg`: a throwaway cluster for working on the PostgreSQL store by hand,
+/// until Ctrl-C, which stops it and deletes its files. It prints what the tests read.
+pub fn hold() -> Result<()> {
+    with_cluster_ctl(|url, ctl| {
+        println!("TYPEPPER_TEST_POSTGRES_URL={url}");
+        println!("TYPEPPER_TEST_POSTGRES_CTL='{ctl}'");
+        step("PostgreSQL runs until Ctrl-C, which stops it and deletes its files");
+        while !crate::sh::interrupted() {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        Ok(())
+    })
+}
+
 /// A running throwaway cluster; dropping it stops it and deletes its dir.
 struct Cluster {
     /// PostgreSQL's bin dir.
@@ -186,6 +200,17 @@ impl Cluster {
         )
     }
 
+    /// Fails while the server's pid file is there.
+    fn gone(&self) -> Result<()> {
+        for _ in 0..50 {
+            if !self.dir.join("data/postmaster.pid").exists() {
+                return Ok(());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        bail!("the server's pid file is still there")
+    }
+
     /// One of PostgreSQL's programs, run as the cluster's user, in its dir (which that
     /// user can enter, unlike perhaps our working dir).
     fn command(&self, program: &str) -> Command {
@@ -213,10 +238,17 @@ impl Drop for Cluster {
                 .arg(self.dir.join("data"))
                 .args(["--wait", "--timeout", WAIT_SECS, "--mode", "fast", "stop"])
                 .stdout(Stdio::null());
-            if let Err(e) = run(&mut stop) {
+            // Stopping fails when the server is gone already (Ctrl-C reaches it too when
+            // nothing put it in a session of its own); then its pid file is gone too.
+            // After Ctrl-C, `run` fails whatever pg_ctl did: the pid file tells.
+            let stopped = run(&mut stop);
+            if self.gone().is_err() {
+                let why = stopped
+                    .err()
+                    .map_or("its pid file stayed".into(), |e| format!("{e:#}"));
                 // Deleting the dir under a live server would leave it running unseen.
                 eprintln!(
-                    "xtask: {e:#}; the cluster is left in {} (stop it with pg_ctl -D {}/data stop)",
+                    "xtask: {why}; the cluster is left in {} (stop it with pg_ctl -D {}/data stop)",
                     self.dir.display(),
                     self.dir.display()
                 );

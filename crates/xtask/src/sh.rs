@@ -1,7 +1,9 @@
 //! Running commands, saying what runs.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
 
@@ -16,7 +18,9 @@ pub fn root() -> PathBuf {
 
 /// Prints a step's line: what is being done, and why if it's an install.
 pub fn step(what: &str) {
-    println!("==> {what}");
+    // Not println!: a step said while unwinding (a guard's clean-up) must not panic
+    // because whoever read our output has gone.
+    let _ = writeln!(std::io::stdout(), "==> {what}");
 }
 
 /// A command in the workspace root.
@@ -26,12 +30,38 @@ pub fn cmd(program: &str, args: &[&str]) -> Command {
     c
 }
 
-/// Runs `c` to completion, failing if it fails.
+/// Set once Ctrl-C (or SIGTERM) has come.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// From now on Ctrl-C and SIGTERM don't kill the xtask outright. The programs it runs
+/// share the terminal's process group, so Ctrl-C stops them; the xtask then fails the
+/// step and unwinds, and its guards clean up on the way out (the throwaway PostgreSQL
+/// cluster is stopped and deleted). A second Ctrl-C exits at once.
+pub fn catch_interrupts() -> Result<()> {
+    ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            eprintln!("xtask: interrupted again: exiting without cleaning up");
+            std::process::exit(130);
+        }
+        eprintln!("xtask: interrupted: cleaning up, then stopping (Ctrl-C again to leave now)");
+    })
+    .context("catching Ctrl-C")
+}
+
+/// Whether Ctrl-C or SIGTERM has come.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Runs `c` to completion, failing if it fails or the xtask was interrupted meanwhile.
 pub fn run(c: &mut Command) -> Result<()> {
     let shown = show(c);
     let status = c
         .status()
         .with_context(|| format!("could not start {shown}"))?;
+    if interrupted() {
+        bail!("interrupted while running {shown}");
+    }
     if !status.success() {
         bail!("{shown} failed ({status})");
     }

@@ -25,13 +25,17 @@ pub fn test(_args: &[String]) -> Result<()> {
             "warnings",
         ],
     ))?;
+    // The terminal game's tests play the release binary in tmux.
+    install::debian(&["tmux"], std::path::Path::new("/usr/bin/tmux"))?;
+    let cli = crate::build::release_server()?.with_file_name("typepper");
     // The store story runs on SQLite always, and on PostgreSQL in a throwaway cluster,
     // which one test stops and starts again under load.
     crate::pg::with_cluster_ctl(|url, ctl| {
-        step("running every test (cargo test --workspace), PostgreSQL's too");
+        step("running every test (cargo test --workspace), PostgreSQL's and the terminal's too");
         let mut c = cmd("cargo", &["test", "--workspace"]);
         c.env("TYPEPPER_TEST_POSTGRES_URL", url)
-            .env("TYPEPPER_TEST_POSTGRES_CTL", ctl);
+            .env("TYPEPPER_TEST_POSTGRES_CTL", ctl)
+            .env("TYPEPPER_CLI", &cli);
         run(&mut c)
     })?;
     step("building the engine for wasm32 (it must build with no feature flags)");
@@ -113,7 +117,7 @@ fn fuzz_targets() -> Vec<(String, Vec<String>)> {
 /// until Ctrl-C. Flags after `serve` go to the server (`cargo xtask serve -- --help`).
 pub fn serve(args: &[String]) -> Result<()> {
     crate::web::build()?;
-    let server = release_server()?;
+    let server = crate::build::release_server()?;
     step("starting the server (data in data/; Ctrl-C stops it)");
     let mut c = cmd(
         server.to_str().unwrap_or("target/release/typepper-server"),
@@ -124,15 +128,11 @@ pub fn serve(args: &[String]) -> Result<()> {
         .arg("--data-dir")
         .arg(root().join("data"));
     c.args(args.iter().filter(|a| a.as_str() != "--"));
-    run(&mut c)
-}
-
-/// Builds the server and the CLI for release; the server's path.
-pub fn release_server() -> Result<std::path::PathBuf> {
-    step("building the server and the CLI (cargo build --release)");
-    let packages = ["-p", "typepper-server", "-p", "typepper-cli"];
-    run(cmd("cargo", &["build", "--release"]).args(packages))?;
-    Ok(root().join("target/release/typepper-server"))
+    match run(&mut c) {
+        // Ctrl-C is how the server is stopped here: the server shuts down on it too.
+        Err(_) if crate::sh::interrupted() => Ok(()),
+        result => result,
+    }
 }
 
 /// The benchmarks: the engine's and the server's (criterion; flags after `bench` go to
@@ -166,8 +166,11 @@ fn browser_figures() -> Result<()> {
     let e2e = root().join("e2e");
     install::npm(&e2e)?;
     let chromium = install::chromium()?;
-    let server =
-        crate::e2e::Server::start(&release_server()?, None, &["--ip-rate", "0", "--quiet"])?;
+    let server = crate::e2e::Server::start(
+        &crate::build::release_server()?,
+        None,
+        &["--ip-rate", "0", "--quiet"],
+    )?;
     step(&format!(
         "measuring the game in headless Chromium against {}",
         server.url

@@ -1,8 +1,8 @@
-//! Replay format 1, held to its bytes.
+//! Replay format 1, held to its bytes, as `docs/spec/replays.md` specifies it.
 
 use typepper_engine::{DecodeError, Header, Input, MAX_BYTES, Op, Replay};
 
-/// The spec's example: BLITZ 15s, h, i 130 ms later, a backspace 95 ms after that.
+/// The example of `docs/spec/replays.md`: BLITZ 15s, h, i 130 ms later, a backspace 95 ms after that.
 fn example() -> Replay {
     Replay {
         engine: 1,

@@ -1,4 +1,5 @@
-//! What the game keeps in localStorage, and the text of each entry.
+//! What the game keeps, and the text of each entry: the same keys and texts in the
+//! browser's localStorage and, as files, in the terminal game's data dir.
 //!
 //! | key | value |
 //! |---|---|
@@ -18,9 +19,8 @@
 //! it, so a line can't claim a score its round didn't make. A line that doesn't read is
 //! skipped with a console warning; the rest still load.
 
+use typepper_api::Player;
 use typepper_engine::{Replay, Score, hex};
-
-use crate::app::Outgoing;
 
 /// The history keeps this many rounds.
 pub const HISTORY_MAX: usize = 50;
@@ -33,7 +33,25 @@ pub const OUTBOX: &str = "outbox/";
 /// The linked player's key.
 pub const PLAYER: &str = "player";
 
-/// What the game reads from localStorage at boot.
+/// A round of yours waiting to be sent, as kept in `outbox/<unix ms>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outgoing {
+    /// When it ended.
+    pub unix_ms: u64,
+    /// Its bytes.
+    pub replay: Vec<u8>,
+    /// Its headline number.
+    pub claim: u32,
+}
+
+impl Outgoing {
+    /// Its key: `outbox/<unix ms>`.
+    pub fn key(&self) -> String {
+        format!("{OUTBOX}{}", self.unix_ms)
+    }
+}
+
+/// What the game reads of what it kept, at boot.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stored {
     /// `history`'s text.
@@ -74,11 +92,19 @@ pub fn parse_outbox(entries: &[(String, String)]) -> (Vec<Outgoing>, Vec<String>
 }
 
 /// `<name> <token>`, as `player` holds it.
-pub fn parse_player(text: &str) -> Option<(String, String)> {
+pub fn parse_player(text: &str) -> Option<Player> {
     let (name, token) = text.trim().split_once(' ')?;
     typepper_api::check_name(name).ok()?;
     let token_ok = !token.is_empty() && token.bytes().all(|b| b.is_ascii_alphanumeric());
-    token_ok.then(|| (name.to_owned(), token.to_owned()))
+    token_ok.then(|| Player {
+        name: name.to_owned(),
+        token: token.to_owned(),
+    })
+}
+
+/// The text `player` holds for `player`.
+pub fn format_player(player: &Player) -> String {
+    format!("{} {}", player.name, player.token)
 }
 
 /// One round of the history.
@@ -208,10 +234,11 @@ mod tests {
         assert_eq!(good[0].claim, e.score.headline().value);
         assert_eq!(bad, ["outbox/x", "outbox/30"]);
         assert_eq!(warnings.len(), 2);
-        assert_eq!(
-            parse_player("ada 0af3"),
-            Some(("ada".into(), "0af3".into()))
-        );
+        let ada = Player {
+            name: "ada".into(),
+            token: "0af3".into(),
+        };
+        assert_eq!(parse_player(&format_player(&ada)), Some(ada));
         assert_eq!(parse_player("a b"), None);
         assert_eq!(parse_player("ada"), None);
     }

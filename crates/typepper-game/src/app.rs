@@ -1,6 +1,6 @@
-//! The game's screens and what keys do on them: pure state, no browser.
+//! The game's screens and what keys do on them: pure state, no browser and no terminal.
 //!
-//! The shell turns DOM events into [`Key`]s with their timestamps and calls
+//! The shell turns its events into [`Key`]s with their timestamps and calls
 //! [`App::key`] and, every frame, [`App::tick`]. What must happen outside — storing a
 //! round, sending it, fetching a board or a seed, warning in the console — comes back as
 //! [`Effect`] values for the shell to carry out, and the shell reports answers back
@@ -12,11 +12,12 @@
 //! (offline, not linked, or watching someone's round and playing it yourself) a round is
 //! played on a seed of the game's own, and the server keeps it unranked.
 
+pub use typepper_api::{BoardRow, Player};
 use typepper_api::{IssuedSeed, Line, Ranked, Utc};
 use typepper_engine::rng::Rng;
 use typepper_engine::{Mode, Op, Replay, Round, Score, VERSION, hex};
 
-use crate::storage::{self, Entry};
+use crate::storage::{self, Entry, Outgoing};
 
 /// A key as the game understands it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,16 +45,16 @@ pub enum Key {
 /// Something for the shell to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
-    /// Write `value` to localStorage's `key`.
+    /// Keep `value` under `key`: in localStorage, or as the file `key` in the data dir.
     Save {
         /// The key.
         key: String,
         /// The text.
         value: String,
     },
-    /// Remove localStorage's `key`.
+    /// Forget what `key` holds.
     Remove(String),
-    /// Say this in the console, as a warning.
+    /// Say this as a warning: in the console, or the terminal's log.
     Warn(String),
     /// `POST /v1/submit` with `body`; report the answer to [`App::submitted`] with `keys`.
     Submit {
@@ -170,48 +171,6 @@ pub struct Boards {
     pub row: usize,
 }
 
-/// A row of a board, as the server sends it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BoardRow {
-    /// 1 for the best.
-    pub rank: u32,
-    /// Who.
-    pub name: String,
-    /// The headline number.
-    pub score: u32,
-    /// Accuracy in percent.
-    pub accuracy: f64,
-    /// The run to play.
-    pub run: String,
-}
-
-/// A linked player.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Player {
-    /// The chosen name.
-    pub name: String,
-    /// The secret the server knows the player by.
-    pub token: String,
-}
-
-/// A round of yours waiting to be sent, as kept in `outbox/<unix ms>`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outgoing {
-    /// When it ended.
-    pub unix_ms: u64,
-    /// Its bytes.
-    pub replay: Vec<u8>,
-    /// Its headline number.
-    pub claim: u32,
-}
-
-impl Outgoing {
-    /// Its localStorage key.
-    pub fn key(&self) -> String {
-        format!("{}{}", storage::OUTBOX, self.unix_ms)
-    }
-}
-
 /// What is on screen.
 #[derive(Clone, Debug)]
 pub enum Screen {
@@ -276,16 +235,13 @@ impl App {
         let (history, mut warnings) = storage::parse_history(&stored.history);
         let (outbox, bad, more) = storage::parse_outbox(&stored.outbox);
         warnings.extend(more);
-        let player = stored
-            .player
-            .as_deref()
-            .and_then(|p| match storage::parse_player(p) {
-                Some((name, token)) => Some(Player { name, token }),
-                None => {
-                    warnings.push("the stored player doesn't read: link the game again".into());
-                    None
-                }
-            });
+        let player = stored.player.as_deref().and_then(|p| {
+            let player = storage::parse_player(p);
+            if player.is_none() {
+                warnings.push("the stored player doesn't read: link the game again".into());
+            }
+            player
+        });
         let app = App {
             screen: Screen::Menu,
             menu_item: 0,
@@ -558,7 +514,7 @@ impl App {
         *waiting = false;
         match result {
             Ok(player) => {
-                let value = format!("{} {}", player.name, player.token);
+                let value = storage::format_player(&player);
                 self.notice = Some(format!(
                     "linked as {}: your rounds will be sent",
                     player.name
@@ -1231,8 +1187,10 @@ mod tests {
             rank,
             name: "ada".into(),
             score: 90,
+            wpm: 90.0,
             accuracy: 97.5,
             run: run.into(),
+            time: "2026-12-01T19:52:00Z".into(),
         };
         app.board_loaded("time:15", Ok(vec![row(1, "stale")]));
         let Screen::Boards(b) = &app.screen else {

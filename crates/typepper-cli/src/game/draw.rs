@@ -1,0 +1,824 @@
+//! The terminal renderer: draws a screen's model in cells. It decides nothing the browser
+//! doesn't: the words, stats and hints all come from the model; this only places and
+//! colours them.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Position, Rect};
+use ratatui::style::{Color, Modifier, Style, Stylize as _};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Wrap};
+use typepper_engine::{CharState, Tier};
+use typepper_game::layout::{LINES, Scroll};
+use typepper_game::model::{Boards, Body, History, Link, Menu, Model, Play, Results, Rows, Tone};
+
+/// The widest the text of a round is laid out, in columns: wider lines are hard to read.
+const TEXT_COLS: u16 = 72;
+
+/// How many colours the terminal shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// None (`NO_COLOR`): states are told apart by bold, dim and underline.
+    Mono,
+    /// The 16 ANSI colours.
+    Ansi16,
+    /// The xterm 256-colour palette.
+    Indexed256,
+    /// 24-bit colour.
+    TrueColor,
+}
+
+impl Depth {
+    /// What the environment says: `NO_COLOR` (any value but empty), else `COLORTERM`
+    /// (`truecolor`, `24bit`), else `TERM` (`…256color…`; `dumb` has none).
+    pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Depth {
+        if var("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+            return Depth::Mono;
+        }
+        let colorterm = var("COLORTERM").unwrap_or_default();
+        if colorterm == "truecolor" || colorterm == "24bit" {
+            return Depth::TrueColor;
+        }
+        match var("TERM").unwrap_or_default().as_str() {
+            "dumb" => Depth::Mono,
+            t if t.contains("256color") => Depth::Indexed256,
+            _ => Depth::Ansi16,
+        }
+    }
+}
+
+/// What a piece of text means, for its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ink {
+    Text,
+    Dim,
+    Wrong,
+    Extra,
+    Burnt,
+    Accent,
+    Caret,
+    Heat(Tier),
+}
+
+/// Styles for a terminal's depth.
+#[derive(Clone, Copy, Debug)]
+pub struct Palette {
+    depth: Depth,
+}
+
+impl Palette {
+    /// A palette for `depth`.
+    pub fn new(depth: Depth) -> Palette {
+        Palette { depth }
+    }
+
+    fn style(&self, ink: Ink) -> Style {
+        // The canvas's colours, and the nearest of the 16 where that is all there is.
+        let (rgb, ansi, mono) = match ink {
+            Ink::Text => return Style::default(),
+            Ink::Dim => (0x6b6577, Color::DarkGray, Modifier::DIM),
+            Ink::Wrong => (0xff4d5e, Color::LightRed, Modifier::UNDERLINED),
+            Ink::Extra => (0xa8263b, Color::Red, Modifier::UNDERLINED | Modifier::DIM),
+            Ink::Burnt => (0x6e3b2a, Color::DarkGray, Modifier::DIM),
+            Ink::Accent => (0xff7a1a, Color::Yellow, Modifier::BOLD),
+            Ink::Caret => (0xffb020, Color::Yellow, Modifier::BOLD),
+            Ink::Heat(t) => match t {
+                Tier::Bell => (0x7ed957, Color::Green, Modifier::empty()),
+                Tier::Jalapeno => (0xc5e063, Color::LightGreen, Modifier::empty()),
+                Tier::Serrano => (0xffd23f, Color::Yellow, Modifier::empty()),
+                Tier::Habanero => (0xff9f1c, Color::LightYellow, Modifier::BOLD),
+                Tier::Ghost => (0xff4d4d, Color::LightRed, Modifier::BOLD),
+                Tier::Reaper => (0xe0115f, Color::Magenta, Modifier::BOLD),
+            },
+        };
+        match self.depth {
+            Depth::Mono => Style::default().add_modifier(mono),
+            Depth::Ansi16 => Style::default().fg(ansi),
+            Depth::Indexed256 => Style::default().fg(Color::Indexed(xterm256(rgb))),
+            Depth::TrueColor => {
+                Style::default().fg(Color::Rgb((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8))
+            }
+        }
+    }
+
+    fn span<'a>(&self, text: impl Into<std::borrow::Cow<'a, str>>, ink: Ink) -> Span<'a> {
+        Span::styled(text, self.style(ink))
+    }
+}
+
+/// The nearest colour of xterm's 6×6×6 cube.
+fn xterm256(rgb: u32) -> u8 {
+    const LEVELS: [u32; 6] = [0, 95, 135, 175, 215, 255];
+    let nearest = |v: u32| -> u8 {
+        let (i, _) = LEVELS
+            .iter()
+            .enumerate()
+            .min_by_key(|&(_, &l)| l.abs_diff(v))
+            .unwrap_or((0, &0));
+        i as u8
+    };
+    let (r, g, b) = (rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff);
+    16 + 36 * nearest(r) + 6 * nearest(g) + nearest(b)
+}
+
+/// Draws `model` on the whole frame. `scroll` keeps the round's lines between frames.
+pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) {
+    let area = frame.area();
+    let footer = format!("{} · ctrl-c quits", model.hints);
+    // The hints take a second line where the terminal is too narrow for one.
+    let hint_rows = if footer.chars().count() > usize::from(area.width) {
+        2
+    } else {
+        1
+    };
+    let [top, body, notice, hints] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+        Constraint::Length(hint_rows),
+    ])
+    .areas(area);
+    if let Some(banner) = &model.banner {
+        let style = p
+            .style(Ink::Wrong)
+            .add_modifier(Modifier::REVERSED | Modifier::BOLD);
+        let line = Line::from(Span::styled(format!(" {banner} "), style));
+        frame.render_widget(Paragraph::new(line).alignment(Alignment::Center), top);
+    }
+    if let Some(n) = &model.notice {
+        let line = Line::from(p.span(n.as_str(), Ink::Wrong));
+        frame.render_widget(Paragraph::new(line).alignment(Alignment::Center), notice);
+    }
+    let line = Line::from(p.span(footer, Ink::Dim));
+    frame.render_widget(
+        Paragraph::new(line)
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: true }),
+        hints,
+    );
+    match &model.body {
+        Body::Menu(menu) => draw_menu(frame, body, menu, p),
+        Body::Play(play) => draw_play(frame, body, play, scroll, p),
+        Body::Results(r) => draw_results(frame, body, r, p),
+        Body::History(h) => draw_history(frame, body, h, p),
+        Body::Link(link) => draw_link(frame, body, link, p),
+        Body::Boards(b) => draw_boards(frame, body, b, p),
+    }
+}
+
+/// A column of at most `width` in the middle of `area`.
+fn column(area: Rect, width: u16) -> Rect {
+    let w = area.width.min(width);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        width: w,
+        ..area
+    }
+}
+
+/// `area` less `n` rows at the top.
+fn below(area: Rect, n: u16) -> Rect {
+    let n = n.min(area.height);
+    Rect {
+        y: area.y + n,
+        height: area.height - n,
+        ..area
+    }
+}
+
+/// `typepper`, its pepper in the accent.
+fn title<'a>(p: &Palette) -> Line<'a> {
+    Line::from(vec![
+        Span::styled("ty", Style::default().add_modifier(Modifier::BOLD)),
+        p.span("pepper", Ink::Accent).add_modifier(Modifier::BOLD),
+    ])
+}
+
+fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
+    let mut lines = vec![
+        title(p),
+        Line::from(p.span("every round is a replay", Ink::Dim)),
+        Line::default(),
+    ];
+    for (i, item) in menu.items.iter().enumerate() {
+        let selected = i == menu.selected;
+        let label = match item.level {
+            Some(level) => format!("{}  ‹ lv{level} ›", item.label),
+            None => item.label.to_owned(),
+        };
+        let (mark, ink) = if selected {
+            ("▸ ", Ink::Accent)
+        } else {
+            ("  ", Ink::Text)
+        };
+        let mut spans = vec![p.span(format!("{mark}{label}"), ink)];
+        if selected {
+            spans[0] = spans[0].clone().add_modifier(Modifier::BOLD);
+        }
+        if item.ranked {
+            spans.push(p.span("  RANKED", Ink::Dim));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::default());
+    if let Some(last) = &menu.last_round {
+        lines.push(Line::from(p.span(last.as_str(), Ink::Dim)));
+    }
+    lines.push(Line::from(p.span(menu.player.as_str(), Ink::Dim)));
+    let top = area.height.saturating_sub(lines.len() as u16) / 3;
+    frame.render_widget(
+        Paragraph::new(lines).alignment(Alignment::Center),
+        below(area, top),
+    );
+}
+
+/// The heat gauge: a bar in the tier's colour, and its number and pepper.
+fn gauge<'a>(heat: u8, tier: Tier, width: u16, p: &Palette) -> Line<'a> {
+    let label = format!(" heat {heat} · {}", tier.name());
+    let bar = usize::from(width.saturating_sub(label.chars().count() as u16)).max(4);
+    // Eighths of a cell, so the bar moves with every point of heat.
+    let eighths = bar * 8 * usize::from(heat) / 100;
+    let mut filled = "█".repeat(eighths / 8);
+    if eighths % 8 > 0 {
+        filled.push([' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8]);
+    }
+    let rest = bar.saturating_sub(filled.chars().count());
+    Line::from(vec![
+        p.span(filled, Ink::Heat(tier)),
+        p.span("·".repeat(rest), Ink::Dim),
+        p.span(label, Ink::Heat(tier)),
+    ])
+}
+
+fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p: &Palette) {
+    let col = column(area, TEXT_COLS);
+    let top = area.height.saturating_sub(10) / 3;
+    let status = below(col, top);
+    let big_ink = if play.started { Ink::Accent } else { Ink::Dim };
+    let mut head = vec![
+        p.span(play.clock.big(), big_ink)
+            .add_modifier(Modifier::BOLD),
+        p.span(format!("  {}", play.mode.title()), Ink::Dim),
+    ];
+    if let Some(lead) = play.flame_lead() {
+        head.push(p.span(format!("   flame {lead} behind"), Ink::Wrong));
+    }
+    let head = Line::from(head);
+    frame.render_widget(Paragraph::new(head), status);
+    let gauge_row = below(status, 1);
+    frame.render_widget(
+        Paragraph::new(gauge(play.heat, play.tier, col.width, p)),
+        gauge_row,
+    );
+
+    let text = below(gauge_row, 2);
+    let lines = scroll.lines(play, usize::from(col.width));
+    let mut out = vec![];
+    let mut caret = None;
+    let flame_at = play.flame.map(|f| f.div_euclid(1000));
+    for (li, line) in lines.iter().enumerate() {
+        let mut spans = vec![];
+        let mut at = 0;
+        for &(wi, c) in line {
+            let Some(word) = play.word(wi) else { continue };
+            if c > at {
+                spans.push(Span::raw(" ".repeat(c - at)));
+            }
+            at = c;
+            for (gi, g) in word.glyphs.iter().enumerate() {
+                let mut style = p.style(match g.state {
+                    CharState::Correct if play.burnt(word, gi) => Ink::Burnt,
+                    CharState::Correct => Ink::Text,
+                    CharState::Wrong => Ink::Wrong,
+                    CharState::Extra => Ink::Extra,
+                    CharState::Missed | CharState::Pending => Ink::Dim,
+                });
+                if g.state == CharState::Missed || word.done_wrong() {
+                    style = style.add_modifier(Modifier::UNDERLINED);
+                }
+                // The flame: the cell it stands on burns.
+                if flame_at == Some(i64::from(word.offset) + gi as i64) {
+                    style = p
+                        .style(Ink::Wrong)
+                        .add_modifier(Modifier::REVERSED | Modifier::BOLD);
+                }
+                spans.push(Span::styled(g.ch.to_string(), style));
+            }
+            if wi == play.caret.0 {
+                caret = Some((c + play.caret.1, li));
+            }
+            at += word.width();
+        }
+        out.push(Line::from(spans));
+    }
+    frame.render_widget(Paragraph::new(out), text);
+    if let Some((x, y)) = caret {
+        let x = text.x + (x as u16).min(text.width.saturating_sub(1));
+        frame.set_cursor_position(Position::new(x, text.y + y as u16));
+    }
+    if let Some(prompt) = play.prompt {
+        let row = below(text, LINES as u16 + 1);
+        frame.render_widget(
+            Paragraph::new(Line::from(p.span(prompt, Ink::Dim))).alignment(Alignment::Center),
+            row,
+        );
+    }
+}
+
+fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
+    let col = column(area, 100);
+    let mut head = vec![Line::from(vec![
+        p.span(r.headline.as_str(), Ink::Accent)
+            .add_modifier(Modifier::BOLD),
+        p.span(format!("  {}", r.title), Ink::Dim),
+    ])];
+    if let Some(share) = &r.share {
+        head.push(Line::from(p.span(format!("share {share}"), Ink::Caret)));
+    }
+    let per_row = if col.width >= 90 { 5 } else { 3 };
+    let cell = usize::from(col.width) / per_row;
+    let mut labels = vec![];
+    let mut values = vec![];
+    let mut grid = vec![];
+    for (i, s) in r.stats.iter().enumerate() {
+        let ink = match s.tone {
+            Tone::Plain => Ink::Text,
+            Tone::Accent => Ink::Accent,
+            Tone::Heat(t) => Ink::Heat(t),
+        };
+        labels.push(p.span(format!("{:<cell$}", s.label), Ink::Dim));
+        let value = s.short();
+        values.push(
+            p.span(format!("{value:<cell$}"), ink)
+                .add_modifier(Modifier::BOLD),
+        );
+        if (i + 1) % per_row == 0 || i + 1 == r.stats.len() {
+            grid.push(Line::from(std::mem::take(&mut labels)));
+            grid.push(Line::from(std::mem::take(&mut values)));
+        }
+    }
+    head.push(Line::default());
+    head.extend(grid);
+    let used = head.len() as u16;
+    frame.render_widget(Paragraph::new(head), col);
+    let chart_area = below(col, used + 1);
+    if chart_area.height >= 5 {
+        draw_chart(frame, chart_area, r, p);
+    }
+}
+
+/// Wpm (accent) and raw (dim) each second, in braille, errors marked with `×`.
+fn draw_chart(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
+    let samples = r.samples();
+    let point = |i: usize, x100: u32| (i as f64 + 1.0, f64::from(x100) / 100.0);
+    let wpm: Vec<(f64, f64)> = samples
+        .iter()
+        .enumerate()
+        .map(|(i, s)| point(i, s.wpm_x100))
+        .collect();
+    let raw: Vec<(f64, f64)> = samples
+        .iter()
+        .enumerate()
+        .map(|(i, s)| point(i, s.raw_x100))
+        .collect();
+    let errors: Vec<(f64, f64)> = samples
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.errors > 0)
+        .map(|(i, s)| point(i, s.raw_x100))
+        .collect();
+    let top = samples
+        .iter()
+        .map(|s| s.wpm_x100.max(s.raw_x100))
+        .max()
+        .unwrap_or(0);
+    let max = (f64::from(top) / 100.0 * 1.1 / 20.0).ceil().max(1.0) * 20.0;
+    let seconds = samples.len().max(1) as f64;
+    let datasets = vec![
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(p.style(Ink::Dim))
+            .data(&raw),
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(p.style(Ink::Accent))
+            .data(&wpm),
+        Dataset::default()
+            .marker(Marker::Dot)
+            .graph_type(GraphType::Scatter)
+            .style(p.style(Ink::Wrong))
+            .data(&errors),
+    ];
+    // The legend, on the line above the plot.
+    let legend = Line::from(vec![
+        p.span("errors •  ", Ink::Wrong),
+        p.span("raw  ", Ink::Dim),
+        p.span("wpm", Ink::Accent),
+    ])
+    .alignment(Alignment::Right);
+    frame.render_widget(Paragraph::new(legend), Rect { height: 1, ..area });
+    let area = below(area, 1);
+    let axis = |label: String| Span::styled(label, p.style(Ink::Dim));
+    let chart = Chart::new(datasets)
+        .x_axis(
+            Axis::default()
+                .bounds([1.0, seconds.max(2.0)])
+                .labels(vec![axis("1s".into()), axis(format!("{}s", samples.len()))]),
+        )
+        .y_axis(
+            Axis::default()
+                .bounds([0.0, max])
+                .labels(vec![axis("0".into()), axis(format!("{max:.0}"))]),
+        );
+    frame.render_widget(chart, area);
+}
+
+/// A scrolling list: `rows` lines, the `selected` one marked and kept on screen.
+fn list<'a>(rows: Vec<Line<'a>>, selected: usize, height: u16) -> Vec<Line<'a>> {
+    let visible = usize::from(height).max(1);
+    let first = selected
+        .saturating_sub(visible / 2)
+        .min(rows.len().saturating_sub(visible));
+    rows.into_iter().skip(first).take(visible).collect()
+}
+
+fn header<'a>(left: &'a str, right: Line<'a>, width: u16) -> Vec<Line<'a>> {
+    vec![
+        Line::from(Span::styled(
+            left,
+            Style::default().add_modifier(Modifier::BOLD),
+        )),
+        right.alignment(Alignment::Right),
+        Line::default(),
+    ]
+    .into_iter()
+    .take(usize::from(width.min(3)))
+    .collect()
+}
+
+fn draw_history(frame: &mut Frame, area: Rect, h: &History, p: &Palette) {
+    let col = column(area, 100);
+    let head = header(
+        "history",
+        Line::from(p.span(h.caption.as_str(), Ink::Dim)),
+        3,
+    );
+    frame.render_widget(Paragraph::new(head), col);
+    let rows_area = below(col, 3);
+    if let Some(empty) = h.empty {
+        frame.render_widget(
+            Paragraph::new(Line::from(p.span(empty, Ink::Dim))).alignment(Alignment::Center),
+            below(rows_area, rows_area.height / 3),
+        );
+        return;
+    }
+    let w = usize::from(col.width);
+    let rows = h
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let selected = i == h.selected;
+            let ink = if selected { Ink::Accent } else { Ink::Text };
+            let shared = if r.share.is_some() { "shared" } else { "" };
+            let mark = if selected { "▸ " } else { "  " };
+            let title_w = w.saturating_sub(16 + 2 + 12 + 9 + 8 + 4).max(8);
+            Line::from(vec![
+                p.span(format!("{mark}{:<16} ", r.date), Ink::Dim),
+                p.span(format!("{:<title_w$} ", r.title), Ink::Text),
+                p.span(format!("{:>11} ", r.headline), ink)
+                    .add_modifier(Modifier::BOLD),
+                p.span(format!("{:>8} ", r.accuracy), Ink::Dim),
+                p.span(format!("{shared:>7}"), Ink::Dim),
+            ])
+        })
+        .collect();
+    frame.render_widget(
+        Paragraph::new(list(rows, h.selected, rows_area.height)),
+        rows_area,
+    );
+}
+
+fn draw_link(frame: &mut Frame, area: Rect, link: &Link, p: &Palette) {
+    let col = column(area, 80);
+    let top = below(col, col.height.saturating_sub(7) / 3);
+    let lines = vec![
+        Line::from(Span::styled(
+            "link this game",
+            Style::default().add_modifier(Modifier::BOLD),
+        )),
+        Line::from(p.span(link.about.as_str(), Ink::Dim)),
+        Line::default(),
+    ];
+    frame.render_widget(Paragraph::new(lines).alignment(Alignment::Center), top);
+    let field = Rect {
+        x: col.x + col.width.saturating_sub(26) / 2,
+        y: top.y + 3,
+        width: col.width.min(26),
+        height: 3.min(top.height.saturating_sub(3)),
+    };
+    let name = Paragraph::new(Line::from(p.span(link.name.as_str(), Ink::Accent))).block(
+        Block::default()
+            .borders(Borders::ALL)
+            .border_style(p.style(Ink::Dim)),
+    );
+    frame.render_widget(name, field);
+    if field.height == 3 {
+        let x = field.x + 1 + (link.name.chars().count() as u16).min(field.width.saturating_sub(3));
+        frame.set_cursor_position(Position::new(x, field.y + 1));
+    }
+    let status = Rect {
+        y: field.y + field.height,
+        height: 1.min(area.bottom().saturating_sub(field.y + field.height)),
+        ..col
+    };
+    frame.render_widget(
+        Paragraph::new(Line::from(p.span(link.status.as_str(), Ink::Dim)))
+            .alignment(Alignment::Center),
+        status,
+    );
+}
+
+fn draw_boards(frame: &mut Frame, area: Rect, b: &Boards, p: &Palette) {
+    let col = column(area, 100);
+    let right = Line::from(vec![
+        p.span(format!("‹ {} › ", b.mode), Ink::Accent)
+            .add_modifier(Modifier::BOLD),
+        p.span(b.caption, Ink::Dim),
+    ]);
+    frame.render_widget(Paragraph::new(header("boards", right, 3)), col);
+    let rows_area = below(col, 3);
+    let middle = below(rows_area, rows_area.height / 3);
+    let say = |frame: &mut Frame, text: &str, ink| {
+        frame.render_widget(
+            Paragraph::new(Line::from(p.span(text.to_owned(), ink))).alignment(Alignment::Center),
+            middle,
+        );
+    };
+    let rows = match &b.rows {
+        Rows::Loading => return say(frame, "loading…", Ink::Dim),
+        Rows::Failed(e) => return say(frame, e, Ink::Wrong),
+        Rows::Ready(rows) if rows.is_empty() => {
+            return say(frame, "no runs this month yet: be the first", Ink::Dim);
+        }
+        Rows::Ready(rows) => rows,
+    };
+    let lines = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let selected = i == b.selected;
+            let medal = match r.rank {
+                1 => Ink::Heat(Tier::Reaper),
+                2 => Ink::Heat(Tier::Habanero),
+                3 => Ink::Heat(Tier::Serrano),
+                _ => Ink::Dim,
+            };
+            let ink = if selected { Ink::Accent } else { Ink::Text };
+            let mark = if selected { "▸" } else { " " };
+            Line::from(vec![
+                p.span(format!("{mark}{:>4}  ", r.rank), medal),
+                p.span(format!("{:<22}", r.name), Ink::Text),
+                p.span(format!("{:>12}", r.score), ink)
+                    .add_modifier(Modifier::BOLD),
+                p.span(format!("{:>10}", r.accuracy), Ink::Dim),
+            ])
+        })
+        .collect();
+    frame.render_widget(
+        Paragraph::new(list(lines, b.selected, rows_area.height)),
+        rows_area,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every screen, drawn at 80×24 and 120×40, against golden text in
+    //! `tests/golden/terminal/` (`TYPEPPER_BLESS=1` rewrites them: review the diff).
+
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use typepper_api::BoardRow;
+    use typepper_engine::Mode;
+    use typepper_engine::synth::{Typist, synth};
+    use typepper_game::app::{App, Key, Now};
+    use typepper_game::storage::{Entry, Stored};
+    use typepper_game::zone::Fixed;
+
+    const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+    fn at(mono: f64) -> Now {
+        Now {
+            mono,
+            unix_ms: 1_796_154_720_000 + mono as u64,
+        }
+    }
+
+    /// A game with two rounds in its history, as the tests' fixed seed makes them.
+    fn game() -> App {
+        let (mut app, _) = App::new(7, &Stored::default());
+        for (i, mode) in [Mode::BLITZ_15, Mode::Zen].into_iter().enumerate() {
+            let replay = synth(mode, 40 + i as u64, &Typist::default());
+            let (_, score) = replay.play().unwrap();
+            app.history.push(Entry {
+                unix_ms: 1_796_154_720_000 + i as u64 * 3_600_000,
+                replay,
+                score,
+                share: (i == 0).then(|| "https://r.typepper.com/7Xf9qyuC".into()),
+            });
+        }
+        app
+    }
+
+    /// Types `n` words of the round on screen, right but for one wrong key, 120 ms a key.
+    fn type_words(app: &mut App, n: usize, t: &mut f64) {
+        for w in 0..n {
+            let model = app.model(*t, &Fixed(0));
+            let Body::Play(play) = &model.body else {
+                panic!("not playing")
+            };
+            let target = play.word(play.caret.0).unwrap().target();
+            for (i, c) in target.chars().chain([' ']).enumerate() {
+                let c = if w == 1 && i == 1 { 'q' } else { c };
+                app.key(Key::Char(c), at(*t));
+                *t += 120.0;
+            }
+        }
+    }
+
+    /// The screens, each a model.
+    fn screens() -> Vec<(&'static str, Model)> {
+        let zone = Fixed(0);
+        let mut out = vec![];
+        let mut app = game();
+        out.push(("menu", app.model(0.0, &zone)));
+
+        app.key(Key::Char('1'), at(0.0));
+        out.push(("blitz-start", app.model(0.0, &zone)));
+        let mut t = 1000.0;
+        type_words(&mut app, 6, &mut t);
+        app.key(Key::Char('x'), at(t));
+        out.push(("blitz-typing", app.model(t, &zone)));
+        app.tick(at(17_000.0));
+        out.push(("results", app.model(17_000.0, &zone)));
+
+        app.key(Key::Escape, at(17_000.0));
+        app.key(Key::Char('p'), at(17_000.0));
+        let mut t = 17_000.0;
+        type_words(&mut app, 4, &mut t);
+        out.push(("pursuit", app.model(t + 2_500.0, &zone)));
+
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('h'), at(t));
+        out.push(("history", app.model(t, &zone)));
+        app.key(Key::Enter, at(t));
+        out.push(("replay", app.model(t + 3_000.0, &zone)));
+
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('l'), at(t));
+        for c in "ada".chars() {
+            app.key(Key::Char(c), at(t));
+        }
+        out.push(("link", app.model(t, &zone)));
+
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('b'), at(t));
+        out.push(("boards-loading", app.model(t, &zone)));
+        let rows = (1..=4)
+            .map(|rank| BoardRow {
+                rank,
+                name: ["ada", "grace", "linus", "ken"][rank as usize - 1].into(),
+                score: 130 - rank * 9,
+                wpm: f64::from(130 - rank * 9),
+                accuracy: 99.5 - f64::from(rank),
+                run: format!("run0000{rank}"),
+                time: "2026-12-01T19:52:00Z".into(),
+            })
+            .collect();
+        app.board_loaded("time:15", Ok(rows));
+        app.key(Key::Down, at(t));
+        out.push(("boards", app.model(t, &zone)));
+        out
+    }
+
+    fn text_of(terminal: &Terminal<TestBackend>) -> String {
+        let buffer = terminal.backend().buffer();
+        let mut out = String::new();
+        for y in 0..buffer.area.height {
+            let mut line = String::new();
+            for x in 0..buffer.area.width {
+                line.push_str(buffer[(x, y)].symbol());
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn every_screen_at_two_sizes_matches_its_golden_text() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/terminal");
+        let bless = std::env::var_os("TYPEPPER_BLESS").is_some();
+        let palette = Palette::new(Depth::TrueColor);
+        let mut wrong = vec![];
+        for (name, model) in screens() {
+            for (w, h) in SIZES {
+                let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+                terminal
+                    .draw(|f| draw(f, &model, &mut Scroll::default(), &palette))
+                    .unwrap();
+                let text = text_of(&terminal);
+                let path = dir.join(format!("{name}-{w}x{h}.txt"));
+                if bless {
+                    std::fs::create_dir_all(&dir).unwrap();
+                    std::fs::write(&path, &text).unwrap();
+                } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                    wrong.push(format!("{}:\n{text}", path.display()));
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "drawn otherwise than golden (TYPEPPER_BLESS=1 to accept):\n{}",
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn the_caret_is_the_terminal_s_cursor_on_the_current_glyph() {
+        let mut app = game();
+        app.key(Key::Char('1'), at(0.0));
+        let mut t = 0.0;
+        type_words(&mut app, 1, &mut t);
+        app.key(Key::Char('x'), at(t));
+        let model = app.model(t, &Fixed(0));
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal
+            .draw(|f| {
+                draw(
+                    f,
+                    &model,
+                    &mut Scroll::default(),
+                    &Palette::new(Depth::Ansi16),
+                )
+            })
+            .unwrap();
+        let pos = terminal.get_cursor_position().unwrap();
+        let Body::Play(play) = &model.body else {
+            panic!()
+        };
+        let first = play.word(0).unwrap().width() as u16;
+        let text = text_of(&terminal);
+        let row: Vec<&str> = text.lines().collect();
+        let line = row[pos.y as usize];
+        // One word and a space typed, then one key of the second.
+        assert_eq!(pos.x, 4 + first + 1 + 1, "{line}");
+    }
+
+    #[test]
+    fn colours_follow_the_terminal_and_no_color() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        assert_eq!(
+            Depth::from_env(env(&[("NO_COLOR", "1"), ("COLORTERM", "truecolor")])),
+            Depth::Mono
+        );
+        assert_eq!(
+            Depth::from_env(env(&[("NO_COLOR", ""), ("COLORTERM", "truecolor")])),
+            Depth::TrueColor
+        );
+        assert_eq!(
+            Depth::from_env(env(&[("TERM", "tmux-256color")])),
+            Depth::Indexed256
+        );
+        assert_eq!(Depth::from_env(env(&[("TERM", "xterm")])), Depth::Ansi16);
+        assert_eq!(Depth::from_env(env(&[("TERM", "dumb")])), Depth::Mono);
+        let wrong = |d| Palette::new(d).style(Ink::Wrong);
+        assert_eq!(
+            wrong(Depth::TrueColor).fg,
+            Some(Color::Rgb(0xff, 0x4d, 0x5e))
+        );
+        assert_eq!(
+            wrong(Depth::Indexed256).fg,
+            Some(Color::Indexed(xterm256(0xff4d5e)))
+        );
+        assert_eq!(wrong(Depth::Ansi16).fg, Some(Color::LightRed));
+        assert_eq!(wrong(Depth::Mono).fg, None);
+        assert!(
+            wrong(Depth::Mono)
+                .add_modifier
+                .contains(Modifier::UNDERLINED)
+        );
+        assert_eq!(xterm256(0xff0000), 196);
+        assert_eq!(xterm256(0x000000), 16);
+    }
+}

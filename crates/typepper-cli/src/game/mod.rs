@@ -1,0 +1,353 @@
+//! The terminal game: the same game as the browser's ([`typepper_game`]), in a terminal
+//! shell made of ratatui and crossterm.
+//!
+//! The shell:
+//! 1. reads the data dir ([`data`]) and boots the game's [`App`] from it;
+//! 2. turns crossterm's key and paste events into the game's [`Key`]s, stamped with the
+//!    moment they were read;
+//! 3. ticks the app, asks it for the screen's model, and draws the model ([`draw`]) when
+//!    it differs from the last one drawn (or the terminal was resized);
+//! 4. carries out the app's effects: files in the data dir, the clipboard (OSC 52), and
+//!    the requests to the server, answered from a background thread ([`remote`]).
+//!
+//! The terminal is put back as it was on every way out: the end of the game, an error,
+//! SIGTERM or SIGHUP, and a panic (ratatui's hook restores it before the panic prints).
+
+pub mod data;
+pub mod draw;
+pub mod remote;
+
+use std::io::Write as _;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crossterm::event::{
+    self, DisableBracketedPaste, EnableBracketedPaste, Event, KeyCode, KeyEvent, KeyEventKind,
+    KeyModifiers,
+};
+use typepper_game::app::{App, Effect, Key, Now};
+use typepper_game::layout::Scroll;
+use typepper_game::model::Model;
+use typepper_game::zone::Zone;
+
+use self::data::DataDir;
+use self::draw::{Depth, Palette};
+use self::remote::{Answer, Remote};
+
+/// How often the screen is looked at while a round runs: its clock and flame move.
+const FRAME: Duration = Duration::from_millis(16);
+/// How often it is looked at otherwise.
+const IDLE_FRAME: Duration = Duration::from_millis(100);
+
+/// The system's time zone, as the system's zone database says.
+pub struct LocalZone(jiff::tz::TimeZone);
+
+impl LocalZone {
+    /// The zone `TZ` or `/etc/localtime` names; UTC when there is none.
+    pub fn system() -> LocalZone {
+        LocalZone(jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC))
+    }
+}
+
+impl Zone for LocalZone {
+    fn offset_minutes(&self, unix_ms: i64) -> i32 {
+        jiff::Timestamp::from_millisecond(unix_ms).map_or(0, |t| self.0.to_offset(t).seconds() / 60)
+    }
+}
+
+/// Refuses replay bytes the game can't show, with the sentence the game would say: not a
+/// replay, other rules, a mode this build doesn't have, a round that doesn't play.
+pub fn check_watchable(bytes: &[u8]) -> Result<(), String> {
+    let (mut app, _) = App::new(0, &typepper_game::storage::Stored::default());
+    app.watch_bytes(bytes, 0.0)
+}
+
+/// How the game starts.
+pub struct Start {
+    /// Where its files are.
+    pub data: DataDir,
+    /// Replay bytes to watch first (`typepper --replay`).
+    pub watch: Option<Vec<u8>>,
+    /// The server, if one is set.
+    pub remote: Option<Remote>,
+}
+
+/// Plays the game in this terminal until the player leaves. Warnings that came up are
+/// returned, for the shell to print once the terminal is back.
+pub fn play(start: Start) -> Result<Vec<String>, String> {
+    let Start {
+        data,
+        watch,
+        remote,
+    } = start;
+    let (mut app, boot) = App::new(entropy(), &data.stored());
+    let clock = Instant::now();
+    let now = |clock: Instant| Now {
+        mono: clock.elapsed().as_secs_f64() * 1000.0,
+        unix_ms: unix_ms(),
+    };
+    if let Some(bytes) = watch {
+        app.watch_bytes(&bytes, now(clock).mono)?;
+    }
+    let (tx, answers) = mpsc::channel();
+    let mut shell = Shell {
+        data,
+        remote,
+        tx,
+        warnings: vec![],
+    };
+    shell.carry_out(&mut app, boot);
+    // Rounds kept while offline go now, in one submission.
+    let flush = app.flush();
+    shell.carry_out(&mut app, flush);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
+        signal_hook::flag::register(signal, stop.clone())
+            .map_err(|e| format!("cannot watch for signals: {e}"))?;
+    }
+    let mut terminal = ratatui::init();
+    let _ = crossterm::execute!(std::io::stdout(), EnableBracketedPaste);
+    let result = run(&mut terminal, &mut app, &mut shell, &answers, &stop, clock);
+    let _ = crossterm::execute!(std::io::stdout(), DisableBracketedPaste);
+    ratatui::restore();
+    result.map(|()| shell.warnings)
+}
+
+/// The frame loop.
+fn run(
+    terminal: &mut ratatui::DefaultTerminal,
+    app: &mut App,
+    shell: &mut Shell,
+    answers: &mpsc::Receiver<Answer>,
+    stop: &AtomicBool,
+    clock: Instant,
+) -> Result<(), String> {
+    let zone = LocalZone::system();
+    let palette = Palette::new(Depth::from_env(|k| std::env::var(k).ok()));
+    let mut scroll = Scroll::default();
+    let mut shown: Option<Model> = None;
+    let io = |e: std::io::Error| format!("the terminal failed: {e}");
+    let now = || Now {
+        mono: clock.elapsed().as_secs_f64() * 1000.0,
+        unix_ms: unix_ms(),
+    };
+    while !stop.load(Ordering::Relaxed) {
+        while let Ok(answer) = answers.try_recv() {
+            let effects = answer.apply(app, now());
+            shell.carry_out(app, effects);
+        }
+        let effects = app.tick(now());
+        shell.carry_out(app, effects);
+        let model = app.model(now().mono, &zone);
+        if shown.as_ref() != Some(&model) {
+            terminal
+                .draw(|f| draw::draw(f, &model, &mut scroll, &palette))
+                .map_err(io)?;
+            shown = Some(model);
+        }
+        let wait = if matches!(&shown, Some(m) if m.name == "playing" || m.name == "replay") {
+            FRAME
+        } else {
+            IDLE_FRAME
+        };
+        if !event::poll(wait).map_err(io)? {
+            continue;
+        }
+        // Every event waiting is taken before the next draw.
+        loop {
+            match event::read().map_err(io)? {
+                Event::Key(k) if quits(&k, shown.as_ref()) => return Ok(()),
+                Event::Key(k) => {
+                    if let Some(key) = key_of(&k) {
+                        let effects = app.key(key, now());
+                        shell.carry_out(app, effects);
+                    }
+                }
+                Event::Paste(text) => {
+                    for c in text.chars().filter(|c| !c.is_control()) {
+                        let effects = app.key(Key::Char(c), now());
+                        shell.carry_out(app, effects);
+                    }
+                }
+                Event::Resize(..) => shown = None,
+                _ => {}
+            }
+            if !event::poll(Duration::ZERO).map_err(io)? {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Ctrl-C anywhere, or esc on the menu, leaves the game.
+fn quits(k: &KeyEvent, shown: Option<&Model>) -> bool {
+    let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+    let esc_on_menu = k.code == KeyCode::Esc && shown.is_some_and(|m| m.name == "menu");
+    k.kind != KeyEventKind::Release && (ctrl_c || esc_on_menu)
+}
+
+/// The game's key for a terminal key, if it is one.
+pub fn key_of(k: &KeyEvent) -> Option<Key> {
+    if k.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    Some(match k.code {
+        // Some terminals send backspace as ctrl-h.
+        KeyCode::Char('h') if ctrl => Key::Backspace,
+        KeyCode::Char(_) if ctrl || k.modifiers.contains(KeyModifiers::ALT) => return None,
+        KeyCode::Char(c) => Key::Char(c),
+        KeyCode::Backspace => Key::Backspace,
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Esc => Key::Escape,
+        KeyCode::Tab => Key::Tab,
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        _ => return None,
+    })
+}
+
+/// What carries out the app's effects.
+struct Shell {
+    data: DataDir,
+    remote: Option<Remote>,
+    tx: mpsc::Sender<Answer>,
+    warnings: Vec<String>,
+}
+
+impl Shell {
+    fn warn(&mut self, message: String) {
+        self.data.log(&message);
+        self.warnings.push(message);
+    }
+
+    fn carry_out(&mut self, app: &mut App, effects: Vec<Effect>) {
+        let mut queue: std::collections::VecDeque<Effect> = effects.into();
+        while let Some(effect) = queue.pop_front() {
+            match effect {
+                Effect::Warn(message) => self.warn(message),
+                Effect::Save { key, value } => {
+                    if let Err(e) = self.data.save(&key, &value) {
+                        self.warn(format!("{e}: the round still counts"));
+                    }
+                }
+                Effect::Remove(key) => {
+                    if let Err(e) = self.data.remove(&key) {
+                        self.warn(e);
+                    }
+                }
+                Effect::Copy(text) => copy(&text),
+                request => match &self.remote {
+                    Some(remote) => remote.send(request, self.tx.clone()),
+                    // No server: answered at once, as a request that could not go out.
+                    None => queue.extend(Answer::no_server(request).apply(
+                        app,
+                        Now {
+                            mono: 0.0,
+                            unix_ms: unix_ms(),
+                        },
+                    )),
+                },
+            }
+        }
+    }
+}
+
+/// Puts `text` on the clipboard through the terminal (OSC 52), which most terminals and
+/// tmux pass on, over SSH too.
+fn copy(text: &str) {
+    let encoded = base64_encode(text.as_bytes());
+    let mut out = std::io::stdout();
+    let _ = write!(out, "\x1b]52;c;{encoded}\x07");
+    let _ = out.flush();
+}
+
+fn base64_encode(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Randomness for the game's own seeds: the clock and the process, mixed. Seeds only
+/// need to differ between rounds; the server issues the ones that count.
+fn entropy() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut rng = typepper_engine::rng::Rng::new(nanos ^ u64::from(std::process::id()) << 32);
+    rng.next_u64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_is_the_standard_alphabet_with_padding() {
+        assert_eq!(base64_encode(b""), "");
+        assert_eq!(base64_encode(b"f"), "Zg==");
+        assert_eq!(base64_encode(b"fo"), "Zm8=");
+        assert_eq!(base64_encode(b"foo"), "Zm9v");
+        assert_eq!(
+            base64_encode("https://r.typepper.com/7Xf9qyuC".as_bytes()),
+            "aHR0cHM6Ly9yLnR5cGVwcGVyLmNvbS83WGY5cXl1Qw=="
+        );
+    }
+
+    #[test]
+    fn terminal_keys_become_the_game_s() {
+        let key = |code, modifiers| key_of(&KeyEvent::new(code, modifiers));
+        assert_eq!(
+            key(KeyCode::Char('é'), KeyModifiers::NONE),
+            Some(Key::Char('é'))
+        );
+        assert_eq!(
+            key(KeyCode::Char('🌶'), KeyModifiers::NONE),
+            Some(Key::Char('🌶'))
+        );
+        assert_eq!(
+            key(KeyCode::Char('A'), KeyModifiers::SHIFT),
+            Some(Key::Char('A'))
+        );
+        assert_eq!(
+            key(KeyCode::Char('h'), KeyModifiers::CONTROL),
+            Some(Key::Backspace)
+        );
+        assert_eq!(key(KeyCode::Char('w'), KeyModifiers::CONTROL), None);
+        assert_eq!(key(KeyCode::Esc, KeyModifiers::NONE), Some(Key::Escape));
+        assert_eq!(key(KeyCode::F(1), KeyModifiers::NONE), None);
+    }
+
+    #[test]
+    fn the_local_zone_follows_summer_time() {
+        let paris = LocalZone(jiff::tz::TimeZone::get("Europe/Paris").unwrap());
+        // 2026-01-15 and 2026-07-15, noon UTC.
+        assert_eq!(paris.offset_minutes(1_768_478_400_000), 60);
+        assert_eq!(paris.offset_minutes(1_784_116_800_000), 120);
+    }
+}

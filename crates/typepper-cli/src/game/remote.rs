@@ -1,0 +1,307 @@
+//! The server, as the terminal game reaches it: the `v1` commands over the system's `ssh`,
+//! as git does, so the player's keys, agent and `~/.ssh/config` just work. Over SSH a
+//! player is their key: the token the game keeps is for the web.
+//!
+//! Each request runs `ssh` on a thread of its own; its answer comes back to the frame
+//! loop as an [`Answer`], which the loop hands to the app.
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+use std::sync::mpsc::Sender;
+
+use typepper_api::{BoardRow, IssuedSeed, Player};
+use typepper_game::app::{App, Effect, Now, SubmitError};
+
+/// The variable that replaces the `ssh` command (its words split at spaces), as
+/// `GIT_SSH_COMMAND` does for git: `ssh -i ~/.ssh/typepper`.
+pub const SSH_VAR: &str = "TYPEPPER_SSH";
+
+/// A request's answer, for the app.
+#[derive(Debug)]
+pub enum Answer {
+    /// To [`Effect::Submit`].
+    Submitted {
+        /// The outbox keys of the rounds sent.
+        keys: Vec<String>,
+        /// The answer lines.
+        answer: Result<String, SubmitError>,
+    },
+    /// To [`Effect::Link`].
+    Linked(Result<Player, String>),
+    /// To [`Effect::FetchBoard`].
+    Board {
+        /// The mode key.
+        mode: String,
+        /// Its rows.
+        rows: Result<Vec<BoardRow>, String>,
+    },
+    /// To [`Effect::FetchRun`].
+    Run {
+        /// The run.
+        id: String,
+        /// Its replay bytes.
+        bytes: Result<Vec<u8>, String>,
+    },
+    /// To [`Effect::FetchSeed`].
+    Seed {
+        /// The mode key.
+        mode: String,
+        /// The seed.
+        answer: Result<IssuedSeed, String>,
+    },
+}
+
+impl Answer {
+    /// Hands the answer to the app.
+    pub fn apply(self, app: &mut App, now: Now) -> Vec<Effect> {
+        match self {
+            Answer::Submitted { keys, answer } => app.submitted(&keys, answer),
+            Answer::Linked(player) => app.linked(player),
+            Answer::Board { mode, rows } => {
+                app.board_loaded(&mode, rows);
+                vec![]
+            }
+            Answer::Run { id, bytes } => match bytes.and_then(|b| app.watch_bytes(&b, now.mono)) {
+                Ok(()) => vec![],
+                Err(why) => vec![Effect::Warn(format!("run {id} can't be watched: {why}"))],
+            },
+            Answer::Seed { mode, answer } => app.seed_issued(&mode, answer, now.unix_ms),
+        }
+    }
+
+    /// The answer to `request` when no server is set.
+    pub fn no_server(request: Effect) -> Answer {
+        answer(request, |_, _| Err(Failure::Offline(NO_SERVER.into())))
+    }
+}
+
+/// What the game says when it has no server to ask.
+const NO_SERVER: &str = "no server set: start typepper with --server ssh://host[:port]";
+
+/// Why a command got no answer.
+#[derive(Debug)]
+enum Failure {
+    /// `ssh` couldn't reach the server, or couldn't start.
+    Offline(String),
+    /// The server refused it, with its sentence.
+    Refused(String),
+}
+
+impl Failure {
+    fn text(self) -> String {
+        match self {
+            Failure::Offline(why) => format!("the server is unreachable ({why})"),
+            Failure::Refused(why) => why,
+        }
+    }
+}
+
+/// Carries out `request` with `exec` (a `v1` command and its standard input, to its
+/// standard output) and reads what comes back.
+fn answer(request: Effect, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failure>) -> Answer {
+    let text = |out: Vec<u8>| String::from_utf8_lossy(&out).into_owned();
+    match request {
+        Effect::Submit { body, keys, .. } => Answer::Submitted {
+            keys,
+            answer: exec("v1 submit", &body).map(text).map_err(|f| match f {
+                Failure::Offline(why) => SubmitError::Offline(why),
+                Failure::Refused(why) if why.contains("not linked") => {
+                    SubmitError::Unauthorized(why)
+                }
+                Failure::Refused(why) => SubmitError::Refused(why),
+            }),
+        },
+        Effect::Link(name) => Answer::Linked(
+            exec(&format!("v1 link {name}"), &[])
+                .map_err(Failure::text)
+                .and_then(|out| {
+                    serde_json::from_slice(&out)
+                        .map_err(|e| format!("the server's answer isn't a player ({e})"))
+                }),
+        ),
+        Effect::FetchBoard(mode) => Answer::Board {
+            rows: exec(&format!("v1 board {mode}"), &[])
+                .map_err(Failure::text)
+                .and_then(|out| {
+                    text(out)
+                        .lines()
+                        .map(|l| l.parse::<BoardRow>().map_err(|e| e.to_string()))
+                        .collect()
+                }),
+            mode,
+        },
+        Effect::FetchRun(id) => Answer::Run {
+            bytes: if typepper_api::is_run_id(&id) {
+                exec(&format!("v1 replay {id}"), &[]).map_err(Failure::text)
+            } else {
+                Err(format!("{id:?} is not a run id"))
+            },
+            id,
+        },
+        Effect::FetchSeed { mode, .. } => Answer::Seed {
+            answer: exec(&format!("v1 seed {mode}"), &[])
+                .map_err(Failure::text)
+                .and_then(|out| {
+                    serde_json::from_slice(&out)
+                        .map_err(|e| format!("the server's seed isn't one ({e})"))
+                }),
+            mode,
+        },
+        // Not requests: the shell carries these out itself.
+        Effect::Save { .. } | Effect::Remove(_) | Effect::Warn(_) | Effect::Copy(_) => {
+            Answer::Linked(Err("not a request".into()))
+        }
+    }
+}
+
+/// A server reached over SSH.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Remote {
+    /// `[user@]host`.
+    host: String,
+    port: Option<u16>,
+    /// The command that runs `ssh`, and its own arguments.
+    ssh: Vec<String>,
+}
+
+impl Remote {
+    /// The server at `ssh://[user@]host[:port]`, reached with `ssh` (or the words of
+    /// `ssh_command`, from [`SSH_VAR`]).
+    pub fn parse(url: &str, ssh_command: Option<&str>) -> Result<Remote, String> {
+        let rest = url
+            .strip_prefix("ssh://")
+            .ok_or_else(|| format!("{url:?} is not ssh://host[:port]"))?
+            .trim_end_matches('/');
+        // `[v6 address]:port`, or `host:port`; the port is optional.
+        let (host, port) = match rest.strip_prefix('[') {
+            Some(v6) => {
+                let (host, after) = v6
+                    .split_once(']')
+                    .ok_or_else(|| format!("{url:?} has no closing ]"))?;
+                (host, after.strip_prefix(':'))
+            }
+            None => match rest.rsplit_once(':') {
+                Some((host, port)) => (host, Some(port)),
+                None => (rest, None),
+            },
+        };
+        let port = port
+            .map(|p| p.parse::<u16>())
+            .transpose()
+            .map_err(|_| format!("the port in {url:?} is not a port"))?;
+        let ok = |c: char| c.is_ascii_alphanumeric() || ".-_@:".contains(c);
+        if host.is_empty() || host.starts_with('-') || !host.chars().all(ok) {
+            return Err(format!("{host:?} in {url:?} is not a host"));
+        }
+        let ssh: Vec<String> = ssh_command
+            .unwrap_or("ssh")
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect();
+        if ssh.is_empty() {
+            return Err(format!("{SSH_VAR} is empty"));
+        }
+        Ok(Remote {
+            host: host.to_owned(),
+            port,
+            ssh,
+        })
+    }
+
+    /// Sends `request` in the background; its answer goes to `tx`.
+    pub fn send(&self, request: Effect, tx: Sender<Answer>) {
+        let remote = self.clone();
+        std::thread::spawn(move || {
+            let answer = answer(request, |command, stdin| remote.exec(command, stdin));
+            // The game may have ended meanwhile: then no one waits for the answer.
+            let _ = tx.send(answer);
+        });
+    }
+
+    /// Runs a `v1` command on the server: its standard output, or why not.
+    fn exec(&self, command: &str, stdin: &[u8]) -> Result<Vec<u8>, Failure> {
+        let mut c = Command::new(&self.ssh[0]);
+        c.args(&self.ssh[1..]);
+        // No prompts: the game owns the terminal. A new server's key is taken on first
+        // sight and checked from then on, as `ssh` does with accept-new.
+        c.args([
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "ConnectTimeout=10",
+            "-o",
+            "StrictHostKeyChecking=accept-new",
+        ]);
+        if let Some(port) = self.port {
+            c.args(["-p", &port.to_string()]);
+        }
+        c.arg("--").arg(&self.host).arg(command);
+        c.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c
+            .spawn()
+            .map_err(|e| Failure::Offline(format!("cannot run {}: {e}", self.ssh[0])))?;
+        if let Some(mut input) = child.stdin.take() {
+            // A server that stops reading early answers why on stderr.
+            let _ = input.write_all(stdin);
+        }
+        let out = child
+            .wait_with_output()
+            .map_err(|e| Failure::Offline(e.to_string()))?;
+        if out.status.success() {
+            return Ok(out.stdout);
+        }
+        let said = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+        // 255 is ssh's own failure (no connection, no key); anything else is the server's.
+        match out.status.code() {
+            Some(255) | None => Err(Failure::Offline(if said.is_empty() {
+                format!("ssh failed ({})", out.status)
+            } else {
+                said
+            })),
+            Some(_) => Err(Failure::Refused(said)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_urls_read_as_ssh_reads_them() {
+        let r = Remote::parse("ssh://play.typepper.com", None).unwrap();
+        assert_eq!((r.host.as_str(), r.port), ("play.typepper.com", None));
+        let r = Remote::parse("ssh://ada@127.0.0.1:2222/", Some("ssh -i key")).unwrap();
+        assert_eq!((r.host.as_str(), r.port), ("ada@127.0.0.1", Some(2222)));
+        assert_eq!(r.ssh, ["ssh", "-i", "key"]);
+        let r = Remote::parse("ssh://[::1]:2222", None).unwrap();
+        assert_eq!((r.host.as_str(), r.port), ("::1", Some(2222)));
+        for bad in [
+            "http://x",
+            "ssh://",
+            "ssh://-oProxyCommand=x",
+            "ssh://a b",
+            "ssh://h:port",
+        ] {
+            assert!(Remote::parse(bad, None).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn no_server_answers_every_request_at_once() {
+        let Answer::Submitted { answer, .. } = Answer::no_server(Effect::Submit {
+            token: "t".into(),
+            body: vec![],
+            keys: vec!["outbox/1".into()],
+        }) else {
+            panic!()
+        };
+        assert!(matches!(answer, Err(SubmitError::Offline(why)) if why.contains("--server")));
+        let Answer::Board { rows, .. } = Answer::no_server(Effect::FetchBoard("zen".into())) else {
+            panic!()
+        };
+        assert!(rows.unwrap_err().contains("unreachable"));
+    }
+}

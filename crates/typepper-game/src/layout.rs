@@ -1,0 +1,155 @@
+//! A round's words in lines, scrolled as the caret moves. The canvas and the terminal lay
+//! out the same way, each in its own number of columns (a column is one glyph).
+
+use crate::model::Play;
+
+/// Lines of text shown while typing.
+pub const LINES: usize = 3;
+
+/// A laid-out line: each word's index in the round, and its first column.
+pub type Line = Vec<(usize, usize)>;
+
+/// Where a renderer has scrolled a round to, kept between frames.
+#[derive(Clone, Debug, Default)]
+pub struct Scroll {
+    round: u64,
+    cols: usize,
+    /// The first words of the lines scrolled past, then of the first line shown.
+    anchors: Vec<usize>,
+}
+
+impl Scroll {
+    /// The [`LINES`] lines of `play` to show in `cols` columns. The text scrolls a line
+    /// when the caret reaches the third, and back when it steps above the first.
+    pub fn lines(&mut self, play: &Play, cols: usize) -> Vec<Line> {
+        let cols = cols.max(1);
+        if self.round != play.round || self.cols != cols || self.anchors.is_empty() {
+            // A new round, or new widths: lay out again from the oldest word at hand.
+            *self = Scroll {
+                round: play.round,
+                cols,
+                anchors: vec![play.first],
+            };
+        }
+        let current = play.caret.0;
+        self.anchors.retain(|&a| a >= play.first);
+        while self.anchors.len() > 1 && self.anchors.last().is_some_and(|&a| current < a) {
+            self.anchors.pop();
+        }
+        if self.anchors.is_empty() || self.anchors.last().is_some_and(|&a| current < a) {
+            self.anchors = vec![play.first.min(current)];
+        }
+        loop {
+            let start = self.anchors.last().copied().unwrap_or(play.first);
+            let lines = lay_out(play, start, cols, LINES + 1);
+            let caret_line = lines
+                .iter()
+                .position(|l| l.iter().any(|&(w, _)| w == current));
+            match caret_line {
+                Some(n) if n >= 2 && lines.len() > 1 => {
+                    let next = lines[1].first().map_or(start + 1, |&(w, _)| w);
+                    self.anchors.push(next);
+                }
+                Some(_) => return lines.into_iter().take(LINES).collect(),
+                // The caret is past every laid-out line (a very long word): start at it.
+                None if start != current => self.anchors.push(current),
+                None => return lines.into_iter().take(LINES).collect(),
+            }
+        }
+    }
+}
+
+/// The words of `play` from round index `start`, in at most `max_lines` lines of `cols`.
+fn lay_out(play: &Play, start: usize, cols: usize, max_lines: usize) -> Vec<Line> {
+    let mut lines: Vec<Line> = vec![vec![]];
+    let mut col = 0;
+    let mut i = start;
+    while let Some(word) = play.word(i) {
+        let len = word.width();
+        if col > 0 && col + len > cols {
+            if lines.len() == max_lines {
+                break;
+            }
+            lines.push(vec![]);
+            col = 0;
+        }
+        if let Some(line) = lines.last_mut() {
+            line.push((i, col));
+        }
+        col += len + 1;
+        i += 1;
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{App, Key, Now};
+    use crate::model::Body;
+    use crate::storage::Stored;
+    use crate::zone::Fixed;
+
+    fn at(mono: f64) -> Now {
+        Now {
+            mono,
+            unix_ms: 1_796_154_720_000,
+        }
+    }
+
+    fn play(app: &App, t: f64) -> Play {
+        match app.model(t, &Fixed(0)).body {
+            Body::Play(p) => p,
+            _ => panic!("not playing"),
+        }
+    }
+
+    #[test]
+    fn the_text_scrolls_a_line_when_the_caret_reaches_the_third() {
+        let mut app = App::new(7, &Stored::default()).0;
+        app.key(Key::Char('3'), at(0.0));
+        let mut scroll = Scroll::default();
+        let (mut t, mut firsts) = (0.0, vec![]);
+        for _ in 0..40 {
+            let p = play(&app, t);
+            let lines = scroll.lines(&p, 24);
+            assert_eq!(lines.len(), LINES);
+            let caret_line = lines
+                .iter()
+                .position(|l| l.iter().any(|&(w, _)| w == p.caret.0));
+            assert!(matches!(caret_line, Some(0 | 1)), "{caret_line:?}");
+            for line in &lines {
+                let &(w, col) = line.last().unwrap();
+                assert!(col + p.word(w).unwrap().width() <= 24, "fits in 24 columns");
+                let words: Vec<usize> = line.iter().map(|&(w, _)| w).collect();
+                assert!(words.windows(2).all(|w| w[1] == w[0] + 1), "in order");
+            }
+            firsts.push(lines[0][0].0);
+            let word = p.word(p.caret.0).unwrap().target();
+            for c in word.chars().chain([' ']) {
+                app.key(Key::Char(c), at(t));
+                t += 50.0;
+            }
+        }
+        assert!(firsts.windows(2).all(|f| f[0] <= f[1]), "never back");
+        assert!(firsts.last() > Some(&20), "scrolled on: {firsts:?}");
+
+        // A new round starts at its first word.
+        app.key(Key::Tab, at(t));
+        let lines = scroll.lines(&play(&app, t), 24);
+        assert_eq!(lines[0][0], (0, 0));
+    }
+
+    #[test]
+    fn a_word_wider_than_the_column_still_shows_with_the_caret() {
+        let mut app = App::new(7, &Stored::default()).0;
+        app.key(Key::Char('z'), at(0.0));
+        for _ in 0..30 {
+            app.key(Key::Char('x'), at(0.0));
+        }
+        let p = play(&app, 0.0);
+        let lines = Scroll::default().lines(&p, 8);
+        assert_eq!(lines[0][0], (0, 0));
+        assert!(p.word(0).unwrap().width() > 8);
+    }
+}

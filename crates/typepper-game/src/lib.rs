@@ -1,0 +1,31 @@
+//! typepper's game, written once for every shell: the browser's and the terminal's.
+//!
+//! Like an emulator core with a web front end and a desktop one, the game itself has no
+//! window, no clock and no disk. A shell:
+//! 1. turns its own events into [`app::Key`]s and hands them to [`app::App::key`] with
+//!    their times, and calls [`app::App::tick`] every frame;
+//! 2. carries out the [`app::Effect`]s that come back (keep this, send that, fetch a
+//!    board) and reports the answers back to the app;
+//! 3. asks [`app::App::model`] for the [`model::Model`] of the screen and draws it: a
+//!    canvas and a text mirror in the browser, cells in the terminal. When the model
+//!    equals the last one drawn, nothing changed on screen.
+//!
+//! The pieces:
+//! - [`app`]: the screens and what keys do on them;
+//! - [`storage`]: the history, outbox and player formats, the same in localStorage and
+//!   in the terminal's data dir;
+//! - [`model`]: what each screen shows, and the words laid out in lines ([`layout`]);
+//! - [`mirror`]: the model as plain text fields, for screen readers and the tests;
+//! - [`zone`]: local time, which only the shell can know.
+//!
+//! All rules stay in the engine; this crate only decides which screen shows what.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod app;
+pub mod layout;
+pub mod mirror;
+pub mod model;
+pub mod storage;
+pub mod zone;

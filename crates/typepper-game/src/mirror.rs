@@ -1,0 +1,157 @@
+//! The text mirror: a screen's model as plain text fields, for what a screen reader says
+//! and what the tests read. The browser puts each field in a `[data-mirror=<name>]`
+//! element beside its canvas.
+
+use core::fmt::Write as _;
+
+use crate::model::{Body, Model, Rows, Word};
+
+/// The mirror's fields, each a `[data-mirror=<name>]` element on the page.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mirror {
+    /// `menu`, `playing`, `replay`, `results` or `history`.
+    pub screen: &'static str,
+    /// `REPLAY · BLITZ 15s` while watching someone's round, else empty.
+    pub banner: String,
+    /// The mode, the clock, heat and level.
+    pub status: String,
+    /// The words still to type, from the current one.
+    pub words: String,
+    /// What is typed of the current word.
+    pub typed: String,
+    /// The finished round's stats.
+    pub results: String,
+    /// The menu's items or the history's rows, one a line, `▸` at the selected one.
+    pub list: String,
+    /// A notice, such as why a replay was refused.
+    pub notice: String,
+    /// The finished round's share link, once it has one.
+    pub share: String,
+}
+
+/// The field names, in the order of [`Mirror::fields`].
+pub const FIELDS: [&str; 9] = [
+    "screen", "banner", "status", "words", "typed", "results", "list", "notice", "share",
+];
+
+impl Mirror {
+    /// The fields' texts, in the order of [`FIELDS`].
+    pub fn fields(&self) -> [&str; 9] {
+        [
+            self.screen,
+            &self.banner,
+            &self.status,
+            &self.words,
+            &self.typed,
+            &self.results,
+            &self.list,
+            &self.notice,
+            &self.share,
+        ]
+    }
+}
+
+/// How many upcoming words the mirror reads out.
+const WORDS_AHEAD: usize = 24;
+
+impl Mirror {
+    /// The mirror of a screen's model.
+    pub fn of(model: &Model) -> Mirror {
+        let mut m = Mirror {
+            screen: model.name,
+            banner: model.banner.clone().unwrap_or_default(),
+            notice: model.notice.clone().unwrap_or_default(),
+            ..Mirror::default()
+        };
+        match &model.body {
+            Body::Menu(menu) => {
+                for (i, item) in menu.items.iter().enumerate() {
+                    let ranked = if item.ranked { " · ranked" } else { "" };
+                    let _ = writeln!(m.list, "{}{}{ranked}", mark(i, menu.selected), item.title());
+                }
+            }
+            Body::History(h) => {
+                if let Some(empty) = h.empty {
+                    m.list = empty.into();
+                }
+                for (i, r) in h.rows.iter().enumerate() {
+                    let share = r
+                        .share
+                        .as_deref()
+                        .map_or(String::new(), |s| format!(" · {s}"));
+                    let _ = writeln!(
+                        m.list,
+                        "{}{} · {} · {}{share}",
+                        mark(i, h.selected),
+                        r.date,
+                        r.headline,
+                        r.title
+                    );
+                }
+            }
+            Body::Play(play) => {
+                m.status = play.status();
+                let (current, _) = play.caret;
+                let words: Vec<String> = (current..current + WORDS_AHEAD)
+                    .filter_map(|i| play.word(i).map(Word::target))
+                    .collect();
+                m.words = words.join(" ");
+                m.typed = play.typed();
+            }
+            Body::Results(r) => {
+                m.results = r.line();
+                m.share = r.share.clone().unwrap_or_default();
+            }
+            Body::Link(link) => {
+                m.status = link.status.clone();
+                m.typed = link.name.clone();
+            }
+            Body::Boards(b) => {
+                m.status = format!("{} · this month", b.mode);
+                match &b.rows {
+                    Rows::Loading => m.notice = "loading…".into(),
+                    Rows::Failed(e) => m.notice = e.clone(),
+                    Rows::Ready(rows) if rows.is_empty() => {
+                        m.list = "no runs this month yet".into();
+                    }
+                    Rows::Ready(rows) => {
+                        for (i, r) in rows.iter().enumerate() {
+                            let _ = writeln!(
+                                m.list,
+                                "{}{} · {} · {} · {}",
+                                mark(i, b.selected),
+                                r.rank,
+                                r.name,
+                                r.score,
+                                r.accuracy
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        m
+    }
+}
+
+/// `▸ ` at the picked row of a list.
+fn mark(i: usize, selected: usize) -> &'static str {
+    if i == selected { "▸ " } else { "  " }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::App;
+    use crate::storage::Stored;
+    use crate::zone::Fixed;
+
+    #[test]
+    fn the_menu_mirror_marks_the_selection() {
+        let (app, _) = App::new(1, &Stored::default());
+        let m = Mirror::of(&app.model(0.0, &Fixed(0)));
+        assert_eq!(m.screen, "menu");
+        assert!(m.list.starts_with("▸ BLITZ 15s\n"));
+        assert!(m.list.contains("  HOT PURSUIT from lv7"));
+    }
+}

@@ -1,0 +1,918 @@
+//! What each screen shows, as data: the one model the canvas, the text mirror and the
+//! terminal all draw from.
+//!
+//! Every word a player reads is decided here once: the status line, the stats of a
+//! result, a history row's date in local time, the hints. A renderer only places and
+//! colours them. Two models that are equal look the same, so a shell redraws when the
+//! model changed, or while its own animation (the canvas's gliding caret) runs.
+
+use core::fmt::Write as _;
+
+use typepper_engine::{CharState, Glyph, Mode, Sample, Score, Tier, WordStatus};
+
+use crate::app::{self, App, MENU, Screen};
+use crate::zone::{Zone, local_time};
+
+/// How many words before the current one the play model carries: more than two lines of
+/// the widest layout, so that a renderer can keep the lines it scrolled past on screen.
+pub const WORDS_BEHIND: usize = 64;
+/// How many words from the current one the play model carries: all the engine has drawn
+/// ([`typepper_engine::LOOKAHEAD`]), more than three lines of the widest text column.
+pub const WORDS_AHEAD: usize = typepper_engine::LOOKAHEAD + 1;
+
+/// One screen's worth of what to show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// `menu`, `playing`, `replay`, `results`, `history`, `link` or `boards`.
+    pub name: &'static str,
+    /// `REPLAY · BLITZ 15s` over someone else's round.
+    pub banner: Option<String>,
+    /// A line for the player: why a replay was refused, what became of a round.
+    pub notice: Option<String>,
+    /// The keys this screen takes, in one line.
+    pub hints: &'static str,
+    /// The screen's own content.
+    pub body: Body,
+}
+
+/// The content of each screen.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// Pick a mode.
+    Menu(Menu),
+    /// A round: yours, or one being watched.
+    Play(Play),
+    /// A finished round.
+    Results(Results),
+    /// Your last rounds.
+    History(History),
+    /// Choosing a name.
+    Link(Link),
+    /// A month's board.
+    Boards(Boards),
+}
+
+/// The menu.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Menu {
+    /// The modes, in order.
+    pub items: Vec<MenuItem>,
+    /// The picked item.
+    pub selected: usize,
+    /// `last round: 92 wpm · BLITZ 15s`.
+    pub last_round: Option<String>,
+    /// `linked as ada`, or how to link.
+    pub player: String,
+}
+
+/// A mode on the menu.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MenuItem {
+    /// `BLITZ 15s`, `HOT PURSUIT`.
+    pub label: &'static str,
+    /// HOT PURSUIT's start level, which ← → change.
+    pub level: Option<u8>,
+    /// The next round of this mode is on a seed the server issued: it counts.
+    pub ranked: bool,
+}
+
+impl MenuItem {
+    /// `HOT PURSUIT from lv7`, as the mode is titled.
+    pub fn title(&self) -> String {
+        match self.level {
+            Some(level) => format!("{} from lv{level}", self.label),
+            None => self.label.to_owned(),
+        }
+    }
+}
+
+/// A round on screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Play {
+    /// Which round this is: a new number starts a new layout.
+    pub round: u64,
+    /// The mode.
+    pub mode: Mode,
+    /// The clock, or the level.
+    pub clock: Clock,
+    /// The first key has been typed (or the watched round has begun).
+    pub started: bool,
+    /// The heat, 0–100.
+    pub heat: u8,
+    /// Its tier.
+    pub tier: Tier,
+    /// The index in the round of `words[0]`.
+    pub first: usize,
+    /// Words around the caret: [`WORDS_BEHIND`] before it to [`WORDS_AHEAD`] from it.
+    pub words: Vec<Word>,
+    /// The caret: a word's index in the round, and the glyph it stands before.
+    pub caret: (usize, usize),
+    /// HOT PURSUIT: the flame's place in the text, in thousandths of a character.
+    pub flame: Option<i64>,
+    /// Before the first key of your own round: how it starts.
+    pub prompt: Option<&'static str>,
+}
+
+/// The big number of the play screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// Seconds left, rounded up.
+    Left(u32),
+    /// HOT PURSUIT's level.
+    Level(u8),
+    /// Seconds played (ZEN).
+    Elapsed(u32),
+}
+
+impl Clock {
+    /// As it is drawn big: `15`, `lv7`, `1:05`.
+    pub fn big(self) -> String {
+        match self {
+            Clock::Left(s) => s.to_string(),
+            Clock::Level(level) => format!("lv{level}"),
+            Clock::Elapsed(s) => format!("{}:{:02}", s / 60, s % 60),
+        }
+    }
+
+    /// As it is said: `15 s left`, `lv7`, `65 s`.
+    pub fn words(self) -> String {
+        match self {
+            Clock::Left(s) => format!("{s} s left"),
+            Clock::Level(level) => format!("lv{level}"),
+            Clock::Elapsed(s) => format!("{s} s"),
+        }
+    }
+}
+
+/// A word of the round with what was typed of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Word {
+    /// Its index in the round.
+    pub index: usize,
+    /// The text's offset of its first character, in characters.
+    pub offset: u32,
+    /// Done (right or wrong), current or ahead.
+    pub status: WordStatus,
+    /// Its characters, extras after its own.
+    pub glyphs: Vec<Glyph>,
+}
+
+impl Word {
+    /// Committed, and not as the text has it: underlined whole.
+    pub fn done_wrong(&self) -> bool {
+        self.status == WordStatus::Done { correct: false }
+    }
+
+    /// How many columns it takes.
+    pub fn width(&self) -> usize {
+        self.glyphs.len()
+    }
+
+    /// The text's word.
+    pub fn target(&self) -> String {
+        self.glyphs
+            .iter()
+            .filter(|g| g.state != CharState::Extra)
+            .map(|g| g.ch)
+            .collect()
+    }
+}
+
+impl Play {
+    /// The status line: `BLITZ 15s · 12 s left · heat 40 SERRANO`, and in HOT PURSUIT
+    /// `· flame 12 chars behind`.
+    pub fn status(&self) -> String {
+        let mut out = format!(
+            "{} · {} · heat {} {}",
+            self.mode.title(),
+            self.clock.words(),
+            self.heat,
+            self.tier
+        );
+        if let Some(lead) = self.flame_lead() {
+            let _ = write!(out, " · flame {lead} behind");
+        }
+        out
+    }
+
+    /// The word at round index `i`, if the model carries it.
+    pub fn word(&self, i: usize) -> Option<&Word> {
+        i.checked_sub(self.first).and_then(|at| self.words.get(at))
+    }
+
+    /// What is typed of the current word.
+    pub fn typed(&self) -> String {
+        self.word(self.caret.0).map_or(String::new(), |w| {
+            w.glyphs.iter().filter_map(|g| g.typed).collect()
+        })
+    }
+
+    /// HOT PURSUIT: how far the flame is behind the caret, `12 chars` (or `1 char`).
+    pub fn flame_lead(&self) -> Option<String> {
+        let flame = self.flame?;
+        let word = self.word(self.caret.0)?;
+        let caret = (i64::from(word.offset) + self.caret.1 as i64) * 1000;
+        let chars = (caret - flame).max(0).div_euclid(1000);
+        Some(if chars == 1 {
+            "1 char".into()
+        } else {
+            format!("{chars} chars")
+        })
+    }
+
+    /// Whether the flame has burnt glyph `g` of `word`: it is drawn burnt.
+    pub fn burnt(&self, word: &Word, g: usize) -> bool {
+        let at = i64::from(word.offset) + g as i64;
+        self.flame.is_some_and(|f| at * 1000 <= f)
+    }
+}
+
+/// A finished round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Results {
+    /// The score, for whatever a renderer draws from it (the chart).
+    pub score: Score,
+    /// `92 wpm`.
+    pub headline: String,
+    /// `BLITZ 15s`.
+    pub title: String,
+    /// Every stat, in order.
+    pub stats: Vec<Stat>,
+    /// Its share link, once the server has it.
+    pub share: Option<String>,
+    /// It was someone else's round.
+    pub watched: bool,
+}
+
+impl Results {
+    /// Wpm each second, for the chart.
+    pub fn samples(&self) -> &[Sample] {
+        &self.score.samples
+    }
+
+    /// Every stat in one line: `92 wpm · BLITZ 15s · wpm 92 · raw 95 · …`.
+    pub fn line(&self) -> String {
+        let mut out = format!("{} · {}", self.headline, self.title);
+        for s in &self.stats {
+            let _ = write!(out, " · {} {}", s.label, s.value);
+        }
+        out
+    }
+}
+
+/// One stat of a result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stat {
+    /// `wpm`, `accuracy`.
+    pub label: &'static str,
+    /// `92.5`, `98%`, `12 correct, 1 wrong, 0 extra, 0 missed`.
+    pub value: String,
+    /// The same in a few columns, where it differs: `12/1/0/0`.
+    pub short: Option<String>,
+    /// How it is coloured.
+    pub tone: Tone,
+}
+
+impl Stat {
+    /// The value in a cramped layout.
+    pub fn short(&self) -> &str {
+        self.short.as_deref().unwrap_or(&self.value)
+    }
+}
+
+/// How a piece of text is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// The text colour.
+    Plain,
+    /// The accent.
+    Accent,
+    /// A heat tier's colour.
+    Heat(Tier),
+}
+
+/// Your last rounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct History {
+    /// Newest first.
+    pub rows: Vec<HistoryRow>,
+    /// The picked row.
+    pub selected: usize,
+    /// `your last 3 rounds, on this device`.
+    pub caption: String,
+    /// What to say when there are no rows.
+    pub empty: Option<&'static str>,
+}
+
+/// A round of the history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryRow {
+    /// When it ended, in local time: `2026-12-01 19:52`.
+    pub date: String,
+    /// `BLITZ 15s`.
+    pub title: String,
+    /// `92 wpm`.
+    pub headline: String,
+    /// `98.5%`.
+    pub accuracy: String,
+    /// Its share link, once it has one.
+    pub share: Option<String>,
+}
+
+/// Choosing a name to link this game to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// The name so far.
+    pub name: String,
+    /// What linking does, or who is linked now.
+    pub about: String,
+    /// `linked as ada` or `not linked`.
+    pub status: String,
+}
+
+/// A month's board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Boards {
+    /// The mode shown.
+    pub mode: Mode,
+    /// `this month's best run per player`.
+    pub caption: &'static str,
+    /// The rows, or why there are none.
+    pub rows: Rows,
+    /// The picked row.
+    pub selected: usize,
+}
+
+/// A board's rows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rows {
+    /// Asked for.
+    Loading,
+    /// Why they didn't come.
+    Failed(String),
+    /// Best first.
+    Ready(Vec<BoardLine>),
+}
+
+/// A row of a board, as shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardLine {
+    /// 1 for the best.
+    pub rank: u32,
+    /// Who.
+    pub name: String,
+    /// `108 wpm`, `31 words`.
+    pub score: String,
+    /// `98.5%`.
+    pub accuracy: String,
+}
+
+/// What the menu says of a player who has not linked.
+const NOT_LINKED: &str = "not linked: l to link, to share and rank your rounds";
+
+impl App {
+    /// The model of the screen at monotonic time `now`, dates in `zone`.
+    pub fn model(&self, now: f64, zone: &dyn Zone) -> Model {
+        let mut notice = self.notice.clone();
+        let (name, banner, hints, body) = match &self.screen {
+            Screen::Menu => (
+                "menu",
+                None,
+                "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · h history · b boards · l link",
+                Body::Menu(self.menu()),
+            ),
+            Screen::Play(session) => {
+                let watching = session.watch.is_some();
+                let mode = session.round.mode();
+                let hints = if watching {
+                    "esc menu · tab or enter play this round yourself"
+                } else if mode == Mode::Zen {
+                    "esc ends the round · tab restart"
+                } else {
+                    "tab restart · esc menu"
+                };
+                (
+                    if watching { "replay" } else { "playing" },
+                    watching.then(|| banner(mode)),
+                    hints,
+                    Body::Play(self.play_model(session, now)),
+                )
+            }
+            Screen::Results(r) => {
+                if let Some(note) = &r.note {
+                    notice = Some(note.clone());
+                }
+                let hints = if r.watched {
+                    "tab or enter play this round yourself · r watch again · esc menu"
+                } else if r.share.is_some() {
+                    "tab or enter again · r watch it · c copy link · h history · esc menu"
+                } else {
+                    "tab or enter again · r watch it · h history · esc menu"
+                };
+                let banner = r.watched.then(|| banner(r.score.mode));
+                ("results", banner, hints, Body::Results(results(r)))
+            }
+            Screen::History => (
+                "history",
+                None,
+                "↑↓ pick · enter watch · esc menu",
+                Body::History(self.history_model(zone)),
+            ),
+            Screen::Link {
+                name,
+                error,
+                waiting,
+            } => {
+                if let Some(e) = error {
+                    notice = Some(e.clone());
+                } else if *waiting {
+                    notice = Some("linking…".into());
+                }
+                let (about, status) = match &self.player {
+                    Some(p) => (
+                        format!("linked as {}: a new name links a new player", p.name),
+                        format!("linked as {}", p.name),
+                    ),
+                    None => (
+                        "pick a name: your rounds are sent, scored by the server, and get share links".into(),
+                        "not linked".into(),
+                    ),
+                };
+                let link = Link {
+                    name: name.clone(),
+                    about,
+                    status,
+                };
+                (
+                    "link",
+                    None,
+                    "3 to 20 letters, digits, _ or - · enter link · esc back",
+                    Body::Link(link),
+                )
+            }
+            Screen::Boards(b) => {
+                let hints = match &b.rows {
+                    Some(Ok(rows)) if !rows.is_empty() => {
+                        "←→ mode · ↑↓ pick · enter watch · esc menu"
+                    }
+                    _ => "←→ mode · esc menu",
+                };
+                ("boards", None, hints, Body::Boards(self.boards_model(b)))
+            }
+        };
+        Model {
+            name,
+            banner,
+            notice,
+            hints,
+            body,
+        }
+    }
+
+    fn menu(&self) -> Menu {
+        let items = MENU
+            .iter()
+            .zip(self.board_modes())
+            .map(|(&label, mode)| MenuItem {
+                label,
+                level: matches!(mode, Mode::Pursuit(_)).then_some(self.level),
+                ranked: self.ranked_ready(mode),
+            })
+            .collect();
+        Menu {
+            items,
+            selected: self.menu_item,
+            last_round: self
+                .history
+                .last()
+                .map(|e| format!("last round: {}", headline(&e.score))),
+            player: match &self.player {
+                Some(p) => format!("linked as {}", p.name),
+                None => NOT_LINKED.into(),
+            },
+        }
+    }
+
+    fn play_model(&self, session: &app::Session, now: f64) -> Play {
+        let view = session.round.view(self.round_time(now));
+        let clock = match (view.time_left_ms(), view.level()) {
+            (Some(left), _) => Clock::Left(left.div_ceil(1000)),
+            (None, Some(level)) => Clock::Level(level),
+            _ => Clock::Elapsed(view.elapsed_ms() / 1000),
+        };
+        let current = view.current();
+        let first = current.saturating_sub(WORDS_BEHIND);
+        let words = (first..current + WORDS_AHEAD)
+            .map_while(|i| view.word(i))
+            .map(|w| Word {
+                index: w.index,
+                offset: w.offset,
+                status: w.status,
+                glyphs: w.glyphs().collect(),
+            })
+            .collect();
+        let watching = session.watch.is_some();
+        Play {
+            round: self.sessions,
+            mode: view.mode(),
+            clock,
+            started: view.started(),
+            heat: view.heat(),
+            tier: view.tier(),
+            first,
+            words,
+            caret: view.caret(),
+            // The flame chases the caret through the text: only where the text is words.
+            flame: view.flame().filter(|_| view.mode().unit() == "words"),
+            prompt: (!view.started() && !watching)
+                .then_some("start typing: the clock starts with your first key"),
+        }
+    }
+
+    fn history_model(&self, zone: &dyn Zone) -> History {
+        let rows = self
+            .history
+            .iter()
+            .rev()
+            .map(|e| HistoryRow {
+                date: local_time(e.unix_ms, zone),
+                title: e.score.mode.title(),
+                headline: e.score.headline().to_string(),
+                accuracy: format!("{}%", decimal(e.score.accuracy_x100.into())),
+                share: e.share.clone(),
+            })
+            .collect();
+        History {
+            rows,
+            selected: self.history_row,
+            caption: format!("your last {} rounds, on this device", self.history.len()),
+            empty: self
+                .history
+                .is_empty()
+                .then_some("no rounds yet: esc, then play one"),
+        }
+    }
+
+    fn boards_model(&self, b: &app::Boards) -> Boards {
+        let mode = self.board_modes()[b.mode];
+        let rows = match &b.rows {
+            None => Rows::Loading,
+            Some(Err(e)) => Rows::Failed(e.clone()),
+            Some(Ok(rows)) => Rows::Ready(
+                rows.iter()
+                    .map(|r| BoardLine {
+                        rank: r.rank,
+                        name: r.name.clone(),
+                        score: format!("{} {}", r.score, mode.unit()),
+                        accuracy: format!("{}%", r.accuracy),
+                    })
+                    .collect(),
+            ),
+        };
+        Boards {
+            mode,
+            caption: "this month's best run per player",
+            rows,
+            selected: b.row,
+        }
+    }
+}
+
+fn banner(mode: Mode) -> String {
+    format!("REPLAY · {mode}")
+}
+
+/// `92 wpm · BLITZ 15s`, a round's line.
+pub fn headline(score: &Score) -> String {
+    format!("{} · {}", score.headline(), score.mode)
+}
+
+fn results(r: &app::Results) -> Results {
+    let s = &r.score;
+    let c = s.chars;
+    let tier = Tier::of(s.peak_heat);
+    let stat = |label, value: String| Stat {
+        label,
+        value,
+        short: None,
+        tone: Tone::Plain,
+    };
+    let mut stats = vec![
+        stat("wpm", decimal(s.wpm_x100)),
+        stat("raw", decimal(s.raw_x100)),
+        stat("accuracy", format!("{}%", decimal(s.accuracy_x100.into()))),
+        stat(
+            "consistency",
+            format!("{}%", decimal(s.consistency_x100.into())),
+        ),
+        Stat {
+            short: Some(format!(
+                "{}/{}/{}/{}",
+                c.correct, c.wrong, c.extra, c.missed
+            )),
+            ..stat(
+                "characters",
+                format!(
+                    "{} correct, {} wrong, {} extra, {} missed",
+                    c.correct, c.wrong, c.extra, c.missed
+                ),
+            )
+        },
+        stat("words", s.words.to_string()),
+        Stat {
+            tone: Tone::Heat(tier),
+            ..stat("peak heat", format!("{} {tier}", s.peak_heat))
+        },
+    ];
+    if let (Mode::Pursuit(_), Some(level)) = (s.mode, s.level) {
+        stats.push(Stat {
+            tone: Tone::Accent,
+            ..stat("reached", format!("lv{level}"))
+        });
+    }
+    stats.push(stat(
+        "time",
+        format!("{}.{} s", s.duration_ms / 1000, s.duration_ms % 1000 / 100),
+    ));
+    Results {
+        score: s.clone(),
+        headline: s.headline().to_string(),
+        title: s.mode.title(),
+        stats,
+        share: r.share.clone(),
+        watched: r.watched,
+    }
+}
+
+/// Hundredths as `92.5`, `100`, `86.81`.
+pub fn decimal(x100: u32) -> String {
+    let whole = x100 / 100;
+    match x100 % 100 {
+        0 => whole.to_string(),
+        f if f % 10 == 0 => format!("{whole}.{}", f / 10),
+        f => format!("{whole}.{f:02}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Key, Now};
+    use crate::storage::Stored;
+    use crate::zone::Fixed;
+    use typepper_api::{BoardRow, Player};
+
+    const UTC: Fixed = Fixed(0);
+
+    fn at(mono: f64) -> Now {
+        Now {
+            mono,
+            unix_ms: 1_796_154_720_000 + mono as u64,
+        }
+    }
+
+    fn fresh() -> App {
+        App::new(7, &Stored::default()).0
+    }
+
+    /// Types the current word and a space, 100 ms a key.
+    fn type_word(app: &mut App, t: &mut f64) {
+        let Body::Play(play) = app.model(*t, &UTC).body else {
+            panic!("not playing")
+        };
+        for c in play
+            .word(play.caret.0)
+            .unwrap()
+            .target()
+            .chars()
+            .chain([' '])
+        {
+            app.key(Key::Char(c), at(*t));
+            *t += 100.0;
+        }
+    }
+
+    #[test]
+    fn the_menu_lists_the_modes_and_who_plays() {
+        let mut app = fresh();
+        let m = app.model(0.0, &UTC);
+        assert_eq!((m.name, m.banner, m.notice), ("menu", None, None));
+        let Body::Menu(menu) = m.body else { panic!() };
+        let titles: Vec<String> = menu.items.iter().map(MenuItem::title).collect();
+        assert_eq!(
+            titles,
+            [
+                "BLITZ 15s",
+                "BLITZ 30s",
+                "BLITZ 60s",
+                "ZEN",
+                "HOT PURSUIT from lv7"
+            ]
+        );
+        assert_eq!(menu.selected, 0);
+        assert_eq!(menu.player, NOT_LINKED);
+        assert_eq!(menu.last_round, None);
+        app.player = Some(Player {
+            name: "ada".into(),
+            token: "t".into(),
+        });
+        app.key(Key::Down, at(0.0));
+        let Body::Menu(menu) = app.model(0.0, &UTC).body else {
+            panic!()
+        };
+        assert_eq!((menu.selected, menu.player.as_str()), (1, "linked as ada"));
+    }
+
+    #[test]
+    fn the_play_model_says_the_clock_heat_and_words_and_changes_with_each_key() {
+        let mut app = fresh();
+        app.key(Key::Char('1'), at(0.0));
+        let before = app.model(500.0, &UTC);
+        assert_eq!(
+            before,
+            app.model(900.0, &UTC),
+            "nothing moves before the first key"
+        );
+        assert_eq!(before.name, "playing");
+        let Body::Play(play) = &before.body else {
+            panic!()
+        };
+        assert_eq!(play.status(), "BLITZ 15s · 15 s left · heat 0 BELL PEPPER");
+        assert_eq!(play.clock.big(), "15");
+        assert!(play.prompt.is_some() && !play.started);
+        assert_eq!((play.first, play.caret), (0, (0, 0)));
+        assert!(play.words.len() >= typepper_engine::LOOKAHEAD);
+        let mut t = 1000.0;
+        type_word(&mut app, &mut t);
+        let after = app.model(t, &UTC);
+        assert_ne!(after, before);
+        let Body::Play(play) = &after.body else {
+            panic!()
+        };
+        assert_eq!(play.caret, (1, 0));
+        assert!(play.started && play.prompt.is_none());
+        assert_eq!(play.words[0].status, WordStatus::Done { correct: true });
+        assert_eq!(play.clock, Clock::Left(15 - ((t as u32 - 1000) / 1000)));
+        // A second later only the clock moved.
+        let later = app.model(t + 1000.0, &UTC);
+        let Body::Play(later) = &later.body else {
+            panic!()
+        };
+        assert_eq!(later.words, play.words);
+        assert_ne!(later.clock, play.clock);
+    }
+
+    #[test]
+    fn the_flame_burns_what_it_passed_in_hot_pursuit_only() {
+        let mut app = fresh();
+        app.key(Key::Char('p'), at(0.0));
+        let mut t = 0.0;
+        type_word(&mut app, &mut t);
+        let Body::Play(play) = app.model(t + 3_000.0, &UTC).body else {
+            panic!()
+        };
+        assert_eq!(play.clock, Clock::Level(7));
+        let flame = play.flame.expect("a flame in HOT PURSUIT");
+        let Body::Play(sooner) = app.model(t + 1_000.0, &UTC).body else {
+            panic!()
+        };
+        assert!(sooner.flame < Some(flame), "the flame moves on");
+        let word = &play.words[0];
+        let burnt = (0..word.width()).filter(|&g| play.burnt(word, g)).count();
+        let sooner_burnt = (0..word.width()).filter(|&g| sooner.burnt(word, g)).count();
+        assert!(burnt >= sooner_burnt);
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('z'), at(0.0));
+        let Body::Play(zen) = app.model(0.0, &UTC).body else {
+            panic!()
+        };
+        assert_eq!((zen.flame, zen.clock), (None, Clock::Elapsed(0)));
+    }
+
+    #[test]
+    fn results_carry_every_stat_once() {
+        let mut app = fresh();
+        app.key(Key::Char('1'), at(0.0));
+        let mut t = 0.0;
+        type_word(&mut app, &mut t);
+        app.key(Key::Char('x'), at(t));
+        app.tick(at(20_000.0));
+        let m = app.model(20_000.0, &UTC);
+        assert_eq!((m.name, m.banner.as_deref()), ("results", None));
+        let Body::Results(r) = m.body else { panic!() };
+        let labels: Vec<&str> = r.stats.iter().map(|s| s.label).collect();
+        assert_eq!(
+            labels,
+            [
+                "wpm",
+                "raw",
+                "accuracy",
+                "consistency",
+                "characters",
+                "words",
+                "peak heat",
+                "time"
+            ]
+        );
+        let s = &r.score;
+        assert_eq!(r.headline, s.headline().to_string());
+        assert!(
+            r.line()
+                .starts_with(&format!("{} · BLITZ 15s · wpm ", r.headline))
+        );
+        assert!(r.line().ends_with(" · time 15.0 s"), "{}", r.line());
+        let (chars, c) = (&r.stats[4], s.chars);
+        let want = format!(
+            "{} correct, {} wrong, {} extra, {} missed",
+            c.correct, c.wrong, c.extra, c.missed
+        );
+        assert_eq!(chars.value, want);
+        let short = format!("{}/{}/{}/{}", c.correct, c.wrong, c.extra, c.missed);
+        assert_eq!(chars.short(), short);
+        assert!(c.wrong + c.extra > 0, "the x counts against the round");
+        assert_eq!(r.samples().len(), 15);
+    }
+
+    #[test]
+    fn history_rows_are_newest_first_in_local_time() {
+        let mut app = fresh();
+        let mut t = 0.0;
+        for _ in 0..2 {
+            app.key(Key::Char('z'), at(t));
+            type_word(&mut app, &mut t);
+            app.key(Key::Escape, at(t));
+            t += 3_600_000.0;
+            app.key(Key::Escape, at(t));
+        }
+        app.key(Key::Char('h'), at(t));
+        let m = app.model(t, &Fixed(330));
+        assert_eq!(m.name, "history");
+        let Body::History(h) = m.body else { panic!() };
+        assert_eq!(h.caption, "your last 2 rounds, on this device");
+        assert_eq!(h.empty, None);
+        // The rounds ended at 19:52 and 20:52 UTC, 01:22 and 02:22 in India.
+        let dates: Vec<&str> = h.rows.iter().map(|r| r.date.as_str()).collect();
+        assert_eq!(dates, ["2026-12-02 02:22", "2026-12-02 01:22"]);
+        assert_eq!(h.rows[0].title, "ZEN");
+        let Body::History(empty) = ({
+            let mut app = fresh();
+            app.key(Key::Char('h'), at(0.0));
+            app.model(0.0, &UTC).body
+        }) else {
+            panic!()
+        };
+        assert!(empty.rows.is_empty() && empty.empty.is_some());
+    }
+
+    #[test]
+    fn link_and_boards_say_what_is_going_on() {
+        let mut app = fresh();
+        app.key(Key::Char('l'), at(0.0));
+        for c in "ada".chars() {
+            app.key(Key::Char(c), at(0.0));
+        }
+        app.key(Key::Enter, at(0.0));
+        let m = app.model(0.0, &UTC);
+        assert_eq!((m.name, m.notice.as_deref()), ("link", Some("linking…")));
+        let Body::Link(link) = m.body else { panic!() };
+        assert_eq!(
+            (link.name.as_str(), link.status.as_str()),
+            ("ada", "not linked")
+        );
+
+        app.key(Key::Escape, at(0.0));
+        app.key(Key::Char('b'), at(0.0));
+        let Body::Boards(b) = app.model(0.0, &UTC).body else {
+            panic!()
+        };
+        assert_eq!((b.mode, &b.rows), (Mode::BLITZ_15, &Rows::Loading));
+        let row = BoardRow {
+            rank: 1,
+            name: "ada".into(),
+            score: 108,
+            wpm: 108.0,
+            accuracy: 98.5,
+            run: "7Xf9qyuC".into(),
+            time: "2026-12-01T19:52:00Z".into(),
+        };
+        app.board_loaded("time:15", Ok(vec![row]));
+        let m = app.model(0.0, &UTC);
+        assert!(m.hints.contains("enter watch"));
+        let Body::Boards(b) = m.body else { panic!() };
+        let want = BoardLine {
+            rank: 1,
+            name: "ada".into(),
+            score: "108 wpm".into(),
+            accuracy: "98.5%".into(),
+        };
+        assert_eq!(b.rows, Rows::Ready(vec![want]));
+    }
+
+    #[test]
+    fn decimals_read_as_people_write_them() {
+        assert_eq!(decimal(9200), "92");
+        assert_eq!(decimal(9250), "92.5");
+        assert_eq!(decimal(8681), "86.81");
+        assert_eq!(decimal(5), "0.05");
+    }
+}
