@@ -23,13 +23,18 @@ struct Tmux {
 }
 
 impl Tmux {
-    /// Starts `command` in a 100×30 terminal.
+    /// Starts the game in a 100×30 terminal, with `args`.
     fn start(name: &str, data: &Path, args: &str) -> Tmux {
+        Tmux::start_with(name, data, "", args)
+    }
+
+    /// The same, with more of the environment (`NAME='value' …`).
+    fn start_with(name: &str, data: &Path, env: &str, args: &str) -> Tmux {
         let tmux = Tmux {
             socket: format!("typepper-test-{name}-{}", std::process::id()),
         };
         let command = format!(
-            "TYPEPPER_DATA_DIR={} TERM=xterm-256color {} {args}; echo EXITED $?; sleep 60",
+            "TYPEPPER_DATA_DIR={} TERM=xterm-256color {env} {} {args}; echo EXITED $?; sleep 60",
             data.display(),
             binary().display()
         );
@@ -100,6 +105,11 @@ impl Tmux {
 
     /// Types the word under the caret and a space, as read off the screen.
     fn type_next_word(&self) -> bool {
+        self.type_next_word_with(&mut || Duration::from_millis(30))
+    }
+
+    /// The same, waiting `gap()` after each key.
+    fn type_next_word_with(&self, gap: &mut dyn FnMut() -> Duration) -> bool {
         let (x, y) = self.cursor();
         let screen = self.screen();
         let Some(line) = screen.lines().nth(y) else {
@@ -111,7 +121,7 @@ impl Tmux {
         };
         for c in word.chars().chain([' ']) {
             self.type_text(&c.to_string());
-            std::thread::sleep(Duration::from_millis(30));
+            std::thread::sleep(gap());
         }
         true
     }
@@ -279,4 +289,135 @@ fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no round played on this machine yet"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The server binary `cargo xtask test` built, with HTTP and SSH on free ports; killed
+/// when dropped.
+struct Server {
+    child: std::process::Child,
+    ssh_port: u16,
+    _dir: PathBuf,
+}
+
+impl Server {
+    fn start(binary: &Path, dir: PathBuf) -> Server {
+        use std::io::BufRead as _;
+        let mut child = Command::new(binary)
+            .args(["--listen", "127.0.0.1:0", "--ssh-listen", "127.0.0.1:0"])
+            .arg("--data-dir")
+            .arg(&dir)
+            .arg("--static-dir")
+            .arg(&dir)
+            .args(["--quiet", "--ip-rate", "0"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let ssh = out
+            .by_ref()
+            .map_while(Result::ok)
+            .find_map(|l| l.strip_prefix("ssh on ssh://").map(str::to_owned))
+            .expect("the server's SSH address");
+        let port = ssh
+            .split_whitespace()
+            .next()
+            .and_then(|a| a.rsplit(':').next())
+            .and_then(|p| p.parse().ok())
+            .unwrap();
+        // Its stdout stays read, so that it never writes into a closed pipe.
+        std::thread::spawn(move || out.for_each(drop));
+        Server {
+            child,
+            ssh_port: port,
+            _dir: dir,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
+    let Some(server_bin) = std::env::var_os("TYPEPPER_SERVER_BIN") else {
+        eprintln!("skipped: cargo xtask test sets TYPEPPER_SERVER_BIN to the server it built");
+        return;
+    };
+    if !has_tmux() || Command::new("ssh-keygen").arg("-?").output().is_err() {
+        eprintln!("skipped: no tmux or OpenSSH here (cargo xtask test installs them)");
+        return;
+    }
+    let data = temp_dir("online");
+    let server = Server::start(Path::new(&server_bin), temp_dir("online-server"));
+    let key = data.join("key");
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(&key)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let env = format!(
+        "TYPEPPER_SSH='ssh -i {} -o IdentitiesOnly=yes -o UserKnownHostsFile=/dev/null \
+         -o StrictHostKeyChecking=no -o LogLevel=ERROR'",
+        key.display()
+    );
+    let game = Tmux::start_with(
+        "online",
+        &data,
+        &env,
+        &format!("--server ssh://127.0.0.1:{}", server.ssh_port),
+    );
+    game.wait_for("▸ BLITZ 15s", 10);
+    game.type_text("l");
+    game.wait_for("link this game", 5);
+    game.type_text("termgrace");
+    game.keys(&["Enter"]);
+    game.wait_for("linked as termgrace: your rounds will be sent", 20);
+    // The seeds the server issued for the menu's modes: the next round counts.
+    game.wait_for("BLITZ 15s  RANKED", 20);
+    assert!(
+        std::fs::read_to_string(data.join("player"))
+            .unwrap()
+            .starts_with("termgrace ")
+    );
+
+    game.type_text("1");
+    game.wait_for("start typing", 5);
+    // A person's uneven rhythm (a bot's even one would be refused).
+    let mut state = 0x9e37_79b9_u64;
+    let mut gap = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        Duration::from_millis(70 + (state >> 33) % 160)
+    };
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(20) && !game.screen().contains("accuracy") {
+        game.type_next_word_with(&mut gap);
+    }
+    let results = game.wait_for("share http", 30);
+    assert!(results.contains("ranked"), "{results}");
+    let history = std::fs::read_to_string(data.join("history")).unwrap();
+    assert!(
+        history
+            .trim_end()
+            .ends_with(|c: char| c.is_ascii_alphanumeric())
+    );
+    assert!(
+        history.contains("/r/"),
+        "the history keeps the share link: {history}"
+    );
+    assert_eq!(
+        std::fs::read_dir(data.join("outbox")).unwrap().count(),
+        0,
+        "sent"
+    );
+    game.keys(&["C-c"]);
+    game.wait_for("EXITED 0", 5);
+    std::fs::remove_dir_all(&data).unwrap();
 }

@@ -38,6 +38,7 @@ mod limit;
 pub mod metrics;
 mod routes;
 pub mod serve;
+pub mod ssh;
 pub mod store;
 pub mod submit;
 pub mod sweep;

@@ -108,6 +108,14 @@ struct Args {
     /// off unless given. Keep it off the public network.
     #[arg(long, env = "TYPEPPER_METRICS_LISTEN")]
     metrics_listen: Option<SocketAddr>,
+    /// Address to speak the `v1` line protocol over SSH on, for the terminal game (off
+    /// unless set).
+    #[arg(long, env = "TYPEPPER_SSH_LISTEN")]
+    ssh_listen: Option<SocketAddr>,
+    /// The SSH host key (OpenSSH format); by default `ssh_host_ed25519_key` in the data
+    /// dir, made on first start.
+    #[arg(long, env = "TYPEPPER_SSH_HOST_KEY")]
+    ssh_host_key: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Subcommand)]
@@ -213,14 +221,65 @@ async fn main() -> anyhow::Result<()> {
         ),
         None => None,
     };
+    let ssh = match args.ssh_listen {
+        Some(at) => {
+            let path = args
+                .ssh_host_key
+                .clone()
+                .unwrap_or_else(|| args.data_dir.join("ssh_host_ed25519_key"));
+            let key = typepper_server::ssh::host_key(&path)?;
+            let listener = tokio::net::TcpListener::bind(at)
+                .await
+                .with_context(|| format!("listening for SSH on {at}"))?;
+            Some((listener, key))
+        }
+        None => None,
+    };
+    // One signal stops both protocols.
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        stop_signal().await;
+        let _ = stop.send(true);
+    });
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stop| *stop).await;
+    };
     println!("typepper is serving on http://{addr} ({database})");
+    let ssh = match ssh {
+        Some((listener, key)) => {
+            println!(
+                "ssh on ssh://{} (host key {})",
+                listener.local_addr()?,
+                typepper_server::ssh::fingerprint(key.public_key())
+            );
+            let (router, state) = (app(state.clone()), state.clone());
+            let serving = typepper_server::ssh::serve_ssh(
+                listener,
+                key,
+                state,
+                router,
+                stopped(stopping.clone()),
+            );
+            Some(tokio::spawn(serving))
+        }
+        None => None,
+    };
     if let Some(metrics) = metrics {
         // Said after the line above, which scripts read first for the address.
         println!("metrics on http://{}/metrics", metrics.local_addr()?);
         let (limits, router) = (state.limits(), typepper_server::metrics_app(state.clone()));
         tokio::spawn(serve(metrics, router, limits, std::future::pending()));
     }
-    serve(listener, app(state.clone()), state.limits(), stop_signal()).await?;
+    serve(
+        listener,
+        app(state.clone()),
+        state.limits(),
+        stopped(stopping),
+    )
+    .await?;
+    if let Some(ssh) = ssh {
+        ssh.await??;
+    }
     tracing::info!("typepper stopped");
     Ok(())
 }

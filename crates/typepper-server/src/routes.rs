@@ -155,14 +155,29 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     })
 }
 
-fn token_hash(token: &str) -> [u8; 32] {
+pub(crate) fn token_hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// The player a request's `Authorization: Bearer <token>` belongs to.
-async fn player(st: &State, headers: &HeaderMap) -> Result<Player, ApiError> {
+/// The SSH key a request was made for, by the SSH server ([`crate::ssh`]): its
+/// fingerprint. Only the server itself can put it on a request; extensions never come
+/// off the wire.
+#[derive(Clone, Debug)]
+pub struct SshKey(pub String);
+
+/// The player a request is for: its SSH key's, or its `Authorization: Bearer <token>`'s.
+async fn player(st: &State, headers: &HeaderMap, key: Option<&SshKey>) -> Result<Player, ApiError> {
     const HOW: &str =
         "link the game first: POST /v1/players, then send Authorization: Bearer <token>";
+    if let Some(SshKey(fingerprint)) = key {
+        return st
+            .store
+            .player_by_key(fingerprint.clone())
+            .await?
+            .ok_or(ApiError::Unauthorized(
+                "this key is not linked to a player: run v1 link <name> first",
+            ));
+    }
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -186,9 +201,10 @@ async fn player(st: &State, headers: &HeaderMap) -> Result<Player, ApiError> {
 async fn issue_seed(
     st: St,
     headers: HeaderMap,
+    key: Option<Extension<SshKey>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let player = player(&st, &headers).await?;
+    let player = player(&st, &headers, key.as_ref().map(|k| &k.0)).await?;
     let body = body_bytes(body)?;
     let req: typepper_api::SeedRequest = serde_json::from_slice(&body).map_err(|_| {
         ApiError::BadRequest(r#"send {"mode": "<a mode key, e.g. time:15>"} as JSON"#.into())
@@ -232,10 +248,15 @@ async fn issue_seed(
 
 /// `POST /v1/submit`: judge every replay of the body, store the good ones, answer a line
 /// each.
-async fn submit(st: St, headers: HeaderMap, body: Body) -> Result<Response, ApiError> {
+async fn submit(
+    st: St,
+    headers: HeaderMap,
+    key: Option<Extension<SshKey>>,
+    body: Body,
+) -> Result<Response, ApiError> {
     let started = Instant::now();
     let budget = Duration::from_secs(st.config.request_timeout_secs);
-    let player = player(&st, &headers).await?;
+    let player = player(&st, &headers, key.as_ref().map(|k| &k.0)).await?;
     let body = match tokio::time::timeout(budget, axum::body::to_bytes(body, crate::MAX_BODY)).await
     {
         Err(_) => return Err(ApiError::Timeout),
@@ -350,7 +371,7 @@ fn run_id() -> String {
     id
 }
 
-fn random(buf: &mut [u8]) {
+pub(crate) fn random(buf: &mut [u8]) {
     if let Err(e) = getrandom::fill(buf) {
         // No OS randomness means no safe ids or tokens: stop rather than guess.
         panic!("the OS random source failed: {e}");

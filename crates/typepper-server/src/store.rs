@@ -272,6 +272,13 @@ pub trait Store: Send + Sync + 'static {
     /// The player whose token hashes to `token_hash`.
     fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>>;
 
+    /// Links the SSH key with `fingerprint` to `player`, in place of any player it was
+    /// linked to before.
+    fn link_key(&self, fingerprint: String, player: PlayerId, now_ms: i64) -> Fut<'_, ()>;
+
+    /// The player the SSH key with `fingerprint` is linked to.
+    fn player_by_key(&self, fingerprint: String) -> Fut<'_, Option<Player>>;
+
     /// Keeps an issued seed. If its player then has more than `max_open` seeds that are
     /// neither used nor expired, the oldest of them are withdrawn (deleted).
     /// [`StoreError::SeedTaken`] if the seed exists.

@@ -5,6 +5,9 @@ use anyhow::Result;
 use crate::install;
 use crate::sh::{cmd, root, run, step};
 
+/// Where `cargo xtask serve` speaks SSH to the terminal game.
+const SSH_LISTEN: &str = "127.0.0.1:2222";
+
 /// Seconds each fuzz target runs for in `cargo xtask test`.
 const FUZZ_SECS: u32 = 20;
 
@@ -25,9 +28,12 @@ pub fn test(_args: &[String]) -> Result<()> {
             "warnings",
         ],
     ))?;
-    // The terminal game's tests play the release binary in tmux.
+    // The terminal game's tests play the release binary in tmux, against the release
+    // server over SSH with OpenSSH's client.
     install::debian(&["tmux"], std::path::Path::new("/usr/bin/tmux"))?;
-    let cli = crate::build::release_server()?.with_file_name("typepper");
+    install::debian(&["openssh-client"], std::path::Path::new("/usr/bin/ssh"))?;
+    let server = crate::build::release_server()?;
+    let cli = server.with_file_name("typepper");
     // The store story runs on SQLite always, and on PostgreSQL in a throwaway cluster,
     // which one test stops and starts again under load.
     crate::pg::with_cluster_ctl(|url, ctl| {
@@ -35,7 +41,8 @@ pub fn test(_args: &[String]) -> Result<()> {
         let mut c = cmd("cargo", &["test", "--workspace"]);
         c.env("TYPEPPER_TEST_POSTGRES_URL", url)
             .env("TYPEPPER_TEST_POSTGRES_CTL", ctl)
-            .env("TYPEPPER_CLI", &cli);
+            .env("TYPEPPER_CLI", &cli)
+            .env("TYPEPPER_SERVER_BIN", &server);
         run(&mut c)
     })?;
     step("building the engine for wasm32 (it must build with no feature flags)");
@@ -118,7 +125,11 @@ fn fuzz_targets() -> Vec<(String, Vec<String>)> {
 pub fn serve(args: &[String]) -> Result<()> {
     crate::web::build()?;
     let server = crate::build::release_server()?;
-    step("starting the server (data in data/; Ctrl-C stops it)");
+    step(&format!(
+        "starting the server (data in data/; Ctrl-C stops it); the terminal game plays \
+         against it with `{} --server ssh://{SSH_LISTEN}`",
+        server.with_file_name("typepper").display()
+    ));
     let mut c = cmd(
         server.to_str().unwrap_or("target/release/typepper-server"),
         &[],
@@ -127,7 +138,11 @@ pub fn serve(args: &[String]) -> Result<()> {
         .arg(root())
         .arg("--data-dir")
         .arg(root().join("data"));
-    c.args(args.iter().filter(|a| a.as_str() != "--"));
+    let args: Vec<&String> = args.iter().filter(|a| a.as_str() != "--").collect();
+    if !args.iter().any(|a| a.starts_with("--ssh-listen")) {
+        c.args(["--ssh-listen", SSH_LISTEN]);
+    }
+    c.args(args);
     match run(&mut c) {
         // Ctrl-C is how the server is stopped here: the server shuts down on it too.
         Err(_) if crate::sh::interrupted() => Ok(()),

@@ -28,6 +28,7 @@ use super::{
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_init.sql"),
     include_str!("../../migrations/postgres/0002_trust.sql"),
+    include_str!("../../migrations/postgres/0003_keys.sql"),
 ];
 
 /// The longest any statement may run: a stuck query becomes an error the request can
@@ -180,6 +181,42 @@ impl Store for PgStore {
                 .await
                 .map_err(db)?;
             let row = c.query_opt(&s, &[&&token_hash[..]]).await.map_err(db)?;
+            Ok(row.map(|r| Player {
+                id: r.get(0),
+                name: r.get(1),
+            }))
+        })
+    }
+
+    fn link_key(&self, fingerprint: String, player: super::PlayerId, now_ms: i64) -> Fut<'_, ()> {
+        Box::pin(async move {
+            let c = self.client().await?;
+            let s = c
+                .prepare_cached(
+                    "INSERT INTO player_keys (fingerprint, player_id, linked_ms) VALUES ($1, $2, $3)
+                     ON CONFLICT (fingerprint) DO UPDATE
+                     SET player_id = excluded.player_id, linked_ms = excluded.linked_ms",
+                )
+                .await
+                .map_err(db)?;
+            c.execute(&s, &[&fingerprint, &player, &now_ms])
+                .await
+                .map_err(db)?;
+            Ok(())
+        })
+    }
+
+    fn player_by_key(&self, fingerprint: String) -> Fut<'_, Option<Player>> {
+        Box::pin(async move {
+            let c = self.client().await?;
+            let s = c
+                .prepare_cached(
+                    "SELECT p.id, p.name FROM player_keys k JOIN players p ON p.id = k.player_id
+                     WHERE k.fingerprint = $1",
+                )
+                .await
+                .map_err(db)?;
+            let row = c.query_opt(&s, &[&fingerprint]).await.map_err(db)?;
             Ok(row.map(|r| Player {
                 id: r.get(0),
                 name: r.get(1),

@@ -34,6 +34,7 @@ use super::{
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0001_init.sql"),
     include_str!("../../migrations/sqlite/0002_trust.sql"),
+    include_str!("../../migrations/sqlite/0003_keys.sql"),
 ];
 
 /// Readers beside the writer.
@@ -356,6 +357,36 @@ impl Store for SqliteStore {
                     })
                 })
                 .optional()
+        });
+        Box::pin(std::future::ready(found))
+    }
+
+    fn link_key(&self, fingerprint: String, player: super::PlayerId, now_ms: i64) -> Fut<'_, ()> {
+        self.write(None, move |c| {
+            c.prepare_cached(
+                "INSERT INTO player_keys (fingerprint, player_id, linked_ms) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (fingerprint) DO UPDATE
+                 SET player_id = excluded.player_id, linked_ms = excluded.linked_ms",
+            )
+            .and_then(|mut s| s.execute(params![fingerprint, player, now_ms]))
+            .map_err(db)?;
+            Ok(())
+        })
+    }
+
+    fn player_by_key(&self, fingerprint: String) -> Fut<'_, Option<Player>> {
+        let found = self.read(|c| {
+            c.prepare_cached(
+                "SELECT p.id, p.name FROM player_keys k JOIN players p ON p.id = k.player_id
+                 WHERE k.fingerprint = ?1",
+            )?
+            .query_row([&fingerprint], |r| {
+                Ok(Player {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                })
+            })
+            .optional()
         });
         Box::pin(std::future::ready(found))
     }
