@@ -24,6 +24,10 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    fn start_with(extra: &[&str]) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_typepper-server"));
         for (key, _) in std::env::vars_os() {
@@ -38,7 +42,10 @@ impl Server {
             .arg("--static-dir")
             .arg(dir.path())
             .args(["--quiet", "--ip-rate", "0", "--player-rate", "0"])
+            .args(extra)
             .stdin(Stdio::null())
+            // Its only warning is that these dirs hold no built game.
+            .stderr(Stdio::null())
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
@@ -140,7 +147,8 @@ impl Player {
     /// Runs `command` with `stdin`.
     fn run(&self, command: &str, stdin: &[u8]) -> Output {
         let mut child = self.command(command).stdin(Stdio::piped()).spawn().unwrap();
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        // A server that refuses early closes the channel before all of stdin is written.
+        let _ = child.stdin.take().unwrap().write_all(stdin);
         child.wait_with_output().unwrap()
     }
 
@@ -324,4 +332,60 @@ fn a_connection_dropped_mid_body_stores_nothing() {
     // Had the half been stored, the whole round would now be refused as a copy.
     let answer = text(&ken.ok("v1 submit", &whole));
     assert!(answer.starts_with("ok "), "{answer}");
+}
+
+#[test]
+fn a_stalled_body_is_answered_when_the_request_time_is_up_and_stores_nothing() {
+    if !has_ssh() {
+        eprintln!("skipped: no OpenSSH client here");
+        return;
+    }
+    let server = Server::start_with(&["--request-timeout", "1"]);
+    let dir = tempfile::tempdir().unwrap();
+    let bo = Player::new(dir.path(), "bo", &server);
+    bo.ok("v1 link sshbo", b"");
+    let round = synth(Mode::BLITZ_15, 11, &Typist::default());
+    let whole = body(&round);
+    let mut stalled = bo
+        .command("v1 submit")
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = stalled.stdin.take().unwrap();
+    stdin.write_all(&whole[..10]).unwrap();
+    // The rest never comes, and stdin stays open: the server gives up on its own.
+    let out = stalled.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("took too long"),
+        "{}",
+        text(&out.stderr)
+    );
+    let answer = text(&bo.ok("v1 submit", &whole));
+    assert!(
+        answer.starts_with("ok "),
+        "nothing was stored before: {answer}"
+    );
+}
+
+#[test]
+fn a_padded_body_over_the_limit_is_refused_like_over_http() {
+    if !has_ssh() {
+        eprintln!("skipped: no OpenSSH client here");
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let pad = Player::new(dir.path(), "pad", &server);
+    pad.ok("v1 link sshpad", b"");
+    let mut padded = body(&synth(Mode::BLITZ_15, 12, &Typist::default()));
+    padded.resize(typepper_engine::MAX_BYTES + 1, 0);
+    let out = pad.run("v1 submit", &padded);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("at most"),
+        "{}",
+        text(&out.stderr)
+    );
 }
