@@ -120,7 +120,15 @@ impl Player {
     }
 
     fn command(&self, command: &str) -> Command {
+        self.command_with(&[], command)
+    }
+
+    /// `ssh` with more `-o` options, for `command`.
+    fn command_with(&self, options: &[String], command: &str) -> Command {
         let mut c = Command::new("ssh");
+        for o in options {
+            c.args(["-o", o]);
+        }
         c.arg("-i")
             .arg(&self.key)
             .args([
@@ -388,4 +396,42 @@ fn a_padded_body_over_the_limit_is_refused_like_over_http() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn one_shared_connection_runs_command_after_command() {
+    if !has_ssh() {
+        eprintln!("skipped: no OpenSSH client here");
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let mux = Player::new(dir.path(), "mux", &server);
+    let control = dir.path().join("control");
+    let shared = |command: &str| {
+        let options = [
+            "ControlMaster=auto".to_owned(),
+            "ControlPersist=30".to_owned(),
+            format!("ControlPath={}", control.display()),
+        ];
+        let out = mux
+            .command_with(&options, command)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out.stderr))
+    };
+    // More commands than a connection may have channels open at once, one after another
+    // on the one connection: none is refused, and none falls back to a connection of its own.
+    for _ in 0..10 {
+        let (status, said) = shared("v1 board zen");
+        assert_eq!(status, Some(0), "{said}");
+        assert!(!said.contains("refused"), "{said}");
+    }
+    let _ = Command::new("ssh")
+        .arg("-o")
+        .arg(format!("ControlPath={}", control.display()))
+        .args(["-O", "exit", "127.0.0.1"])
+        .stderr(Stdio::null())
+        .status();
 }

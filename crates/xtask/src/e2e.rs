@@ -16,6 +16,8 @@ pub struct Server {
     pub url: String,
     /// Its metrics' URL, when it serves them.
     pub metrics: Option<String>,
+    /// `host:port` of its SSH, when started with `--ssh-listen`.
+    pub ssh: Option<String>,
     _data: Option<TempDir>,
 }
 
@@ -97,7 +99,16 @@ impl Server {
                 said.trim_end()
             );
         };
-        // With its metrics on a port of their own, it says where on the next line.
+        // With SSH, then metrics on ports of their own, it says where on the next lines.
+        let ssh = if extra.contains(&"--ssh-listen") {
+            let mut line = String::new();
+            stdout.read_line(&mut line)?;
+            line.split_whitespace()
+                .find_map(|w| w.strip_prefix("ssh://"))
+                .map(str::to_owned)
+        } else {
+            None
+        };
         let metrics = if extra.contains(&"--metrics-listen") {
             let mut line = String::new();
             stdout.read_line(&mut line)?;
@@ -111,6 +122,7 @@ impl Server {
             child,
             url,
             metrics,
+            ssh,
             _data: Some(data),
         })
     }

@@ -1069,7 +1069,7 @@ fn submit_one(addr: &str, token: &str, submission: &[u8]) -> Result<String> {
 }
 
 /// One HTTP/1.1 request on a fresh connection: the status and the body.
-fn http(
+pub(crate) fn http(
     addr: &str,
     method: &str,
     path: &str,

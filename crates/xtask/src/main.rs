@@ -13,6 +13,7 @@ mod modules;
 mod pg;
 mod sh;
 mod tasks;
+mod term;
 mod web;
 
 use std::process::ExitCode;
@@ -27,6 +28,7 @@ commands:
   load    only the server's load test, or the set-ups whose name has the argument in it
           (TYPEPPER_LOAD_SECS, TYPEPPER_LOAD_BODIES)
   pg      a throwaway PostgreSQL cluster until Ctrl-C, for working on the PostgreSQL store
+  term    the terminal game's start-up and keypress-to-screen times, and SSH beside HTTP
 
 Everything missing is installed first; each step says what it is doing.";
 
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Some("e2e") => crate::web::build().and_then(|()| e2e::run_suite(&args[1..])),
         Some("load") => load::run(args.get(1).map_or("", String::as_str)),
         Some("pg") => pg::hold(),
+        Some("term") => term::run(),
         Some("-h" | "--help" | "help") | None => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
