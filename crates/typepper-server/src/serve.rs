@@ -24,8 +24,8 @@ use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// How the loop serves.
 #[derive(Clone, Debug)]
@@ -53,6 +53,62 @@ impl Limits {
     }
 }
 
+/// Takes connections off a listener, each with a permit from the connection cap.
+pub(crate) struct Acceptor<'a> {
+    listener: &'a TcpListener,
+    permits: Arc<Semaphore>,
+    /// Accepting is failing: said once when it starts, and once when it works again.
+    failing: bool,
+}
+
+impl<'a> Acceptor<'a> {
+    pub(crate) fn new(listener: &'a TcpListener, max_connections: usize) -> Acceptor<'a> {
+        Acceptor {
+            listener,
+            permits: Arc::new(Semaphore::new(max_connections.max(1))),
+            failing: false,
+        }
+    }
+
+    /// The next connection (`TCP_NODELAY` set) and its permit, which it holds while
+    /// open; `None` once `shutdown` has resolved. Past the cap it waits for a permit,
+    /// leaving new connections in the kernel's backlog.
+    pub(crate) async fn next(
+        &mut self,
+        shutdown: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
+    ) -> Option<(OwnedSemaphorePermit, TcpStream, SocketAddr)> {
+        loop {
+            let permit = tokio::select! {
+                permit = self.permits.clone().acquire_owned() => permit.ok()?,
+                () = shutdown.as_mut() => return None,
+            };
+            let accepted = tokio::select! {
+                accepted = self.listener.accept() => accepted,
+                () = shutdown.as_mut() => return None,
+            };
+            match accepted {
+                Ok((stream, addr)) => {
+                    if std::mem::take(&mut self.failing) {
+                        tracing::info!("accepting connections again");
+                    }
+                    // Small answers go out at once, not after Nagle's wait for an ACK.
+                    let _ = stream.set_nodelay(true);
+                    return Some((permit, stream, addr));
+                }
+                Err(e) => {
+                    // Out of file descriptors, or a connection reset before it was taken:
+                    // wait a moment rather than spin, and go on. The connections waiting
+                    // are served as others close.
+                    if !std::mem::replace(&mut self.failing, true) {
+                        tracing::warn!("accepting a connection failed ({e}); trying again");
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        }
+    }
+}
+
 /// Serves `router` on `listener` until `shutdown` resolves, then lets the requests in
 /// flight finish for up to `limits.grace` and returns.
 pub async fn serve(
@@ -61,45 +117,14 @@ pub async fn serve(
     limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let permits = Arc::new(Semaphore::new(limits.max_connections));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
         .keep_alive(true);
     let mut shutdown = std::pin::pin!(shutdown);
-    // Said once when accepting starts failing, and once when it works again.
-    let mut failing = false;
-    loop {
-        let permit = tokio::select! {
-            permit = permits.clone().acquire_owned() => match permit {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-            () = &mut shutdown => break,
-        };
-        let (stream, addr) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(a) => {
-                    if std::mem::take(&mut failing) {
-                        tracing::info!("accepting connections again");
-                    }
-                    a
-                }
-                Err(e) => {
-                    // Out of file descriptors, or a connection reset before it was taken:
-                    // wait a moment rather than spin, and go on. The connections waiting
-                    // are served as others close.
-                    if !std::mem::replace(&mut failing, true) {
-                        tracing::warn!("accepting a connection failed ({e}); trying again");
-                    }
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            () = &mut shutdown => break,
-        };
-        let _ = stream.set_nodelay(true);
+    let mut acceptor = Acceptor::new(&listener, limits.max_connections);
+    while let Some((permit, stream, addr)) = acceptor.next(&mut shutdown).await {
         let service = router
             .clone()
             .layer(axum::Extension(ConnectInfo::<SocketAddr>(addr)));
