@@ -10,6 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// How long a test types into a BLITZ 15s round: stopping before its end keeps keys off
+/// the results screen.
+const TYPING: Duration = Duration::from_secs(13);
+
 fn binary() -> PathBuf {
     std::env::var_os("TYPEPPER_CLI").map_or_else(
         || PathBuf::from(env!("CARGO_BIN_EXE_typepper")),
@@ -105,11 +109,15 @@ impl Tmux {
 
     /// Types the word under the caret and a space, as read off the screen.
     fn type_next_word(&self) -> bool {
-        self.type_next_word_with(&mut || Duration::from_millis(30))
+        self.type_next_word_with(&mut || Duration::from_millis(30), None)
     }
 
-    /// The same, waiting `gap()` after each key.
-    fn type_next_word_with(&self, gap: &mut dyn FnMut() -> Duration) -> bool {
+    /// The same, waiting `gap()` after each key, and typing nothing from `until` on.
+    fn type_next_word_with(
+        &self,
+        gap: &mut dyn FnMut() -> Duration,
+        until: Option<Instant>,
+    ) -> bool {
         let (x, y) = self.cursor();
         let screen = self.screen();
         let Some(line) = screen.lines().nth(y) else {
@@ -120,6 +128,9 @@ impl Tmux {
             return false;
         };
         for c in word.chars().chain([' ']) {
+            if until.is_some_and(|u| Instant::now() >= u) {
+                break;
+            }
             self.type_text(&c.to_string());
             std::thread::sleep(gap());
         }
@@ -173,13 +184,12 @@ fn a_blitz_round_typed_off_the_screen_is_kept_and_watched_again() {
     game.type_text("1");
     game.wait_for("15  BLITZ 15s", 10);
     game.wait_for("start typing", 5);
-    let started = Instant::now();
+    // The round ends 15 s after its first key; typing stops a second before, so that no
+    // key lands on the results screen (where r would watch the round, say).
+    let until = Instant::now() + TYPING;
     let mut words = 0;
-    while started.elapsed() < Duration::from_secs(20) {
-        if game.screen().contains("accuracy") {
-            break;
-        }
-        if game.type_next_word() {
+    while Instant::now() < until {
+        if game.type_next_word_with(&mut || Duration::from_millis(30), Some(until)) {
             words += 1;
         }
     }
@@ -396,9 +406,9 @@ fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
             .wrapping_add(1);
         Duration::from_millis(70 + (state >> 33) % 160)
     };
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(20) && !game.screen().contains("accuracy") {
-        game.type_next_word_with(&mut gap);
+    let until = Instant::now() + TYPING;
+    while Instant::now() < until {
+        game.type_next_word_with(&mut gap, Some(until));
     }
     let results = game.wait_for("share http", 30);
     assert!(results.contains("ranked"), "{results}");
