@@ -226,6 +226,11 @@ pub fn app(state: Arc<State>) -> Router {
         .layer(middleware::from_fn_with_state(state, log))
 }
 
+/// The SSH key a request was made for by the SSH server: its fingerprint. Only the server
+/// itself can put it on a request; extensions never come off the wire.
+#[derive(Clone, Debug)]
+pub struct SshKey(pub String);
+
 /// The client's address, as the IP limit found it, for handlers with limits of their own.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientIp(pub IpAddr);

@@ -19,7 +19,7 @@ use typepper_engine::Mode;
 
 use crate::store::{IssuedSeed, Player, StoreError};
 use crate::submit;
-use crate::{ApiError, ClientIp, Config, State};
+use crate::{ApiError, ClientIp, Config, SshKey, State};
 
 type St = Extract<Arc<State>>;
 
@@ -158,12 +158,6 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
 pub(crate) fn token_hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
-
-/// The SSH key a request was made for, by the SSH server ([`crate::ssh`]): its
-/// fingerprint. Only the server itself can put it on a request; extensions never come
-/// off the wire.
-#[derive(Clone, Debug)]
-pub struct SshKey(pub String);
 
 /// The player a request is for: its SSH key's, or its `Authorization: Bearer <token>`'s.
 async fn player(st: &State, headers: &HeaderMap, key: Option<&SshKey>) -> Result<Player, ApiError> {

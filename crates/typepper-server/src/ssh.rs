@@ -41,9 +41,8 @@ use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tower::ServiceExt as _;
 
-use crate::routes::SshKey;
 use crate::serve::Acceptor;
-use crate::{MAX_BODY, State};
+use crate::{MAX_BODY, SshKey, State};
 
 /// Session channels one connection may have open at once.
 const MAX_CHANNELS: usize = 4;
