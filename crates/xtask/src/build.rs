@@ -2,12 +2,12 @@
 
 use anyhow::Result;
 
-use crate::sh::{cmd, root, run, step};
+use crate::sh::{cmd, run, step, target_dir};
 
 /// Builds the server and the CLI for release; the server's path.
 pub fn release_server() -> Result<std::path::PathBuf> {
     step("building the server and the CLI (cargo build --release)");
     let packages = ["-p", "typepper-server", "-p", "typepper-cli"];
     run(cmd("cargo", &["build", "--release"]).args(packages))?;
-    Ok(root().join("target/release/typepper-server"))
+    Ok(target_dir().join("release/typepper-server"))
 }

@@ -156,7 +156,7 @@ pub fn run_suite(args: &[String]) -> Result<()> {
         "cargo",
         &["build", "-p", "typepper-server", "-p", "typepper-cli"],
     ))?;
-    let target = root().join("target/debug");
+    let target = crate::sh::target_dir().join("debug");
     let server = Server::start(
         &target.join("typepper-server"),
         None,

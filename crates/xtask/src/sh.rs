@@ -16,6 +16,15 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Cargo's target dir: `CARGO_TARGET_DIR` (relative to the workspace root, where cargo
+/// runs), else `target/` in the root.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => root().join(dir),
+        _ => root().join("target"),
+    }
+}
+
 /// Prints a step's line: what is being done, and why if it's an install.
 pub fn step(what: &str) {
     // Not println!: a step said while unwinding (a guard's clean-up) must not panic
