@@ -274,6 +274,21 @@ impl Conn {
     }
 }
 
+impl Conn {
+    /// Refuses a shell or a terminal: granted, so that the client reads `why` rather than
+    /// its own complaint, then answered with it and the commands, exit status 2.
+    fn no_session(
+        &mut self,
+        channel: ChannelId,
+        why: &str,
+        session: &mut Session,
+    ) -> Result<(), russh::Error> {
+        session.channel_success(channel)?;
+        self.answer_now(channel, Outcome::usage(format!("{why}; {USAGE}")), session);
+        Ok(())
+    }
+}
+
 /// Writes `outcome` on `channel`, with its exit status, and closes it.
 async fn answer(handle: &Handle, channel: ChannelId, outcome: Outcome) {
     // A client gone meanwhile makes these fail; there is no one left to tell.
@@ -477,12 +492,11 @@ impl russh::server::Handler for Conn {
         _modes: &[(russh::Pty, u32)],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        // Granted, so that the client reads the sentence rather than its own complaint.
-        session.channel_success(channel)?;
-        let why =
-            format!("no terminal here: typepper speaks a line protocol, not a shell; {USAGE}");
-        self.answer_now(channel, Outcome::usage(why), session);
-        Ok(())
+        self.no_session(
+            channel,
+            "no terminal here: typepper speaks a line protocol, not a shell",
+            session,
+        )
     }
 
     async fn shell_request(
@@ -490,11 +504,11 @@ impl russh::server::Handler for Conn {
         channel: ChannelId,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        session.channel_success(channel)?;
-        let why =
-            format!("no shell here: run one command, as in ssh <host> v1 board time:15; {USAGE}");
-        self.answer_now(channel, Outcome::usage(why), session);
-        Ok(())
+        self.no_session(
+            channel,
+            "no shell here: run one command, as in ssh <host> v1 board time:15",
+            session,
+        )
     }
 
     async fn exec_request(

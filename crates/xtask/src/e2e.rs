@@ -99,25 +99,22 @@ impl Server {
                 said.trim_end()
             );
         };
-        // With SSH, then metrics on ports of their own, it says where on the next lines.
-        let ssh = if extra.contains(&"--ssh-listen") {
+        // With SSH, then metrics on ports of their own, it says where on the next lines:
+        // the word that starts `scheme`, if `flag` was given.
+        let mut next_address = |flag: &str, scheme: &str| -> Result<Option<String>> {
+            if !extra.contains(&flag) {
+                return Ok(None);
+            }
             let mut line = String::new();
             stdout.read_line(&mut line)?;
-            line.split_whitespace()
-                .find_map(|w| w.strip_prefix("ssh://"))
-                .map(str::to_owned)
-        } else {
-            None
+            Ok(line
+                .split_whitespace()
+                .find(|w| w.starts_with(scheme))
+                .map(str::to_owned))
         };
-        let metrics = if extra.contains(&"--metrics-listen") {
-            let mut line = String::new();
-            stdout.read_line(&mut line)?;
-            line.split_whitespace()
-                .find(|w| w.starts_with("http://"))
-                .map(str::to_owned)
-        } else {
-            None
-        };
+        let ssh = next_address("--ssh-listen", "ssh://")?
+            .map(|a| a.trim_start_matches("ssh://").to_owned());
+        let metrics = next_address("--metrics-listen", "http://")?;
         Ok(Server {
             child,
             url,
