@@ -24,6 +24,10 @@ use core::str::FromStr;
 /// in several.
 pub const MAX_ENTRIES: usize = 50;
 
+/// The header of `GET /v1/runs/<id>` that names the run's player: a race against the
+/// run says whom it is against.
+pub const PLAYER_HEADER: &str = "typepper-player";
+
 /// The body of `POST /v1/submit` for rounds with their claimed scores.
 pub fn submission<'a>(rounds: impl IntoIterator<Item = (u32, &'a [u8])>) -> Vec<u8> {
     let mut body = Vec::new();

@@ -30,6 +30,10 @@ struct Cli {
     /// bytes, or hex).
     #[arg(long, value_name = "FILE", num_args = 0..=1)]
     replay: Option<Option<PathBuf>>,
+    /// Race a round first, key by key against its ghost: the last one played on this
+    /// machine, or FILE (raw replay bytes, or hex).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "replay")]
+    race: Option<Option<PathBuf>>,
     /// The server to link, send rounds to and fetch boards from: ssh://host[:port].
     /// The game runs the system's ssh (or $TYPEPPER_SSH) with your keys.
     #[arg(long, env = "TYPEPPER_SERVER", value_name = "URL")]
@@ -132,7 +136,12 @@ impl From<PlayError> for Refused {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        return match open_game(cli.replay, cli.server) {
+        let first = match (cli.replay, cli.race) {
+            (Some(file), _) => Some((file, false)),
+            (None, Some(file)) => Some((file, true)),
+            (None, None) => None,
+        };
+        return match open_game(first, cli.server) {
             Ok(warnings) => {
                 for w in warnings {
                     eprintln!("typepper: {w}");
@@ -190,17 +199,18 @@ fn main() -> ExitCode {
     }
 }
 
-/// Opens the game in this terminal, watching `replay` first (the last round for an empty
-/// path). Replays the game can't show are refused before the terminal is touched.
+/// Opens the game in this terminal, watching or racing (`.1`) a replay first: the last
+/// round for an empty path. Replays the game can't show are refused before the terminal
+/// is touched.
 fn open_game(
-    replay: Option<Option<PathBuf>>,
+    first: Option<(Option<PathBuf>, bool)>,
     server: Option<String>,
 ) -> Result<Vec<String>, String> {
     use std::io::IsTerminal as _;
     let data = game::data::DataDir::open()?;
-    let watch = match replay {
+    let first = match first {
         None => None,
-        Some(None) => {
+        Some((None, race)) => {
             let last = data.read(typepper_game::storage::LAST).ok_or_else(|| {
                 format!(
                     "no round played on this machine yet (no last.replay in {})",
@@ -209,9 +219,17 @@ fn open_game(
             })?;
             let bytes =
                 hex::decode(&last).ok_or("last.replay is not hex: play a round to replace it")?;
-            Some(bytes)
+            Some(game::First {
+                bytes,
+                race,
+                who: Some("your last round".into()),
+            })
         }
-        Some(Some(file)) => Some(load(&file).map_err(|e| e.message)?.bytes),
+        Some((Some(file), race)) => Some(game::First {
+            bytes: load(&file).map_err(|e| e.message)?.bytes,
+            race,
+            who: None,
+        }),
     };
     let remote = server
         .filter(|s| !s.is_empty())
@@ -220,8 +238,8 @@ fn open_game(
             game::remote::Remote::parse(&url, ssh.as_deref())
         })
         .transpose()?;
-    if let Some(bytes) = &watch {
-        game::check_watchable(bytes)?;
+    if let Some(first) = &first {
+        game::check_watchable(&first.bytes)?;
     }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(
@@ -230,7 +248,7 @@ fn open_game(
     }
     game::play(game::Start {
         data,
-        watch,
+        first,
         remote,
     })
 }

@@ -15,8 +15,9 @@
 pub use typepper_api::{BoardRow, Player};
 use typepper_api::{IssuedSeed, Line, Ranked, Utc};
 use typepper_engine::rng::Rng;
-use typepper_engine::{Mode, Op, Replay, Round, Score, VERSION, hex};
+use typepper_engine::{Mode, Op, Replay, Round, Score, hex};
 
+use crate::race::{self, Feed, Ghost, Trail};
 use crate::storage::{self, Entry, Outgoing};
 
 /// A key as the game understands it.
@@ -69,7 +70,7 @@ pub enum Effect {
     Link(String),
     /// `GET /v1/boards/<mode>`; report to [`App::board_loaded`].
     FetchBoard(String),
-    /// `GET /v1/runs/<id>`; hand the bytes to [`App::watch_bytes`].
+    /// `GET /v1/runs/<id>`; report to [`App::run_loaded`].
     FetchRun(String),
     /// `POST /v1/seeds` for this mode key with the player's token; report to
     /// [`App::seed_issued`].
@@ -125,7 +126,7 @@ pub struct Issued {
     pub expires_ms: i64,
 }
 
-/// A round on screen: your own, or a replay being watched.
+/// A round on screen: your own (perhaps racing a ghost), or a replay being watched.
 #[derive(Clone, Debug)]
 pub struct Session {
     /// The round.
@@ -134,13 +135,41 @@ pub struct Session {
     pub origin: Option<f64>,
     /// The replay being watched, if this is one.
     pub watch: Option<Watch>,
+    /// The replay being raced, if this is a race.
+    pub ghost: Option<Box<Ghost>>,
+    /// Where your caret has been, for the lead's seconds.
+    pub trail: Trail,
 }
 
 /// A replay being played back.
 #[derive(Clone, Debug)]
 pub struct Watch {
-    inputs: Vec<(u32, Op)>,
-    next: usize,
+    /// Whose round it is, when known: `ada`, `your best`.
+    pub who: Option<String>,
+    /// The replay, to race it.
+    pub replay: Replay,
+    feed: Feed,
+}
+
+/// A finished race: the ghost's side of the results.
+#[derive(Clone, Debug)]
+pub struct RaceEnd {
+    /// Who the ghost was.
+    pub name: String,
+    /// Its replay, to race again.
+    pub replay: Replay,
+    /// What its whole round scored.
+    pub score: Score,
+    /// The seconds at whose end the lead had changed hands.
+    pub changes: Vec<u32>,
+}
+
+/// What to do with a run once the server sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Pending {
+    id: String,
+    who: Option<String>,
+    race: bool,
 }
 
 /// The results of a round.
@@ -152,6 +181,12 @@ pub struct Results {
     pub replay: Replay,
     /// It was a replay, not yours: nothing was kept.
     pub watched: bool,
+    /// Whose round it was, when watched and known.
+    pub who: Option<String>,
+    /// It was a race: the ghost's side.
+    pub race: Option<Box<RaceEnd>>,
+    /// The server's id for it, once sent: for the race link.
+    pub run: Option<String>,
     /// When it ended (your rounds), which names its history line and outbox entry.
     pub unix_ms: Option<u64>,
     /// Its share link, once the server has it.
@@ -226,6 +261,11 @@ pub struct App {
     seeds_retry_at: u64,
     /// The game's own seeds, for rounds without an issued one.
     local_seeds: Rng,
+    /// A run asked for, and what to do with it.
+    pending: Option<Pending>,
+    /// Where the game is served, for race links (`https://typepper.com/`); the shell
+    /// knows it, if anyone does.
+    pub game_url: Option<String>,
 }
 
 impl App {
@@ -257,6 +297,8 @@ impl App {
             asking: vec![],
             seeds_retry_at: 0,
             local_seeds: Rng::new(entropy),
+            pending: None,
+            game_url: None,
         };
         let mut fx: Vec<Effect> = warnings.into_iter().map(Effect::Warn).collect();
         fx.extend(bad.into_iter().map(Effect::Remove));
@@ -318,44 +360,130 @@ impl App {
             round: Round::new(mode, seed),
             origin: None,
             watch: None,
+            ghost: None,
+            trail: Trail::default(),
         }));
     }
 
-    /// Starts watching `replay`, or refuses it (other rules, an unknown mode, a round
-    /// that doesn't play) with a sentence for the screen.
-    pub fn watch(&mut self, replay: Replay, now: f64) -> Result<(), String> {
-        if replay.engine != VERSION {
-            let e = typepper_engine::PlayError::OtherRules {
-                engine: replay.engine,
-            };
-            return Err(e.to_string());
-        }
-        replay.play().map_err(|e| e.to_string())?;
-        let round = replay.setup().map_err(|e| e.to_string())?;
-        let inputs = replay
-            .timeline()
-            .map(|(t, op)| (t.unwrap_or(u32::MAX), op))
-            .collect();
+    /// Starts watching `replay`, `who`'s round if known, or refuses it (other rules, an
+    /// unknown mode, a round that doesn't play) with a sentence for the screen.
+    pub fn watch(&mut self, replay: Replay, who: Option<String>, now: f64) -> Result<(), String> {
+        // A ghost is a replay fed as its times come: the same checks, the same feed.
+        let ghost = Ghost::new(replay, String::new())?;
         self.notice = None;
         self.sessions += 1;
         self.screen = Screen::Play(Box::new(Session {
-            round,
+            round: ghost.round,
             origin: Some(now + WATCH_LEAD_MS),
-            watch: Some(Watch { inputs, next: 0 }),
+            watch: Some(Watch {
+                who,
+                feed: Feed::of(&ghost.replay),
+                replay: ghost.replay,
+            }),
+            ghost: None,
+            trail: Trail::default(),
         }));
         Ok(())
     }
 
-    /// Watches replay bytes, or puts the refusal on the menu and returns it.
-    pub fn watch_bytes(&mut self, bytes: &[u8], now: f64) -> Result<(), String> {
+    /// Starts a race against `replay`, `name`'s round: you play its mode and seed while
+    /// its ghost plays it back. Refused as watching refuses.
+    pub fn race(&mut self, replay: Replay, name: String) -> Result<(), String> {
+        let ghost = Ghost::new(replay, name)?;
+        self.race_ghost(ghost);
+        Ok(())
+    }
+
+    fn race_ghost(&mut self, ghost: Ghost) {
+        self.play(ghost.mode(), Some(ghost.replay.seed));
+        if let Screen::Play(session) = &mut self.screen {
+            session.ghost = Some(Box::new(ghost));
+        }
+    }
+
+    /// Watches replay bytes (`who`'s round, if known), or puts the refusal on the menu
+    /// and returns it.
+    pub fn watch_bytes(
+        &mut self,
+        bytes: &[u8],
+        who: Option<String>,
+        now: f64,
+    ) -> Result<(), String> {
+        self.open_bytes(bytes, |app, r| app.watch(r, who, now))
+    }
+
+    /// Races replay bytes (`who`'s round, if known), or puts the refusal on the menu and
+    /// returns it.
+    pub fn race_bytes(&mut self, bytes: &[u8], who: Option<String>) -> Result<(), String> {
+        let name = who.unwrap_or_else(|| "the replay".into());
+        self.open_bytes(bytes, |app, r| app.race(r, name))
+    }
+
+    fn open_bytes(
+        &mut self,
+        bytes: &[u8],
+        open: impl FnOnce(&mut App, Replay) -> Result<(), String>,
+    ) -> Result<(), String> {
         let result = Replay::decode(bytes)
             .map_err(|e| format!("not a replay this game can read: {e}"))
-            .and_then(|r| self.watch(r, now));
+            .and_then(|r| open(self, r));
         if let Err(why) = &result {
             self.screen = Screen::Menu;
             self.notice = Some(why.clone());
         }
         result
+    }
+
+    /// The server's answer to [`Effect::FetchRun`] for run `id`: watched or raced, as
+    /// it was asked for. An answer nobody waits for any more is dropped.
+    pub fn run_loaded(
+        &mut self,
+        id: &str,
+        bytes: Result<Vec<u8>, String>,
+        now: f64,
+    ) -> Vec<Effect> {
+        let Some(pending) = self.pending.take_if(|p| p.id == id) else {
+            return vec![];
+        };
+        let opened = bytes.and_then(|b| {
+            if pending.race {
+                self.race_bytes(&b, pending.who)
+            } else {
+                self.watch_bytes(&b, pending.who, now)
+            }
+        });
+        match opened {
+            Ok(()) => vec![],
+            Err(why) => vec![Effect::Warn(format!("run {id} can't be played: {why}"))],
+        }
+    }
+
+    fn fetch_run(&mut self, id: &str, who: &str, race: bool) -> Vec<Effect> {
+        self.pending = Some(Pending {
+            id: id.to_owned(),
+            who: Some(who.to_owned()),
+            race,
+        });
+        vec![Effect::FetchRun(id.to_owned())]
+    }
+
+    /// Your best round of `mode` in the history: the highest headline, the later of two
+    /// equal ones.
+    pub fn best(&self, mode: Mode) -> Option<&Entry> {
+        self.history
+            .iter()
+            .filter(|e| e.score.mode == mode)
+            .max_by_key(|e| (e.score.headline().value, e.score.wpm_x100))
+    }
+
+    /// What a round of yours is called as a ghost: `your best`, `your 92 wpm round`.
+    fn yours(&self, entry: &Entry) -> String {
+        let best = self.best(entry.score.mode);
+        if best.is_some_and(|b| b.unix_ms == entry.unix_ms) {
+            "your best".into()
+        } else {
+            format!("your {} round", entry.score.headline())
+        }
     }
 
     /// A key pressed at `now`.
@@ -370,12 +498,35 @@ impl App {
                 let (mode, seed, watched) =
                     (results.score.mode, results.replay.seed, results.watched);
                 match key {
+                    // After a race, the same race again.
+                    Key::Tab | Key::Enter if results.race.is_some() => {
+                        let race = results
+                            .race
+                            .as_ref()
+                            .map(|r| (r.replay.clone(), r.name.clone()));
+                        if let Some((replay, name)) = race
+                            && let Err(why) = self.race(replay, name)
+                        {
+                            fx.push(Effect::Warn(why));
+                        }
+                    }
                     // After a replay, play that round yourself; after yours, a new one.
                     Key::Tab | Key::Enter => self.play(mode, watched.then_some(seed)),
                     Key::Escape => self.screen = Screen::Menu,
                     Key::Char('r') => {
+                        let (replay, who) = (results.replay.clone(), results.who.clone());
+                        if let Err(why) = self.watch(replay, who, now.mono) {
+                            fx.push(Effect::Warn(why));
+                        }
+                    }
+                    Key::Char('g') => {
+                        let name = match &results.who {
+                            _ if !watched => "your last round".to_owned(),
+                            Some(who) => who.clone(),
+                            None => "the replay".to_owned(),
+                        };
                         let replay = results.replay.clone();
-                        if let Err(why) = self.watch(replay, now.mono) {
+                        if let Err(why) = self.race(replay, name) {
                             fx.push(Effect::Warn(why));
                         }
                     }
@@ -383,6 +534,12 @@ impl App {
                         if let Some(link) = &results.share {
                             fx.push(Effect::Copy(link.clone()));
                             results.note = Some("link copied".into());
+                        }
+                    }
+                    Key::Char('C') => {
+                        if let Some(link) = race_link(self.game_url.as_deref(), results) {
+                            fx.push(Effect::Copy(link));
+                            results.note = Some("race link copied".into());
                         }
                     }
                     Key::Char('h') => self.open_history(),
@@ -394,6 +551,16 @@ impl App {
                 match key {
                     Key::Escape => self.screen = Screen::Menu,
                     Key::Tab | Key::Enter => self.play(mode, Some(seed)),
+                    Key::Char('g') => {
+                        let who = session.watch.as_ref().and_then(|w| w.who.clone());
+                        let replay = session.watch.as_ref().map(|w| w.replay.clone());
+                        if let Some(replay) = replay
+                            && let Err(why) =
+                                self.race(replay, who.unwrap_or_else(|| "the replay".into()))
+                        {
+                            fx.push(Effect::Warn(why));
+                        }
+                    }
                     // Nothing else touches someone else's round.
                     _ => {}
                 }
@@ -414,11 +581,19 @@ impl App {
                         let t = ms_since(origin, now.mono).max(session.round.last_input());
                         // A refused key (after the end) has no effect: the tick ends it.
                         let _ = session.round.apply(t, op);
+                        session.trail.mark(race::progress(&session.round), t);
                         if session.round.is_over(t) {
                             fx.extend(self.finish(now));
                         }
                     }
-                    (Key::Tab, _) => self.play(mode, None),
+                    // Tab in a race starts the same race again.
+                    (Key::Tab, _) => match &session.ghost {
+                        Some(ghost) => {
+                            let ghost = ghost.again();
+                            self.race_ghost(ghost);
+                        }
+                        None => self.play(mode, None),
+                    },
                     (Key::Escape, _) => self.screen = Screen::Menu,
                     _ => {}
                 }
@@ -448,6 +623,23 @@ impl App {
                 }
             }
             Key::Char('b') => return self.open_boards(self.menu_item),
+            Key::Char('g') => {
+                let mode = self.menu_mode();
+                match self.best(mode) {
+                    Some(best) => {
+                        let replay = best.replay.clone();
+                        if let Err(why) = self.race(replay, "your best".into()) {
+                            self.notice = Some(why);
+                        }
+                    }
+                    None => {
+                        self.notice = Some(format!(
+                            "no {} round in your history yet: play one, then race it",
+                            mode.title()
+                        ));
+                    }
+                }
+            }
             _ => {}
         }
         vec![]
@@ -463,10 +655,15 @@ impl App {
         match key {
             Key::Up => self.history_row = self.history_row.saturating_sub(1),
             Key::Down if rows > 0 => self.history_row = (self.history_row + 1).min(rows - 1),
-            Key::Enter => {
+            Key::Enter | Key::Char('g') => {
                 if let Some(entry) = self.history.iter().rev().nth(self.history_row) {
-                    let replay = entry.replay.clone();
-                    if let Err(why) = self.watch(replay, now) {
+                    let (replay, who) = (entry.replay.clone(), self.yours(entry));
+                    let opened = if key == Key::Enter {
+                        self.watch(replay, Some(who), now)
+                    } else {
+                        self.race(replay, who)
+                    };
+                    if let Err(why) = opened {
                         self.notice = Some(why);
                         self.screen = Screen::Menu;
                     }
@@ -560,11 +757,12 @@ impl App {
             Key::Right | Key::Tab => return self.open_boards((mode + 1) % 5),
             Key::Up => b.row = b.row.saturating_sub(1),
             Key::Down if rows > 0 => b.row = (b.row + 1).min(rows - 1),
-            Key::Enter => {
+            Key::Enter | Key::Char('g') => {
                 if let Some(Ok(rows)) = &b.rows
                     && let Some(row) = rows.get(b.row)
                 {
-                    return vec![Effect::FetchRun(row.run.clone())];
+                    let (id, name) = (row.run.clone(), row.name.clone());
+                    return self.fetch_run(&id, &name, key == Key::Char('g'));
                 }
             }
             _ => {}
@@ -666,14 +864,10 @@ impl App {
             if now.mono < origin {
                 return vec![];
             }
-            while let Some(&(at, op)) = watch.inputs.get(watch.next) {
-                if at > t {
-                    break;
-                }
-                // watch() played the replay through already: every input is taken.
-                let _ = session.round.apply(at, op);
-                watch.next += 1;
-            }
+            watch.feed.land(&mut session.round, t);
+        }
+        if let Some(ghost) = &mut session.ghost {
+            ghost.advance(t);
         }
         if session.round.is_over(t) {
             return self.finish(now);
@@ -692,6 +886,15 @@ impl App {
         };
         let replay = session.round.replay();
         let watched = session.watch.is_some();
+        let who = session.watch.as_ref().and_then(|w| w.who.clone());
+        let race = session.ghost.as_ref().map(|g| {
+            Box::new(RaceEnd {
+                name: g.name.clone(),
+                changes: race::lead_changes(&replay, &g.replay, score.samples.len()),
+                replay: g.replay.clone(),
+                score: g.score.clone(),
+            })
+        });
         let mut fx = vec![];
         let mut note = None;
         if !watched {
@@ -729,6 +932,9 @@ impl App {
             score,
             replay,
             watched,
+            who,
+            race,
+            run: None,
             unix_ms: (!watched).then_some(now.unix_ms),
             share: None,
             note,
@@ -795,7 +1001,11 @@ impl App {
             fx.push(Effect::Remove(key.clone()));
             match line.parse::<Line>() {
                 Ok(Line::Ok {
-                    share, pb, ranked, ..
+                    id,
+                    share,
+                    pb,
+                    ranked,
+                    ..
                 }) => {
                     if let Some(e) = self.history.iter_mut().find(|e| e.unix_ms == out.unix_ms) {
                         e.share = Some(share.clone());
@@ -805,6 +1015,7 @@ impl App {
                         && r.unix_ms == Some(out.unix_ms)
                     {
                         r.share = Some(share);
+                        r.run = Some(id);
                         r.note = Some(match (ranked, pb) {
                             (Ranked::Yes, true) => "ranked · a personal best!".into(),
                             (Ranked::Yes, false) => "ranked".into(),
@@ -845,6 +1056,13 @@ impl App {
             _ => 0,
         }
     }
+}
+
+/// The link that races a round you played, once the server has it and the shell knows
+/// where the game is served.
+pub fn race_link(game_url: Option<&str>, results: &Results) -> Option<String> {
+    let (game, id) = (game_url?, results.run.as_deref()?);
+    (!results.watched).then(|| format!("{game}?race={id}"))
 }
 
 /// Whole milliseconds from `origin` to `now`, 0 before it.
@@ -1000,7 +1218,7 @@ mod tests {
         let typist = typepper_engine::synth::Typist::default();
         let replay = typepper_engine::synth::synth(Mode::BLITZ_15, 4, &typist);
         let (_, want) = replay.play().unwrap();
-        app.watch(replay.clone(), 0.0).unwrap();
+        app.watch(replay.clone(), None, 0.0).unwrap();
         for key in [Key::Char('a'), Key::Backspace, Key::Up, Key::Char('h')] {
             assert!(app.key(key, at(700.0)).is_empty());
             assert!(
@@ -1036,10 +1254,10 @@ mod tests {
             seed: 1,
             inputs: vec![],
         };
-        let err = app.watch_bytes(&replay.encode(), 0.0).unwrap_err();
+        let err = app.watch_bytes(&replay.encode(), None, 0.0).unwrap_err();
         assert_eq!(err, "recorded by other rules (engine 2, these are 1)");
         assert_eq!(app.notice.as_deref(), Some(err.as_str()));
-        let err = app.watch_bytes(b"nope", 0.0).unwrap_err();
+        let err = app.watch_bytes(b"nope", None, 0.0).unwrap_err();
         assert!(err.contains("not a replay"), "{err}");
         let odd = Replay {
             engine: 1,
@@ -1047,7 +1265,7 @@ mod tests {
             ..replay
         };
         assert!(
-            app.watch_bytes(&odd.encode(), 0.0)
+            app.watch_bytes(&odd.encode(), None, 0.0)
                 .unwrap_err()
                 .contains("no mode")
         );

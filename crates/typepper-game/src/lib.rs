@@ -16,6 +16,7 @@
 //!   in the terminal's data dir;
 //! - [`model`]: what each screen shows, and the words laid out in lines ([`layout`]);
 //! - [`mirror`]: the model as plain text fields, for screen readers and the tests;
+//! - [`race`]: a replay raced as a ghost, and the lead;
 //! - [`zone`]: local time, which only the shell can know.
 //!
 //! All rules stay in the engine; this crate only decides which screen shows what.
@@ -27,5 +28,6 @@ pub mod app;
 pub mod layout;
 pub mod mirror;
 pub mod model;
+pub mod race;
 pub mod storage;
 pub mod zone;

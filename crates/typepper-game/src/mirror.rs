@@ -13,7 +13,7 @@ pub struct Mirror {
     pub screen: &'static str,
     /// `REPLAY · BLITZ 15s` while watching someone's round, else empty.
     pub banner: String,
-    /// The mode, the clock, heat and level.
+    /// The mode, the clock, heat and level; on the menu, the best round `g` races.
     pub status: String,
     /// The words still to type, from the current one.
     pub words: String,
@@ -27,16 +27,18 @@ pub struct Mirror {
     pub notice: String,
     /// The finished round's share link, once it has one.
     pub share: String,
+    /// In a race, the live lead in words; after it, both sides' numbers.
+    pub ghost: String,
 }
 
 /// The field names, in the order of [`Mirror::fields`].
-pub const FIELDS: [&str; 9] = [
-    "screen", "banner", "status", "words", "typed", "results", "list", "notice", "share",
+pub const FIELDS: [&str; 10] = [
+    "screen", "banner", "status", "words", "typed", "results", "list", "notice", "share", "ghost",
 ];
 
 impl Mirror {
     /// The fields' texts, in the order of [`FIELDS`].
-    pub fn fields(&self) -> [&str; 9] {
+    pub fn fields(&self) -> [&str; 10] {
         [
             self.screen,
             &self.banner,
@@ -47,6 +49,7 @@ impl Mirror {
             &self.list,
             &self.notice,
             &self.share,
+            &self.ghost,
         ]
     }
 }
@@ -69,6 +72,7 @@ impl Mirror {
                     let ranked = if item.ranked { " · ranked" } else { "" };
                     let _ = writeln!(m.list, "{}{}{ranked}", mark(i, menu.selected), item.title());
                 }
+                m.status = menu.race.clone().unwrap_or_default();
             }
             Body::History(h) => {
                 if let Some(empty) = h.empty {
@@ -97,10 +101,12 @@ impl Mirror {
                     .collect();
                 m.words = words.join(" ");
                 m.typed = play.typed();
+                m.ghost = play.ghost.as_ref().map_or(String::new(), |g| g.words());
             }
             Body::Results(r) => {
                 m.results = r.line();
                 m.share = r.share.clone().unwrap_or_default();
+                m.ghost = r.race.as_ref().map_or(String::new(), |race| race.line());
             }
             Body::Link(link) => {
                 m.status = link.status.clone();

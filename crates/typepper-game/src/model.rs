@@ -8,9 +8,10 @@
 
 use core::fmt::Write as _;
 
-use typepper_engine::{CharState, Glyph, Mode, Sample, Score, Tier, WordStatus};
+use typepper_engine::{CharState, Glyph, Headline, Mode, Sample, Score, Tier, WordStatus};
 
 use crate::app::{self, App, MENU, Screen};
+use crate::race::{self, Lead};
 use crate::zone::{Zone, local_time};
 
 /// How many words before the current one the play model carries: more than two lines of
@@ -25,7 +26,8 @@ pub const WORDS_AHEAD: usize = typepper_engine::LOOKAHEAD + 1;
 pub struct Model {
     /// `menu`, `playing`, `replay`, `results`, `history`, `link` or `boards`.
     pub name: &'static str,
-    /// `REPLAY · BLITZ 15s` over someone else's round.
+    /// `REPLAY · BLITZ 15s` over someone else's round, `RACE · BLITZ 15s · vs ada` over
+    /// a race.
     pub banner: Option<String>,
     /// A line for the player: why a replay was refused, what became of a round.
     pub notice: Option<String>,
@@ -63,6 +65,8 @@ pub struct Menu {
     pub last_round: Option<String>,
     /// `linked as ada`, or how to link.
     pub player: String,
+    /// `g races your best: 92 wpm`, when the history has a round of the picked mode.
+    pub race: Option<String>,
 }
 
 /// A mode on the menu.
@@ -111,6 +115,46 @@ pub struct Play {
     pub flame: Option<i64>,
     /// Before the first key of your own round: how it starts.
     pub prompt: Option<&'static str>,
+    /// The ghost being raced.
+    pub ghost: Option<Ghost>,
+}
+
+/// The ghost of a race, as the play screen shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ghost {
+    /// Who it is: `ada`, `your best`.
+    pub name: String,
+    /// Its caret: a word's index in the round, and the glyph it stands before.
+    pub caret: (usize, usize),
+    /// HOT PURSUIT: its level.
+    pub level: Option<u8>,
+    /// Its round has ended (its clock ran out, or its flame caught it): it stays.
+    pub over: bool,
+    /// Your lead over it.
+    pub lead: Lead,
+}
+
+impl Ghost {
+    /// The lead as drawn beside the text: `vs ada · +12 chars · +0.8 s`, `· lv9`.
+    pub fn label(&self) -> String {
+        let mut out = format!("vs {} · {}", self.name, self.lead.short());
+        if let Some(level) = self.level {
+            let _ = write!(out, " · lv{level}");
+        }
+        out
+    }
+
+    /// The lead in words, saying who is ahead: `you lead ada by 12 chars (0.8 s)`.
+    pub fn words(&self) -> String {
+        let mut out = self.lead.words(&self.name);
+        if let Some(level) = self.level {
+            let _ = write!(out, " · {} at lv{level}", self.name);
+        }
+        if self.over {
+            let _ = write!(out, " · {}'s round is over", self.name);
+        }
+        out
+    }
 }
 
 /// The big number of the play screen.
@@ -242,6 +286,55 @@ pub struct Results {
     pub share: Option<String>,
     /// It was someone else's round.
     pub watched: bool,
+    /// It was a race: both sides.
+    pub race: Option<Race>,
+}
+
+/// A finished race, side by side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Race {
+    /// Who the ghost was.
+    pub name: String,
+    /// `you won by 4 wpm`, `ada won by 3 words`, `a tie at 92 wpm`.
+    pub verdict: String,
+    /// The headline, wpm and accuracy of each, with the difference.
+    pub rows: Vec<Versus>,
+    /// The ghost's wpm each second, for the chart's second line.
+    pub samples: Vec<Sample>,
+    /// The seconds (from 1) at whose end the lead had changed hands.
+    pub changes: Vec<u32>,
+}
+
+/// One number of a race's results, for you and the ghost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Versus {
+    /// `score`, `wpm`, `accuracy`.
+    pub label: &'static str,
+    /// Yours.
+    pub you: String,
+    /// The ghost's.
+    pub them: String,
+    /// Yours minus the ghost's: `+4.4`, `−1.5%`, `±0`.
+    pub diff: String,
+}
+
+impl Race {
+    /// The race in one line: `you won by 4 wpm · score 92 wpm vs 88 wpm (+4 wpm) · …
+    /// · the lead changed hands at 3 s`.
+    pub fn line(&self) -> String {
+        let mut out = self.verdict.clone();
+        for v in &self.rows {
+            let _ = write!(out, " · {} {} vs {} ({})", v.label, v.you, v.them, v.diff);
+        }
+        match &self.changes[..] {
+            [] => {}
+            changes => {
+                let at: Vec<String> = changes.iter().map(|s| format!("{s} s")).collect();
+                let _ = write!(out, " · the lead changed hands at {}", at.join(", "));
+            }
+        }
+        out
+    }
 }
 
 impl Results {
@@ -378,22 +471,29 @@ impl App {
             Screen::Menu => (
                 "menu",
                 None,
-                "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · h history · b boards · l link",
+                "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best · h history · b boards · l link",
                 Body::Menu(self.menu()),
             ),
             Screen::Play(session) => {
                 let watching = session.watch.is_some();
                 let mode = session.round.mode();
-                let hints = if watching {
-                    "esc menu · tab or enter play this round yourself"
-                } else if mode == Mode::Zen {
-                    "esc ends the round · tab restart"
-                } else {
-                    "tab restart · esc menu"
+                let ghost = session.ghost.as_ref().map(|g| g.name.as_str());
+                let hints = match (watching, ghost) {
+                    (true, _) => "esc menu · tab or enter play this round yourself · g race it",
+                    (false, Some(_)) if mode == Mode::Zen => {
+                        "esc ends the round · tab start the race again"
+                    }
+                    (false, Some(_)) => "tab start the race again · esc menu",
+                    (false, None) if mode == Mode::Zen => "esc ends the round · tab restart",
+                    (false, None) => "tab restart · esc menu",
+                };
+                let banner = match ghost {
+                    Some(name) => Some(race_banner(mode, name)),
+                    None => watching.then(|| banner(mode)),
                 };
                 (
                     if watching { "replay" } else { "playing" },
-                    watching.then(|| banner(mode)),
+                    banner,
                     hints,
                     Body::Play(self.play_model(session, now)),
                 )
@@ -402,20 +502,40 @@ impl App {
                 if let Some(note) = &r.note {
                     notice = Some(note.clone());
                 }
+                let race_link = app::race_link(self.game_url.as_deref(), r).is_some();
                 let hints = if r.watched {
-                    "tab or enter play this round yourself · r watch again · esc menu"
-                } else if r.share.is_some() {
-                    "tab or enter again · r watch it · c copy link · h history · esc menu"
+                    "tab or enter play this round yourself · r watch again · g race it · esc menu"
+                } else if r.race.is_some() {
+                    match (r.share.is_some(), race_link) {
+                        (true, true) => {
+                            "tab or enter race again · r watch yours · c copy link · C copy race link · esc menu"
+                        }
+                        (true, false) => {
+                            "tab or enter race again · r watch yours · c copy link · esc menu"
+                        }
+                        _ => "tab or enter race again · r watch yours · h history · esc menu",
+                    }
                 } else {
-                    "tab or enter again · r watch it · h history · esc menu"
+                    match (r.share.is_some(), race_link) {
+                        (true, true) => {
+                            "tab or enter again · r watch it · g race it · c copy link · C copy race link · esc menu"
+                        }
+                        (true, false) => {
+                            "tab or enter again · r watch it · g race it · c copy link · h history · esc menu"
+                        }
+                        _ => "tab or enter again · r watch it · g race it · h history · esc menu",
+                    }
                 };
-                let banner = r.watched.then(|| banner(r.score.mode));
+                let banner = match &r.race {
+                    Some(race) => Some(race_banner(r.score.mode, &race.name)),
+                    None => r.watched.then(|| banner(r.score.mode)),
+                };
                 ("results", banner, hints, Body::Results(results(r)))
             }
             Screen::History => (
                 "history",
                 None,
-                "↑↓ pick · enter watch · esc menu",
+                "↑↓ pick · enter watch · g race · esc menu",
                 Body::History(self.history_model(zone)),
             ),
             Screen::Link {
@@ -453,7 +573,7 @@ impl App {
             Screen::Boards(b) => {
                 let hints = match &b.rows {
                     Some(Ok(rows)) if !rows.is_empty() => {
-                        "←→ mode · ↑↓ pick · enter watch · esc menu"
+                        "←→ mode · ↑↓ pick · enter watch · g race · esc menu"
                     }
                     _ => "←→ mode · esc menu",
                 };
@@ -490,6 +610,9 @@ impl App {
                 Some(p) => format!("linked as {}", p.name),
                 None => NOT_LINKED.into(),
             },
+            race: self
+                .best(self.menu_mode())
+                .map(|b| format!("g races your best: {}", b.score.headline())),
         }
     }
 
@@ -512,6 +635,17 @@ impl App {
             })
             .collect();
         let watching = session.watch.is_some();
+        let t = view.at();
+        let ghost = session.ghost.as_ref().map(|g| {
+            let them = g.round.view(t);
+            Ghost {
+                name: g.name.clone(),
+                caret: them.caret(),
+                level: them.level(),
+                over: them.over(),
+                lead: g.lead(race::progress(&session.round), &session.trail, t),
+            }
+        });
         Play {
             round: self.sessions,
             mode: view.mode(),
@@ -524,8 +658,12 @@ impl App {
             caret: view.caret(),
             // The flame chases the caret through the text: only where the text is words.
             flame: view.flame().filter(|_| view.mode().unit() == "words"),
-            prompt: (!view.started() && !watching)
-                .then_some("start typing: the clock starts with your first key"),
+            prompt: (!view.started() && !watching).then_some(if ghost.is_some() {
+                "start typing: the race starts with your first key"
+            } else {
+                "start typing: the clock starts with your first key"
+            }),
+            ghost,
         }
     }
 
@@ -580,6 +718,10 @@ impl App {
 
 fn banner(mode: Mode) -> String {
     format!("REPLAY · {mode}")
+}
+
+fn race_banner(mode: Mode, name: &str) -> String {
+    format!("RACE · {mode} · vs {name}")
 }
 
 /// `92 wpm · BLITZ 15s`, a round's line.
@@ -641,6 +783,73 @@ fn results(r: &app::Results) -> Results {
         stats,
         share: r.share.clone(),
         watched: r.watched,
+        race: r.race.as_deref().map(|race| versus(s, race)),
+    }
+}
+
+/// Your round and the ghost's side by side.
+fn versus(you: &Score, race: &app::RaceEnd) -> Race {
+    let them = &race.score;
+    let (a, b) = (you.headline(), them.headline());
+    let unit = a.unit;
+    let diff = i64::from(a.value) - i64::from(b.value);
+    let verdict = match diff.signum() {
+        1 => format!(
+            "you won by {}",
+            Headline {
+                value: diff.unsigned_abs() as u32,
+                unit
+            }
+        ),
+        -1 => format!(
+            "{} won by {}",
+            race.name,
+            Headline {
+                value: diff.unsigned_abs() as u32,
+                unit
+            }
+        ),
+        _ => format!("a tie at {a}"),
+    };
+    let rows = vec![
+        Versus {
+            label: "score",
+            you: a.to_string(),
+            them: b.to_string(),
+            diff: format!("{} {unit}", signed(diff * 100)),
+        },
+        Versus {
+            label: "wpm",
+            you: decimal(you.wpm_x100),
+            them: decimal(them.wpm_x100),
+            diff: signed(i64::from(you.wpm_x100) - i64::from(them.wpm_x100)),
+        },
+        Versus {
+            label: "accuracy",
+            you: format!("{}%", decimal(you.accuracy_x100.into())),
+            them: format!("{}%", decimal(them.accuracy_x100.into())),
+            diff: format!(
+                "{}%",
+                signed(i64::from(you.accuracy_x100) - i64::from(them.accuracy_x100))
+            ),
+        },
+    ];
+    Race {
+        name: race.name.clone(),
+        verdict,
+        rows,
+        samples: them.samples.clone(),
+        changes: race.changes.clone(),
+    }
+}
+
+/// Hundredths with their sign: `+4.4`, `−1.5`, `±0`.
+pub fn signed(x100: i64) -> String {
+    let abs = decimal(u32::try_from(x100.unsigned_abs()).unwrap_or(u32::MAX));
+    match x100.signum() {
+        1 => format!("+{abs}"),
+        -1 => format!("−{abs}"),
+        _ => "±0".into(),
     }
 }
 

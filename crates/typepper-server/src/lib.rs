@@ -49,7 +49,7 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
-use axum::http::{HeaderValue, Method, header};
+use axum::http::{HeaderName, HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use tower_http::compression::CompressionLayer;
@@ -175,8 +175,11 @@ pub fn app(state: Arc<State>) -> Router {
         .allow_origin(AllowOrigin::list(HeaderValue::from_str(&game_origin)))
         .allow_methods([Method::GET, Method::POST])
         .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
-        // A 429's wait is for the game to read.
-        .expose_headers([header::RETRY_AFTER])
+        // A 429's wait, and whose run a replay is, are for the game to read.
+        .expose_headers([
+            header::RETRY_AFTER,
+            HeaderName::from_static(typepper_api::PLAYER_HEADER),
+        ])
         .max_age(Duration::from_secs(86_400));
     let api_origin = Config::origin_of(&config.api_url);
     let csp = format!(

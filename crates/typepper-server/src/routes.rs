@@ -410,6 +410,8 @@ async fn run(st: St, Path(id): Path<String>) -> Result<Response, ApiError> {
             // A run never changes; it may expire, which a day's cache can outlive.
             (header::CACHE_CONTROL, "public, max-age=86400"),
         ],
+        // Names are letters, digits, `_` and `-`: always a valid header value.
+        [(typepper_api::PLAYER_HEADER, run.player.clone())],
         run.replay.clone(),
     )
         .into_response())
@@ -486,11 +488,12 @@ struct SharePage<'a> {
     image: String,
     share: String,
     game: &'a str,
-    play: Option<String>,
+    /// The game watching the round, and racing it.
+    play: Option<(String, String)>,
 }
 
-/// `GET /r/<id>`: the page a share link opens, with link-preview tags, refreshing to the
-/// game, which plays the round.
+/// `GET /r/<id>`: the page a share link opens, with link-preview tags and two ways into
+/// the game: watch the round, or race it.
 async fn share(st: St, Path(id): Path<String>) -> Result<Response, ApiError> {
     share_page(&st, id).await
 }
@@ -536,7 +539,7 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
             };
             let acc = run.accuracy_x100;
             let description = format!(
-                "{} typed {headline} in {title_mode} at {}.{:02}% accuracy on typepper. Watch the round, key by key.",
+                "{} typed {headline} in {title_mode} at {}.{:02}% accuracy on typepper. Watch the round key by key, or race it.",
                 player,
                 acc / 100,
                 acc % 100
@@ -550,7 +553,7 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
                     image,
                     share,
                     game,
-                    play: Some(format!("{game}/?replay={id}")),
+                    play: Some((format!("{game}/?replay={id}"), format!("{game}/?race={id}"))),
                 },
             )
         }

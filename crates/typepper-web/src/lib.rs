@@ -3,7 +3,8 @@
 //!
 //! How it works:
 //! 1. [`start`] finds the page's canvas, hidden input and text mirror, loads the history
-//!    from localStorage and, for `?replay=<id>`, fetches that run before the game starts.
+//!    from localStorage and, for `?replay=<id>` or `?race=<id>`, fetches that run to
+//!    watch or race before the game starts.
 //! 2. Keys arrive as DOM events: special keys from `keydown`, text (letters, dead keys,
 //!    IME compositions, pastes) from the focused hidden input. Each becomes a [`Key`] at
 //!    its event's own timestamp, for the game's [`App`], which holds every screen and
@@ -87,16 +88,19 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
     }
     let stored = read_storage(storage.as_ref());
     let (mut app, boot_effects) = App::new(dom::entropy(), &stored);
+    app.game_url = game_url();
 
-    // ?replay=<id>: the round plays before anything else.
-    if let Some(id) = replay_param() {
-        match net::fetch_run(&api, &id).await {
-            Ok(bytes) => {
-                if let Err(why) = app.watch_bytes(&bytes, dom::now()) {
-                    dom::warn(&format!("replay {id} can't be watched: {why}"));
-                }
-            }
-            Err(why) => dom::warn(&format!("replay {id} not played: {why}")),
+    // ?replay=<id> or ?race=<id>: the round plays before anything else.
+    if let Some((id, race)) = run_param() {
+        let what = if race { "race" } else { "replay" };
+        let opened = match net::fetch_run(&api, &id).await {
+            Ok(run) if race => app.race_bytes(&run.bytes, run.player),
+            Ok(run) => app.watch_bytes(&run.bytes, run.player, dom::now()),
+            Err(why) => Err(why),
+        };
+        if let Err(why) = opened {
+            // The game starts as usual: a link that has gone stale is no reason to stop.
+            dom::warn(&format!("{what} {id} can't be played: {why}"));
         }
     }
 
@@ -130,10 +134,24 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
     })
 }
 
-fn replay_param() -> Option<String> {
+/// `?replay=<id>` (false) or `?race=<id>` (true).
+fn run_param() -> Option<(String, bool)> {
     let search = dom::window().ok()?.location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get("replay").filter(|id| !id.is_empty())
+    let get = |name| params.get(name).filter(|id| !id.is_empty());
+    get("race")
+        .map(|id| (id, true))
+        .or_else(|| get("replay").map(|id| (id, false)))
+}
+
+/// This page without its query: where a race link sends a friend.
+fn game_url() -> Option<String> {
+    let location = dom::window().ok()?.location();
+    Some(format!(
+        "{}{}",
+        location.origin().ok()?,
+        location.pathname().ok()?
+    ))
 }
 
 /// What localStorage holds for the game; nothing when there is no storage.
@@ -226,15 +244,8 @@ impl Shell {
                 Effect::FetchRun(id) => {
                     let (api, me) = (self.api.clone(), self.me.clone());
                     wasm_bindgen_futures::spawn_local(async move {
-                        let bytes = net::fetch_run(&api, &id).await;
-                        answer_app(&me, |app| {
-                            match bytes.and_then(|b| app.watch_bytes(&b, dom::now())) {
-                                Ok(()) => vec![],
-                                Err(why) => {
-                                    vec![Effect::Warn(format!("run {id} can't be watched: {why}"))]
-                                }
-                            }
-                        });
+                        let bytes = net::fetch_run(&api, &id).await.map(|run| run.bytes);
+                        answer_app(&me, |app| app.run_loaded(&id, bytes, dom::now()));
                     });
                 }
             }

@@ -18,8 +18,16 @@ async fn reason(response: Response) -> String {
     }
 }
 
+/// A run from the server.
+pub struct Run {
+    /// Its replay bytes.
+    pub bytes: Vec<u8>,
+    /// Its player's name, if the server says.
+    pub player: Option<String>,
+}
+
 /// A run's replay bytes, `GET <api>/v1/runs/<id>`, or why not.
-pub async fn fetch_run(api: &str, id: &str) -> Result<Vec<u8>, String> {
+pub async fn fetch_run(api: &str, id: &str) -> Result<Run, String> {
     // Ids are base62; anything else would be a different URL.
     if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return Err(format!("{id:?} is not a run id"));
@@ -29,10 +37,14 @@ pub async fn fetch_run(api: &str, id: &str) -> Result<Vec<u8>, String> {
         .await
         .map_err(|e| format!("the server is unreachable ({e})"))?;
     match response.status() {
-        200 => response
-            .binary()
-            .await
-            .map_err(|e| format!("the download broke off ({e})")),
+        200 => {
+            let player = response.headers().get(typepper_api::PLAYER_HEADER);
+            let bytes = response
+                .binary()
+                .await
+                .map_err(|e| format!("the download broke off ({e})"))?;
+            Ok(Run { bytes, player })
+        }
         404 | 410 => Err("no such run: missing or expired".into()),
         _ => Err(reason(response).await),
     }

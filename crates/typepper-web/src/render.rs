@@ -3,7 +3,9 @@
 
 use typepper_engine::{CharState, Sample, Tier};
 use typepper_game::layout::{LINES, Scroll};
-use typepper_game::model::{Boards, Body, History, Link, Menu, Model, Play, Results, Rows, Tone};
+use typepper_game::model::{
+    Boards, Body, Ghost, History, Link, Menu, Model, Play, Race, Results, Rows, Tone,
+};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -22,6 +24,9 @@ const EXTRA: &str = "#a8263b";
 const BURNT: &str = "#6e3b2a";
 const ACCENT: &str = "#ff7a1a";
 const CARET: &str = "#ffb020";
+/// A race's ghost: its caret, its name, its line on the chart.
+const GHOST: &str = "#8fb8ff";
+const LEADING: &str = "#7ed957";
 
 /// Something the mouse can click.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -273,6 +278,9 @@ impl Renderer {
             self.text(line, w / 2.0, below + 30.0, DIM, "center");
         }
         self.text(&menu.player, w / 2.0, below + 54.0, DIM, "center");
+        if let Some(line) = &menu.race {
+            self.text(line, w / 2.0, below + 78.0, GHOST, "center");
+        }
     }
 
     fn draw_history(&mut self, history: &History) {
@@ -415,6 +423,7 @@ impl Renderer {
         let flame = play.flame.map(|f| f as f64 / 1000.0);
         let (caret_word, caret_glyph) = play.caret;
         let mut caret_at = None;
+        let mut ghost_at = None;
         let mut flame_at = None;
         let text_top = top + 40.0;
         for (li, line) in lines.iter().enumerate() {
@@ -458,6 +467,9 @@ impl Renderer {
                 if wi == caret_word {
                     caret_at = Some((x + caret_glyph as f64 * cw, y));
                 }
+                if let Some(g) = play.ghost.as_ref().filter(|g| g.caret.0 == wi) {
+                    ghost_at = Some((x + g.caret.1.min(word.width()) as f64 * cw, y));
+                }
             }
         }
         // The flame, when it is in the visible text, or at the column's edge behind it.
@@ -472,15 +484,46 @@ impl Renderer {
                 self.flame(fx, fy, size, now, play.heat);
             }
         }
+        if let (Some(g), Some(at)) = (&play.ghost, ghost_at) {
+            self.ghost_caret(g, at, size);
+        }
         if let Some(target) = caret_at {
             self.caret(target, play.round, size, now, dt, play.started);
         }
+        let (w, _, _) = self.size;
+        let mut y = text_top + LINES as f64 * line_h + 10.0;
         if let Some(prompt) = play.prompt {
             self.font(15.0, 400);
-            let (w, _, _) = self.size;
-            let y = text_top + LINES as f64 * line_h + 10.0;
             self.text(prompt, w / 2.0, y, DIM, "center");
+            y += 28.0;
         }
+        if let Some(g) = &play.ghost {
+            self.font(17.0, 700);
+            let color = match g.lead.chars.signum() {
+                1 => LEADING,
+                -1 => WRONG,
+                _ => GHOST,
+            };
+            self.text(&g.label(), w / 2.0, y, color, "center");
+        }
+    }
+
+    /// The ghost's caret: faded, with its name above it.
+    fn ghost_caret(&self, g: &Ghost, (x, y): (f64, f64), size: f64) {
+        let ctx = &self.ctx;
+        ctx.set_global_alpha(0.55);
+        ctx.set_fill_style_str(GHOST);
+        let r = Rect {
+            x: x - 1.0,
+            y: y - size * 0.92,
+            w: 2.5,
+            h: size * 1.12,
+        };
+        self.round_rect(r, 1.25);
+        ctx.fill();
+        self.font(11.0, 600);
+        self.text(&g.name, x, y - size * 0.98, GHOST, "center");
+        ctx.set_global_alpha(1.0);
     }
 
     fn caret(
@@ -676,18 +719,65 @@ impl Renderer {
             self.text(stat.short(), x, y + 26.0, color, "left");
         }
         let rows = r.stats.len().div_ceil(per_row) as f64;
-        let chart_top = top + 100.0 + rows * 62.0 + 10.0;
+        let mut chart_top = top + 100.0 + rows * 62.0 + 10.0;
+        if let Some(race) = &r.race {
+            self.versus(race, x0, chart_top, width);
+            chart_top += 86.0;
+        }
         let chart_h = (h - chart_top - 80.0).clamp(90.0, 220.0);
-        self.chart(r.samples(), x0, chart_top, width, chart_h);
+        self.chart(r, x0, chart_top, width, chart_h);
     }
 
-    /// The per-second chart: wpm so far (accent), raw (dim), and errors (red crosses).
-    fn chart(&self, samples: &[Sample], x: f64, y: f64, width: f64, height: f64) {
+    /// A race's results: who won, and each number beside the ghost's.
+    fn versus(&self, race: &Race, x0: f64, y: f64, width: f64) {
+        self.font(20.0, 800);
+        let won = race.verdict.starts_with("you");
+        self.text(
+            &race.verdict,
+            x0,
+            y + 4.0,
+            if won { LEADING } else { GHOST },
+            "left",
+        );
+        let cell = width / race.rows.len().max(1) as f64;
+        for (i, v) in race.rows.iter().enumerate() {
+            let x = x0 + i as f64 * cell;
+            self.font(12.0, 600);
+            self.text(
+                &format!("{} · you vs {}", v.label, race.name),
+                x,
+                y + 32.0,
+                DIM,
+                "left",
+            );
+            self.font(18.0, 700);
+            self.text(&v.you, x, y + 56.0, TEXT, "left");
+            let mut at = x + self.text_width(&v.you);
+            self.font(18.0, 500);
+            let them = format!(" vs {}", v.them);
+            self.text(&them, at, y + 56.0, GHOST, "left");
+            at += self.text_width(&them);
+            self.font(14.0, 600);
+            let color = if v.diff.starts_with('−') {
+                WRONG
+            } else {
+                LEADING
+            };
+            self.text(&format!("  {}", v.diff), at, y + 56.0, color, "left");
+        }
+    }
+
+    /// The per-second chart: wpm so far (accent), raw (dim), and errors (red crosses); in
+    /// a race, the ghost's wpm (blue) and a bar where the lead changed hands.
+    fn chart(&self, r: &Results, x: f64, y: f64, width: f64, height: f64) {
         let ctx = &self.ctx;
-        let n = samples.len();
+        let samples = r.samples();
+        let ghost = r.race.as_ref().map_or(&[][..], |race| &race.samples[..]);
+        let n = samples.len().max(ghost.len());
         let top_wpm = samples
             .iter()
             .map(|p| p.wpm_x100.max(p.raw_x100))
+            .chain(ghost.iter().map(|p| p.wpm_x100))
             .max()
             .unwrap_or(0);
         let step = 20.0;
@@ -718,6 +808,29 @@ impl Renderer {
             }
         };
         let py = |x100: u32| y + height - (f64::from(x100) / 100.0 / max).min(1.0) * height;
+        if let Some(race) = &r.race {
+            // Where the lead changed hands: a bar at the end of that second.
+            ctx.set_stroke_style_str(CARET);
+            ctx.set_line_width(1.5);
+            for &s in &race.changes {
+                let cx = px((s as usize).saturating_sub(1));
+                ctx.begin_path();
+                ctx.move_to(cx, y);
+                ctx.line_to(cx, y + height);
+                ctx.stroke();
+            }
+            ctx.set_stroke_style_str(GHOST);
+            ctx.set_line_width(2.0);
+            ctx.begin_path();
+            for (i, p) in ghost.iter().enumerate() {
+                if i == 0 {
+                    ctx.move_to(px(i), py(p.wpm_x100));
+                } else {
+                    ctx.line_to(px(i), py(p.wpm_x100));
+                }
+            }
+            ctx.stroke();
+        }
         for (color, width, pick) in [
             (DIM, 1.5, (|p: &Sample| p.raw_x100) as fn(&_) -> u32),
             (ACCENT, 2.5, |p: &Sample| p.wpm_x100),
@@ -772,6 +885,16 @@ impl Renderer {
             WRONG,
             "right",
         );
+        if let Some(race) = &r.race {
+            let errors_w = self.text_width("errors × ");
+            let mut right = plot_x + plot_w - wpm_w - raw_w - errors_w - 24.0;
+            let name = format!("{} wpm", race.name);
+            self.text(&name, right, y - 8.0, GHOST, "right");
+            right -= self.text_width(&name) + 8.0;
+            if !race.changes.is_empty() {
+                self.text("lead changed |", right, y - 8.0, CARET, "right");
+            }
+        }
     }
 }
 

@@ -10,7 +10,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Wrap};
 use typepper_engine::{CharState, Tier};
 use typepper_game::layout::{LINES, Scroll};
-use typepper_game::model::{Boards, Body, History, Link, Menu, Model, Play, Results, Rows, Tone};
+use typepper_game::model::{
+    Boards, Body, Ghost, History, Link, Menu, Model, Play, Race, Results, Rows, Tone,
+};
 
 /// The widest the text of a round is laid out, in columns: wider lines are hard to read.
 const TEXT_COLS: u16 = 72;
@@ -57,6 +59,8 @@ enum Ink {
     Burnt,
     Accent,
     Caret,
+    /// A race's ghost: its caret, its line on the chart.
+    Ghost,
     Heat(Tier),
 }
 
@@ -82,6 +86,7 @@ impl Palette {
             Ink::Burnt => (0x6e3b2a, Color::DarkGray, Modifier::DIM),
             Ink::Accent => (0xff7a1a, Color::Yellow, Modifier::BOLD),
             Ink::Caret => (0xffb020, Color::Yellow, Modifier::BOLD),
+            Ink::Ghost => (0x8fb8ff, Color::LightBlue, Modifier::ITALIC),
             Ink::Heat(t) => match t {
                 Tier::Bell => (0x7ed957, Color::Green, Modifier::empty()),
                 Tier::Jalapeno => (0xc5e063, Color::LightGreen, Modifier::empty()),
@@ -224,6 +229,9 @@ fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
     if let Some(last) = &menu.last_round {
         lines.push(Line::from(p.span(last.as_str(), Ink::Dim)));
     }
+    if let Some(race) = &menu.race {
+        lines.push(Line::from(p.span(race.as_str(), Ink::Ghost)));
+    }
     lines.push(Line::from(p.span(menu.player.as_str(), Ink::Dim)));
     let top = area.height.saturating_sub(lines.len() as u16) / 3;
     frame.render_widget(
@@ -275,6 +283,7 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
     let lines = scroll.lines(play, usize::from(col.width));
     let mut out = vec![];
     let mut caret = None;
+    let mut ghost = None;
     let flame_at = play.flame.map(|f| f.div_euclid(1000));
     for (li, line) in lines.iter().enumerate() {
         let mut spans = vec![];
@@ -307,21 +316,52 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
             if wi == play.caret.0 {
                 caret = Some((c + play.caret.1, li));
             }
+            if let Some(g) = play.ghost.as_ref().filter(|g| g.caret.0 == wi) {
+                ghost = Some((c + g.caret.1.min(word.width()), li));
+            }
             at += word.width();
         }
         out.push(Line::from(spans));
     }
     frame.render_widget(Paragraph::new(out), text);
-    if let Some((x, y)) = caret {
-        let x = text.x + (x as u16).min(text.width.saturating_sub(1));
-        frame.set_cursor_position(Position::new(x, text.y + y as u16));
+    let cell = |(x, y): (usize, usize)| {
+        Position::new(
+            text.x + (x as u16).min(text.width.saturating_sub(1)),
+            text.y + y as u16,
+        )
+    };
+    // The ghost's caret is its cell, reversed in the ghost's colour; yours is the
+    // terminal's own cursor.
+    if let Some(at) = ghost.map(cell)
+        && let Some(c) = frame.buffer_mut().cell_mut(at)
+    {
+        c.set_style(p.style(Ink::Ghost).add_modifier(Modifier::REVERSED));
     }
+    if let Some(at) = caret.map(cell) {
+        frame.set_cursor_position(at);
+    }
+    let mut below_text = below(text, LINES as u16 + 1);
     if let Some(prompt) = play.prompt {
-        let row = below(text, LINES as u16 + 1);
         frame.render_widget(
             Paragraph::new(Line::from(p.span(prompt, Ink::Dim))).alignment(Alignment::Center),
-            row,
+            below_text,
         );
+        below_text = below(below_text, 1);
+    }
+    if let Some(g) = &play.ghost {
+        frame.render_widget(
+            Paragraph::new(Line::from(p.span(g.label(), lead_ink(g)))).alignment(Alignment::Center),
+            below_text,
+        );
+    }
+}
+
+/// Green while you lead, red while the ghost does.
+fn lead_ink(g: &Ghost) -> Ink {
+    match g.lead.chars.signum() {
+        1 => Ink::Heat(Tier::Bell),
+        -1 => Ink::Wrong,
+        _ => Ink::Ghost,
     }
 }
 
@@ -359,6 +399,9 @@ fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
     }
     head.push(Line::default());
     head.extend(grid);
+    if let Some(race) = &r.race {
+        head.extend(versus(race, col.width, p));
+    }
     let used = head.len() as u16;
     frame.render_widget(Paragraph::new(head), col);
     let chart_area = below(col, used + 1);
@@ -367,10 +410,45 @@ fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
     }
 }
 
-/// Wpm (accent) and raw (dim) each second, in braille, errors marked with `×`.
+/// A race's results: who won, then each number beside the ghost's, as many to a line as
+/// `width` takes.
+fn versus<'a>(race: &'a Race, width: u16, p: &Palette) -> Vec<Line<'a>> {
+    let mut lines = vec![Line::from(
+        p.span(race.verdict.as_str(), Ink::Accent)
+            .add_modifier(Modifier::BOLD),
+    )];
+    let mut line: Vec<Span> = vec![];
+    let mut used = 0;
+    for v in &race.rows {
+        let parts = [
+            (format!("{} ", v.label), Ink::Dim),
+            (format!("{} ", v.you), Ink::Text),
+            (format!("vs {} ", v.them), Ink::Ghost),
+            (format!("({})   ", v.diff), Ink::Dim),
+        ];
+        let len: usize = parts.iter().map(|(t, _)| t.chars().count()).sum();
+        if used > 0 && used + len > usize::from(width) {
+            lines.push(Line::from(std::mem::take(&mut line)));
+            used = 0;
+        }
+        used += len;
+        line.extend(parts.into_iter().map(|(text, ink)| p.span(text, ink)));
+    }
+    lines.push(Line::from(line));
+    lines
+}
+
+/// Wpm (accent) and raw (dim) each second, in braille, errors marked with `×`; in a race,
+/// the ghost's wpm too, and a bar where the lead changed hands.
 fn draw_chart(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
     let samples = r.samples();
     let point = |i: usize, x100: u32| (i as f64 + 1.0, f64::from(x100) / 100.0);
+    let ghost: Vec<(f64, f64)> = r
+        .race
+        .iter()
+        .flat_map(|race| race.samples.iter().enumerate())
+        .map(|(i, s)| point(i, s.wpm_x100))
+        .collect();
     let wpm: Vec<(f64, f64)> = samples
         .iter()
         .enumerate()
@@ -392,9 +470,36 @@ fn draw_chart(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
         .map(|s| s.wpm_x100.max(s.raw_x100))
         .max()
         .unwrap_or(0);
-    let max = (f64::from(top) / 100.0 * 1.1 / 20.0).ceil().max(1.0) * 20.0;
-    let seconds = samples.len().max(1) as f64;
-    let datasets = vec![
+    let ghost_top = ghost.iter().map(|&(_, y)| y).fold(0.0, f64::max);
+    let max = ((f64::from(top) / 100.0).max(ghost_top) * 1.1 / 20.0)
+        .ceil()
+        .max(1.0)
+        * 20.0;
+    let seconds = samples.len().max(ghost.len()).max(1) as f64;
+    let changes: Vec<[(f64, f64); 2]> = r
+        .race
+        .iter()
+        .flat_map(|race| &race.changes)
+        .map(|&s| [(f64::from(s), 0.0), (f64::from(s), max)])
+        .collect();
+    let mut datasets: Vec<Dataset> = changes
+        .iter()
+        .map(|bar| {
+            Dataset::default()
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(p.style(Ink::Caret))
+                .data(bar)
+        })
+        .collect();
+    datasets.push(
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(p.style(Ink::Ghost))
+            .data(&ghost),
+    );
+    datasets.extend([
         Dataset::default()
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
@@ -410,14 +515,21 @@ fn draw_chart(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
             .graph_type(GraphType::Scatter)
             .style(p.style(Ink::Wrong))
             .data(&errors),
-    ];
+    ]);
     // The legend, on the line above the plot.
-    let legend = Line::from(vec![
+    let mut legend = vec![];
+    if let Some(race) = &r.race {
+        if !race.changes.is_empty() {
+            legend.push(p.span("lead changed │  ", Ink::Caret));
+        }
+        legend.push(p.span(format!("{} wpm  ", race.name), Ink::Ghost));
+    }
+    legend.extend([
         p.span("errors •  ", Ink::Wrong),
         p.span("raw  ", Ink::Dim),
         p.span("wpm", Ink::Accent),
-    ])
-    .alignment(Alignment::Right);
+    ]);
+    let legend = Line::from(legend).alignment(Alignment::Right);
     frame.render_widget(Paragraph::new(legend), Rect { height: 1, ..area });
     let area = below(area, 1);
     let axis = |label: String| Span::styled(label, p.style(Ink::Dim));
@@ -425,7 +537,7 @@ fn draw_chart(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
         .x_axis(
             Axis::default()
                 .bounds([1.0, seconds.max(2.0)])
-                .labels(vec![axis("1s".into()), axis(format!("{}s", samples.len()))]),
+                .labels(vec![axis("1s".into()), axis(format!("{seconds}s"))]),
         )
         .y_axis(
             Axis::default()
@@ -701,6 +813,16 @@ mod tests {
         app.board_loaded("time:15", Ok(rows));
         app.key(Key::Down, at(t));
         out.push(("boards", app.model(t, &zone)));
+
+        // Your best BLITZ 15s, raced: ahead of it at first, then behind.
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('g'), at(t));
+        let start = t;
+        type_words(&mut app, 5, &mut t);
+        app.tick(at(t));
+        out.push(("race", app.model(t, &zone)));
+        app.tick(at(start + 16_000.0));
+        out.push(("race-results", app.model(start + 16_000.0, &zone)));
         out
     }
 

@@ -61,15 +61,25 @@ impl Zone for LocalZone {
 /// replay, other rules, a mode this build doesn't have, a round that doesn't play.
 pub fn check_watchable(bytes: &[u8]) -> Result<(), String> {
     let (mut app, _) = App::new(0, &typepper_game::storage::Stored::default());
-    app.watch_bytes(bytes, 0.0)
+    app.watch_bytes(bytes, None, 0.0)
+}
+
+/// A replay to open before the menu.
+pub struct First {
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Race it (`--race`) rather than watch it (`--replay`).
+    pub race: bool,
+    /// Whose round it is, when known.
+    pub who: Option<String>,
 }
 
 /// How the game starts.
 pub struct Start {
     /// Where its files are.
     pub data: DataDir,
-    /// Replay bytes to watch first (`typepper --replay`).
-    pub watch: Option<Vec<u8>>,
+    /// A replay to watch or race first.
+    pub first: Option<First>,
     /// The server, if one is set.
     pub remote: Option<Remote>,
 }
@@ -79,7 +89,7 @@ pub struct Start {
 pub fn play(start: Start) -> Result<Vec<String>, String> {
     let Start {
         data,
-        watch,
+        first,
         remote,
     } = start;
     let (mut app, boot) = App::new(entropy(), &data.stored());
@@ -88,8 +98,12 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         mono: clock.elapsed().as_secs_f64() * 1000.0,
         unix_ms: unix_ms(),
     };
-    if let Some(bytes) = watch {
-        app.watch_bytes(&bytes, now(clock).mono)?;
+    if let Some(First { bytes, race, who }) = first {
+        if race {
+            app.race_bytes(&bytes, who)?;
+        } else {
+            app.watch_bytes(&bytes, who, now(clock).mono)?;
+        }
     }
     let (tx, answers) = mpsc::channel();
     let mut shell = Shell {

@@ -61,10 +61,7 @@ impl Answer {
                 app.board_loaded(&mode, rows);
                 vec![]
             }
-            Answer::Run { id, bytes } => match bytes.and_then(|b| app.watch_bytes(&b, now.mono)) {
-                Ok(()) => vec![],
-                Err(why) => vec![Effect::Warn(format!("run {id} can't be watched: {why}"))],
-            },
+            Answer::Run { id, bytes } => app.run_loaded(&id, bytes, now.mono),
             Answer::Seed { mode, answer } => app.seed_issued(&mode, answer, now.unix_ms),
         }
     }

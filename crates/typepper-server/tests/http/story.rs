@@ -78,6 +78,11 @@ async fn a_player_links_submits_and_every_run_is_served_back() {
         );
         let cache = run.header(header::CACHE_CONTROL).expect("Cache-Control");
         assert!(cache.contains("max-age"), "{cache}");
+        assert_eq!(
+            run.header(typepper_api::PLAYER_HEADER),
+            Some("ada"),
+            "a race says whom it is against"
+        );
         ids.push(id.clone());
     }
     assert_eq!(srv.stored_runs(), 4);
@@ -201,7 +206,7 @@ async fn boards_rank_each_players_best_of_the_month() {
 }
 
 #[tokio::test]
-async fn share_pages_say_what_happened_and_refresh_to_the_game() {
+async fn share_pages_say_what_happened_and_offer_to_watch_or_race() {
     let srv = Server::new().await;
     let token = srv.link("ada").await;
     let round = blitz(1);
@@ -239,10 +244,18 @@ async fn share_pages_say_what_happened_and_refresh_to_the_game() {
         assert!(description.starts_with("ada typed "), "{description}");
         let image = meta(&html, "property", "og:image").expect("og:image");
         assert!(image.starts_with(&format!("{PUBLIC}/")), "{image}");
-        assert_eq!(
-            meta(&html, "http-equiv", "refresh"),
-            Some(format!("0; url={PUBLIC}/?replay={id}"))
-        );
+        assert!(description.ends_with("or race it."), "{description}");
+        // Two ways in, so no refresh takes the friend past the choice.
+        assert_eq!(meta(&html, "http-equiv", "refresh"), None);
+        for (label, url) in [
+            ("Watch the round", format!("{PUBLIC}/?replay={id}")),
+            ("Race this round", format!("{PUBLIC}/?race={id}")),
+        ] {
+            assert!(
+                html.contains(&format!(r#"<a href="{url}">{label}</a>"#)),
+                "{html}"
+            );
+        }
         assert_only_template_tags(&html);
     }
 
@@ -365,6 +378,13 @@ async fn the_game_origin_may_call_the_api_and_others_may_not() {
     assert_eq!(
         ours.header(header::ACCESS_CONTROL_ALLOW_ORIGIN),
         Some(PUBLIC)
+    );
+    let exposed = ours
+        .header(header::ACCESS_CONTROL_EXPOSE_HEADERS)
+        .unwrap_or_default();
+    assert!(
+        exposed.contains(typepper_api::PLAYER_HEADER),
+        "the game may read whose run it is: {exposed:?}"
     );
     let theirs = srv.send(from("http://evil.test")).await;
     assert_eq!(theirs.header(header::ACCESS_CONTROL_ALLOW_ORIGIN), None);
