@@ -1,12 +1,21 @@
-// Boot paths: an unknown ?replay= id, corrupted storage, and no storage at all.
+// Boot paths: an unknown ?replay= or ?race= id, corrupted storage, and no storage at all.
 import { test, expect, boot, mirror, onScreen, typeWords, synthHex } from "./fixtures.js";
 
 test("?replay=<unknown id> warns in the console and starts normally", async ({ page, consoleLog }) => {
   test.info().annotations.push({ type: "allow-error", description: "404" });
   await boot(page, "/?replay=AAAAAAAA");
   const warnings = consoleLog.filter((m) => m.type === "warning").map((m) => m.text);
-  expect(warnings.some((w) => w.includes("replay AAAAAAAA not played: no such run"))).toBe(true);
+  expect(warnings.some((w) => w.includes("replay AAAAAAAA can't be played: no such run"))).toBe(true);
   expect(await mirror(page, "list")).toContain("▸ BLITZ 15s");
+});
+
+test("?race=<unknown id> warns in the console and starts normally", async ({ page, consoleLog }) => {
+  test.info().annotations.push({ type: "allow-error", description: "404" });
+  await boot(page, "/?race=AAAAAAAA");
+  const warnings = consoleLog.filter((m) => m.type === "warning").map((m) => m.text);
+  expect(warnings.some((w) => w.includes("race AAAAAAAA can't be played: no such run"))).toBe(true);
+  expect(await mirror(page, "list")).toContain("▸ BLITZ 15s");
+  expect(await mirror(page, "banner")).toBe("");
 });
 
 test("a malformed ?replay= id is refused without asking the server", async ({ page, consoleLog }) => {

@@ -61,12 +61,20 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   expect(html).toContain(`<meta property="og:title" content="${headline} · BLITZ 15s · typepper">`);
   expect(html).toMatch(/<meta property="og:image" content="[^"]+\/web\/og\.png">/);
 
-  // A friend, with their own empty browser, opens the link.
+  // A friend, with their own empty browser, opens the link: it offers to watch the
+  // round or to race it. They race it first: the ghost bears the player's name.
   const friend = await browser.newContext();
   const theirs = await friend.newPage();
   const friendLog = [];
   theirs.on("console", (m) => friendLog.push(`${m.type()}: ${m.text()}`));
   await theirs.goto(link_);
+  await shot(theirs, "share-page");
+  await theirs.getByRole("link", { name: "Race this round" }).click();
+  await onScreen(theirs, "playing");
+  await expect(theirs.locator("[data-mirror=banner]")).toHaveText(`RACE · BLITZ 15s · vs ${name}`);
+  await expect(theirs.locator("[data-mirror=ghost]")).toHaveText(`level with ${name}`);
+  await theirs.goto(link_);
+  await theirs.getByRole("link", { name: "Watch the round" }).click();
   await onScreen(theirs, "replay");
   await expect(theirs.locator("[data-mirror=banner]")).toHaveText("REPLAY · BLITZ 15s");
   await theirs.waitForTimeout(1200);

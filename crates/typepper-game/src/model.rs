@@ -297,6 +297,8 @@ pub struct Race {
     pub name: String,
     /// `you won by 4 wpm`, `ada won by 3 words`, `a tie at 92 wpm`.
     pub verdict: String,
+    /// Your headline minus the ghost's: who won, for the verdict's colour.
+    pub margin: i64,
     /// The headline, wpm and accuracy of each, with the difference.
     pub rows: Vec<Versus>,
     /// The ghost's wpm each second, for the chart's second line.
@@ -837,6 +839,7 @@ fn versus(you: &Score, race: &app::RaceEnd) -> Race {
     Race {
         name: race.name.clone(),
         verdict,
+        margin: diff,
         rows,
         samples: them.samples.clone(),
         changes: race.changes.clone(),

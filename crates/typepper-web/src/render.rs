@@ -731,14 +731,12 @@ impl Renderer {
     /// A race's results: who won, and each number beside the ghost's.
     fn versus(&self, race: &Race, x0: f64, y: f64, width: f64) {
         self.font(20.0, 800);
-        let won = race.verdict.starts_with("you");
-        self.text(
-            &race.verdict,
-            x0,
-            y + 4.0,
-            if won { LEADING } else { GHOST },
-            "left",
-        );
+        let color = match race.margin.signum() {
+            1 => LEADING,
+            -1 => WRONG,
+            _ => GHOST,
+        };
+        self.text(&race.verdict, x0, y + 4.0, color, "left");
         let cell = width / race.rows.len().max(1) as f64;
         for (i, v) in race.rows.iter().enumerate() {
             let x = x0 + i as f64 * cell;

@@ -11,7 +11,7 @@ use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragrap
 use typepper_engine::{CharState, Tier};
 use typepper_game::layout::{LINES, Scroll};
 use typepper_game::model::{
-    Boards, Body, Ghost, History, Link, Menu, Model, Play, Race, Results, Rows, Tone,
+    Boards, Body, History, Link, Menu, Model, Play, Race, Results, Rows, Tone,
 };
 
 /// The widest the text of a round is laid out, in columns: wider lines are hard to read.
@@ -350,15 +350,16 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
     }
     if let Some(g) = &play.ghost {
         frame.render_widget(
-            Paragraph::new(Line::from(p.span(g.label(), lead_ink(g)))).alignment(Alignment::Center),
+            Paragraph::new(Line::from(p.span(g.label(), lead_ink(g.lead.chars))))
+                .alignment(Alignment::Center),
             below_text,
         );
     }
 }
 
-/// Green while you lead, red while the ghost does.
-fn lead_ink(g: &Ghost) -> Ink {
-    match g.lead.chars.signum() {
+/// Green for your lead (`margin` above 0), red for the ghost's.
+fn lead_ink(margin: i64) -> Ink {
+    match margin.signum() {
         1 => Ink::Heat(Tier::Bell),
         -1 => Ink::Wrong,
         _ => Ink::Ghost,
@@ -414,7 +415,7 @@ fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
 /// `width` takes.
 fn versus<'a>(race: &'a Race, width: u16, p: &Palette) -> Vec<Line<'a>> {
     let mut lines = vec![Line::from(
-        p.span(race.verdict.as_str(), Ink::Accent)
+        p.span(race.verdict.as_str(), lead_ink(race.margin))
             .add_modifier(Modifier::BOLD),
     )];
     let mut line: Vec<Span> = vec![];
