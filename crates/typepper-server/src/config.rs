@@ -5,7 +5,7 @@ use std::path::PathBuf;
 /// Everything the server is told at start.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The game's public URL, e.g. `https://typepper.com`: share pages refresh to it.
+    /// The game's public URL, e.g. `https://typepper.com`: share pages link to it.
     pub public_url: String,
     /// Where the game reaches the API, e.g. `https://api.typepper.com`; the same as
     /// `public_url` when one host serves both.

@@ -27,7 +27,7 @@ struct Args {
     /// Where the embedded SQLite database lives.
     #[arg(long, env = "TYPEPPER_DATA_DIR", default_value = "data", global = true)]
     data_dir: PathBuf,
-    /// The game's public URL (share pages refresh to it); by default http://<listen>.
+    /// The game's public URL (share pages link to it); by default http://<listen>.
     #[arg(long, env = "TYPEPPER_PUBLIC_URL")]
     public_url: Option<String>,
     /// Where the game reaches the API; by default the public URL.

@@ -53,6 +53,21 @@ impl Game {
     pub fn draw_times(&self) -> Vec<f64> {
         self.shell.borrow().renderer.draw_ms.clone()
     }
+
+    /// Whole frame times so far (tick, model, draw and mirror), in ms, for the
+    /// performance measurement.
+    #[wasm_bindgen(js_name = frameTimes)]
+    pub fn frame_times(&self) -> Vec<f64> {
+        self.shell.borrow().frame_ms.clone()
+    }
+
+    /// Forgets the times so far, to measure from now.
+    #[wasm_bindgen(js_name = clearTimes)]
+    pub fn clear_times(&self) {
+        let mut shell = self.shell.borrow_mut();
+        shell.frame_ms.clear();
+        shell.renderer.draw_ms.clear();
+    }
 }
 
 impl Drop for Game {
@@ -60,6 +75,9 @@ impl Drop for Game {
         self.frames.borrow_mut().take();
     }
 }
+
+/// How many frame times are kept: a minute of frames.
+const FRAME_TIMES: usize = 4096;
 
 struct Shell {
     app: App,
@@ -73,6 +91,8 @@ struct Shell {
     shown: Mirror,
     /// A frame has been drawn.
     drawn: bool,
+    /// The last frames' whole times, for the performance measurement.
+    frame_ms: Vec<f64>,
 }
 
 /// Boots the game in the page: `api` is the server's base URL ("" for this origin).
@@ -115,6 +135,7 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
             mirror,
             shown: Mirror::default(),
             drawn: false,
+            frame_ms: Vec::with_capacity(FRAME_TIMES),
         })
     });
     {
@@ -269,6 +290,15 @@ impl Shell {
     }
 
     fn frame(&mut self, now: f64) {
+        let start = dom::now();
+        self.frame_at(now);
+        if self.frame_ms.len() == FRAME_TIMES {
+            self.frame_ms.clear();
+        }
+        self.frame_ms.push(dom::now() - start);
+    }
+
+    fn frame_at(&mut self, now: f64) {
         let effects = self.app.tick(Now {
             mono: now,
             unix_ms: dom::unix_ms(),

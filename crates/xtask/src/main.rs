@@ -29,6 +29,7 @@ commands:
           (TYPEPPER_LOAD_SECS, TYPEPPER_LOAD_BODIES)
   pg      a throwaway PostgreSQL cluster until Ctrl-C, for working on the PostgreSQL store
   term    the terminal game's start-up and keypress-to-screen times, and SSH beside HTTP
+  frames  only the game's figures in headless Chromium: load, frame times, a ghost's cost
 
 Everything missing is installed first; each step says what it is doing.";
 
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
         Some("load") => load::run(args.get(1).map_or("", String::as_str)),
         Some("pg") => pg::hold(),
         Some("term") => term::run(),
+        Some("frames") => tasks::browser_figures(),
         Some("-h" | "--help" | "help") | None => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

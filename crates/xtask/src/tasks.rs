@@ -176,7 +176,7 @@ pub fn bench(args: &[String]) -> Result<()> {
 
 /// The game's own figures in headless Chromium: first load, first frame, frame time,
 /// keydown-to-paint (e2e/perf/frames.mjs).
-fn browser_figures() -> Result<()> {
+pub fn browser_figures() -> Result<()> {
     crate::web::build()?;
     let e2e = root().join("e2e");
     install::npm(&e2e)?;
