@@ -249,6 +249,26 @@ fn a_zen_round_ends_with_esc() {
     assert!(results.contains("wpm  ZEN"), "{results}");
     let history = std::fs::read_to_string(data.join("history")).unwrap();
     assert_eq!(history.lines().count(), 1);
+
+    // g races the round just played: its ghost types it again beside you.
+    game.type_text("g");
+    game.wait_for("RACE · ZEN · vs your last round", 5);
+    assert!(game.type_next_word());
+    game.wait_for("vs your last round · ", 5);
+    game.keys(&["Escape"]);
+    let results = game.wait_for("accuracy", 5);
+    assert!(
+        results.contains("you won by")
+            || results.contains("your last round won by")
+            || results.contains("a tie at"),
+        "{results}"
+    );
+    assert!(
+        results.contains("wpm ") && results.contains(" vs "),
+        "{results}"
+    );
+    let history = std::fs::read_to_string(data.join("history")).unwrap();
+    assert_eq!(history.lines().count(), 2, "a race is a round of yours");
     game.keys(&["C-c"]);
     game.wait_for("EXITED 0", 5);
     std::fs::remove_dir_all(&data).unwrap();
@@ -289,6 +309,15 @@ fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("drill:qz"), "{said}");
+    // Racing refuses what watching refuses.
+    let out = Command::new(binary())
+        .arg("--race")
+        .arg(&file)
+        .env("TYPEPPER_DATA_DIR", &dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("drill:qz"));
 
     // No round played yet: --replay says so.
     let out = Command::new(binary())
