@@ -8,37 +8,52 @@ use crate::number::{Decimal, Int, Uint};
 /// The shapes it can be written in, and how each parses:
 ///
 /// ```text
-/// ""            items: None,          timers: []
-/// "1|5@"        items: Some([1 → 5]), timers: []
-/// "1|5@3|3&…"   items: Some([1 → 5]), timers: [3]
-/// "3|3&…"       items: None,          timers: [3]   the game's bug: no items, no `@`
-/// "@3|3&…"      items: Some([]),      timers: [3]   the nominal form; the game doesn't write it
+/// ""            items: [],      timers: [],  at: false
+/// "1|5@"        items: [1 → 5], timers: [],  at: true
+/// "1|5@3|3&…"   items: [1 → 5], timers: [3], at: true
+/// "1|5"         items: [1 → 5], timers: [],  at: false  items alone, no `@`
+/// "3|3&…"       items: [],      timers: [3], at: false  the game's bug: no items, no `@`
+/// "@3|3&…"      items: [],      timers: [3], at: true   the nominal form; the game doesn't write it
 /// ```
 ///
-/// A lone `@` is refused: the spec says the string is empty when both parts are.
+/// Without an `@`, the data is one part or the other, never both, and which one is
+/// certain: a timer always holds `&`, and an item never does. So `1|5` can only be items
+/// and `3|3&…` only timers. Items and timers with no `@` between them (`1|5|3|3&…`) have
+/// no reading and are refused. So is a lone `@`: the spec says the string is empty when
+/// both parts are.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct ItemPersData {
-    /// The persistent items, or `None` when no `@` was written. `None` is how the game
-    /// writes a level without persistent items; [`ItemPersData::items`] reads both the
-    /// same. `Some(vec![])` with no timers would write a lone `@`, which doesn't parse:
-    /// [`ItemPersData::new`] never builds it.
-    pub items: Option<Vec<PersItem>>,
+    /// The persistent items.
+    pub items: Vec<PersItem>,
     /// The triggered timers.
     pub timers: Vec<PersTimer>,
+    /// Whether the `@` between the two was written. The spec says the game leaves it out
+    /// when there are no items; whether it also does when there are no timers, it
+    /// doesn't say, so both are read and written back as they came. Data with both parts
+    /// always gets its `@`, and data with neither never does, since a lone `@` doesn't
+    /// parse.
+    pub at: bool,
 }
 
 impl ItemPersData {
-    /// Item pers data as the game writes it: an `@` only when there are items.
+    /// Item pers data as the spec has the game write it: an `@` when there are items.
     pub fn new(items: Vec<PersItem>, timers: Vec<PersTimer>) -> ItemPersData {
         ItemPersData {
-            items: (!items.is_empty()).then_some(items),
+            at: !items.is_empty(),
+            items,
             timers,
         }
     }
 
-    /// The persistent items, however the string was written.
+    /// The persistent items.
     pub fn items(&self) -> &[PersItem] {
-        self.items.as_deref().unwrap_or_default()
+        &self.items
+    }
+
+    /// Whether an `@` is written: as it came, and always between two parts.
+    pub fn writes_at(&self) -> bool {
+        let both = !self.items.is_empty() && !self.timers.is_empty();
+        both || (self.at && !self.is_empty())
     }
 
     /// No items and no timers.

@@ -76,11 +76,17 @@
 //!   integer. Item values, timer values, time mods and stop times are [`Decimal`]s too:
 //!   the spec gives them no type and the game's timers are floats.
 //! - **Item pers data** is `items@timers`, `items@`, `@timers` (the nominal form with
-//!   no items, accepted though the game doesn't write it), the bug's bare `timers`, or
-//!   empty. Which of these it was is kept in [`ItemPersData::items`] being `None` (no
-//!   `@`). Items alone without `@` are refused: a string without `@` is timers. A lone
-//!   `@` is refused ([`ParseError::LoneAt`]): "the string is empty if both parts would
-//!   be empty".
+//!   no items, accepted though the game doesn't write it), the bug's bare `timers`, bare
+//!   `items`, or empty. Whether the `@` was written is kept ([`ItemPersData::at`]).
+//!   Without an `@` there is one part, and which one is certain: timers always hold `&`,
+//!   items never do. Whichever way the game's code leaves out the `@` (when there are no
+//!   items, or whenever a part is empty), every string it can write has exactly one
+//!   reading, and is read. Items and timers with no `@` between them have none, and are
+//!   refused. A lone `@` is refused ([`ParseError::LoneAt`]): "the string is empty if
+//!   both parts would be empty".
+//! - **Strings as the game stores them**, URL-safe base64 of gzip data (they start
+//!   `H4sI`), are recognised and inflated by [`stored::decode`], and written that way
+//!   by [`stored::encode`]. See [`stored`].
 //! - **Timers have exactly twelve fields.** The four flags are exactly `0` or `1`. The
 //!   timer ID before `|` and the one inside the data are both kept, even if they differ.
 //!   Remaps are empty, `-runtimeID`, or `id_…_-runtimeID` (remap IDs unsigned).
@@ -101,6 +107,7 @@ mod item_pers;
 mod number;
 mod parse;
 mod recorder;
+pub mod stored;
 mod write;
 
 use core::fmt;

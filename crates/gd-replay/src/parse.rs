@@ -24,7 +24,8 @@ const COMMA: &str = "`,`";
 const DATA_COMMA: &str = "`,` (checkpoint data ends with a comma)";
 const FLAG: &str = "`0` or `1`";
 const TIMER_FIELD: &str = "`&` (a timer has twelve fields)";
-const BARE_TIMER: &str = "`&` (item pers data without `@` is timers, which have twelve fields)";
+const BARE_TIMER: &str =
+    "`&` (item pers data with `&` and no `@` is timers alone, which have twelve fields)";
 const ITEMS_NEXT: &str = "`|` and another item, or `@`";
 const BAR: &str = "`|` (items and timers come in ID|value pairs)";
 const REMAP_NEXT: &str = "`_` (a remap chain ends with `_-` and a runtime ID)";
@@ -356,12 +357,24 @@ impl Cursor<'_> {
             .iter()
             .take_while(|b| b.is_ascii_digit() || b"-+.eE|@&_".contains(b))
             .count();
-        if !rest[..extent].contains(&b'@') {
-            // Items written without their `@` fail here, at the first `&`: say why.
-            let timers = self.pairs(|c| c.timer(BARE_TIMER), |id, data| PersTimer { id, data })?;
+        let data = &rest[..extent];
+        if !data.contains(&b'@') {
+            // One part alone: timers always hold `&`, items never do. Items and timers
+            // with no `@` between them fail here, at the first item's `|`: say why.
+            if data.contains(&b'&') {
+                let timers =
+                    self.pairs(|c| c.timer(BARE_TIMER), |id, data| PersTimer { id, data })?;
+                return Ok(ItemPersData {
+                    items: vec![],
+                    timers,
+                    at: false,
+                });
+            }
+            let items = self.pairs(Cursor::decimal, |id, value| PersItem { id, value })?;
             return Ok(ItemPersData {
-                items: None,
-                timers,
+                items,
+                timers: vec![],
+                at: false,
             });
         }
         let items = self.pairs(Cursor::decimal, |id, value| PersItem { id, value })?;
@@ -375,8 +388,9 @@ impl Cursor<'_> {
             });
         }
         Ok(ItemPersData {
-            items: Some(items),
+            items,
             timers,
+            at: true,
         })
     }
 

@@ -56,13 +56,13 @@ fn metadata(m: &Metadata, f: &mut impl Write) -> fmt::Result {
 }
 
 pub(crate) fn item_pers(d: &ItemPersData, f: &mut impl Write) -> fmt::Result {
-    if let Some(items) = &d.items {
-        for (i, item) in items.iter().enumerate() {
-            if i > 0 {
-                f.write_char('|')?;
-            }
-            write!(f, "{}|{}", item.id, item.value)?;
+    for (i, item) in d.items.iter().enumerate() {
+        if i > 0 {
+            f.write_char('|')?;
         }
+        write!(f, "{}|{}", item.id, item.value)?;
+    }
+    if d.writes_at() {
         f.write_char('@')?;
     }
     for (i, t) in d.timers.iter().enumerate() {

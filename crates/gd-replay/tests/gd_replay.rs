@@ -5,6 +5,7 @@ mod gd_replay {
     mod props;
     mod recorder;
     mod refusals;
+    mod stored;
     mod table;
     mod timeline;
 }

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use gd_replay::stored::{self, Encoding, StoredError};
 use gd_replay::{
     Checkpoint, CheckpointData, CheckpointKind, Input, ItemPersData, Key, ParseError, Replay,
     Timed, TimerData, seconds,
@@ -20,12 +21,19 @@ pub enum Command {
     /// Parse a replay string and write it back: the same bytes for a valid one.
     ///
     /// One trailing newline (as an editor leaves) is not part of the string and is
-    /// written back as it was.
+    /// written back as it was. A string as the game stores it (base64 of gzip, starting
+    /// `H4sI`) is inflated, and written back plain unless `--encoded` is given.
     Fmt {
         /// The file holding the replay string, or `-` for standard input.
         file: PathBuf,
+        /// Write it as the game stores it: gzip, then URL-safe base64.
+        #[arg(long)]
+        encoded: bool,
     },
     /// Show a replay string's metadata, input counts, checkpoints and input timeline.
+    ///
+    /// A string as the game stores it (base64 of gzip, starting `H4sI`) is inflated
+    /// first, and the output says so.
     Inspect {
         /// The file holding the replay string, or `-` for standard input.
         file: PathBuf,
@@ -47,15 +55,41 @@ impl From<ParseError> for Refused {
 /// Runs a `gd` command: whether errors print as JSON, and its output or refusal.
 pub fn run(command: Command) -> (bool, Result<String, Refused>) {
     match command {
-        Command::Fmt { file } => (false, fmt(&file)),
+        Command::Fmt { file, encoded } => (false, fmt(&file, encoded)),
         Command::Inspect { file, json } => (json, inspect(&file, json)),
     }
 }
 
-/// A replay string read from a file, and the line ending it came with.
+/// A replay string read from a file (inflated, if it came as the game stores it), how it
+/// came, and the line ending it came with.
 struct Loaded {
     text: String,
+    encoding: Encoding,
+    /// Its length as it came.
+    stored_bytes: usize,
     newline: &'static str,
+}
+
+impl From<StoredError> for Refused {
+    fn from(e: StoredError) -> Refused {
+        Refused {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl Loaded {
+    /// Parses the string; a refusal of an inflated one says its offset is in that.
+    fn parse(&self) -> Result<Replay, Refused> {
+        Replay::parse(&self.text).map_err(|e| {
+            let mut refused = Refused::from(e);
+            if self.encoding == Encoding::Base64Gzip {
+                refused.message += " (an offset in the string inflated from base64-gzip)";
+            }
+            refused
+        })
+    }
 }
 
 fn load(file: &Path) -> Result<Loaded, Refused> {
@@ -82,27 +116,40 @@ fn load(file: &Path) -> Result<Loaded, Refused> {
             ));
         }
     };
-    Ok(Loaded { text, newline })
+    let stored_bytes = text.len();
+    let (plain, encoding) = stored::decode(&text)?;
+    Ok(Loaded {
+        text: plain.into_owned(),
+        encoding,
+        stored_bytes,
+        newline,
+    })
 }
 
-fn fmt(file: &Path) -> Result<String, Refused> {
+fn fmt(file: &Path, encoded: bool) -> Result<String, Refused> {
     let loaded = load(file)?;
-    let replay = Replay::parse(&loaded.text)?;
-    Ok(format!("{}{}", replay.write(), loaded.newline))
+    let replay = loaded.parse()?;
+    let plain = replay.write();
+    if encoded {
+        return Ok(format!("{}{}", stored::encode(&plain), loaded.newline));
+    }
+    if loaded.encoding == Encoding::Base64Gzip {
+        eprintln!(
+            "typepper: inflated from base64-gzip ({} bytes); --encoded writes it back that way",
+            loaded.stored_bytes
+        );
+    }
+    Ok(format!("{plain}{}", loaded.newline))
 }
 
 fn inspect(file: &Path, as_json: bool) -> Result<String, Refused> {
     let loaded = load(file)?;
-    let replay = Replay::parse(&loaded.text)?;
+    let replay = loaded.parse()?;
     let summary = Summary::of(&replay);
     if as_json {
-        return Ok(to_json(&InspectJson::new(
-            &replay,
-            loaded.text.len(),
-            &summary,
-        )));
+        return Ok(to_json(&InspectJson::new(&replay, &loaded, &summary)));
     }
-    Ok(text(&replay, loaded.text.len(), &summary))
+    Ok(text(&replay, &loaded, &summary))
 }
 
 /// Presses and releases of one key.
@@ -161,7 +208,7 @@ fn item_pers_text(d: &ItemPersData) -> String {
     if d.is_empty() {
         return "none".to_owned();
     }
-    let at = if d.items.is_some() { "" } else { ", no @" };
+    let at = if d.at { "" } else { ", no @" };
     format!(
         "{}, {}{at}",
         plural(d.items().len(), "item", "items"),
@@ -202,8 +249,9 @@ fn input_text(t: &Timed<'_>) -> (String, String) {
     }
 }
 
-fn text(replay: &Replay, bytes: usize, s: &Summary) -> String {
+fn text(replay: &Replay, loaded: &Loaded, s: &Summary) -> String {
     let mut out = String::new();
+    let bytes = loaded.text.len();
     let m = &replay.meta;
     let start = if replay.holding {
         "jump held (0)"
@@ -211,6 +259,13 @@ fn text(replay: &Replay, bytes: usize, s: &Summary) -> String {
         "jump not held (-0)"
     };
     let _ = writeln!(out, "bytes        {bytes}");
+    if loaded.encoding == Encoding::Base64Gzip {
+        let _ = writeln!(
+            out,
+            "encoding     base64-gzip: inflated from {} bytes",
+            loaded.stored_bytes
+        );
+    }
     let _ = writeln!(out, "start        {start}");
     let _ = writeln!(out, "seed         {}", m.seed.value());
     let _ = writeln!(out, "attempts     {}", m.attempts.value());
@@ -269,6 +324,10 @@ fn text(replay: &Replay, bytes: usize, s: &Summary) -> String {
 #[derive(Serialize)]
 struct InspectJson {
     bytes: usize,
+    /// `plain`, or `base64-gzip` when the string was inflated.
+    encoding: &'static str,
+    /// The string's length as it came, before inflating.
+    stored_bytes: usize,
     holding: bool,
     meta: MetaJson,
     counts: CountsJson,
@@ -407,11 +466,13 @@ struct TimedJson {
 }
 
 impl InspectJson {
-    fn new(replay: &Replay, bytes: usize, s: &Summary) -> InspectJson {
+    fn new(replay: &Replay, loaded: &Loaded, s: &Summary) -> InspectJson {
         let m = &replay.meta;
         let end = replay.end();
         InspectJson {
-            bytes,
+            bytes: loaded.text.len(),
+            encoding: loaded.encoding.name(),
+            stored_bytes: loaded.stored_bytes,
             holding: replay.holding,
             meta: MetaJson {
                 seed: m.seed.value(),
@@ -503,7 +564,7 @@ fn checkpoint_data_json(d: &CheckpointData) -> CheckpointDataJson {
 
 fn item_pers_json(d: &ItemPersData) -> ItemPersJson {
     ItemPersJson {
-        at: d.items.is_some(),
+        at: d.at,
         items: d
             .items()
             .iter()

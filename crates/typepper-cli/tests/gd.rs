@@ -18,6 +18,8 @@ fn valid() -> Vec<String> {
              #1234,3,22,47,1,1|5|2|-3.5@{TIMER}"
         ),
         format!("0;0460;-00,3#-0,007,2.208,047,-01,{TIMER}"),
+        // Items with no timers and no `@`: items, since timers always hold `&`.
+        "0;460#1234,2,22,47,2,1|10|2|5".to_owned(),
     ]
 }
 
@@ -209,4 +211,96 @@ fn a_byte_that_is_not_utf8_is_refused_where_it_stands() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"], "Syntax");
     assert!(v["message"].as_str().unwrap().contains("offset 4"), "{v}");
+}
+
+#[test]
+fn strings_as_the_game_stores_them_are_inflated_and_said_so() {
+    for (i, text) in valid().iter().enumerate() {
+        let name = format!("enc-{i}");
+        let out = on_file(&name, text.as_bytes(), &["gd", "fmt", "--encoded"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let encoded = String::from_utf8(out.stdout).unwrap();
+        assert!(encoded.starts_with("H4sI"), "{encoded}");
+        // Read back: the same plain string, and the output says it was inflated.
+        let out = on_file(&name, encoded.as_bytes(), &["gd", "fmt"]);
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), *text);
+        assert!(String::from_utf8_lossy(&out.stderr).contains("inflated from base64-gzip"));
+        let out = on_file(&name, encoded.as_bytes(), &["gd", "inspect", "--json"]);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["encoding"], "base64-gzip");
+        assert_eq!(v["bytes"], text.len());
+        assert_eq!(v["stored_bytes"], encoded.len());
+        let out = on_file(&name, text.as_bytes(), &["gd", "inspect", "--json"]);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["encoding"], "plain");
+    }
+    let out = on_file(
+        "enc-text",
+        valid()[1].as_bytes(),
+        &["gd", "fmt", "--encoded"],
+    );
+    let out = on_file("enc-text", &out.stdout, &["gd", "inspect"]);
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        shown.contains("encoding     base64-gzip: inflated from "),
+        "{shown}"
+    );
+}
+
+#[test]
+fn broken_stored_strings_are_refused_clearly() {
+    let out = on_file(
+        "enc-good",
+        valid()[1].as_bytes(),
+        &["gd", "fmt", "--encoded"],
+    );
+    let encoded = String::from_utf8(out.stdout).unwrap();
+    let cases = [
+        (
+            "junk",
+            format!("{}!{}", &encoded[..10], &encoded[10..]),
+            "Base64",
+            "not base64 at byte 10",
+        ),
+        (
+            "cut",
+            encoded[..encoded.len() / 2].to_owned(),
+            "Gzip",
+            "cut short",
+        ),
+        (
+            "cut-mid-byte",
+            encoded[..13].to_owned(),
+            "Base64",
+            "cut short",
+        ),
+    ];
+    for (name, text, kind, says) in cases {
+        let out = on_file(name, text.as_bytes(), &["gd", "inspect", "--json"]);
+        assert!(!out.status.success(), "{name}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["error"], kind, "{name}: {v}");
+        let message = v["message"].as_str().unwrap();
+        assert!(message.contains(says), "{name}: {message}");
+    }
+    // A valid stream of a string that doesn't parse: the offset is in the inflated one.
+    let out = on_file(
+        "enc-bad",
+        b"0;460;#1,1,22,47,1,",
+        &["gd", "fmt", "--encoded"],
+    );
+    assert!(!out.status.success(), "fmt refuses before it encodes");
+    let bad = gd_encode("0;460;#1,1,22,47,1,");
+    let out = on_file("enc-bad", bad.as_bytes(), &["gd", "inspect"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("inflated from base64-gzip"), "{said}");
+}
+
+/// `text` as the game stores it, by the crate's own encoder.
+fn gd_encode(text: &str) -> String {
+    gd_replay::stored::encode(text)
 }

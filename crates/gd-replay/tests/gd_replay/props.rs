@@ -80,14 +80,13 @@ fn timer() -> impl Strategy<Value = PersTimer> {
 fn item_pers() -> impl Strategy<Value = ItemPersData> {
     let item = (int(), decimal()).prop_map(|(id, value)| PersItem { id, value });
     (
-        prop::option::of(prop::collection::vec(item, 0..4)),
+        prop::collection::vec(item, 0..4),
         prop::collection::vec(timer(), 0..3),
+        any::<bool>(),
     )
-        .prop_map(|(items, timers)| ItemPersData { items, timers })
-        // A lone `@` is the one model the format can't hold.
-        .prop_filter("a lone @", |d| {
-            d.items.as_ref().is_none_or(|i| !i.is_empty()) || !d.timers.is_empty()
-        })
+        .prop_map(|(items, timers, at)| ItemPersData { items, timers, at })
+        // What the format can't hold: a lone `@`, and two parts without one.
+        .prop_filter("as written", |d| d.writes_at() == d.at)
 }
 
 fn checkpoint_data() -> impl Strategy<Value = CheckpointData> {

@@ -1,6 +1,6 @@
 //! Every refusal: the string, the error's kind, and the byte it points at.
 
-use gd_replay::{ItemPersData, ParseError, Replay};
+use gd_replay::{ItemPersData, Replay};
 
 const T: &str = "4|4&1.5&1&1&0&10&1&20&33&0&0&";
 
@@ -161,9 +161,9 @@ fn rows() -> Vec<(&'static str, String, &'static str, usize)> {
             38,
         ),
         (
-            "items without their @",
-            s("0#1234,1,22,47,1,1|5"),
-            "End",
+            "items and timers without an @ between them",
+            s("0#1234,1,22,47,1,1|5|3|3&0"),
+            "Syntax",
             20,
         ),
         (
@@ -245,13 +245,11 @@ fn every_refusal_is_its_kind_at_its_byte() {
 
 #[test]
 fn item_pers_alone_counts_offsets_from_its_start() {
-    let err = "1|5".parse::<ItemPersData>().unwrap_err();
+    let err = "1|5|3|3&0".parse::<ItemPersData>().unwrap_err();
+    assert_eq!(err.offset(), 3);
     assert_eq!(
-        err,
-        ParseError::End {
-            offset: 3,
-            expected: "`&` (item pers data without `@` is timers, which have twelve fields)"
-        }
+        err.expected(),
+        "`&` (item pers data with `&` and no `@` is timers alone, which have twelve fields)"
     );
     assert_eq!("@".parse::<ItemPersData>().unwrap_err().kind(), "LoneAt");
     assert_eq!("1|5@x".parse::<ItemPersData>().unwrap_err().offset(), 4);

@@ -273,6 +273,15 @@ pub fn item_pers() -> Vec<(&'static str, String, ItemPersData)> {
             ),
         ),
         (
+            "items and no timers, with no @: items, since timers hold &",
+            "1|10|2|5".into(),
+            ItemPersData {
+                items: vec![item(1, "10"), item(2, "5")],
+                timers: vec![],
+                at: false,
+            },
+        ),
+        (
             "the bug: no items, so the timers have no @",
             format!("{TIMER}-99"),
             ItemPersData::new(vec![], vec![timer(chain(&[], 99))]),
@@ -281,8 +290,9 @@ pub fn item_pers() -> Vec<(&'static str, String, ItemPersData)> {
             "the nominal form the game doesn't write: @ then timers",
             format!("@{TIMER}0_-0"),
             ItemPersData {
-                items: Some(vec![]),
+                items: vec![],
                 timers: vec![timer(chain(&[0], 0))],
+                at: true,
             },
         ),
         (
