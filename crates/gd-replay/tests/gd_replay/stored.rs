@@ -13,8 +13,8 @@ use super::table;
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    z.write_all(bytes).unwrap();
-    z.finish().unwrap()
+    z.write_all(bytes).expect("a Vec takes any bytes");
+    z.finish().expect("a Vec takes any bytes")
 }
 
 #[test]
@@ -22,7 +22,7 @@ fn every_example_reads_the_same_plain_and_encoded() {
     for (what, text, model) in table::replays() {
         let encoded = encode(&text);
         assert!(encoded.starts_with("H4sI"), "{what}: {encoded}");
-        let (plain, how) = decode(&encoded).unwrap();
+        let (plain, how) = decode(&encoded).expect("what encode writes decodes");
         assert_eq!(
             (plain.as_ref(), how),
             (text.as_str(), Encoding::Base64Gzip),
@@ -31,7 +31,7 @@ fn every_example_reads_the_same_plain_and_encoded() {
         assert_eq!(Replay::parse(&plain), Ok(model.clone()), "{what}");
         // And the plain string is itself, untouched.
         assert_eq!(
-            decode(&text).unwrap(),
+            decode(&text).expect("a plain string passes"),
             (Cow::Borrowed(text.as_str()), Encoding::Plain),
             "{what}"
         );
@@ -118,7 +118,7 @@ proptest::proptest! {
     #[test]
     fn any_text_round_trips_through_the_stored_form(text in "\\PC*") {
         let encoded = encode(&text);
-        let (plain, how) = decode(&encoded).unwrap();
+        let (plain, how) = decode(&encoded).expect("what encode writes decodes");
         proptest::prop_assert_eq!((plain.as_ref(), how), (text.as_str(), Encoding::Base64Gzip));
     }
 
