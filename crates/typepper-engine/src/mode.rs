@@ -17,6 +17,57 @@ pub enum Mode {
     /// HOT PURSUIT: a flame chases the caret from this level and the round ends when it
     /// catches up.
     Pursuit(StartLevel),
+    /// DRILL: 30 s on words holding these letters, scored like BLITZ. Never ranked.
+    Drill(Drill),
+}
+
+/// The clock of a DRILL round, in seconds.
+pub const DRILL_SECS: u32 = 30;
+
+/// The most letters one drill takes.
+pub const DRILL_MAX: usize = 8;
+
+/// A drill's letters: 1 to [`DRILL_MAX`] distinct lowercase ASCII letters, in the order
+/// given (`qzx` and `xqz` are two spellings of two keys, and a title shows them as given).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Drill {
+    letters: [u8; DRILL_MAX],
+    len: u8,
+}
+
+impl Drill {
+    /// The drill of `letters`, if they are 1 to 8 distinct lowercase letters a–z.
+    pub fn new(letters: &str) -> Option<Drill> {
+        let bytes = letters.as_bytes();
+        let distinct = bytes
+            .iter()
+            .enumerate()
+            .all(|(i, b)| !bytes[..i].contains(b));
+        if bytes.is_empty()
+            || bytes.len() > DRILL_MAX
+            || !distinct
+            || !bytes.iter().all(u8::is_ascii_lowercase)
+        {
+            return None;
+        }
+        let mut out = [0; DRILL_MAX];
+        out[..bytes.len()].copy_from_slice(bytes);
+        Some(Drill {
+            letters: out,
+            len: bytes.len() as u8,
+        })
+    }
+
+    /// The letters, as given.
+    pub fn letters(&self) -> &str {
+        // Only ASCII letters are ever stored.
+        core::str::from_utf8(&self.letters[..usize::from(self.len)]).unwrap_or_default()
+    }
+
+    /// Whether `word` holds any of the letters.
+    pub fn hits(&self, word: &str) -> bool {
+        word.bytes().any(|b| self.letters().as_bytes().contains(&b))
+    }
 }
 
 /// BLITZ's three clocks.
@@ -74,7 +125,7 @@ impl fmt::Display for ModeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "this build has no mode {:?}: it has time:15, time:30, time:60, zen and pursuit:1 to pursuit:20",
+            "this build has no mode {:?}: it has time:15, time:30, time:60, zen, pursuit:1 to pursuit:20 and drill:<1 to 8 distinct letters a-z>",
             self.key
         )
     }
@@ -95,17 +146,39 @@ impl Mode {
         StartLevel::new(level).map(Mode::Pursuit)
     }
 
+    /// A DRILL of `letters`, if they are 1 to 8 distinct lowercase letters.
+    pub fn drill(letters: &str) -> Option<Mode> {
+        Drill::new(letters).map(Mode::Drill)
+    }
+
+    /// The clock's length in seconds, for the modes that have one (BLITZ, DRILL).
+    pub const fn clock_secs(self) -> Option<u32> {
+        match self {
+            Mode::Blitz(b) => Some(b.secs()),
+            Mode::Drill(_) => Some(DRILL_SECS),
+            Mode::Zen | Mode::Pursuit(_) => None,
+        }
+    }
+
+    /// Whether rounds of this mode may count for the boards: every mode but DRILL, whose
+    /// texts are few words picked by the player.
+    pub const fn rankable(self) -> bool {
+        !matches!(self, Mode::Drill(_))
+    }
+
     /// The text a replay header carries: `time:15`, `time:30`, `time:60`, `zen`,
-    /// `pursuit:N`.
+    /// `pursuit:N`, `drill:qzx`.
     pub fn key(self) -> String {
         match self {
             Mode::Blitz(b) => format!("time:{}", b.secs()),
             Mode::Zen => "zen".to_owned(),
             Mode::Pursuit(l) => format!("pursuit:{}", l.get()),
+            Mode::Drill(d) => format!("drill:{}", d.letters()),
         }
     }
 
-    /// The title players see: `BLITZ 15s`, `ZEN`, `HOT PURSUIT from lv7`. Also `Display`.
+    /// The title players see: `BLITZ 15s`, `ZEN`, `HOT PURSUIT from lv7`, `DRILL qzx`.
+    /// Also `Display`.
     pub fn title(self) -> String {
         self.to_string()
     }
@@ -125,6 +198,7 @@ impl fmt::Display for Mode {
             Mode::Blitz(b) => write!(f, "BLITZ {}s", b.secs()),
             Mode::Zen => f.write_str("ZEN"),
             Mode::Pursuit(l) => write!(f, "HOT PURSUIT from lv{}", l.get()),
+            Mode::Drill(d) => write!(f, "DRILL {}", d.letters()),
         }
     }
 }
@@ -149,11 +223,14 @@ impl FromStr for Mode {
             "time:30" => Ok(Mode::BLITZ_30),
             "time:60" => Ok(Mode::BLITZ_60),
             "zen" => Ok(Mode::Zen),
-            _ => key
-                .strip_prefix("pursuit:")
-                .and_then(number)
-                .and_then(Mode::pursuit)
-                .ok_or_else(refuse),
+            _ => match key.strip_prefix("drill:") {
+                Some(letters) => Mode::drill(letters).ok_or_else(refuse),
+                None => key
+                    .strip_prefix("pursuit:")
+                    .and_then(number)
+                    .and_then(Mode::pursuit)
+                    .ok_or_else(refuse),
+            },
         }
     }
 }
@@ -184,6 +261,13 @@ mod tests {
                 "pursuit:20",
                 "HOT PURSUIT from lv20",
             ),
+            (Mode::drill("qzx").unwrap(), "drill:qzx", "DRILL qzx"),
+            (Mode::drill("e").unwrap(), "drill:e", "DRILL e"),
+            (
+                Mode::drill("abcdefgh").unwrap(),
+                "drill:abcdefgh",
+                "DRILL abcdefgh",
+            ),
         ];
         for (mode, key, title) in table {
             assert_eq!(mode.key(), key);
@@ -207,6 +291,13 @@ mod tests {
             "pursuit:",
             "pursuit:300",
             "words:25",
+            "drill:",
+            "drill:Q",
+            "drill:qq",
+            "drill:abcdefghi",
+            "drill:q z",
+            "drill:é",
+            "drill:q1",
         ] {
             let err = key.parse::<Mode>().unwrap_err();
             assert_eq!(err.key(), key);

@@ -179,7 +179,7 @@ impl Round {
         let mut round = Round {
             mode,
             seed,
-            words: text::words(seed),
+            words: text::words_of(mode, seed),
             targets: Vec::with_capacity(2 * LOOKAHEAD),
             offsets: Vec::with_capacity(2 * LOOKAHEAD),
             typed: Vec::with_capacity(256),
@@ -294,9 +294,10 @@ impl Round {
         }
 
         match self.mode {
-            Mode::Blitz(b) => {
+            Mode::Blitz(_) | Mode::Drill(_) => {
+                let secs = self.mode.clock_secs().unwrap_or_default();
                 let start = self.started.unwrap_or(t);
-                self.ends_at = Some(u64::from(start) + u64::from(b.secs()) * 1000);
+                self.ends_at = Some(u64::from(start) + u64::from(secs) * 1000);
             }
             Mode::Zen => {}
             Mode::Pursuit(_) => {

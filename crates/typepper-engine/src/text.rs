@@ -1,14 +1,22 @@
 //! The round's text: an endless stream of words drawn from [`WORDS`] by the seed.
 
+use crate::Mode;
 use crate::rng::Rng;
 use crate::words::WORDS;
 
-/// The words a seed plays: each is `WORDS[rng.below(1000)]`, drawn again while it would
-/// repeat the word before it (nobody wants "the the").
+/// A drill's pool is topped up to at least this many words, so that its text never
+/// runs out of variety (and the no-repeat rule always has another word to draw).
+pub const DRILL_MIN_WORDS: usize = 10;
+
+/// The words a seed plays: each is `pool[rng.below(pool.len())]`, drawn again while it
+/// would repeat the word before it (nobody wants "the the"). The pool is the whole list,
+/// or a drill's words.
 #[derive(Clone, Debug)]
 pub struct Words {
     rng: Rng,
     last: Option<u32>,
+    /// A drill's words, as indices into [`WORDS`]; `None` for the whole list.
+    pool: Option<Vec<u16>>,
 }
 
 /// The endless word stream of `seed`.
@@ -16,6 +24,27 @@ pub fn words(seed: u64) -> Words {
     Words {
         rng: Rng::new(seed),
         last: None,
+        pool: None,
+    }
+}
+
+/// The endless word stream of `seed` in `mode`: a drill's words for a DRILL, else the
+/// whole list.
+pub fn words_of(mode: Mode, seed: u64) -> Words {
+    let Mode::Drill(drill) = mode else {
+        return words(seed);
+    };
+    // Every word holding a drilled letter, in the list's order; too few, and the list's
+    // first (most common) other words fill up to the minimum.
+    let (hits, rest): (Vec<u16>, Vec<u16>) =
+        (0..WORDS.len() as u16).partition(|&i| drill.hits(WORDS[usize::from(i)]));
+    let mut pool = hits;
+    let short = DRILL_MIN_WORDS.saturating_sub(pool.len());
+    pool.extend(rest.into_iter().take(short));
+    Words {
+        rng: Rng::new(seed),
+        last: None,
+        pool: Some(pool),
     }
 }
 
@@ -23,13 +52,17 @@ impl Iterator for Words {
     type Item = &'static str;
 
     fn next(&mut self) -> Option<&'static str> {
-        let n = WORDS.len() as u32;
+        let n = self.pool.as_ref().map_or(WORDS.len(), Vec::len) as u32;
         let mut i = self.rng.below(n);
         while Some(i) == self.last {
             i = self.rng.below(n);
         }
         self.last = Some(i);
-        Some(WORDS[i as usize])
+        let word = match &self.pool {
+            Some(pool) => pool[i as usize],
+            None => i as u16,
+        };
+        Some(WORDS[usize::from(word)])
     }
 }
 
@@ -47,6 +80,41 @@ mod tests {
     fn no_word_follows_itself() {
         let w: Vec<_> = words(9).take(20_000).collect();
         assert!(w.windows(2).all(|p| p[0] != p[1]));
+    }
+
+    #[test]
+    fn a_drill_draws_only_words_with_its_letters_where_the_list_has_enough() {
+        for letters in ["qzx", "e", "q", "z", "kv", "abcdefgh"] {
+            let drill = crate::mode::Drill::new(letters).unwrap();
+            let mode = Mode::Drill(drill);
+            let with = WORDS.iter().filter(|w| drill.hits(w)).count();
+            let drawn: Vec<_> = words_of(mode, 3).take(2_000).collect();
+            let hit = drawn.iter().filter(|w| drill.hits(w)).count();
+            if with >= DRILL_MIN_WORDS {
+                assert_eq!(
+                    hit,
+                    drawn.len(),
+                    "{letters}: every word has a drilled letter"
+                );
+            } else {
+                assert!(hit > 0 && hit < drawn.len(), "{letters}: topped up");
+            }
+            let distinct: std::collections::HashSet<_> = drawn.iter().collect();
+            let pool = with.max(DRILL_MIN_WORDS);
+            assert!(distinct.len() <= pool, "{letters}");
+            if pool <= 20 {
+                assert_eq!(distinct.len(), pool, "{letters}: the whole pool is drawn");
+            }
+            assert!(drawn.windows(2).all(|p| p[0] != p[1]));
+            assert_eq!(drawn, words_of(mode, 3).take(2_000).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn other_modes_draw_the_version_1_text() {
+        let a: Vec<_> = words_of(Mode::BLITZ_30, 42).take(200).collect();
+        let b: Vec<_> = words(42).take(200).collect();
+        assert_eq!(a, b);
     }
 
     const SEED_42: [&str; 6] = ["dream", "week", "current", "ever", "what", "increase"];

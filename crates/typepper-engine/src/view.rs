@@ -184,12 +184,10 @@ impl<'a> View<'a> {
         u32::try_from(now.saturating_sub(start.into())).unwrap_or(u32::MAX)
     }
 
-    /// BLITZ: what is left of the clock.
+    /// BLITZ and DRILL: what is left of the clock.
     pub fn time_left_ms(&self) -> Option<u32> {
-        match self.mode() {
-            Mode::Blitz(b) => Some((b.secs() * 1000).saturating_sub(self.elapsed_ms())),
-            _ => None,
-        }
+        let secs = self.mode().clock_secs()?;
+        Some((secs * 1000).saturating_sub(self.elapsed_ms()))
     }
 
     /// Heat, 0–100.

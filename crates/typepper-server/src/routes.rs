@@ -207,6 +207,12 @@ async fn issue_seed(
         .mode
         .parse()
         .map_err(|e: typepper_engine::ModeError| ApiError::BadRequest(e.to_string()))?;
+    if !mode.rankable() {
+        return Err(ApiError::BadRequest(format!(
+            "no seeds for {mode}: {}",
+            crate::submit::rank::DRILLS
+        )));
+    }
     let now = st.now_ms();
     // A collision (one in 2⁶⁴ a pair) draws again.
     let mut issued = None;
@@ -431,6 +437,12 @@ async fn board(
     let parsed: Mode = mode
         .parse()
         .map_err(|e: typepper_engine::ModeError| ApiError::NotFound(format!("no board: {e}")))?;
+    if !parsed.rankable() {
+        return Err(ApiError::NotFound(format!(
+            "no board for {parsed}: {}",
+            crate::submit::rank::DRILLS
+        )));
+    }
     let month = match q.month {
         Some(m) if is_month(&m) => m,
         Some(m) => {

@@ -33,6 +33,9 @@ pub struct Standing {
     pub uses_seed: bool,
 }
 
+/// Why a DRILL is never ranked: its text is a few words the player picked.
+pub const DRILLS: &str = "drills are never ranked: their words are picked to train a few keys";
+
 /// Where a run of `score` on `seed` stands, for `player` at `now_ms`; `Err` refuses it.
 pub fn standing(
     score: &Score,
@@ -46,6 +49,9 @@ pub fn standing(
             uses_seed,
         })
     };
+    if !score.mode.rankable() {
+        return unranked(DRILLS.into(), false);
+    }
     let Some(seed) = seed.filter(|s| s.player == player) else {
         return unranked(
             "not played on a seed the server issued to you".into(),

@@ -557,3 +557,44 @@ async fn metrics_count_requests_by_route_and_rounds_by_outcome() {
     // Only on the operator's own port, never the public one.
     assert_eq!(srv.get("/metrics").await.status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn drills_are_kept_and_shared_but_never_ranked_seeded_or_on_a_board() {
+    let srv = Server::new().await;
+    let token = srv.link("ada").await;
+    let drill = Mode::drill("qzx").expect("a drill");
+    let round = synth(drill, 3, &Typist::default());
+    let lines = srv.submit_lines(&token, entries(&[round])).await;
+    let [Line::Ok { id, ranked, .. }] = &lines[..] else {
+        panic!("{lines:?}")
+    };
+    let Ranked::No(why) = ranked else {
+        panic!("{ranked:?}")
+    };
+    assert!(why.starts_with("drills are never ranked"), "{why}");
+    assert_eq!(
+        srv.get(&format!("/v1/runs/{id}")).await.status,
+        StatusCode::OK
+    );
+    // An issued seed would be a promise the round could count: none is given.
+    let seed = srv.post_seed(&token, "drill:qzx").await;
+    assert_eq!(seed.status, StatusCode::BAD_REQUEST);
+    assert!(
+        seed.text().contains("drills are never ranked"),
+        "{}",
+        seed.text()
+    );
+    let board = srv.get("/v1/boards/drill:qzx").await;
+    assert_eq!(board.status, StatusCode::NOT_FOUND);
+    assert!(
+        board.text().contains("no board for DRILL qzx"),
+        "{}",
+        board.text()
+    );
+    // Its share page reads as any other's.
+    let page = srv.get(&format!("/r/{id}")).await.text();
+    assert!(
+        title(&page).is_some_and(|t| t.ends_with(" wpm · DRILL qzx · typepper")),
+        "{page}"
+    );
+}
