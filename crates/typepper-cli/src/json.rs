@@ -168,7 +168,8 @@ pub fn score(replay: &Replay, score: &Score) -> String {
     })
 }
 
-fn to_string(value: &impl Serialize) -> String {
+/// `value` as indented JSON and a newline.
+pub fn to_string(value: &impl Serialize) -> String {
     let mut s = serde_json::to_string_pretty(value)
         .unwrap_or_else(|e| format!("{{\"error\": \"Json\", \"message\": \"{e}\"}}"));
     s.push('\n');

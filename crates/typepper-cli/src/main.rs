@@ -6,6 +6,7 @@
 mod game;
 mod gd;
 mod json;
+mod keys;
 
 use std::fmt::Write as _;
 use std::io::{Read, Write};
@@ -64,9 +65,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// What your replays say about each key and letter pair: how often each went wrong,
+    /// how long it took, the worst, the trend, and letters to drill.
+    ///
+    /// With no FILE, the rounds in the history (TYPEPPER_DATA_DIR, or the data dir).
+    Keys {
+        /// Replay files (raw, hex or text), or `-`.
+        files: Vec<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Make a replay: a synthetic typist plays the round's own text.
     Synth {
-        /// The mode key: time:15, time:30, time:60, zen, pursuit:1 … pursuit:20.
+        /// The mode key: time:15, time:30, time:60, zen, pursuit:1 … pursuit:20,
+        /// drill:<letters>.
         #[arg(long)]
         mode: String,
         /// The round's text seed.
@@ -157,6 +170,7 @@ fn main() -> ExitCode {
     let (json, result) = match command {
         Command::Inspect { file, json } => (json, inspect(&file, json)),
         Command::Score { file, json } => (json, score(&file, json)),
+        Command::Keys { files, json } => (json, keys::run(&files, json)),
         Command::Synth {
             mode,
             seed,

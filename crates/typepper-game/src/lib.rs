@@ -17,6 +17,7 @@
 //! - [`model`]: what each screen shows, and the words laid out in lines ([`layout`]);
 //! - [`mirror`]: the model as plain text fields, for screen readers and the tests;
 //! - [`race`]: a replay raced as a ghost, and the lead;
+//! - [`keys`]: what the history says about each key and letter pair;
 //! - [`zone`]: local time, which only the shell can know.
 //!
 //! All rules stay in the engine; this crate only decides which screen shows what.
@@ -25,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod keys;
 pub mod layout;
 pub mod mirror;
 pub mod model;

@@ -1,0 +1,437 @@
+//! What your replays say about your typing: per key and per letter pair, how often it was
+//! asked for, how often it went wrong, and how long it took.
+//!
+//! Each replay is played again through the engine, so a mistake is exactly what the rules
+//! judge one. At every input the round shows which key the text asks for next: the
+//! current word's next letter, or a space once the word is typed (extras included). Then:
+//! - a judged keystroke counts for the key asked: *seen*, and an *error* when the rules
+//!   judge it wrong (a wrong letter, a letter where a space was due, a space before the
+//!   word was done);
+//! - a space that commits a word early leaves its other letters *missed*: each is seen,
+//!   and an error;
+//! - a correct keystroke's *time* is the time since the input before it, whatever that
+//!   was (a backspace included);
+//! - a letter pair `ab` is seen when `b` is asked right after `a` was typed correctly at
+//!   the place before it, in one word, with nothing between; its time and errors are
+//!   `b`'s there.
+//!
+//! Times are summarised as the median and the slow end (p90), nearest rank. Pairs are
+//! listed once seen [`MIN_PAIR_SEEN`] times; fewer say little.
+
+use core::fmt;
+
+use typepper_engine::{Op, Replay};
+
+/// A letter pair is listed once seen this often: under it, one slip is a large share.
+pub const MIN_PAIR_SEEN: u32 = 10;
+/// The worst keys and pairs rank only what was seen this often.
+pub const MIN_KEY_SEEN: u32 = 10;
+/// The trend compares the last this many rounds…
+pub const RECENT: usize = 10;
+/// …against this many before them.
+pub const BEFORE: usize = 40;
+
+/// One key's or pair's numbers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stat {
+    /// Times it was asked for.
+    pub seen: u32,
+    /// Times it went wrong.
+    pub errors: u32,
+    /// Each correct keystroke's time since the input before it, in ms.
+    times: Vec<u32>,
+}
+
+impl Stat {
+    fn add(&mut self, correct: bool, time: Option<u32>) {
+        self.seen += 1;
+        self.errors += u32::from(!correct);
+        if let (true, Some(t)) = (correct, time) {
+            self.times.push(t);
+        }
+    }
+
+    /// Errors per seen, in hundredths of a percent.
+    pub fn error_x100(&self) -> u32 {
+        if self.seen == 0 {
+            return 0;
+        }
+        (u64::from(self.errors) * 10_000 / u64::from(self.seen)) as u32
+    }
+
+    /// The median time, in ms.
+    pub fn median_ms(&self) -> Option<u32> {
+        self.rank(50)
+    }
+
+    /// The slow end: the 90th percentile time, in ms.
+    pub fn p90_ms(&self) -> Option<u32> {
+        self.rank(90)
+    }
+
+    /// The `p`th percentile, nearest rank.
+    fn rank(&self, p: usize) -> Option<u32> {
+        let mut t = self.times.clone();
+        t.sort_unstable();
+        let n = t.len();
+        (n > 0).then(|| t[(n * p).div_ceil(100).max(1) - 1])
+    }
+
+    fn merge(&mut self, other: &Stat) {
+        self.seen += other.seen;
+        self.errors += other.errors;
+        self.times.extend(&other.times);
+    }
+}
+
+/// A key's numbers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Key {
+    /// The key: a letter, or `' '`.
+    pub key: char,
+    /// Its numbers.
+    pub stat: Stat,
+}
+
+/// A letter pair's numbers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pair {
+    /// The two letters.
+    pub pair: [char; 2],
+    /// The second letter's numbers after the first.
+    pub stat: Stat,
+}
+
+/// The analysis of a set of replays.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    /// Rounds that played.
+    pub rounds: usize,
+    /// Rounds that didn't (other rules, an unknown mode), left out.
+    pub skipped: usize,
+    /// Every key asked for, in key order (space first).
+    pub keys: Vec<Key>,
+    /// Every pair seen, in pair order; [`Analysis::pairs`] lists those seen enough.
+    all_pairs: Vec<Pair>,
+    /// Every key together.
+    pub overall: Stat,
+}
+
+/// How the worst are picked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum By {
+    /// The error rate, then the slow end.
+    #[default]
+    Errors,
+    /// The median time, then the error rate.
+    Time,
+}
+
+impl By {
+    /// The other one.
+    pub fn toggle(self) -> By {
+        match self {
+            By::Errors => By::Time,
+            By::Time => By::Errors,
+        }
+    }
+}
+
+impl Analysis {
+    /// The replays' analysis; replays that don't play are counted and left out.
+    pub fn of<'a>(replays: impl IntoIterator<Item = &'a Replay>) -> Analysis {
+        let mut keys: Vec<Key> = vec![];
+        let mut pairs: Vec<Pair> = vec![];
+        let mut out = Analysis::default();
+        for replay in replays {
+            if play(replay, &mut keys, &mut pairs).is_ok() {
+                out.rounds += 1;
+            } else {
+                out.skipped += 1;
+            }
+        }
+        keys.sort_by_key(|k| k.key);
+        pairs.sort_by_key(|p| p.pair);
+        for k in &keys {
+            out.overall.merge(&k.stat);
+        }
+        out.keys = keys;
+        out.all_pairs = pairs;
+        out
+    }
+
+    /// The pairs seen at least [`MIN_PAIR_SEEN`] times.
+    pub fn pairs(&self) -> impl Iterator<Item = &Pair> {
+        self.all_pairs
+            .iter()
+            .filter(|p| p.stat.seen >= MIN_PAIR_SEEN)
+    }
+
+    /// A key's numbers, if it was asked for.
+    pub fn key(&self, key: char) -> Option<&Stat> {
+        self.keys.iter().find(|k| k.key == key).map(|k| &k.stat)
+    }
+
+    /// The `n` worst letters seen at least [`MIN_KEY_SEEN`] times, worst first.
+    pub fn worst_keys(&self, by: By, n: usize) -> Vec<&Key> {
+        let mut out: Vec<&Key> = self
+            .keys
+            .iter()
+            .filter(|k| k.key.is_ascii_lowercase() && k.stat.seen >= MIN_KEY_SEEN)
+            .collect();
+        out.sort_by_key(|k| std::cmp::Reverse(badness(&k.stat, by)));
+        out.truncate(n);
+        out
+    }
+
+    /// The `n` worst pairs of [`Analysis::pairs`], worst first.
+    pub fn worst_pairs(&self, by: By, n: usize) -> Vec<&Pair> {
+        let mut out: Vec<&Pair> = self.pairs().collect();
+        out.sort_by_key(|p| std::cmp::Reverse(badness(&p.stat, by)));
+        out.truncate(n);
+        out
+    }
+
+    /// The letters of a drill for the worst keys by errors: the worst 3 to 5 of them that
+    /// went wrong at all, or none when fewer than 3 did.
+    pub fn drill(&self) -> Option<String> {
+        let letters: String = self
+            .worst_keys(By::Errors, 5)
+            .into_iter()
+            .filter(|k| k.stat.errors > 0)
+            .map(|k| k.key)
+            .collect();
+        (letters.len() >= 3).then_some(letters)
+    }
+}
+
+/// How bad a key or pair is, `by` one measure then the other: bigger is worse.
+fn badness(s: &Stat, by: By) -> (u32, u32) {
+    let (errors, time) = (s.error_x100(), s.median_ms().unwrap_or(0));
+    match by {
+        By::Errors => (errors, s.p90_ms().unwrap_or(0)),
+        By::Time => (time, errors),
+    }
+}
+
+fn stat_of(keys: &mut Vec<Key>, key: char) -> &mut Stat {
+    let at = match keys.iter().position(|k| k.key == key) {
+        Some(at) => at,
+        None => {
+            keys.push(Key {
+                key,
+                stat: Stat::default(),
+            });
+            keys.len() - 1
+        }
+    };
+    &mut keys[at].stat
+}
+
+fn pair_of(pairs: &mut Vec<Pair>, pair: [char; 2]) -> &mut Stat {
+    let at = match pairs.iter().position(|p| p.pair == pair) {
+        Some(at) => at,
+        None => {
+            pairs.push(Pair {
+                pair,
+                stat: Stat::default(),
+            });
+            pairs.len() - 1
+        }
+    };
+    &mut pairs[at].stat
+}
+
+/// Plays `replay`, adding what each input shows to `keys` and `pairs`.
+fn play(replay: &Replay, keys: &mut Vec<Key>, pairs: &mut Vec<Pair>) -> Result<(), ()> {
+    replay.play().map_err(|_| ())?;
+    let mut round = replay.setup().map_err(|_| ())?;
+    let mut last_t: Option<u32> = None;
+    // The place (word, letter) and letter of the last correct keystroke, if it was the
+    // input just before.
+    let mut last_right: Option<(usize, usize, char)> = None;
+    for (t, op) in replay.timeline() {
+        let t = t.ok_or(())?;
+        let view = round.view(t);
+        let (word, typed) = view.caret();
+        let target: Vec<char> = view
+            .word(word)
+            .map(|w| w.target().chars().collect())
+            .unwrap_or_default();
+        let asked = target.get(typed).copied().unwrap_or(' ');
+        let fx = round.apply(t, op).map_err(|_| ())?;
+        let gap = last_t.map(|l| t - l);
+        last_t = Some(t);
+        let mut right = None;
+        if let Some(correct) = fx.judged {
+            stat_of(keys, asked).add(correct, gap);
+            if let Some((w, at, a)) = last_right
+                && w == word
+                && at + 1 == typed
+                && asked != ' '
+            {
+                pair_of(pairs, [a, asked]).add(correct, gap);
+            }
+            if correct && asked != ' ' {
+                right = Some((word, typed, asked));
+            }
+            // A space before the word was done leaves its other letters missed.
+            if op == Op::Char(' ') && typed < target.len() {
+                for &c in &target[typed + 1..] {
+                    stat_of(keys, c).add(false, None);
+                }
+            }
+        }
+        last_right = right;
+    }
+    Ok(())
+}
+
+/// The last [`RECENT`] rounds against the [`BEFORE`] before them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trend {
+    /// The last rounds.
+    pub recent: Analysis,
+    /// The rounds before them.
+    pub before: Analysis,
+}
+
+impl Trend {
+    /// The trend of `replays`, oldest first.
+    pub fn of(replays: &[Replay]) -> Trend {
+        let split = replays.len().saturating_sub(RECENT);
+        let from = split.saturating_sub(BEFORE);
+        Trend {
+            recent: Analysis::of(&replays[split..]),
+            before: Analysis::of(&replays[from..split]),
+        }
+    }
+
+    /// `errors 4.2% → 3.1% · median 182 → 171 ms` for one key's numbers, or overall.
+    pub fn line(before: Option<&Stat>, recent: Option<&Stat>) -> String {
+        // Nothing seen is no number, not 0%.
+        let (before, recent) = (before.filter(|s| s.seen > 0), recent.filter(|s| s.seen > 0));
+        let pct = |s: Option<&Stat>| s.map_or("–".into(), |s| percent(s.error_x100()));
+        let ms = |s: Option<&Stat>| {
+            s.and_then(Stat::median_ms)
+                .map_or("–".into(), |m| m.to_string())
+        };
+        format!(
+            "errors {} → {} · median {} → {} ms",
+            pct(before),
+            pct(recent),
+            ms(before),
+            ms(recent)
+        )
+    }
+}
+
+/// Hundredths of a percent as `4.2%`, to a tenth.
+pub fn percent(x100: u32) -> String {
+    format!("{}.{}%", x100 / 100, x100 % 100 / 10)
+}
+
+/// A key as it is named: `space`, or the letter.
+pub fn name(key: char) -> String {
+    if key == ' ' {
+        "space".into()
+    } else {
+        key.to_string()
+    }
+}
+
+/// The table the golden files hold: every key, then the pairs seen enough.
+impl fmt::Display for Analysis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = |m: Option<u32>| m.map_or("-".into(), |m| m.to_string());
+        writeln!(f, "rounds {} skipped {}", self.rounds, self.skipped)?;
+        writeln!(f, "key     seen  errors  error%  median  p90")?;
+        let row = |f: &mut fmt::Formatter<'_>, name: &str, s: &Stat| {
+            writeln!(
+                f,
+                "{name:<6} {:>5} {:>7} {:>7} {:>7} {:>4}",
+                s.seen,
+                s.errors,
+                percent(s.error_x100()),
+                ms(s.median_ms()),
+                ms(s.p90_ms())
+            )
+        };
+        for k in &self.keys {
+            row(f, &name(k.key), &k.stat)?;
+        }
+        row(f, "all", &self.overall)?;
+        writeln!(f, "pairs seen {MIN_PAIR_SEEN}+ times")?;
+        for p in self.pairs() {
+            row(f, &format!("{}{}", p.pair[0], p.pair[1]), &p.stat)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use typepper_engine::Mode;
+
+    fn replay(mode: &str, text: &str) -> Replay {
+        format!("typepper replay\nengine 1\nmode {mode}\nseed 42\n{text}")
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_slip_a_fix_and_a_skip_count_where_the_rules_say() {
+        // Seed 42 starts "dream week": d, r, a slip (x for e), backspace, e, a, m, space,
+        // then w and a space that skips "eek".
+        let r = replay(
+            "zen",
+            "+0 'd'\n+100 'r'\n+100 'x'\n+100 backspace\n+150 'e'\n+100 'a'\n+100 'm'\n+100 space\n+200 'w'\n+100 space\n+100 end\n",
+        );
+        assert_eq!(r.play().unwrap().1.mode, Mode::Zen);
+        let a = Analysis::of([&r]);
+        assert_eq!(a.rounds, 1);
+        let e = a.key('e').unwrap();
+        // Asked at "dr_eam" (x wrong, then e right after the backspace), and three times
+        // in "w_eek": the space there (wrong), then two missed.
+        assert_eq!((e.seen, e.errors), (4, 3));
+        assert_eq!(e.median_ms(), Some(150), "from the backspace");
+        let space = a.key(' ').unwrap();
+        assert_eq!((space.seen, space.errors), (1, 0), "the early space is e's");
+        assert_eq!(a.key('k').unwrap().errors, 1, "missed");
+        assert_eq!(
+            a.key('d').unwrap().median_ms(),
+            None,
+            "the first key has no time"
+        );
+        // "re" went wrong (the x), and "we" (the early space); the e typed after the
+        // backspace ends no pair.
+        let pairs: Vec<_> = a
+            .all_pairs
+            .iter()
+            .map(|p| (p.pair, p.stat.errors))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                (['a', 'm'], 0),
+                (['d', 'r'], 0),
+                (['e', 'a'], 0),
+                (['r', 'e'], 1),
+                (['w', 'e'], 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let mut s = Stat::default();
+        for t in [50, 10, 40, 20, 30] {
+            s.add(true, Some(t));
+        }
+        s.add(false, Some(1));
+        assert_eq!((s.median_ms(), s.p90_ms()), (Some(30), Some(50)));
+        assert_eq!(s.error_x100(), 1666);
+        assert_eq!(percent(1666), "16.6%");
+    }
+}
