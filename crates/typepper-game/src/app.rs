@@ -15,8 +15,9 @@
 pub use typepper_api::{BoardRow, Player};
 use typepper_api::{IssuedSeed, Line, Ranked, Utc};
 use typepper_engine::rng::Rng;
-use typepper_engine::{Mode, Op, Replay, Round, Score, hex};
+use typepper_engine::{Drill, Mode, Op, Replay, Round, Score, hex};
 
+use crate::keys::{Analysis, By, Trend};
 use crate::race::{self, Feed, Ghost, Trail};
 use crate::storage::{self, Entry, Outgoing};
 
@@ -104,8 +105,19 @@ pub struct Now {
     pub unix_ms: u64,
 }
 
-/// The menu's items.
+/// The menu's items; the last drill, once there is one, comes after them.
 pub const MENU: [&str; 5] = ["BLITZ 15s", "BLITZ 30s", "BLITZ 60s", "ZEN", "HOT PURSUIT"];
+
+/// What the keys screen shows: the history's analysis, worked out when it opens.
+#[derive(Clone, Debug)]
+pub struct KeysScreen {
+    /// Every round of the history.
+    pub all: Analysis,
+    /// The last rounds against the ones before.
+    pub trend: Trend,
+    /// What the keyboard is shaded by, and the worst are picked by.
+    pub by: By,
+}
 
 /// How long a watched replay waits before its first input lands, so the screen is seen.
 const WATCH_LEAD_MS: f64 = 600.0;
@@ -228,6 +240,8 @@ pub enum Screen {
     },
     /// The boards.
     Boards(Box<Boards>),
+    /// Your keys: what the history says about each key.
+    Keys(Box<KeysScreen>),
 }
 
 /// The whole game's state.
@@ -239,6 +253,8 @@ pub struct App {
     pub menu_item: usize,
     /// HOT PURSUIT's start level on the menu.
     pub level: u8,
+    /// The last drill played, which the menu offers again.
+    pub drill: Option<Drill>,
     /// Your rounds, oldest first, at most [`storage::HISTORY_MAX`].
     pub history: Vec<Entry>,
     /// The history screen's selected row (0 is the newest).
@@ -286,6 +302,7 @@ impl App {
             screen: Screen::Menu,
             menu_item: 0,
             level: 7,
+            drill: stored.drill.as_deref().and_then(Drill::new),
             history,
             history_row: 0,
             notice: None,
@@ -307,13 +324,56 @@ impl App {
 
     /// The mode the menu has selected.
     pub fn menu_mode(&self) -> Mode {
-        match self.menu_item {
-            0 => Mode::BLITZ_15,
-            1 => Mode::BLITZ_30,
-            2 => Mode::BLITZ_60,
-            3 => Mode::Zen,
+        match (self.menu_item, self.drill) {
+            (0, _) => Mode::BLITZ_15,
+            (1, _) => Mode::BLITZ_30,
+            (2, _) => Mode::BLITZ_60,
+            (3, _) => Mode::Zen,
+            (5, Some(drill)) => Mode::Drill(drill),
             _ => self.pursuit(),
         }
+    }
+
+    /// How many items the menu has: the modes, and the last drill if there is one.
+    pub fn menu_len(&self) -> usize {
+        MENU.len() + usize::from(self.drill.is_some())
+    }
+
+    /// Starts a drill of `letters` and remembers it for the menu.
+    fn play_drill(&mut self, drill: Drill) -> Vec<Effect> {
+        self.drill = Some(drill);
+        self.play(Mode::Drill(drill), None);
+        vec![Effect::Save {
+            key: storage::DRILL.into(),
+            value: drill.letters().to_owned(),
+        }]
+    }
+
+    /// Opens the keys screen on the history's analysis.
+    fn open_keys(&mut self) {
+        let replays: Vec<Replay> = self.history.iter().map(|e| e.replay.clone()).collect();
+        self.screen = Screen::Keys(Box::new(KeysScreen {
+            all: Analysis::of(&replays),
+            trend: Trend::of(&replays),
+            by: By::Errors,
+        }));
+    }
+
+    fn keys_key(&mut self, key: Key) -> Vec<Effect> {
+        let Screen::Keys(k) = &mut self.screen else {
+            return vec![];
+        };
+        match key {
+            Key::Escape | Key::Char('k') => self.screen = Screen::Menu,
+            Key::Tab | Key::Left | Key::Right | Key::Char('t') => k.by = k.by.toggle(),
+            Key::Enter | Key::Char('d') => {
+                if let Some(drill) = k.all.drill().as_deref().and_then(Drill::new) {
+                    return self.play_drill(drill);
+                }
+            }
+            _ => {}
+        }
+        vec![]
     }
 
     fn pursuit(&self) -> Mode {
@@ -494,6 +554,7 @@ impl App {
             Screen::History => self.history_key(key, now.mono),
             Screen::Link { .. } => fx.extend(self.link_key(key)),
             Screen::Boards(_) => fx.extend(self.boards_key(key)),
+            Screen::Keys(_) => fx.extend(self.keys_key(key)),
             Screen::Results(results) => {
                 let (mode, seed, watched) =
                     (results.score.mode, results.replay.seed, results.watched);
@@ -604,8 +665,8 @@ impl App {
 
     fn menu_key(&mut self, key: Key) -> Vec<Effect> {
         match key {
-            Key::Up => self.menu_item = (self.menu_item + MENU.len() - 1) % MENU.len(),
-            Key::Down => self.menu_item = (self.menu_item + 1) % MENU.len(),
+            Key::Up => self.menu_item = (self.menu_item + self.menu_len() - 1) % self.menu_len(),
+            Key::Down => self.menu_item = (self.menu_item + 1) % self.menu_len(),
             Key::Left if self.menu_item == 4 => self.level = self.level.saturating_sub(1).max(1),
             Key::Right if self.menu_item == 4 => self.level = (self.level + 1).min(20),
             Key::Enter | Key::Tab | Key::Char(' ') => self.play(self.menu_mode(), None),
@@ -623,6 +684,12 @@ impl App {
                 }
             }
             Key::Char('b') => return self.open_boards(self.menu_item),
+            Key::Char('k') => self.open_keys(),
+            Key::Char('d') => {
+                if let Some(drill) = self.drill {
+                    return self.play_drill(drill);
+                }
+            }
             Key::Char('g') => {
                 let mode = self.menu_mode();
                 match self.best(mode) {

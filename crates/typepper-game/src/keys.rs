@@ -150,8 +150,6 @@ impl Analysis {
                 out.skipped += 1;
             }
         }
-        keys.sort_by_key(|k| k.key);
-        pairs.sort_by_key(|p| p.pair);
         for k in &keys {
             out.overall.merge(&k.stat);
         }
@@ -174,22 +172,17 @@ impl Analysis {
 
     /// The `n` worst letters seen at least [`MIN_KEY_SEEN`] times, worst first.
     pub fn worst_keys(&self, by: By, n: usize) -> Vec<&Key> {
-        let mut out: Vec<&Key> = self
+        let candidates: Vec<&Key> = self
             .keys
             .iter()
             .filter(|k| k.key.is_ascii_lowercase() && k.stat.seen >= MIN_KEY_SEEN)
             .collect();
-        out.sort_by_key(|k| std::cmp::Reverse(badness(&k.stat, by)));
-        out.truncate(n);
-        out
+        worst(candidates, |k| &k.stat, by, n)
     }
 
     /// The `n` worst pairs of [`Analysis::pairs`], worst first.
     pub fn worst_pairs(&self, by: By, n: usize) -> Vec<&Pair> {
-        let mut out: Vec<&Pair> = self.pairs().collect();
-        out.sort_by_key(|p| std::cmp::Reverse(badness(&p.stat, by)));
-        out.truncate(n);
-        out
+        worst(self.pairs().collect(), |p| &p.stat, by, n)
     }
 
     /// The letters of a drill for the worst keys by errors: the worst 3 to 5 of them that
@@ -205,6 +198,24 @@ impl Analysis {
     }
 }
 
+/// The `n` worst of `items` (in key order), worst first; of two as bad, the earlier.
+///
+/// Picked one at a time rather than sorted: `n` is 10 at most, and a sort's code for each
+/// item type would be most of this module's size in the browser's wasm.
+fn worst<T>(mut items: Vec<&T>, stat: impl Fn(&T) -> &Stat, by: By, n: usize) -> Vec<&T> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n && !items.is_empty() {
+        let mut at = 0;
+        for i in 1..items.len() {
+            if badness(stat(items[i]), by) > badness(stat(items[at]), by) {
+                at = i;
+            }
+        }
+        out.push(items.remove(at));
+    }
+    out
+}
+
 /// How bad a key or pair is, `by` one measure then the other: bigger is worse.
 fn badness(s: &Stat, by: By) -> (u32, u32) {
     let (errors, time) = (s.error_x100(), s.median_ms().unwrap_or(0));
@@ -214,31 +225,37 @@ fn badness(s: &Stat, by: By) -> (u32, u32) {
     }
 }
 
+/// `key`'s numbers in `keys`, which stay in key order (new keys go in their place).
 fn stat_of(keys: &mut Vec<Key>, key: char) -> &mut Stat {
-    let at = match keys.iter().position(|k| k.key == key) {
-        Some(at) => at,
-        None => {
-            keys.push(Key {
-                key,
-                stat: Stat::default(),
-            });
-            keys.len() - 1
-        }
-    };
+    let at = keys
+        .binary_search_by_key(&key, |k| k.key)
+        .unwrap_or_else(|at| {
+            keys.insert(
+                at,
+                Key {
+                    key,
+                    stat: Stat::default(),
+                },
+            );
+            at
+        });
     &mut keys[at].stat
 }
 
+/// `pair`'s numbers in `pairs`, which stay in pair order.
 fn pair_of(pairs: &mut Vec<Pair>, pair: [char; 2]) -> &mut Stat {
-    let at = match pairs.iter().position(|p| p.pair == pair) {
-        Some(at) => at,
-        None => {
-            pairs.push(Pair {
-                pair,
-                stat: Stat::default(),
-            });
-            pairs.len() - 1
-        }
-    };
+    let at = pairs
+        .binary_search_by_key(&pair, |p| p.pair)
+        .unwrap_or_else(|at| {
+            pairs.insert(
+                at,
+                Pair {
+                    pair,
+                    stat: Stat::default(),
+                },
+            );
+            at
+        });
     &mut pairs[at].stat
 }
 

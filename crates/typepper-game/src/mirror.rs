@@ -9,7 +9,7 @@ use crate::model::{Body, Model, Rows, Word};
 /// The mirror's fields, each a `[data-mirror=<name>]` element on the page.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Mirror {
-    /// `menu`, `playing`, `replay`, `results` or `history`.
+    /// `menu`, `playing`, `replay`, `results`, `history`, `link`, `boards` or `keys`.
     pub screen: &'static str,
     /// `REPLAY · BLITZ 15s` while watching someone's round, else empty.
     pub banner: String,
@@ -111,6 +111,24 @@ impl Mirror {
             Body::Link(link) => {
                 m.status = link.status.clone();
                 m.typed = link.name.clone();
+            }
+            Body::Keys(k) => {
+                m.status = format!("by {} · {}", k.by, k.caption);
+                if let Some(empty) = k.empty {
+                    m.notice = empty.into();
+                }
+                let _ = writeln!(m.list, "worst keys:");
+                for line in &k.worst_keys {
+                    let _ = writeln!(m.list, "  {line}");
+                }
+                let _ = writeln!(m.list, "worst pairs:");
+                for line in &k.worst_pairs {
+                    let _ = writeln!(m.list, "  {line}");
+                }
+                if let Some(letters) = &k.drill {
+                    let _ = writeln!(m.list, "d drills these: DRILL {letters}");
+                }
+                m.results = k.trend.clone();
             }
             Body::Boards(b) => {
                 m.status = format!("{} · this month", b.mode);

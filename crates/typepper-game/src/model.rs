@@ -52,7 +52,42 @@ pub enum Body {
     Link(Link),
     /// A month's board.
     Boards(Boards),
+    /// Your keys.
+    Keys(Keys),
 }
+
+/// Your keys: what the history says about each key and letter pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Keys {
+    /// `errors` or `time`: what the keyboard is shaded by and the worst are picked by.
+    pub by: &'static str,
+    /// `from your last 12 rounds, on this device`.
+    pub caption: String,
+    /// QWERTY's three rows of letters, each shaded.
+    pub keyboard: Vec<Vec<KeyCap>>,
+    /// The worst letters, worst first: `e  6.0% wrong · 143 ms · p90 323 ms · 33×`.
+    pub worst_keys: Vec<String>,
+    /// The worst letter pairs the same way.
+    pub worst_pairs: Vec<String>,
+    /// `the last 10 rounds against the 40 before: errors 8.1% → 6.0% · median …`.
+    pub trend: String,
+    /// The letters `d` drills, when there are enough mistakes to pick them.
+    pub drill: Option<String>,
+    /// What to say when there are no rounds.
+    pub empty: Option<&'static str>,
+}
+
+/// A key of the keyboard picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyCap {
+    /// The letter.
+    pub key: char,
+    /// How bad it is, 0 (best) to 100 (worst), by errors or time; `None` if never asked.
+    pub shade: Option<u8>,
+}
+
+/// QWERTY's letter rows.
+pub const QWERTY: [&str; 3] = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
 
 /// The menu.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,8 +107,8 @@ pub struct Menu {
 /// A mode on the menu.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MenuItem {
-    /// `BLITZ 15s`, `HOT PURSUIT`.
-    pub label: &'static str,
+    /// `BLITZ 15s`, `HOT PURSUIT`, `DRILL qzx`.
+    pub label: String,
     /// HOT PURSUIT's start level, which ← → change.
     pub level: Option<u8>,
     /// The next round of this mode is on a seed the server issued: it counts.
@@ -85,7 +120,7 @@ impl MenuItem {
     pub fn title(&self) -> String {
         match self.level {
             Some(level) => format!("{} from lv{level}", self.label),
-            None => self.label.to_owned(),
+            None => self.label.clone(),
         }
     }
 }
@@ -473,7 +508,7 @@ impl App {
             Screen::Menu => (
                 "menu",
                 None,
-                "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best · h history · b boards · l link",
+                "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best · k your keys · h history · b boards · l link",
                 Body::Menu(self.menu()),
             ),
             Screen::Play(session) => {
@@ -572,6 +607,12 @@ impl App {
                     Body::Link(link),
                 )
             }
+            Screen::Keys(k) => (
+                "keys",
+                None,
+                "t errors or time · d drill these · esc menu",
+                Body::Keys(keys_model(k, self.history.len())),
+            ),
             Screen::Boards(b) => {
                 let hints = match &b.rows {
                     Some(Ok(rows)) if !rows.is_empty() => {
@@ -592,15 +633,22 @@ impl App {
     }
 
     fn menu(&self) -> Menu {
-        let items = MENU
+        let mut items: Vec<MenuItem> = MENU
             .iter()
             .zip(self.board_modes())
             .map(|(&label, mode)| MenuItem {
-                label,
+                label: label.into(),
                 level: matches!(mode, Mode::Pursuit(_)).then_some(self.level),
                 ranked: self.ranked_ready(mode),
             })
             .collect();
+        if let Some(drill) = self.drill {
+            items.push(MenuItem {
+                label: Mode::Drill(drill).title(),
+                level: None,
+                ranked: false,
+            });
+        }
         Menu {
             items,
             selected: self.menu_item,
@@ -715,6 +763,79 @@ impl App {
             rows,
             selected: b.row,
         }
+    }
+}
+
+/// The keys screen's model.
+fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
+    use crate::keys::{By, Stat, Trend, name, percent};
+    let a = &k.all;
+    let line = |what: String, s: &Stat| {
+        let ms = |m: Option<u32>| m.map_or("–".into(), |m| format!("{m} ms"));
+        format!(
+            "{what:<5} {} wrong · {} · p90 {} · {}×",
+            percent(s.error_x100()),
+            ms(s.median_ms()),
+            ms(s.p90_ms()),
+            s.seen
+        )
+    };
+    // Shades: errors against 20% (a key wrong one time in five is as bad as it gets);
+    // times between the fastest and the slowest median.
+    let medians: Vec<u32> = QWERTY
+        .iter()
+        .flat_map(|r| r.chars())
+        .filter_map(|c| a.key(c).and_then(Stat::median_ms))
+        .collect();
+    let (fast, slow) = (
+        medians.iter().copied().min().unwrap_or(0),
+        medians.iter().copied().max().unwrap_or(0),
+    );
+    let shade = |s: &Stat| -> Option<u8> {
+        match k.by {
+            By::Errors => Some((s.error_x100() / 20).min(100) as u8),
+            By::Time => {
+                let m = s.median_ms()?;
+                Some(((m - fast) * 100 / (slow - fast).max(1)).min(100) as u8)
+            }
+        }
+    };
+    let keyboard = QWERTY
+        .iter()
+        .map(|row| {
+            row.chars()
+                .map(|key| KeyCap {
+                    key,
+                    shade: a.key(key).and_then(shade),
+                })
+                .collect()
+        })
+        .collect();
+    Keys {
+        by: match k.by {
+            By::Errors => "errors",
+            By::Time => "time",
+        },
+        caption: format!("from your last {rounds} rounds, on this device"),
+        keyboard,
+        worst_keys: a
+            .worst_keys(k.by, 10)
+            .iter()
+            .map(|key| line(name(key.key), &key.stat))
+            .collect(),
+        worst_pairs: a
+            .worst_pairs(k.by, 10)
+            .iter()
+            .map(|p| line(format!("{}{}", p.pair[0], p.pair[1]), &p.stat))
+            .collect(),
+        trend: format!(
+            "the last {} rounds against the {} before: {}",
+            k.trend.recent.rounds,
+            k.trend.before.rounds,
+            Trend::line(Some(&k.trend.before.overall), Some(&k.trend.recent.overall))
+        ),
+        drill: a.drill(),
+        empty: (rounds == 0).then_some("no rounds yet: esc, then play some"),
     }
 }
 

@@ -32,6 +32,8 @@ pub const HISTORY: &str = "history";
 pub const OUTBOX: &str = "outbox/";
 /// The linked player's key.
 pub const PLAYER: &str = "player";
+/// The key of the last drill's letters, which the menu offers again.
+pub const DRILL: &str = "drill";
 
 /// A round of yours waiting to be sent, as kept in `outbox/<unix ms>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +62,8 @@ pub struct Stored {
     pub outbox: Vec<(String, String)>,
     /// `player`'s text.
     pub player: Option<String>,
+    /// `drill`'s text: the last drill's letters.
+    pub drill: Option<String>,
 }
 
 /// Reads the outbox: the rounds that read, oldest first; the keys of entries that don't

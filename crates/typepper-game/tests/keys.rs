@@ -88,3 +88,106 @@ fn the_trend_splits_the_last_ten_from_the_forty_before() {
         "{line}"
     );
 }
+
+mod screen {
+    use super::replays;
+    use typepper_engine::Mode;
+    use typepper_game::app::{App, Effect, Key, Now, Screen};
+    use typepper_game::mirror::Mirror;
+    use typepper_game::model::Body;
+    use typepper_game::storage::{self, Entry, Stored};
+    use typepper_game::zone::Fixed;
+
+    fn at(mono: f64) -> Now {
+        Now {
+            mono,
+            unix_ms: 1_796_154_720_000 + mono as u64,
+        }
+    }
+
+    #[test]
+    fn k_shows_the_history_s_keys_and_d_drills_the_worst() {
+        let (mut app, _) = App::new(7, &Stored::default());
+        app.key(Key::Char('k'), at(0.0));
+        let empty = Mirror::of(&app.model(0.0, &Fixed(0)));
+        assert_eq!(empty.screen, "keys");
+        assert_eq!(empty.notice, "no rounds yet: esc, then play some");
+        app.key(Key::Escape, at(0.0));
+
+        for (i, replay) in replays(&["blitz60-sloppy-55wpm", "zen-20s-70wpm"])
+            .into_iter()
+            .enumerate()
+        {
+            let (_, score) = replay.play().unwrap();
+            app.history.push(Entry {
+                unix_ms: i as u64,
+                replay,
+                score,
+                share: None,
+            });
+        }
+        app.key(Key::Char('k'), at(0.0));
+        let m = app.model(0.0, &Fixed(0));
+        let Body::Keys(keys) = &m.body else {
+            panic!("{m:?}")
+        };
+        assert_eq!(keys.by, "errors");
+        assert_eq!(
+            keys.keyboard.iter().map(Vec::len).collect::<Vec<_>>(),
+            [10, 9, 7]
+        );
+        assert!(keys.keyboard.iter().flatten().any(|c| c.shade.is_some()));
+        let mirror = Mirror::of(&m);
+        assert!(
+            mirror
+                .status
+                .starts_with("by errors · from your last 2 rounds")
+        );
+        assert!(
+            mirror.list.starts_with("worst keys:\n  "),
+            "{}",
+            mirror.list
+        );
+        assert!(
+            mirror
+                .results
+                .starts_with("the last 2 rounds against the 0 before: errors – → ")
+        );
+        let letters = keys.drill.clone().expect("enough mistakes to drill");
+        app.key(Key::Char('t'), at(0.0));
+        let Body::Keys(by_time) = app.model(0.0, &Fixed(0)).body else {
+            panic!()
+        };
+        assert_eq!(by_time.by, "time");
+        assert_ne!(by_time.worst_keys, keys.worst_keys);
+
+        // d plays a drill of the worst letters, and the menu keeps it.
+        let fx = app.key(Key::Char('d'), at(0.0));
+        assert_eq!(
+            fx,
+            [Effect::Save {
+                key: storage::DRILL.into(),
+                value: letters.clone()
+            }]
+        );
+        let Screen::Play(s) = &app.screen else {
+            panic!("not playing")
+        };
+        assert_eq!(s.round.mode(), Mode::drill(&letters).unwrap());
+        app.key(Key::Escape, at(0.0));
+        let menu = Mirror::of(&app.model(0.0, &Fixed(0))).list;
+        assert!(menu.ends_with(&format!("DRILL {letters}\n")), "{menu}");
+
+        // So does a new start, from what was stored.
+        let stored = Stored {
+            drill: Some(letters.clone()),
+            ..Stored::default()
+        };
+        let (mut again, _) = App::new(7, &stored);
+        again.key(Key::Char('d'), at(0.0));
+        let Screen::Play(s) = &again.screen else {
+            panic!("not playing")
+        };
+        assert_eq!(s.round.mode().title(), format!("DRILL {letters}"));
+    }
+}

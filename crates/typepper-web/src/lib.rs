@@ -192,6 +192,7 @@ fn read_storage(storage: Option<&web_sys::Storage>) -> storage::Stored {
             .filter_map(|k| get(&k).map(|v| (k, v)))
             .collect(),
         player: get(storage::PLAYER),
+        drill: get(storage::DRILL),
     }
 }
 

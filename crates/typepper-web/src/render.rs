@@ -4,7 +4,7 @@
 use typepper_engine::{CharState, Sample, Tier};
 use typepper_game::layout::{LINES, Scroll};
 use typepper_game::model::{
-    Boards, Body, Ghost, History, Link, Menu, Model, Play, Race, Results, Rows, Tone,
+    Boards, Body, Ghost, History, Keys, Link, Menu, Model, Play, Race, Results, Rows, Tone,
 };
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -166,6 +166,7 @@ impl Renderer {
             Body::Results(r) => self.draw_results(r, notice),
             Body::Link(link) => self.draw_link(link, notice, now),
             Body::Boards(b) => self.draw_boards(b),
+            Body::Keys(k) => self.draw_keys(k, notice),
         }
         self.hints(model.hints);
     }
@@ -306,6 +307,84 @@ impl Renderer {
             self.text(&r.accuracy, x0 + width * 0.84, y, DIM, "right");
             let shared = if r.share.is_some() { "shared" } else { "" };
             self.text(shared, x0 + width, y, DIM, "right");
+        }
+    }
+
+    /// The keys screen: the keyboard shaded by errors or time, the worst keys and pairs,
+    /// the trend and the drill.
+    fn draw_keys(&mut self, k: &Keys, notice: Option<&str>) {
+        let (w, h, _) = self.size;
+        let (x0, width) = self.column();
+        self.font(26.0, 700);
+        self.text("your keys", x0, 70.0, TEXT, "left");
+        self.font(16.0, 700);
+        self.text(&format!("by {}", k.by), x0 + width, 70.0, ACCENT, "right");
+        self.font(14.0, 400);
+        self.text(&k.caption, x0, 96.0, DIM, "left");
+        if let Some(empty) = notice.or(k.empty) {
+            self.font(18.0, 400);
+            self.text(empty, w / 2.0, h / 2.0, DIM, "center");
+            return;
+        }
+        // The keyboard: each row a little to the right of the one above.
+        let cap = (width / 11.5).min(54.0);
+        let board_w = cap * 10.0;
+        let left = x0 + (width - board_w - cap) / 2.0;
+        for (r, row) in k.keyboard.iter().enumerate() {
+            for (i, key) in row.iter().enumerate() {
+                let rect = Rect {
+                    x: left + r as f64 * cap * 0.5 + i as f64 * cap,
+                    y: 124.0 + r as f64 * cap,
+                    w: cap - 6.0,
+                    h: cap - 6.0,
+                };
+                let (fill, ink) = match key.shade {
+                    Some(s) => (tier_color(Tier::of(s)), BG),
+                    None => (PANEL, DIM),
+                };
+                self.ctx.set_fill_style_str(fill);
+                self.round_rect(rect, 8.0);
+                self.ctx.fill();
+                self.font(cap * 0.42, 700);
+                let mut buf = [0u8; 4];
+                self.text(
+                    key.key.encode_utf8(&mut buf),
+                    rect.x + rect.w / 2.0,
+                    rect.y + rect.h * 0.66,
+                    ink,
+                    "center",
+                );
+            }
+        }
+        let top = 124.0 + 3.0 * cap + 30.0;
+        let rows = ((h - top - 110.0) / 24.0).floor().max(3.0) as usize;
+        for (x, title, lines) in [
+            (x0, "worst keys", &k.worst_keys),
+            (x0 + width / 2.0 + 10.0, "worst pairs", &k.worst_pairs),
+        ] {
+            self.font(13.0, 600);
+            self.text(title, x, top, DIM, "left");
+            self.font(14.0, 400);
+            if lines.is_empty() {
+                self.text("not seen enough yet", x, top + 26.0, DIM, "left");
+            }
+            for (n, line) in lines.iter().take(rows).enumerate() {
+                let color = if n == 0 { ACCENT } else { TEXT };
+                self.text(line, x, top + 26.0 + n as f64 * 24.0, color, "left");
+            }
+        }
+        let foot = top + 26.0 + rows.min(10) as f64 * 24.0 + 16.0;
+        self.font(14.0, 400);
+        self.text(&k.trend, x0, foot, DIM, "left");
+        if let Some(letters) = &k.drill {
+            self.font(16.0, 700);
+            self.text(
+                &format!("d drills these: DRILL {letters}"),
+                x0,
+                foot + 30.0,
+                CARET,
+                "left",
+            );
         }
     }
 

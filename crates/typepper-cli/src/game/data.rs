@@ -120,6 +120,7 @@ impl DataDir {
             history: self.read(storage::HISTORY).unwrap_or_default(),
             outbox,
             player: self.read(storage::PLAYER),
+            drill: self.read(storage::DRILL),
         }
     }
 

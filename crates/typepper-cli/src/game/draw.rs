@@ -11,7 +11,7 @@ use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragrap
 use typepper_engine::{CharState, Tier};
 use typepper_game::layout::{LINES, Scroll};
 use typepper_game::model::{
-    Boards, Body, History, Link, Menu, Model, Play, Race, Results, Rows, Tone,
+    Boards, Body, History, Keys, Link, Menu, Model, Play, Race, Results, Rows, Tone,
 };
 
 /// The widest the text of a round is laid out, in columns: wider lines are hard to read.
@@ -168,6 +168,7 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         Body::History(h) => draw_history(frame, body, h, p),
         Body::Link(link) => draw_link(frame, body, link, p),
         Body::Boards(b) => draw_boards(frame, body, b, p),
+        Body::Keys(k) => draw_keys(frame, body, k, p),
     }
 }
 
@@ -548,6 +549,79 @@ fn draw_chart(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
     frame.render_widget(chart, area);
 }
 
+/// The keys screen: the keyboard shaded by errors or time, the worst keys and pairs, the
+/// trend and the drill.
+fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
+    let col = column(area, 100);
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled("your keys", Style::default().add_modifier(Modifier::BOLD)),
+            p.span(format!("  by {}", k.by), Ink::Accent),
+        ]),
+        Line::from(p.span(k.caption.as_str(), Ink::Dim)),
+        Line::default(),
+    ];
+    if let Some(empty) = k.empty {
+        lines.push(Line::from(p.span(empty, Ink::Dim)));
+        frame.render_widget(Paragraph::new(lines), col);
+        return;
+    }
+    // Each row a little to the right of the one above, as on a keyboard.
+    for (i, row) in k.keyboard.iter().enumerate() {
+        let mut spans = vec![Span::raw(" ".repeat(1 + 2 * i))];
+        for cap in row {
+            let style = match cap.shade {
+                Some(shade) => p
+                    .style(Ink::Heat(Tier::of(shade)))
+                    .add_modifier(Modifier::REVERSED | Modifier::BOLD),
+                None => p.style(Ink::Dim),
+            };
+            spans.push(Span::styled(format!(" {} ", cap.key), style));
+            spans.push(Span::raw(" "));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::default());
+    let used = lines.len() as u16;
+    frame.render_widget(Paragraph::new(lines), col);
+    let rest = below(col, used);
+    // The trend and the drill take the last two rows; the lists share what is left.
+    let lists = Rect {
+        height: rest.height.saturating_sub(3),
+        ..rest
+    };
+    let side_by_side = col.width >= 96;
+    let (keys_area, pairs_area) = if side_by_side {
+        let [a, b] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .areas(lists);
+        (a, b)
+    } else {
+        let [a, b] =
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(lists);
+        (a, b)
+    };
+    for (area, title, rows) in [
+        (keys_area, "worst keys", &k.worst_keys),
+        (pairs_area, "worst pairs", &k.worst_pairs),
+    ] {
+        let mut out = vec![Line::from(p.span(title, Ink::Dim))];
+        if rows.is_empty() {
+            out.push(Line::from(p.span("  not seen enough yet", Ink::Dim)));
+        }
+        out.extend(rows.iter().map(|r| Line::from(format!("  {r}"))));
+        frame.render_widget(Paragraph::new(out), area);
+    }
+    let mut foot = vec![Line::from(p.span(k.trend.as_str(), Ink::Dim))];
+    if let Some(letters) = &k.drill {
+        foot.push(Line::from(vec![
+            p.span("d drills these: ", Ink::Dim),
+            p.span(format!("DRILL {letters}"), Ink::Accent)
+                .add_modifier(Modifier::BOLD),
+        ]));
+    }
+    frame.render_widget(Paragraph::new(foot), below(rest, lists.height + 1));
+}
+
 /// A scrolling list: `rows` lines, the `selected` one marked and kept on screen.
 fn list<'a>(rows: Vec<Line<'a>>, selected: usize, height: u16) -> Vec<Line<'a>> {
     let visible = usize::from(height).max(1);
@@ -824,6 +898,10 @@ mod tests {
         out.push(("race", app.model(t, &zone)));
         app.tick(at(start + 16_000.0));
         out.push(("race-results", app.model(start + 16_000.0, &zone)));
+
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('k'), at(t));
+        out.push(("keys", app.model(t, &zone)));
         out
     }
 
