@@ -185,6 +185,22 @@ impl Analysis {
         worst(self.pairs().collect(), |p| &p.stat, by, n)
     }
 
+    /// The table ([`fmt::Display`]), then the worst keys by each measure and the drill:
+    /// what the golden files freeze, natively and in wasm.
+    pub fn report(&self) -> String {
+        let mut out = self.to_string();
+        for (label, by) in [("errors", By::Errors), ("time", By::Time)] {
+            let worst: Vec<String> = self
+                .worst_keys(by, 10)
+                .iter()
+                .map(|k| k.key.to_string())
+                .collect();
+            out += &format!("worst by {label}: {}\n", worst.join(" "));
+        }
+        out += &format!("drill: {:?}\n", self.drill());
+        out
+    }
+
     /// The letters of a drill for the worst keys by errors: the worst 3 to 5 of them that
     /// went wrong at all, or none when fewer than 3 did.
     pub fn drill(&self) -> Option<String> {

@@ -5,9 +5,10 @@
 use std::path::Path;
 
 use typepper_engine::Replay;
-use typepper_game::keys::{Analysis, By, Trend};
+use typepper_game::keys::{Analysis, Trend};
 
-/// The replays, by their golden scenario's name.
+/// The replays, by their golden scenario's name. `tests/wasm.rs` plays the same sets in
+/// wasm32; a test below checks it names them all.
 const SETS: [(&str, &[&str]); 3] = [
     ("blitz-clean", &["blitz15-clean-90wpm"]),
     ("drill-and-zen", &["drill-qzx-60wpm", "zen-every-rule"]),
@@ -42,21 +43,7 @@ fn golden_replays_give_the_frozen_tables() {
     let mut wrong = vec![];
     for (name, names) in SETS {
         let set = replays(names);
-        let analysis = Analysis::of(&set);
-        let mut got = analysis.to_string();
-        let worst: Vec<String> = analysis
-            .worst_keys(By::Errors, 10)
-            .iter()
-            .map(|k| k.key.to_string())
-            .collect();
-        got += &format!("worst by errors: {}\n", worst.join(" "));
-        let slow: Vec<String> = analysis
-            .worst_keys(By::Time, 10)
-            .iter()
-            .map(|k| k.key.to_string())
-            .collect();
-        got += &format!("worst by time: {}\n", slow.join(" "));
-        got += &format!("drill: {:?}\n", analysis.drill());
+        let got = Analysis::of(&set).report();
         let path = dir.join(format!("keys-{name}.txt"));
         if bless {
             std::fs::write(&path, &got).unwrap();
@@ -189,5 +176,17 @@ mod screen {
             panic!("not playing")
         };
         assert_eq!(s.round.mode().title(), format!("DRILL {letters}"));
+    }
+}
+
+#[test]
+fn the_wasm_test_computes_every_set() {
+    let wasm = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/wasm.rs"))
+        .unwrap();
+    for (name, replays) in SETS {
+        assert!(wasm.contains(&format!("golden/keys-{name}.txt")), "{name}");
+        for r in replays {
+            assert!(wasm.contains(&format!("replay!(\"{r}\")")), "{name}: {r}");
+        }
     }
 }

@@ -56,11 +56,42 @@ pub fn test(_args: &[String]) -> Result<()> {
             install::WASM_TARGET,
         ],
     ))?;
+    wasm_goldens()?;
     crate::web::build()?;
     crate::e2e::run_suite(&[])?;
     fuzz()?;
     step("all checks passed");
     Ok(())
+}
+
+/// Every golden scenario (VERSION 1's, the drills', the keys analysis's) played by the
+/// engine and the game built for wasm32, in Node, against the files the native tests
+/// hold: so both builds agree on every one.
+fn wasm_goldens() -> Result<()> {
+    install::wasm_tools()?;
+    if !crate::sh::has("node") {
+        install::debian(&["nodejs"], std::path::Path::new("/usr/bin/node"))?;
+    }
+    step("playing every golden scenario in wasm32 (wasm-bindgen-test-runner, Node)");
+    let mut c = cmd(
+        "cargo",
+        &[
+            "test",
+            "-p",
+            "typepper-engine",
+            "-p",
+            "typepper-game",
+            "--target",
+            install::WASM_TARGET,
+            "--test",
+            "wasm",
+        ],
+    );
+    c.env(
+        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+        "wasm-bindgen-test-runner",
+    );
+    run(&mut c)
 }
 
 /// A short run of every fuzz target, where nightly exists.

@@ -65,3 +65,16 @@ fn golden_scenarios_play_out_as_frozen() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn the_wasm_test_plays_every_golden_scenario() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let wasm = fs::read_to_string(root.join("tests/wasm.rs")).unwrap();
+    for case in fs::read_dir(root.join("tests/golden")).unwrap() {
+        let name = case.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(
+            wasm.contains(&format!("\"{name}\"")),
+            "tests/wasm.rs doesn't play {name}"
+        );
+    }
+}

@@ -1,0 +1,59 @@
+//! Every golden scenario played by the engine built for wasm32, against the same frozen
+//! outcome the native test (`tests/engine/golden.rs`) holds: so native and wasm agree on
+//! every one. `cargo xtask test` runs this in Node:
+//! `cargo test -p typepper-engine --target wasm32-unknown-unknown --test wasm`, with
+//! wasm-bindgen-test-runner as the target's runner. Natively it is empty; the native
+//! golden test checks that [`GOLDEN`] names every scenario folder.
+#![cfg(target_arch = "wasm32")]
+
+use typepper_engine::Replay;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+macro_rules! golden {
+    ($($name:literal),* $(,)?) => {
+        &[$((
+            $name,
+            include_str!(concat!("golden/", $name, "/replay.txt")),
+            include_bytes!(concat!("golden/", $name, "/replay.bin")),
+            include_str!(concat!("golden/", $name, "/expected.txt")),
+        )),*]
+    };
+}
+
+/// (name, replay text, replay bytes, expected outcome) of every golden scenario.
+const GOLDEN: &[(&str, &str, &[u8], &str)] = golden![
+    "blitz15-clean-90wpm",
+    "blitz15-late-input-refused",
+    "blitz30-fast-140wpm",
+    "blitz60-sloppy-55wpm",
+    "drill-e-85wpm",
+    "drill-kv-40wpm",
+    "drill-qzx-60wpm",
+    "pursuit1-one-key-then-idle",
+    "pursuit20-caught-fast",
+    "pursuit7-caught-75wpm",
+    "spec-example",
+    "zen-20s-70wpm",
+    "zen-every-rule",
+];
+
+/// What a replay plays out to, exactly as the native golden test writes it.
+fn outcome(replay: &Replay) -> String {
+    match replay.play() {
+        Ok((round, score)) => {
+            let end = round.ends_at().unwrap_or(0) as u32;
+            format!("{}\n{score}", round.view(end))
+        }
+        Err(e) => format!("refused: {e}\n"),
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_golden_scenario_plays_out_in_wasm_as_natively() {
+    for (name, text, bytes, expected) in GOLDEN {
+        let replay: Replay = text.parse().expect(name);
+        assert_eq!(Replay::decode(bytes).as_ref(), Ok(&replay), "{name}");
+        assert_eq!(outcome(&replay), *expected, "{name}");
+    }
+    assert_eq!(GOLDEN.len(), 13);
+}
