@@ -125,6 +125,15 @@ struct StatJson {
     error_pct: f64,
     median_ms: Option<u32>,
     p90_ms: Option<u32>,
+    /// A key's error rate in the rounds before the last ones, and in the last ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trend: Option<KeyTrendJson>,
+}
+
+#[derive(Serialize)]
+struct KeyTrendJson {
+    before_error_pct: f64,
+    recent_error_pct: f64,
 }
 
 impl StatJson {
@@ -136,6 +145,7 @@ impl StatJson {
             error_pct: f64::from(s.error_x100()) / 100.0,
             median_ms: s.median_ms(),
             p90_ms: s.p90_ms(),
+            trend: None,
         }
     }
 }
@@ -148,7 +158,17 @@ impl KeysJson {
             keys: a
                 .keys
                 .iter()
-                .map(|k| StatJson::new(keys::name(k.key), &k.stat))
+                .map(|k| StatJson {
+                    trend: trend
+                        .before
+                        .key(k.key)
+                        .zip(trend.recent.key(k.key))
+                        .map(|(b, r)| KeyTrendJson {
+                            before_error_pct: f64::from(b.error_x100()) / 100.0,
+                            recent_error_pct: f64::from(r.error_x100()) / 100.0,
+                        }),
+                    ..StatJson::new(keys::name(k.key), &k.stat)
+                })
                 .collect(),
             pairs: a
                 .pairs()

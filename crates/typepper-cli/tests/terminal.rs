@@ -296,7 +296,7 @@ fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
         "{said}"
     );
 
-    let mut bytes = b"TPR\x01\x01\x00\x00\x00\x08drill:qz".to_vec();
+    let mut bytes = b"TPR\x01\x01\x00\x00\x00\x08words:25".to_vec();
     bytes.extend([0; 8]);
     bytes.push(0);
     std::fs::write(&file, &bytes).unwrap();
@@ -308,7 +308,7 @@ fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
         .unwrap();
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
-    assert!(said.contains("drill:qz"), "{said}");
+    assert!(said.contains("words:25"), "{said}");
     // Racing refuses what watching refuses.
     let out = Command::new(binary())
         .arg("--race")
@@ -317,7 +317,7 @@ fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("drill:qz"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("words:25"));
 
     // No round played yet: --replay says so.
     let out = Command::new(binary())

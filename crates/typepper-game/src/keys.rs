@@ -340,6 +340,16 @@ impl Trend {
         }
     }
 
+    /// One key's errors, then against now: `8.1% → 4.0%`, when both spans saw it.
+    pub fn key(&self, key: char) -> Option<String> {
+        let (before, recent) = (self.before.key(key)?, self.recent.key(key)?);
+        Some(format!(
+            "{} → {}",
+            percent(before.error_x100()),
+            percent(recent.error_x100())
+        ))
+    }
+
     /// `errors 4.2% → 3.1% · median 182 → 171 ms` for one key's numbers, or overall.
     pub fn line(before: Option<&Stat>, recent: Option<&Stat>) -> String {
         // Nothing seen is no number, not 0%.

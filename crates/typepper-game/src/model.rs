@@ -65,7 +65,8 @@ pub struct Keys {
     pub caption: String,
     /// QWERTY's three rows of letters, each shaded.
     pub keyboard: Vec<Vec<KeyCap>>,
-    /// The worst letters, worst first: `e  6.0% wrong · 143 ms · p90 323 ms · 33×`.
+    /// The worst letters, worst first: `e  6.0% wrong · 143 ms · p90 323 ms · 33×`, and
+    /// `· then 8.1% → 4.0%` when the trend's two spans both saw it.
     pub worst_keys: Vec<String>,
     /// The worst letter pairs the same way.
     pub worst_pairs: Vec<String>,
@@ -821,7 +822,13 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
         worst_keys: a
             .worst_keys(k.by, 10)
             .iter()
-            .map(|key| line(name(key.key), &key.stat))
+            .map(|key| {
+                let mut l = line(name(key.key), &key.stat);
+                if let Some(trend) = k.trend.key(key.key) {
+                    l += &format!(" · then {trend}");
+                }
+                l
+            })
             .collect(),
         worst_pairs: a
             .worst_pairs(k.by, 10)

@@ -69,6 +69,16 @@ fn the_trend_splits_the_last_ten_from_the_forty_before() {
         trend.before.key('e'),
         Analysis::of(&vec![other; 40]).key('e')
     );
+    let (b, r) = (
+        trend.before.key('e').unwrap(),
+        trend.recent.key('e').unwrap(),
+    );
+    let want = format!(
+        "{} → {}",
+        typepper_game::keys::percent(b.error_x100()),
+        typepper_game::keys::percent(r.error_x100())
+    );
+    assert_eq!(trend.key('e'), Some(want));
     let line = Trend::line(trend.before.key('e'), trend.recent.key('e'));
     assert!(
         line.starts_with("errors ") && line.ends_with(" ms"),
