@@ -7,6 +7,7 @@ mod engine {
     mod determinism;
     mod format;
     mod golden;
+    mod outcome;
     mod props;
     mod rules;
 }

@@ -9,6 +9,10 @@
 use typepper_engine::Replay;
 use wasm_bindgen_test::wasm_bindgen_test;
 
+#[path = "engine/outcome.rs"]
+mod outcome;
+use outcome::outcome;
+
 macro_rules! golden {
     ($($name:literal),* $(,)?) => {
         &[$((
@@ -36,17 +40,6 @@ const GOLDEN: &[(&str, &str, &[u8], &str)] = golden![
     "zen-20s-70wpm",
     "zen-every-rule",
 ];
-
-/// What a replay plays out to, exactly as the native golden test writes it.
-fn outcome(replay: &Replay) -> String {
-    match replay.play() {
-        Ok((round, score)) => {
-            let end = round.ends_at().unwrap_or(0) as u32;
-            format!("{}\n{score}", round.view(end))
-        }
-        Err(e) => format!("refused: {e}\n"),
-    }
-}
 
 #[wasm_bindgen_test]
 fn every_golden_scenario_plays_out_in_wasm_as_natively() {

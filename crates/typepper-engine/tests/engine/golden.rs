@@ -11,16 +11,7 @@ use std::path::Path;
 
 use typepper_engine::Replay;
 
-/// What a replay plays out to, as text: the final view, then the score.
-fn outcome(replay: &Replay) -> String {
-    match replay.play() {
-        Ok((round, score)) => {
-            let end = round.ends_at().unwrap_or(0) as u32;
-            format!("{}\n{score}", round.view(end))
-        }
-        Err(e) => format!("refused: {e}\n"),
-    }
-}
+use super::outcome::outcome;
 
 #[test]
 fn golden_scenarios_play_out_as_frozen() {
