@@ -1,6 +1,6 @@
 //! The commands.
 
-use anyhow::Result;
+use anyhow::{Context as _, Result, bail};
 
 use crate::install;
 use crate::sh::{cmd, root, run, step};
@@ -156,9 +156,18 @@ fn fuzz_targets() -> Vec<(String, Vec<String>)> {
 pub fn serve(args: &[String]) -> Result<()> {
     crate::web::build()?;
     let server = crate::build::release_server()?;
+    let args: Vec<&String> = args.iter().filter(|a| a.as_str() != "--").collect();
+    // The SSH address the server will listen on: the one given, or ours.
+    let ssh = args
+        .iter()
+        .position(|a| a.as_str() == "--ssh-listen")
+        .and_then(|i| args.get(i + 1).map(|a| a.as_str()))
+        .or_else(|| args.iter().find_map(|a| a.strip_prefix("--ssh-listen=")))
+        .unwrap_or(SSH_LISTEN)
+        .to_owned();
     step(&format!(
         "starting the server (data in data/; Ctrl-C stops it); the terminal game plays \
-         against it with `{} --server ssh://{SSH_LISTEN}`",
+         against it with `{} --server ssh://{ssh}`",
         server.with_file_name("typepper").display()
     ));
     let mut c = cmd(
@@ -169,15 +178,31 @@ pub fn serve(args: &[String]) -> Result<()> {
         .arg(root())
         .arg("--data-dir")
         .arg(root().join("data"));
-    let args: Vec<&String> = args.iter().filter(|a| a.as_str() != "--").collect();
     if !args.iter().any(|a| a.starts_with("--ssh-listen")) {
         c.args(["--ssh-listen", SSH_LISTEN]);
     }
     c.args(args);
-    match run(&mut c) {
-        // Ctrl-C is how the server is stopped here: the server shuts down on it too.
-        Err(_) if crate::sh::interrupted() => Ok(()),
-        result => result,
+    let mut child = c.spawn().context("could not start the server")?;
+    // Ctrl-C in the terminal reaches the server itself (one process group). A SIGTERM or
+    // SIGINT sent to the xtask alone (a service manager, `kill`) is passed on, so the
+    // server never outlives it; a second signal to the server changes nothing.
+    let mut passed_on = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if crate::sh::interrupted() && !passed_on {
+            passed_on = true;
+            let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap_or(i32::MAX));
+            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    // Ctrl-C is how the server is stopped here: the server shuts down on it too.
+    if status.success() || crate::sh::interrupted() {
+        Ok(())
+    } else {
+        bail!("the server failed ({status})")
     }
 }
 
