@@ -11,7 +11,8 @@ use crate::model::{Body, Model, Rows, Word};
 pub struct Mirror {
     /// `menu`, `playing`, `replay`, `results`, `history`, `link`, `boards` or `keys`.
     pub screen: &'static str,
-    /// `REPLAY · BLITZ 15s` while watching someone's round, else empty.
+    /// `REPLAY · BLITZ 15s` while watching someone's round, `RACE · BLITZ 15s · vs ada`
+    /// in a race, else empty.
     pub banner: String,
     /// The mode, the clock, heat and level; on the menu, the best round `g` races.
     pub status: String,
