@@ -62,5 +62,6 @@ test("k shows what the history says about each key, and d drills the worst", asy
   await page.keyboard.press("Escape");
   await onScreen(page, "menu");
   expect(await mirror(page, "list")).toContain(`DRILL ${letters}`);
+  await shot(page, "menu-drill");
   expect(await stored(page, "drill")).toBe(letters);
 });

@@ -180,7 +180,7 @@ pub struct RaceEnd {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Pending {
     id: String,
-    who: Option<String>,
+    who: String,
     race: bool,
 }
 
@@ -428,17 +428,16 @@ impl App {
     /// Starts watching `replay`, `who`'s round if known, or refuses it (other rules, an
     /// unknown mode, a round that doesn't play) with a sentence for the screen.
     pub fn watch(&mut self, replay: Replay, who: Option<String>, now: f64) -> Result<(), String> {
-        // A ghost is a replay fed as its times come: the same checks, the same feed.
-        let ghost = Ghost::new(replay, String::new())?;
+        let (round, _) = race::open(&replay)?;
         self.notice = None;
         self.sessions += 1;
         self.screen = Screen::Play(Box::new(Session {
-            round: ghost.round,
+            round,
             origin: Some(now + WATCH_LEAD_MS),
             watch: Some(Watch {
                 who,
-                feed: Feed::of(&ghost.replay),
-                replay: ghost.replay,
+                feed: Feed::of(&replay),
+                replay,
             }),
             ghost: None,
             trail: Trail::default(),
@@ -507,9 +506,9 @@ impl App {
         };
         let opened = bytes.and_then(|b| {
             if pending.race {
-                self.race_bytes(&b, pending.who)
+                self.race_bytes(&b, Some(pending.who))
             } else {
-                self.watch_bytes(&b, pending.who, now)
+                self.watch_bytes(&b, Some(pending.who), now)
             }
         });
         match opened {
@@ -521,7 +520,7 @@ impl App {
     fn fetch_run(&mut self, id: &str, who: &str, race: bool) -> Vec<Effect> {
         self.pending = Some(Pending {
             id: id.to_owned(),
-            who: Some(who.to_owned()),
+            who: who.to_owned(),
             race,
         });
         vec![Effect::FetchRun(id.to_owned())]
@@ -642,7 +641,10 @@ impl App {
                         let t = ms_since(origin, now.mono).max(session.round.last_input());
                         // A refused key (after the end) has no effect: the tick ends it.
                         let _ = session.round.apply(t, op);
-                        session.trail.mark(race::progress(&session.round), t);
+                        // Only a race's lead reads where your caret has been.
+                        if session.ghost.is_some() {
+                            session.trail.mark(race::progress(&session.round), t);
+                        }
                         if session.round.is_over(t) {
                             fx.extend(self.finish(now));
                         }

@@ -38,7 +38,8 @@ pub struct Stat {
     pub seen: u32,
     /// Times it went wrong.
     pub errors: u32,
-    /// Each correct keystroke's time since the input before it, in ms.
+    /// Each correct keystroke's time since the input before it, in ms; sorted once all
+    /// are in ([`Stat::finish`]), since the keys screen reads percentiles every frame.
     times: Vec<u32>,
 }
 
@@ -49,6 +50,11 @@ impl Stat {
         if let (true, Some(t)) = (correct, time) {
             self.times.push(t);
         }
+    }
+
+    /// Sorts the times, for the percentiles: after the last [`Stat::add`].
+    fn finish(&mut self) {
+        self.times.sort_unstable();
     }
 
     /// Errors per seen, in hundredths of a percent.
@@ -71,10 +77,8 @@ impl Stat {
 
     /// The `p`th percentile, nearest rank.
     fn rank(&self, p: usize) -> Option<u32> {
-        let mut t = self.times.clone();
-        t.sort_unstable();
-        let n = t.len();
-        (n > 0).then(|| t[(n * p).div_ceil(100).max(1) - 1])
+        let n = self.times.len();
+        (n > 0).then(|| self.times[(n * p).div_ceil(100).max(1) - 1])
     }
 
     fn merge(&mut self, other: &Stat) {
@@ -150,8 +154,13 @@ impl Analysis {
                 out.skipped += 1;
             }
         }
-        for k in &keys {
+        for k in &mut keys {
             out.overall.merge(&k.stat);
+            k.stat.finish();
+        }
+        out.overall.finish();
+        for p in &mut pairs {
+            p.stat.finish();
         }
         out.keys = keys;
         out.all_pairs = pairs;
@@ -241,38 +250,38 @@ fn badness(s: &Stat, by: By) -> (u32, u32) {
     }
 }
 
-/// `key`'s numbers in `keys`, which stay in key order (new keys go in their place).
-fn stat_of(keys: &mut Vec<Key>, key: char) -> &mut Stat {
-    let at = keys
-        .binary_search_by_key(&key, |k| k.key)
+/// The entry for `key` in `list`, which stays in key order: found, or made in its place.
+fn entry<T, K: Ord + Copy>(
+    list: &mut Vec<T>,
+    key: K,
+    key_of: impl Fn(&T) -> K,
+    new: impl FnOnce(K) -> T,
+) -> &mut T {
+    let at = list
+        .binary_search_by_key(&key, key_of)
         .unwrap_or_else(|at| {
-            keys.insert(
-                at,
-                Key {
-                    key,
-                    stat: Stat::default(),
-                },
-            );
+            list.insert(at, new(key));
             at
         });
-    &mut keys[at].stat
+    &mut list[at]
 }
 
-/// `pair`'s numbers in `pairs`, which stay in pair order.
+/// `key`'s numbers in `keys`.
+fn stat_of(keys: &mut Vec<Key>, key: char) -> &mut Stat {
+    let new = |key| Key {
+        key,
+        stat: Stat::default(),
+    };
+    &mut entry(keys, key, |k| k.key, new).stat
+}
+
+/// `pair`'s numbers in `pairs`.
 fn pair_of(pairs: &mut Vec<Pair>, pair: [char; 2]) -> &mut Stat {
-    let at = pairs
-        .binary_search_by_key(&pair, |p| p.pair)
-        .unwrap_or_else(|at| {
-            pairs.insert(
-                at,
-                Pair {
-                    pair,
-                    stat: Stat::default(),
-                },
-            );
-            at
-        });
-    &mut pairs[at].stat
+    let new = |pair| Pair {
+        pair,
+        stat: Stat::default(),
+    };
+    &mut entry(pairs, pair, |p| p.pair, new).stat
 }
 
 /// Plays `replay`, adding what each input shows to `keys` and `pairs`.
@@ -473,6 +482,7 @@ mod tests {
             s.add(true, Some(t));
         }
         s.add(false, Some(1));
+        s.finish();
         assert_eq!((s.median_ms(), s.p90_ms()), (Some(30), Some(50)));
         assert_eq!(s.error_x100(), 1666);
         assert_eq!(percent(1666), "16.6%");

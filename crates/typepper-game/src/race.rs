@@ -93,18 +93,25 @@ pub struct Ghost {
     trail: Trail,
 }
 
+/// A replay made ready to play back (watched, or as a ghost): its fresh round and what
+/// the whole replay scores, or why it can't be played back, in a sentence: other rules,
+/// an unknown mode, a round that doesn't play.
+pub fn open(replay: &Replay) -> Result<(Round, Score), String> {
+    if replay.engine != VERSION {
+        let e = PlayError::OtherRules {
+            engine: replay.engine,
+        };
+        return Err(e.to_string());
+    }
+    let (_, score) = replay.play().map_err(|e| e.to_string())?;
+    let round = replay.setup().map_err(|e| e.to_string())?;
+    Ok((round, score))
+}
+
 impl Ghost {
-    /// The ghost of `replay`, or why it can't be raced: other rules, an unknown mode, a
-    /// round that doesn't play.
+    /// The ghost of `replay`, or why it can't be raced ([`open`]).
     pub fn new(replay: Replay, name: String) -> Result<Ghost, String> {
-        if replay.engine != VERSION {
-            let e = PlayError::OtherRules {
-                engine: replay.engine,
-            };
-            return Err(e.to_string());
-        }
-        let (_, score) = replay.play().map_err(|e| e.to_string())?;
-        let round = replay.setup().map_err(|e| e.to_string())?;
+        let (round, score) = open(&replay)?;
         Ok(Ghost {
             name,
             feed: Feed::of(&replay),
