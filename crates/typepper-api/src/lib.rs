@@ -73,6 +73,9 @@ pub enum Ranked {
     Yes,
     /// Stored and shareable, but unranked, for this reason.
     No(String),
+    /// Ranked, but off the boards until its player confirms it, for this reason: it is
+    /// far above the player's own record (see docs/TRUST.md).
+    Pending(String),
 }
 
 impl fmt::Display for Line {
@@ -90,6 +93,7 @@ impl fmt::Display for Line {
                 match ranked {
                     Ranked::Yes => f.write_str("ranked"),
                     Ranked::No(why) => write!(f, "unranked {}", one_line(why)),
+                    Ranked::Pending(why) => write!(f, "pending {}", one_line(why)),
                 }
             }
             Line::No(reason) => write!(f, "no {}", one_line(reason)),
@@ -130,6 +134,7 @@ impl FromStr for Line {
             // Servers before issued seeds ranked every run and said nothing.
             (None, _) | (Some("ranked"), None) => Ranked::Yes,
             (Some("unranked"), Some(why)) => Ranked::No(why.to_owned()),
+            (Some("pending"), Some(why)) => Ranked::Pending(why.to_owned()),
             _ => return Err(bad()),
         };
         Ok(Line::Ok {
@@ -274,7 +279,7 @@ mod decimal {
     }
 }
 
-/// Player names: 3 to 20 ASCII letters, digits, `_` or `-`; unique ignoring case.
+/// Player names: 3 to 20 ASCII letters, digits, `_` or `-`; unique by [`name_key`].
 pub fn check_name(name: &str) -> Result<(), &'static str> {
     let ok_len = (3..=20).contains(&name.len());
     let ok_chars = name
@@ -285,6 +290,20 @@ pub fn check_name(name: &str) -> Result<(), &'static str> {
     } else {
         Err("a name is 3 to 20 letters (a–z, A–Z), digits, _ or -")
     }
+}
+
+/// The key under which two names are one name: case aside, and letters that look alike
+/// taken as one (`I`, `l` and `1` as `l`; `O` and `0` as `o`), so that nobody can pass
+/// for `ll1` as `Il1`. The server keeps names unique by it.
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+        .chars()
+        .map(|c| match c {
+            'i' | '1' => 'l',
+            '0' => 'o',
+            c => c,
+        })
+        .collect()
 }
 
 /// Run ids: 8 base62 characters.
@@ -403,6 +422,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn names_that_look_alike_have_one_key() {
+        assert_eq!(name_key("Il1"), name_key("ll1"));
+        assert_eq!(name_key("Il1"), "lll");
+        assert_eq!(name_key("B0B"), name_key("bob"));
+        assert_eq!(name_key("ADA"), "ada");
+        assert_ne!(name_key("ada"), name_key("ana"));
+    }
+
+    #[test]
     fn board_rows_travel_as_lines() {
         let row = BoardRow {
             rank: 1,
@@ -448,6 +476,16 @@ mod tests {
                     pb: false,
                     share: "http://127.0.0.1:8080/r/abcdEFGH".into(),
                     ranked: Ranked::No("under 75% accuracy".into()),
+                },
+            ),
+            (
+                "ok abcdEFGH 248 - http://x/r/abcdEFGH pending far above your best",
+                Line::Ok {
+                    id: "abcdEFGH".into(),
+                    score: 248,
+                    pb: false,
+                    share: "http://x/r/abcdEFGH".into(),
+                    ranked: Ranked::Pending("far above your best".into()),
                 },
             ),
             (

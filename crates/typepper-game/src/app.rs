@@ -1089,6 +1089,7 @@ impl App {
                             (Ranked::Yes, true) => "ranked · a personal best!".into(),
                             (Ranked::Yes, false) => "ranked".into(),
                             (Ranked::No(why), _) => format!("unranked: {why}"),
+                            (Ranked::Pending(why), _) => format!("pending: {why}"),
                         });
                     }
                 }

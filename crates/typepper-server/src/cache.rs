@@ -182,6 +182,8 @@ mod tests {
             duration_ms: 5000,
             created_ms: 0,
             unranked: None,
+            pending: None,
+            hidden: false,
             replay: vec![7; bytes],
         }
     }

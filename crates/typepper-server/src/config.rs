@@ -45,6 +45,39 @@ pub struct Config {
     pub cache_bytes: usize,
     /// Log one line a request to standard error.
     pub log_requests: bool,
+    /// When a ranked run waits off the boards for its player to confirm it.
+    pub watch: crate::submit::rank::Watch,
+    /// SSH keys one player may link.
+    pub max_keys: u32,
+    /// The SSH server's limits.
+    pub ssh: SshLimits,
+}
+
+/// What one SSH client may hold of the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SshLimits {
+    /// Connections open at once from one address (an IPv6 /64 is one address).
+    pub per_ip: usize,
+    /// Connections at once that have not authenticated yet.
+    pub handshakes: usize,
+    /// Seconds a connection has to authenticate, whatever it sends meanwhile.
+    pub auth_secs: u64,
+    /// Seconds a connection may stay open at most.
+    pub max_secs: u64,
+    /// Commands one connection may run; then it is closed.
+    pub max_commands: u32,
+}
+
+impl Default for SshLimits {
+    fn default() -> SshLimits {
+        SshLimits {
+            per_ip: 16,
+            handshakes: 64,
+            auth_secs: 15,
+            max_secs: 3_600,
+            max_commands: 10_000,
+        }
+    }
 }
 
 impl Config {
@@ -74,6 +107,9 @@ impl Config {
             },
             cache_bytes: 64 << 20,
             log_requests: true,
+            watch: crate::submit::rank::Watch::default(),
+            max_keys: 8,
+            ssh: SshLimits::default(),
         }
     }
 

@@ -1,5 +1,5 @@
-//! `typepper-server`: the HTTP server, and `typepper-server backup PATH`. Every setting is
-//! a flag or an environment variable; see `--help`.
+//! `typepper-server`: the HTTP and SSH server, and the operator's commands (`backup`,
+//! `hide`, `ban`). Every setting is a flag or an environment variable; see `--help`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -116,6 +116,36 @@ struct Args {
     /// dir, made on first start.
     #[arg(long, env = "TYPEPPER_SSH_HOST_KEY")]
     ssh_host_key: Option<std::path::PathBuf>,
+    /// SSH connections open at once from one address (an IPv6 /64 counts as one).
+    #[arg(long, env = "TYPEPPER_SSH_PER_IP", default_value_t = 16)]
+    ssh_per_ip: usize,
+    /// SSH connections at once that have not authenticated yet; past it, new ones are
+    /// closed at once.
+    #[arg(long, env = "TYPEPPER_SSH_HANDSHAKES", default_value_t = 64)]
+    ssh_handshakes: usize,
+    /// Seconds an SSH connection has to authenticate, whatever it sends meanwhile.
+    #[arg(long, env = "TYPEPPER_SSH_AUTH_TIMEOUT", default_value_t = 15)]
+    ssh_auth_timeout: u64,
+    /// Seconds an SSH connection may stay open at most.
+    #[arg(long, env = "TYPEPPER_SSH_MAX_TIME", default_value_t = 3_600)]
+    ssh_max_time: u64,
+    /// Commands one SSH connection may run; then it is closed (the client connects again).
+    #[arg(long, env = "TYPEPPER_SSH_MAX_COMMANDS", default_value_t = 10_000)]
+    ssh_max_commands: u32,
+    /// SSH keys one player may link.
+    #[arg(long, env = "TYPEPPER_MAX_KEYS", default_value_t = 8)]
+    max_keys: u32,
+    /// A player's first ranked run over this many wpm waits off the boards until they
+    /// confirm it; 0 turns this off.
+    #[arg(long, env = "TYPEPPER_PENDING_FIRST_WPM", default_value_t = 150)]
+    pending_first_wpm: u32,
+    /// A ranked run more than this many percent above its player's best wpm waits off the
+    /// boards until they confirm it; 0 turns this off.
+    #[arg(long, env = "TYPEPPER_PENDING_OVER_BEST", default_value_t = 30)]
+    pending_over_best: u32,
+    /// A ranked run within this many percent of a waiting run's wpm confirms it.
+    #[arg(long, env = "TYPEPPER_CONFIRM_WITHIN", default_value_t = 25)]
+    confirm_within: u32,
 }
 
 #[derive(clap::Subcommand)]
@@ -125,6 +155,18 @@ enum Command {
     Backup {
         /// Where the copy goes; it appears whole or not at all.
         path: PathBuf,
+    },
+    /// Take a run off the boards: its player's monthly and personal bests are worked out
+    /// again without it, and its share page says it was removed. The run stays playable.
+    Hide {
+        /// The run's id (8 letters and digits).
+        run: String,
+    },
+    /// Take a player off the boards, with every run of theirs and every run to come
+    /// (stored unranked); their share pages say the runs were removed.
+    Ban {
+        /// The player's name.
+        name: String,
     },
 }
 
@@ -153,8 +195,11 @@ async fn main() -> anyhow::Result<()> {
         LogFormat::Text => log.init(),
         LogFormat::Json => log.json().init(),
     }
-    if let Some(Command::Backup { path }) = &args.command {
-        return backup(&args, path);
+    match &args.command {
+        Some(Command::Backup { path }) => return backup(&args, path),
+        Some(Command::Hide { run }) => return moderate(&args, Moderate::Hide(run)).await,
+        Some(Command::Ban { name }) => return moderate(&args, Moderate::Ban(name)).await,
+        None => {}
     }
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
@@ -186,6 +231,19 @@ async fn main() -> anyhow::Result<()> {
     };
     config.cache_bytes = args.cache_bytes;
     config.log_requests = !args.quiet;
+    config.max_keys = args.max_keys;
+    config.watch = typepper_server::submit::rank::Watch {
+        first_wpm: args.pending_first_wpm,
+        over_best_percent: args.pending_over_best,
+        confirm_percent: args.confirm_within,
+    };
+    config.ssh = typepper_server::config::SshLimits {
+        per_ip: args.ssh_per_ip,
+        handshakes: args.ssh_handshakes,
+        auth_secs: args.ssh_auth_timeout,
+        max_secs: args.ssh_max_time,
+        max_commands: args.ssh_max_commands,
+    };
     if !args
         .static_dir
         .join("web/pkg/typepper_web_bg.wasm")
@@ -298,6 +356,48 @@ fn backup(args: &Args, to: &std::path::Path) -> anyhow::Result<()> {
         from.display(),
         to.display()
     );
+    Ok(())
+}
+
+/// What the operator takes off the boards.
+enum Moderate<'a> {
+    Hide(&'a str),
+    Ban(&'a str),
+}
+
+/// `typepper-server hide RUN` and `typepper-server ban NAME`, on the database the server
+/// uses (it may be running: SQLite waits for its writer, PostgreSQL locks the rows).
+async fn moderate(args: &Args, what: Moderate<'_>) -> anyhow::Result<()> {
+    let options = store::Options::new(args.database_url.as_deref(), &args.data_dir);
+    if options.sqlite_path().is_some_and(|p| !p.exists()) {
+        anyhow::bail!(
+            "there is no database in {}: give the server's --data-dir or --database-url",
+            args.data_dir.display()
+        );
+    }
+    let store = store::open(&options)
+        .await
+        .context("opening the database")?;
+    // Servers running now keep a read run for up to ten minutes: their share pages say
+    // so once it is read again.
+    let later = "(a running server's share page says so within 10 minutes)";
+    match what {
+        Moderate::Hide(id) => {
+            if !typepper_api::is_run_id(id) {
+                anyhow::bail!("{id:?} is not a run id: it is 8 letters and digits");
+            }
+            if !store.hide_run(id.to_owned()).await? {
+                anyhow::bail!("there is no run {id}");
+            }
+            println!("run {id} is off the boards {later}");
+        }
+        Moderate::Ban(name) => {
+            if !store.ban_player(name.to_owned()).await? {
+                anyhow::bail!("nobody is called {name}");
+            }
+            println!("{name} and every run of theirs are off the boards {later}");
+        }
+    }
     Ok(())
 }
 

@@ -311,6 +311,7 @@ async fn submit(
             runs: st.config.daily_runs,
             bytes: st.config.daily_bytes,
         },
+        watch: st.config.watch,
         new_id: run_id,
         share: share.clone(),
     };
@@ -405,10 +406,13 @@ async fn cached_run(st: &State, id: &str) -> Result<Option<Arc<crate::store::Run
 
 /// `GET /v1/runs/<id>`: the replay's bytes.
 async fn run(st: St, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let gone = || ApiError::NotFound(format!("no run {id}: it never was, or it expired"));
     if !typepper_api::is_run_id(&id) {
-        return Err(gone());
+        // Not said back: a path can hold anything, control characters too.
+        return Err(ApiError::NotFound(
+            "no such run: a run id is 8 letters and digits".into(),
+        ));
     }
+    let gone = || ApiError::NotFound(format!("no run {id}: it never was, or it expired"));
     let run = cached_run(&st, &id).await?.ok_or_else(gone)?;
     Ok((
         [
@@ -516,6 +520,10 @@ async fn share_host(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
+    // Only a run id is said back: a path can hold anything, control characters too.
+    if !typepper_api::is_run_id(&id) {
+        return Err(ApiError::NotFound("nothing here".into()));
+    }
     let share_host = Config::host_of(&st.config.share_url);
     let public_host = Config::host_of(&st.config.public_url);
     let host = headers
@@ -537,7 +545,13 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
         None
     };
     let image = format!("{game}/web/og.png");
-    let share = st.config.share_link(&id);
+    // A path that is no run id is not said back: it can hold anything, control
+    // characters too, and the page would carry them into its tags.
+    let share = if typepper_api::is_run_id(&id) {
+        st.config.share_link(&id)
+    } else {
+        st.config.share_url.clone()
+    };
     let (status, page) = match found {
         Some(run) => {
             let mode: Option<Mode> = run.mode.parse().ok();
@@ -550,8 +564,15 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
                 format!("{} {unit}", run.score)
             };
             let acc = run.accuracy_x100;
+            let standing = if run.hidden {
+                " It was removed from the boards."
+            } else if run.pending.is_some() {
+                " It waits for its player to confirm it before it goes on the boards."
+            } else {
+                ""
+            };
             let description = format!(
-                "{} typed {headline} in {title_mode} at {}.{:02}% accuracy on typepper. Watch the round key by key, or race it.",
+                "{} typed {headline} in {title_mode} at {}.{:02}% accuracy on typepper.{standing} Watch the round key by key, or race it.",
                 player,
                 acc / 100,
                 acc % 100

@@ -17,16 +17,32 @@
 //! HTTP API's own. The request carries the connection's address ([`ConnectInfo`]) and the
 //! key's fingerprint ([`SshKey`]), which the routes read in place of a bearer token. A
 //! refusal is the route's sentence on stderr with exit status 1; an unknown command,
-//! a shell or a pty get a sentence and exit status 2. A submission runs only once its
-//! stdin has ended: a connection dropped mid-body stores nothing.
+//! a shell, a pty or a subsystem get a sentence and exit status 2. A submission runs only
+//! once its stdin has ended: a connection dropped mid-body stores nothing.
+//!
+//! What a client may hold, and for how long ([`SshLimits`], each a flag):
+//! 1. **Slots.** Connections per address and handshakes in progress are capped when a
+//!    connection is accepted, so one host can't take every slot; a connection must
+//!    authenticate within a deadline whatever it sends meanwhile, and lives at most a
+//!    fixed time and a fixed number of commands.
+//! 2. **Memory.** Past the deadline or the lifetime a connection's socket is shut (russh
+//!    runs each session in a task of its own that only a closed socket stops, so this is
+//!    the one way out a stalled client can't block). A channel's state goes when it is
+//!    answered and closed, a refused body's bytes when its refusal is sent, and only
+//!    [`MAX_CHANNELS`] are open at once.
+//! 3. **Closing.** The server answers a command and then lets the client close the
+//!    channel first: russh forgets a channel the server closed first only when the
+//!    connection ends (its state, about 3 KB, would pile up command after command). A
+//!    client that does not close within [`CLOSE_WAIT`] is closed on; one that leaves the
+//!    server to close more than [`MAX_UNCLOSED`] channels is disconnected.
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use axum::Router;
@@ -34,18 +50,35 @@ use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Method, Request, StatusCode, header};
 use russh::keys::ssh_key::private::Ed25519Keypair;
-use russh::keys::ssh_key::{HashAlg, LineEnding, PrivateKey, PublicKey};
-use russh::server::{Auth, ChannelOpenHandle, Handle, Msg, Session};
+use russh::keys::ssh_key::{Algorithm, HashAlg, LineEnding, PrivateKey, PublicKey};
+use russh::server::{
+    Auth, ChannelOpenHandle, Handle, Msg, PublicKeyOffer, Session, VerifiedPublicKey,
+};
 use russh::{Channel, ChannelId};
 use tokio::net::TcpListener;
+use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinSet;
 use tower::ServiceExt as _;
 
+use crate::config::SshLimits;
 use crate::serve::Acceptor;
 use crate::{MAX_BODY, SshKey, State};
 
 /// Session channels one connection may have open at once.
-const MAX_CHANNELS: usize = 4;
+pub const MAX_CHANNELS: usize = 4;
+
+/// The longest command line, in bytes: the longest real one (`v1 link` with a name and a
+/// token) is under a hundred.
+pub const MAX_COMMAND: usize = 256;
+
+/// How long an answered channel waits for the client to close it.
+pub const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// Channels a connection may leave for the server to close; past it, it is closed.
+pub const MAX_UNCLOSED: u32 = 32;
+
+/// The smallest RSA key a player may connect with, in bits.
+pub const MIN_RSA_BITS: u32 = 2048;
 
 /// The commands, for a sentence about a wrong one.
 const USAGE: &str = "the v1 commands are: v1 submit (the body on stdin), v1 replay <id>, \
@@ -91,6 +124,95 @@ pub fn fingerprint(key: &PublicKey) -> String {
     key.fingerprint(HashAlg::Sha256).to_string()
 }
 
+/// The keys a player may connect with: not RSA under [`MIN_RSA_BITS`], and no RSA
+/// signature over SHA-1 (`ssh-rsa`), which OpenSSH has refused since 8.8.
+fn acceptable(key: &PublicKey, algorithm: &Algorithm) -> bool {
+    if *algorithm == (Algorithm::Rsa { hash: None }) {
+        return false;
+    }
+    match key.key_data().rsa() {
+        None => true,
+        Some(rsa) => {
+            let n = rsa.n().as_positive_bytes().unwrap_or_default();
+            let bits = n.first().map_or(0, |top| {
+                u32::try_from(n.len() * 8).unwrap_or(u32::MAX) - top.leading_zeros()
+            });
+            bits >= MIN_RSA_BITS
+        }
+    }
+}
+
+/// Who holds the SSH server's slots: connections per address, and handshakes (connections
+/// not yet authenticated) in all.
+struct Gate {
+    limits: SshLimits,
+    open: Mutex<HashMap<IpAddr, usize>>,
+    handshaking: AtomicUsize,
+}
+
+/// One connection's place at the [`Gate`], given back when it is dropped.
+struct Slot {
+    gate: Arc<Gate>,
+    ip: IpAddr,
+    handshaking: AtomicBool,
+}
+
+impl Gate {
+    /// A slot for a connection from `ip`, or why there is none.
+    fn enter(self: &Arc<Gate>, ip: IpAddr) -> Result<Slot, &'static str> {
+        let ip = crate::client::bucket(ip);
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let mine = open.get(&ip).copied().unwrap_or(0);
+        if mine >= self.limits.per_ip {
+            return Err("too many connections from your address");
+        }
+        let handshaking = self.handshaking.fetch_add(1, Ordering::SeqCst);
+        if handshaking >= self.limits.handshakes {
+            self.handshaking.fetch_sub(1, Ordering::SeqCst);
+            return Err("too many connections are logging in");
+        }
+        open.insert(ip, mine + 1);
+        Ok(Slot {
+            gate: self.clone(),
+            ip,
+            handshaking: AtomicBool::new(true),
+        })
+    }
+}
+
+impl Slot {
+    /// The connection authenticated: it no longer counts as a handshake.
+    fn authenticated(&self) {
+        if self.handshaking.swap(false, Ordering::SeqCst) {
+            self.gate.handshaking.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.authenticated();
+        let mut open = self.gate.open.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// A connection's socket, shut when dropped, however the task holding it ends (aborted
+/// at shutdown too): russh runs a session in a task of its own, and a closed socket is
+/// what stops it whatever state it is in.
+struct Socket(std::net::TcpStream);
+
+impl Drop for Socket {
+    fn drop(&mut self) {
+        let _ = self.0.shutdown(std::net::Shutdown::Both);
+    }
+}
+
 /// Serves SSH on `listener` until `shutdown` resolves, then lets the commands in flight
 /// finish for up to the configured grace and closes the rest.
 pub async fn serve_ssh(
@@ -103,12 +225,32 @@ pub async fn serve_ssh(
     let limits = state.limits();
     let config = Arc::new(russh::server::Config {
         keys: vec![host_key],
+        // Players are their keys: no passwords to offer and refuse.
+        methods: russh::MethodSet::from(&[russh::MethodKind::PublicKey][..]),
         // Slow or silent clients are let go, as HTTP's header timeout does.
         inactivity_timeout: Some(limits.header_timeout.max(Duration::from_secs(1)) * 3),
         auth_rejection_time: Duration::from_millis(300),
         auth_rejection_time_initial: Some(Duration::ZERO),
         max_auth_attempts: 6,
+        // `ssh-rsa` (SHA-1) is not offered: clients sign with SHA-2 (and one that signs
+        // with SHA-1 anyway is refused, see `acceptable`).
+        preferred: russh::Preferred {
+            key: std::borrow::Cow::Owned(
+                russh::Preferred::DEFAULT
+                    .key
+                    .iter()
+                    .filter(|a| **a != Algorithm::Rsa { hash: None })
+                    .cloned()
+                    .collect(),
+            ),
+            ..russh::Preferred::DEFAULT
+        },
         ..Default::default()
+    });
+    let gate = Arc::new(Gate {
+        limits: state.config.ssh.clone(),
+        open: Mutex::default(),
+        handshaking: AtomicUsize::new(0),
     });
     let mut sessions = JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -117,24 +259,23 @@ pub async fn serve_ssh(
     // client's delayed ACK: measured, 40 ms of every command.
     let mut acceptor = Acceptor::new(&listener, limits.max_connections);
     while let Some((permit, stream, peer)) = acceptor.next(&mut shutdown).await {
-        let conn = Conn {
-            state: state.clone(),
-            router: router.clone(),
-            peer,
-            key: None,
-            channels: HashMap::new(),
+        let slot = match gate.enter(peer.ip()) {
+            Ok(slot) => slot,
+            Err(why) => {
+                // Said before the protocol starts, where a client may show it (`ssh -v`).
+                tracing::debug!("SSH from {peer} refused: {why}");
+                let _ =
+                    stream.try_write(format!("typepper: {why}; try again later\r\n").as_bytes());
+                continue;
+            }
         };
-        let config = config.clone();
+        let Ok((stream, socket)) = split_off_socket(stream) else {
+            continue;
+        };
+        let (state, router, config) = (state.clone(), router.clone(), config.clone());
         sessions.spawn(async move {
             let _permit = permit;
-            match russh::server::run_stream(config, stream, conn).await {
-                Ok(session) => {
-                    if let Err(e) = session.await {
-                        tracing::debug!("SSH session from {peer} ended: {e}");
-                    }
-                }
-                Err(e) => tracing::debug!("SSH handshake from {peer} failed: {e}"),
-            }
+            connection(config, stream, socket, Arc::new(slot), state, router, peer).await;
         });
         // Finished sessions are reaped as we go.
         while sessions.try_join_next().is_some() {}
@@ -146,12 +287,87 @@ pub async fn serve_ssh(
         tokio::select! {
             next = sessions.join_next() => if next.is_none() { break },
             () = &mut grace => {
+                // Each task's socket is shut as it is dropped.
                 sessions.abort_all();
                 break;
             }
         }
     }
     Ok(())
+}
+
+/// The stream, and a handle on its socket that shuts it when dropped.
+fn split_off_socket(
+    stream: tokio::net::TcpStream,
+) -> std::io::Result<(tokio::net::TcpStream, Socket)> {
+    let std = stream.into_std()?;
+    let socket = Socket(std.try_clone()?);
+    Ok((tokio::net::TcpStream::from_std(std)?, socket))
+}
+
+/// Runs one connection to its end: it authenticates within the deadline, lives at most
+/// its lifetime, and ends at once when its handler says so; its socket is shut when this
+/// returns.
+async fn connection(
+    config: Arc<russh::server::Config>,
+    stream: tokio::net::TcpStream,
+    socket: Socket,
+    slot: Arc<Slot>,
+    state: Arc<State>,
+    router: Router,
+    peer: SocketAddr,
+) {
+    let limits = state.config.ssh.clone();
+    let started = tokio::time::Instant::now();
+    let auth_by = started + Duration::from_secs(limits.auth_secs.max(1));
+    let (authed, authenticated) = oneshot::channel();
+    let ends = Arc::new(Notify::new());
+    let conn = Conn {
+        state,
+        router,
+        peer,
+        key: None,
+        channels: HashMap::new(),
+        slot: slot.clone(),
+        authed: Some(authed),
+        ends: ends.clone(),
+        commands: 0,
+        unclosed: Arc::new(AtomicU32::new(0)),
+    };
+    let session = tokio::time::timeout_at(auth_by, russh::server::run_stream(config, stream, conn));
+    let mut session = match session.await {
+        Ok(Ok(session)) => session,
+        Ok(Err(e)) => {
+            tracing::debug!("SSH handshake from {peer} failed: {e}");
+            return;
+        }
+        Err(_) => return,
+    };
+    let end = |why: &str| tracing::debug!("SSH connection from {peer} closed: {why}");
+    tokio::select! {
+        ended = &mut session => {
+            if let Err(e) = ended {
+                tracing::debug!("SSH session from {peer} ended: {e}");
+            }
+            return;
+        }
+        done = tokio::time::timeout_at(auth_by, authenticated) => {
+            if !matches!(done, Ok(Ok(()))) {
+                return end("it did not authenticate in time");
+            }
+        }
+    }
+    let lifetime = tokio::time::sleep_until(started + Duration::from_secs(limits.max_secs.max(1)));
+    tokio::select! {
+        ended = &mut session => {
+            if let Err(e) = ended {
+                tracing::debug!("SSH session from {peer} ended: {e}");
+            }
+        }
+        () = lifetime => end("it reached its lifetime"),
+        () = ends.notified() => end("it broke a limit"),
+    }
+    drop(socket);
 }
 
 /// A command of the protocol.
@@ -217,14 +433,39 @@ impl Outcome {
     }
 }
 
-/// One session channel: the command it runs, and its stdin so far.
+/// One session channel, shared by the handler, the task answering it and a body's timer.
 #[derive(Default)]
 struct Chan {
     /// `v1 submit`, waiting for its stdin to end.
-    submitting: bool,
-    stdin: Vec<u8>,
-    /// The channel has been answered (or is being): nothing more is done for it.
-    answered: Arc<AtomicBool>,
+    submitting: AtomicBool,
+    /// Its stdin so far; emptied when it is refused or run.
+    stdin: Mutex<Vec<u8>>,
+    /// Answered (or being): nothing more is done for it.
+    answered: AtomicBool,
+    /// The answer is going out: a body's timer stops.
+    answering: Notify,
+    /// The client sent its CLOSE.
+    closed: AtomicBool,
+    /// Woken by the client's CLOSE.
+    closing: Notify,
+    /// Its answer is out and it is closed, by either side: it no longer counts.
+    done: AtomicBool,
+}
+
+impl Chan {
+    /// Takes the answering of the channel; `false` if it was answered already.
+    fn take(&self) -> bool {
+        let first = !self.answered.swap(true, Ordering::SeqCst);
+        if first {
+            self.answering.notify_one();
+        }
+        first
+    }
+
+    /// The body so far, and no more kept.
+    fn take_stdin(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.stdin.lock().unwrap_or_else(|p| p.into_inner()))
+    }
 }
 
 /// One SSH connection.
@@ -234,19 +475,26 @@ struct Conn {
     peer: SocketAddr,
     /// The fingerprint of the key it authenticated with.
     key: Option<String>,
-    channels: HashMap<ChannelId, Chan>,
+    channels: HashMap<ChannelId, Arc<Chan>>,
+    /// Its place at the gate: a handshake until it authenticates.
+    slot: Arc<Slot>,
+    /// Told once when it authenticates.
+    authed: Option<oneshot::Sender<()>>,
+    /// Ends the connection at once (its socket is shut).
+    ends: Arc<Notify>,
+    /// Channels opened so far.
+    commands: u32,
+    /// Channels the server had to close itself.
+    unclosed: Arc<AtomicU32>,
 }
 
 impl Conn {
     /// Runs `command` in the background and answers on `channel`, unless it has been
     /// answered already.
     fn run(&mut self, channel: ChannelId, command: Command, stdin: Vec<u8>, session: &Session) {
-        let Some(chan) = self.channels.get(&channel) else {
+        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
             return;
         };
-        if chan.answered.swap(true, Ordering::SeqCst) {
-            return;
-        }
         let handle = session.handle();
         let (state, router, peer, key) = (
             self.state.clone(),
@@ -254,29 +502,41 @@ impl Conn {
             self.peer,
             self.key.clone(),
         );
+        let (ends, unclosed) = (self.ends.clone(), self.unclosed.clone());
         tokio::spawn(async move {
             let outcome = execute(&state, router, peer, key, command, stdin).await;
-            answer(&handle, channel, outcome).await;
+            let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
+            answer(&handle, channel, outcome, &chan, &unclosed, &ends, budget).await;
         });
     }
 
     /// Answers `channel` at once with `outcome`, unless it has been answered already.
     fn answer_now(&mut self, channel: ChannelId, outcome: Outcome, session: &Session) {
-        let answered = self
-            .channels
-            .get(&channel)
-            .is_some_and(|c| c.answered.swap(true, Ordering::SeqCst));
-        if answered {
+        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
             return;
-        }
+        };
+        chan.take_stdin();
         let handle = session.handle();
-        tokio::spawn(async move { answer(&handle, channel, outcome).await });
+        let (ends, unclosed) = (self.ends.clone(), self.unclosed.clone());
+        let budget = Duration::from_secs(self.state.config.request_timeout_secs.max(1));
+        tokio::spawn(async move {
+            answer(&handle, channel, outcome, &chan, &unclosed, &ends, budget).await;
+        });
     }
-}
 
-impl Conn {
-    /// Refuses a shell or a terminal: granted, so that the client reads `why` rather than
-    /// its own complaint, then answered with it and the commands, exit status 2.
+    /// A refusal for a client over its address's request rate, if it is: commands that
+    /// never reach the routes (unknown ones, shells, subsystems) count against it too.
+    fn over_rate(&self) -> Option<Outcome> {
+        let ip = crate::client::bucket(self.peer.ip());
+        let secs = self.state.ip_limit.take(&ip, Instant::now()).err()?;
+        Some(Outcome::refused(
+            crate::ApiError::RateLimited(secs).to_string(),
+        ))
+    }
+
+    /// Refuses a shell, a terminal or a subsystem: granted (when the client can be
+    /// answered on the channel) so that it reads `why` rather than its own complaint,
+    /// then answered with it and the commands, exit status 2.
     fn no_session(
         &mut self,
         channel: ChannelId,
@@ -284,25 +544,54 @@ impl Conn {
         session: &mut Session,
     ) -> Result<(), russh::Error> {
         session.channel_success(channel)?;
-        self.answer_now(channel, Outcome::usage(format!("{why}; {USAGE}")), session);
+        let outcome = self
+            .over_rate()
+            .unwrap_or_else(|| Outcome::usage(format!("{why}; {USAGE}")));
+        self.answer_now(channel, outcome, session);
         Ok(())
     }
 }
 
-/// Writes `outcome` on `channel`, with its exit status, and closes it.
-async fn answer(handle: &Handle, channel: ChannelId, outcome: Outcome) {
-    // A client gone meanwhile makes these fail; there is no one left to tell.
-    if !outcome.stdout.is_empty() {
-        let _ = handle.data(channel, outcome.stdout).await;
+/// Writes `outcome` on `channel` with its exit status and end of file, lets the client
+/// close it (or closes it after [`CLOSE_WAIT`]), and marks it done. A client that does
+/// not take the answer within `budget` (it stopped reading) has its connection ended.
+async fn answer(
+    handle: &Handle,
+    channel: ChannelId,
+    outcome: Outcome,
+    chan: &Chan,
+    unclosed: &AtomicU32,
+    ends: &Notify,
+    budget: Duration,
+) {
+    let written = tokio::time::timeout(budget, async {
+        // A client gone meanwhile makes these fail; there is no one left to tell.
+        if !outcome.stdout.is_empty() {
+            let _ = handle.data(channel, outcome.stdout).await;
+        }
+        if !outcome.stderr.is_empty() {
+            let mut said = outcome.stderr.trim_end().to_owned();
+            said.push('\n');
+            let _ = handle.extended_data(channel, 1, said.into_bytes()).await;
+        }
+        let _ = handle.exit_status_request(channel, outcome.status).await;
+        let _ = handle.eof(channel).await;
+    })
+    .await;
+    if written.is_err() {
+        ends.notify_one();
+        return;
     }
-    if !outcome.stderr.is_empty() {
-        let mut said = outcome.stderr.trim_end().to_owned();
-        said.push('\n');
-        let _ = handle.extended_data(channel, 1, said.into_bytes()).await;
+    let closing = chan.closing.notified();
+    if !chan.closed.load(Ordering::SeqCst)
+        && tokio::time::timeout(CLOSE_WAIT, closing).await.is_err()
+    {
+        let _ = tokio::time::timeout(budget, handle.close(channel)).await;
+        if unclosed.fetch_add(1, Ordering::SeqCst) + 1 > MAX_UNCLOSED {
+            ends.notify_one();
+        }
     }
-    let _ = handle.exit_status_request(channel, outcome.status).await;
-    let _ = handle.eof(channel).await;
-    let _ = handle.close(channel).await;
+    chan.done.store(true, Ordering::SeqCst);
 }
 
 /// Runs `command` through the HTTP routes, as the client at `peer` with `key`.
@@ -314,22 +603,28 @@ async fn execute(
     command: Command,
     stdin: Vec<u8>,
 ) -> Outcome {
+    // A request that can't be made (a path no URI can hold) is refused, never sent as
+    // something else.
     let request = |method: Method, path: String, body: Vec<u8>| {
         let mut req = Request::builder()
             .method(method)
             .uri(path)
             .header(header::CONTENT_TYPE, "application/octet-stream")
             .body(Body::from(body))
-            .unwrap_or_default();
+            .ok()?;
         req.extensions_mut().insert(ConnectInfo(peer));
         if let Some(key) = &key {
             req.extensions_mut().insert(SshKey(key.clone()));
         }
-        req
+        Some(req)
     };
-    let call = |req: Request<Body>| {
+    let call = |req: Option<Request<Body>>| {
         let router = router.clone();
         async move {
+            let Some(req) = req else {
+                let why = "the command's words can't be sent as a request".as_bytes();
+                return (StatusCode::BAD_REQUEST, why.to_vec());
+            };
             let response = match router.oneshot(req).await {
                 Ok(r) => r,
                 Err(never) => match never {},
@@ -410,19 +705,30 @@ async fn execute(
     }
 }
 
-/// `v1 link`: the key is linked to a new player, or to the player a web token names.
+/// `v1 link`: the key is linked to a new player, or to the player a web token names. A
+/// key belongs to one player: a key linked already is refused with its player's name,
+/// before any new player is made.
 async fn link<C, F>(
     state: &State,
     call: C,
-    request: impl Fn(Method, String, Vec<u8>) -> Request<Body>,
+    request: impl Fn(Method, String, Vec<u8>) -> Option<Request<Body>>,
     key: String,
     name: String,
     token: Option<String>,
 ) -> Outcome
 where
-    C: Fn(Request<Body>) -> F,
+    C: Fn(Option<Request<Body>>) -> F,
     F: Future<Output = (StatusCode, Vec<u8>)>,
 {
+    match state.store.player_by_key(key.clone()).await {
+        Ok(Some(linked)) => {
+            return Outcome::refused(
+                crate::ApiError::from(crate::store::StoreError::KeyLinked(linked.name)).to_string(),
+            );
+        }
+        Ok(None) => {}
+        Err(e) => return Outcome::refused(crate::ApiError::from(e).to_string()),
+    }
     let player = match token {
         // A new player, through the route the web links with (its limits, its checks).
         None => {
@@ -447,7 +753,11 @@ where
         Ok(_) => return Outcome::refused(format!("{} has no such token", player.name)),
         Err(e) => return Outcome::refused(crate::ApiError::from(e).to_string()),
     };
-    if let Err(e) = state.store.link_key(key, id, state.now_ms()).await {
+    let linked = state
+        .store
+        .link_key(key, id, state.now_ms(), state.config.max_keys)
+        .await;
+    if let Err(e) = linked {
         return Outcome::refused(crate::ApiError::from(e).to_string());
     }
     Outcome::ok(serde_json::to_vec(&player).unwrap_or_default())
@@ -456,27 +766,64 @@ where
 impl russh::server::Handler for Conn {
     type Error = russh::Error;
 
-    async fn auth_publickey(&mut self, _user: &str, key: &PublicKey) -> Result<Auth, Self::Error> {
-        // Any key may connect: one not linked can fetch, not submit.
-        self.key = Some(fingerprint(key));
+    async fn auth_publickey_offered(
+        &mut self,
+        _user: &str,
+        offer: PublicKeyOffer<'_>,
+    ) -> Result<Auth, Self::Error> {
+        Ok(if acceptable(offer.public_key, offer.algorithm) {
+            Auth::Accept
+        } else {
+            Auth::reject()
+        })
+    }
+
+    async fn auth_publickey(
+        &mut self,
+        _user: &str,
+        key: VerifiedPublicKey<'_>,
+    ) -> Result<Auth, Self::Error> {
+        if !acceptable(key.public_key, key.algorithm) {
+            return Ok(Auth::reject());
+        }
+        // Any other key may connect: one not linked can fetch, not submit.
+        self.key = Some(fingerprint(key.public_key));
         Ok(Auth::Accept)
+    }
+
+    async fn auth_succeeded(&mut self, _session: &mut Session) -> Result<(), Self::Error> {
+        self.slot.authenticated();
+        if let Some(authed) = self.authed.take() {
+            let _ = authed.send(());
+        }
+        Ok(())
     }
 
     async fn channel_open_session(
         &mut self,
         channel: Channel<Msg>,
         reply: ChannelOpenHandle,
-        _session: &mut Session,
+        session: &mut Session,
     ) -> Result<(), Self::Error> {
-        // Channels already answered are done, whether or not their close came back (a
-        // shared connection opens one a command, for as long as it lives).
-        self.channels
-            .retain(|_, c| !c.answered.load(Ordering::SeqCst));
+        // Never read: russh would wait on a full, unread channel.
+        let id = channel.id();
+        drop(channel);
+        self.channels.retain(|_, c| !c.done.load(Ordering::SeqCst));
+        self.commands += 1;
+        if self.commands > self.state.config.ssh.max_commands {
+            session.disconnect(
+                russh::Disconnect::ByApplication,
+                "this connection ran its most commands: connect again",
+                "",
+            )?;
+            self.ends.notify_one();
+            return Ok(());
+        }
         if self.channels.len() >= MAX_CHANNELS {
             // Dropping the handle refuses the channel.
             return Ok(());
         }
-        self.channels.insert(channel.id(), Chan::default());
+        self.channels.insert(id, Arc::default());
         reply.accept().await;
         Ok(())
     }
@@ -511,6 +858,34 @@ impl russh::server::Handler for Conn {
         )
     }
 
+    async fn subsystem_request(
+        &mut self,
+        channel: ChannelId,
+        name: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // Refused at once: a client waiting for a subsystem (sftp) would wait for ever.
+        session.channel_failure(channel)?;
+        let shown: String = name.chars().take(40).collect();
+        let outcome = self
+            .over_rate()
+            .unwrap_or_else(|| Outcome::usage(format!("no subsystem {shown:?} here; {USAGE}")));
+        self.answer_now(channel, outcome, session);
+        Ok(())
+    }
+
+    async fn x11_request(
+        &mut self,
+        channel: ChannelId,
+        _single_connection: bool,
+        _x11_auth_protocol: &str,
+        _x11_auth_cookie: &str,
+        _x11_screen_number: u32,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+
     async fn exec_request(
         &mut self,
         channel: ChannelId,
@@ -518,24 +893,48 @@ impl russh::server::Handler for Conn {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         session.channel_success(channel)?;
-        let command = std::str::from_utf8(data)
-            .map_err(|_| "the command is not UTF-8".to_owned())
-            .and_then(Command::parse);
+        let command = if data.len() > MAX_COMMAND {
+            Err(format!("a command is at most {MAX_COMMAND} bytes: {USAGE}"))
+        } else {
+            std::str::from_utf8(data)
+                .map_err(|_| format!("the command is not UTF-8: {USAGE}"))
+                .and_then(Command::parse)
+        };
         match command {
-            Err(why) => self.answer_now(channel, Outcome::usage(why), session),
+            Err(why) => {
+                // Commands that never reach the routes count against the rate there.
+                let outcome = self.over_rate().unwrap_or_else(|| Outcome::usage(why));
+                self.answer_now(channel, outcome, session);
+            }
             Ok(Command::Submit) => {
-                let Some(chan) = self.channels.get_mut(&channel) else {
+                let Some(chan) = self.channels.get(&channel).cloned() else {
                     return Ok(());
                 };
-                chan.submitting = true;
-                // The body must all arrive within the request's time, as over HTTP.
-                let (answered, handle) = (chan.answered.clone(), session.handle());
+                chan.submitting.store(true, Ordering::SeqCst);
+                // The body must all arrive within the request's time, as over HTTP; its
+                // bytes go with the refusal.
+                let handle = session.handle();
                 let budget = Duration::from_secs(self.state.config.request_timeout_secs);
+                let (ends, unclosed) = (self.ends.clone(), self.unclosed.clone());
                 tokio::spawn(async move {
-                    tokio::time::sleep(budget).await;
-                    if !answered.swap(true, Ordering::SeqCst) {
+                    tokio::select! {
+                        () = tokio::time::sleep(budget) => {}
+                        () = chan.answering.notified() => return,
+                    }
+                    if chan.take() {
+                        chan.take_stdin();
                         let why = "the submission's body took too long: nothing was stored";
-                        answer(&handle, channel, Outcome::refused(why)).await;
+                        let limit = budget.max(Duration::from_secs(1));
+                        answer(
+                            &handle,
+                            channel,
+                            Outcome::refused(why),
+                            &chan,
+                            &unclosed,
+                            &ends,
+                            limit,
+                        )
+                        .await;
                     }
                 });
             }
@@ -550,19 +949,24 @@ impl russh::server::Handler for Conn {
         data: &[u8],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        let Some(chan) = self.channels.get_mut(&channel) else {
+        let Some(chan) = self.channels.get(&channel) else {
             return Ok(());
         };
-        if !chan.submitting || chan.answered.load(Ordering::SeqCst) {
+        if !chan.submitting.load(Ordering::SeqCst) || chan.answered.load(Ordering::SeqCst) {
             return Ok(());
         }
-        if chan.stdin.len() + data.len() > MAX_BODY {
-            chan.stdin = vec![];
+        let over = {
+            let mut stdin = chan.stdin.lock().unwrap_or_else(|p| p.into_inner());
+            let over = stdin.len() + data.len() > MAX_BODY;
+            if !over {
+                stdin.extend_from_slice(data);
+            }
+            over
+        };
+        if over {
             let why = format!("a submission is at most {MAX_BODY} bytes: nothing was stored");
             self.answer_now(channel, Outcome::refused(why), session);
-            return Ok(());
         }
-        chan.stdin.extend_from_slice(data);
         Ok(())
     }
 
@@ -571,8 +975,8 @@ impl russh::server::Handler for Conn {
         channel: ChannelId,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        let stdin = match self.channels.get_mut(&channel) {
-            Some(chan) if chan.submitting => std::mem::take(&mut chan.stdin),
+        let stdin = match self.channels.get(&channel) {
+            Some(chan) if chan.submitting.load(Ordering::SeqCst) => chan.take_stdin(),
             _ => return Ok(()),
         };
         self.run(channel, Command::Submit, stdin, session);
@@ -587,6 +991,10 @@ impl russh::server::Handler for Conn {
         // A channel closed before its stdin ended was never run: nothing is stored.
         if let Some(chan) = self.channels.remove(&channel) {
             chan.answered.store(true, Ordering::SeqCst);
+            chan.answering.notify_one();
+            chan.take_stdin();
+            chan.closed.store(true, Ordering::SeqCst);
+            chan.closing.notify_one();
         }
         Ok(())
     }

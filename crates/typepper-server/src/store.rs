@@ -64,6 +64,11 @@ pub struct NewRun {
     pub round: RoundPrint,
     /// Why it is not ranked; `None` when it is (on a board, and a pb if best).
     pub unranked: Option<String>,
+    /// Why a ranked run waits off the boards until its player confirms it; `None` when
+    /// it doesn't wait.
+    pub pending: Option<String>,
+    /// The player's pending runs this one confirms: they go onto the boards with it.
+    pub confirms: Vec<String>,
     /// The issued seed it uses up, if it was played on one issued to its player.
     pub uses_seed: Option<u64>,
 }
@@ -75,9 +80,14 @@ pub struct RoundPrint {
     pub key: [u8; 32],
     /// The timing blocks.
     pub blocks: Vec<u8>,
+    /// The round's seed (its mode is the run's).
+    pub seed: u64,
+    /// The chained hashes of the keystrokes at each block's end.
+    pub prefix: Vec<u8>,
 }
 
-/// A stored round with a given key: the run it was, and whether that run is still here.
+/// A stored round with one of a submission's keys, or on one of its seeds: the run it
+/// was, and whether that run is still here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KnownRound {
     /// Its fingerprint's key.
@@ -88,9 +98,28 @@ pub struct KnownRound {
     pub player: PlayerId,
     /// The timing blocks.
     pub blocks: Vec<u8>,
+    /// Its mode and seed, and its chained prefix hashes; `None` for a round stored before
+    /// they were kept.
+    pub on: Option<(String, u64, Vec<u8>)>,
     /// The run's score and standing, while the run is stored.
-    pub stored: Option<(u32, Option<String>)>,
+    pub stored: Option<(u32, Ranked)>,
 }
+
+/// A stored run's standing, as its answer line says it.
+pub type Ranked = typepper_api::Ranked;
+
+/// A stored run's standing, from its `unranked` and `pending` columns.
+pub fn standing(unranked: Option<String>, pending: Option<String>) -> Ranked {
+    match (unranked, pending) {
+        (Some(why), _) => Ranked::No(why),
+        (None, Some(why)) => Ranked::Pending(why),
+        (None, None) => Ranked::Yes,
+    }
+}
+
+/// The most rounds on one seed that a submission on it is compared with, the latest
+/// first: a seed many people raced (a popular share link) costs a bounded read.
+pub const ROUNDS_ON_A_SEED: u32 = 512;
 
 /// A seed the server issued.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,6 +168,10 @@ pub struct Run {
     pub created_ms: i64,
     /// Why it is not ranked; `None` when it is.
     pub unranked: Option<String>,
+    /// Why it waits off the boards for its player to confirm it; `None` when it doesn't.
+    pub pending: Option<String>,
+    /// The operator took it (or its player) off the boards.
+    pub hidden: bool,
     /// The replay, format 1.
     pub replay: Vec<u8>,
 }
@@ -176,9 +209,106 @@ pub struct Swept {
     pub runs: u64,
     /// Expired seeds.
     pub seeds: u64,
+    /// Past days' usage rows.
+    pub usage: u64,
     /// Players who never had a run stored, whose names are free again.
     pub players: u64,
+    /// Batches that failed (each logged with its reason) and were stepped over.
+    pub failed: u64,
 }
+
+/// The kinds of row retention deletes, each walked in the order of its [`RowKey`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expiring {
+    /// Runs stored before the horizon that are no player's monthly best.
+    Runs,
+    /// Seeds that expired.
+    Seeds,
+    /// Usage of past days.
+    Usage,
+    /// Players who never had a run stored, linked before the horizon, with every row of
+    /// theirs ([`PLAYER_ROWS`]).
+    Players,
+}
+
+impl Expiring {
+    /// Every kind, in the order a sweep deletes them: a player's rows before the player.
+    pub const ALL: [Expiring; 4] = [
+        Expiring::Runs,
+        Expiring::Seeds,
+        Expiring::Usage,
+        Expiring::Players,
+    ];
+
+    /// The key before every row of this kind.
+    pub fn first(self) -> RowKey {
+        match self {
+            Expiring::Runs => RowKey::Run(i64::MIN, String::new()),
+            Expiring::Seeds => RowKey::Seed(i64::MIN, i64::MIN),
+            Expiring::Usage => RowKey::Usage(String::new(), PlayerId::MIN),
+            Expiring::Players => RowKey::Player(PlayerId::MIN),
+        }
+    }
+}
+
+impl std::fmt::Display for Expiring {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Expiring::Runs => "runs",
+            Expiring::Seeds => "seeds",
+            Expiring::Usage => "usage",
+            Expiring::Players => "unused players",
+        })
+    }
+}
+
+/// A row retention deletes, by the key its kind is walked in. A sweep goes through each
+/// kind a batch at a time in key order, so a batch that fails is stepped over and the
+/// ones after it still go.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RowKey {
+    /// A run: when it was stored, and its id.
+    Run(i64, String),
+    /// A seed: when it expires, and its bits as a signed integer.
+    Seed(i64, i64),
+    /// A player's usage of a day: the day, and the player.
+    Usage(String, PlayerId),
+    /// A player.
+    Player(PlayerId),
+}
+
+/// Every table with a `player_id`, whose rows retention deletes with a player it releases,
+/// before the player. Such a player never had a run stored, so most of these hold nothing
+/// of theirs, but whatever a player can make is named here: a row left behind would fail
+/// the delete (a foreign key), and with it the sweep. A test reads each backend's schema
+/// and fails on a table that refers to players without being named here.
+pub const PLAYER_ROWS: &[&str] = &[
+    "seeds",
+    "usage",
+    "player_keys",
+    "rounds",
+    "bests",
+    "pbs",
+    "runs",
+];
+
+/// Every table with a `run_id`, and why retention leaves it when it deletes the run. None
+/// of them has a foreign key to `runs` (a test checks), so deleting a run never fails on
+/// them.
+pub const RUN_REFERENCES: &[(&str, &str)] = &[
+    (
+        "bests",
+        "a monthly best is never swept: its run is kept while it is one",
+    ),
+    (
+        "seeds",
+        "only says that the seed was used, and by which run",
+    ),
+    (
+        "rounds",
+        "a round's fingerprint outlives its run, so a copy is still known",
+    ),
+];
 
 /// Whether a transaction's work is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,6 +338,12 @@ pub enum StoreError {
     /// The work waited past its deadline before it started, and was not done.
     #[error("the database was too busy to start in time")]
     Late,
+    /// The SSH key is linked to another player already: this one.
+    #[error("the key is linked to {0} already")]
+    KeyLinked(String),
+    /// The player has this many SSH keys linked, the most there may be.
+    #[error("the player has {0} keys linked, the most there may be")]
+    TooManyKeys(u32),
     /// The database failed.
     #[error("database: {0}")]
     Db(String),
@@ -223,6 +359,29 @@ pub struct Known {
     pub seeds: Vec<IssuedSeed>,
     /// The player's usage on the job's day.
     pub usage: Usage,
+    /// What the player's own runs say of them.
+    pub record: Record,
+}
+
+/// A player's record, against which a new ranked run is judged.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// The operator took the player off the boards.
+    pub banned: bool,
+    /// The player's best wpm (hundredths) on the boards, in any mode; `None` before their
+    /// first.
+    pub best_wpm_x100: Option<u32>,
+    /// Their ranked runs that wait for them to confirm.
+    pub pending: Vec<PendingRun>,
+}
+
+/// A ranked run waiting off the boards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingRun {
+    /// Its id.
+    pub id: String,
+    /// Its wpm in hundredths.
+    pub wpm_x100: u32,
 }
 
 /// What a plan does with one entry of a submission.
@@ -272,9 +431,17 @@ pub trait Store: Send + Sync + 'static {
     /// The player whose token hashes to `token_hash`.
     fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>>;
 
-    /// Links the SSH key with `fingerprint` to `player`, in place of any player it was
-    /// linked to before.
-    fn link_key(&self, fingerprint: String, player: PlayerId, now_ms: i64) -> Fut<'_, ()>;
+    /// Links the SSH key with `fingerprint` to `player`. A key belongs to one player: one
+    /// linked to another is [`StoreError::KeyLinked`] (linking it again to its own player
+    /// changes nothing), and a player with `max_keys` keys is
+    /// [`StoreError::TooManyKeys`].
+    fn link_key(
+        &self,
+        fingerprint: String,
+        player: PlayerId,
+        now_ms: i64,
+        max_keys: u32,
+    ) -> Fut<'_, ()>;
 
     /// The player the SSH key with `fingerprint` is linked to.
     fn player_by_key(&self, fingerprint: String) -> Fut<'_, Option<Player>>;
@@ -297,8 +464,34 @@ pub trait Store: Send + Sync + 'static {
     /// so that the order is the same on every backend).
     fn board(&self, mode: String, month: String, limit: u32) -> Fut<'_, Vec<BoardRow>>;
 
-    /// One batch of retention: at most `batch` rows of each kind older than `horizon`.
-    fn sweep(&self, horizon: Horizon, batch: u32) -> Fut<'_, Swept>;
+    /// The keys of at most `batch` rows of `kind` expired at `horizon`, after `after`, in
+    /// key order.
+    fn expired(
+        &self,
+        kind: Expiring,
+        horizon: Horizon,
+        after: RowKey,
+        batch: u32,
+    ) -> Fut<'_, Vec<RowKey>>;
+
+    /// Deletes, in one transaction, the rows of `kind` still expired at `horizon` whose
+    /// keys come after `after` and up to `through`, and for players every row of theirs;
+    /// returns how many rows of `kind`.
+    fn delete_expired(
+        &self,
+        kind: Expiring,
+        horizon: Horizon,
+        after: RowKey,
+        through: RowKey,
+    ) -> Fut<'_, u64>;
+
+    /// Takes run `id` off the boards (its monthly best and personal best are worked out
+    /// again from the player's other runs); `false` if there is no such run.
+    fn hide_run(&self, id: String) -> Fut<'_, bool>;
+
+    /// Takes the player named `name` off the boards, with every run of theirs, now and
+    /// to come; `false` if nobody has the name.
+    fn ban_player(&self, name: String) -> Fut<'_, bool>;
 
     /// For a store that commits several pieces of work together: how many commits so
     /// far, and how many pieces of work they carried.

@@ -26,7 +26,7 @@ pub mod timing;
 use std::sync::Arc;
 use std::time::Instant;
 
-use typepper_api::{Line, Ranked};
+use typepper_api::Line;
 use typepper_engine::{Header, PlayError, Replay, Score, VERSION};
 
 use crate::store::{Done, Job, Known, KnownRound, NewRun, PlayerId, RoundPrint, Step};
@@ -199,6 +199,8 @@ pub struct Submission {
     pub now_ms: i64,
     /// The player's daily allowance.
     pub quota: Quota,
+    /// When a ranked run waits for its player to confirm it.
+    pub watch: rank::Watch,
     /// Draws a new run id.
     pub new_id: fn() -> String,
     /// A run's share link.
@@ -226,10 +228,11 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
     let month = typepper_api::Utc::of(sub.now_ms).month();
     let day = typepper_api::Utc::of(sub.now_ms).day();
     // What is stored, as it will be once the runs planned so far are: an entry may be a
-    // copy of one earlier in the body, or on a seed an earlier one used.
+    // copy of one earlier in the body, on a seed an earlier one used, or confirm one.
     let mut rounds = known.rounds.clone();
     let mut seeds = known.seeds.clone();
     let mut usage = known.usage;
+    let mut record = known.record.clone();
     let mut steps = Vec::with_capacity(judged.len());
     for j in judged {
         let v = match j {
@@ -239,19 +242,24 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
                 continue;
             }
         };
-        let copy_of = rounds
-            .iter()
-            .find(|known| known.key == v.round.key && v.round.same_timing(&known.blocks));
+        let mode = v.score.mode.key();
+        let copy_of = rounds.iter().find(|known| match &known.on {
+            _ if known.key == v.round.key => v.round.same_timing(&known.blocks),
+            Some((m, seed, prefix)) if *m == mode && *seed == v.seed => {
+                v.round.copies(&known.blocks, prefix)
+            }
+            _ => false,
+        });
         if let Some(known) = copy_of {
             let line = match &known.stored {
                 // The player's own round sent again (an answer lost on the way, say):
                 // the same answer, and nothing stored twice.
-                Some((score, unranked)) if known.player == sub.player => Line::Ok {
+                Some((score, ranked)) if known.player == sub.player => Line::Ok {
                     id: known.run.clone(),
                     score: *score,
                     pb: false,
                     share: (sub.share)(&known.run),
-                    ranked: ranked(unranked.clone()),
+                    ranked: ranked.clone(),
                 },
                 _ => Line::No(format!("a copy of run {}", known.run)),
             };
@@ -266,6 +274,7 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
                 continue;
             }
         };
+        let boards = rank::boards(&v.score, standing.unranked, &record, &sub.watch);
         usage.runs += 1;
         usage.bytes += v.bytes.len() as u64;
         if usage.runs > sub.quota.runs || usage.bytes > sub.quota.bytes {
@@ -279,7 +288,7 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
         let run = NewRun {
             id: (sub.new_id)(),
             player: sub.player,
-            mode: v.score.mode.key(),
+            mode,
             score: v.score.headline().value,
             wpm_x100: v.score.wpm_x100,
             accuracy_x100: v.score.accuracy_x100.into(),
@@ -291,10 +300,15 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             round: RoundPrint {
                 key: v.round.key,
                 blocks: v.round.blocks.clone(),
+                seed: v.seed,
+                prefix: v.round.prefix.clone(),
             },
             uses_seed: standing.uses_seed.then_some(v.seed),
-            unranked: standing.unranked,
+            unranked: boards.unranked,
+            pending: boards.pending,
+            confirms: boards.confirms,
         };
+        record.add(&run);
         if let Some(seed) = seed.filter(|_| standing.uses_seed) {
             seed.run = Some(run.id.clone());
         }
@@ -303,15 +317,15 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             run: run.id.clone(),
             player: sub.player,
             blocks: run.round.blocks.clone(),
-            stored: Some((run.score, run.unranked.clone())),
+            on: Some((run.mode.clone(), v.seed, run.round.prefix.clone())),
+            stored: Some((
+                run.score,
+                crate::store::standing(run.unranked.clone(), run.pending.clone()),
+            )),
         });
         steps.push(Step::Store(Box::new(run)));
     }
     Ok(steps)
-}
-
-fn ranked(unranked: Option<String>) -> Ranked {
-    unranked.map_or(Ranked::Yes, Ranked::No)
 }
 
 /// What became of each entry, as the metrics count it: `ranked`, `unranked`, `again` (a
@@ -319,6 +333,7 @@ fn ranked(unranked: Option<String>) -> Ranked {
 pub fn outcomes(done: &[Done]) -> impl Iterator<Item = &'static str> + '_ {
     done.iter().map(|d| match d {
         Done::Stored(run, _) if run.unranked.is_some() => "unranked",
+        Done::Stored(run, _) if run.pending.is_some() => "pending",
         Done::Stored(..) => "ranked",
         Done::Answered(line) => match line.strip_prefix("no ") {
             Some(why) => refusal_kind(why),
@@ -369,7 +384,7 @@ pub fn answer(done: Vec<Done>, share: &dyn Fn(&str) -> String) -> String {
                 id: run.id,
                 score: run.score,
                 pb: stored.pb,
-                ranked: ranked(run.unranked),
+                ranked: crate::store::standing(run.unranked, run.pending),
             }
             .to_string(),
         };

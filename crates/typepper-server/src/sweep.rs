@@ -9,9 +9,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::State;
-use crate::store::{Horizon, StoreError, Swept};
+use crate::store::{Expiring, Horizon, Store, Swept};
 
-/// Rows deleted per statement, so that a big sweep never holds the database for long.
+/// Rows of a kind deleted per batch, so that a big sweep never holds the database for
+/// long.
 pub const BATCH: u32 = 500;
 /// A name that never had a run stored is released this many days after it was linked.
 pub const UNUSED_NAME_DAYS: i64 = 30;
@@ -21,7 +22,7 @@ const USAGE_DAYS: i64 = 2;
 const DAY_MS: i64 = 86_400_000;
 
 /// Deletes everything expired now; returns how much.
-pub async fn sweep_once(state: &State) -> Result<Swept, StoreError> {
+pub async fn sweep_once(state: &State) -> Swept {
     let now = state.now_ms();
     let horizon = Horizon {
         runs_before_ms: now - i64::from(state.config.retention_days) * DAY_MS,
@@ -29,23 +30,67 @@ pub async fn sweep_once(state: &State) -> Result<Swept, StoreError> {
         usage_before_day: typepper_api::Utc::of(now - (USAGE_DAYS - 1) * DAY_MS).day(),
         unused_players_before_ms: now - UNUSED_NAME_DAYS * DAY_MS,
     };
-    let mut total = Swept::default();
-    loop {
-        let n = state.store.sweep(horizon.clone(), BATCH).await?;
-        total.runs += n.runs;
-        total.seeds += n.seeds;
-        total.players += n.players;
-        let more = [n.runs, n.seeds, n.players]
-            .iter()
-            .any(|&k| k >= u64::from(BATCH));
-        if !more {
-            if total.runs > 0 {
-                // Some may be cached: a swept run's link must say it is gone.
-                state.runs.clear();
+    let swept = sweep(&*state.store, &horizon, BATCH).await;
+    if swept.runs > 0 {
+        // Some may be cached: a swept run's link must say it is gone.
+        state.runs.clear();
+    }
+    swept
+}
+
+/// Deletes every row expired at `horizon`, kind by kind, `batch` rows at a time, each
+/// batch in a transaction of its own. A batch that fails is logged with its reason and
+/// stepped over: the batches after it, and the other kinds, still go. So no row a player
+/// can make (nor a bug in one kind's delete) stops retention for good.
+pub async fn sweep(store: &dyn Store, horizon: &Horizon, batch: u32) -> Swept {
+    let mut swept = Swept::default();
+    for kind in Expiring::ALL {
+        let mut after = kind.first();
+        loop {
+            let keys = match store
+                .expired(kind, horizon.clone(), after.clone(), batch)
+                .await
+            {
+                Ok(keys) => keys,
+                Err(e) => {
+                    tracing::warn!("retention: finding expired {kind} failed: {e}");
+                    swept.failed += 1;
+                    break;
+                }
+            };
+            let Some(last) = keys.last().cloned() else {
+                break;
+            };
+            match store
+                .delete_expired(kind, horizon.clone(), after, last.clone())
+                .await
+            {
+                Ok(n) => {
+                    let count = match kind {
+                        Expiring::Runs => &mut swept.runs,
+                        Expiring::Seeds => &mut swept.seeds,
+                        Expiring::Usage => &mut swept.usage,
+                        Expiring::Players => &mut swept.players,
+                    };
+                    *count += n;
+                }
+                Err(e) => {
+                    tracing::warn!(
+                        "retention: a batch of {} expired {kind} from {:?} to {last:?} was \
+                         not deleted ({e}); the sweep goes on past it",
+                        keys.len(),
+                        keys[0]
+                    );
+                    swept.failed += 1;
+                }
             }
-            return Ok(total);
+            if keys.len() < batch as usize {
+                break;
+            }
+            after = last;
         }
     }
+    swept
 }
 
 /// Sweeps every `--sweep-secs`, forever.
@@ -53,18 +98,14 @@ pub async fn run(state: Arc<State>) {
     let mut every = tokio::time::interval(Duration::from_secs(state.config.sweep_secs.max(1)));
     loop {
         every.tick().await;
-        match sweep_once(&state).await {
-            Ok(Swept {
-                runs: 0,
-                players: 0,
-                ..
-            }) => {}
-            Ok(n) => tracing::info!(
-                "retention: deleted {} expired runs; released {} unused names",
+        let n = sweep_once(&state).await;
+        if n.runs > 0 || n.players > 0 || n.failed > 0 {
+            tracing::info!(
+                "retention: deleted {} expired runs; released {} unused names; {} batches failed",
                 n.runs,
-                n.players
-            ),
-            Err(e) => tracing::warn!("retention: the sweep failed: {e}"),
+                n.players,
+                n.failed
+            );
         }
     }
 }

@@ -173,7 +173,10 @@ async fn migrated(store: &dyn typepper_server::store::Store) {
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 1,
     };
-    assert_eq!(store.sweep(horizon, 10).await.unwrap().players, 1);
+    assert_eq!(
+        store::story::sweep_all(store, &horizon, 10).await.players,
+        1
+    );
     let ada = store.create_player("ADA".into(), [3; 32], 5).await;
     assert!(ada.is_err(), "ada is kept");
     let idle = store.create_player("IDLE".into(), [4; 32], 5).await;

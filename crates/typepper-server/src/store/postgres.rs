@@ -20,8 +20,9 @@ use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMe
 use tokio_postgres::NoTls;
 
 use super::{
-    BoardRow, Done, Fut, Horizon, IssuedSeed, Job, Known, KnownRound, NewRun, Options, Player, Run,
-    Step, Store, StoreError, Stored, Swept, Usage,
+    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, Known, KnownRound, NewRun, Options,
+    PLAYER_ROWS, PendingRun, Player, PlayerId, Record, RowKey, Run, Step, Store, StoreError,
+    Stored, Usage,
 };
 
 /// Migrations in order; the `schema_migrations` table records which have run.
@@ -29,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_init.sql"),
     include_str!("../../migrations/postgres/0002_trust.sql"),
     include_str!("../../migrations/postgres/0003_keys.sql"),
+    include_str!("../../migrations/postgres/0004_guard.sql"),
 ];
 
 /// The longest any statement may run: a stuck query becomes an error the request can
@@ -145,6 +147,8 @@ fn run_row(r: &tokio_postgres::Row) -> Run {
         created_ms: r.get(7),
         unranked: r.get(8),
         replay: r.get(9),
+        pending: r.get(10),
+        hidden: r.get(11),
     }
 }
 
@@ -162,7 +166,12 @@ impl Store for PgStore {
             let row = c
                 .query_opt(
                     &s,
-                    &[&name, &name.to_lowercase(), &&token_hash[..], &now_ms],
+                    &[
+                        &name,
+                        &typepper_api::name_key(&name),
+                        &&token_hash[..],
+                        &now_ms,
+                    ],
                 )
                 .await
                 .map_err(db)?;
@@ -188,21 +197,58 @@ impl Store for PgStore {
         })
     }
 
-    fn link_key(&self, fingerprint: String, player: super::PlayerId, now_ms: i64) -> Fut<'_, ()> {
+    fn link_key(
+        &self,
+        fingerprint: String,
+        player: PlayerId,
+        now_ms: i64,
+        max_keys: u32,
+    ) -> Fut<'_, ()> {
         Box::pin(async move {
-            let c = self.client().await?;
-            let s = c
-                .prepare_cached(
-                    "INSERT INTO player_keys (fingerprint, player_id, linked_ms) VALUES ($1, $2, $3)
-                     ON CONFLICT (fingerprint) DO UPDATE
-                     SET player_id = excluded.player_id, linked_ms = excluded.linked_ms",
+            let mut c = self.client().await?;
+            let tx = c.transaction().await.map_err(db)?;
+            // The player's row, locked: two links at once count their keys one after the
+            // other.
+            tx.execute("SELECT 1 FROM players WHERE id = $1 FOR UPDATE", &[&player])
+                .await
+                .map_err(db)?;
+            let keys: i64 = tx
+                .query_one(
+                    "SELECT count(*) FROM player_keys WHERE player_id = $1",
+                    &[&player],
+                )
+                .await
+                .map_err(db)?
+                .get(0);
+            let inserted = if keys < i64::from(max_keys) {
+                tx.execute(
+                    "INSERT INTO player_keys (fingerprint, player_id, linked_ms)
+                     VALUES ($1, $2, $3) ON CONFLICT (fingerprint) DO NOTHING",
+                    &[&fingerprint, &player, &now_ms],
+                )
+                .await
+                .map_err(db)?
+            } else {
+                0
+            };
+            if inserted == 1 {
+                return tx.commit().await.map_err(db);
+            }
+            let linked = tx
+                .query_opt(
+                    "SELECT p.id, p.name FROM player_keys k JOIN players p ON p.id = k.player_id
+                     WHERE k.fingerprint = $1",
+                    &[&fingerprint],
                 )
                 .await
                 .map_err(db)?;
-            c.execute(&s, &[&fingerprint, &player, &now_ms])
-                .await
-                .map_err(db)?;
-            Ok(())
+            match linked {
+                Some(r) if r.get::<_, PlayerId>(0) == player => Ok(()),
+                Some(r) => Err(StoreError::KeyLinked(r.get(1))),
+                None => Err(StoreError::TooManyKeys(
+                    u32::try_from(keys).unwrap_or(u32::MAX),
+                )),
+            }
         })
     }
 
@@ -274,11 +320,12 @@ impl Store for PgStore {
                 return Err(StoreError::Late);
             }
             let mut tx = c.transaction().await.map_err(db)?;
-            lock(&tx, job.player, &job.keys).await?;
+            lock(&tx, job.player, &job.keys, &job.seeds).await?;
             let known = Known {
-                rounds: rounds(&tx, &job.keys).await?,
+                rounds: rounds(&tx, &job.keys, &job.seeds).await?,
                 seeds: seeds(&tx, &job.seeds).await?,
                 usage: usage(&tx, job.player, &job.day).await?,
+                record: record(&tx, job.player).await?,
             };
             for _ in 0..ID_TRIES {
                 let steps = match (job.plan)(&known) {
@@ -309,7 +356,8 @@ impl Store for PgStore {
             let s = c
                 .prepare_cached(
                     "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100,
-                            r.duration_ms, r.created_ms, r.unranked, r.replay
+                            r.duration_ms, r.created_ms, r.unranked, r.replay, r.pending,
+                            r.hidden OR p.banned
                      FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = $1",
                 )
                 .await
@@ -352,78 +400,220 @@ impl Store for PgStore {
         })
     }
 
-    fn sweep(&self, horizon: Horizon, batch: u32) -> Fut<'_, Swept> {
+    fn expired(
+        &self,
+        kind: Expiring,
+        horizon: Horizon,
+        after: RowKey,
+        batch: u32,
+    ) -> Fut<'_, Vec<RowKey>> {
+        Box::pin(async move {
+            let c = self.client().await?;
+            let (table, expired, at, key) = expiring(kind, &horizon);
+            let (a, b) = bind(&after);
+            let sql = format!(
+                "SELECT {key} FROM {table} WHERE {expired} AND ({key}) > ($2, $3)
+                 ORDER BY {key} LIMIT $4"
+            );
+            let rows = c
+                .query(&sql, &[&*at, &*a, &*b, &i64::from(batch)])
+                .await
+                .map_err(db)?;
+            Ok(rows
+                .iter()
+                .map(|r| match kind {
+                    Expiring::Runs => RowKey::Run(r.get(0), r.get(1)),
+                    Expiring::Seeds => RowKey::Seed(r.get(0), r.get(1)),
+                    Expiring::Usage => RowKey::Usage(r.get(0), r.get(1)),
+                    Expiring::Players => RowKey::Player(r.get(0)),
+                })
+                .collect())
+        })
+    }
+
+    fn delete_expired(
+        &self,
+        kind: Expiring,
+        horizon: Horizon,
+        after: RowKey,
+        through: RowKey,
+    ) -> Fut<'_, u64> {
         Box::pin(async move {
             let mut c = self.client().await?;
-            let batch = i64::from(batch);
-            let runs = c
-                .execute(
-                    "DELETE FROM runs WHERE id IN (
-                         SELECT id FROM runs
-                         WHERE created_ms < $1
-                           AND NOT EXISTS (SELECT 1 FROM bests WHERE bests.run_id = runs.id)
-                         LIMIT $2)",
-                    &[&horizon.runs_before_ms, &batch],
-                )
-                .await
-                .map_err(db)?;
-            let seeds = c
-                .execute(
-                    "DELETE FROM seeds WHERE seed IN (
-                         SELECT seed FROM seeds WHERE expires_ms < $1 LIMIT $2)",
-                    &[&horizon.seeds_before_ms, &batch],
-                )
-                .await
-                .map_err(db)?;
-            c.execute(
-                "DELETE FROM usage WHERE (player_id, day) IN (
-                     SELECT player_id, day FROM usage WHERE day < $1 LIMIT $2)",
-                &[&horizon.usage_before_day, &batch],
-            )
-            .await
-            .map_err(db)?;
+            let (table, expired, at, key) = expiring(kind, &horizon);
+            let ((a, b), (y, z)) = (bind(&after), bind(&through));
+            let range = format!("{expired} AND ({key}) > ($2, $3) AND ({key}) <= ($4, $5)");
+            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 5] =
+                [&*at, &*a, &*b, &*y, &*z];
             let tx = c.transaction().await.map_err(db)?;
-            // Locked, so that a submission that starts meanwhile waits, then finds no
-            // player (its token no longer links) rather than a half-deleted one.
-            let unused: Vec<i64> = tx
-                .query(
-                    "SELECT id FROM players WHERE created_ms < $1 AND NOT used
-                     ORDER BY id LIMIT $2 FOR UPDATE",
-                    &[&horizon.unused_players_before_ms, &batch],
-                )
-                .await
-                .map_err(db)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
-            for table in ["seeds", "usage"] {
-                tx.execute(
-                    &format!("DELETE FROM {table} WHERE player_id = ANY($1)"),
-                    &[&unused],
-                )
-                .await
-                .map_err(db)?;
+            if kind == Expiring::Players {
+                // Locked, so that a submission that starts meanwhile waits, then finds no
+                // player (its token no longer links) rather than a half-deleted one; and
+                // one that stored a run first makes the player used, and kept.
+                let ids: Vec<PlayerId> = tx
+                    .query(
+                        &format!("SELECT id FROM players WHERE {range} ORDER BY id FOR UPDATE"),
+                        &params,
+                    )
+                    .await
+                    .map_err(db)?
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect();
+                for rows in PLAYER_ROWS {
+                    tx.execute(
+                        &format!("DELETE FROM {rows} WHERE player_id = ANY($1)"),
+                        &[&ids],
+                    )
+                    .await
+                    .map_err(db)?;
+                }
+                let n = tx
+                    .execute(
+                        "DELETE FROM players WHERE id = ANY($1) AND NOT used",
+                        &[&ids],
+                    )
+                    .await
+                    .map_err(db)?;
+                tx.commit().await.map_err(db)?;
+                return Ok(n);
             }
-            let players = tx
-                .execute("DELETE FROM players WHERE id = ANY($1)", &[&unused])
+            let n = tx
+                .execute(&format!("DELETE FROM {table} WHERE {range}"), &params)
                 .await
                 .map_err(db)?;
             tx.commit().await.map_err(db)?;
-            Ok(Swept {
-                runs,
-                seeds,
-                players,
-            })
+            Ok(n)
+        })
+    }
+
+    fn hide_run(&self, id: String) -> Fut<'_, bool> {
+        Box::pin(async move {
+            let mut c = self.client().await?;
+            let tx = c.transaction().await.map_err(db)?;
+            let hidden = tx
+                .query_opt(
+                    "UPDATE runs SET hidden = true WHERE id = $1 RETURNING player_id, mode",
+                    &[&id],
+                )
+                .await
+                .map_err(db)?;
+            let Some(row) = hidden else {
+                return Ok(false);
+            };
+            let (player, mode): (PlayerId, String) = (row.get(0), row.get(1));
+            tx.execute("SELECT 1 FROM players WHERE id = $1 FOR UPDATE", &[&player])
+                .await
+                .map_err(db)?;
+            let on_board = "player_id = $1 AND mode = $2 AND unranked IS NULL
+                            AND pending IS NULL AND NOT hidden";
+            for sql in [
+                "DELETE FROM bests WHERE player_id = $1 AND mode = $2".to_owned(),
+                format!(
+                    "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
+                     SELECT DISTINCT ON (month) player_id, mode, month, id, score, wpm_x100, created_ms
+                     FROM runs WHERE {on_board}
+                     ORDER BY month, score DESC, wpm_x100 DESC, created_ms"
+                ),
+                "DELETE FROM pbs WHERE player_id = $1 AND mode = $2".to_owned(),
+                format!(
+                    "INSERT INTO pbs (player_id, mode, score, wpm_x100)
+                     SELECT player_id, mode, score, wpm_x100 FROM runs WHERE {on_board}
+                     ORDER BY score DESC, wpm_x100 DESC LIMIT 1"
+                ),
+            ] {
+                tx.execute(&sql, &[&player, &mode]).await.map_err(db)?;
+            }
+            tx.commit().await.map_err(db)?;
+            Ok(true)
+        })
+    }
+
+    fn ban_player(&self, name: String) -> Fut<'_, bool> {
+        Box::pin(async move {
+            let mut c = self.client().await?;
+            let tx = c.transaction().await.map_err(db)?;
+            let banned = tx
+                .query_opt(
+                    "UPDATE players SET banned = true WHERE name_key = $1 RETURNING id",
+                    &[&typepper_api::name_key(&name)],
+                )
+                .await
+                .map_err(db)?;
+            let Some(row) = banned else {
+                return Ok(false);
+            };
+            let id: PlayerId = row.get(0);
+            for sql in [
+                "UPDATE runs SET hidden = true WHERE player_id = $1",
+                "DELETE FROM bests WHERE player_id = $1",
+                "DELETE FROM pbs WHERE player_id = $1",
+            ] {
+                tx.execute(sql, &[&id]).await.map_err(db)?;
+            }
+            tx.commit().await.map_err(db)?;
+            Ok(true)
         })
     }
 }
 
-/// Locks `player`'s row and an advisory lock for each key (on its first eight bytes),
-/// in order, so that two submissions sharing keys can't each wait on the other.
+/// A value for a statement's parameter.
+type Param = Box<dyn tokio_postgres::types::ToSql + Sync + Send>;
+
+/// What makes a row of `kind` expired at `horizon`: its table, the condition (reading
+/// the horizon as $1), the horizon's value, and the two columns of its key (a player's
+/// id twice).
+fn expiring(
+    kind: Expiring,
+    horizon: &Horizon,
+) -> (&'static str, &'static str, Param, &'static str) {
+    match kind {
+        Expiring::Runs => (
+            "runs",
+            "created_ms < $1 AND NOT EXISTS (SELECT 1 FROM bests WHERE bests.run_id = runs.id)",
+            Box::new(horizon.runs_before_ms),
+            "created_ms, id",
+        ),
+        Expiring::Seeds => (
+            "seeds",
+            "expires_ms < $1",
+            Box::new(horizon.seeds_before_ms),
+            "expires_ms, seed",
+        ),
+        Expiring::Usage => (
+            "usage",
+            "day < $1",
+            Box::new(horizon.usage_before_day.clone()),
+            "day, player_id",
+        ),
+        Expiring::Players => (
+            "players",
+            "created_ms < $1 AND NOT used",
+            Box::new(horizon.unused_players_before_ms),
+            "id, id",
+        ),
+    }
+}
+
+/// A key's two columns as parameters (a player's id is both).
+fn bind(key: &RowKey) -> (Param, Param) {
+    match key.clone() {
+        RowKey::Run(t, id) => (Box::new(t), Box::new(id)),
+        RowKey::Seed(t, seed) => (Box::new(t), Box::new(seed)),
+        RowKey::Usage(day, player) => (Box::new(day), Box::new(player)),
+        RowKey::Player(id) => (Box::new(id), Box::new(id)),
+    }
+}
+
+/// Locks `player`'s row and an advisory lock for each key (on its first eight bytes) and
+/// each seed, in order, so that two submissions sharing keys can't each wait on the
+/// other, and two rounds on one seed (a copy and its original) are judged one after the
+/// other.
 async fn lock(
     tx: &impl GenericClient,
     player: super::PlayerId,
     keys: &[[u8; 32]],
+    seeds: &[u64],
 ) -> Result<(), StoreError> {
     let s = tx
         .prepare_cached("SELECT 1 FROM players WHERE id = $1 FOR UPDATE")
@@ -433,6 +623,7 @@ async fn lock(
     let mut locks: Vec<i64> = keys
         .iter()
         .map(|k| i64::from_le_bytes([k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7]]))
+        .chain(seeds.iter().map(|&s| s as i64))
         .collect();
     locks.sort_unstable();
     locks.dedup();
@@ -448,34 +639,90 @@ async fn lock(
     Ok(())
 }
 
-async fn rounds(tx: &impl GenericClient, keys: &[[u8; 32]]) -> Result<Vec<KnownRound>, StoreError> {
-    if keys.is_empty() {
+/// Every stored round with one of `keys`, and the latest on each of `seeds`.
+async fn rounds(
+    tx: &impl GenericClient,
+    keys: &[[u8; 32]],
+    seeds: &[u64],
+) -> Result<Vec<KnownRound>, StoreError> {
+    if keys.is_empty() && seeds.is_empty() {
         return Ok(vec![]);
     }
     let wanted: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();
+    let on: Vec<i64> = seeds.iter().map(|&s| s as i64).collect();
     let s = tx
-        .prepare_cached(
-            "SELECT k.round_key, k.run_id, k.player_id, k.blocks, r.score, r.unranked,
-                    r.id IS NOT NULL
-             FROM rounds k LEFT JOIN runs r ON r.id = k.run_id
-             WHERE k.round_key = ANY($1)",
-        )
+        .prepare_cached(&format!(
+            "WITH found AS (
+                 SELECT * FROM rounds WHERE round_key = ANY($1)
+                 UNION
+                 SELECT l.* FROM unnest($2::bigint[]) AS s(seed), LATERAL (
+                     SELECT * FROM rounds WHERE rounds.seed = s.seed
+                     ORDER BY created_ms DESC LIMIT {}) l)
+             SELECT k.round_key, k.run_id, k.player_id, k.blocks, k.mode, k.seed, k.prefix,
+                    r.score, r.unranked, r.pending, r.id IS NOT NULL
+             FROM found k LEFT JOIN runs r ON r.id = k.run_id",
+            super::ROUNDS_ON_A_SEED
+        ))
         .await
         .map_err(db)?;
-    let rows = tx.query(&s, &[&wanted]).await.map_err(db)?;
+    let rows = tx.query(&s, &[&wanted, &on]).await.map_err(db)?;
     Ok(rows
         .iter()
         .filter_map(|r| {
             let key: &[u8] = r.get(0);
+            let on = match (r.get::<_, Option<String>>(4), r.get::<_, Option<i64>>(5)) {
+                (Some(mode), Some(seed)) => Some((mode, seed as u64, r.get(6))),
+                _ => None,
+            };
             Some(KnownRound {
                 key: key.try_into().ok()?,
                 run: r.get(1),
                 player: r.get(2),
                 blocks: r.get(3),
-                stored: r.get::<_, bool>(6).then(|| (uint(r.get(4)), r.get(5))),
+                on,
+                stored: r
+                    .get::<_, bool>(10)
+                    .then(|| (uint(r.get(7)), super::standing(r.get(8), r.get(9)))),
             })
         })
         .collect())
+}
+
+/// What `player`'s own runs say of them.
+async fn record(tx: &impl GenericClient, player: PlayerId) -> Result<Record, StoreError> {
+    let s = tx
+        .prepare_cached(
+            "SELECT p.banned, (SELECT max(wpm_x100) FROM pbs WHERE player_id = p.id)
+             FROM players p WHERE p.id = $1",
+        )
+        .await
+        .map_err(db)?;
+    let row = tx.query_opt(&s, &[&player]).await.map_err(db)?;
+    let (banned, best) = row.map_or((false, None), |r| {
+        (r.get::<_, bool>(0), r.get::<_, Option<i32>>(1).map(uint))
+    });
+    let s = tx
+        .prepare_cached(
+            "SELECT id, wpm_x100 FROM runs
+             WHERE player_id = $1 AND pending IS NOT NULL AND NOT hidden",
+        )
+        .await
+        .map_err(db)?;
+    let pending = tx
+        .query(&s, &[&player])
+        .await
+        .map_err(db)?
+        .iter()
+        .map(|r| PendingRun {
+            id: r.get(0),
+            wpm_x100: uint(r.get(1)),
+        })
+        .collect();
+    Ok(Record {
+        banned,
+        best_wpm_x100: best,
+        pending,
+    })
 }
 
 async fn seeds(tx: &impl GenericClient, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
@@ -541,8 +788,8 @@ async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreEr
     let s = tx
         .prepare_cached(
             "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                 duration_ms, created_ms, month, replay, unranked)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                 duration_ms, created_ms, month, replay, unranked, pending)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         )
         .await
         .map_err(db)?;
@@ -561,6 +808,7 @@ async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreEr
                 &run.month,
                 &run.replay,
                 &run.unranked,
+                &run.pending,
             ],
         )
         .await;
@@ -576,8 +824,9 @@ async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreEr
     }
     let s = tx
         .prepare_cached(
-            "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms)
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms, mode, seed,
+                                 prefix)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .await
         .map_err(db)?;
@@ -589,6 +838,9 @@ async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreEr
             &run.player,
             &run.round.blocks,
             &run.created_ms,
+            &run.mode,
+            &(run.round.seed as i64),
+            &run.round.prefix,
         ],
     )
     .await
@@ -619,9 +871,43 @@ async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreEr
             .await
             .map_err(db)?;
     }
-    if run.unranked.is_some() {
-        return Ok(Stored { pb: false });
+    let pb = if run.unranked.is_none() && run.pending.is_none() {
+        best(
+            tx,
+            run.player,
+            (&run.mode, &run.month),
+            (&run.id, run.score, run.wpm_x100, run.created_ms),
+        )
+        .await?
+    } else {
+        false
+    };
+    for id in &run.confirms {
+        let s = tx
+            .prepare_cached(
+                "UPDATE runs SET pending = NULL
+                 WHERE id = $1 AND player_id = $2 AND pending IS NOT NULL AND NOT hidden
+                 RETURNING mode, month, score, wpm_x100, created_ms",
+            )
+            .await
+            .map_err(db)?;
+        if let Some(r) = tx.query_opt(&s, &[id, &run.player]).await.map_err(db)? {
+            let (mode, month): (String, String) = (r.get(0), r.get(1));
+            let run_at = (id.as_str(), uint(r.get(2)), uint(r.get(3)), r.get(4));
+            best(tx, run.player, (&mode, &month), run_at).await?;
+        }
     }
+    Ok(Stored { pb })
+}
+
+/// Puts a run on the boards: the player's monthly best in its mode if it beats it, and
+/// their personal best likewise; whether it is a new personal best.
+async fn best(
+    tx: &impl GenericClient,
+    player: PlayerId,
+    (mode, month): (&str, &str),
+    (id, score, wpm_x100, created_ms): (&str, u32, u32, i64),
+) -> Result<bool, StoreError> {
     let s = tx
         .prepare_cached(
             "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
@@ -637,13 +923,13 @@ async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreEr
     tx.execute(
         &s,
         &[
-            &run.player,
-            &run.mode,
-            &run.month,
-            &run.id,
-            &int(run.score),
-            &int(run.wpm_x100),
-            &run.created_ms,
+            &player,
+            &mode,
+            &month,
+            &id,
+            &int(score),
+            &int(wpm_x100),
+            &created_ms,
         ],
     )
     .await
@@ -659,11 +945,8 @@ async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreEr
         .await
         .map_err(db)?;
     let pb = tx
-        .execute(
-            &s,
-            &[&run.player, &run.mode, &int(run.score), &int(run.wpm_x100)],
-        )
+        .execute(&s, &[&player, &mode, &int(score), &int(wpm_x100)])
         .await
         .map_err(db)?;
-    Ok(Stored { pb: pb > 0 })
+    Ok(pb > 0)
 }

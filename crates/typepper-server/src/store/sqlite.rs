@@ -26,8 +26,9 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, pa
 use tokio::sync::oneshot;
 
 use super::{
-    BoardRow, Done, Fut, Horizon, IssuedSeed, Job, Known, KnownRound, NewRun, Player, Run, Step,
-    Store, StoreError, Stored, Swept, Usage,
+    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, Known, KnownRound, NewRun,
+    PLAYER_ROWS, PendingRun, Player, PlayerId, Record, RowKey, Run, Step, Store, StoreError,
+    Stored, Usage,
 };
 
 /// Migrations in order; `PRAGMA user_version` is how many have run.
@@ -35,6 +36,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0001_init.sql"),
     include_str!("../../migrations/sqlite/0002_trust.sql"),
     include_str!("../../migrations/sqlite/0003_keys.sql"),
+    include_str!("../../migrations/sqlite/0004_guard.sql"),
 ];
 
 /// Readers beside the writer.
@@ -334,7 +336,12 @@ impl Store for SqliteStore {
                      VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name_key) DO NOTHING",
                 )
                 .and_then(|mut s| {
-                    s.execute(params![name, name.to_lowercase(), &token_hash[..], now_ms])
+                    s.execute(params![
+                        name,
+                        typepper_api::name_key(&name),
+                        &token_hash[..],
+                        now_ms
+                    ])
                 })
                 .map_err(db)?;
             match inserted {
@@ -361,12 +368,39 @@ impl Store for SqliteStore {
         Box::pin(std::future::ready(found))
     }
 
-    fn link_key(&self, fingerprint: String, player: super::PlayerId, now_ms: i64) -> Fut<'_, ()> {
+    fn link_key(
+        &self,
+        fingerprint: String,
+        player: PlayerId,
+        now_ms: i64,
+        max_keys: u32,
+    ) -> Fut<'_, ()> {
+        // The writer is the only writer: nothing changes between the reads and the insert.
         self.write(None, move |c| {
+            let linked: Option<(PlayerId, String)> = c
+                .prepare_cached(
+                    "SELECT p.id, p.name FROM player_keys k JOIN players p ON p.id = k.player_id
+                     WHERE k.fingerprint = ?1",
+                )
+                .and_then(|mut s| {
+                    s.query_row([&fingerprint], |r| Ok((r.get(0)?, r.get(1)?)))
+                        .optional()
+                })
+                .map_err(db)?;
+            match linked {
+                Some((id, _)) if id == player => return Ok(()),
+                Some((_, name)) => return Err(StoreError::KeyLinked(name)),
+                None => {}
+            }
+            let keys: u32 = c
+                .prepare_cached("SELECT count(*) FROM player_keys WHERE player_id = ?1")
+                .and_then(|mut s| s.query_row([player], |r| r.get(0)))
+                .map_err(db)?;
+            if keys >= max_keys {
+                return Err(StoreError::TooManyKeys(keys));
+            }
             c.prepare_cached(
-                "INSERT INTO player_keys (fingerprint, player_id, linked_ms) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (fingerprint) DO UPDATE
-                 SET player_id = excluded.player_id, linked_ms = excluded.linked_ms",
+                "INSERT INTO player_keys (fingerprint, player_id, linked_ms) VALUES (?1, ?2, ?3)",
             )
             .and_then(|mut s| s.execute(params![fingerprint, player, now_ms]))
             .map_err(db)?;
@@ -428,9 +462,10 @@ impl Store for SqliteStore {
         let deadline = job.deadline;
         self.write(Some(deadline), move |c| {
             let known = Known {
-                rounds: rounds(c, &job.keys)?,
+                rounds: rounds(c, &job.keys, &job.seeds)?,
                 seeds: seeds(c, &job.seeds)?,
                 usage: usage(c, job.player, &job.day)?,
+                record: record(c, job.player)?,
             };
             for _ in 0..ID_TRIES {
                 let steps = match (job.plan)(&known) {
@@ -460,7 +495,7 @@ impl Store for SqliteStore {
         let found = self.read(|c| {
             c.prepare_cached(
                 "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.duration_ms,
-                        r.created_ms, r.unranked, r.replay
+                        r.created_ms, r.unranked, r.replay, r.pending, r.hidden OR p.banned
                  FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = ?1",
             )?
             .query_row([&id], |r| {
@@ -475,6 +510,8 @@ impl Store for SqliteStore {
                     created_ms: r.get(7)?,
                     unranked: r.get(8)?,
                     replay: r.get(9)?,
+                    pending: r.get(10)?,
+                    hidden: r.get(11)?,
                 })
             })
             .optional()
@@ -511,85 +548,293 @@ impl Store for SqliteStore {
         Box::pin(std::future::ready(rows))
     }
 
-    fn sweep(&self, horizon: Horizon, batch: u32) -> Fut<'_, Swept> {
+    fn expired(
+        &self,
+        kind: Expiring,
+        horizon: Horizon,
+        after: RowKey,
+        batch: u32,
+    ) -> Fut<'_, Vec<RowKey>> {
+        let keys = self.read(|c| expired(c, kind, &horizon, &after, batch));
+        Box::pin(std::future::ready(keys))
+    }
+
+    fn delete_expired(
+        &self,
+        kind: Expiring,
+        horizon: Horizon,
+        after: RowKey,
+        through: RowKey,
+    ) -> Fut<'_, u64> {
         self.write(None, move |c| {
-            let runs = c
-                .execute(
-                    "DELETE FROM runs WHERE id IN (
-                         SELECT id FROM runs
-                         WHERE created_ms < ?1 AND id NOT IN (SELECT run_id FROM bests)
-                         LIMIT ?2)",
-                    params![horizon.runs_before_ms, batch],
-                )
+            delete_expired(c, kind, &horizon, &after, &through)
+        })
+    }
+
+    fn hide_run(&self, id: String) -> Fut<'_, bool> {
+        self.write(None, move |c| {
+            let hidden = c
+                .execute("UPDATE runs SET hidden = 1 WHERE id = ?1", [&id])
                 .map_err(db)?;
-            let seeds = c
-                .execute(
-                    "DELETE FROM seeds WHERE seed IN (
-                         SELECT seed FROM seeds WHERE expires_ms < ?1 LIMIT ?2)",
-                    params![horizon.seeds_before_ms, batch],
-                )
-                .map_err(db)?;
-            c.execute(
-                "DELETE FROM usage WHERE rowid IN (
-                     SELECT rowid FROM usage WHERE day < ?1 LIMIT ?2)",
-                params![horizon.usage_before_day, batch],
-            )
-            .map_err(db)?;
-            let unused = "SELECT id FROM players WHERE created_ms < ?1 AND used = 0
-                 ORDER BY id LIMIT ?2";
-            for table in ["seeds", "usage"] {
-                c.execute(
-                    &format!("DELETE FROM {table} WHERE player_id IN ({unused})"),
-                    params![horizon.unused_players_before_ms, batch],
-                )
-                .map_err(db)?;
+            if hidden == 0 {
+                return Ok(false);
             }
-            let players = c
-                .execute(
-                    &format!("DELETE FROM players WHERE id IN ({unused})"),
-                    params![horizon.unused_players_before_ms, batch],
+            let (player, mode): (PlayerId, String) = c
+                .query_row(
+                    "SELECT player_id, mode FROM runs WHERE id = ?1",
+                    [&id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
                 )
                 .map_err(db)?;
-            Ok(Swept {
-                runs: runs as u64,
-                seeds: seeds as u64,
-                players: players as u64,
-            })
+            rerank(c, player, &mode)?;
+            Ok(true)
+        })
+    }
+
+    fn ban_player(&self, name: String) -> Fut<'_, bool> {
+        self.write(None, move |c| {
+            let id: Option<PlayerId> = c
+                .query_row(
+                    "UPDATE players SET banned = 1 WHERE name_key = ?1 RETURNING id",
+                    [typepper_api::name_key(&name)],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(db)?;
+            let Some(id) = id else {
+                return Ok(false);
+            };
+            for sql in [
+                "UPDATE runs SET hidden = 1 WHERE player_id = ?1",
+                "DELETE FROM bests WHERE player_id = ?1",
+                "DELETE FROM pbs WHERE player_id = ?1",
+            ] {
+                c.execute(sql, [id]).map_err(db)?;
+            }
+            Ok(true)
         })
     }
 }
 
-/// Every stored round with one of `keys`.
-fn rounds(c: &Connection, keys: &[[u8; 32]]) -> Result<Vec<KnownRound>, StoreError> {
-    let mut s = c
-        .prepare_cached(
-            "SELECT k.run_id, k.player_id, k.blocks, r.score, r.unranked, r.id IS NOT NULL
-             FROM rounds k LEFT JOIN runs r ON r.id = k.run_id WHERE k.round_key = ?1",
+/// The keys of at most `batch` rows of `kind` expired at `horizon`, after `after`.
+fn expired(
+    c: &Connection,
+    kind: Expiring,
+    horizon: &Horizon,
+    after: &RowKey,
+    batch: u32,
+) -> rusqlite::Result<Vec<RowKey>> {
+    let (table, expired, at, key) = expiring(kind, horizon);
+    let sql = format!(
+        "SELECT {key} FROM {table} WHERE {expired} AND ({key}) > (?2, ?3) ORDER BY {key} LIMIT ?4"
+    );
+    let mut s = c.prepare_cached(&sql)?;
+    let (a, b) = bind(after);
+    let rows = s.query_map(params![at, a, b, batch], |r| {
+        Ok(match kind {
+            Expiring::Runs => RowKey::Run(r.get(0)?, r.get(1)?),
+            Expiring::Seeds => RowKey::Seed(r.get(0)?, r.get(1)?),
+            Expiring::Usage => RowKey::Usage(r.get(0)?, r.get(1)?),
+            Expiring::Players => RowKey::Player(r.get(0)?),
+        })
+    })?;
+    rows.collect()
+}
+
+/// What makes a row of `kind` expired at `horizon`: its table, the condition (reading
+/// the horizon as ?1), the horizon's value, and the two columns of its key (a player's
+/// id twice).
+fn expiring(
+    kind: Expiring,
+    horizon: &Horizon,
+) -> (
+    &'static str,
+    &'static str,
+    rusqlite::types::Value,
+    &'static str,
+) {
+    use rusqlite::types::Value;
+    match kind {
+        // `NOT IN` reads the bests once for the statement, where `NOT EXISTS` would look
+        // each run up (there is no index on their run ids).
+        Expiring::Runs => (
+            "runs",
+            "created_ms < ?1 AND id NOT IN (SELECT run_id FROM bests)",
+            Value::Integer(horizon.runs_before_ms),
+            "created_ms, id",
+        ),
+        Expiring::Seeds => (
+            "seeds",
+            "expires_ms < ?1",
+            Value::Integer(horizon.seeds_before_ms),
+            "expires_ms, seed",
+        ),
+        Expiring::Usage => (
+            "usage",
+            "day < ?1",
+            Value::Text(horizon.usage_before_day.clone()),
+            "day, player_id",
+        ),
+        Expiring::Players => (
+            "players",
+            "created_ms < ?1 AND used = 0",
+            Value::Integer(horizon.unused_players_before_ms),
+            "id, id",
+        ),
+    }
+}
+
+/// A key's two columns as SQL values (a player's id is both).
+fn bind(key: &RowKey) -> (rusqlite::types::Value, rusqlite::types::Value) {
+    use rusqlite::types::Value;
+    match key {
+        RowKey::Run(t, id) => (Value::Integer(*t), Value::Text(id.clone())),
+        RowKey::Seed(t, seed) => (Value::Integer(*t), Value::Integer(*seed)),
+        RowKey::Usage(day, player) => (Value::Text(day.clone()), Value::Integer(*player)),
+        RowKey::Player(id) => (Value::Integer(*id), Value::Integer(*id)),
+    }
+}
+
+/// Deletes the rows of `kind` expired at `horizon` with keys in `(after, through]`, and a
+/// released player's rows first.
+fn delete_expired(
+    c: &Connection,
+    kind: Expiring,
+    horizon: &Horizon,
+    after: &RowKey,
+    through: &RowKey,
+) -> Result<u64, StoreError> {
+    let (table, expired, at, key) = expiring(kind, horizon);
+    let ((a, b), (y, z)) = (bind(after), bind(through));
+    let range = format!("{expired} AND ({key}) > (?2, ?3) AND ({key}) <= (?4, ?5)");
+    if kind == Expiring::Players {
+        for rows in PLAYER_ROWS {
+            c.execute(
+                &format!(
+                    "DELETE FROM {rows} WHERE player_id IN (SELECT id FROM players WHERE {range})"
+                ),
+                params![at, a, b, y, z],
+            )
+            .map_err(db)?;
+        }
+    }
+    let deleted = c
+        .execute(
+            &format!("DELETE FROM {table} WHERE {range}"),
+            params![at, a, b, y, z],
         )
         .map_err(db)?;
-    let mut out = vec![];
+    Ok(deleted as u64)
+}
+
+/// Works out a player's monthly bests and personal best in `mode` again from their runs
+/// on the boards, after one of them was hidden.
+fn rerank(c: &Connection, player: PlayerId, mode: &str) -> Result<(), StoreError> {
+    let on_board = "player_id = ?1 AND mode = ?2 AND unranked IS NULL AND pending IS NULL
+                    AND hidden = 0";
+    for sql in [
+        "DELETE FROM bests WHERE player_id = ?1 AND mode = ?2".to_owned(),
+        format!(
+            "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
+             SELECT player_id, mode, month, id, score, wpm_x100, created_ms FROM (
+                 SELECT *, row_number() OVER (PARTITION BY month
+                     ORDER BY score DESC, wpm_x100 DESC, created_ms) AS n
+                 FROM runs WHERE {on_board}) WHERE n = 1"
+        ),
+        "DELETE FROM pbs WHERE player_id = ?1 AND mode = ?2".to_owned(),
+        format!(
+            "INSERT INTO pbs (player_id, mode, score, wpm_x100)
+             SELECT player_id, mode, score, wpm_x100 FROM runs WHERE {on_board}
+             ORDER BY score DESC, wpm_x100 DESC LIMIT 1"
+        ),
+    ] {
+        c.execute(&sql, params![player, mode]).map_err(db)?;
+    }
+    Ok(())
+}
+
+/// Every stored round with one of `keys`, and the latest on each of `seeds`.
+fn rounds(c: &Connection, keys: &[[u8; 32]], seeds: &[u64]) -> Result<Vec<KnownRound>, StoreError> {
+    const COLUMNS: &str = "SELECT k.round_key, k.run_id, k.player_id, k.blocks, k.mode, k.seed,
+                                  k.prefix, r.score, r.unranked, r.pending, r.id IS NOT NULL
+                           FROM rounds k LEFT JOIN runs r ON r.id = k.run_id";
+    let mut by_key = c
+        .prepare_cached(&format!("{COLUMNS} WHERE k.round_key = ?1"))
+        .map_err(db)?;
+    let mut on_seed = c
+        .prepare_cached(&format!(
+            "{COLUMNS} WHERE k.seed = ?1 ORDER BY k.created_ms DESC LIMIT {}",
+            super::ROUNDS_ON_A_SEED
+        ))
+        .map_err(db)?;
+    let row = |r: &rusqlite::Row<'_>| {
+        let key: Vec<u8> = r.get(0)?;
+        let on = match (r.get::<_, Option<String>>(4)?, r.get::<_, Option<i64>>(5)?) {
+            (Some(mode), Some(seed)) => Some((mode, seed as u64, r.get(6)?)),
+            _ => None,
+        };
+        let stored: bool = r.get(10)?;
+        Ok(KnownRound {
+            key: key.try_into().unwrap_or_default(),
+            run: r.get(1)?,
+            player: r.get(2)?,
+            blocks: r.get(3)?,
+            on,
+            stored: if stored {
+                Some((r.get(7)?, super::standing(r.get(8)?, r.get(9)?)))
+            } else {
+                None
+            },
+        })
+    };
+    let mut out: Vec<KnownRound> = vec![];
     for key in keys {
-        let rows = s
-            .query_map([&key[..]], |r| {
-                let stored: bool = r.get(5)?;
-                Ok(KnownRound {
-                    key: *key,
-                    run: r.get(0)?,
-                    player: r.get(1)?,
-                    blocks: r.get(2)?,
-                    stored: if stored {
-                        Some((r.get(3)?, r.get(4)?))
-                    } else {
-                        None
-                    },
-                })
-            })
-            .map_err(db)?;
-        for row in rows {
-            out.push(row.map_err(db)?);
+        for found in by_key.query_map([&key[..]], row).map_err(db)? {
+            out.push(found.map_err(db)?);
+        }
+    }
+    for &seed in seeds {
+        for found in on_seed.query_map([seed as i64], row).map_err(db)? {
+            let found = found.map_err(db)?;
+            if !out.iter().any(|k| k.run == found.run) {
+                out.push(found);
+            }
         }
     }
     Ok(out)
+}
+
+/// What `player`'s own runs say of them.
+fn record(c: &Connection, player: PlayerId) -> Result<Record, StoreError> {
+    let banned: Option<bool> = c
+        .prepare_cached("SELECT banned FROM players WHERE id = ?1")
+        .and_then(|mut s| s.query_row([player], |r| r.get(0)).optional())
+        .map_err(db)?;
+    let best: Option<u32> = c
+        .prepare_cached("SELECT max(wpm_x100) FROM pbs WHERE player_id = ?1")
+        .and_then(|mut s| s.query_row([player], |r| r.get(0)))
+        .map_err(db)?;
+    let mut s = c
+        .prepare_cached(
+            "SELECT id, wpm_x100 FROM runs
+             WHERE player_id = ?1 AND pending IS NOT NULL AND hidden = 0",
+        )
+        .map_err(db)?;
+    let pending = s
+        .query_map([player], |r| {
+            Ok(PendingRun {
+                id: r.get(0)?,
+                wpm_x100: r.get(1)?,
+            })
+        })
+        .map_err(db)?
+        .collect::<Result<_, _>>()
+        .map_err(db)?;
+    Ok(Record {
+        banned: banned.unwrap_or(false),
+        best_wpm_x100: best,
+        pending,
+    })
 }
 
 /// The issued seeds among `wanted`.
@@ -655,8 +900,8 @@ fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
     let inserted = c
         .prepare_cached(
             "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                 duration_ms, created_ms, month, replay, unranked)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                 duration_ms, created_ms, month, replay, unranked, pending)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         )
         .and_then(|mut s| {
             s.execute(params![
@@ -671,6 +916,7 @@ fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
                 run.month,
                 run.replay,
                 run.unranked,
+                run.pending,
             ])
         });
     if let Err(e) = inserted {
@@ -681,8 +927,8 @@ fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
         });
     }
     c.prepare_cached(
-        "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms, mode, seed, prefix)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )
     .and_then(|mut s| {
         s.execute(params![
@@ -690,7 +936,10 @@ fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
             run.id,
             run.player,
             run.round.blocks,
-            run.created_ms
+            run.created_ms,
+            run.mode,
+            run.round.seed as i64,
+            run.round.prefix,
         ])
     })
     .map_err(db)?;
@@ -710,9 +959,50 @@ fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
             .and_then(|mut s| s.execute(params![run.id, seed as i64]))
             .map_err(db)?;
     }
-    if run.unranked.is_some() {
-        return Ok(Stored { pb: false });
+    let pb = if run.unranked.is_none() && run.pending.is_none() {
+        best(
+            c,
+            run.player,
+            (&run.mode, &run.month),
+            (&run.id, run.score, run.wpm_x100, run.created_ms),
+        )?
+    } else {
+        false
+    };
+    for id in &run.confirms {
+        let confirmed: Option<(String, String, u32, u32, i64)> = c
+            .prepare_cached(
+                "UPDATE runs SET pending = NULL
+                 WHERE id = ?1 AND player_id = ?2 AND pending IS NOT NULL AND hidden = 0
+                 RETURNING mode, month, score, wpm_x100, created_ms",
+            )
+            .and_then(|mut s| {
+                s.query_row(params![id, run.player], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })
+                .optional()
+            })
+            .map_err(db)?;
+        if let Some((mode, month, score, wpm_x100, created_ms)) = confirmed {
+            best(
+                c,
+                run.player,
+                (&mode, &month),
+                (id, score, wpm_x100, created_ms),
+            )?;
+        }
     }
+    Ok(Stored { pb })
+}
+
+/// Puts a run on the boards: the player's monthly best in its mode if it beats it, and
+/// their personal best likewise; whether it is a new personal best.
+fn best(
+    c: &Connection,
+    player: PlayerId,
+    (mode, month): (&str, &str),
+    (id, score, wpm_x100, created_ms): (&str, u32, u32, i64),
+) -> Result<bool, StoreError> {
     c.prepare_cached(
         "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
@@ -724,13 +1014,7 @@ fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
     )
     .and_then(|mut s| {
         s.execute(params![
-            run.player,
-            run.mode,
-            run.month,
-            run.id,
-            run.score,
-            run.wpm_x100,
-            run.created_ms
+            player, mode, month, id, score, wpm_x100, created_ms
         ])
     })
     .map_err(db)?;
@@ -742,9 +1026,9 @@ fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
              WHERE excluded.score > pbs.score
                 OR (excluded.score = pbs.score AND excluded.wpm_x100 > pbs.wpm_x100)",
         )
-        .and_then(|mut s| s.execute(params![run.player, run.mode, run.score, run.wpm_x100]))
+        .and_then(|mut s| s.execute(params![player, mode, score, wpm_x100]))
         .map_err(db)?;
-    Ok(Stored { pb: pb > 0 })
+    Ok(pb > 0)
 }
 
 /// Copies the database at `from` to `to` while it may be in use (SQLite's online backup:

@@ -14,11 +14,18 @@
 //!    writes them), in order. Equal keys mean the same keystrokes.
 //! 3. The **blocks** are how long each run of [`BLOCK`] of those inputs took. Two people
 //!    who type the same keystrokes on one text (a race, say) still differ by tens of ms a
-//!    key; a copy differs by the jitter put on it. Rounds with equal keys whose blocks
-//!    differ by at most [`JITTER_MS`] a gap, in all, are one round.
+//!    key; a copy differs by the jitter put on it.
+//! 4. The **prefix** is a chain of hashes of the ops, one at each block's end ([`LINK`]
+//!    bytes each): two rounds on the same text share their first `n` blocks of ops
+//!    exactly when their `n`th links are equal. So a copy with its last keys cut off is
+//!    still known as the prefix of its original, and the original as the continuation of
+//!    a stored copy.
 //!
-//! The fingerprint is kept after its run expires (a few dozen bytes, not the replay), so
-//! a copy is known for as long as the server runs.
+//! Two rounds on the same mode and seed whose shared blocks ([`Fingerprint::copies`]) hold
+//! the same ops, and whose times there match after one uniform stretch of at most
+//! [`MAX_STRETCH_PERCENT`] (every gap 5 % longer, say) give or take [`JITTER_MS`] a gap,
+//! are one round. The fingerprint is kept after its run expires (a fraction of the
+//! replay's size), so a copy is known for as long as the server runs.
 
 use sha2::{Digest, Sha256};
 use typepper_engine::Op;
@@ -27,6 +34,11 @@ use typepper_engine::Op;
 pub const BLOCK: u32 = 16;
 /// The jitter a copy may carry, in ms a gap on average, and still be a copy.
 pub const JITTER_MS: u64 = 8;
+/// How much a copy's timing may be stretched or squeezed, uniformly, and still be a copy.
+pub const MAX_STRETCH_PERCENT: u64 = 10;
+/// Bytes kept of each link of the prefix chain: a chance in four billion that two
+/// different blocks of ops on one text match, and a quarter of a byte a keystroke.
+pub const LINK: usize = 4;
 
 /// What makes a round itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +49,8 @@ pub struct Fingerprint {
     pub blocks: Vec<u8>,
     /// How many gaps the blocks add up: one fewer than the inputs that did something.
     pub gaps: u32,
+    /// The prefix chain: [`LINK`] bytes of a hash at the end of each whole block.
+    pub prefix: Vec<u8>,
 }
 
 /// Makes a [`Fingerprint`] from a round's inputs as they are played.
@@ -50,6 +64,10 @@ pub struct Builder {
     in_block: u32,
     blocks: Vec<u8>,
     gaps: u32,
+    /// The chain so far, and where in `ops` its last link ended.
+    link: [u8; 32],
+    linked: usize,
+    prefix: Vec<u8>,
 }
 
 impl Builder {
@@ -68,6 +86,9 @@ impl Builder {
             in_block: 0,
             blocks: Vec::new(),
             gaps: 0,
+            link: [0; 32],
+            linked: 0,
+            prefix: Vec::new(),
         }
     }
 
@@ -81,6 +102,13 @@ impl Builder {
             if self.in_block == BLOCK {
                 put_varint(&mut self.blocks, self.block);
                 (self.block, self.in_block) = (0, 0);
+                // The link covers every op whose gap is in a whole block so far.
+                let mut h = Sha256::new();
+                h.update(self.link);
+                h.update(&self.ops[self.linked..]);
+                self.link = h.finalize().into();
+                self.linked = self.ops.len();
+                self.prefix.extend_from_slice(&self.link[..LINK]);
             }
         }
         self.last = Some(t);
@@ -96,26 +124,79 @@ impl Builder {
             key: self.hash.finalize().into(),
             blocks: self.blocks,
             gaps: self.gaps,
+            prefix: self.prefix,
         }
     }
 }
 
 impl Fingerprint {
     /// Whether a stored round with the same key and these `blocks` was typed at the same
-    /// times as this one, give or take [`JITTER_MS`] a gap.
+    /// times as this one, give or take a uniform stretch and the jitter.
     pub fn same_timing(&self, blocks: &[u8]) -> bool {
-        let (mut ours, mut theirs) = (&self.blocks[..], blocks);
-        let mut apart = 0u64;
-        loop {
-            match (get_varint(&mut ours), get_varint(&mut theirs)) {
-                (Some(a), Some(b)) => apart += a.abs_diff(b),
-                (None, None) => break,
-                // Equal keys have equal block counts; blocks that don't read are no match.
-                _ => return false,
-            }
-        }
-        apart <= JITTER_MS * u64::from(self.gaps.max(1))
+        let (Some(ours), Some(theirs)) = (varints(&self.blocks), varints(blocks)) else {
+            return false;
+        };
+        // Equal keys have equal block counts; blocks that don't read are no match.
+        ours.len() == theirs.len() && stretched(&ours, &theirs, self.gaps)
     }
+
+    /// Whether a stored round on the same mode and seed, with these `blocks` and this
+    /// `prefix` chain, is this round cut short, or this round is it cut short: their whole
+    /// blocks in common hold the same ops, at the same times up to a uniform stretch and
+    /// the jitter.
+    pub fn copies(&self, blocks: &[u8], prefix: &[u8]) -> bool {
+        let shared = (self.prefix.len() / LINK).min(prefix.len() / LINK);
+        if shared == 0 {
+            return false;
+        }
+        let link = |chain: &[u8]| {
+            chain
+                .get((shared - 1) * LINK..shared * LINK)
+                .map(<[u8]>::to_vec)
+        };
+        if link(&self.prefix) != link(prefix) {
+            return false;
+        }
+        let (Some(ours), Some(theirs)) = (varints(&self.blocks), varints(blocks)) else {
+            return false;
+        };
+        match (ours.get(..shared), theirs.get(..shared)) {
+            (Some(a), Some(b)) => stretched(a, b, shared as u32 * BLOCK),
+            _ => false,
+        }
+    }
+}
+
+/// Whether block times `b` are `a` stretched uniformly (by the least-squares factor, at
+/// most [`MAX_STRETCH_PERCENT`] either way), give or take [`JITTER_MS`] on each of `gaps`
+/// gaps on average. Floats are fine here: this judges a submission on the server, it is
+/// no rule of the game.
+fn stretched(a: &[u64], b: &[u64], gaps: u32) -> bool {
+    let (mut ab, mut aa) = (0.0, 0.0);
+    for (&x, &y) in a.iter().zip(b) {
+        let (x, y) = (x as f64, y as f64);
+        ab += x * y;
+        aa += x * x;
+    }
+    let scale = if aa > 0.0 { ab / aa } else { 1.0 };
+    if (scale - 1.0).abs() > MAX_STRETCH_PERCENT as f64 / 100.0 {
+        return false;
+    }
+    let apart: f64 = a
+        .iter()
+        .zip(b)
+        .map(|(&x, &y)| (y as f64 - scale * x as f64).abs())
+        .sum();
+    apart <= (JITTER_MS * u64::from(gaps.max(1))) as f64
+}
+
+/// Block times as numbers; `None` if they don't read.
+fn varints(mut bytes: &[u8]) -> Option<Vec<u64>> {
+    let mut out = vec![];
+    while !bytes.is_empty() {
+        out.push(get_varint(&mut bytes)?);
+    }
+    Some(out)
 }
 
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {

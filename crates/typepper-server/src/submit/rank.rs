@@ -14,10 +14,16 @@
 //! Every other run that passes the checks is stored, shareable and kept in history, but
 //! unranked: it never appears on a board and never counts as a pb. The reason goes back
 //! to the game in its answer line.
+//!
+//! A ranked run far above its player's own record ([`Watch`]) is **pending**: stored,
+//! shareable, but off the boards until the player types within
+//! [`Watch::confirm_percent`] of it again, as TypeRacer asks for a second test above a
+//! certified speed. Then it goes on the boards, with the run that confirmed it. A player
+//! the operator banned has every run unranked.
 
 use typepper_engine::{Mode, Score};
 
-use crate::store::{IssuedSeed, PlayerId};
+use crate::store::{IssuedSeed, NewRun, PlayerId, Record};
 
 /// A ranked run is at least this accurate, in hundredths of a percent.
 pub const MIN_ACCURACY_X100: u16 = 7_500;
@@ -32,6 +38,131 @@ pub struct Standing {
     /// It is on a seed issued to its player, which it now uses up.
     pub uses_seed: bool,
 }
+
+/// When a ranked run waits off the boards for its player to confirm it. A threshold of 0
+/// turns its check off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Watch {
+    /// A player's first ranked run over this many wpm waits.
+    pub first_wpm: u32,
+    /// A ranked run more than this many percent above the player's best wpm waits.
+    pub over_best_percent: u32,
+    /// A later ranked run within this many percent of a waiting one's wpm confirms it.
+    pub confirm_percent: u32,
+}
+
+impl Default for Watch {
+    fn default() -> Watch {
+        Watch {
+            first_wpm: 150,
+            over_best_percent: 30,
+            confirm_percent: 25,
+        }
+    }
+}
+
+/// Where a ranked run goes, judged against its player's record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Boards {
+    /// Why it is not ranked after all; `None` when it is.
+    pub unranked: Option<String>,
+    /// Why it waits off the boards; `None` when it goes on.
+    pub pending: Option<String>,
+    /// The player's waiting runs it confirms.
+    pub confirms: Vec<String>,
+}
+
+/// Judges a run of `score` that [`standing`] left `unranked` (or ranked) against its
+/// player's `record`: a banned player's runs are unranked, a ranked one far above the
+/// record waits, and a ranked one near a waiting one confirms it.
+pub fn boards(score: &Score, unranked: Option<String>, record: &Record, watch: &Watch) -> Boards {
+    if unranked.is_some() {
+        return Boards {
+            unranked,
+            ..Boards::default()
+        };
+    }
+    if record.banned {
+        return Boards {
+            unranked: Some(BANNED.into()),
+            ..Boards::default()
+        };
+    }
+    let wpm_x100 = u64::from(score.wpm_x100);
+    let confirms: Vec<&crate::store::PendingRun> = record
+        .pending
+        .iter()
+        .filter(|p| {
+            watch.confirm_percent > 0
+                && wpm_x100 * 100
+                    >= u64::from(p.wpm_x100) * u64::from(100 - watch.confirm_percent.min(100))
+        })
+        .collect();
+    // What the record will be once the runs this one confirms are on the boards.
+    let best = confirms
+        .iter()
+        .map(|p| p.wpm_x100)
+        .chain(record.best_wpm_x100)
+        .max();
+    let again = format!(
+        "it goes on the boards once you type within {}% of it again",
+        watch.confirm_percent
+    );
+    let pending = match best {
+        None if watch.first_wpm > 0 && wpm_x100 > u64::from(watch.first_wpm) * 100 => {
+            Some(format!(
+                "{} wpm on your first ranked round waits off the boards: {again}",
+                score.wpm()
+            ))
+        }
+        Some(best)
+            if watch.over_best_percent > 0
+                && wpm_x100 * 100 > u64::from(best) * u64::from(100 + watch.over_best_percent) =>
+        {
+            Some(format!(
+                "{} wpm is over {}% above your best ({} wpm) and waits off the boards: {again}",
+                score.wpm(),
+                watch.over_best_percent,
+                best / 100
+            ))
+        }
+        _ => None,
+    };
+    Boards {
+        unranked: None,
+        pending,
+        confirms: confirms.iter().map(|p| p.id.clone()).collect(),
+    }
+}
+
+impl Record {
+    /// The record once `run` is stored.
+    pub fn add(&mut self, run: &NewRun) {
+        if run.unranked.is_some() {
+            return;
+        }
+        if run.pending.is_some() {
+            self.pending.push(crate::store::PendingRun {
+                id: run.id.clone(),
+                wpm_x100: run.wpm_x100,
+            });
+            return;
+        }
+        let confirmed = self
+            .pending
+            .iter()
+            .filter(|p| run.confirms.contains(&p.id))
+            .map(|p| p.wpm_x100);
+        self.best_wpm_x100 = confirmed
+            .chain(self.best_wpm_x100)
+            .chain([run.wpm_x100])
+            .max();
+        self.pending.retain(|p| !run.confirms.contains(&p.id));
+    }
+}
+
+/// Why a banned player's runs are unranked.
+pub const BANNED: &str = "the operator took your runs off the boards";
 
 /// Why a DRILL is never ranked: its text is a few words the player picked.
 pub const DRILLS: &str = "drills are never ranked: their words are picked to train a few keys";

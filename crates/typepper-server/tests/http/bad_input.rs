@@ -399,14 +399,28 @@ async fn share_pages_escape_what_the_path_says() {
         assert_only_template_tags(&html);
         assert!(!html.contains("\"><img"), "{html}");
         assert!(!html.contains("'><b>"), "{html}");
-        // The id is still there, escaped, in the page's own link.
+        // What is no run id is not said back: the page links to the share root.
         let url = meta(&html, "property", "og:url").expect("og:url");
-        assert!(url.starts_with(&format!("{PUBLIC}/r/")), "{url}");
+        assert_eq!(url, format!("{PUBLIC}/r"));
     }
-    let script = srv.get("/r/%3Cscript%3E").await.text();
-    assert_eq!(
-        meta(&script, "property", "og:url"),
-        Some(format!("{PUBLIC}/r/<script>")),
-        "escaped, not dropped"
-    );
+}
+
+/// A 404 page once echoed NUL, CR and LF from its path into its `og:url`.
+#[tokio::test]
+async fn control_characters_in_a_path_never_reach_a_page() {
+    let srv = Server::new().await;
+    for path in [
+        "/r/abc%00def",
+        "/r/ab%0D%0ASet-Cookie:%20x=1",
+        "/r/%1B%5B31m",
+        "/v1/runs/ab%00cd%0Aef",
+        "/v1/runs/%0D%0A%0D%0A",
+    ] {
+        let answer = srv.get(path).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        let text = answer.text();
+        let control = text.chars().find(|&c| c.is_control() && c != '\n');
+        assert_eq!(control, None, "{path}: {text:?}");
+        assert!(!text.contains("Set-Cookie"), "{path}: {text}");
+    }
 }

@@ -14,8 +14,8 @@ use typepper_engine::{Blitz, Mode};
 use typepper_server::month_of;
 
 use typepper_server::store::{
-    BoardRow, Done, Horizon, IssuedSeed, Job, Known, NewRun, Player, PlayerId, RoundPrint, Run,
-    Step, Store, StoreError, Stored, Swept, Usage,
+    BoardRow, Done, Horizon, IssuedSeed, Job, Known, NewRun, Player, PlayerId, Ranked, RoundPrint,
+    Run, Step, Store, StoreError, Stored, Swept, Usage,
 };
 
 const DAY: i64 = 86_400_000;
@@ -67,9 +67,13 @@ fn run_with(
         round: RoundPrint {
             key: hash(&replay),
             blocks: vec![score as u8],
+            seed: u64::from_le_bytes(hash(&replay)[..8].try_into().unwrap()),
+            prefix: vec![],
         },
         replay,
         unranked: None,
+        pending: None,
+        confirms: vec![],
         uses_seed: None,
     }
 }
@@ -152,7 +156,14 @@ async fn rounds_of(store: &dyn Store, run: &NewRun) -> Vec<String> {
         .collect()
 }
 
-/// What a sweep at these times deletes, in batches of `batch`.
+/// Every row expired at `horizon`, deleted in batches of `batch`, none of which fails.
+pub async fn sweep_all(store: &dyn Store, horizon: &Horizon, batch: u32) -> Swept {
+    let swept = typepper_server::sweep::sweep(store, horizon, batch).await;
+    assert_eq!(swept.failed, 0, "no batch fails: {swept:?}");
+    swept
+}
+
+/// The runs a sweep at these times deletes, in batches of `batch`.
 async fn sweep(store: &dyn Store, runs_before_ms: i64, batch: u32) -> u64 {
     let horizon = Horizon {
         runs_before_ms,
@@ -160,7 +171,7 @@ async fn sweep(store: &dyn Store, runs_before_ms: i64, batch: u32) -> u64 {
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 0,
     };
-    store.sweep(horizon.clone(), batch).await.unwrap().runs
+    sweep_all(store, &horizon, batch).await.runs
 }
 
 /// A run with a real round of its own as the replay.
@@ -460,7 +471,7 @@ pub async fn story(store: &dyn Store) {
     assert_eq!(found.rounds[0].key, march[9].round.key);
     assert_eq!(found.rounds[0].player, zoe.id);
     assert_eq!(found.rounds[0].blocks, march[9].round.blocks);
-    assert_eq!(found.rounds[0].stored, Some((10, None)));
+    assert_eq!(found.rounds[0].stored, Some((10, Ranked::Yes)));
 
     // --- A run comes back as stored, its replay byte for byte.
     assert_eq!(
@@ -475,6 +486,8 @@ pub async fn story(store: &dyn Store) {
             duration_ms: 15_000,
             created_ms: MARCH + 7 * DAY,
             unranked: None,
+            pending: None,
+            hidden: false,
             replay: every_byte.clone(),
         })
     );
@@ -493,9 +506,7 @@ pub async fn story(store: &dyn Store) {
     let cutoff = APRIL + 3 * DAY;
     assert_eq!(sweep(store, MARCH, 100).await, 0, "nothing is that old");
     assert_eq!(sweep(store, cutoff, 0).await, 0, "a batch of 0 deletes 0");
-    assert_eq!(sweep(store, cutoff, 2).await, 2);
-    assert_eq!(sweep(store, cutoff, 2).await, 2);
-    assert_eq!(sweep(store, cutoff, 2).await, 1);
+    assert_eq!(sweep(store, cutoff, 2).await, 5, "in three batches of 2");
     assert_eq!(sweep(store, cutoff, 2).await, 0);
     let swept = [&march[0], &march[2], &march[4], &march[5], &april[2]];
     for run in swept {
@@ -645,7 +656,7 @@ async fn seeds(store: &dyn Store, ana: &Player, bob: &Player, now: i64) {
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 0,
     };
-    let swept = store.sweep(horizon.clone(), 100).await.unwrap();
+    let swept = sweep_all(store, &horizon, 100).await;
     assert_eq!(swept.seeds, 4);
     assert_eq!(found(big).await, None);
 }
@@ -681,7 +692,7 @@ async fn usage(store: &dyn Store, cy: &Player, now: i64) {
         usage_before_day: "9999-12-31".into(),
         unused_players_before_ms: 0,
     };
-    store.sweep(horizon.clone(), 100).await.unwrap();
+    sweep_all(store, &horizon, 100).await;
     assert_eq!(read().await, Usage::default(), "past days' usage is swept");
 }
 
@@ -711,13 +722,12 @@ async fn unused_names(store: &dyn Store, now: i64) {
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: now + 1,
     };
-    let swept = store.sweep(horizon.clone(), 100).await.unwrap();
+    let swept = sweep_all(store, &horizon, 100).await;
     assert_eq!(
         swept,
         Swept {
-            runs: 0,
-            seeds: 0,
-            players: 1
+            players: 1,
+            ..Swept::default()
         },
         "idle is released, its open seed with it; the story's players have runs"
     );

@@ -1,0 +1,31 @@
+-- Guarding the boards: look-alike names, pending and hidden runs, banned players, and
+-- fingerprints that know a trimmed or stretched copy.
+
+-- Names that look alike are one name: the key folds case, and I, l and 1 into l, and O
+-- and 0 into o (typepper_api::name_key). Every key is made unique first, so that no two
+-- keys meet while they change; of two names that now fold alike, the older keeps the
+-- folded key and the younger keeps a key of its own, which no new name can take.
+UPDATE players SET name_key = '#' || id;
+UPDATE players SET name_key = translate(lower(name), 'i10', 'llo')
+WHERE NOT EXISTS (
+    SELECT 1 FROM players older
+    WHERE older.id < players.id
+      AND translate(lower(older.name), 'i10', 'llo') = translate(lower(players.name), 'i10', 'llo'));
+
+-- The operator took a player off the boards (`typepper-server ban <name>`).
+ALTER TABLE players ADD COLUMN banned BOOLEAN NOT NULL DEFAULT false;
+
+-- A ranked run far above its player's record waits here (why, in words) until the
+-- player types near it again; NULL when it is not waiting.
+ALTER TABLE runs ADD COLUMN pending TEXT;
+-- The operator took the run off the boards (`typepper-server hide <run>`).
+ALTER TABLE runs ADD COLUMN hidden BOOLEAN NOT NULL DEFAULT false;
+CREATE INDEX runs_pending ON runs (player_id) WHERE pending IS NOT NULL;
+
+-- A round's mode and seed, and the chained hashes of its inputs at each block's end:
+-- a round that is a prefix of another, on the same text, is found by them. NULL for
+-- rounds stored before.
+ALTER TABLE rounds ADD COLUMN mode TEXT;
+ALTER TABLE rounds ADD COLUMN seed BIGINT;
+ALTER TABLE rounds ADD COLUMN prefix BYTEA;
+CREATE INDEX rounds_seed ON rounds (seed) WHERE seed IS NOT NULL;
