@@ -27,20 +27,17 @@
 //!    fixed time and a fixed number of commands.
 //! 2. **Memory.** Past the deadline or the lifetime a connection's socket is shut (russh
 //!    runs each session in a task of its own that only a closed socket stops, so this is
-//!    the one way out a stalled client can't block). A channel's state goes when it is
-//!    answered and closed, a refused body's bytes when its refusal is sent, and only
-//!    [`MAX_CHANNELS`] are open at once.
-//! 3. **Closing.** The server answers a command and then lets the client close the
-//!    channel first: russh forgets a channel the server closed first only when the
-//!    connection ends (its state, about 3 KB, would pile up command after command). A
-//!    client that does not close within [`CLOSE_WAIT`] is closed on; one that leaves the
-//!    server to close more than [`MAX_UNCLOSED`] channels is disconnected.
+//!    the one way out a stalled client can't block). A refused body's bytes go when its
+//!    refusal is sent. The server closes a channel once it is answered, as sshd does, and
+//!    forgets it when the client's close comes back (russh is patched for that: see
+//!    `vendor/russh/PATCHED.md`); a channel counts against [`MAX_CHANNELS`] until then,
+//!    so a client that never closes holds four channels' state, no more.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -70,12 +67,6 @@ pub const MAX_CHANNELS: usize = 4;
 /// The longest command line, in bytes: the longest real one (`v1 link` with a name and a
 /// token) is under a hundred.
 pub const MAX_COMMAND: usize = 256;
-
-/// How long an answered channel waits for the client to close it.
-pub const CLOSE_WAIT: Duration = Duration::from_secs(2);
-
-/// Channels a connection may leave for the server to close; past it, it is closed.
-pub const MAX_UNCLOSED: u32 = 32;
 
 /// The smallest RSA key a player may connect with, in bits.
 pub const MIN_RSA_BITS: u32 = 2048;
@@ -332,7 +323,6 @@ async fn connection(
         authed: Some(authed),
         ends: ends.clone(),
         commands: 0,
-        unclosed: Arc::new(AtomicU32::new(0)),
     };
     let session = tokio::time::timeout_at(auth_by, russh::server::run_stream(config, stream, conn));
     let mut session = match session.await {
@@ -444,12 +434,6 @@ struct Chan {
     answered: AtomicBool,
     /// The answer is going out: a body's timer stops.
     answering: Notify,
-    /// The client sent its CLOSE.
-    closed: AtomicBool,
-    /// Woken by the client's CLOSE.
-    closing: Notify,
-    /// Its answer is out and it is closed, by either side: it no longer counts.
-    done: AtomicBool,
 }
 
 impl Chan {
@@ -484,17 +468,15 @@ struct Conn {
     ends: Arc<Notify>,
     /// Channels opened so far.
     commands: u32,
-    /// Channels the server had to close itself.
-    unclosed: Arc<AtomicU32>,
 }
 
 impl Conn {
     /// Runs `command` in the background and answers on `channel`, unless it has been
     /// answered already.
     fn run(&mut self, channel: ChannelId, command: Command, stdin: Vec<u8>, session: &Session) {
-        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
+        if !self.channels.get(&channel).is_some_and(|c| c.take()) {
             return;
-        };
+        }
         let handle = session.handle();
         let (state, router, peer, key) = (
             self.state.clone(),
@@ -502,25 +484,25 @@ impl Conn {
             self.peer,
             self.key.clone(),
         );
-        let (ends, unclosed) = (self.ends.clone(), self.unclosed.clone());
+        let ends = self.ends.clone();
         tokio::spawn(async move {
             let outcome = execute(&state, router, peer, key, command, stdin).await;
             let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
-            answer(&handle, channel, outcome, &chan, &unclosed, &ends, budget).await;
+            answer(&handle, channel, outcome, &ends, budget).await;
         });
     }
 
     /// Answers `channel` at once with `outcome`, unless it has been answered already.
     fn answer_now(&mut self, channel: ChannelId, outcome: Outcome, session: &Session) {
-        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
-            return;
+        match self.channels.get(&channel) {
+            Some(chan) if chan.take() => chan.take_stdin(),
+            _ => return,
         };
-        chan.take_stdin();
         let handle = session.handle();
-        let (ends, unclosed) = (self.ends.clone(), self.unclosed.clone());
+        let ends = self.ends.clone();
         let budget = Duration::from_secs(self.state.config.request_timeout_secs.max(1));
         tokio::spawn(async move {
-            answer(&handle, channel, outcome, &chan, &unclosed, &ends, budget).await;
+            answer(&handle, channel, outcome, &ends, budget).await;
         });
     }
 
@@ -552,15 +534,12 @@ impl Conn {
     }
 }
 
-/// Writes `outcome` on `channel` with its exit status and end of file, lets the client
-/// close it (or closes it after [`CLOSE_WAIT`]), and marks it done. A client that does
+/// Writes `outcome` on `channel` with its exit status, and closes it. A client that does
 /// not take the answer within `budget` (it stopped reading) has its connection ended.
 async fn answer(
     handle: &Handle,
     channel: ChannelId,
     outcome: Outcome,
-    chan: &Chan,
-    unclosed: &AtomicU32,
     ends: &Notify,
     budget: Duration,
 ) {
@@ -576,22 +555,12 @@ async fn answer(
         }
         let _ = handle.exit_status_request(channel, outcome.status).await;
         let _ = handle.eof(channel).await;
+        let _ = handle.close(channel).await;
     })
     .await;
     if written.is_err() {
         ends.notify_one();
-        return;
     }
-    let closing = chan.closing.notified();
-    if !chan.closed.load(Ordering::SeqCst)
-        && tokio::time::timeout(CLOSE_WAIT, closing).await.is_err()
-    {
-        let _ = tokio::time::timeout(budget, handle.close(channel)).await;
-        if unclosed.fetch_add(1, Ordering::SeqCst) + 1 > MAX_UNCLOSED {
-            ends.notify_one();
-        }
-    }
-    chan.done.store(true, Ordering::SeqCst);
 }
 
 /// Runs `command` through the HTTP routes, as the client at `peer` with `key`.
@@ -808,7 +777,6 @@ impl russh::server::Handler for Conn {
         // Never read: russh would wait on a full, unread channel.
         let id = channel.id();
         drop(channel);
-        self.channels.retain(|_, c| !c.done.load(Ordering::SeqCst));
         self.commands += 1;
         if self.commands > self.state.config.ssh.max_commands {
             session.disconnect(
@@ -915,7 +883,7 @@ impl russh::server::Handler for Conn {
                 // bytes go with the refusal.
                 let handle = session.handle();
                 let budget = Duration::from_secs(self.state.config.request_timeout_secs);
-                let (ends, unclosed) = (self.ends.clone(), self.unclosed.clone());
+                let ends = self.ends.clone();
                 tokio::spawn(async move {
                     tokio::select! {
                         () = tokio::time::sleep(budget) => {}
@@ -925,16 +893,7 @@ impl russh::server::Handler for Conn {
                         chan.take_stdin();
                         let why = "the submission's body took too long: nothing was stored";
                         let limit = budget.max(Duration::from_secs(1));
-                        answer(
-                            &handle,
-                            channel,
-                            Outcome::refused(why),
-                            &chan,
-                            &unclosed,
-                            &ends,
-                            limit,
-                        )
-                        .await;
+                        answer(&handle, channel, Outcome::refused(why), &ends, limit).await;
                     }
                 });
             }
@@ -988,13 +947,11 @@ impl russh::server::Handler for Conn {
         channel: ChannelId,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        // A channel closed before its stdin ended was never run: nothing is stored.
+        // Whichever side closed first, the channel is over. One closed before its stdin
+        // ended was never run: nothing is stored.
         if let Some(chan) = self.channels.remove(&channel) {
-            chan.answered.store(true, Ordering::SeqCst);
-            chan.answering.notify_one();
+            chan.take();
             chan.take_stdin();
-            chan.closed.store(true, Ordering::SeqCst);
-            chan.closing.notify_one();
         }
         Ok(())
     }
