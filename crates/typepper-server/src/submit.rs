@@ -358,6 +358,7 @@ pub fn refusal_kind(why: &str) -> &'static str {
         ("implausible timing", "bot_timing"),
         ("timing as even as a metronome", "bot_timing"),
         ("gaps between keys drawn evenly", "bot_timing"),
+        ("timing that doesn't lean right", "bot_timing"),
         ("claimed ", "wrong_claim"),
         ("it arrived ", "too_soon"),
     ];
@@ -461,6 +462,13 @@ mod tests {
                     assert!(rhythm.kurtosis > 0.0, "{what}");
                     assert!(rhythm.bursts * 100 <= rhythm.gaps, "{what}");
                     assert!(rhythm.longest_burst <= 1, "{what}");
+                    if rhythm.gaps >= timing::SKEW_GAPS {
+                        assert!(rhythm.leans_right(), "{what}");
+                        assert!(
+                            2 * rhythm.slow * 100 >= 3 * rhythm.gaps * timing::MIN_SLOW_PERCENT,
+                            "{what}: half again the threshold"
+                        );
+                    }
                 }
             }
         }

@@ -315,3 +315,143 @@ async fn a_full_postgres_pool_makes_a_request_wait_no_longer_than_its_timeout() 
     drop(store);
     drop(db);
 }
+
+/// A fresh store on each backend there is: SQLite in a temp dir, and PostgreSQL when
+/// `TYPEPPER_TEST_POSTGRES_URL` names one. Each comes with a way to run SQL beside it.
+async fn each_store() -> Vec<(Arc<dyn typepper_server::store::Store>, Backdoor)> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("each.sqlite3");
+    let mut out = vec![(
+        open(path.to_str().unwrap()).await,
+        Backdoor::Sqlite(path, dir),
+    )];
+    if let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") {
+        let db = store::pg::FreshDb::create(&url);
+        out.push((open(&db.url).await, Backdoor::Postgres(db)));
+    }
+    out
+}
+
+/// SQL run on a store's database beside the store, as an operator (or a bug) would.
+enum Backdoor {
+    Sqlite(std::path::PathBuf, tempfile::TempDir),
+    Postgres(store::pg::FreshDb),
+}
+
+impl Backdoor {
+    fn execute(&self, sql: &str) {
+        match self {
+            Backdoor::Sqlite(path, _) => rusqlite::Connection::open(path)
+                .unwrap()
+                .execute_batch(sql)
+                .unwrap(),
+            Backdoor::Postgres(db) => db.execute(sql),
+        }
+    }
+
+    /// Every `(table, column, referenced table or "")` of the schema whose column is
+    /// named `player_id` or `run_id`, or is a foreign key.
+    fn references(&self) -> Vec<(String, String, String)> {
+        match self {
+            Backdoor::Sqlite(path, _) => {
+                let c = rusqlite::Connection::open(path).unwrap();
+                let mut s = c
+                    .prepare(
+                        "SELECT m.name, i.name, coalesce(
+                             (SELECT f.\"table\" FROM pragma_foreign_key_list(m.name) f
+                              WHERE f.\"from\" = i.name), '')
+                         FROM sqlite_master m, pragma_table_info(m.name) i
+                         WHERE m.type = 'table'",
+                    )
+                    .unwrap();
+                s.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .unwrap()
+                    .map(Result::unwrap)
+                    .collect()
+            }
+            Backdoor::Postgres(db) => db.rows(
+                "SELECT c.table_name::text, c.column_name::text, coalesce(
+                     (SELECT ccu.table_name::text
+                      FROM information_schema.key_column_usage k
+                      JOIN information_schema.referential_constraints rc
+                        ON rc.constraint_name = k.constraint_name
+                      JOIN information_schema.constraint_column_usage ccu
+                        ON ccu.constraint_name = rc.unique_constraint_name
+                      WHERE k.table_name = c.table_name AND k.column_name = c.column_name
+                      LIMIT 1), '')
+                 FROM information_schema.columns c WHERE c.table_schema = 'public'",
+            ),
+        }
+        .into_iter()
+        .filter(|(_, column, to)| column == "player_id" || column == "run_id" || !to.is_empty())
+        .collect()
+    }
+}
+
+#[tokio::test]
+async fn a_linked_ssh_key_never_stops_retention() {
+    for (store, _db) in each_store().await {
+        store::story::a_linked_key_never_stops_retention(&*store).await;
+    }
+}
+
+/// A table no one cleans that refers to one unused player: its batch fails, is said, and
+/// the sweep goes on to the players after it and to the other kinds.
+#[tokio::test]
+async fn a_batch_that_fails_is_stepped_over() {
+    for (store, db) in each_store().await {
+        let names = ["early", "stuck", "later"];
+        let mut ids = vec![];
+        for (n, name) in names.into_iter().enumerate() {
+            let p = store
+                .create_player(name.into(), [n as u8 + 1; 32], 1_000)
+                .await
+                .unwrap();
+            ids.push(p.id);
+        }
+        db.execute(&format!(
+            "CREATE TABLE mischief (player_id BIGINT NOT NULL REFERENCES players(id));
+             INSERT INTO mischief VALUES ({});",
+            ids[1]
+        ));
+        let horizon = typepper_server::store::Horizon {
+            runs_before_ms: 0,
+            seeds_before_ms: 0,
+            usage_before_day: "0000-00-00".into(),
+            unused_players_before_ms: 2_000,
+        };
+        let swept = typepper_server::sweep::sweep(&*store, &horizon, 1).await;
+        assert_eq!((swept.players, swept.failed), (2, 1), "{swept:?}");
+        for (n, released) in [true, false, true].into_iter().enumerate() {
+            let found = store.player_by_token([n as u8 + 1; 32]).await.unwrap();
+            assert_eq!(found.is_none(), released, "{}", names[n]);
+        }
+    }
+}
+
+/// Every table that refers to a player is one retention cleans when it releases the
+/// player, and no table has a foreign key to a run (retention deletes runs): a table
+/// added without either fails here, on each backend's own schema.
+#[tokio::test]
+async fn every_table_that_refers_to_players_or_runs_is_cleaned() {
+    use typepper_server::store::{PLAYER_ROWS, RUN_REFERENCES};
+    for (_store, db) in each_store().await {
+        let references = db.references();
+        assert!(!references.is_empty());
+        for (table, column, to) in references {
+            let what = format!("{table}.{column} (refers to {to:?})");
+            if column == "player_id" || to == "players" {
+                assert!(PLAYER_ROWS.contains(&table.as_str()), "{what}: not cleaned");
+            }
+            if to == "runs" {
+                panic!("{what}: a foreign key to runs stops retention");
+            }
+            if column == "run_id" {
+                assert!(
+                    RUN_REFERENCES.iter().any(|(t, _)| *t == table),
+                    "{what}: not known to retention"
+                );
+            }
+        }
+    }
+}

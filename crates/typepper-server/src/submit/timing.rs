@@ -11,6 +11,12 @@
 //! 2. **A metronome**: the same gap every time, or nearly (a fixed delay with a little
 //!    noise), at any speed.
 //! 3. **Flat randomness**: gaps drawn evenly from a range, which has no tail at all.
+//! 4. **A noisy metronome**: a fixed delay with a few percent of noise, Gaussian or
+//!    log-normal, spread widely enough to pass (2) but symmetric: its gaps don't lean
+//!    right. A person's mean gap is above their median, their gaps' skewness is
+//!    positive, and a few of their gaps are much slower than the rest (a pause, a word's
+//!    first letter, a hard reach): [`MIN_SLOW_PERCENT`] of gaps or more at half again the
+//!    median. A delay with 10 % of noise has next to none.
 //!
 //! Only judged keystrokes count (characters and spaces the rules judged): ignored inputs,
 //! such as spaces on an empty word, would otherwise dilute every test. The thresholds
@@ -32,6 +38,17 @@ pub const MIN_SPREAD_PERCENT: u64 = 8;
 pub const MIN_KURTOSIS: f64 = -0.9;
 /// The flat-draw test needs this many gaps to tell flat from merely steady.
 pub const KURTOSIS_GAPS: usize = 100;
+/// A gap this many halves of the median or longer is a slow one (1.5 × the median).
+pub const SLOW_HALVES: u64 = 3;
+/// At least this share of gaps (in percent) are slow ones. Measured on 2,814 rounds of the
+/// synthetic typist with 100 gaps or more (20 to 280 wpm, 88 to 100 % accuracy, BLITZ 15s,
+/// BLITZ 60s and ZEN, 25 typists each): never under 5.7 %. On 2,000 draws each of 100 to
+/// 1,200 gaps, a fixed delay with 7 % or 10 % Gaussian noise, or log-normal noise of σ
+/// 0.06 or 0.10, never reached 1 %.
+pub const MIN_SLOW_PERCENT: usize = 3;
+/// The lean-right test needs this many gaps: fewer, and a person's few slow keys may not
+/// have come yet.
+pub const SKEW_GAPS: usize = 100;
 
 /// Checks the times (ms since the round started, in order) of a round's judged
 /// keystrokes, and says what gave a program away.
@@ -52,6 +69,12 @@ pub struct Rhythm {
     pub quartiles: [u32; 3],
     /// The gaps' excess kurtosis (0 for a normal distribution, −1.2 for a uniform one).
     pub kurtosis: f64,
+    /// The gaps' skewness (0 for a symmetric distribution; a person's is positive).
+    pub skewness: f64,
+    /// The mean gap, in ms.
+    pub mean: f64,
+    /// Gaps of [`SLOW_HALVES`] halves of the median or longer.
+    pub slow: usize,
 }
 
 impl Rhythm {
@@ -67,7 +90,7 @@ impl Rhythm {
             bursts += usize::from(gap < BURST_GAP_MS);
             longest_burst = longest_burst.max(run);
         }
-        let kurtosis = excess_kurtosis(&gaps);
+        let (mean, skewness, kurtosis) = moments(&gaps);
         // The quartiles by selection: linear, where a sort is not.
         let mut order = gaps;
         let at = |q: usize| (order.len() - 1) * q / 4;
@@ -78,12 +101,19 @@ impl Rhythm {
             0 => median,
             d => above.select_nth_unstable(d - 1).1.to_owned(),
         };
+        let slow = order
+            .iter()
+            .filter(|&&g| 2 * u64::from(g) >= SLOW_HALVES * u64::from(median))
+            .count();
         Some(Rhythm {
             gaps: order.len(),
             bursts,
             longest_burst,
             quartiles: [q1, median, q3],
             kurtosis,
+            skewness,
+            mean,
+            slow,
         })
     }
 
@@ -125,27 +155,45 @@ impl Rhythm {
                 self.kurtosis
             ));
         }
+        if self.gaps >= SKEW_GAPS && !self.leans_right() {
+            let median = self.quartiles[1];
+            return Err(format!(
+                "timing that doesn't lean right: {} of {} gaps between keys are half again \
+                 the median ({median} ms) or longer, and the mean is {:.0} ms; a person's \
+                 gaps have a tail of slow keys",
+                self.slow, self.gaps, self.mean
+            ));
+        }
         Ok(())
+    }
+
+    /// Whether the gaps lean right as a person's do: the mean above the median, a positive
+    /// skewness, and [`MIN_SLOW_PERCENT`] of them slow.
+    pub fn leans_right(&self) -> bool {
+        self.mean > f64::from(self.quartiles[1])
+            && self.skewness > 0.0
+            && self.slow * 100 >= self.gaps * MIN_SLOW_PERCENT
     }
 }
 
-/// The sample's excess kurtosis: 0 for a normal distribution, −1.2 for a uniform one,
-/// above 0 for one with a long tail.
-fn excess_kurtosis(gaps: &[u32]) -> f64 {
+/// The sample's mean, skewness (0 for a symmetric distribution) and excess kurtosis (0 for
+/// a normal distribution, −1.2 for a uniform one, above 0 for one with a long tail).
+fn moments(gaps: &[u32]) -> (f64, f64, f64) {
     let n = gaps.len() as f64;
     let mean = gaps.iter().map(|&g| f64::from(g)).sum::<f64>() / n;
-    let (mut m2, mut m4) = (0.0, 0.0);
+    let (mut m2, mut m3, mut m4) = (0.0, 0.0, 0.0);
     for &g in gaps {
         let d = f64::from(g) - mean;
         m2 += d * d;
+        m3 += d * d * d;
         m4 += d * d * d * d;
     }
-    let (m2, m4) = (m2 / n, m4 / n);
+    let (m2, m3, m4) = (m2 / n, m3 / n, m4 / n);
     if m2 == 0.0 {
         // Every gap the same: the metronome test says so first.
-        return 0.0;
+        return (mean, 0.0, 0.0);
     }
-    m4 / (m2 * m2) - 3.0
+    (mean, m3 / m2.powf(1.5), m4 / (m2 * m2) - 3.0)
 }
 
 #[cfg(test)]
@@ -211,6 +259,45 @@ mod tests {
         let flat: Vec<u32> = draws(11, 41).take(250).map(|d| 30 + d).collect();
         let why = check(&times(flat)).unwrap_err();
         assert!(why.starts_with("gaps between keys drawn evenly"), "{why}");
+    }
+
+    /// A cheap deterministic stream of standard normal numbers (Box–Muller).
+    fn normals(seed: u32) -> impl Iterator<Item = f64> {
+        let mut u = draws(seed, 1 << 20).map(|d| (f64::from(d) + 0.5) / f64::from(1u32 << 20));
+        std::iter::repeat_with(move || {
+            let (a, b) = (u.next().unwrap_or(0.5), u.next().unwrap_or(0.5));
+            (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
+        })
+    }
+
+    /// The attack: a fixed delay of 48 ms (248 wpm) with 7 % or 10 % Gaussian noise, or
+    /// log-normal noise of σ 0.03 and 0.06, ranked a 15 s round at 248 wpm.
+    #[test]
+    fn a_noisy_metronome_is_refused() {
+        let noises: [(&str, fn(f64) -> f64); 4] = [
+            ("7 % Gaussian", |z| 1.0 + 0.07 * z),
+            ("10 % Gaussian", |z| 1.0 + 0.10 * z),
+            ("log-normal σ 0.03", |z| (0.03 * z).exp()),
+            ("log-normal σ 0.06", |z| (0.06 * z).exp()),
+        ];
+        for (what, noise) in noises {
+            for (seed, n) in [(1, 100), (2, 310), (3, 1200)] {
+                let gaps: Vec<u32> = normals(seed)
+                    .take(n)
+                    .map(|z| (48.0 * noise(z)).round().max(1.0) as u32)
+                    .collect();
+                let why = check(&times(gaps)).unwrap_err();
+                // The narrowest noise is still a metronome to the spread test.
+                let caught = [
+                    "timing that doesn't lean right",
+                    "timing as even as a metronome",
+                ];
+                assert!(
+                    caught.iter().any(|c| why.starts_with(c)),
+                    "{what}, {n}: {why}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -64,6 +64,18 @@ impl FreshDb {
             client.query_one(sql, &[]).expect("counting").get(0)
         })
     }
+
+    /// The rows of three text columns `sql` selects.
+    #[allow(dead_code)] // The store tests read the schema; the HTTP tests don't.
+    pub fn rows(&self, sql: &str) -> Vec<(String, String, String)> {
+        off_runtime(|| {
+            let mut client = Client::connect(&self.url, NoTls).expect("connecting to read");
+            let rows = client.query(sql, &[]).expect("reading");
+            rows.iter()
+                .map(|r| (r.get(0), r.get(1), r.get(2)))
+                .collect()
+        })
+    }
 }
 
 /// Runs `f` on a thread of its own: the synchronous client drives a runtime of its own,

@@ -609,6 +609,140 @@ pub async fn story(store: &dyn Store) {
     seeds(store, &ana, &bob, may).await;
     usage(store, &cy, may).await;
     unused_names(store, may).await;
+    guard(store, may).await;
+}
+
+/// A fresh player named `name`, linked at `at`, with token hash `[n; 32]`.
+async fn player(store: &dyn Store, name: &str, n: u8, at: i64) -> Player {
+    store
+        .create_player(String::from(name), [n; 32], at)
+        .await
+        .unwrap()
+}
+
+/// What guards the boards: look-alike names, keys, pending runs, the operator, rounds found
+/// by their seed, and the retention a linked key once stopped.
+async fn guard(store: &dyn Store, now: i64) {
+    // --- Names that look alike are one name.
+    let lil = player(store, "ll1", 40, now).await;
+    for taken in ["Il1", "LLI", "lil"] {
+        assert!(
+            matches!(
+                store
+                    .create_player(String::from(taken), [41; 32], now)
+                    .await,
+                Err(StoreError::NameTaken(_))
+            ),
+            "{taken} after ll1"
+        );
+    }
+    player(store, "B0B0", 42, now).await;
+    assert!(
+        store
+            .create_player(String::from("bobo"), [43; 32], now)
+            .await
+            .is_err()
+    );
+
+    // --- A key belongs to one player, and a player has a few keys at most.
+    store
+        .link_key("SHA256:a".into(), lil.id, now, 2)
+        .await
+        .unwrap();
+    store
+        .link_key("SHA256:a".into(), lil.id, now, 2)
+        .await
+        .unwrap();
+    store
+        .link_key("SHA256:b".into(), lil.id, now, 2)
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.link_key("SHA256:c".into(), lil.id, now, 2).await,
+        Err(StoreError::TooManyKeys(2))
+    ));
+    let other = player(store, "other", 44, now).await;
+    match store.link_key("SHA256:a".into(), other.id, now, 2).await {
+        Err(StoreError::KeyLinked(name)) => assert_eq!(name, "ll1"),
+        got => panic!("a key linked twice: {got:?}"),
+    }
+    assert_eq!(
+        store.player_by_key("SHA256:a".into()).await.unwrap(),
+        Some(lil.clone())
+    );
+
+    // --- A pending run is stored but off the boards until a later run confirms it.
+    let month = month_of(now);
+    let b15 = blitz15();
+    let board = async || {
+        shown(&store.board(b15.clone(), month.clone(), 10).await.unwrap())
+            .into_iter()
+            .filter(|r| r.1 == "ll1")
+            .map(|r| (r.2, r.4.to_owned()))
+            .collect::<Vec<_>>()
+    };
+    let steady = run("ll100001", &lil, S15, (60, 6000), now);
+    insert(store, std::slice::from_ref(&steady)).await.unwrap();
+    let mut fast = run("ll100002", &lil, S15, (120, 12_000), now + 1);
+    fast.pending = Some("far above".into());
+    assert_eq!(
+        pbs(&insert(store, std::slice::from_ref(&fast)).await.unwrap()),
+        [false]
+    );
+    assert_eq!(
+        board().await,
+        [(60, "ll100001".into())],
+        "a pending run waits"
+    );
+    let record = known(store, lil.id, vec![], vec![]).await.record;
+    assert_eq!(record.best_wpm_x100, Some(6000));
+    assert_eq!(record.pending.len(), 1);
+    assert_eq!(record.pending[0].id, "ll100002");
+    let stored = store.run("ll100002".into()).await.unwrap().unwrap();
+    assert_eq!(stored.pending.as_deref(), Some("far above"));
+    let mut again = run("ll100003", &lil, S15, (100, 10_000), now + 2);
+    again.confirms = vec!["ll100002".into()];
+    insert(store, std::slice::from_ref(&again)).await.unwrap();
+    assert_eq!(
+        board().await,
+        [(120, "ll100002".into())],
+        "confirmed, it goes on"
+    );
+    let record = known(store, lil.id, vec![], vec![]).await.record;
+    assert_eq!(
+        (record.best_wpm_x100, record.pending.len()),
+        (Some(12_000), 0)
+    );
+
+    // --- The operator hides a run: the player's next best takes its place.
+    assert!(store.hide_run("ll100002".into()).await.unwrap());
+    assert!(!store.hide_run("nosuch00".into()).await.unwrap());
+    assert_eq!(board().await, [(100, "ll100003".into())]);
+    assert!(store.run("ll100002".into()).await.unwrap().unwrap().hidden);
+    let record = known(store, lil.id, vec![], vec![]).await.record;
+    assert_eq!(record.best_wpm_x100, Some(10_000), "the record without it");
+    // And bans a player, by any name that looks like theirs: off the boards for good.
+    assert!(store.ban_player("LL1".into()).await.unwrap());
+    assert!(!store.ban_player("nobody".into()).await.unwrap());
+    assert_eq!(board().await, []);
+    assert!(store.run("ll100001".into()).await.unwrap().unwrap().hidden);
+    assert!(known(store, lil.id, vec![], vec![]).await.record.banned);
+
+    // --- A round is found by its seed too, with its mode and prefix chain.
+    let mut on_seed = run("other001", &other, S15, (50, 5000), now);
+    on_seed.round.seed = u64::MAX - 1;
+    on_seed.round.prefix = vec![1, 2, 3, 4];
+    on_seed.unranked = Some("not played on a seed the server issued to you".into());
+    insert(store, std::slice::from_ref(&on_seed)).await.unwrap();
+    let found = known(store, other.id, vec![], vec![u64::MAX - 1])
+        .await
+        .rounds;
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].run, "other001");
+    assert_eq!(
+        found[0].on,
+        Some((b15.clone(), u64::MAX - 1, vec![1, 2, 3, 4]))
+    );
 }
 
 /// Issued seeds: kept, found, used up once, withdrawn past the cap, swept once expired.
@@ -772,4 +906,48 @@ pub async fn reopened(store: &dyn Store) {
             .await,
         Err(StoreError::NameTaken(_))
     ));
+}
+
+/// The attack: a key linked a player who never stored a run; the player was made 31 days
+/// ago and another's run 9 days ago. Every sweep then failed on the key, for good.
+pub async fn a_linked_key_never_stops_retention(store: &dyn Store) {
+    let now = MARCH;
+    let other = player(store, "other", 44, now).await;
+    let day = 86_400_000;
+    let later = now + 40 * day;
+    let quiet = player(store, "quiet", 45, later - 31 * day).await;
+    store
+        .link_key("SHA256:quiet".into(), quiet.id, later - 31 * day, 8)
+        .await
+        .unwrap();
+    let old = run("other002", &other, S15, (40, 4000), later - 9 * day);
+    insert(store, std::slice::from_ref(&old)).await.unwrap();
+    let newer = run("other003", &other, S15, (45, 4500), later - 9 * day + 1);
+    insert(store, std::slice::from_ref(&newer)).await.unwrap();
+    let swept = sweep_all(
+        store,
+        &Horizon {
+            runs_before_ms: later - 8 * day,
+            seeds_before_ms: later,
+            usage_before_day: typepper_api::Utc::of(later - day).day(),
+            unused_players_before_ms: later - 30 * day,
+        },
+        1,
+    )
+    .await;
+    assert!(swept.players >= 1 && swept.runs >= 1, "{swept:?}");
+    assert_eq!(
+        store.run("other002".into()).await.unwrap(),
+        None,
+        "the old run went"
+    );
+    assert_eq!(
+        store.player_by_key("SHA256:quiet".into()).await.unwrap(),
+        None
+    );
+    assert_eq!(store.player_by_token([45; 32]).await.unwrap(), None);
+    store
+        .create_player(String::from("quiet"), [46; 32], later)
+        .await
+        .expect("the name is free again");
 }
