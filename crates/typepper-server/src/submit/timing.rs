@@ -274,7 +274,8 @@ mod tests {
     /// log-normal noise of σ 0.03 and 0.06, ranked a 15 s round at 248 wpm.
     #[test]
     fn a_noisy_metronome_is_refused() {
-        let noises: [(&str, fn(f64) -> f64); 4] = [
+        type Noise = fn(f64) -> f64;
+        let noises: [(&str, Noise); 4] = [
             ("7 % Gaussian", |z| 1.0 + 0.07 * z),
             ("10 % Gaussian", |z| 1.0 + 0.10 * z),
             ("log-normal σ 0.03", |z| (0.03 * z).exp()),
