@@ -334,7 +334,8 @@ async fn each_store() -> Vec<(Arc<dyn typepper_server::store::Store>, Backdoor)>
 
 /// SQL run on a store's database beside the store, as an operator (or a bug) would.
 enum Backdoor {
-    Sqlite(std::path::PathBuf, tempfile::TempDir),
+    /// The file, and the dir that holds it (kept while the store is used).
+    Sqlite(std::path::PathBuf, #[allow(dead_code)] tempfile::TempDir),
     Postgres(store::pg::FreshDb),
 }
 
