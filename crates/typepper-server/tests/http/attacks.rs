@@ -570,3 +570,219 @@ async fn one_players_round_sent_twice_at_once_is_one_run_answered_twice() {
         assert_eq!(srv.stored_runs(), 2);
     }
 }
+
+/// Standard normal numbers from a fixed seed (xorshift and Box–Muller): a bot's noise.
+fn normals(seed: u64) -> impl Iterator<Item = f64> {
+    let mut x = seed.max(1);
+    let mut uniform = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        ((x >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+    };
+    std::iter::repeat_with(move || {
+        let (a, b) = (uniform(), uniform());
+        (-2.0 * a.ln()).sqrt() * (std::f64::consts::TAU * b).cos()
+    })
+}
+
+/// A round of `mode` on `seed`, every key right, typed by a program that waits `noise(z)`
+/// times 48 ms between keys, `z` standard normal: 248 wpm, as the attack ranked.
+fn noisy_metronome(mode: Mode, seed: u64, noise: fn(f64) -> f64) -> Replay {
+    let mut t = 0;
+    let times = std::iter::once(0).chain(normals(seed).map(move |z| {
+        t += (48.0 * noise(z)).round().max(1.0) as u32;
+        t
+    }));
+    retimed(&accurate(mode, seed), times)
+}
+
+/// The attack: a fixed 48 ms delay with 7 % or 10 % Gaussian noise, or log-normal gaps
+/// of σ 0.06, ranked at 248 wpm on an issued seed. Each is refused now, in BLITZ 15s and
+/// 60s alike.
+#[tokio::test]
+async fn a_noisy_metronome_on_an_issued_seed_is_refused() {
+    type Noise = fn(f64) -> f64;
+    let noises: [(&str, Noise); 3] = [
+        ("7 % Gaussian", |z| 1.0 + 0.07 * z),
+        ("10 % Gaussian", |z| 1.0 + 0.10 * z),
+        ("log-normal σ 0.06", |z| (0.06 * z).exp()),
+    ];
+    for srv in Server::each(|_| {}).await {
+        let (ada, _) = players(&srv).await;
+        for (what, noise) in noises {
+            for mode in [Mode::BLITZ_15, Mode::BLITZ_60] {
+                let seed = srv.issue(&ada, mode).await;
+                srv.later(61_000);
+                let bot = noisy_metronome(mode, seed, noise);
+                let (_, score) = bot.play().expect("plays");
+                assert!(score.wpm() >= 240, "{what}: {} wpm", score.wpm());
+                let lines = srv.submit_lines(&ada, entry(&bot)).await;
+                let [Line::No(why)] = &lines[..] else {
+                    panic!("{what} in {mode} on {}: {lines:?}", srv.backend());
+                };
+                assert!(
+                    why.starts_with("timing that doesn't lean right")
+                        || why.starts_with("timing as even as a metronome"),
+                    "{what}: {why}"
+                );
+            }
+        }
+        assert!(board(&srv, Mode::BLITZ_15).await.is_empty());
+    }
+}
+
+/// The attack: a player who had typed 52 to 68 wpm ranked 284 wpm, first on the board,
+/// with nothing flagged. Now it waits off the boards until the player types near it again.
+#[tokio::test]
+async fn a_run_far_above_its_players_record_waits_until_they_repeat_it() {
+    let watched = |c: &mut typepper_server::Config| {
+        c.watch = typepper_server::submit::rank::Watch::default();
+    };
+    for srv in Server::each(watched).await {
+        let (ada, _) = players(&srv).await;
+        let steady = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 60)).await;
+        let (steady_id, ranked, _) = stored(&srv, &ada, &steady).await;
+        assert_eq!(ranked, Ranked::Yes, "on {}", srv.backend());
+        let leap = srv.ranked(&ada, Mode::BLITZ_15, &typist(2, 240)).await;
+        let (leap_id, ranked, pb) = stored(&srv, &ada, &leap).await;
+        let Ranked::Pending(why) = ranked else {
+            panic!("{ranked:?} on {}", srv.backend());
+        };
+        assert!(
+            why.contains("above your best") && why.contains("within 25% of it again"),
+            "{why}"
+        );
+        assert!(!pb);
+        assert_eq!(
+            board(&srv, Mode::BLITZ_15).await,
+            [("ada".into(), steady_id)]
+        );
+        let page = srv.get(&format!("/r/{leap_id}")).await.text();
+        assert!(
+            page.contains("waits for its player to confirm it"),
+            "{page}"
+        );
+        // Within 25 %: it confirms the leap, and is ranked itself against the new record.
+        let again = srv.ranked(&ada, Mode::BLITZ_15, &typist(3, 225)).await;
+        let (_, ranked, _) = stored(&srv, &ada, &again).await;
+        assert_eq!(ranked, Ranked::Yes, "on {}", srv.backend());
+        assert_eq!(board(&srv, Mode::BLITZ_15).await, [("ada".into(), leap_id)]);
+    }
+}
+
+#[tokio::test]
+async fn a_first_ranked_run_over_150_wpm_waits() {
+    let watched = |c: &mut typepper_server::Config| {
+        c.watch = typepper_server::submit::rank::Watch::default();
+    };
+    for srv in Server::each(watched).await {
+        let (ada, grace) = players(&srv).await;
+        let first = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 200)).await;
+        let (_, ranked, _) = stored(&srv, &ada, &first).await;
+        assert!(
+            matches!(&ranked, Ranked::Pending(why) if why.contains("first ranked round")),
+            "{ranked:?}"
+        );
+        assert!(board(&srv, Mode::BLITZ_15).await.is_empty());
+        // A first round at a person's pace goes straight on.
+        let calm = srv.ranked(&grace, Mode::BLITZ_15, &typist(2, 90)).await;
+        assert_eq!(stored(&srv, &grace, &calm).await.1, Ranked::Yes);
+    }
+}
+
+/// The attack: someone else's run with its last key dropped was stored as new, under the
+/// copier's name, with a share link.
+#[tokio::test]
+async fn a_copy_missing_its_last_key_is_refused() {
+    for srv in Server::each(|_| {}).await {
+        let (ada, grace) = players(&srv).await;
+        let round = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 80)).await;
+        let (id, ..) = stored(&srv, &ada, &round).await;
+        for cut in [1, 2, 17] {
+            let mut copy = round.clone();
+            copy.inputs.truncate(copy.inputs.len() - cut);
+            refused(&srv, &grace, &copy, &format!("a copy of run {id}")).await;
+        }
+    }
+}
+
+/// The attack: someone else's run with every gap stretched by 5 % was stored as new.
+#[tokio::test]
+async fn a_copy_with_every_gap_stretched_is_refused() {
+    for srv in Server::each(|_| {}).await {
+        let (ada, grace) = players(&srv).await;
+        let round = srv.ranked(&ada, Mode::BLITZ_60, &typist(1, 80)).await;
+        let (id, ..) = stored(&srv, &ada, &round).await;
+        for percent in [95, 105, 109] {
+            let times = round
+                .timeline()
+                .map(|(t, _)| t.expect("a time") * percent / 100);
+            let copy = retimed(&round, times);
+            assert_ne!(claim(&copy), 0);
+            refused(&srv, &grace, &copy, &format!("a copy of run {id}")).await;
+        }
+    }
+}
+
+/// The other way round: a stored round that is a copy cut short makes its whole original a
+/// copy of it.
+#[tokio::test]
+async fn the_original_of_a_stored_trimmed_copy_is_a_copy_too() {
+    for srv in Server::each(|_| {}).await {
+        let (ada, grace) = players(&srv).await;
+        let round = blitz(5);
+        let mut cut = round.clone();
+        cut.inputs.truncate(round.inputs.len() - 20);
+        let (id, ..) = stored(&srv, &grace, &cut).await;
+        refused(&srv, &ada, &round, &format!("a copy of run {id}")).await;
+    }
+}
+
+/// A race: two people typing every key of one text right, at the same pace, type the same
+/// keys; their timing tells them apart, and both are kept.
+#[tokio::test]
+async fn two_people_typing_one_text_are_both_kept() {
+    for srv in Server::each(|_| {}).await {
+        let (ada, grace) = players(&srv).await;
+        for (seed, wpm) in [(21, 60), (22, 90), (23, 140)] {
+            let exact = |typist_seed| Typist {
+                wpm,
+                accuracy: 100,
+                seed: typist_seed,
+                zen_ms: 30_000,
+            };
+            let first = synth(Mode::BLITZ_30, seed, &exact(1));
+            let second = synth(Mode::BLITZ_30, seed, &exact(2));
+            let shared = first
+                .inputs
+                .iter()
+                .zip(&second.inputs)
+                .take_while(|(a, b)| a.op == b.op)
+                .count();
+            assert!(shared > 40, "the same keys: {shared}");
+            stored(&srv, &ada, &first).await;
+            stored(&srv, &grace, &second).await;
+        }
+    }
+}
+
+/// The attack: `Il1` linked beside `ll1`.
+#[tokio::test]
+async fn a_name_that_looks_like_a_taken_one_is_taken() {
+    for srv in Server::each(|_| {}).await {
+        srv.link("ll1").await;
+        for alike in ["Il1", "lI1", "LLL", "1ll"] {
+            let reply = srv
+                .post_player(&serde_json::json!({ "name": alike }).to_string())
+                .await;
+            assert_eq!(reply.status, StatusCode::CONFLICT, "{alike}");
+            assert!(reply.text().contains("is taken"), "{}", reply.text());
+        }
+        srv.link("B0B").await;
+        assert_eq!(
+            srv.post_player(r#"{"name": "bob"}"#).await.status,
+            StatusCode::CONFLICT
+        );
+    }
+}
