@@ -101,6 +101,12 @@ impl From<crate::store::StoreError> for ApiError {
             StoreError::Late => {
                 ApiError::Unavailable("the server is too busy to store it now".into(), 1)
             }
+            StoreError::KeyLinked(name) => ApiError::Conflict(format!(
+                "this key is linked to {name} already: a key belongs to one player"
+            )),
+            StoreError::TooManyKeys(n) => ApiError::Conflict(format!(
+                "the player has {n} keys linked, the most there may be"
+            )),
             other => ApiError::Internal(other.to_string()),
         }
     }

@@ -90,6 +90,8 @@ pub struct State {
     pub metrics: metrics::Metrics,
     /// Connections open now ([`serve`] counts them).
     pub connections: Arc<std::sync::atomic::AtomicUsize>,
+    /// Bytes of `v1 submit` bodies the SSH server holds now.
+    ssh_body_bytes: std::sync::atomic::AtomicUsize,
 }
 
 impl State {
@@ -121,6 +123,7 @@ impl State {
             runs: cache::RunCache::new(config.cache_bytes),
             metrics: metrics::Metrics::default(),
             connections: Arc::default(),
+            ssh_body_bytes: std::sync::atomic::AtomicUsize::new(0),
             store,
             config,
             clock,
@@ -146,6 +149,9 @@ impl State {
             connections: self.connections.load(std::sync::atomic::Ordering::Relaxed),
             cache: self.runs.stats(),
             limiter_keys: self.ip_limit.len(),
+            ssh_body_bytes: self
+                .ssh_body_bytes
+                .load(std::sync::atomic::Ordering::Relaxed),
             commits: self.store.commits(),
         })
     }

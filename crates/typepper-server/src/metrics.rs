@@ -80,6 +80,8 @@ pub struct Gauges {
     pub cache: crate::cache::Stats,
     /// Keys the per-IP limiter holds.
     pub limiter_keys: usize,
+    /// Bytes of `v1 submit` bodies the SSH server holds while they arrive.
+    pub ssh_body_bytes: usize,
     /// The store's commits and the work they carried, if it groups them.
     pub commits: Option<(u64, u64)>,
 }
@@ -176,6 +178,12 @@ impl Metrics {
                 "Addresses the per-IP limit holds.",
                 gauges.limiter_keys as u64,
             ),
+            (
+                "typepper_ssh_body_bytes",
+                "gauge",
+                "Bytes of v1 submit bodies held over SSH while they arrive.",
+                gauges.ssh_body_bytes as u64,
+            ),
         ];
         let grouped = gauges.commits.map(|(commits, work)| {
             [
@@ -233,6 +241,7 @@ mod tests {
                 misses: 2,
             },
             limiter_keys: 5,
+            ssh_body_bytes: 7,
             commits: Some((2, 9)),
         });
         for line in [
@@ -246,6 +255,7 @@ mod tests {
             "typepper_open_connections 3",
             "typepper_cache_hits_total 4",
             "typepper_db_committed_work_total 9",
+            "typepper_ssh_body_bytes 7",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

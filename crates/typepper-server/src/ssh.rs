@@ -446,9 +446,11 @@ impl Chan {
         first
     }
 
-    /// The body so far, and no more kept.
-    fn take_stdin(&self) -> Vec<u8> {
-        std::mem::take(&mut *self.stdin.lock().unwrap_or_else(|p| p.into_inner()))
+    /// The body so far, and no more kept (`held` counts what all channels hold).
+    fn take_stdin(&self, held: &AtomicUsize) -> Vec<u8> {
+        let body = std::mem::take(&mut *self.stdin.lock().unwrap_or_else(|p| p.into_inner()));
+        held.fetch_sub(body.len(), Ordering::Relaxed);
+        body
     }
 }
 
@@ -495,7 +497,7 @@ impl Conn {
     /// Answers `channel` at once with `outcome`, unless it has been answered already.
     fn answer_now(&mut self, channel: ChannelId, outcome: Outcome, session: &Session) {
         match self.channels.get(&channel) {
-            Some(chan) if chan.take() => chan.take_stdin(),
+            Some(chan) if chan.take() => chan.take_stdin(&self.state.ssh_body_bytes),
             _ => return,
         };
         let handle = session.handle();
@@ -883,14 +885,14 @@ impl russh::server::Handler for Conn {
                 // bytes go with the refusal.
                 let handle = session.handle();
                 let budget = Duration::from_secs(self.state.config.request_timeout_secs);
-                let ends = self.ends.clone();
+                let (ends, state) = (self.ends.clone(), self.state.clone());
                 tokio::spawn(async move {
                     tokio::select! {
                         () = tokio::time::sleep(budget) => {}
                         () = chan.answering.notified() => return,
                     }
                     if chan.take() {
-                        chan.take_stdin();
+                        chan.take_stdin(&state.ssh_body_bytes);
                         let why = "the submission's body took too long: nothing was stored";
                         let limit = budget.max(Duration::from_secs(1));
                         answer(&handle, channel, Outcome::refused(why), &ends, limit).await;
@@ -911,14 +913,22 @@ impl russh::server::Handler for Conn {
         let Some(chan) = self.channels.get(&channel) else {
             return Ok(());
         };
-        if !chan.submitting.load(Ordering::SeqCst) || chan.answered.load(Ordering::SeqCst) {
+        if !chan.submitting.load(Ordering::SeqCst) {
             return Ok(());
         }
         let over = {
             let mut stdin = chan.stdin.lock().unwrap_or_else(|p| p.into_inner());
+            // Under the lock: a channel answered meanwhile (its body refused and taken)
+            // keeps nothing more.
+            if chan.answered.load(Ordering::SeqCst) {
+                return Ok(());
+            }
             let over = stdin.len() + data.len() > MAX_BODY;
             if !over {
                 stdin.extend_from_slice(data);
+                self.state
+                    .ssh_body_bytes
+                    .fetch_add(data.len(), Ordering::Relaxed);
             }
             over
         };
@@ -935,7 +945,9 @@ impl russh::server::Handler for Conn {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         let stdin = match self.channels.get(&channel) {
-            Some(chan) if chan.submitting.load(Ordering::SeqCst) => chan.take_stdin(),
+            Some(chan) if chan.submitting.load(Ordering::SeqCst) => {
+                chan.take_stdin(&self.state.ssh_body_bytes)
+            }
             _ => return Ok(()),
         };
         self.run(channel, Command::Submit, stdin, session);
@@ -951,7 +963,7 @@ impl russh::server::Handler for Conn {
         // ended was never run: nothing is stored.
         if let Some(chan) = self.channels.remove(&channel) {
             chan.take();
-            chan.take_stdin();
+            chan.take_stdin(&self.state.ssh_body_bytes);
         }
         Ok(())
     }

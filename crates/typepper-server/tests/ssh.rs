@@ -1,6 +1,8 @@
 //! The `v1` protocol over SSH, spoken by Debian's OpenSSH client with throwaway keys to
 //! the real server binary: link, seed, submit, replay (the same bytes as HTTP), board,
-//! a web player's token, refusals, and a connection dropped mid-body.
+//! a web player's token, refusals, and a connection dropped mid-body. What OpenSSH won't
+//! do (stay unauthenticated, run thousands of commands on one connection, hold bodies
+//! open) is done by a client of russh's, as an attacker would.
 
 #![allow(clippy::unwrap_used)] // a test: a failure is a panic with its place
 
@@ -18,11 +20,36 @@ struct Server {
     child: Child,
     http: SocketAddr,
     ssh: SocketAddr,
+    metrics: Option<SocketAddr>,
     _stdout: BufReader<ChildStdout>,
     _dir: tempfile::TempDir,
 }
 
 impl Server {
+    /// A gauge from `GET /metrics` (the server must have `--metrics-listen`).
+    fn gauge(&self, name: &str) -> u64 {
+        let at = self.metrics.expect("--metrics-listen");
+        let mut s = TcpStream::connect(at).unwrap();
+        s.write_all(b"GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in {text}"))
+    }
+
+    /// The server process's resident memory, in KiB.
+    fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap()
+    }
+
     fn start() -> Server {
         Server::start_with(&[])
     }
@@ -35,14 +62,21 @@ impl Server {
                 command.env_remove(key);
             }
         }
-        let mut child = command
+        command
             .args(["--listen", "127.0.0.1:0", "--ssh-listen", "127.0.0.1:0"])
             .arg("--data-dir")
             .arg(dir.path())
             .arg("--static-dir")
             .arg(dir.path())
-            .args(["--quiet", "--ip-rate", "0", "--player-rate", "0"])
-            .args(extra)
+            .arg("--quiet")
+            .args(extra);
+        // The limits are off unless the test sets them.
+        for flag in ["--ip-rate", "--player-rate"] {
+            if !extra.contains(&flag) {
+                command.args([flag, "0"]);
+            }
+        }
+        let mut child = command
             .stdin(Stdio::null())
             // Its only warning is that these dirs hold no built game.
             .stderr(Stdio::null())
@@ -54,16 +88,18 @@ impl Server {
             let mut line = String::new();
             stdout.read_line(&mut line).unwrap();
             line.split_once(prefix)
-                .and_then(|(_, rest)| rest.split_whitespace().next())
+                .and_then(|(_, rest)| rest.split(|c: char| c.is_whitespace() || c == '/').next())
                 .and_then(|a| a.parse().ok())
                 .unwrap_or_else(|| panic!("no {prefix} address in {line:?}"))
         };
         let http = addr("http://");
         let ssh = addr("ssh://");
+        let metrics = extra.contains(&"--metrics-listen").then(|| addr("http://"));
         Server {
             child,
             http,
             ssh,
+            metrics,
             _stdout: stdout,
             _dir: dir,
         }
@@ -106,9 +142,15 @@ struct Player {
 
 impl Player {
     fn new(dir: &Path, name: &str, server: &Server) -> Player {
+        Player::with_key(dir, name, server, &["-t", "ed25519"])
+    }
+
+    /// A player with a key `ssh-keygen` makes with `kind` (`-t rsa -b 1024`, say).
+    fn with_key(dir: &Path, name: &str, server: &Server, kind: &[&str]) -> Player {
         let key = dir.join(name);
         let made = Command::new("ssh-keygen")
-            .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
+            .args(kind)
+            .args(["-q", "-N", "", "-C", name, "-f"])
             .arg(&key)
             .status()
             .unwrap();
@@ -348,7 +390,7 @@ fn a_stalled_body_is_answered_when_the_request_time_is_up_and_stores_nothing() {
         eprintln!("skipped: no OpenSSH client here");
         return;
     }
-    let server = Server::start_with(&["--request-timeout", "1"]);
+    let server = Server::start_with(&["--request-timeout", "1", "--ssh-per-ip", "100"]);
     let dir = tempfile::tempdir().unwrap();
     let bo = Player::new(dir.path(), "bo", &server);
     bo.ok("v1 link sshbo", b"");
@@ -434,4 +476,501 @@ fn one_shared_connection_runs_command_after_command() {
         .args(["-O", "exit", "127.0.0.1"])
         .stderr(Stdio::null())
         .status();
+}
+
+/// A client of russh's, for what OpenSSH won't do on purpose.
+mod raw {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use russh::ChannelMsg;
+    use russh::client::{self, Handle};
+    use russh::keys::{PrivateKeyWithHashAlg, load_secret_key};
+
+    /// Trusts any host key: the server is the test's own.
+    pub struct Trusting;
+
+    impl client::Handler for Trusting {
+        type Error = russh::Error;
+
+        async fn check_server_key(
+            &mut self,
+            _key: &russh::keys::PublicKeyOrCertificate,
+        ) -> Result<bool, Self::Error> {
+            Ok(true)
+        }
+    }
+
+    /// A connection, past the key exchange, not logged in.
+    pub async fn connect(at: std::net::SocketAddr) -> Handle<Trusting> {
+        let config = Arc::new(client::Config {
+            inactivity_timeout: None,
+            // Without it each command waits on Nagle and a delayed ACK (40 ms).
+            nodelay: true,
+            ..Default::default()
+        });
+        client::connect(config, at, Trusting).await.unwrap()
+    }
+
+    /// A connection logged in with the key at `key`.
+    pub async fn login(at: std::net::SocketAddr, key: &std::path::Path) -> Handle<Trusting> {
+        let mut handle = connect(at).await;
+        let key = PrivateKeyWithHashAlg::new(Arc::new(load_secret_key(key, None).unwrap()), None);
+        let auth = handle.authenticate_publickey("player", key).await.unwrap();
+        assert!(auth.success(), "{auth:?}");
+        handle
+    }
+
+    /// What a command gave back: stdout, stderr, exit status.
+    pub type Answer = (Vec<u8>, String, Option<u32>);
+
+    /// Runs `command` with `stdin` on a channel of its own, to the channel's close;
+    /// `None` if the channel could not be opened.
+    pub async fn run(handle: &Handle<Trusting>, command: &[u8], stdin: &[u8]) -> Option<Answer> {
+        let mut channel = handle.channel_open_session().await.ok()?;
+        channel.exec(true, command).await.ok()?;
+        if !stdin.is_empty() {
+            channel.data_bytes(stdin.to_vec()).await.ok()?;
+        }
+        channel.eof().await.ok()?;
+        let (mut out, mut err, mut status) = (vec![], vec![], None);
+        // Not a timing assertion: the guard only turns a hang into a failure.
+        let waited = tokio::time::timeout(Duration::from_secs(60), async {
+            while let Some(msg) = channel.wait().await {
+                match msg {
+                    ChannelMsg::Data { data } => out.extend_from_slice(&data),
+                    ChannelMsg::ExtendedData { data, .. } => err.extend_from_slice(&data),
+                    ChannelMsg::ExitStatus { exit_status } => status = Some(exit_status),
+                    ChannelMsg::Close => break,
+                    _ => {}
+                }
+            }
+        })
+        .await;
+        waited.expect("an answer within a minute");
+        Some((out, String::from_utf8_lossy(&err).into_owned(), status))
+    }
+
+    /// Whether the server closed the connection within a minute (a guard against a hang,
+    /// far longer than any limit the tests set, far shorter than the idle timeout).
+    pub async fn closed(handle: &Handle<Trusting>) -> bool {
+        for _ in 0..600 {
+            if handle.is_closed() {
+                return true;
+            }
+            // Traffic all the while, as the attacker sent: no idle timeout can end it.
+            let _ = handle.send_keepalive(false).await;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        false
+    }
+}
+
+/// A runtime for the tests that speak SSH with russh's client.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// The attack: a connection that finished the key exchange and then sent traffic every
+/// few seconds stayed open, unauthenticated, past 100 s. Now it is closed at the login
+/// deadline, though its idle timeout (3 minutes here) never comes.
+#[test]
+fn a_connection_that_never_logs_in_is_closed_at_its_deadline() {
+    let server = Server::start_with(&["--ssh-auth-timeout", "2", "--header-timeout", "60"]);
+    runtime().block_on(async {
+        let handle = raw::connect(server.ssh).await;
+        assert!(raw::closed(&handle).await, "still open");
+    });
+}
+
+/// The attack: every command on one connection left about 3.3 KB behind (RSS from 18.8
+/// to 82.1 MB over 20,000 commands). Now a channel is forgotten once it is answered and
+/// closed: the server's memory after 20,000 commands is what it was after the first 500.
+/// `TYPEPPER_SSH_COMMANDS` sets another number.
+#[test]
+fn twenty_thousand_commands_on_one_connection_hold_no_memory() {
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let server = Server::start_with(&["--ssh-max-commands", "1000000"]);
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    runtime().block_on(async {
+        let handle = raw::login(server.ssh, &ada.key).await;
+        let commands: u32 = std::env::var("TYPEPPER_SSH_COMMANDS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(20_000)
+            .max(1_000);
+        let mut rss = vec![];
+        for n in 1..=commands {
+            let (_, err, status) = raw::run(&handle, b"v1 board time:15", b"").await.unwrap();
+            assert_eq!(status, Some(0), "command {n}: {err}");
+            if n == 500 || n == commands {
+                rss.push(server.rss_kib());
+            }
+        }
+        let grown = rss[1].saturating_sub(rss[0]);
+        eprintln!(
+            "RSS after 500 commands {} KiB, after {commands} {} KiB",
+            rss[0], rss[1]
+        );
+        // The leak was 3.3 KB a command; a quarter of it fails.
+        let leak_kib = u64::from(commands - 500) * 33 / 10;
+        assert!(
+            grown < leak_kib / 4,
+            "{grown} KiB more after {} more commands",
+            commands - 500
+        );
+    });
+}
+
+/// The attack: bodies of `v1 submit` that timed out kept their bytes (up to 1 MiB, four
+/// channels a connection: 434 MB over 100 connections). Now a body goes with its refusal:
+/// the server's gauge of bodies held goes back to nothing while every connection is still
+/// open. `TYPEPPER_SSH_BODIES` sets the connections (25 by default) and
+/// `TYPEPPER_SSH_BODY_KIB` each body's size (256 KiB by default); docs/PERFORMANCE.md has
+/// the memory of 100 connections of four 1 MiB bodies on the release build.
+#[test]
+fn bodies_that_timed_out_are_freed_with_their_refusal() {
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let number = |var: &str, default: usize| {
+        std::env::var(var)
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(default)
+    };
+    let (connections, kib) = (
+        number("TYPEPPER_SSH_BODIES", 25),
+        number("TYPEPPER_SSH_BODY_KIB", 256).min(1023),
+    );
+    let per_ip = (connections + 1).to_string();
+    let server = Server::start_with(&[
+        "--request-timeout",
+        "2",
+        "--ssh-per-ip",
+        &per_ip,
+        "--ssh-auth-timeout",
+        "120",
+        "--metrics-listen",
+        "127.0.0.1:0",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    let body = vec![0u8; kib * 1024];
+    runtime().block_on(async {
+        let before = server.rss_kib();
+        let (mut held, mut handles) = (vec![], vec![]);
+        for _ in 0..connections {
+            let handle = raw::login(server.ssh, &ada.key).await;
+            for _ in 0..4 {
+                let channel = handle.channel_open_session().await.unwrap();
+                channel.exec(true, "v1 submit").await.unwrap();
+                channel.data_bytes(body.clone()).await.unwrap();
+                // No end of stdin: the body never finishes, and times out.
+                held.push(channel);
+            }
+            handles.push(handle);
+        }
+        let peak = server.rss_kib();
+        // Every body has arrived or is on its way; give the last ones their time.
+        let mut bodies = u64::MAX;
+        for _ in 0..200 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            bodies = server.gauge("typepper_ssh_body_bytes");
+            if bodies == 0 {
+                break;
+            }
+        }
+        let after = server.rss_kib();
+        eprintln!(
+            "RSS before {before} KiB; while {connections} connections sent four bodies of \
+             {kib} KiB each {peak} KiB; once they timed out, with every connection open, \
+             {after} KiB"
+        );
+        assert_eq!(bodies, 0, "bytes of bodies still held");
+        drop((held, handles));
+    });
+}
+
+/// A TCP connection from `local` (a loopback address of its own) that reads the server's
+/// first line, then stalls: a slot held as the attacker held them.
+fn stall_from(local: [u8; 4], at: SocketAddr) -> (TcpStream, String) {
+    let socket = connect_from(local, at);
+    socket
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(socket.try_clone().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    (socket, line)
+}
+
+/// A TCP connection to `at` from the loopback address `local` (std can't bind before it
+/// connects; tokio's `TcpSocket` can).
+fn connect_from(local: [u8; 4], at: SocketAddr) -> TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let stream = rt.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(SocketAddr::from((local, 0))).unwrap();
+        socket.connect(at).await.unwrap().into_std().unwrap()
+    });
+    stream.set_nonblocking(false).unwrap();
+    stream
+}
+
+/// The attack: one host held all 1,024 SSH slots with stalled connections, and a player
+/// elsewhere timed out until they freed. Now an address holds at most its share: past it,
+/// it is told so and closed, while another host's player is served.
+#[test]
+fn one_host_holding_its_slots_cannot_lock_another_out() {
+    if !has_ssh() {
+        eprintln!("skipped: no OpenSSH client here");
+        return;
+    }
+    let server = Server::start_with(&["--ssh-per-ip", "3"]);
+    let held: Vec<_> = (0..3)
+        .map(|_| stall_from([127, 0, 0, 1], server.ssh))
+        .collect();
+    for (_, banner) in &held {
+        assert!(banner.starts_with("SSH-2.0-"), "{banner:?}");
+    }
+    let (_, refused) = stall_from([127, 0, 0, 1], server.ssh);
+    assert!(
+        refused.contains("too many connections from your address"),
+        "{refused:?}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let grace = Player::new(dir.path(), "grace", &server);
+    let out = grace
+        .command_with(&["BindAddress=127.0.0.2".into()], "v1 board time:15")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// Handshakes in progress are capped: past the cap a new connection is told so and
+/// closed; one that logged in no longer counts.
+#[test]
+fn handshakes_in_progress_are_capped() {
+    let server = Server::start_with(&["--ssh-handshakes", "2"]);
+    let held = [
+        stall_from([127, 0, 0, 3], server.ssh),
+        stall_from([127, 0, 0, 4], server.ssh),
+    ];
+    let (_, refused) = stall_from([127, 0, 0, 5], server.ssh);
+    assert!(
+        refused.contains("too many connections are logging in"),
+        "{refused:?}"
+    );
+    drop(held);
+    if !has_ssh() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    runtime().block_on(async {
+        // Freed slots are taken again as the stalled ones close: wait for them to go.
+        let mut logged_in = vec![];
+        for _ in 0..200 {
+            if let Ok(handle) =
+                tokio::time::timeout(Duration::from_secs(5), raw::login(server.ssh, &ada.key)).await
+            {
+                logged_in.push(handle);
+            }
+            if logged_in.len() == 3 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(
+            logged_in.len(),
+            3,
+            "three logged in at once, past the cap of two"
+        );
+    });
+}
+
+/// The attack: unknown commands were answered without counting against the rate limit.
+#[test]
+fn unknown_commands_count_against_the_rate_limit() {
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let server = Server::start_with(&["--ip-rate", "1"]);
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    runtime().block_on(async {
+        let handle = raw::login(server.ssh, &ada.key).await;
+        let mut limited = false;
+        for _ in 0..10 {
+            let (_, err, status) = raw::run(&handle, b"ls -la", b"").await.unwrap();
+            if err.starts_with("too many requests: try again in") {
+                assert_eq!(status, Some(1));
+                limited = true;
+                break;
+            }
+            assert_eq!(status, Some(2), "{err}");
+        }
+        assert!(limited, "ten unknown commands at once, and none limited");
+    });
+}
+
+/// The attack: a 200 KB `v1 board aaa…` line was read as `GET /`. A command line over
+/// the limit, or not UTF-8, is refused with a sentence.
+#[test]
+fn an_over_long_or_undecodable_command_is_refused_with_a_sentence() {
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    runtime().block_on(async {
+        let handle = raw::login(server.ssh, &ada.key).await;
+        let mut long = b"v1 board ".to_vec();
+        long.resize(200_000, b'a');
+        let (out, err, status) = raw::run(&handle, &long, b"").await.unwrap();
+        assert_eq!(status, Some(2));
+        assert!(out.is_empty(), "{}", text(&out));
+        assert!(err.starts_with("a command is at most 256 bytes"), "{err}");
+        let (_, err, status) = raw::run(&handle, b"v1 board \xff\xfe", b"").await.unwrap();
+        assert_eq!(status, Some(2));
+        assert!(err.starts_with("the command is not UTF-8"), "{err}");
+    });
+}
+
+/// The attack: an `sftp` subsystem request was never answered.
+#[test]
+fn a_subsystem_request_is_refused_at_once() {
+    if !has_ssh() {
+        eprintln!("skipped: no OpenSSH client here");
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    let out = ada
+        .command_with(&["SessionType=subsystem".into()], "sftp")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("subsystem request failed") || said.contains("no subsystem"),
+        "{said}"
+    );
+}
+
+/// RSA keys under 2048 bits, and RSA signatures over SHA-1 (`ssh-rsa`), are refused;
+/// a 2048-bit key signing with SHA-2 is taken.
+#[test]
+fn small_rsa_keys_and_sha1_signatures_are_refused() {
+    if !has_ssh() {
+        eprintln!("skipped: no OpenSSH client here");
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let small = Player::with_key(dir.path(), "small", &server, &["-t", "rsa", "-b", "1024"]);
+    let out = small
+        .command("v1 board time:15")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("Permission denied"),
+        "{}",
+        text(&out.stderr)
+    );
+    let rsa = Player::with_key(dir.path(), "rsa", &server, &["-t", "rsa", "-b", "2048"]);
+    let sha1 = ["PubkeyAcceptedAlgorithms=ssh-rsa".to_owned()];
+    let out = rsa
+        .command_with(&sha1, "v1 board time:15")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "SHA-1 taken");
+    let out = rsa
+        .command("v1 board time:15")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// The attack: 300 keys linked to one player in 5.6 s; and a key linked as `newbie` linked
+/// again as `newbie2`. Keys per player are capped, and a key belongs to one player.
+#[test]
+fn keys_per_player_are_capped_and_a_key_belongs_to_one_player() {
+    if !has_ssh() {
+        eprintln!("skipped: no OpenSSH client here");
+        return;
+    }
+    let server = Server::start_with(&["--max-keys", "2"]);
+    let dir = tempfile::tempdir().unwrap();
+    let keys: Vec<Player> = (0..3)
+        .map(|n| Player::new(dir.path(), &format!("key{n}"), &server))
+        .collect();
+    let linked: typepper_api::Player =
+        serde_json::from_slice(&keys[0].ok("v1 link newbie", b"")).unwrap();
+    keys[1].ok(&format!("v1 link newbie {}", linked.token), b"");
+    let third = keys[2].run(&format!("v1 link newbie {}", linked.token), b"");
+    assert_eq!(third.status.code(), Some(1));
+    assert!(
+        text(&third.stderr).contains("has 2 keys linked, the most there may be"),
+        "{}",
+        text(&third.stderr)
+    );
+    let again = keys[0].run("v1 link newbie2", b"");
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        text(&again.stderr).contains("linked to newbie already"),
+        "{}",
+        text(&again.stderr)
+    );
+    // And newbie2 was not made on the way.
+    let (status, _) = server.http("POST", "/v1/players", br#"{"name": "newbie2"}"#);
+    assert_eq!(status, 201);
+}
+
+/// A connection runs at most its commands, and lives at most its lifetime, traffic or
+/// none.
+#[test]
+fn a_connection_has_a_most_of_commands_and_a_lifetime() {
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let server = Server::start_with(&["--ssh-max-commands", "3", "--ssh-max-time", "3"]);
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    runtime().block_on(async {
+        let handle = raw::login(server.ssh, &ada.key).await;
+        for _ in 0..3 {
+            let (_, err, status) = raw::run(&handle, b"v1 board time:15", b"").await.unwrap();
+            assert_eq!(status, Some(0), "{err}");
+        }
+        assert!(raw::run(&handle, b"v1 board time:15", b"").await.is_none());
+        assert!(raw::closed(&handle).await, "open past its most commands");
+        let idle = raw::login(server.ssh, &ada.key).await;
+        assert!(raw::closed(&idle).await, "open past its lifetime");
+    });
 }
