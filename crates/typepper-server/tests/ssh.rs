@@ -22,7 +22,7 @@ struct Server {
     ssh: SocketAddr,
     metrics: Option<SocketAddr>,
     _stdout: BufReader<ChildStdout>,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Server {
@@ -101,7 +101,7 @@ impl Server {
             ssh,
             metrics,
             _stdout: stdout,
-            _dir: dir,
+            dir,
         }
     }
 
@@ -973,4 +973,66 @@ fn a_connection_has_a_most_of_commands_and_a_lifetime() {
         let idle = raw::login(server.ssh, &ada.key).await;
         assert!(raw::closed(&idle).await, "open past its lifetime");
     });
+}
+
+/// `typepper-server hide RUN` and `ban NAME` on the database a running server uses: the
+/// run's share page says it was removed, and every refusal is a sentence.
+#[test]
+fn the_operator_hides_a_run_and_bans_a_player_from_the_command_line() {
+    let server = Server::start();
+    let (status, json) = server.http("POST", "/v1/players", br#"{"name": "ada"}"#);
+    assert_eq!(status, 201);
+    let ada: typepper_api::Player = serde_json::from_slice(&json).unwrap();
+    let round = synth(Mode::BLITZ_15, 77, &Typist::default());
+    let answer = {
+        let mut s = TcpStream::connect(server.http).unwrap();
+        let body = body(&round);
+        let head = format!(
+            "POST /v1/submit HTTP/1.1\r\nHost: t\r\nConnection: close\r\nAuthorization: Bearer {}\r\nContent-Length: {}\r\n\r\n",
+            ada.token,
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        s.write_all(&body).unwrap();
+        let mut raw = String::new();
+        s.read_to_string(&mut raw).unwrap();
+        raw
+    };
+    let line = answer.lines().last().unwrap();
+    let Ok(typepper_api::Line::Ok { id, .. }) = line.parse() else {
+        panic!("{answer}");
+    };
+    let operator = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_typepper-server"))
+            .args(args)
+            .arg("--data-dir")
+            .arg(server.dir.path())
+            .output()
+            .unwrap()
+    };
+    let hidden = operator(&["hide", &id]);
+    assert!(hidden.status.success(), "{}", text(&hidden.stderr));
+    assert!(text(&hidden.stdout).starts_with(&format!("run {id} is off the boards")));
+    let (status, page) = server.get(&format!("/r/{id}"));
+    assert_eq!(status, 200);
+    assert!(text(&page).contains("It was removed from the boards."));
+    let banned = operator(&["ban", "ADA"]);
+    assert!(banned.status.success(), "{}", text(&banned.stderr));
+    for (args, said) in [
+        (&["hide", "nosuch00"][..], "there is no run nosuch00"),
+        (&["hide", "x"][..], "\"x\" is not a run id"),
+        (&["ban", "nobody"][..], "nobody is called nobody"),
+    ] {
+        let out = operator(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(text(&out.stderr).contains(said), "{args:?}: {}", text(&out.stderr));
+    }
+    let empty = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_typepper-server"))
+        .args(["hide", &id, "--data-dir"])
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("there is no database in"), "{}", text(&out.stderr));
 }

@@ -786,3 +786,44 @@ async fn a_name_that_looks_like_a_taken_one_is_taken() {
         );
     }
 }
+
+/// The operator takes a run, then a player, off the boards: the board shows the player's
+/// next best, then nothing of theirs; their share pages say so; their later rounds are
+/// stored unranked, with the reason.
+#[tokio::test]
+async fn the_operator_takes_a_run_and_a_player_off_the_boards() {
+    for srv in Server::each(|_| {}).await {
+        let (ada, grace) = players(&srv).await;
+        let slow = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 60)).await;
+        let (slow_id, ..) = stored(&srv, &ada, &slow).await;
+        let fast = srv.ranked(&ada, Mode::BLITZ_15, &typist(2, 70)).await;
+        let (fast_id, ..) = stored(&srv, &ada, &fast).await;
+        let other = srv.ranked(&grace, Mode::BLITZ_15, &typist(3, 50)).await;
+        let (other_id, ..) = stored(&srv, &grace, &other).await;
+        assert_eq!(board(&srv, Mode::BLITZ_15).await[0], ("ada".into(), fast_id.clone()));
+
+        assert!(srv.state.store.hide_run(fast_id.clone()).await.expect("hidden"));
+        assert_eq!(
+            board(&srv, Mode::BLITZ_15).await,
+            [("ada".into(), slow_id.clone()), ("grace".into(), other_id.clone())]
+        );
+        let page = srv.get(&format!("/r/{fast_id}")).await.text();
+        assert!(page.contains("It was removed from the boards."), "{page}");
+        assert_eq!(
+            srv.get(&format!("/v1/runs/{fast_id}")).await.body,
+            fast.encode(),
+            "it still plays"
+        );
+
+        assert!(srv.state.store.ban_player("ADA".into()).await.expect("banned"));
+        assert_eq!(board(&srv, Mode::BLITZ_15).await, [("grace".into(), other_id)]);
+        let page = srv.get(&format!("/r/{slow_id}")).await.text();
+        assert!(page.contains("It was removed from the boards."), "{page}");
+        let later = srv.ranked(&ada, Mode::BLITZ_15, &typist(4, 65)).await;
+        let (_, ranked, _) = stored(&srv, &ada, &later).await;
+        assert_eq!(
+            ranked,
+            Ranked::No("the operator took your runs off the boards".into())
+        );
+    }
+}
