@@ -308,6 +308,10 @@ impl Setup {
             // The memory flood stores megabyte runs: more than a day's default.
             "--daily-bytes",
             "1000000000",
+            // Each request's round is typed at a speed of its own (50 to 130 wpm): a
+            // player's faster rounds would wait for confirmation rather than rank.
+            "--pending-over-best",
+            "0",
             "--metrics-listen",
             "127.0.0.1:0",
             "--quiet",
