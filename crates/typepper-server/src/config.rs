@@ -66,6 +66,10 @@ pub struct SshLimits {
     pub max_secs: u64,
     /// Commands one connection may run; then it is closed.
     pub max_commands: u32,
+    /// Bytes of `v1 submit` bodies held at once, over every connection, while they
+    /// arrive: past it a body is refused at once, and its bytes go. Without it, every
+    /// connection's four channels could hold a megabyte each for the request's time.
+    pub body_budget: usize,
 }
 
 impl Default for SshLimits {
@@ -76,6 +80,7 @@ impl Default for SshLimits {
             auth_secs: 15,
             max_secs: 3_600,
             max_commands: 10_000,
+            body_budget: 64 << 20,
         }
     }
 }

@@ -132,6 +132,10 @@ struct Args {
     /// Commands one SSH connection may run; then it is closed (the client connects again).
     #[arg(long, env = "TYPEPPER_SSH_MAX_COMMANDS", default_value_t = 10_000)]
     ssh_max_commands: u32,
+    /// Bytes of `v1 submit` bodies the SSH server holds at once while they arrive; past
+    /// it a body is refused (64 MiB).
+    #[arg(long, env = "TYPEPPER_SSH_BODY_BUDGET", default_value_t = 64 << 20)]
+    ssh_body_budget: usize,
     /// SSH keys one player may link.
     #[arg(long, env = "TYPEPPER_MAX_KEYS", default_value_t = 8)]
     max_keys: u32,
@@ -243,6 +247,7 @@ async fn main() -> anyhow::Result<()> {
         auth_secs: args.ssh_auth_timeout,
         max_secs: args.ssh_max_time,
         max_commands: args.ssh_max_commands,
+        body_budget: args.ssh_body_budget,
     };
     if !args
         .static_dir

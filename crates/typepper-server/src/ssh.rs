@@ -28,7 +28,7 @@
 //! 2. **Memory.** Past the deadline or the lifetime a connection's socket is shut (russh
 //!    runs each session in a task of its own that only a closed socket stops, so this is
 //!    the one way out a stalled client can't block). A refused body's bytes go when its
-//!    refusal is sent. The server closes a channel once it is answered, as sshd does, and
+//!    refusal is sent, and the bodies held at once are capped in all ([`SshLimits::body_budget`]). The server closes a channel once it is answered, as sshd does, and
 //!    forgets it when the client's close comes back (russh is patched for that: see
 //!    `vendor/russh/PATCHED.md`); a channel counts against [`MAX_CHANNELS`] until then,
 //!    so a client that never closes holds four channels' state, no more.
@@ -923,17 +923,25 @@ impl russh::server::Handler for Conn {
             if chan.answered.load(Ordering::SeqCst) {
                 return Ok(());
             }
-            let over = stdin.len() + data.len() > MAX_BODY;
-            if !over {
+            let held = &self.state.ssh_body_bytes;
+            if stdin.len() + data.len() > MAX_BODY {
+                Some(format!(
+                    "a submission is at most {MAX_BODY} bytes: nothing was stored"
+                ))
+            } else if held.load(Ordering::Relaxed) + data.len() > self.state.config.ssh.body_budget
+            {
+                Some(
+                    "the server is taking in too many submissions at once: nothing was \
+                     stored; send it again in a moment"
+                        .to_owned(),
+                )
+            } else {
                 stdin.extend_from_slice(data);
-                self.state
-                    .ssh_body_bytes
-                    .fetch_add(data.len(), Ordering::Relaxed);
+                held.fetch_add(data.len(), Ordering::Relaxed);
+                None
             }
-            over
         };
-        if over {
-            let why = format!("a submission is at most {MAX_BODY} bytes: nothing was stored");
+        if let Some(why) = over {
             self.answer_now(channel, Outcome::refused(why), session);
         }
         Ok(())

@@ -1025,7 +1025,11 @@ fn the_operator_hides_a_run_and_bans_a_player_from_the_command_line() {
     ] {
         let out = operator(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
-        assert!(text(&out.stderr).contains(said), "{args:?}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(said),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
     }
     let empty = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_typepper-server"))
@@ -1034,5 +1038,44 @@ fn the_operator_hides_a_run_and_bans_a_player_from_the_command_line() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("there is no database in"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("there is no database in"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// The bodies held at once are capped in all: past the budget a body is refused at once,
+/// with a sentence, and the server goes on.
+#[test]
+fn bodies_past_the_budget_are_refused_at_once() {
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let server = Server::start_with(&[
+        "--ssh-body-budget",
+        "600000",
+        "--metrics-listen",
+        "127.0.0.1:0",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    runtime().block_on(async {
+        let handle = raw::login(server.ssh, &ada.key).await;
+        let first = handle.channel_open_session().await.unwrap();
+        first.exec(true, "v1 submit").await.unwrap();
+        first.data_bytes(vec![0u8; 500_000]).await.unwrap();
+        let (_, err, status) = raw::run(&handle, b"v1 submit", &[0u8; 200_000])
+            .await
+            .unwrap();
+        assert_eq!(status, Some(1));
+        assert!(
+            err.starts_with("the server is taking in too many submissions at once"),
+            "{err}"
+        );
+        drop(first);
+        let (_, err, status) = raw::run(&handle, b"v1 board time:15", b"").await.unwrap();
+        assert_eq!(status, Some(0), "{err}");
+    });
 }

@@ -800,12 +800,24 @@ async fn the_operator_takes_a_run_and_a_player_off_the_boards() {
         let (fast_id, ..) = stored(&srv, &ada, &fast).await;
         let other = srv.ranked(&grace, Mode::BLITZ_15, &typist(3, 50)).await;
         let (other_id, ..) = stored(&srv, &grace, &other).await;
-        assert_eq!(board(&srv, Mode::BLITZ_15).await[0], ("ada".into(), fast_id.clone()));
+        assert_eq!(
+            board(&srv, Mode::BLITZ_15).await[0],
+            ("ada".into(), fast_id.clone())
+        );
 
-        assert!(srv.state.store.hide_run(fast_id.clone()).await.expect("hidden"));
+        assert!(
+            srv.state
+                .store
+                .hide_run(fast_id.clone())
+                .await
+                .expect("hidden")
+        );
         assert_eq!(
             board(&srv, Mode::BLITZ_15).await,
-            [("ada".into(), slow_id.clone()), ("grace".into(), other_id.clone())]
+            [
+                ("ada".into(), slow_id.clone()),
+                ("grace".into(), other_id.clone())
+            ]
         );
         let page = srv.get(&format!("/r/{fast_id}")).await.text();
         assert!(page.contains("It was removed from the boards."), "{page}");
@@ -815,8 +827,17 @@ async fn the_operator_takes_a_run_and_a_player_off_the_boards() {
             "it still plays"
         );
 
-        assert!(srv.state.store.ban_player("ADA".into()).await.expect("banned"));
-        assert_eq!(board(&srv, Mode::BLITZ_15).await, [("grace".into(), other_id)]);
+        assert!(
+            srv.state
+                .store
+                .ban_player("ADA".into())
+                .await
+                .expect("banned")
+        );
+        assert_eq!(
+            board(&srv, Mode::BLITZ_15).await,
+            [("grace".into(), other_id)]
+        );
         let page = srv.get(&format!("/r/{slow_id}")).await.text();
         assert!(page.contains("It was removed from the boards."), "{page}");
         let later = srv.ranked(&ada, Mode::BLITZ_15, &typist(4, 65)).await;
