@@ -1601,6 +1601,20 @@ mod tests {
             panic!()
         };
         assert_eq!(r.note.as_deref(), Some("ranked · a personal best!"));
+        // Far above the player's record: it says it waits, and why.
+        app.key(Key::Escape, at(t));
+        zen_round(&mut app, &mut t);
+        let key = app.outbox[0].key();
+        let answer = "ok abcdEFGJ 40 - http://x/r/abcdEFGJ pending 240 wpm is over 30% above \
+                      your best (140 wpm) and waits off the boards\n";
+        app.submitted(std::slice::from_ref(&key), Ok(answer.into()));
+        let Screen::Results(r) = &app.screen else {
+            panic!()
+        };
+        assert_eq!(
+            r.note.as_deref(),
+            Some("pending: 240 wpm is over 30% above your best (140 wpm) and waits off the boards")
+        );
     }
 
     #[test]
