@@ -17,7 +17,7 @@ use typepper_engine::{Mode, Replay};
 
 /// The server with HTTP and SSH on free ports; killed when dropped.
 struct Server {
-    child: Child,
+    child: Killed,
     http: SocketAddr,
     ssh: SocketAddr,
     metrics: Option<SocketAddr>,
@@ -41,7 +41,8 @@ impl Server {
 
     /// The server process's resident memory, in KiB.
     fn rss_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.child.0.id())).unwrap();
         status
             .lines()
             .find_map(|l| l.strip_prefix("VmRSS:"))
@@ -76,14 +77,16 @@ impl Server {
                 command.args([flag, "0"]);
             }
         }
-        let mut child = command
+        let child = command
             .stdin(Stdio::null())
             // Its only warning is that these dirs hold no built game.
             .stderr(Stdio::null())
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        // Killed when dropped from here on, even if reading its addresses fails.
+        let mut child = Killed(child);
+        let mut stdout = BufReader::new(child.0.stdout.take().unwrap());
         let mut addr = |prefix: &str| -> SocketAddr {
             let mut line = String::new();
             stdout.read_line(&mut line).unwrap();
@@ -127,10 +130,13 @@ impl Server {
     }
 }
 
-impl Drop for Server {
+/// A child process, killed and waited for when dropped.
+struct Killed(Child);
+
+impl Drop for Killed {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 
