@@ -292,15 +292,29 @@ pub fn check_name(name: &str) -> Result<(), &'static str> {
     }
 }
 
-/// The key under which two names are one name: case aside, and letters that look alike
-/// taken as one (`I`, `l` and `1` as `l`; `O` and `0` as `o`), so that nobody can pass
-/// for `ll1` as `Il1`. The server keeps names unique by it.
+/// The key under which two names are one name: case aside, `_` and `-` aside, and
+/// letters that look alike taken as one (`I`, `l` and `1`; `O` and `0`; `rn` and `m`; `vv`
+/// and `w`; `cl` and `d`; `5` and `s`; `8` and `b`; `2` and `z`; `9`, `q` and `g`), so that
+/// nobody can pass for `ll1` as `Il1`, or for `mike` as `rnike`. The server keeps names
+/// unique by it. Its migration (`0004_guard.sql`) spells the same fold in SQL: change both.
 pub fn name_key(name: &str) -> String {
-    name.to_lowercase()
+    let plain: String = name
+        .to_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .collect();
+    plain
+        .replace("rn", "m")
+        .replace("vv", "w")
+        .replace("cl", "d")
         .chars()
         .map(|c| match c {
             'i' | '1' => 'l',
             '0' => 'o',
+            '5' => 's',
+            '8' => 'b',
+            '2' => 'z',
+            '9' | 'q' => 'g',
             c => c,
         })
         .collect()
@@ -428,6 +442,19 @@ mod tests {
         assert_eq!(name_key("B0B"), name_key("bob"));
         assert_eq!(name_key("ADA"), "ada");
         assert_ne!(name_key("ada"), name_key("ana"));
+        for (a, b) in [
+            ("rnike", "mike"),
+            ("vvendy", "wendy"),
+            ("clara", "dara"),
+            ("5ammy", "sammy"),
+            ("8obby", "bobby"),
+            ("2iggy", "ziggy"),
+            ("greqq", "9regg"),
+            ("ada_", "ada"),
+            ("_a-da", "ada"),
+        ] {
+            assert_eq!(name_key(a), name_key(b), "{a} and {b}");
+        }
     }
 
     #[test]

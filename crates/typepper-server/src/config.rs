@@ -64,6 +64,8 @@ pub struct SshLimits {
     pub auth_secs: u64,
     /// Seconds a connection may stay open at most.
     pub max_secs: u64,
+    /// Seconds a logged-in connection may sit with no channel open.
+    pub idle_secs: u64,
     /// Commands one connection may run; then it is closed.
     pub max_commands: u32,
     /// Bytes of `v1 submit` bodies held at once, over every connection, while they
@@ -79,6 +81,7 @@ impl Default for SshLimits {
             handshakes: 64,
             auth_secs: 15,
             max_secs: 3_600,
+            idle_secs: 60,
             max_commands: 10_000,
             body_budget: 64 << 20,
         }

@@ -129,6 +129,9 @@ struct Args {
     /// Seconds an SSH connection may stay open at most.
     #[arg(long, env = "TYPEPPER_SSH_MAX_TIME", default_value_t = 3_600)]
     ssh_max_time: u64,
+    /// Seconds a logged-in SSH connection may sit with no command running.
+    #[arg(long, env = "TYPEPPER_SSH_IDLE_TIMEOUT", default_value_t = 60)]
+    ssh_idle_timeout: u64,
     /// Commands one SSH connection may run; then it is closed (the client connects again).
     #[arg(long, env = "TYPEPPER_SSH_MAX_COMMANDS", default_value_t = 10_000)]
     ssh_max_commands: u32,
@@ -246,6 +249,7 @@ async fn main() -> anyhow::Result<()> {
         handshakes: args.ssh_handshakes,
         auth_secs: args.ssh_auth_timeout,
         max_secs: args.ssh_max_time,
+        idle_secs: args.ssh_idle_timeout,
         max_commands: args.ssh_max_commands,
         body_budget: args.ssh_body_budget,
     };

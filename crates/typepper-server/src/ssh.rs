@@ -133,12 +133,30 @@ fn acceptable(key: &PublicKey, algorithm: &Algorithm) -> bool {
     }
 }
 
-/// Who holds the SSH server's slots: connections per address, and handshakes (connections
-/// not yet authenticated) in all.
+/// Handshakes one address may have in progress at once.
+pub const HANDSHAKES_PER_IP: usize = 4;
+
+/// An address's share of the bodies held at once: a sixteenth of the budget.
+pub const BODY_SHARES: usize = 16;
+
+/// Who holds the SSH server's slots and memory: connections, handshakes and bodies, per
+/// address and in all. An address (an IPv6 /64 is one) is held to its share of each, so
+/// that no one host takes what everyone shares.
 struct Gate {
     limits: SshLimits,
-    open: Mutex<HashMap<IpAddr, usize>>,
+    state: Arc<State>,
+    addresses: Mutex<HashMap<IpAddr, Address>>,
     handshaking: AtomicUsize,
+    /// Keys being linked now: a key links one player, even asked for twice at once.
+    linking: Mutex<std::collections::HashSet<String>>,
+}
+
+/// What one address holds.
+#[derive(Default)]
+struct Address {
+    open: usize,
+    handshaking: usize,
+    body_bytes: usize,
 }
 
 /// One connection's place at the [`Gate`], given back when it is dropped.
@@ -149,20 +167,43 @@ struct Slot {
 }
 
 impl Gate {
-    /// A slot for a connection from `ip`, or why there is none.
+    fn addresses(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, Address>> {
+        self.addresses.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A slot for a connection from `ip`, or why there is none. Past half the handshakes,
+    /// a new one is let in less and less often (as OpenSSH's `MaxStartups` does), so that
+    /// hosts that keep the handshakes full still leave others a chance.
     fn enter(self: &Arc<Gate>, ip: IpAddr) -> Result<Slot, &'static str> {
         let ip = crate::client::bucket(ip);
-        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-        let mine = open.get(&ip).copied().unwrap_or(0);
-        if mine >= self.limits.per_ip {
+        let mut addresses = self.addresses();
+        let mine = addresses.entry(ip).or_default();
+        if mine.open >= self.limits.per_ip {
             return Err("too many connections from your address");
         }
-        let handshaking = self.handshaking.fetch_add(1, Ordering::SeqCst);
-        if handshaking >= self.limits.handshakes {
-            self.handshaking.fetch_sub(1, Ordering::SeqCst);
+        if mine.handshaking >= HANDSHAKES_PER_IP {
+            return Err("too many connections from your address are logging in");
+        }
+        let (all, cap) = (
+            self.handshaking.load(Ordering::SeqCst),
+            self.limits.handshakes,
+        );
+        let half = cap / 2;
+        let refused = all >= cap
+            || (all > half && {
+                let mut draw = [0u8; 2];
+                crate::routes::random(&mut draw);
+                usize::from(u16::from_le_bytes(draw)) % (cap - half) < all - half
+            });
+        if refused {
+            if mine.open == 0 {
+                addresses.remove(&ip);
+            }
             return Err("too many connections are logging in");
         }
-        open.insert(ip, mine + 1);
+        mine.open += 1;
+        mine.handshaking += 1;
+        self.handshaking.fetch_add(1, Ordering::SeqCst);
         Ok(Slot {
             gate: self.clone(),
             ip,
@@ -176,20 +217,75 @@ impl Slot {
     fn authenticated(&self) {
         if self.handshaking.swap(false, Ordering::SeqCst) {
             self.gate.handshaking.fetch_sub(1, Ordering::SeqCst);
+            if let Some(mine) = self.gate.addresses().get_mut(&self.ip) {
+                mine.handshaking -= 1;
+            }
         }
+    }
+
+    /// Holds `n` more bytes of a body for this address, or says why not: past the
+    /// address's share, or past the budget of every address.
+    fn hold(&self, n: usize) -> Result<(), &'static str> {
+        let budget = self.gate.limits.body_budget;
+        let mut addresses = self.gate.addresses();
+        let mine = addresses.entry(self.ip).or_default();
+        if mine.body_bytes + n > budget / BODY_SHARES {
+            return Err("your address is sending too many submissions at once");
+        }
+        let all = &self.gate.state.ssh_body_bytes;
+        if all.load(Ordering::Relaxed) + n > budget {
+            return Err("the server is taking in too many submissions at once");
+        }
+        mine.body_bytes += n;
+        all.fetch_add(n, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Lets go of `n` bytes of a body.
+    fn release(&self, n: usize) {
+        if n == 0 {
+            return;
+        }
+        if let Some(mine) = self.gate.addresses().get_mut(&self.ip) {
+            mine.body_bytes -= n;
+        }
+        self.gate
+            .state
+            .ssh_body_bytes
+            .fetch_sub(n, Ordering::Relaxed);
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
         self.authenticated();
-        let mut open = self.gate.open.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(n) = open.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.ip);
+        let mut addresses = self.gate.addresses();
+        if let Some(mine) = addresses.get_mut(&self.ip) {
+            mine.open -= 1;
+            if mine.open == 0 && mine.body_bytes == 0 {
+                addresses.remove(&self.ip);
             }
         }
+    }
+}
+
+/// A key being linked, let go when dropped.
+struct Linking(Arc<Gate>, String);
+
+impl Linking {
+    /// The key `fingerprint`, now being linked; `None` if it is already.
+    fn start(gate: &Arc<Gate>, fingerprint: &str) -> Option<Linking> {
+        let mut linking = gate.linking.lock().unwrap_or_else(|p| p.into_inner());
+        linking
+            .insert(fingerprint.to_owned())
+            .then(|| Linking(gate.clone(), fingerprint.to_owned()))
+    }
+}
+
+impl Drop for Linking {
+    fn drop(&mut self) {
+        let mut linking = self.0.linking.lock().unwrap_or_else(|p| p.into_inner());
+        linking.remove(&self.1);
     }
 }
 
@@ -240,8 +336,10 @@ pub async fn serve_ssh(
     });
     let gate = Arc::new(Gate {
         limits: state.config.ssh.clone(),
-        open: Mutex::default(),
+        state: state.clone(),
+        addresses: Mutex::default(),
         handshaking: AtomicUsize::new(0),
+        linking: Mutex::default(),
     });
     let mut sessions = JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -313,6 +411,7 @@ async fn connection(
     let auth_by = started + Duration::from_secs(limits.auth_secs.max(1));
     let (authed, authenticated) = oneshot::channel();
     let ends = Arc::new(Notify::new());
+    let idle_since = Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX));
     let conn = Conn {
         state,
         router,
@@ -323,6 +422,8 @@ async fn connection(
         authed: Some(authed),
         ends: ends.clone(),
         commands: 0,
+        idle_since: idle_since.clone(),
+        started,
     };
     let session = tokio::time::timeout_at(auth_by, russh::server::run_stream(config, stream, conn));
     let mut session = match session.await {
@@ -348,6 +449,19 @@ async fn connection(
         }
     }
     let lifetime = tokio::time::sleep_until(started + Duration::from_secs(limits.max_secs.max(1)));
+    // A logged-in connection with no channel open for the idle time is let go: slots are
+    // for players running commands.
+    let idle_ms = limits.idle_secs.max(1).saturating_mul(1000);
+    let idle = async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            let since = idle_since.load(Ordering::SeqCst);
+            let now = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            if since != u64::MAX && now.saturating_sub(since) >= idle_ms {
+                return;
+            }
+        }
+    };
     tokio::select! {
         ended = &mut session => {
             if let Err(e) = ended {
@@ -355,6 +469,7 @@ async fn connection(
             }
         }
         () = lifetime => end("it reached its lifetime"),
+        () = idle => end("it sat idle"),
         () = ends.notified() => end("it broke a limit"),
     }
     drop(socket);
@@ -434,6 +549,12 @@ struct Chan {
     answered: AtomicBool,
     /// The answer is going out: a body's timer stops.
     answering: Notify,
+    /// Its one request (exec, shell, pty, subsystem) came: any more are refused.
+    requested: AtomicBool,
+    /// The client closed it (first, or in reply to the server's close).
+    closed: AtomicBool,
+    /// Woken by the client's close.
+    closing: Notify,
 }
 
 impl Chan {
@@ -446,11 +567,16 @@ impl Chan {
         first
     }
 
-    /// The body so far, and no more kept (`held` counts what all channels hold).
-    fn take_stdin(&self, held: &AtomicUsize) -> Vec<u8> {
+    /// The body so far, and no more kept (let go of at the gate).
+    fn take_stdin(&self, slot: &Slot) -> Vec<u8> {
         let body = std::mem::take(&mut *self.stdin.lock().unwrap_or_else(|p| p.into_inner()));
-        held.fetch_sub(body.len(), Ordering::Relaxed);
+        slot.release(body.len());
         body
+    }
+
+    /// Whether this is the channel's first request; a channel runs one.
+    fn first_request(&self) -> bool {
+        !self.requested.swap(true, Ordering::SeqCst)
     }
 }
 
@@ -470,15 +596,31 @@ struct Conn {
     ends: Arc<Notify>,
     /// Channels opened so far.
     commands: u32,
+    /// When it last had no channel open, in ms since it started; `u64::MAX` while one is.
+    idle_since: Arc<std::sync::atomic::AtomicU64>,
+    /// When it started.
+    started: tokio::time::Instant,
 }
 
 impl Conn {
     /// Runs `command` in the background and answers on `channel`, unless it has been
     /// answered already.
     fn run(&mut self, channel: ChannelId, command: Command, stdin: Vec<u8>, session: &Session) {
-        if !self.channels.get(&channel).is_some_and(|c| c.take()) {
+        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
             return;
-        }
+        };
+        // A key links one player: the same key linking twice at once waits for neither.
+        let linking = match (&command, &self.key) {
+            (Command::Link(..), Some(key)) => match Linking::start(&self.slot.gate, key) {
+                Some(linking) => Some(linking),
+                None => {
+                    let why = "this key is being linked already: wait for that answer";
+                    self.reanswer(channel, chan, Outcome::refused(why), session);
+                    return;
+                }
+            },
+            _ => None,
+        };
         let handle = session.handle();
         let (state, router, peer, key) = (
             self.state.clone(),
@@ -489,23 +631,29 @@ impl Conn {
         let ends = self.ends.clone();
         tokio::spawn(async move {
             let outcome = execute(&state, router, peer, key, command, stdin).await;
+            drop(linking);
             let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
-            answer(&handle, channel, outcome, &ends, budget).await;
+            answer(&handle, channel, outcome, &chan, &ends, budget).await;
+        });
+    }
+
+    /// Answers `chan`, taken already, with `outcome`.
+    fn reanswer(&self, channel: ChannelId, chan: Arc<Chan>, outcome: Outcome, session: &Session) {
+        let handle = session.handle();
+        let ends = self.ends.clone();
+        let budget = Duration::from_secs(self.state.config.request_timeout_secs.max(1));
+        tokio::spawn(async move {
+            answer(&handle, channel, outcome, &chan, &ends, budget).await;
         });
     }
 
     /// Answers `channel` at once with `outcome`, unless it has been answered already.
     fn answer_now(&mut self, channel: ChannelId, outcome: Outcome, session: &Session) {
-        match self.channels.get(&channel) {
-            Some(chan) if chan.take() => chan.take_stdin(&self.state.ssh_body_bytes),
-            _ => return,
+        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
+            return;
         };
-        let handle = session.handle();
-        let ends = self.ends.clone();
-        let budget = Duration::from_secs(self.state.config.request_timeout_secs.max(1));
-        tokio::spawn(async move {
-            answer(&handle, channel, outcome, &ends, budget).await;
-        });
+        chan.take_stdin(&self.slot);
+        self.reanswer(channel, chan, outcome, session);
     }
 
     /// A refusal for a client over its address's request rate, if it is: commands that
@@ -527,6 +675,9 @@ impl Conn {
         why: &str,
         session: &mut Session,
     ) -> Result<(), russh::Error> {
+        if !self.first_request(channel) {
+            return session.channel_failure(channel);
+        }
         session.channel_success(channel)?;
         let outcome = self
             .over_rate()
@@ -534,18 +685,35 @@ impl Conn {
         self.answer_now(channel, outcome, session);
         Ok(())
     }
+
+    /// Whether this is `channel`'s first request (a channel runs one: a second exec on
+    /// it would start a second body's timer, and so on).
+    fn first_request(&self, channel: ChannelId) -> bool {
+        self.channels
+            .get(&channel)
+            .is_some_and(|c| c.first_request())
+    }
+
+    /// The time since the connection started, in ms.
+    fn elapsed_ms(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX - 1)
+    }
 }
 
-/// Writes `outcome` on `channel` with its exit status, and closes it. A client that does
-/// not take the answer within `budget` (it stopped reading) has its connection ended.
+/// Writes `outcome` on `channel` with its exit status, closes it, and waits for the
+/// client's close. A client that has not taken the answer and closed within `budget` (it
+/// stopped reading: the answer waits in the server's memory for its window) has its
+/// connection ended.
 async fn answer(
     handle: &Handle,
     channel: ChannelId,
     outcome: Outcome,
+    chan: &Chan,
     ends: &Notify,
     budget: Duration,
 ) {
-    let written = tokio::time::timeout(budget, async {
+    let closing = chan.closing.notified();
+    let done = tokio::time::timeout(budget, async {
         // A client gone meanwhile makes these fail; there is no one left to tell.
         if !outcome.stdout.is_empty() {
             let _ = handle.data(channel, outcome.stdout).await;
@@ -558,9 +726,12 @@ async fn answer(
         let _ = handle.exit_status_request(channel, outcome.status).await;
         let _ = handle.eof(channel).await;
         let _ = handle.close(channel).await;
+        if !chan.closed.load(Ordering::SeqCst) {
+            closing.await;
+        }
     })
     .await;
-    if written.is_err() {
+    if done.is_err() {
         ends.notify_one();
     }
 }
@@ -764,6 +935,7 @@ impl russh::server::Handler for Conn {
 
     async fn auth_succeeded(&mut self, _session: &mut Session) -> Result<(), Self::Error> {
         self.slot.authenticated();
+        self.idle_since.store(self.elapsed_ms(), Ordering::SeqCst);
         if let Some(authed) = self.authed.take() {
             let _ = authed.send(());
         }
@@ -794,6 +966,7 @@ impl russh::server::Handler for Conn {
             return Ok(());
         }
         self.channels.insert(id, Arc::default());
+        self.idle_since.store(u64::MAX, Ordering::SeqCst);
         reply.accept().await;
         Ok(())
     }
@@ -836,6 +1009,9 @@ impl russh::server::Handler for Conn {
     ) -> Result<(), Self::Error> {
         // Refused at once: a client waiting for a subsystem (sftp) would wait for ever.
         session.channel_failure(channel)?;
+        if !self.first_request(channel) {
+            return Ok(());
+        }
         let shown: String = name.chars().take(40).collect();
         let outcome = self
             .over_rate()
@@ -862,6 +1038,9 @@ impl russh::server::Handler for Conn {
         data: &[u8],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
+        if !self.first_request(channel) {
+            return session.channel_failure(channel);
+        }
         session.channel_success(channel)?;
         let command = if data.len() > MAX_COMMAND {
             Err(format!("a command is at most {MAX_COMMAND} bytes: {USAGE}"))
@@ -885,17 +1064,17 @@ impl russh::server::Handler for Conn {
                 // bytes go with the refusal.
                 let handle = session.handle();
                 let budget = Duration::from_secs(self.state.config.request_timeout_secs);
-                let (ends, state) = (self.ends.clone(), self.state.clone());
+                let (ends, slot) = (self.ends.clone(), self.slot.clone());
                 tokio::spawn(async move {
                     tokio::select! {
                         () = tokio::time::sleep(budget) => {}
                         () = chan.answering.notified() => return,
                     }
                     if chan.take() {
-                        chan.take_stdin(&state.ssh_body_bytes);
+                        chan.take_stdin(&slot);
                         let why = "the submission's body took too long: nothing was stored";
                         let limit = budget.max(Duration::from_secs(1));
-                        answer(&handle, channel, Outcome::refused(why), &ends, limit).await;
+                        answer(&handle, channel, Outcome::refused(why), &chan, &ends, limit).await;
                     }
                 });
             }
@@ -923,21 +1102,16 @@ impl russh::server::Handler for Conn {
             if chan.answered.load(Ordering::SeqCst) {
                 return Ok(());
             }
-            let held = &self.state.ssh_body_bytes;
             if stdin.len() + data.len() > MAX_BODY {
                 Some(format!(
                     "a submission is at most {MAX_BODY} bytes: nothing was stored"
                 ))
-            } else if held.load(Ordering::Relaxed) + data.len() > self.state.config.ssh.body_budget
-            {
-                Some(
-                    "the server is taking in too many submissions at once: nothing was \
-                     stored; send it again in a moment"
-                        .to_owned(),
-                )
+            } else if let Err(why) = self.slot.hold(data.len()) {
+                Some(format!(
+                    "{why}: nothing was stored; send it again in a moment"
+                ))
             } else {
                 stdin.extend_from_slice(data);
-                held.fetch_add(data.len(), Ordering::Relaxed);
                 None
             }
         };
@@ -953,9 +1127,7 @@ impl russh::server::Handler for Conn {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         let stdin = match self.channels.get(&channel) {
-            Some(chan) if chan.submitting.load(Ordering::SeqCst) => {
-                chan.take_stdin(&self.state.ssh_body_bytes)
-            }
+            Some(chan) if chan.submitting.load(Ordering::SeqCst) => chan.take_stdin(&self.slot),
             _ => return Ok(()),
         };
         self.run(channel, Command::Submit, stdin, session);
@@ -971,7 +1143,12 @@ impl russh::server::Handler for Conn {
         // ended was never run: nothing is stored.
         if let Some(chan) = self.channels.remove(&channel) {
             chan.take();
-            chan.take_stdin(&self.state.ssh_body_bytes);
+            chan.take_stdin(&self.slot);
+            chan.closed.store(true, Ordering::SeqCst);
+            chan.closing.notify_one();
+        }
+        if self.channels.is_empty() {
+            self.idle_since.store(self.elapsed_ms(), Ordering::SeqCst);
         }
         Ok(())
     }

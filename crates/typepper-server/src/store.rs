@@ -368,8 +368,8 @@ pub struct Known {
 pub struct Record {
     /// The operator took the player off the boards.
     pub banned: bool,
-    /// The player's best wpm (hundredths) on the boards, in any mode; `None` before their
-    /// first.
+    /// The player's best wpm (hundredths) on the boards, in any mode, from runs stored
+    /// before the job's `record_before_ms`; `None` if there is none.
     pub best_wpm_x100: Option<u32>,
     /// Their ranked runs that wait for them to confirm.
     pub pending: Vec<PendingRun>,
@@ -417,6 +417,9 @@ pub struct Job {
     pub keys: Vec<[u8; 32]>,
     /// Its rounds' seeds, to read.
     pub seeds: Vec<u64>,
+    /// The player's record counts the runs on the boards stored before this (the day's
+    /// start): so a day's runs can't raise the bar the next ones are held to.
+    pub record_before_ms: i64,
     /// Not started by then, it is not done at all ([`StoreError::Late`]).
     pub deadline: Instant,
     /// What to store.

@@ -215,6 +215,7 @@ pub fn job(sub: Submission, judged: Vec<Judged>, deadline: Instant) -> Job {
         day: typepper_api::Utc::of(sub.now_ms).day(),
         keys: verified().map(|v| v.round.key).collect(),
         seeds: verified().map(|v| v.seed).collect(),
+        record_before_ms: sub.now_ms - sub.now_ms.rem_euclid(86_400_000),
         deadline,
         plan: Box::new(move |known| plan(&sub, &judged, known)),
     }

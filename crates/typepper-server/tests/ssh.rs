@@ -509,18 +509,44 @@ mod raw {
 
     /// A connection, past the key exchange, not logged in.
     pub async fn connect(at: std::net::SocketAddr) -> Handle<Trusting> {
+        connect_with(at, [127, 0, 0, 1], client::Config::default()).await
+    }
+
+    /// A connection from the loopback address `local`, with `config` (its inactivity
+    /// timeout off and `TCP_NODELAY` on, without which each command waits 40 ms on Nagle
+    /// and a delayed ACK).
+    pub async fn connect_with(
+        at: std::net::SocketAddr,
+        local: [u8; 4],
+        config: client::Config,
+    ) -> Handle<Trusting> {
         let config = Arc::new(client::Config {
             inactivity_timeout: None,
-            // Without it each command waits on Nagle and a delayed ACK (40 ms).
             nodelay: true,
-            ..Default::default()
+            ..config
         });
-        client::connect(config, at, Trusting).await.unwrap()
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(std::net::SocketAddr::from((local, 0))).unwrap();
+        let stream = socket.connect(at).await.unwrap();
+        stream.set_nodelay(true).unwrap();
+        client::connect_stream(config, stream, Trusting)
+            .await
+            .unwrap()
     }
 
     /// A connection logged in with the key at `key`.
     pub async fn login(at: std::net::SocketAddr, key: &std::path::Path) -> Handle<Trusting> {
-        let mut handle = connect(at).await;
+        login_with(at, key, [127, 0, 0, 1], client::Config::default()).await
+    }
+
+    /// A connection from `local`, with `config`, logged in with the key at `key`.
+    pub async fn login_with(
+        at: std::net::SocketAddr,
+        key: &std::path::Path,
+        local: [u8; 4],
+        config: client::Config,
+    ) -> Handle<Trusting> {
+        let mut handle = connect_with(at, local, config).await;
         let key = PrivateKeyWithHashAlg::new(Arc::new(load_secret_key(key, None).unwrap()), None);
         let auth = handle.authenticate_publickey("player", key).await.unwrap();
         assert!(auth.success(), "{auth:?}");
@@ -989,25 +1015,11 @@ fn the_operator_hides_a_run_and_bans_a_player_from_the_command_line() {
     let (status, json) = server.http("POST", "/v1/players", br#"{"name": "ada"}"#);
     assert_eq!(status, 201);
     let ada: typepper_api::Player = serde_json::from_slice(&json).unwrap();
-    let round = synth(Mode::BLITZ_15, 77, &Typist::default());
-    let answer = {
-        let mut s = TcpStream::connect(server.http).unwrap();
-        let body = body(&round);
-        let head = format!(
-            "POST /v1/submit HTTP/1.1\r\nHost: t\r\nConnection: close\r\nAuthorization: Bearer {}\r\nContent-Length: {}\r\n\r\n",
-            ada.token,
-            body.len()
-        );
-        s.write_all(head.as_bytes()).unwrap();
-        s.write_all(&body).unwrap();
-        let mut raw = String::new();
-        s.read_to_string(&mut raw).unwrap();
-        raw
-    };
-    let line = answer.lines().last().unwrap();
-    let Ok(typepper_api::Line::Ok { id, .. }) = line.parse() else {
-        panic!("{answer}");
-    };
+    let id = submit_over_http(
+        &server,
+        &ada.token,
+        &synth(Mode::BLITZ_15, 77, &Typist::default()),
+    );
     let operator = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_typepper-server"))
             .args(args)
@@ -1051,28 +1063,63 @@ fn the_operator_hides_a_run_and_bans_a_player_from_the_command_line() {
     );
 }
 
-/// The bodies held at once are capped in all: past the budget a body is refused at once,
-/// with a sentence, and the server goes on.
+/// The attack: one address took the whole body budget (16 connections of four 1 MiB
+/// bodies), and every other player's submission was refused. An address holds at most a
+/// sixteenth of the budget; past the whole budget every address is refused, and the
+/// server goes on.
 #[test]
-fn bodies_past_the_budget_are_refused_at_once() {
+fn bodies_past_an_address_share_or_the_budget_are_refused_at_once() {
     if !has_ssh() {
         eprintln!("skipped: no ssh-keygen here");
         return;
     }
+    // A share of 100,000 bytes an address.
     let server = Server::start_with(&[
         "--ssh-body-budget",
-        "600000",
+        "1600000",
         "--metrics-listen",
         "127.0.0.1:0",
     ]);
     let dir = tempfile::tempdir().unwrap();
     let ada = Player::new(dir.path(), "ada", &server);
     runtime().block_on(async {
-        let handle = raw::login(server.ssh, &ada.key).await;
-        let first = handle.channel_open_session().await.unwrap();
-        first.exec(true, "v1 submit").await.unwrap();
-        first.data_bytes(vec![0u8; 500_000]).await.unwrap();
-        let (_, err, status) = raw::run(&handle, b"v1 submit", &[0u8; 200_000])
+        let hold = |local: [u8; 4]| {
+            let key = ada.key.clone();
+            async move {
+                let handle = raw::login_with(server.ssh, &key, local, Default::default()).await;
+                let channel = handle.channel_open_session().await.unwrap();
+                channel.exec(true, "v1 submit").await.unwrap();
+                channel.data_bytes(vec![0u8; 95_000]).await.unwrap();
+                (handle, channel)
+            }
+        };
+        let mut held = vec![hold([127, 0, 0, 10]).await];
+        // Time for the body to arrive before the next is sent.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let (_, err, status) = raw::run(&held[0].0, b"v1 submit", &[0u8; 20_000])
+            .await
+            .unwrap();
+        assert_eq!(status, Some(1));
+        assert!(
+            err.starts_with("your address is sending too many submissions at once"),
+            "{err}"
+        );
+        for n in 11..26 {
+            held.push(hold([127, 0, 0, n]).await);
+        }
+        // Every body arrived: sixteen addresses' worth, each under its share.
+        let mut held_bytes = 0;
+        for _ in 0..50 {
+            held_bytes = server.gauge("typepper_ssh_body_bytes");
+            if held_bytes >= 16 * 95_000 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(held_bytes, 16 * 95_000);
+        let other =
+            raw::login_with(server.ssh, &ada.key, [127, 0, 0, 30], Default::default()).await;
+        let (_, err, status) = raw::run(&other, b"v1 submit", &[0u8; 90_000])
             .await
             .unwrap();
         assert_eq!(status, Some(1));
@@ -1080,8 +1127,157 @@ fn bodies_past_the_budget_are_refused_at_once() {
             err.starts_with("the server is taking in too many submissions at once"),
             "{err}"
         );
-        drop(first);
-        let (_, err, status) = raw::run(&handle, b"v1 board time:15", b"").await.unwrap();
+        drop(held);
+        let (_, err, status) = raw::run(&other, b"v1 board time:15", b"").await.unwrap();
         assert_eq!(status, Some(0), "{err}");
     });
+}
+
+/// The attack: `v1 replay` answered on channels whose window was 0 kept each answer in
+/// memory for the connection's lifetime (512 connections: 1.1 GB). An answer the client
+/// does not take, and close, within the request's time ends its connection.
+#[test]
+fn an_answer_never_read_ends_its_connection_in_the_requests_time() {
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let server = Server::start_with(&["--request-timeout", "2"]);
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    // A run to read back: stored over HTTP.
+    let (status, json) = server.http("POST", "/v1/players", br#"{"name": "keeper"}"#);
+    assert_eq!(status, 201);
+    let keeper: typepper_api::Player = serde_json::from_slice(&json).unwrap();
+    let id = submit_over_http(
+        &server,
+        &keeper.token,
+        &synth(Mode::BLITZ_60, 5, &Typist::default()),
+    );
+    runtime().block_on(async {
+        let closed_window = russh::client::Config {
+            window_size: 0,
+            ..Default::default()
+        };
+        let handle = raw::login_with(server.ssh, &ada.key, [127, 0, 0, 1], closed_window).await;
+        let channel = handle.channel_open_session().await.unwrap();
+        channel.exec(true, format!("v1 replay {id}")).await.unwrap();
+        // Never read, never closed: the connection is ended, keepalives or not.
+        assert!(
+            raw::closed(&handle).await,
+            "still open with its answer unread"
+        );
+        drop(channel);
+    });
+}
+
+/// The attack: `exec "v1 submit"` sent again and again on one channel started a body's
+/// timer each time (150,000 of them: RSS to 206 MB). A channel runs one request.
+#[test]
+fn a_channel_runs_one_request() {
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    runtime().block_on(async {
+        let handle = raw::login(server.ssh, &ada.key).await;
+        let mut channel = handle.channel_open_session().await.unwrap();
+        channel.exec(true, "v1 board time:15").await.unwrap();
+        channel.exec(true, "v1 board time:15").await.unwrap();
+        let (mut successes, mut failures) = (0, 0);
+        while let Some(msg) = channel.wait().await {
+            match msg {
+                russh::ChannelMsg::Success => successes += 1,
+                russh::ChannelMsg::Failure => failures += 1,
+                russh::ChannelMsg::Close => break,
+                _ => {}
+            }
+        }
+        assert_eq!((successes, failures), (1, 1));
+    });
+}
+
+/// The attack: connections that logged in and then only sent keepalives held every slot
+/// for an hour. A logged-in connection with no command running is let go after the idle
+/// time.
+#[test]
+fn a_logged_in_connection_that_runs_nothing_is_let_go() {
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let server = Server::start_with(&["--ssh-idle-timeout", "2"]);
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    runtime().block_on(async {
+        let handle = raw::login(server.ssh, &ada.key).await;
+        let (_, err, status) = raw::run(&handle, b"v1 board time:15", b"").await.unwrap();
+        assert_eq!(status, Some(0), "{err}");
+        assert!(
+            raw::closed(&handle).await,
+            "still open, idle, keepalives or not"
+        );
+    });
+}
+
+/// The attack: ten channels linking one fresh key at once made one player and four more
+/// nobody could use. A key is linked one request at a time.
+#[test]
+fn one_key_linked_from_many_channels_at_once_makes_one_player() {
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    let linked = runtime().block_on(async {
+        let mut handles = vec![];
+        for _ in 0..4 {
+            handles.push(raw::login(server.ssh, &ada.key).await);
+        }
+        let [a, b, c, d] = &handles[..] else {
+            unreachable!()
+        };
+        let answers = tokio::join!(
+            raw::run(a, b"v1 link racer0", b""),
+            raw::run(b, b"v1 link racer1", b""),
+            raw::run(c, b"v1 link racer2", b""),
+            raw::run(d, b"v1 link racer3", b""),
+        );
+        [answers.0, answers.1, answers.2, answers.3]
+            .into_iter()
+            .filter(|a| matches!(a, Some((_, _, Some(0)))))
+            .count()
+    });
+    assert_eq!(linked, 1);
+    let free = (0..4)
+        .filter(|n| {
+            let body = format!(r#"{{"name": "racer{n}"}}"#);
+            server.http("POST", "/v1/players", body.as_bytes()).0 == 201
+        })
+        .count();
+    assert_eq!(free, 3, "the names that were not linked are free");
+}
+
+/// Submits `round` as the player with `token` over HTTP: its run id.
+fn submit_over_http(server: &Server, token: &str, round: &Replay) -> String {
+    let mut s = TcpStream::connect(server.http).unwrap();
+    let body = body(round);
+    let head = format!(
+        "POST /v1/submit HTTP/1.1\r\nHost: t\r\nConnection: close\r\nAuthorization: Bearer {token}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(&body).unwrap();
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).unwrap();
+    let line = raw.lines().last().unwrap_or_default();
+    match line.parse() {
+        Ok(typepper_api::Line::Ok { id, .. }) => id,
+        _ => panic!("{raw}"),
+    }
 }

@@ -62,6 +62,7 @@ async fn sqlite_commits_many_submissions_as_one_group() {
             day: "2026-05-01".into(),
             keys: vec![],
             seeds: vec![],
+            record_before_ms: i64::MAX,
             deadline,
             plan: Box::new(move |_| {
                 if slow {
@@ -144,6 +145,8 @@ async fn postgres_keeps_the_story() {
 const BEFORE_SEEDS: &str = "
     INSERT INTO players (id, name, name_key, token_hash, created_ms) VALUES (1, 'ada', 'ada', X'01', 0);
     INSERT INTO players (id, name, name_key, token_hash, created_ms) VALUES (2, 'idle', 'idle', X'02', 0);
+    INSERT INTO players (id, name, name_key, token_hash, created_ms) VALUES (3, 'Rnike_8', 'rnike_8', X'03', 10);
+    INSERT INTO players (id, name, name_key, token_hash, created_ms) VALUES (4, 'mike-b', 'mike-b', X'04', 10);
     INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100, duration_ms,
                       created_ms, month, replay_hash, replay)
         VALUES ('abcdEFGH', 1, 'time:15', 90, 9000, 9700, 15000, 0, '1970-01', X'aa', X'545052');
@@ -181,6 +184,12 @@ async fn migrated(store: &dyn typepper_server::store::Store) {
     assert!(ada.is_err(), "ada is kept");
     let idle = store.create_player("IDLE".into(), [4; 32], 5).await;
     assert!(idle.is_ok(), "idle is released");
+    // The migration folds the names as `name_key` does: the older of two look-alikes
+    // keeps the name, and neither can be taken again.
+    for alike in ["mikeb", "MIKE8", "rn1ke-b"] {
+        let taken = store.create_player(alike.into(), [9; 32], 5).await;
+        assert!(taken.is_err(), "{alike} after Rnike_8 and mike-b");
+    }
 }
 
 #[tokio::test]

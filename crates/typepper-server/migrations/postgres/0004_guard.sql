@@ -1,16 +1,18 @@
 -- Guarding the boards: look-alike names, pending and hidden runs, banned players, and
 -- fingerprints that know a trimmed or stretched copy.
 
--- Names that look alike are one name: the key folds case, and I, l and 1 into l, and O
--- and 0 into o (typepper_api::name_key). Every key is made unique first, so that no two
--- keys meet while they change; of two names that now fold alike, the older keeps the
--- folded key and the younger keeps a key of its own, which no new name can take.
+-- Names that look alike are one name: the key folds case, drops `_` and `-`, and takes
+-- look-alike letters as one (typepper_api::name_key spells the same fold). Every key is
+-- made unique first, so that no two keys meet while they change; of two names that now
+-- fold alike, the older keeps the folded key and the younger keeps a key of its own, which
+-- no new name can take.
 UPDATE players SET name_key = '#' || id;
-UPDATE players SET name_key = translate(lower(name), 'i10', 'llo')
+UPDATE players SET name_key = replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(lower(name), '_', ''), '-', ''), 'rn', 'm'), 'vv', 'w'), 'cl', 'd'), 'i', 'l'), '1', 'l'), '0', 'o'), '5', 's'), '8', 'b'), '2', 'z'), '9', 'g'), 'q', 'g')
 WHERE NOT EXISTS (
     SELECT 1 FROM players older
     WHERE older.id < players.id
-      AND translate(lower(older.name), 'i10', 'llo') = translate(lower(players.name), 'i10', 'llo'));
+      AND replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(lower(older.name), '_', ''), '-', ''), 'rn', 'm'), 'vv', 'w'), 'cl', 'd'), 'i', 'l'), '1', 'l'), '0', 'o'), '5', 's'), '8', 'b'), '2', 'z'), '9', 'g'), 'q', 'g')
+        = replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(lower(players.name), '_', ''), '-', ''), 'rn', 'm'), 'vv', 'w'), 'cl', 'd'), 'i', 'l'), '1', 'l'), '0', 'o'), '5', 's'), '8', 'b'), '2', 'z'), '9', 'g'), 'q', 'g'));
 
 -- The operator took a player off the boards (`typepper-server ban <name>`).
 ALTER TABLE players ADD COLUMN banned BOOLEAN NOT NULL DEFAULT false;

@@ -325,7 +325,7 @@ impl Store for PgStore {
                 rounds: rounds(&tx, &job.keys, &job.seeds).await?,
                 seeds: seeds(&tx, &job.seeds).await?,
                 usage: usage(&tx, job.player, &job.day).await?,
-                record: record(&tx, job.player).await?,
+                record: record(&tx, job.player, job.record_before_ms).await?,
             };
             for _ in 0..ID_TRIES {
                 let steps = match (job.plan)(&known) {
@@ -688,16 +688,22 @@ async fn rounds(
         .collect())
 }
 
-/// What `player`'s own runs say of them.
-async fn record(tx: &impl GenericClient, player: PlayerId) -> Result<Record, StoreError> {
+/// What `player`'s own runs say of them, their best from runs stored before `before_ms`.
+async fn record(
+    tx: &impl GenericClient,
+    player: PlayerId,
+    before_ms: i64,
+) -> Result<Record, StoreError> {
+    // Monthly bests are kept for good, so the best of them is the player's best.
     let s = tx
         .prepare_cached(
-            "SELECT p.banned, (SELECT max(wpm_x100) FROM pbs WHERE player_id = p.id)
+            "SELECT p.banned, (SELECT max(wpm_x100) FROM bests
+                               WHERE player_id = p.id AND created_ms < $2)
              FROM players p WHERE p.id = $1",
         )
         .await
         .map_err(db)?;
-    let row = tx.query_opt(&s, &[&player]).await.map_err(db)?;
+    let row = tx.query_opt(&s, &[&player, &before_ms]).await.map_err(db)?;
     let (banned, best) = row.map_or((false, None), |r| {
         (r.get::<_, bool>(0), r.get::<_, Option<i32>>(1).map(uint))
     });

@@ -465,7 +465,7 @@ impl Store for SqliteStore {
                 rounds: rounds(c, &job.keys, &job.seeds)?,
                 seeds: seeds(c, &job.seeds)?,
                 usage: usage(c, job.player, &job.day)?,
-                record: record(c, job.player)?,
+                record: record(c, job.player, job.record_before_ms)?,
             };
             for _ in 0..ID_TRIES {
                 let steps = match (job.plan)(&known) {
@@ -804,15 +804,16 @@ fn rounds(c: &Connection, keys: &[[u8; 32]], seeds: &[u64]) -> Result<Vec<KnownR
     Ok(out)
 }
 
-/// What `player`'s own runs say of them.
-fn record(c: &Connection, player: PlayerId) -> Result<Record, StoreError> {
+/// What `player`'s own runs say of them, their best from runs stored before `before_ms`.
+fn record(c: &Connection, player: PlayerId, before_ms: i64) -> Result<Record, StoreError> {
     let banned: Option<bool> = c
         .prepare_cached("SELECT banned FROM players WHERE id = ?1")
         .and_then(|mut s| s.query_row([player], |r| r.get(0)).optional())
         .map_err(db)?;
+    // Monthly bests are kept for good, so the best of them is the player's best.
     let best: Option<u32> = c
-        .prepare_cached("SELECT max(wpm_x100) FROM pbs WHERE player_id = ?1")
-        .and_then(|mut s| s.query_row([player], |r| r.get(0)))
+        .prepare_cached("SELECT max(wpm_x100) FROM bests WHERE player_id = ?1 AND created_ms < ?2")
+        .and_then(|mut s| s.query_row(params![player, before_ms], |r| r.get(0)))
         .map_err(db)?;
     let mut s = c
         .prepare_cached(

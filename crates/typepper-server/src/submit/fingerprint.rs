@@ -176,7 +176,7 @@ impl Fingerprint {
     }
 }
 
-/// Whether block times `b` are `a` stretched uniformly (by the least-squares factor, at
+/// Whether block times `a` are `b` stretched uniformly (by the least-squares factor, at
 /// most [`MAX_STRETCH_PERCENT`] either way), give or take [`JITTER_MS`] on each of `gaps`
 /// gaps on average. Floats are fine here: this judges a submission on the server, it is
 /// no rule of the game.
@@ -192,7 +192,9 @@ fn stretched(a: &[u64], b: &[u64], gaps: u32) -> bool {
     } else {
         1.0
     };
-    if (scale - 1.0).abs() > MAX_STRETCH_PERCENT as f64 / 100.0 {
+    // `b` is `a` stretched by `1 / scale`: that is what may be off by the percentage,
+    // either way (a copy squeezed by 10 % fits a scale of 1.11).
+    if (1.0 / scale - 1.0).abs() > MAX_STRETCH_PERCENT as f64 / 100.0 + 1e-9 {
         return false;
     }
     let apart: f64 = a

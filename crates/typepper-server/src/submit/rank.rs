@@ -18,8 +18,10 @@
 //! A ranked run far above its player's own record ([`Watch`]) is **pending**: stored,
 //! shareable, but off the boards until the player types within
 //! [`Watch::confirm_percent`] of it again, as TypeRacer asks for a second test above a
-//! certified speed. Then it goes on the boards, with the run that confirmed it. A player
-//! the operator banned has every run unranked.
+//! certified speed. Then it goes on the boards, with the run that confirmed it. The record
+//! is the player's best on the boards from before the day (UTC) began: a day's runs can't
+//! raise the bar for the next, so climbing in steps just under the threshold doesn't
+//! work. A player the operator banned has every run unranked.
 
 use typepper_engine::{Mode, Score};
 
@@ -89,21 +91,17 @@ pub fn boards(score: &Score, unranked: Option<String>, record: &Record, watch: &
         };
     }
     let wpm_x100 = u64::from(score.wpm_x100);
+    // Within the percentage either way: typing near it again, not far past it.
+    let within = u64::from(watch.confirm_percent.min(100));
     let confirms: Vec<&crate::store::PendingRun> = record
         .pending
         .iter()
         .filter(|p| {
-            watch.confirm_percent > 0
-                && wpm_x100 * 100
-                    >= u64::from(p.wpm_x100) * u64::from(100 - watch.confirm_percent.min(100))
+            let p = u64::from(p.wpm_x100);
+            wpm_x100 * 100 >= p * (100 - within) && wpm_x100 * 100 <= p * (100 + within)
         })
         .collect();
-    // What the record will be once the runs this one confirms are on the boards.
-    let best = confirms
-        .iter()
-        .map(|p| p.wpm_x100)
-        .chain(record.best_wpm_x100)
-        .max();
+    let best = record.best_wpm_x100;
     let again = format!(
         "it goes on the boards once you type within {}% of it again",
         watch.confirm_percent
@@ -111,7 +109,8 @@ pub fn boards(score: &Score, unranked: Option<String>, record: &Record, watch: &
     let pending = match best {
         None if watch.first_wpm > 0 && wpm_x100 > u64::from(watch.first_wpm) * 100 => {
             Some(format!(
-                "{} wpm on your first ranked round waits off the boards: {again}",
+                "{} wpm with no ranked round of yours on the boards before today waits off the \
+             boards: {again}",
                 score.wpm()
             ))
         }
@@ -136,28 +135,19 @@ pub fn boards(score: &Score, unranked: Option<String>, record: &Record, watch: &
 }
 
 impl Record {
-    /// The record once `run` is stored.
+    /// The record once `run` is stored: its best stays the day's start's; the runs
+    /// waiting change.
     pub fn add(&mut self, run: &NewRun) {
         if run.unranked.is_some() {
             return;
         }
+        self.pending.retain(|p| !run.confirms.contains(&p.id));
         if run.pending.is_some() {
             self.pending.push(crate::store::PendingRun {
                 id: run.id.clone(),
                 wpm_x100: run.wpm_x100,
             });
-            return;
         }
-        let confirmed = self
-            .pending
-            .iter()
-            .filter(|p| run.confirms.contains(&p.id))
-            .map(|p| p.wpm_x100);
-        self.best_wpm_x100 = confirmed
-            .chain(self.best_wpm_x100)
-            .chain([run.wpm_x100])
-            .max();
-        self.pending.retain(|p| !run.confirms.contains(&p.id));
     }
 }
 

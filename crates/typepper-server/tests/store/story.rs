@@ -106,6 +106,7 @@ fn job(
         day: "2026-05-01".into(),
         keys,
         seeds,
+        record_before_ms: i64::MAX,
         deadline: Instant::now() + Duration::from_secs(60),
         plan: Box::new(plan),
     }
