@@ -298,16 +298,12 @@ pub fn check_name(name: &str) -> Result<(), &'static str> {
 /// nobody can pass for `ll1` as `Il1`, or for `mike` as `rnike`. The server keeps names
 /// unique by it. Its migration (`0004_guard.sql`) spells the same fold in SQL: change both.
 pub fn name_key(name: &str) -> String {
-    let plain: String = name
+    // Letters first, so that a pair spelled with a look-alike (`cI`, `c1`) folds as the
+    // pair does.
+    let letters: String = name
         .to_lowercase()
         .chars()
         .filter(|c| !matches!(c, '_' | '-'))
-        .collect();
-    plain
-        .replace("rn", "m")
-        .replace("vv", "w")
-        .replace("cl", "d")
-        .chars()
         .map(|c| match c {
             'i' | '1' => 'l',
             '0' => 'o',
@@ -317,7 +313,11 @@ pub fn name_key(name: &str) -> String {
             '9' | 'q' => 'g',
             c => c,
         })
-        .collect()
+        .collect();
+    letters
+        .replace("rn", "m")
+        .replace("vv", "w")
+        .replace("cl", "d")
 }
 
 /// Run ids: 8 base62 characters.
@@ -452,6 +452,8 @@ mod tests {
             ("greqq", "9regg"),
             ("ada_", "ada"),
             ("_a-da", "ada"),
+            ("cIara", "clara"),
+            ("c1ara", "dara"),
         ] {
             assert_eq!(name_key(a), name_key(b), "{a} and {b}");
         }

@@ -253,6 +253,15 @@ async fn main() -> anyhow::Result<()> {
         max_commands: args.ssh_max_commands,
         body_budget: args.ssh_body_budget,
     };
+    if config.ssh.body_budget / typepper_server::ssh::BODY_SHARES < typepper_server::MAX_BODY {
+        tracing::warn!(
+            "--ssh-body-budget {} gives an address {} bytes at once, less than one whole \
+             submission ({} bytes): the largest will always be refused over SSH",
+            config.ssh.body_budget,
+            config.ssh.body_budget / typepper_server::ssh::BODY_SHARES,
+            typepper_server::MAX_BODY
+        );
+    }
     if !args
         .static_dir
         .join("web/pkg/typepper_web_bg.wasm")
@@ -401,10 +410,10 @@ async fn moderate(args: &Args, what: Moderate<'_>) -> anyhow::Result<()> {
             println!("run {id} is off the boards {later}");
         }
         Moderate::Ban(name) => {
-            if !store.ban_player(name.to_owned()).await? {
-                anyhow::bail!("nobody is called {name}");
-            }
-            println!("{name} and every run of theirs are off the boards {later}");
+            let Some(banned) = store.ban_player(name.to_owned()).await? else {
+                anyhow::bail!("nobody is called {name}, or anything like it");
+            };
+            println!("{banned} and every run of theirs are off the boards {later}");
         }
     }
     Ok(())

@@ -21,17 +21,20 @@
 //! once its stdin has ended: a connection dropped mid-body stores nothing.
 //!
 //! What a client may hold, and for how long ([`SshLimits`], each a flag):
-//! 1. **Slots.** Connections per address and handshakes in progress are capped when a
-//!    connection is accepted, so one host can't take every slot; a connection must
-//!    authenticate within a deadline whatever it sends meanwhile, and lives at most a
-//!    fixed time and a fixed number of commands.
-//! 2. **Memory.** Past the deadline or the lifetime a connection's socket is shut (russh
-//!    runs each session in a task of its own that only a closed socket stops, so this is
-//!    the one way out a stalled client can't block). A refused body's bytes go when its
-//!    refusal is sent, and the bodies held at once are capped in all ([`SshLimits::body_budget`]). The server closes a channel once it is answered, as sshd does, and
+//! 1. **Slots.** Connections and handshakes in progress are capped per address and in all
+//!    when a connection is accepted, so one host can't take every slot; a connection must
+//!    authenticate within a deadline whatever it sends meanwhile, and lives at most a fixed
+//!    time, a fixed idle time with no request running, and a fixed number of commands.
+//! 2. **Memory.** Past a deadline a connection's socket is shut (russh runs each session in
+//!    a task of its own that only a closed socket stops, so this is the one way out a
+//!    stalled client can't block). A refused body's bytes go when its refusal is sent, and
+//!    the bodies held at once are capped per address and in all
+//!    ([`SshLimits::body_budget`]). An answer the client doesn't take and close within the
+//!    request's time ends its connection.
+//! 3. **Channels.** The server closes a channel once it is answered, as sshd does, and
 //!    forgets it when the client's close comes back (russh is patched for that: see
-//!    `vendor/russh/PATCHED.md`); a channel counts against [`MAX_CHANNELS`] until then,
-//!    so a client that never closes holds four channels' state, no more.
+//!    `vendor/russh/PATCHED.md`). A channel runs one request, and counts against
+//!    [`MAX_CHANNELS`] until it is closed.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -67,6 +70,9 @@ pub const MAX_CHANNELS: usize = 4;
 /// The longest command line, in bytes: the longest real one (`v1 link` with a name and a
 /// token) is under a hundred.
 pub const MAX_COMMAND: usize = 256;
+
+/// A connection's idle time while a request runs (or before it logs in).
+const BUSY: u64 = u64::MAX;
 
 /// The smallest RSA key a player may connect with, in bits.
 pub const MIN_RSA_BITS: u32 = 2048;
@@ -411,7 +417,7 @@ async fn connection(
     let auth_by = started + Duration::from_secs(limits.auth_secs.max(1));
     let (authed, authenticated) = oneshot::channel();
     let ends = Arc::new(Notify::new());
-    let idle_since = Arc::new(std::sync::atomic::AtomicU64::new(u64::MAX));
+    let idle_since = Arc::new(std::sync::atomic::AtomicU64::new(BUSY));
     let conn = Conn {
         state,
         router,
@@ -457,7 +463,7 @@ async fn connection(
             tokio::time::sleep(Duration::from_millis(250)).await;
             let since = idle_since.load(Ordering::SeqCst);
             let now = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-            if since != u64::MAX && now.saturating_sub(since) >= idle_ms {
+            if since != BUSY && now.saturating_sub(since) >= idle_ms {
                 return;
             }
         }
@@ -596,7 +602,7 @@ struct Conn {
     ends: Arc<Notify>,
     /// Channels opened so far.
     commands: u32,
-    /// When it last had no channel open, in ms since it started; `u64::MAX` while one is.
+    /// When it last had no request running, in ms since it started; [`BUSY`] while one is.
     idle_since: Arc<std::sync::atomic::AtomicU64>,
     /// When it started.
     started: tokio::time::Instant,
@@ -687,16 +693,22 @@ impl Conn {
     }
 
     /// Whether this is `channel`'s first request (a channel runs one: a second exec on
-    /// it would start a second body's timer, and so on).
+    /// it would start a second body's timer, and so on). From its first request until it
+    /// closes, the connection is not idle.
     fn first_request(&self, channel: ChannelId) -> bool {
-        self.channels
+        let first = self
+            .channels
             .get(&channel)
-            .is_some_and(|c| c.first_request())
+            .is_some_and(|c| c.first_request());
+        if first {
+            self.idle_since.store(BUSY, Ordering::SeqCst);
+        }
+        first
     }
 
-    /// The time since the connection started, in ms.
+    /// The time since the connection started, in ms (never [`BUSY`]).
     fn elapsed_ms(&self) -> u64 {
-        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX - 1)
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(BUSY - 1)
     }
 }
 
@@ -725,7 +737,10 @@ async fn answer(
         }
         let _ = handle.exit_status_request(channel, outcome.status).await;
         let _ = handle.eof(channel).await;
-        let _ = handle.close(channel).await;
+        // A session gone meanwhile takes nothing more: there is no close to wait for.
+        if handle.close(channel).await.is_err() {
+            return;
+        }
         if !chan.closed.load(Ordering::SeqCst) {
             closing.await;
         }
@@ -966,7 +981,6 @@ impl russh::server::Handler for Conn {
             return Ok(());
         }
         self.channels.insert(id, Arc::default());
-        self.idle_since.store(u64::MAX, Ordering::SeqCst);
         reply.accept().await;
         Ok(())
     }
@@ -1147,7 +1161,13 @@ impl russh::server::Handler for Conn {
             chan.closed.store(true, Ordering::SeqCst);
             chan.closing.notify_one();
         }
-        if self.channels.is_empty() {
+        // Idle from the moment no channel has a request running: a channel opened and
+        // left without one doesn't keep the connection.
+        if !self
+            .channels
+            .values()
+            .any(|c| c.requested.load(Ordering::SeqCst))
+        {
             self.idle_since.store(self.elapsed_ms(), Ordering::SeqCst);
         }
         Ok(())

@@ -368,8 +368,9 @@ pub struct Known {
 pub struct Record {
     /// The operator took the player off the boards.
     pub banned: bool,
-    /// The player's best wpm (hundredths) on the boards, in any mode, from runs stored
-    /// before the job's `record_before_ms`; `None` if there is none.
+    /// The player's best wpm (hundredths) on the boards, in any mode, as it was when the
+    /// job's day began (a day's runs don't raise the bar for the day's next); `None` if
+    /// there was none.
     pub best_wpm_x100: Option<u32>,
     /// Their ranked runs that wait for them to confirm.
     pub pending: Vec<PendingRun>,
@@ -411,15 +412,13 @@ pub type Plan = Box<dyn FnMut(&Known) -> Result<Vec<Step>, String> + Send>;
 pub struct Job {
     /// Whose.
     pub player: PlayerId,
-    /// The UTC day (`YYYY-MM-DD`) its usage counts on.
+    /// The UTC day (`YYYY-MM-DD`) its usage counts on, and its player's record is judged
+    /// as of.
     pub day: String,
     /// The fingerprint keys of its rounds: their stored rounds are read, and locked.
     pub keys: Vec<[u8; 32]>,
     /// Its rounds' seeds, to read.
     pub seeds: Vec<u64>,
-    /// The player's record counts the runs on the boards stored before this (the day's
-    /// start): so a day's runs can't raise the bar the next ones are held to.
-    pub record_before_ms: i64,
     /// Not started by then, it is not done at all ([`StoreError::Late`]).
     pub deadline: Instant,
     /// What to store.
@@ -493,8 +492,9 @@ pub trait Store: Send + Sync + 'static {
     fn hide_run(&self, id: String) -> Fut<'_, bool>;
 
     /// Takes the player named `name` off the boards, with every run of theirs, now and
-    /// to come; `false` if nobody has the name.
-    fn ban_player(&self, name: String) -> Fut<'_, bool>;
+    /// to come: the player with that very name (ignoring case), else the one whose name
+    /// looks like it. The name of the player banned, or `None` if nobody has one like it.
+    fn ban_player(&self, name: String) -> Fut<'_, Option<String>>;
 
     /// For a store that commits several pieces of work together: how many commits so
     /// far, and how many pieces of work they carried.

@@ -215,7 +215,6 @@ pub fn job(sub: Submission, judged: Vec<Judged>, deadline: Instant) -> Job {
         day: typepper_api::Utc::of(sub.now_ms).day(),
         keys: verified().map(|v| v.round.key).collect(),
         seeds: verified().map(|v| v.seed).collect(),
-        record_before_ms: sub.now_ms - sub.now_ms.rem_euclid(86_400_000),
         deadline,
         plan: Box::new(move |known| plan(&sub, &judged, known)),
     }
@@ -244,18 +243,24 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             }
         };
         let mode = v.score.mode.key();
-        let copy_of = rounds.iter().find(|known| match &known.on {
-            _ if known.key == v.round.key => v.round.same_timing(&known.blocks),
-            Some((m, seed, prefix)) if *m == mode && *seed == v.seed => {
-                v.round.copies(&known.blocks, prefix)
-            }
-            _ => false,
+        // The same keys first: a round sent again is known by its key before anything
+        // that merely shares a seed with it.
+        let same = rounds
+            .iter()
+            .find(|k| k.key == v.round.key && v.round.same_timing(&k.blocks));
+        let copy_of = same.or_else(|| {
+            rounds.iter().find(|k| match &k.on {
+                Some((m, seed, prefix)) => {
+                    *m == mode && *seed == v.seed && v.round.copies(&k.blocks, prefix)
+                }
+                None => false,
+            })
         });
         if let Some(known) = copy_of {
             let line = match &known.stored {
                 // The player's own round sent again (an answer lost on the way, say):
                 // the same answer, and nothing stored twice.
-                Some((score, ranked)) if known.player == sub.player => Line::Ok {
+                Some((score, ranked)) if known.player == sub.player && same.is_some() => Line::Ok {
                     id: known.run.clone(),
                     score: *score,
                     pb: false,

@@ -1039,7 +1039,10 @@ fn the_operator_hides_a_run_and_bans_a_player_from_the_command_line() {
     for (args, said) in [
         (&["hide", "nosuch00"][..], "there is no run nosuch00"),
         (&["hide", "x"][..], "\"x\" is not a run id"),
-        (&["ban", "nobody"][..], "nobody is called nobody"),
+        (
+            &["ban", "nobody"][..],
+            "nobody is called nobody, or anything like it",
+        ),
     ] {
         let out = operator(args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
@@ -1219,6 +1222,13 @@ fn a_logged_in_connection_that_runs_nothing_is_let_go() {
         assert!(
             raw::closed(&handle).await,
             "still open, idle, keepalives or not"
+        );
+        // A channel opened and left without a request doesn't keep it either.
+        let handle = raw::login(server.ssh, &ada.key).await;
+        let _unused = handle.channel_open_session().await.unwrap();
+        assert!(
+            raw::closed(&handle).await,
+            "kept open by a channel that runs nothing"
         );
     });
 }

@@ -62,7 +62,6 @@ async fn sqlite_commits_many_submissions_as_one_group() {
             day: "2026-05-01".into(),
             keys: vec![],
             seeds: vec![],
-            record_before_ms: i64::MAX,
             deadline,
             plan: Box::new(move |_| {
                 if slow {

@@ -2,20 +2,28 @@
 -- fingerprints that know a trimmed or stretched copy.
 
 -- Names that look alike are one name: the key folds case, drops `_` and `-`, and takes
--- look-alike letters as one (typepper_api::name_key spells the same fold). Every key is
--- made unique first, so that no two keys meet while they change; of two names that now
--- fold alike, the older keeps the folded key and the younger keeps a key of its own, which
--- no new name can take.
+-- look-alike letters as one (typepper_api::name_key spells the same fold, in the same
+-- order). Of two names that now fold alike, the older keeps the folded key and the
+-- younger keeps a key of its own (`#<id>`), which no new name can take. The folded keys
+-- go through an indexed table first: comparing every pair of names would take as long as
+-- the square of the players.
+CREATE TEMP TABLE folded AS SELECT id, replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(lower(name), '_', ''), '-', ''), 'i', 'l'), '1', 'l'), '0', 'o'), '5', 's'), '8', 'b'), '2', 'z'), '9', 'g'), 'q', 'g'), 'rn', 'm'), 'vv', 'w'), 'cl', 'd') AS k FROM players;
+CREATE INDEX folded_k ON folded (k, id);
 UPDATE players SET name_key = '#' || id;
-UPDATE players SET name_key = replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(lower(name), '_', ''), '-', ''), 'rn', 'm'), 'vv', 'w'), 'cl', 'd'), 'i', 'l'), '1', 'l'), '0', 'o'), '5', 's'), '8', 'b'), '2', 'z'), '9', 'g'), 'q', 'g')
-WHERE NOT EXISTS (
-    SELECT 1 FROM players older
-    WHERE older.id < players.id
-      AND replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(lower(older.name), '_', ''), '-', ''), 'rn', 'm'), 'vv', 'w'), 'cl', 'd'), 'i', 'l'), '1', 'l'), '0', 'o'), '5', 's'), '8', 'b'), '2', 'z'), '9', 'g'), 'q', 'g')
-        = replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(lower(players.name), '_', ''), '-', ''), 'rn', 'm'), 'vv', 'w'), 'cl', 'd'), 'i', 'l'), '1', 'l'), '0', 'o'), '5', 's'), '8', 'b'), '2', 'z'), '9', 'g'), 'q', 'g'));
+UPDATE players SET name_key = folded.k FROM folded
+WHERE folded.id = players.id AND folded.id IN (SELECT min(id) FROM folded GROUP BY k);
+DROP TABLE folded;
 
 -- The operator took a player off the boards (`typepper-server ban <name>`).
 ALTER TABLE players ADD COLUMN banned INTEGER NOT NULL DEFAULT 0;
+
+-- A player's record, for runs far above it: the best wpm (hundredths) of their runs on
+-- the boards, the day it last rose, and what it was before that day began. Within a day a
+-- run is judged against the day's start, so a day's runs can't raise the bar for the next.
+ALTER TABLE players ADD COLUMN best_x100 INTEGER;
+ALTER TABLE players ADD COLUMN best_day TEXT;
+ALTER TABLE players ADD COLUMN record_x100 INTEGER;
+UPDATE players SET best_x100 = (SELECT max(wpm_x100) FROM pbs WHERE pbs.player_id = players.id);
 
 -- A ranked run far above its player's record waits here (why, in words) until the
 -- player types near it again; NULL when it is not waiting.

@@ -325,7 +325,7 @@ impl Store for PgStore {
                 rounds: rounds(&tx, &job.keys, &job.seeds).await?,
                 seeds: seeds(&tx, &job.seeds).await?,
                 usage: usage(&tx, job.player, &job.day).await?,
-                record: record(&tx, job.player, job.record_before_ms).await?,
+                record: record(&tx, job.player, &job.day).await?,
             };
             for _ in 0..ID_TRIES {
                 let steps = match (job.plan)(&known) {
@@ -491,18 +491,20 @@ impl Store for PgStore {
         Box::pin(async move {
             let mut c = self.client().await?;
             let tx = c.transaction().await.map_err(db)?;
-            let hidden = tx
-                .query_opt(
-                    "UPDATE runs SET hidden = true WHERE id = $1 RETURNING player_id, mode",
-                    &[&id],
-                )
+            // The player's row first, as a submission takes it, then the run's: two
+            // transactions that take them in one order never wait on each other.
+            let found = tx
+                .query_opt("SELECT player_id, mode FROM runs WHERE id = $1", &[&id])
                 .await
                 .map_err(db)?;
-            let Some(row) = hidden else {
+            let Some(row) = found else {
                 return Ok(false);
             };
             let (player, mode): (PlayerId, String) = (row.get(0), row.get(1));
             tx.execute("SELECT 1 FROM players WHERE id = $1 FOR UPDATE", &[&player])
+                .await
+                .map_err(db)?;
+            tx.execute("UPDATE runs SET hidden = true WHERE id = $1", &[&id])
                 .await
                 .map_err(db)?;
             let on_board = "player_id = $1 AND mode = $2 AND unranked IS NULL
@@ -524,26 +526,38 @@ impl Store for PgStore {
             ] {
                 tx.execute(&sql, &[&player, &mode]).await.map_err(db)?;
             }
+            // Its record, the best left on the boards, as of any day.
+            tx.execute(
+                "UPDATE players SET best_day = NULL, record_x100 = NULL,
+                     best_x100 = (SELECT max(wpm_x100) FROM bests WHERE player_id = $1)
+                 WHERE id = $1",
+                &[&player],
+            )
+            .await
+            .map_err(db)?;
             tx.commit().await.map_err(db)?;
             Ok(true)
         })
     }
 
-    fn ban_player(&self, name: String) -> Fut<'_, bool> {
+    fn ban_player(&self, name: String) -> Fut<'_, Option<String>> {
         Box::pin(async move {
             let mut c = self.client().await?;
             let tx = c.transaction().await.map_err(db)?;
             let banned = tx
                 .query_opt(
-                    "UPDATE players SET banned = true WHERE name_key = $1 RETURNING id",
-                    &[&typepper_api::name_key(&name)],
+                    "UPDATE players SET banned = true WHERE id = (
+                         SELECT id FROM players WHERE lower(name) = lower($1) OR name_key = $2
+                         ORDER BY lower(name) = lower($1) DESC, id LIMIT 1)
+                     RETURNING id, name",
+                    &[&name, &typepper_api::name_key(&name)],
                 )
                 .await
                 .map_err(db)?;
             let Some(row) = banned else {
-                return Ok(false);
+                return Ok(None);
             };
-            let id: PlayerId = row.get(0);
+            let (id, banned): (PlayerId, String) = (row.get(0), row.get(1));
             for sql in [
                 "UPDATE runs SET hidden = true WHERE player_id = $1",
                 "DELETE FROM bests WHERE player_id = $1",
@@ -552,7 +566,7 @@ impl Store for PgStore {
                 tx.execute(sql, &[&id]).await.map_err(db)?;
             }
             tx.commit().await.map_err(db)?;
-            Ok(true)
+            Ok(Some(banned))
         })
     }
 }
@@ -688,22 +702,21 @@ async fn rounds(
         .collect())
 }
 
-/// What `player`'s own runs say of them, their best from runs stored before `before_ms`.
+/// What `player`'s own runs say of them, their record as it was when `day` began.
 async fn record(
     tx: &impl GenericClient,
     player: PlayerId,
-    before_ms: i64,
+    day: &str,
 ) -> Result<Record, StoreError> {
-    // Monthly bests are kept for good, so the best of them is the player's best.
     let s = tx
         .prepare_cached(
-            "SELECT p.banned, (SELECT max(wpm_x100) FROM bests
-                               WHERE player_id = p.id AND created_ms < $2)
-             FROM players p WHERE p.id = $1",
+            "SELECT banned, CASE WHEN best_day IS NULL OR best_day < $2 THEN best_x100
+                                 ELSE record_x100 END
+             FROM players WHERE id = $1",
         )
         .await
         .map_err(db)?;
-    let row = tx.query_opt(&s, &[&player, &before_ms]).await.map_err(db)?;
+    let row = tx.query_opt(&s, &[&player, &day]).await.map_err(db)?;
     let (banned, best) = row.map_or((false, None), |r| {
         (r.get::<_, bool>(0), r.get::<_, Option<i32>>(1).map(uint))
     });
@@ -880,7 +893,7 @@ async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreEr
     let pb = if run.unranked.is_none() && run.pending.is_none() {
         best(
             tx,
-            run.player,
+            (run.player, &run.day),
             (&run.mode, &run.month),
             (&run.id, run.score, run.wpm_x100, run.created_ms),
         )
@@ -900,7 +913,7 @@ async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreEr
         if let Some(r) = tx.query_opt(&s, &[id, &run.player]).await.map_err(db)? {
             let (mode, month): (String, String) = (r.get(0), r.get(1));
             let run_at = (id.as_str(), uint(r.get(2)), uint(r.get(3)), r.get(4));
-            best(tx, run.player, (&mode, &month), run_at).await?;
+            best(tx, (run.player, &run.day), (&mode, &month), run_at).await?;
         }
     }
     Ok(Stored { pb })
@@ -910,10 +923,24 @@ async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreEr
 /// their personal best likewise; whether it is a new personal best.
 async fn best(
     tx: &impl GenericClient,
-    player: PlayerId,
+    (player, day): (PlayerId, &str),
     (mode, month): (&str, &str),
     (id, score, wpm_x100, created_ms): (&str, u32, u32, i64),
 ) -> Result<bool, StoreError> {
+    // The player's record rises; what it was before the day began is kept for the day.
+    let s = tx
+        .prepare_cached(
+            "UPDATE players SET
+                 record_x100 = CASE WHEN best_day IS NULL OR best_day < $2 THEN best_x100
+                                    ELSE record_x100 END,
+                 best_day = $2, best_x100 = $3
+             WHERE id = $1 AND (best_x100 IS NULL OR best_x100 < $3)",
+        )
+        .await
+        .map_err(db)?;
+    tx.execute(&s, &[&player, &day, &int(wpm_x100)])
+        .await
+        .map_err(db)?;
     let s = tx
         .prepare_cached(
             "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)

@@ -465,7 +465,7 @@ impl Store for SqliteStore {
                 rounds: rounds(c, &job.keys, &job.seeds)?,
                 seeds: seeds(c, &job.seeds)?,
                 usage: usage(c, job.player, &job.day)?,
-                record: record(c, job.player, job.record_before_ms)?,
+                record: record(c, job.player, &job.day)?,
             };
             for _ in 0..ID_TRIES {
                 let steps = match (job.plan)(&known) {
@@ -591,18 +591,21 @@ impl Store for SqliteStore {
         })
     }
 
-    fn ban_player(&self, name: String) -> Fut<'_, bool> {
+    fn ban_player(&self, name: String) -> Fut<'_, Option<String>> {
         self.write(None, move |c| {
-            let id: Option<PlayerId> = c
+            let found: Option<(PlayerId, String)> = c
                 .query_row(
-                    "UPDATE players SET banned = 1 WHERE name_key = ?1 RETURNING id",
-                    [typepper_api::name_key(&name)],
-                    |r| r.get(0),
+                    "UPDATE players SET banned = 1 WHERE id = (
+                         SELECT id FROM players WHERE lower(name) = lower(?1) OR name_key = ?2
+                         ORDER BY lower(name) = lower(?1) DESC, id LIMIT 1)
+                     RETURNING id, name",
+                    params![name, typepper_api::name_key(&name)],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
                 )
                 .optional()
                 .map_err(db)?;
-            let Some(id) = id else {
-                return Ok(false);
+            let Some((id, banned)) = found else {
+                return Ok(None);
             };
             for sql in [
                 "UPDATE runs SET hidden = 1 WHERE player_id = ?1",
@@ -611,7 +614,7 @@ impl Store for SqliteStore {
             ] {
                 c.execute(sql, [id]).map_err(db)?;
             }
-            Ok(true)
+            Ok(Some(banned))
         })
     }
 }
@@ -750,6 +753,14 @@ fn rerank(c: &Connection, player: PlayerId, mode: &str) -> Result<(), StoreError
     ] {
         c.execute(&sql, params![player, mode]).map_err(db)?;
     }
+    // Its record, the best left on the boards, as of any day.
+    c.execute(
+        "UPDATE players SET best_day = NULL, record_x100 = NULL,
+             best_x100 = (SELECT max(wpm_x100) FROM bests WHERE player_id = ?1)
+         WHERE id = ?1",
+        [player],
+    )
+    .map_err(db)?;
     Ok(())
 }
 
@@ -804,17 +815,20 @@ fn rounds(c: &Connection, keys: &[[u8; 32]], seeds: &[u64]) -> Result<Vec<KnownR
     Ok(out)
 }
 
-/// What `player`'s own runs say of them, their best from runs stored before `before_ms`.
-fn record(c: &Connection, player: PlayerId, before_ms: i64) -> Result<Record, StoreError> {
-    let banned: Option<bool> = c
-        .prepare_cached("SELECT banned FROM players WHERE id = ?1")
-        .and_then(|mut s| s.query_row([player], |r| r.get(0)).optional())
+/// What `player`'s own runs say of them, their record as it was when `day` began.
+fn record(c: &Connection, player: PlayerId, day: &str) -> Result<Record, StoreError> {
+    let found: Option<(bool, Option<u32>)> = c
+        .prepare_cached(
+            "SELECT banned, CASE WHEN best_day IS NULL OR best_day < ?2 THEN best_x100
+                                 ELSE record_x100 END
+             FROM players WHERE id = ?1",
+        )
+        .and_then(|mut s| {
+            s.query_row(params![player, day], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()
+        })
         .map_err(db)?;
-    // Monthly bests are kept for good, so the best of them is the player's best.
-    let best: Option<u32> = c
-        .prepare_cached("SELECT max(wpm_x100) FROM bests WHERE player_id = ?1 AND created_ms < ?2")
-        .and_then(|mut s| s.query_row(params![player, before_ms], |r| r.get(0)))
-        .map_err(db)?;
+    let (banned, best) = found.unwrap_or_default();
     let mut s = c
         .prepare_cached(
             "SELECT id, wpm_x100 FROM runs
@@ -832,7 +846,7 @@ fn record(c: &Connection, player: PlayerId, before_ms: i64) -> Result<Record, St
         .collect::<Result<_, _>>()
         .map_err(db)?;
     Ok(Record {
-        banned: banned.unwrap_or(false),
+        banned,
         best_wpm_x100: best,
         pending,
     })
@@ -963,7 +977,7 @@ fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
     let pb = if run.unranked.is_none() && run.pending.is_none() {
         best(
             c,
-            run.player,
+            (run.player, &run.day),
             (&run.mode, &run.month),
             (&run.id, run.score, run.wpm_x100, run.created_ms),
         )?
@@ -987,7 +1001,7 @@ fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
         if let Some((mode, month, score, wpm_x100, created_ms)) = confirmed {
             best(
                 c,
-                run.player,
+                (run.player, &run.day),
                 (&mode, &month),
                 (id, score, wpm_x100, created_ms),
             )?;
@@ -1000,10 +1014,20 @@ fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
 /// their personal best likewise; whether it is a new personal best.
 fn best(
     c: &Connection,
-    player: PlayerId,
+    (player, day): (PlayerId, &str),
     (mode, month): (&str, &str),
     (id, score, wpm_x100, created_ms): (&str, u32, u32, i64),
 ) -> Result<bool, StoreError> {
+    // The player's record rises; what it was before the day began is kept for the day.
+    c.prepare_cached(
+        "UPDATE players SET
+             record_x100 = CASE WHEN best_day IS NULL OR best_day < ?2 THEN best_x100
+                                ELSE record_x100 END,
+             best_day = ?2, best_x100 = ?3
+         WHERE id = ?1 AND (best_x100 IS NULL OR best_x100 < ?3)",
+    )
+    .and_then(|mut s| s.execute(params![player, day, wpm_x100]))
+    .map_err(db)?;
     c.prepare_cached(
         "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)

@@ -26,9 +26,10 @@
 //! Two rounds on the same mode and seed whose shared blocks ([`Fingerprint::copies`]) hold
 //! the same ops, and whose times there match after one uniform stretch of at most
 //! [`MAX_STRETCH_PERCENT`] (every gap 5 % longer, say) give or take [`JITTER_MS`] a gap,
-//! are one round. The stretch is fitted only over [`STRETCH_BLOCKS`] blocks or more: over
-//! fewer, a fitted stretch would absorb the very differences that tell two people apart. The fingerprint is kept after its run expires (a fraction of the
-//! replay's size), so a copy is known for as long as the server runs.
+//! are one round. Rounds that share fewer than [`STRETCH_BLOCKS`] blocks are one round only
+//! when all their keys are the same: over fewer, a fitted stretch would absorb the very
+//! differences that tell two people apart. The fingerprint is kept after its run expires
+//! (a fraction of the replay's size), so a copy is known for as long as the server runs.
 
 use sha2::{Digest, Sha256};
 use typepper_engine::Op;
@@ -151,11 +152,13 @@ impl Fingerprint {
 
     /// Whether a stored round on the same mode and seed, with these `blocks` and this
     /// `prefix` chain, is this round cut short, or this round is it cut short: their whole
-    /// blocks in common hold the same ops, at the same times up to a uniform stretch and
-    /// the jitter.
+    /// blocks in common, [`STRETCH_BLOCKS`] or more, hold the same ops, at the same times
+    /// up to a uniform stretch and the jitter.
     pub fn copies(&self, blocks: &[u8], prefix: &[u8]) -> bool {
         let shared = (self.prefix.len() / LINK).min(prefix.len() / LINK);
-        if shared == 0 {
+        // Fewer blocks in common are too few keys to tell two people apart by: a slow
+        // round of a few blocks would match some other accurate typist's on a raced seed.
+        if shared < STRETCH_BLOCKS {
             return false;
         }
         let link = |chain: &[u8]| {

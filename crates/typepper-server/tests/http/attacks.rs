@@ -706,6 +706,52 @@ async fn climbing_in_steps_under_the_threshold_waits() {
     }
 }
 
+/// A player's record is what they had when the day began, however much they improve that
+/// day: a best of the month replaced today takes nothing out of it.
+#[tokio::test]
+async fn a_player_who_improves_today_is_held_to_the_days_start() {
+    let watched = |c: &mut typepper_server::Config| {
+        c.watch = typepper_server::submit::rank::Watch::default();
+    };
+    for srv in Server::each(watched).await {
+        let (ada, _) = players(&srv).await;
+        let first = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 100)).await;
+        assert_eq!(stored(&srv, &ada, &first).await.1, Ranked::Yes);
+        srv.later(86_400_000);
+        // Better than yesterday, within 30 %: ranked, and this month's best now.
+        let better = srv.ranked(&ada, Mode::BLITZ_15, &typist(2, 120)).await;
+        assert_eq!(stored(&srv, &ada, &better).await.1, Ranked::Yes);
+        let leap = srv.ranked(&ada, Mode::BLITZ_15, &typist(3, 160)).await;
+        let (_, ranked, _) = stored(&srv, &ada, &leap).await;
+        let Ranked::Pending(why) = ranked else {
+            panic!("{ranked:?}");
+        };
+        assert!(why.contains("above your best ("), "yesterday's best: {why}");
+    }
+}
+
+/// Many slow, accurate rounds on one seed, as a popular link raced by beginners: a few
+/// blocks each, the same keys, and none of them a copy of another.
+#[tokio::test]
+async fn slow_rounds_on_one_seed_are_never_taken_for_copies() {
+    for srv in Server::each(|_| {}).await {
+        let mut tokens = vec![];
+        for n in 0..8 {
+            tokens.push(srv.link(&format!("slow{n}")).await);
+        }
+        for (n, token) in tokens.iter().enumerate() {
+            let typist = Typist {
+                wpm: 20 + n as u32 * 2,
+                accuracy: 100,
+                seed: 100 + n as u64,
+                zen_ms: 30_000,
+            };
+            let round = synth(Mode::BLITZ_15, 4242, &typist);
+            stored(&srv, token, &round).await;
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_first_ranked_run_over_150_wpm_waits() {
     let watched = |c: &mut typepper_server::Config| {
@@ -862,13 +908,8 @@ async fn the_operator_takes_a_run_and_a_player_off_the_boards() {
             "it still plays"
         );
 
-        assert!(
-            srv.state
-                .store
-                .ban_player("ADA".into())
-                .await
-                .expect("banned")
-        );
+        let banned = srv.state.store.ban_player("ADA".into()).await;
+        assert_eq!(banned.expect("banned").as_deref(), Some("ada"));
         assert_eq!(
             board(&srv, Mode::BLITZ_15).await,
             [("grace".into(), other_id)]

@@ -106,7 +106,6 @@ fn job(
         day: "2026-05-01".into(),
         keys,
         seeds,
-        record_before_ms: i64::MAX,
         deadline: Instant::now() + Duration::from_secs(60),
         plan: Box::new(plan),
     }
@@ -135,13 +134,26 @@ async fn insert(store: &dyn Store, runs: &[NewRun]) -> Result<Vec<Stored>, Store
 
 /// What a submission for `player` on `keys` and `seeds` finds, storing nothing.
 async fn known(store: &dyn Store, player: PlayerId, keys: Vec<[u8; 32]>, seeds: Vec<u64>) -> Known {
+    known_on(store, player, keys, seeds, "2026-05-01").await
+}
+
+/// The same, for a submission on UTC `day`.
+async fn known_on(
+    store: &dyn Store,
+    player: PlayerId,
+    keys: Vec<[u8; 32]>,
+    seeds: Vec<u64>,
+    day: &str,
+) -> Known {
     let seen = Arc::new(Mutex::new(None));
     let keep = seen.clone();
     let plan = move |known: &Known| {
         *keep.lock().unwrap() = Some(known.clone());
         Err("looked only".into())
     };
-    let answer = store.submit(job(player, keys, seeds, plan)).await.unwrap();
+    let mut job = job(player, keys, seeds, plan);
+    job.day = day.to_owned();
+    let answer = store.submit(job).await.unwrap();
     assert_eq!(answer, Err("looked only".into()));
     let known = seen.lock().unwrap().take();
     known.expect("the plan ran")
@@ -695,7 +707,17 @@ async fn guard(store: &dyn Store, now: i64) {
         [(60, "ll100001".into())],
         "a pending run waits"
     );
+    // The record, as the day the runs were stored began: none yet. As of the next day:
+    // the run on the boards.
     let record = known(store, lil.id, vec![], vec![]).await.record;
+    assert_eq!(
+        record.best_wpm_x100, None,
+        "a day's runs don't raise the day's record"
+    );
+    let tomorrow = "2026-05-02";
+    let record = known_on(store, lil.id, vec![], vec![], tomorrow)
+        .await
+        .record;
     assert_eq!(record.best_wpm_x100, Some(6000));
     assert_eq!(record.pending.len(), 1);
     assert_eq!(record.pending[0].id, "ll100002");
@@ -709,7 +731,9 @@ async fn guard(store: &dyn Store, now: i64) {
         [(120, "ll100002".into())],
         "confirmed, it goes on"
     );
-    let record = known(store, lil.id, vec![], vec![]).await.record;
+    let record = known_on(store, lil.id, vec![], vec![], tomorrow)
+        .await
+        .record;
     assert_eq!(
         (record.best_wpm_x100, record.pending.len()),
         (Some(12_000), 0)
@@ -720,11 +744,16 @@ async fn guard(store: &dyn Store, now: i64) {
     assert!(!store.hide_run("nosuch00".into()).await.unwrap());
     assert_eq!(board().await, [(100, "ll100003".into())]);
     assert!(store.run("ll100002".into()).await.unwrap().unwrap().hidden);
-    let record = known(store, lil.id, vec![], vec![]).await.record;
+    let record = known_on(store, lil.id, vec![], vec![], tomorrow)
+        .await
+        .record;
     assert_eq!(record.best_wpm_x100, Some(10_000), "the record without it");
     // And bans a player, by any name that looks like theirs: off the boards for good.
-    assert!(store.ban_player("LL1".into()).await.unwrap());
-    assert!(!store.ban_player("nobody".into()).await.unwrap());
+    assert_eq!(
+        store.ban_player("LL1".into()).await.unwrap().as_deref(),
+        Some("ll1")
+    );
+    assert_eq!(store.ban_player("nobody".into()).await.unwrap(), None);
     assert_eq!(board().await, []);
     assert!(store.run("ll100001".into()).await.unwrap().unwrap().hidden);
     assert!(known(store, lil.id, vec![], vec![]).await.record.banned);
