@@ -154,15 +154,17 @@ fn main() -> ExitCode {
             (None, Some(file)) => Some((file, true)),
             (None, None) => None,
         };
+        // Said with `writeln!`, not `eprintln!`, which panics when the terminal is gone.
+        let mut err = std::io::stderr();
         return match open_game(first, cli.server) {
             Ok(warnings) => {
                 for w in warnings {
-                    eprintln!("typepper: {w}");
+                    let _ = writeln!(err, "typepper: {w}");
                 }
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!("typepper: {e}");
+                let _ = writeln!(err, "typepper: {e}");
                 ExitCode::FAILURE
             }
         };

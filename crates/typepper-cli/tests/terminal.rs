@@ -460,3 +460,89 @@ fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
     game.wait_for("EXITED 0", 5);
     std::fs::remove_dir_all(&data).unwrap();
 }
+
+/// The game's process in `tmux`: the child of the pane's shell.
+fn game_pid(tmux: &Tmux) -> u32 {
+    let out = tmux
+        .cmd(&["display", "-p", "#{pane_pid}"])
+        .output()
+        .unwrap();
+    let shell: u32 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    for _ in 0..100 {
+        let children = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
+            .unwrap_or_default();
+        if let Some(pid) = children.split_whitespace().next() {
+            return pid.parse().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("no game under the pane's shell {shell}");
+}
+
+/// Whether process `pid` is gone (or a zombie nobody waits for), within `limit`; how long
+/// that took.
+fn gone_within(pid: u32, limit: Duration) -> Option<Duration> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat.rsplit(") ").next().and_then(|s| s.chars().next());
+        if matches!(state, None | Some('Z')) {
+            return Some(start.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    None
+}
+
+/// The attack of a closed window: the game spun at 10–40 % of a core for ever once its
+/// terminal was gone, deaf to SIGTERM. Now it ends, in a round or on the menu.
+#[test]
+fn the_game_ends_when_its_terminal_goes_away() {
+    if !has_tmux() {
+        eprintln!("skipped: no tmux here (cargo xtask test installs it)");
+        return;
+    }
+    for in_a_round in [false, true] {
+        let data = temp_dir(&format!("gone-{in_a_round}"));
+        let game = Tmux::start(&format!("gone{in_a_round}"), &data, "");
+        game.wait_for("BLITZ 15s", 20);
+        if in_a_round {
+            game.type_text("1");
+            game.wait_for("start typing", 5);
+            game.type_text("a");
+        }
+        let pid = game_pid(&game);
+        drop(game);
+        // A second is what the game takes (measured: 0.2 s); the limit only spares a
+        // busy machine a false failure.
+        let took = gone_within(pid, Duration::from_secs(5));
+        assert!(took.is_some(), "the game {pid} outlived its terminal");
+        eprintln!(
+            "the game was gone {:?} after its terminal",
+            took.unwrap_or_default()
+        );
+    }
+}
+
+/// SIGTERM ends the game in every state, the terminal put back.
+#[test]
+fn sigterm_ends_the_game_in_a_round_too() {
+    if !has_tmux() {
+        eprintln!("skipped: no tmux here (cargo xtask test installs it)");
+        return;
+    }
+    let data = temp_dir("sigterm");
+    let game = Tmux::start("sigterm", &data, "");
+    game.wait_for("BLITZ 15s", 20);
+    game.type_text("1");
+    game.wait_for("start typing", 5);
+    game.type_text("ab");
+    let pid = game_pid(&game);
+    let killed = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    game.wait_for("EXITED", 10);
+    assert!(gone_within(pid, Duration::from_secs(5)).is_some());
+}

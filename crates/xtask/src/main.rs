@@ -11,6 +11,7 @@ mod load;
 #[cfg(test)]
 mod modules;
 mod pg;
+mod procs;
 mod sh;
 mod tasks;
 mod term;

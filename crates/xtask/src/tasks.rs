@@ -11,8 +11,31 @@ const SSH_LISTEN: &str = "127.0.0.1:2222";
 /// Seconds each fuzz target runs for in `cargo xtask test`.
 const FUZZ_SECS: u32 = 20;
 
-/// Every check, as CI runs it.
-pub fn test(_args: &[String]) -> Result<()> {
+/// Every check, as CI runs it; then, whatever became of them, no game or server the checks
+/// started may still be running.
+pub fn test(args: &[String]) -> Result<()> {
+    let before = crate::procs::ours();
+    let checked = checks(args);
+    let left: Vec<_> = crate::procs::ours()
+        .into_iter()
+        .filter(|p| !before.contains(p))
+        .collect();
+    crate::procs::kill(&left);
+    checked?;
+    if !left.is_empty() {
+        let list: Vec<String> = left.iter().map(ToString::to_string).collect();
+        bail!(
+            "the tests left these running (now killed): {}; the test that started each must \
+             end it, even when it fails",
+            list.join(", ")
+        );
+    }
+    step("all checks passed, and nothing they started is still running");
+    Ok(())
+}
+
+/// Every check.
+fn checks(_args: &[String]) -> Result<()> {
     install::wasm_target()?;
     step("checking formatting (cargo fmt --check)");
     run(&mut cmd("cargo", &["fmt", "--all", "--check"]))?;
@@ -59,9 +82,7 @@ pub fn test(_args: &[String]) -> Result<()> {
     wasm_goldens()?;
     crate::web::build()?;
     crate::e2e::run_suite(&[])?;
-    fuzz()?;
-    step("all checks passed");
-    Ok(())
+    fuzz()
 }
 
 /// Every golden scenario (VERSION 1's, the drills', the keys analysis's) played by the

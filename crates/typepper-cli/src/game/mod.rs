@@ -12,6 +12,8 @@
 //!
 //! The terminal is put back as it was on every way out: the end of the game, an error,
 //! SIGTERM or SIGHUP, and a panic (ratatui's hook restores it before the panic prints).
+//! A terminal that goes away (its window closed, its SSH connection dropped) ends the game
+//! too, whatever it was doing: see [`watch_for_the_end`].
 
 pub mod data;
 pub mod draw;
@@ -122,11 +124,13 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         signal_hook::flag::register(signal, stop.clone())
             .map_err(|e| format!("cannot watch for signals: {e}"))?;
     }
+    watch_for_the_end(stop.clone());
     let mut terminal = ratatui::init();
     let _ = crossterm::execute!(std::io::stdout(), EnableBracketedPaste);
     let result = run(&mut terminal, &mut app, &mut shell, &answers, &stop, clock);
     let _ = crossterm::execute!(std::io::stdout(), DisableBracketedPaste);
-    ratatui::restore();
+    // A terminal gone takes no restoring (and `restore` panics when it can't say so).
+    let _ = ratatui::try_restore();
     result.map(|()| shell.warnings)
 }
 
@@ -195,6 +199,45 @@ fn run(
         }
     }
     Ok(())
+}
+
+/// How often the game looks for a gone terminal or a signal, apart from the frame loop.
+const WATCH: Duration = Duration::from_millis(50);
+
+/// Ends the process when SIGTERM or SIGHUP came (`stop`) or the terminal hung up, within
+/// [`WATCH`], from a thread of its own. The frame loop honours `stop` between frames; but
+/// once its terminal is gone crossterm's reader spins on a read that returns nothing and
+/// never hands the loop back (measured: 10–40 % of a core, for ever, deaf to SIGTERM).
+fn watch_for_the_end(stop: Arc<AtomicBool>) {
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(WATCH);
+            let gone = terminal_hung_up();
+            if gone || stop.load(Ordering::Relaxed) {
+                // Give the frame loop a moment to leave by itself, restoring the terminal
+                // and printing its warnings; then leave for it. A terminal gone takes no
+                // restoring (and `eprintln!` panics when the terminal is gone).
+                std::thread::sleep(WATCH * 4);
+                if !gone {
+                    let _ = ratatui::try_restore();
+                }
+                std::process::exit(if gone { 129 } else { 143 });
+            }
+        }
+    });
+}
+
+/// Whether the terminal on standard input hung up (or is no more).
+fn terminal_hung_up() -> bool {
+    let mut fd = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, polled without waiting.
+    #[allow(unsafe_code)]
+    let ready = unsafe { libc::poll(&mut fd, 1, 0) };
+    ready > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
 /// Ctrl-C anywhere, or esc on the menu, leaves the game.
