@@ -93,7 +93,9 @@ impl Loaded {
 }
 
 fn load(file: &Path) -> Result<Loaded, Refused> {
-    let mut raw = super::read_input(file)?;
+    // As long as the longest string it may inflate to, and a line break.
+    let limit = gd_replay::stored::MAX_INFLATED + 2;
+    let mut raw = super::read_input(file, limit, "a replay string")?;
     let newline = if raw.ends_with(b"\r\n") {
         "\r\n"
     } else if raw.ends_with(b"\n") {

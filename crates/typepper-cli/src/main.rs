@@ -283,23 +283,47 @@ struct Loaded {
     form: Form,
 }
 
-/// The bytes of `file`, or of standard input for `-`.
-fn read_input(file: &Path) -> Result<Vec<u8>, Refused> {
+/// The most bytes a replay file may hold: a replay of [`typepper_engine::MAX_BYTES`]
+/// written as hex, with room for a line break.
+pub const REPLAY_FILE_MAX: usize = 2 * typepper_engine::MAX_BYTES + 2;
+
+/// The bytes of `file`, or of standard input for `-`: at most `limit`, read no further
+/// (`/dev/zero` or a 300 MB file is refused at once, not read whole).
+fn read_input(file: &Path, limit: usize, what: &str) -> Result<Vec<u8>, Refused> {
     let io = |e: std::io::Error| Refused {
         kind: "Io",
         message: format!("cannot read {}: {e}", file.display()),
     };
-    let mut raw = Vec::new();
-    if file.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut raw).map_err(io)?;
+    let source: Box<dyn Read> = if file.as_os_str() == "-" {
+        Box::new(std::io::stdin())
     } else {
-        raw = std::fs::read(file).map_err(io)?;
+        Box::new(std::fs::File::open(file).map_err(io)?)
+    };
+    let mut raw = Vec::new();
+    source
+        .take(limit as u64 + 1)
+        .read_to_end(&mut raw)
+        .map_err(io)?;
+    if raw.len() > limit {
+        let name = if file.as_os_str() == "-" {
+            "standard input".to_owned()
+        } else {
+            file.display().to_string()
+        };
+        return Err(Refused {
+            kind: "TooBig",
+            message: format!("{name} holds more than {limit} bytes, and {what} is at most that"),
+        });
     }
     Ok(raw)
 }
 
 fn load(file: &Path) -> Result<Loaded, Refused> {
-    let raw = read_input(file)?;
+    let raw = read_input(
+        file,
+        REPLAY_FILE_MAX,
+        "a replay file (a replay written as hex)",
+    )?;
     if !raw.starts_with(b"TPR") {
         let text = std::str::from_utf8(&raw).unwrap_or("");
         if text.starts_with("typepper replay") {
