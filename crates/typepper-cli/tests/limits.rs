@@ -16,8 +16,9 @@ fn under_a_memory_limit(args: &str) -> (String, Option<i32>) {
         ))
         .output()
         .unwrap();
+    let said = [out.stderr, out.stdout].concat();
     (
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        String::from_utf8_lossy(&said).into_owned(),
         out.status.code(),
     )
 }
