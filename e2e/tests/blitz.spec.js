@@ -1,5 +1,5 @@
 // BLITZ 15s played by typing what the mirror shows: the browser's score is the engine's.
-import { test, expect, boot, mirror, onScreen, shot, typeWords, cli, stored } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, shot, typeWords, cli, stored, pastResultsHold } from "./fixtures.js";
 
 test("a BLITZ 15s round typed with mistakes scores the same in the browser and natively", async ({ page, consoleLog }) => {
   await boot(page);
@@ -37,7 +37,26 @@ test("a BLITZ 15s round typed with mistakes scores the same in the browser and n
   expect(s.accuracy).toBeLessThan(100);
 
   // The history has it, with the same headline.
+  await pastResultsHold(page);
   await page.keyboard.press("h");
   await onScreen(page, "history");
   expect(await mirror(page, "list")).toContain(`${s.headline.text} · BLITZ 15s`);
+});
+
+test("letters typed through the end of a round stay on the results", async ({ page }) => {
+  await boot(page);
+  await page.keyboard.press("Enter");
+  await onScreen(page, "playing");
+  // Typing on as the round ends: h, r and g are history, watch and race on the results.
+  const screen = page.locator("[data-mirror=screen]");
+  for (let i = 0; i < 400 && (await screen.textContent()) === "playing"; i++) {
+    await page.keyboard.type("hrg ", { delay: 45 });
+  }
+  await page.keyboard.type("hrghrg", { delay: 45 });
+  await expect(screen).toHaveText("results");
+  await shot(page, "results-after-typing-through");
+  // A moment on, they are commands again.
+  await pastResultsHold(page);
+  await page.keyboard.press("h");
+  await onScreen(page, "history");
 });

@@ -33,6 +33,11 @@ export async function onScreen(page, screen) {
   await expect(page.locator("[data-mirror=screen]")).toHaveText(screen, { timeout: 30_000 });
 }
 
+/** Waits out the moment the results ignore letters after a round (1 s, `RESULTS_HOLD_MS`). */
+export async function pastResultsHold(page) {
+  await page.waitForTimeout(1_100);
+}
+
 /** Opens the game with empty storage and waits for its menu. */
 export async function boot(page, path = "/") {
   await page.goto(path);

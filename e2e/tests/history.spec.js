@@ -1,6 +1,6 @@
 // The history lists your rounds; enter plays one under the REPLAY banner, where only esc,
 // tab and enter do anything, and nothing is saved.
-import { test, expect, boot, mirror, onScreen, shot, typeWords, stored } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, shot, typeWords, stored, pastResultsHold } from "./fixtures.js";
 
 async function zenRound(page, words) {
   await page.keyboard.press("z");
@@ -21,6 +21,7 @@ test("history lists rounds and enter plays one under REPLAY, ignoring other keys
   const history = await stored(page, "history");
   expect(history.trim().split("\n")).toHaveLength(2);
 
+  await pastResultsHold(page);
   await page.keyboard.press("h");
   await onScreen(page, "history");
   const rows = (await mirror(page, "list")).trim().split("\n");
@@ -63,6 +64,7 @@ test.describe("in India", () => {
     const ended = Number(line[1]);
     // What the player's clock read when the round ended: UTC + 5:30.
     const local = new Date(ended + 330 * 60_000).toISOString().slice(0, 16).replace("T", " ");
+    await pastResultsHold(page);
     await page.keyboard.press("h");
     await onScreen(page, "history");
     const row = (await mirror(page, "list")).trim();

@@ -205,7 +205,16 @@ pub struct Results {
     pub share: Option<String>,
     /// What became of sending it, for the screen.
     pub note: Option<String>,
+    /// When the screen came up (ms on the monotonic clock): letter keys wait
+    /// [`RESULTS_HOLD_MS`] from it.
+    pub since: f64,
 }
+
+/// How long the results ignore letter keys after a round ends, in ms: keys typed through
+/// the end of a round were read as commands (`h` opened history, `r` watched the round, `g`
+/// raced it), and HOT PURSUIT ends without warning. Monkeytype holds its results a moment
+/// too. Tab, enter and esc work at once.
+pub const RESULTS_HOLD_MS: f64 = 1_000.0;
 
 /// A board being looked at.
 #[derive(Clone, Debug, Default)]
@@ -554,6 +563,9 @@ impl App {
             Screen::Link { .. } => fx.extend(self.link_key(key)),
             Screen::Boards(_) => fx.extend(self.boards_key(key)),
             Screen::Keys(_) => fx.extend(self.keys_key(key)),
+            // Letters typed through the end of a round are not commands.
+            Screen::Results(results)
+                if matches!(key, Key::Char(_)) && now.mono - results.since < RESULTS_HOLD_MS => {}
             Screen::Results(results) => {
                 let (mode, seed, watched) =
                     (results.score.mode, results.replay.seed, results.watched);
@@ -1007,6 +1019,7 @@ impl App {
             unix_ms: (!watched).then_some(now.unix_ms),
             share: None,
             note,
+            since: now.mono,
         }));
         fx
     }
@@ -1615,6 +1628,29 @@ mod tests {
             r.note.as_deref(),
             Some("pending: 240 wpm is over 30% above your best (140 wpm) and waits off the boards")
         );
+    }
+
+    /// The attack of a fast finish: keys typed through the end of a round opened history
+    /// (`h`), watched the round (`r`) and raced it (`g`), one after another.
+    #[test]
+    fn letters_typed_through_the_end_of_a_round_stay_on_the_results() {
+        let mut app = linked();
+        let mut t = 0.0;
+        zen_round(&mut app, &mut t);
+        assert!(matches!(app.screen, Screen::Results(_)));
+        for c in "hrg the rest of a word".chars() {
+            t += 30.0;
+            app.key(Key::Char(c), at(t));
+            assert!(matches!(app.screen, Screen::Results(_)), "{c:?} at {t}");
+        }
+        // A moment later, they are commands again.
+        app.key(Key::Char('h'), at(t + RESULTS_HOLD_MS));
+        assert!(matches!(app.screen, Screen::History));
+        // Tab plays again at once.
+        app.key(Key::Escape, at(t));
+        zen_round(&mut app, &mut t);
+        app.key(Key::Tab, at(t));
+        assert!(matches!(app.screen, Screen::Play(_)));
     }
 
     #[test]

@@ -339,8 +339,13 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
     app.watch_bytes(&bytes, Some("grace".into()), 0.0).unwrap();
     app.tick(at(30_000.0));
     assert!(matches!(app.screen, Screen::Results(_)));
+    // Once the results have held their keys a moment.
+    app.key(
+        Key::Char('g'),
+        at(30_000.0 + typepper_game::app::RESULTS_HOLD_MS),
+    );
     assert_eq!(
-        model_after(&mut app, Key::Char('g')).banner.as_deref(),
+        app.model(31_000.0, &UTC).banner.as_deref(),
         Some("RACE · BLITZ 15s · vs grace")
     );
 
@@ -376,6 +381,7 @@ fn tab_in_a_race_starts_it_again_and_the_results_copy_a_race_link() {
     let answer = "ok abcdEFGH 40 - https://r.typepper.com/abcdEFGH unranked not played on a seed the server issued to you\n";
     app.submitted(&keys.clone(), Ok(answer.into()));
     assert!(app.model(t, &UTC).hints.contains("C copy race link"));
+    let t = t + typepper_game::app::RESULTS_HOLD_MS;
     assert_eq!(
         app.key(Key::Char('C'), at(t)),
         [Effect::Copy("https://typepper.com/?race=abcdEFGH".into())]
