@@ -786,17 +786,29 @@ impl App {
 
     /// The server's answer to [`Effect::Link`]: the player, or why not.
     pub fn linked(&mut self, result: Result<Player, String>) -> Vec<Effect> {
-        let Screen::Link { error, waiting, .. } = &mut self.screen else {
+        let Screen::Link {
+            name: asked,
+            error,
+            waiting,
+        } = &mut self.screen
+        else {
             return vec![];
         };
         *waiting = false;
         match result {
             Ok(player) => {
                 let value = storage::format_player(&player);
-                self.notice = Some(format!(
-                    "linked as {}: your rounds will be sent",
-                    player.name
-                ));
+                // The server's name is the one: a key linked already is its player's,
+                // whatever name was asked for.
+                let already = typepper_api::name_key(asked) != typepper_api::name_key(&player.name);
+                self.notice = Some(if already {
+                    format!(
+                        "this key was linked as {} already: your rounds are sent as {}",
+                        player.name, player.name
+                    )
+                } else {
+                    format!("linked as {}: your rounds will be sent", player.name)
+                });
                 self.player = Some(player);
                 self.screen = Screen::Menu;
                 let mut fx = vec![Effect::Save {
@@ -1471,6 +1483,34 @@ mod tests {
             }]
         );
         assert!(matches!(app.screen, Screen::Menu));
+    }
+
+    /// The attack of two installs: a key linked as `newbie` was linked again as `newbie2`,
+    /// and the first install still said `newbie`. The game shows the server's name.
+    #[test]
+    fn a_key_linked_already_is_shown_as_the_player_the_server_names() {
+        let mut app = fresh();
+        app.key(Key::Char('l'), at(0.0));
+        for c in "newbie2".chars() {
+            app.key(Key::Char(c), at(0.0));
+        }
+        app.key(Key::Enter, at(0.0));
+        let fx = app.linked(Ok(Player {
+            name: "newbie".into(),
+            token: String::new(),
+        }));
+        assert_eq!(
+            fx,
+            vec![Effect::Save {
+                key: storage::PLAYER.into(),
+                value: "newbie".into()
+            }]
+        );
+        assert_eq!(app.player.as_ref().map(|p| p.name.as_str()), Some("newbie"));
+        assert_eq!(
+            app.notice.as_deref(),
+            Some("this key was linked as newbie already: your rounds are sent as newbie")
+        );
     }
 
     #[test]

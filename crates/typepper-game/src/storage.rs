@@ -95,11 +95,14 @@ pub fn parse_outbox(entries: &[(String, String)]) -> (Vec<Outgoing>, Vec<String>
     (good, bad, warnings)
 }
 
-/// `<name> <token>`, as `player` holds it.
+/// `<name> <token>`, or `<name>` alone, as `player` holds it.
 pub fn parse_player(text: &str) -> Option<Player> {
-    let (name, token) = text.trim().split_once(' ')?;
+    let text = text.trim();
+    // A player linked over SSH by a key that was linked already has no token: its key is
+    // what links it.
+    let (name, token) = text.split_once(' ').unwrap_or((text, ""));
     typepper_api::check_name(name).ok()?;
-    let token_ok = !token.is_empty() && token.bytes().all(|b| b.is_ascii_alphanumeric());
+    let token_ok = token.bytes().all(|b| b.is_ascii_alphanumeric());
     token_ok.then(|| Player {
         name: name.to_owned(),
         token: token.to_owned(),
@@ -108,6 +111,9 @@ pub fn parse_player(text: &str) -> Option<Player> {
 
 /// The text `player` holds for `player`.
 pub fn format_player(player: &Player) -> String {
+    if player.token.is_empty() {
+        return player.name.clone();
+    }
     format!("{} {}", player.name, player.token)
 }
 
@@ -244,7 +250,14 @@ mod tests {
         };
         assert_eq!(parse_player(&format_player(&ada)), Some(ada));
         assert_eq!(parse_player("a b"), None);
-        assert_eq!(parse_player("ada"), None);
+        assert_eq!(parse_player("ada x!"), None);
+        // Linked over SSH by a key linked already: a name, no token.
+        let keyed = Player {
+            name: "ada".into(),
+            token: String::new(),
+        };
+        assert_eq!(format_player(&keyed), "ada");
+        assert_eq!(parse_player("ada\n"), Some(keyed));
     }
 
     #[test]

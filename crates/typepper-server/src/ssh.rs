@@ -863,8 +863,9 @@ async fn execute(
 }
 
 /// `v1 link`: the key is linked to a new player, or to the player a web token names. A
-/// key belongs to one player: a key linked already is refused with its player's name,
-/// before any new player is made.
+/// key belongs to one player: one linked already is answered as that player (no token,
+/// whatever name was asked for), before any new player is made; and it can't be linked to
+/// another player's token.
 async fn link<C, F>(
     state: &State,
     call: C,
@@ -878,12 +879,20 @@ where
     F: Future<Output = (StatusCode, Vec<u8>)>,
 {
     match state.store.player_by_key(key.clone()).await {
-        Ok(Some(linked)) => {
-            return Outcome::refused(
-                crate::ApiError::from(crate::store::StoreError::KeyLinked(linked.name)).to_string(),
-            );
+        // Linked already, and asked for a new player: it is that player, whatever name was
+        // asked for. Its token isn't kept in the clear; over SSH the key is what links it.
+        Ok(Some(linked)) if token.is_none() => {
+            let player = typepper_api::Player {
+                name: linked.name.clone(),
+                token: String::new(),
+            };
+            let mut answer = Outcome::ok(serde_json::to_vec(&player).unwrap_or_default());
+            answer.stderr = format!("this key is linked to {} already", linked.name);
+            return answer;
         }
-        Ok(None) => {}
+        // Linked already, with a web player's token: `link_key` below says whether it is
+        // the same player.
+        Ok(_) => {}
         Err(e) => return Outcome::refused(crate::ApiError::from(e).to_string()),
     }
     let player = match token {

@@ -971,12 +971,25 @@ fn keys_per_player_are_capped_and_a_key_belongs_to_one_player() {
         "{}",
         text(&third.stderr)
     );
+    // Asked for a new name, a linked key is its own player: the answer names it.
     let again = keys[0].run("v1 link newbie2", b"");
-    assert_eq!(again.status.code(), Some(1));
+    assert_eq!(again.status.code(), Some(0));
+    let player: typepper_api::Player = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(
+        (player.name.as_str(), player.token.as_str()),
+        ("newbie", "")
+    );
+    assert!(text(&again.stderr).contains("linked to newbie already"));
+    // With another player's token, it is refused: a key belongs to one player.
+    let (status, json) = server.http("POST", "/v1/players", br#"{"name": "other"}"#);
+    assert_eq!(status, 201);
+    let other: typepper_api::Player = serde_json::from_slice(&json).unwrap();
+    let elsewhere = keys[0].run(&format!("v1 link other {}", other.token), b"");
+    assert_eq!(elsewhere.status.code(), Some(1));
     assert!(
-        text(&again.stderr).contains("linked to newbie already"),
+        text(&elsewhere.stderr).contains("linked to newbie already"),
         "{}",
-        text(&again.stderr)
+        text(&elsewhere.stderr)
     );
     // And newbie2 was not made on the way.
     let (status, _) = server.http("POST", "/v1/players", br#"{"name": "newbie2"}"#);
@@ -1258,10 +1271,18 @@ fn one_key_linked_from_many_channels_at_once_makes_one_player() {
             raw::run(c, b"v1 link racer2", b""),
             raw::run(d, b"v1 link racer3", b""),
         );
-        [answers.0, answers.1, answers.2, answers.3]
-            .into_iter()
-            .filter(|a| matches!(a, Some((_, _, Some(0)))))
-            .count()
+        // Those that waited for the first are answered as the player it made.
+        let names: std::collections::BTreeSet<String> =
+            [answers.0, answers.1, answers.2, answers.3]
+                .into_iter()
+                .filter_map(|a| match a {
+                    Some((out, _, Some(0))) => serde_json::from_slice::<typepper_api::Player>(&out)
+                        .ok()
+                        .map(|p| p.name),
+                    _ => None,
+                })
+                .collect();
+        names.len()
     });
     assert_eq!(linked, 1);
     let free = (0..4)

@@ -80,16 +80,41 @@ const NO_SERVER: &str = "no server set: start typepper with --server ssh://host[
 enum Failure {
     /// `ssh` couldn't reach the server, or couldn't start.
     Offline(String),
+    /// The server took none of the player's SSH keys (or they have none).
+    NoKey,
     /// The server refused it, with its sentence.
     Refused(String),
 }
+
+/// What the game says when the server takes none of the player's keys.
+const NO_KEY: &str = "no SSH key the server takes: make one with `ssh-keygen -t ed25519`, \
+                      or name yours in TYPEPPER_SSH (`ssh -i ~/.ssh/<key>`)";
 
 impl Failure {
     fn text(self) -> String {
         match self {
             Failure::Offline(why) => format!("the server is unreachable ({why})"),
+            Failure::NoKey => NO_KEY.to_owned(),
             Failure::Refused(why) => why,
         }
+    }
+
+    /// What `ssh` exiting 255 with `said` on stderr means: its own failure. Its warnings
+    /// are never the reason.
+    fn of_ssh(said: &str, status: std::process::ExitStatus) -> Failure {
+        let lines: Vec<&str> = said
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with("Warning:"))
+            .collect();
+        if lines.iter().any(|l| l.contains("Permission denied")) {
+            return Failure::NoKey;
+        }
+        Failure::Offline(if lines.is_empty() {
+            format!("ssh failed ({status})")
+        } else {
+            lines.join("; ")
+        })
     }
 }
 
@@ -102,6 +127,8 @@ fn answer(request: Effect, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failure
             keys,
             answer: exec("v1 submit", &body).map(text).map_err(|f| match f {
                 Failure::Offline(why) => SubmitError::Offline(why),
+                // Kept, to send once the key is sorted out.
+                Failure::NoKey => SubmitError::Offline(NO_KEY.into()),
                 Failure::Refused(why) if why.contains("not linked") => {
                     SubmitError::Unauthorized(why)
                 }
@@ -228,6 +255,9 @@ impl Remote {
             "ConnectTimeout=10",
             "-o",
             "StrictHostKeyChecking=accept-new",
+            // Its warnings (a host key added) are not the game's to show.
+            "-o",
+            "LogLevel=ERROR",
         ]);
         if let Some(port) = self.port {
             c.args(["-p", &port.to_string()]);
@@ -252,11 +282,7 @@ impl Remote {
         let said = String::from_utf8_lossy(&out.stderr).trim().to_owned();
         // 255 is ssh's own failure (no connection, no key); anything else is the server's.
         match out.status.code() {
-            Some(255) | None => Err(Failure::Offline(if said.is_empty() {
-                format!("ssh failed ({})", out.status)
-            } else {
-                said
-            })),
+            Some(255) | None => Err(Failure::of_ssh(&said, out.status)),
             Some(_) => Err(Failure::Refused(said)),
         }
     }
@@ -284,6 +310,24 @@ mod tests {
         ] {
             assert!(Remote::parse(bad, None).is_err(), "{bad}");
         }
+    }
+
+    /// The attack of a newcomer: with no key, linking said `the server is unreachable
+    /// (Warning: Permanently added …`, cut off.
+    #[test]
+    fn ssh_failing_is_said_as_what_it_means() {
+        use std::os::unix::process::ExitStatusExt as _;
+        let status = std::process::ExitStatus::from_raw(255 << 8);
+        let no_key = "Warning: Permanently added '[127.0.0.1]:2222' (ED25519) to the list of \
+                      known hosts.\r\nplayer@127.0.0.1: Permission denied (publickey).";
+        assert_eq!(Failure::of_ssh(no_key, status).text(), NO_KEY);
+        let refused = "ssh: connect to host 127.0.0.1 port 2222: Connection refused";
+        assert_eq!(
+            Failure::of_ssh(refused, status).text(),
+            format!("the server is unreachable ({refused})")
+        );
+        let warned = "Warning: Permanently added 'x' (ED25519) to the list of known hosts.";
+        assert!(!Failure::of_ssh(warned, status).text().contains("Warning"));
     }
 
     #[test]
