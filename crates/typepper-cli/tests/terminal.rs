@@ -556,3 +556,74 @@ fn sigterm_ends_the_game_in_a_round_too() {
     game.wait_for("EXITED", 10);
     assert!(gone_within(pid, Duration::from_secs(5)).is_some());
 }
+
+/// Whether this test runs as root, who can run the game as `nobody`.
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
+
+/// The attack of a read-only data dir: "cannot make the data dir …: Permission denied",
+/// and even `typepper keys` and `--replay FILE` refused. Now what can be read is read, the
+/// game says rounds won't be kept, and plays.
+#[test]
+fn a_read_only_data_dir_is_read_and_the_game_plays() {
+    if !has_tmux() || !is_root() {
+        eprintln!("skipped: needs tmux, and root to run the game as nobody");
+        return;
+    }
+    // A dir of root's (755): `nobody` reads it and can't write to it.
+    let data = temp_dir("readonly");
+    let replay = data.join("round.replay");
+    let made = Command::new(binary())
+        .args(["synth", "--mode", "zen", "--seed", "5", "--hex", "--out"])
+        .arg(&replay)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let hex = std::fs::read_to_string(&replay).unwrap();
+    std::fs::write(
+        data.join("history"),
+        format!("1 1764000000000 {} -\n", hex.trim()),
+    )
+    .unwrap();
+    let as_nobody = |args: &[&str]| {
+        Command::new("runuser")
+            .args(["-u", "nobody", "--", "env"])
+            .arg(format!("TYPEPPER_DATA_DIR={}", data.display()))
+            .arg(binary())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let keys = as_nobody(&["keys", "--json"]);
+    assert!(
+        keys.status.success(),
+        "{}",
+        String::from_utf8_lossy(&keys.stderr)
+    );
+    let env = format!(
+        "runuser -u nobody -- env TYPEPPER_DATA_DIR={}",
+        data.display()
+    );
+    let game = Tmux::start_with("readonly", &data, &env, "");
+    let menu = game.wait_for("rounds won't be kept", 10);
+    assert!(menu.contains("typepper-term-readonly"), "{menu}");
+    game.type_text("z");
+    game.wait_for("start typing", 5);
+    assert!(game.type_next_word());
+    game.keys(&["Escape"]);
+    game.wait_for("accuracy", 5);
+    drop(game);
+    let left: Vec<String> = std::fs::read_dir(&data)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(
+        !left.contains(&"last.replay".to_owned()),
+        "nothing kept: {left:?}"
+    );
+    std::fs::remove_dir_all(&data).unwrap();
+}

@@ -784,6 +784,13 @@ impl App {
         vec![]
     }
 
+    /// The shell can keep nothing (`why`: a read-only dir, a browser without storage):
+    /// the game plays, and says so.
+    pub fn cannot_keep(&mut self, why: &str) {
+        // What it means first: a long reason (a path) may be cut at the screen's edge.
+        self.notice = Some(format!("rounds won't be kept: {why}"));
+    }
+
     /// The server's answer to [`Effect::Link`]: the player, or why not.
     pub fn linked(&mut self, result: Result<Player, String>) -> Vec<Effect> {
         let Screen::Link {

@@ -108,6 +108,9 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
     }
     let stored = read_storage(storage.as_ref());
     let (mut app, boot_effects) = App::new(dom::entropy(), &stored);
+    if storage.is_none() {
+        app.cannot_keep("this browser gives the page no storage");
+    }
     app.game_url = game_url();
 
     // ?replay=<id> or ?race=<id>: the round plays before anything else.

@@ -21,6 +21,9 @@ use typepper_game::storage::{self, Stored};
 #[derive(Clone, Debug)]
 pub struct DataDir {
     root: PathBuf,
+    /// Why nothing can be kept there, if it can't (a read-only dir, say): the game still
+    /// reads what it can, and plays.
+    unwritable: Option<String>,
 }
 
 /// The variable that puts the data dir elsewhere.
@@ -36,14 +39,22 @@ impl DataDir {
                 .ok_or("no data dir on this system: set TYPEPPER_DATA_DIR")?
                 .join("typepper"),
         };
-        DataDir::at(root)
+        Ok(DataDir::at(root))
     }
 
-    /// The data dir at `root`, made if missing.
-    pub fn at(root: PathBuf) -> Result<DataDir, String> {
-        std::fs::create_dir_all(root.join("outbox"))
-            .map_err(|e| format!("cannot make the data dir {}: {e}", root.display()))?;
-        Ok(DataDir { root })
+    /// The data dir at `root`, made if missing. One that can't be made or written to is
+    /// still read (see [`DataDir::unwritable`]).
+    pub fn at(root: PathBuf) -> DataDir {
+        let unwritable = match writable(&root) {
+            Ok(()) => None,
+            Err(e) => Some(format!("{} can't be written to ({e})", root.display())),
+        };
+        DataDir { root, unwritable }
+    }
+
+    /// Why nothing can be kept, if it can't.
+    pub fn unwritable(&self) -> Option<&str> {
+        self.unwritable.as_deref()
     }
 
     /// Its path.
@@ -69,9 +80,13 @@ impl DataDir {
         std::fs::read_to_string(self.file(key).ok()?).ok()
     }
 
-    /// Keeps `value` under `key`, atomically.
+    /// Keeps `value` under `key`, atomically. In a dir that can't be written to, nothing
+    /// is kept and nothing is said again: the player was told once.
     pub fn save(&self, key: &str, value: &str) -> Result<(), String> {
         let path = self.file(key)?;
+        if self.unwritable.is_some() {
+            return Ok(());
+        }
         let dir = path.parent().unwrap_or(&self.root);
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
         let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
@@ -92,6 +107,9 @@ impl DataDir {
 
     /// Forgets `key`.
     pub fn remove(&self, key: &str) -> Result<(), String> {
+        if self.unwritable.is_some() {
+            return Ok(());
+        }
         match std::fs::remove_file(self.file(key)?) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
@@ -126,6 +144,9 @@ impl DataDir {
 
     /// Appends a warning to `log`.
     pub fn log(&self, line: &str) {
+        if self.unwritable.is_some() {
+            return;
+        }
         let appended = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -136,6 +157,15 @@ impl DataDir {
     }
 }
 
+/// Whether the dir at `root` (made if missing, with its `outbox`) takes a file.
+fn writable(root: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(root.join("outbox"))?;
+    // Made and gone at once: a dir can exist and still refuse files (read-only).
+    let probe = root.join(format!(".probe.{}", std::process::id()));
+    std::fs::File::create(&probe)?;
+    std::fs::remove_file(&probe)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,7 +173,7 @@ mod tests {
     fn temp(name: &str) -> DataDir {
         let dir = std::env::temp_dir().join(format!("typepper-data-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        DataDir::at(dir).unwrap()
+        DataDir::at(dir)
     }
 
     #[test]

@@ -95,6 +95,9 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         remote,
     } = start;
     let (mut app, boot) = App::new(entropy(), &data.stored());
+    if let Some(why) = data.unwritable() {
+        app.cannot_keep(why);
+    }
     let clock = Instant::now();
     let now = |clock: Instant| Now {
         mono: clock.elapsed().as_secs_f64() * 1000.0,
