@@ -807,7 +807,8 @@ impl App {
                 let value = storage::format_player(&player);
                 // The server's name is the one: a key linked already is its player's,
                 // whatever name was asked for.
-                let already = typepper_api::name_key(asked) != typepper_api::name_key(&player.name);
+                // Names are ASCII; case aside, another name is the key's own player's.
+                let already = !asked.eq_ignore_ascii_case(&player.name);
                 self.notice = Some(if already {
                     format!(
                         "this key was linked as {} already: your rounds are sent as {}",
