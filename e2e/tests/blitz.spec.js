@@ -9,6 +9,8 @@ test("a BLITZ 15s round typed with mistakes scores the same in the browser and n
   await onScreen(page, "playing");
   expect(await mirror(page, "status")).toContain("BLITZ 15s · 15 s left");
   await typeWords(page, 14, { gap: 35, mistake: (i) => (i === 2 ? "leave" : i === 5 ? "fix" : null) });
+  // The live wpm and accuracy, as the canvas draws them beside the clock.
+  expect(await mirror(page, "status")).toMatch(/ · \d+ wpm · \d+%$/);
   await shot(page, "blitz-playing");
   await onScreen(page, "results");
   await shot(page, "blitz-results");
@@ -59,4 +61,23 @@ test("letters typed through the end of a round stay on the results", async ({ pa
   await pastResultsHold(page);
   await page.keyboard.press("h");
   await onScreen(page, "history");
+});
+
+test("live stats show while typing, and s on the menu hides them for good", async ({ page }) => {
+  await boot(page);
+  await page.keyboard.press("Enter");
+  await onScreen(page, "playing");
+  await typeWords(page, 6, { gap: 60 });
+  expect(await mirror(page, "status")).toMatch(/ · \d+ wpm · \d+%$/);
+  await page.keyboard.press("Escape");
+  await onScreen(page, "menu");
+  await page.keyboard.press("s");
+  expect(await stored(page, "live")).toBe("off");
+  await page.reload();
+  await onScreen(page, "menu");
+  await page.keyboard.press("Enter");
+  await onScreen(page, "playing");
+  await typeWords(page, 6, { gap: 60 });
+  expect(await mirror(page, "status")).not.toContain("wpm");
+  await shot(page, "blitz-playing-no-live-stats");
 });

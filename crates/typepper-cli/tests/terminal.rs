@@ -218,10 +218,15 @@ fn a_blitz_round_typed_off_the_screen_is_kept_and_watched_again() {
     assert!(history.contains(hex.trim()), "the history holds the round");
     assert_eq!(scored_headline(&last), headline);
 
-    // Leave, and the terminal is given back.
+    // Leave, and the terminal is given back. Esc twice, as out of a round, stays in the
+    // game: q on the menu leaves.
     game.keys(&["Escape"]);
     game.wait_for("▸ BLITZ 15s", 5);
     game.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(300));
+    let menu = game.wait_for("▸ BLITZ 15s", 5);
+    assert!(menu.contains("q quits"), "{menu}");
+    game.type_text("q");
     game.wait_for("EXITED 0", 5);
     drop(game);
 

@@ -532,6 +532,14 @@ impl Round {
         })
     }
 
+    /// wpm and accuracy (hundredths) of the keys so far, over `ms` since the first.
+    pub(crate) fn live(&self, ms: u32) -> (u32, u16) {
+        (
+            score::rate_x100(self.correct_chars_now().into(), ms.into()),
+            score::percent_x100(self.correct_keys, self.keys),
+        )
+    }
+
     fn char_counts(&self) -> CharCounts {
         let mut c = CharCounts::default();
         for (i, target) in self.targets.iter().enumerate().take(self.starts.len()) {

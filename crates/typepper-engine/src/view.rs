@@ -184,6 +184,17 @@ impl<'a> View<'a> {
         u32::try_from(now.saturating_sub(start.into())).unwrap_or(u32::MAX)
     }
 
+    /// The round so far, as the results would count it: wpm and accuracy in hundredths;
+    /// `None` before the first key, or in the first second (a rate over a few keys says
+    /// nothing). For the live stats while typing: no rule reads it.
+    pub fn live(&self) -> Option<(u32, u16)> {
+        let ms = self.elapsed_ms();
+        if !self.started() || ms < 1_000 {
+            return None;
+        }
+        Some(self.round.live(ms))
+    }
+
     /// BLITZ and DRILL: what is left of the clock.
     pub fn time_left_ms(&self) -> Option<u32> {
         let secs = self.mode().clock_secs()?;

@@ -264,6 +264,8 @@ pub struct App {
     pub level: u8,
     /// The last drill played, which the menu offers again.
     pub drill: Option<Drill>,
+    /// The playing screen shows the wpm and accuracy so far (`s` on the menu switches).
+    pub live_stats: bool,
     /// Your rounds, oldest first, at most [`storage::HISTORY_MAX`].
     pub history: Vec<Entry>,
     /// The history screen's selected row (0 is the newest).
@@ -312,6 +314,7 @@ impl App {
             menu_item: 0,
             level: 7,
             drill: stored.drill.as_deref().and_then(Drill::new),
+            live_stats: stored.live.as_deref().map(str::trim) != Some("off"),
             history,
             history_row: 0,
             notice: None,
@@ -699,11 +702,21 @@ impl App {
             }
             Key::Char('b') => return self.open_boards(self.menu_item),
             Key::Char('k') => self.open_keys(),
-            Key::Char('d') => {
-                if let Some(drill) = self.drill {
-                    return self.play_drill(drill);
-                }
+            Key::Char('s') => {
+                self.live_stats = !self.live_stats;
+                let value = if self.live_stats { "on" } else { "off" };
+                return vec![Effect::Save {
+                    key: storage::LIVE.into(),
+                    value: value.into(),
+                }];
             }
+            Key::Char('d') => match self.drill {
+                Some(drill) => return self.play_drill(drill),
+                None => {
+                    self.notice =
+                        Some("no drill yet: k shows your keys, and d there drills the worst".into())
+                }
+            },
             Key::Char('g') => {
                 let mode = self.menu_mode();
                 match self.best(mode) {

@@ -153,6 +153,9 @@ pub struct Play {
     pub prompt: Option<&'static str>,
     /// The ghost being raced.
     pub ghost: Option<Ghost>,
+    /// `72 wpm · 97%`: the round so far, from its first second on, unless the player
+    /// hid it.
+    pub live: Option<String>,
 }
 
 /// The ghost of a race, as the play screen shows it.
@@ -271,6 +274,9 @@ impl Play {
         );
         if let Some(lead) = self.flame_lead() {
             let _ = write!(out, " · flame {lead} behind");
+        }
+        if let Some(live) = &self.live {
+            let _ = write!(out, " · {live}");
         }
         out
     }
@@ -509,7 +515,12 @@ impl App {
             Screen::Menu => (
                 "menu",
                 None,
-                "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best · k your keys · h history · b boards · l link",
+                // `d` plays the last drill: offered only once there is one.
+                if self.drill.is_some() {
+                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best · k your keys · h history · b boards · l link · s live stats"
+                } else {
+                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best · k your keys · h history · b boards · l link · s live stats"
+                },
                 Body::Menu(self.menu()),
             ),
             Screen::Play(session) => {
@@ -715,6 +726,10 @@ impl App {
                 "start typing: the clock starts with your first key"
             }),
             ghost,
+            live: view
+                .live()
+                .filter(|_| self.live_stats)
+                .map(|(wpm, acc)| format!("{} wpm · {}%", wpm / 100, acc / 100)),
         }
     }
 
@@ -997,8 +1012,8 @@ pub fn decimal(x100: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::{Key, Now};
-    use crate::storage::Stored;
+    use crate::app::{Effect, Key, Now};
+    use crate::storage::{self, Stored};
     use crate::zone::Fixed;
     use typepper_api::{BoardRow, Player};
 
@@ -1100,6 +1115,85 @@ mod tests {
         };
         assert_eq!(later.words, play.words);
         assert_ne!(later.clock, play.clock);
+    }
+
+    #[test]
+    fn d_is_offered_only_with_a_drill_saved() {
+        let mut app = fresh();
+        assert!(!app.model(0.0, &UTC).hints.contains(" d "));
+        app.key(Key::Char('d'), at(0.0));
+        let m = app.model(0.0, &UTC);
+        assert_eq!(m.name, "menu");
+        assert!(m.notice.unwrap().starts_with("no drill yet"));
+        let stored = Stored {
+            drill: Some("nr".into()),
+            ..Stored::default()
+        };
+        let mut app = App::new(7, &stored).0;
+        assert!(app.model(0.0, &UTC).hints.contains(" p d quick start"));
+        app.key(Key::Char('d'), at(0.0));
+        assert_eq!(app.model(0.0, &UTC).name, "playing");
+    }
+
+    fn live(app: &App, t: f64) -> Option<String> {
+        let Body::Play(play) = app.model(t, &UTC).body else {
+            panic!("not playing")
+        };
+        let live = play.live.clone()?;
+        assert!(
+            play.status().ends_with(&format!(" · {live}")),
+            "the mirror says it too"
+        );
+        Some(live)
+    }
+
+    #[test]
+    fn live_stats_show_while_typing_and_s_on_the_menu_hides_them() {
+        let mut app = fresh();
+        app.key(Key::Char('1'), at(0.0));
+        let mut t = 0.0;
+        app.key(Key::Char('x'), at(t));
+        assert_eq!(
+            live(&app, 900.0),
+            None,
+            "a rate over a few keys says nothing"
+        );
+        app.key(Key::Backspace, at(t + 100.0));
+        t += 200.0;
+        for _ in 0..4 {
+            type_word(&mut app, &mut t);
+        }
+        // 10 keys a second, every word right, from the first key's 0 ms: 5 chars a
+        // word-per-minute make about 120 wpm. The wrong key stays in the accuracy.
+        let shown = live(&app, t).expect("live stats while typing");
+        let (wpm, acc) = shown.split_once(" wpm · ").unwrap();
+        let wpm: u32 = wpm.parse().unwrap();
+        assert!((100..=125).contains(&wpm), "{shown}");
+        assert!(acc.ends_with('%') && acc != "100%", "{shown}");
+
+        app.key(Key::Escape, at(t));
+        let fx = app.key(Key::Char('s'), at(t));
+        assert!(!app.live_stats);
+        assert_eq!(
+            fx,
+            [Effect::Save {
+                key: storage::LIVE.into(),
+                value: "off".into()
+            }]
+        );
+        app.key(Key::Char('1'), at(t));
+        let mut t = t + 100.0;
+        for _ in 0..4 {
+            type_word(&mut app, &mut t);
+        }
+        assert_eq!(live(&app, t), None, "hidden");
+        // And kept: a game that boots on `live` = `off` hides them.
+        let stored = Stored {
+            live: Some("off\n".into()),
+            ..Stored::default()
+        };
+        assert!(!App::new(7, &stored).0.live_stats);
+        assert!(fresh().live_stats, "shown unless hidden");
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! | `history` | your last 50 rounds, one line each, oldest first (below) |
 //! | `outbox/<unix ms>` | a linked game's round not yet sent: its hex, kept until the server answers for it |
 //! | `player` | the linked player: `<name> <token>` (the token is the server's secret for them) |
+//! | `drill` | the last drill's letters, which the menu offers again |
+//! | `live` | `off` when the live wpm and accuracy are hidden while typing |
 //!
 //! A `history` line is four fields separated by one space:
 //!
@@ -34,6 +36,8 @@ pub const OUTBOX: &str = "outbox/";
 pub const PLAYER: &str = "player";
 /// The key of the last drill's letters, which the menu offers again.
 pub const DRILL: &str = "drill";
+/// The key of the live stats' switch: `off` hides them.
+pub const LIVE: &str = "live";
 
 /// A round of yours waiting to be sent, as kept in `outbox/<unix ms>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +68,8 @@ pub struct Stored {
     pub player: Option<String>,
     /// `drill`'s text: the last drill's letters.
     pub drill: Option<String>,
+    /// `live`'s text: `off` hides the live stats.
+    pub live: Option<String>,
 }
 
 /// Reads the outbox: the rounds that read, oldest first; the keys of entries that don't

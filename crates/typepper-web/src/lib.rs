@@ -196,6 +196,7 @@ fn read_storage(storage: Option<&web_sys::Storage>) -> storage::Stored {
             .collect(),
         player: get(storage::PLAYER),
         drill: get(storage::DRILL),
+        live: get(storage::LIVE),
     }
 }
 

@@ -484,6 +484,11 @@ impl Renderer {
         self.font(34.0, 700);
         let big_color = if play.started { ACCENT } else { DIM };
         self.text(&play.clock.big(), x0, top - 14.0, big_color, "left");
+        if let Some(live) = &play.live {
+            let after = x0 + self.text_width(&play.clock.big()) + 18.0;
+            self.font(15.0, 600);
+            self.text(live, after, top - 14.0, TEXT, "left");
+        }
         self.heat_bar(
             play.heat,
             play.tier,

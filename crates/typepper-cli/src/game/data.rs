@@ -139,6 +139,7 @@ impl DataDir {
             outbox,
             player: self.read(storage::PLAYER),
             drill: self.read(storage::DRILL),
+            live: self.read(storage::LIVE),
         }
     }
 

@@ -129,7 +129,8 @@ fn xterm256(rgb: u32) -> u8 {
 /// Draws `model` on the whole frame. `scroll` keeps the round's lines between frames.
 pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) {
     let area = frame.area();
-    let footer = format!("{} · ctrl-c quits", model.hints);
+    let quits = if model.name == "menu" { "q" } else { "ctrl-c" };
+    let footer = format!("{} · {quits} quits", model.hints);
     // The hints take a second line where the terminal is too narrow for one.
     let hint_rows = if footer.chars().count() > usize::from(area.width) {
         2
@@ -269,6 +270,9 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
             .add_modifier(Modifier::BOLD),
         p.span(format!("  {}", play.mode.title()), Ink::Dim),
     ];
+    if let Some(live) = &play.live {
+        head.push(p.span(format!("   {live}"), Ink::Text));
+    }
     if let Some(lead) = play.flame_lead() {
         head.push(p.span(format!("   flame {lead} behind"), Ink::Wrong));
     }

@@ -243,11 +243,14 @@ fn terminal_hung_up() -> bool {
     ready > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
-/// Ctrl-C anywhere, or esc on the menu, leaves the game.
+/// Ctrl-C anywhere, or `q` on the menu, leaves the game. Not esc: esc is how a round
+/// goes back to the menu, and a second esc there would quit a player who meant one.
 fn quits(k: &KeyEvent, shown: Option<&Model>) -> bool {
     let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
-    let esc_on_menu = k.code == KeyCode::Esc && shown.is_some_and(|m| m.name == "menu");
-    k.kind != KeyEventKind::Release && (ctrl_c || esc_on_menu)
+    let q_on_menu = k.code == KeyCode::Char('q')
+        && k.modifiers.is_empty()
+        && shown.is_some_and(|m| m.name == "menu");
+    k.kind != KeyEventKind::Release && (ctrl_c || q_on_menu)
 }
 
 /// The game's key for a terminal key, if it is one.
@@ -401,6 +404,23 @@ mod tests {
         assert_eq!(key(KeyCode::Char('w'), KeyModifiers::CONTROL), None);
         assert_eq!(key(KeyCode::Esc, KeyModifiers::NONE), Some(Key::Escape));
         assert_eq!(key(KeyCode::F(1), KeyModifiers::NONE), None);
+    }
+
+    #[test]
+    fn esc_on_the_menu_does_not_quit_q_does() {
+        let (app, _) = App::new(0, &typepper_game::storage::Stored::default());
+        let menu = app.model(0.0, &LocalZone(jiff::tz::TimeZone::UTC));
+        assert_eq!(menu.name, "menu");
+        let press = |code, modifiers| quits(&KeyEvent::new(code, modifiers), Some(&menu));
+        assert!(!press(KeyCode::Esc, KeyModifiers::NONE));
+        assert!(press(KeyCode::Char('q'), KeyModifiers::NONE));
+        assert!(!press(KeyCode::Char('q'), KeyModifiers::ALT));
+        assert!(press(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        // Off the menu, q is a letter.
+        assert!(!quits(
+            &KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE),
+            None
+        ));
     }
 
     #[test]
