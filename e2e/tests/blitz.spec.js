@@ -24,11 +24,11 @@ test("a BLITZ 15s round typed with mistakes scores the same in the browser and n
   // Every stat the results screen shows, against the native engine's.
   const want = [
     `${s.headline.text} · BLITZ 15s`,
-    `wpm ${s.wpm} `,
-    `raw ${s.raw} `,
+    `wpm ${s.wpm.toFixed(2)} `,
+    `raw ${s.raw.toFixed(2)} `,
     `accuracy ${s.accuracy}%`,
     `consistency ${s.consistency}%`,
-    `characters ${s.chars.correct} correct, ${s.chars.wrong} wrong, ${s.chars.extra} extra, ${s.chars.missed} missed`,
+    `correct ${s.chars.correct} · wrong ${s.chars.wrong} · extra ${s.chars.extra} · missed ${s.chars.missed} · `,
     `words ${s.words} `,
     `peak heat ${s.peak_heat} ${s.peak_tier}`,
     "time 15.0 s",

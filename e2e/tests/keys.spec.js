@@ -55,7 +55,7 @@ test("k shows what the history says about each key, and d drills the worst", asy
   const s = cli(["score", "--json", "-"], await stored(page, "last.replay"));
   expect(s.mode).toBe(`drill:${letters}`);
   expect(s.duration_ms).toBe(30000);
-  for (const w of [`${s.headline.text} · DRILL ${letters}`, `wpm ${s.wpm} `, `accuracy ${s.accuracy}%`, "time 30.0 s"]) {
+  for (const w of [`${s.headline.text} · DRILL ${letters}`, `wpm ${s.wpm.toFixed(2)} `, `accuracy ${s.accuracy}%`, "time 30.0 s"]) {
     expect(results).toContain(w);
   }
   // The menu offers the drill again.

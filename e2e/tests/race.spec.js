@@ -47,7 +47,7 @@ test("racing your best: ahead, then behind, then both rounds side by side", asyn
   const results = await mirror(page, "results");
   const race = await mirror(page, "ghost");
   const wpm = results.match(/ · wpm ([\d.]+) · /)[1];
-  const theirs = ghost.wpm.toString();
+  const theirs = ghost.wpm.toFixed(2);
   expect(race).toMatch(/^(you won by \d+ wpm|your best won by \d+ wpm|a tie at \d+ wpm) · score /);
   expect(race).toContain(` · wpm ${wpm} vs ${theirs} (`);
   expect(race).toMatch(/ · accuracy [\d.]+% vs [\d.]+% \([−+±][\d.]+%\)/);

@@ -402,19 +402,10 @@ impl Results {
 pub struct Stat {
     /// `wpm`, `accuracy`.
     pub label: &'static str,
-    /// `92.5`, `98%`, `12 correct, 1 wrong, 0 extra, 0 missed`.
+    /// `92.50`, `98%`, `15 BELL PEPPER`.
     pub value: String,
-    /// The same in a few columns, where it differs: `12/1/0/0`.
-    pub short: Option<String>,
     /// How it is coloured.
     pub tone: Tone,
-}
-
-impl Stat {
-    /// The value in a cramped layout.
-    pub fn short(&self) -> &str {
-        self.short.as_deref().unwrap_or(&self.value)
-    }
 }
 
 /// How a piece of text is coloured.
@@ -881,31 +872,23 @@ fn results(r: &app::Results) -> Results {
     let stat = |label, value: String| Stat {
         label,
         value,
-        short: None,
         tone: Tone::Plain,
     };
+    // wpm and raw to the hundredth both, so they read as the same kind of number; each
+    // count of characters under its own name, so none is a bare number in a row.
     let mut stats = vec![
-        stat("wpm", decimal(s.wpm_x100)),
-        stat("raw", decimal(s.raw_x100)),
+        stat("wpm", hundredths(s.wpm_x100)),
+        stat("raw", hundredths(s.raw_x100)),
         stat("accuracy", format!("{}%", decimal(s.accuracy_x100.into()))),
         stat(
             "consistency",
             format!("{}%", decimal(s.consistency_x100.into())),
         ),
-        Stat {
-            short: Some(format!(
-                "{}/{}/{}/{}",
-                c.correct, c.wrong, c.extra, c.missed
-            )),
-            ..stat(
-                "characters",
-                format!(
-                    "{} correct, {} wrong, {} extra, {} missed",
-                    c.correct, c.wrong, c.extra, c.missed
-                ),
-            )
-        },
         stat("words", s.words.to_string()),
+        stat("correct", c.correct.to_string()),
+        stat("wrong", c.wrong.to_string()),
+        stat("extra", c.extra.to_string()),
+        stat("missed", c.missed.to_string()),
         Stat {
             tone: Tone::Heat(tier),
             ..stat("peak heat", format!("{} {tier}", s.peak_heat))
@@ -965,8 +948,8 @@ fn versus(you: &Score, race: &app::RaceEnd) -> Race {
         },
         Versus {
             label: "wpm",
-            you: decimal(you.wpm_x100),
-            them: decimal(them.wpm_x100),
+            you: hundredths(you.wpm_x100),
+            them: hundredths(them.wpm_x100),
             diff: signed(i64::from(you.wpm_x100) - i64::from(them.wpm_x100)),
         },
         Versus {
@@ -999,7 +982,12 @@ pub fn signed(x100: i64) -> String {
     }
 }
 
-/// Hundredths as `92.5`, `100`, `86.81`.
+/// `92.50`: hundredths, always both digits.
+pub fn hundredths(x100: u32) -> String {
+    format!("{}.{:02}", x100 / 100, x100 % 100)
+}
+
+/// Hundredths as few digits as they need: `92.5`, `100`, `86.81`.
 pub fn decimal(x100: u32) -> String {
     let whole = x100 / 100;
     match x100 % 100 {
@@ -1242,8 +1230,11 @@ mod tests {
                 "raw",
                 "accuracy",
                 "consistency",
-                "characters",
                 "words",
+                "correct",
+                "wrong",
+                "extra",
+                "missed",
                 "peak heat",
                 "time"
             ]
@@ -1255,14 +1246,16 @@ mod tests {
                 .starts_with(&format!("{} · BLITZ 15s · wpm ", r.headline))
         );
         assert!(r.line().ends_with(" · time 15.0 s"), "{}", r.line());
-        let (chars, c) = (&r.stats[4], s.chars);
-        let want = format!(
-            "{} correct, {} wrong, {} extra, {} missed",
-            c.correct, c.wrong, c.extra, c.missed
+        let c = s.chars;
+        let counts: Vec<&str> = r.stats[5..9].iter().map(|s| s.value.as_str()).collect();
+        let want = [c.correct, c.wrong, c.extra, c.missed].map(|n| n.to_string());
+        assert_eq!(counts, want);
+        assert_eq!(r.stats[0].value, hundredths(s.wpm_x100));
+        assert!(
+            r.stats[1].value.contains('.'),
+            "raw as wpm is: {:?}",
+            r.stats[1]
         );
-        assert_eq!(chars.value, want);
-        let short = format!("{}/{}/{}/{}", c.correct, c.wrong, c.extra, c.missed);
-        assert_eq!(chars.short(), short);
         assert!(c.wrong + c.extra > 0, "the x counts against the round");
         assert_eq!(r.samples().len(), 15);
     }
@@ -1348,5 +1341,8 @@ mod tests {
         assert_eq!(decimal(9250), "92.5");
         assert_eq!(decimal(8681), "86.81");
         assert_eq!(decimal(5), "0.05");
+        assert_eq!(hundredths(5600), "56.00");
+        assert_eq!(hundredths(4640), "46.40");
+        assert_eq!(hundredths(5), "0.05");
     }
 }

@@ -176,8 +176,8 @@ fn the_lead_changes_hands_and_the_results_show_both_rounds() {
     assert_eq!(
         (wpm.you.as_str(), wpm.them.clone()),
         (
-            typepper_game::model::decimal(r.score.wpm_x100).as_str(),
-            typepper_game::model::decimal(theirs.wpm_x100)
+            typepper_game::model::hundredths(r.score.wpm_x100).as_str(),
+            typepper_game::model::hundredths(theirs.wpm_x100)
         )
     );
     let line = Mirror::of(&m).ghost;

@@ -787,7 +787,17 @@ impl Renderer {
         if let Some(note) = notice {
             self.text(note, x0 + width, top + 14.0, DIM, "right");
         }
-        let per_row = if width > 700.0 { 5 } else { 3 };
+        // As many stats a row as the widest value fits, spread evenly over the fewest rows.
+        self.font(20.0, 700);
+        let widest = r
+            .stats
+            .iter()
+            .map(|s| self.text_width(&s.value))
+            .fold(0.0, f64::max)
+            + 24.0;
+        let fits = ((width / widest).floor() as usize).max(1);
+        let rows = r.stats.len().div_ceil(fits).max(1);
+        let per_row = r.stats.len().div_ceil(rows).max(1);
         let cell = width / per_row as f64;
         for (i, stat) in r.stats.iter().enumerate() {
             let x = x0 + (i % per_row) as f64 * cell;
@@ -800,7 +810,7 @@ impl Renderer {
                 Tone::Accent => ACCENT,
                 Tone::Heat(tier) => tier_color(tier),
             };
-            self.text(stat.short(), x, y + 26.0, color, "left");
+            self.text(&stat.value, x, y + 26.0, color, "left");
         }
         let rows = r.stats.len().div_ceil(per_row) as f64;
         let mut chart_top = top + 100.0 + rows * 62.0 + 10.0;

@@ -11,7 +11,7 @@ use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragrap
 use typepper_engine::{CharState, Tier};
 use typepper_game::layout::{LINES, Scroll};
 use typepper_game::model::{
-    Boards, Body, History, Keys, Link, Menu, Model, Play, Race, Results, Rows, Tone,
+    Boards, Body, History, Keys, Link, Menu, Model, Play, Race, Results, Rows, Stat, Tone,
 };
 
 /// The widest the text of a round is laid out, in columns: wider lines are hard to read.
@@ -131,12 +131,9 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
     let area = frame.area();
     let quits = if model.name == "menu" { "q" } else { "ctrl-c" };
     let footer = format!("{} · {quits} quits", model.hints);
-    // The hints take a second line where the terminal is too narrow for one.
-    let hint_rows = if footer.chars().count() > usize::from(area.width) {
-        2
-    } else {
-        1
-    };
+    // The hints take as many lines as they wrap to where the terminal is narrow, so none
+    // is cut off; never more than a quarter of the screen.
+    let hint_rows = wrapped_rows(&footer, area.width).clamp(1, (area.height / 4).max(1));
     let [top, body, notice, hints] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(1),
@@ -171,6 +168,22 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         Body::Boards(b) => draw_boards(frame, body, b, p),
         Body::Keys(k) => draw_keys(frame, body, k, p),
     }
+}
+
+/// How many lines `text` takes wrapped at spaces into `width` columns.
+fn wrapped_rows(text: &str, width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let (mut rows, mut used) = (1u16, 0);
+    for word in text.split(' ').map(|w| w.chars().count()) {
+        let need = if used == 0 { word } else { used + 1 + word };
+        if used > 0 && need > width {
+            rows += 1;
+            used = word;
+        } else {
+            used = need;
+        }
+    }
+    rows
 }
 
 /// A column of at most `width` in the middle of `area`.
@@ -381,8 +394,7 @@ fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
     if let Some(share) = &r.share {
         head.push(Line::from(p.span(format!("share {share}"), Ink::Caret)));
     }
-    let per_row = if col.width >= 90 { 5 } else { 3 };
-    let cell = usize::from(col.width) / per_row;
+    let (per_row, cell) = grid(&r.stats, usize::from(col.width));
     let mut labels = vec![];
     let mut values = vec![];
     let mut grid = vec![];
@@ -393,7 +405,7 @@ fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
             Tone::Heat(t) => Ink::Heat(t),
         };
         labels.push(p.span(format!("{:<cell$}", s.label), Ink::Dim));
-        let value = s.short();
+        let value = &s.value;
         values.push(
             p.span(format!("{value:<cell$}"), ink)
                 .add_modifier(Modifier::BOLD),
@@ -414,6 +426,20 @@ fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
     if chart_area.height >= 5 {
         draw_chart(frame, chart_area, r, p);
     }
+}
+
+/// How many stats a row of `width` columns takes, and each one's width: as many as fit
+/// with two columns between them, spread evenly over the fewest rows.
+fn grid(stats: &[Stat], width: usize) -> (usize, usize) {
+    let widest = stats
+        .iter()
+        .map(|s| s.label.chars().count().max(s.value.chars().count()) + 2)
+        .max()
+        .unwrap_or(1);
+    let fits = (width / widest).max(1);
+    let rows = stats.len().div_ceil(fits).max(1);
+    let per_row = stats.len().div_ceil(rows).max(1);
+    (per_row, width / per_row)
 }
 
 /// A race's results: who won, then each number beside the ghost's, as many to a line as
@@ -799,7 +825,7 @@ mod tests {
     use typepper_game::storage::{Entry, Stored};
     use typepper_game::zone::Fixed;
 
-    const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+    const SIZES: [(u16, u16); 3] = [(40, 20), (80, 24), (120, 40)];
 
     fn at(mono: f64) -> Now {
         Now {
@@ -924,7 +950,7 @@ mod tests {
     }
 
     #[test]
-    fn every_screen_at_two_sizes_matches_its_golden_text() {
+    fn every_screen_at_three_sizes_matches_its_golden_text() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/terminal");
         let bless = std::env::var_os("TYPEPPER_BLESS").is_some();
         let palette = Palette::new(Depth::TrueColor);
