@@ -13,7 +13,7 @@ async function link(page, who) {
   await shot(page, "link");
   await page.keyboard.press("Enter");
   await onScreen(page, "menu");
-  await expect(page.locator("[data-mirror=notice]")).toHaveText(`linked as ${who}: your rounds will be sent`);
+  await expect(page.locator("[data-mirror=notice]")).toHaveText("linked: your rounds will be sent, scored and shared");
 }
 
 /** A ZEN round long enough for the server (over 20 keys and 3 s), at a human pace. */
@@ -72,7 +72,7 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   await theirs.getByRole("link", { name: "Race this round" }).click();
   await onScreen(theirs, "playing");
   await expect(theirs.locator("[data-mirror=banner]")).toHaveText(`RACE · BLITZ 15s · vs ${name}`);
-  await expect(theirs.locator("[data-mirror=ghost]")).toHaveText(`level with ${name}`);
+  await expect(theirs.locator("[data-mirror=ghost]")).toHaveText(`tied with ${name}`);
   await theirs.goto(link_);
   await theirs.getByRole("link", { name: "Watch the round" }).click();
   await onScreen(theirs, "replay");

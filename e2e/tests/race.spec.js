@@ -24,7 +24,7 @@ async function raceBestZen(page) {
   await page.keyboard.press("g");
   await onScreen(page, "playing");
   await expect(page.locator("[data-mirror=banner]")).toHaveText("RACE · ZEN · vs your best");
-  await expect(page.locator("[data-mirror=ghost]")).toHaveText("level with your best");
+  await expect(page.locator("[data-mirror=ghost]")).toHaveText("tied with your best");
 }
 
 test("racing your best: ahead, then behind, then both rounds side by side", async ({ page, consoleLog }) => {

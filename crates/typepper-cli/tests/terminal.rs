@@ -263,18 +263,18 @@ fn a_zen_round_ends_with_esc() {
     let history = std::fs::read_to_string(data.join("history")).unwrap();
     assert_eq!(history.lines().count(), 1);
 
-    // g races the round just played: its ghost types it again beside you (once the
-    // results have held their letters a moment).
+    // g races the round just played, named as the menu names it (the only ZEN round, so your
+    // best): its ghost types it again beside you, once the results have held their letters.
     std::thread::sleep(Duration::from_millis(1_100));
     game.type_text("g");
-    game.wait_for("RACE · ZEN · vs your last round", 5);
+    game.wait_for("RACE · ZEN · vs your best", 5);
     assert!(game.type_next_word());
-    game.wait_for("vs your last round · ", 5);
+    game.wait_for("vs your best · ", 5);
     game.keys(&["Escape"]);
     let results = game.wait_for("accuracy", 5);
     assert!(
         results.contains("you won by")
-            || results.contains("your last round won by")
+            || results.contains("your best won by")
             || results.contains("a tie at"),
         "{results}"
     );
@@ -431,7 +431,8 @@ fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
     game.wait_for("link this game", 5);
     game.type_text("termgrace");
     game.keys(&["Enter"]);
-    game.wait_for("linked as termgrace: your rounds will be sent", 20);
+    let menu = game.wait_for("linked: your rounds will be sent", 20);
+    assert_eq!(menu.matches("linked as termgrace").count(), 1, "{menu}");
     // The seeds the server issued for the menu's modes: the next round counts.
     game.wait_for("BLITZ 15s  RANKED", 20);
     assert!(

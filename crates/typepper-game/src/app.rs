@@ -290,6 +290,9 @@ pub struct App {
     local_seeds: Rng,
     /// A run asked for, and what to do with it.
     pending: Option<Pending>,
+    /// The list (the history, or a board) a watched round was opened from: esc from the
+    /// round or its results goes back to it. A round of your own clears it.
+    pub list: Option<Screen>,
     /// Where the game is served, for race links (`https://typepper.com/`); the shell
     /// knows it, if anyone does.
     pub game_url: Option<String>,
@@ -327,6 +330,7 @@ impl App {
             seeds_retry_at: 0,
             local_seeds: Rng::new(entropy),
             pending: None,
+            list: None,
             game_url: None,
         };
         let mut fx: Vec<Effect> = warnings.into_iter().map(Effect::Warn).collect();
@@ -428,6 +432,7 @@ impl App {
             .unwrap_or_else(|| self.local_seeds.next_u64());
         self.notice = None;
         self.sessions += 1;
+        self.list = None;
         self.screen = Screen::Play(Box::new(Session {
             round: Round::new(mode, seed),
             origin: None,
@@ -500,6 +505,7 @@ impl App {
             .and_then(|r| open(self, r));
         if let Err(why) = &result {
             self.screen = Screen::Menu;
+            self.list = None;
             self.notice = Some(why.clone());
         }
         result
@@ -587,7 +593,7 @@ impl App {
                     }
                     // After a replay, play that round yourself; after yours, a new one.
                     Key::Tab | Key::Enter => self.play(mode, watched.then_some(seed)),
-                    Key::Escape => self.screen = Screen::Menu,
+                    Key::Escape => self.back(),
                     Key::Char('r') => {
                         let (replay, who) = (results.replay.clone(), results.who.clone());
                         if let Err(why) = self.watch(replay, who, now.mono) {
@@ -595,12 +601,18 @@ impl App {
                         }
                     }
                     Key::Char('g') => {
-                        let name = match &results.who {
-                            _ if !watched => "your last round".to_owned(),
-                            Some(who) => who.clone(),
+                        let (who, ended) = (results.who.clone(), results.unix_ms);
+                        let replay = results.replay.clone();
+                        // Your round is named as the history and the menu name it.
+                        let name = match who {
+                            _ if !watched => self
+                                .history
+                                .iter()
+                                .find(|e| Some(e.unix_ms) == ended)
+                                .map_or_else(|| "your last round".to_owned(), |e| self.yours(e)),
+                            Some(who) => who,
                             None => "the replay".to_owned(),
                         };
-                        let replay = results.replay.clone();
                         if let Err(why) = self.race(replay, name) {
                             fx.push(Effect::Warn(why));
                         }
@@ -624,7 +636,7 @@ impl App {
             Screen::Play(session) if session.watch.is_some() => {
                 let (mode, seed) = (session.round.mode(), session.round.seed());
                 match key {
-                    Key::Escape => self.screen = Screen::Menu,
+                    Key::Escape => self.back(),
                     Key::Tab | Key::Enter => self.play(mode, Some(seed)),
                     Key::Char('g') => {
                         let who = session.watch.as_ref().and_then(|w| w.who.clone());
@@ -644,6 +656,10 @@ impl App {
                 let mode = session.round.mode();
                 let started = session.round.started().is_some();
                 let op = match key {
+                    // Before the first key, a space or a backspace would do nothing but
+                    // start the clock (the rules ignore both on an empty word): the clock
+                    // waits for a letter.
+                    Key::Char(' ') | Key::Backspace if !started => None,
                     Key::Char(c) => Some(Op::Char(c)),
                     Key::Backspace => Some(Op::Backspace),
                     // Esc ends a ZEN round; before its first key there is no round to end.
@@ -739,6 +755,12 @@ impl App {
         vec![]
     }
 
+    /// Esc from a watched round or its results: back to the list it came from, or the
+    /// menu.
+    fn back(&mut self) {
+        self.screen = self.list.take().unwrap_or(Screen::Menu);
+    }
+
     fn open_history(&mut self) {
         self.history_row = 0;
         self.screen = Screen::History;
@@ -753,6 +775,7 @@ impl App {
                 if let Some(entry) = self.history.iter().rev().nth(self.history_row) {
                     let (replay, who) = (entry.replay.clone(), self.yours(entry));
                     let opened = if key == Key::Enter {
+                        self.list = Some(Screen::History);
                         self.watch(replay, Some(who), now)
                     } else {
                         self.race(replay, who)
@@ -760,6 +783,7 @@ impl App {
                     if let Err(why) = opened {
                         self.notice = Some(why);
                         self.screen = Screen::Menu;
+                        self.list = None;
                     }
                 }
             }
@@ -821,14 +845,15 @@ impl App {
                 // The server's name is the one: a key linked already is its player's,
                 // whatever name was asked for.
                 // Names are ASCII; case aside, another name is the key's own player's.
+                // The menu under the notice says "linked as …": the notice doesn't again.
                 let already = !asked.eq_ignore_ascii_case(&player.name);
                 self.notice = Some(if already {
                     format!(
-                        "this key was linked as {} already: your rounds are sent as {}",
-                        player.name, player.name
+                        "this key is {}'s already: your rounds are sent under that name",
+                        player.name
                     )
                 } else {
-                    format!("linked as {}: your rounds will be sent", player.name)
+                    "linked: your rounds will be sent, scored and shared".to_owned()
                 });
                 self.player = Some(player);
                 self.screen = Screen::Menu;
@@ -876,7 +901,11 @@ impl App {
                     && let Some(row) = rows.get(b.row)
                 {
                     let (id, name) = (row.run.clone(), row.name.clone());
-                    return self.fetch_run(&id, &name, key == Key::Char('g'));
+                    let race = key == Key::Char('g');
+                    if !race {
+                        self.list = Some(self.screen.clone());
+                    }
+                    return self.fetch_run(&id, &name, race);
                 }
             }
             _ => {}
@@ -1530,7 +1559,7 @@ mod tests {
         assert_eq!(app.player.as_ref().map(|p| p.name.as_str()), Some("newbie"));
         assert_eq!(
             app.notice.as_deref(),
-            Some("this key was linked as newbie already: your rounds are sent as newbie")
+            Some("this key is newbie's already: your rounds are sent under that name")
         );
     }
 
@@ -1567,6 +1596,102 @@ mod tests {
         assert_eq!(
             app.key(Key::Enter, at(0.0)),
             vec![Effect::FetchRun("bbbbbbbb".into())]
+        );
+    }
+
+    #[test]
+    fn esc_from_a_watched_board_row_or_history_round_goes_back_to_the_list() {
+        let mut app = fresh();
+        let replay = typepper_engine::synth::synth(Mode::BLITZ_15, 4, &Default::default());
+        let bytes = replay.encode();
+        app.key(Key::Char('b'), at(0.0));
+        let row = |rank: u32, run: &str, name: &str| BoardRow {
+            rank,
+            name: name.into(),
+            score: 90,
+            wpm: 90.0,
+            accuracy: 97.5,
+            run: run.into(),
+            time: "2026-12-01T19:52:00Z".into(),
+        };
+        let rows = vec![row(1, "aaaaaaaa", "ada"), row(2, "bbbbbbbb", "grace")];
+        app.board_loaded("time:15", Ok(rows.clone()));
+        app.key(Key::Down, at(0.0));
+        app.key(Key::Enter, at(0.0));
+        app.run_loaded("bbbbbbbb", Ok(bytes.clone()), 0.0);
+        let Screen::Play(s) = &app.screen else {
+            panic!("watching")
+        };
+        assert_eq!(s.watch.as_ref().unwrap().who.as_deref(), Some("grace"));
+        app.key(Key::Escape, at(100.0));
+        let Screen::Boards(b) = &app.screen else {
+            panic!("back on the board, not {:?}", app.screen)
+        };
+        assert_eq!(
+            (b.row, b.rows.clone()),
+            (1, Some(Ok(rows))),
+            "as it was left"
+        );
+
+        // From the results of a watched row too.
+        app.key(Key::Enter, at(0.0));
+        app.run_loaded("bbbbbbbb", Ok(bytes), 0.0);
+        let mut t = 0.0;
+        while matches!(app.screen, Screen::Play(_)) {
+            app.tick(at(t));
+            t += 100.0;
+        }
+        assert!(matches!(app.screen, Screen::Results(_)));
+        app.key(Key::Escape, at(t));
+        assert!(matches!(app.screen, Screen::Boards(_)));
+
+        // The history, its row still picked; a round of your own goes to the menu.
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('1'), at(t));
+        let mut t = t + 100.0;
+        type_word(&mut app, &mut t);
+        app.tick(at(t + 20_000.0));
+        assert!(matches!(app.screen, Screen::Results(_)));
+        app.key(Key::Escape, at(t + 20_000.0));
+        assert!(matches!(app.screen, Screen::Menu), "yours: the menu");
+        app.key(Key::Char('h'), at(t));
+        app.key(Key::Enter, at(t));
+        assert!(matches!(app.screen, Screen::Play(_)));
+        app.key(Key::Escape, at(t));
+        assert!(matches!(app.screen, Screen::History));
+        app.key(Key::Escape, at(t));
+        assert!(matches!(app.screen, Screen::Menu));
+    }
+
+    #[test]
+    fn a_space_or_backspace_as_the_first_key_does_not_start_the_clock() {
+        let mut app = fresh();
+        app.key(Key::Char('1'), at(0.0));
+        for key in [Key::Char(' '), Key::Backspace, Key::Char(' ')] {
+            app.key(key, at(500.0));
+        }
+        let Screen::Play(s) = &app.screen else {
+            panic!()
+        };
+        assert_eq!(s.round.started(), None, "the clock waits for a letter");
+        let mut t = 3_000.0;
+        type_word(&mut app, &mut t);
+        let Screen::Play(s) = &app.screen else {
+            panic!()
+        };
+        assert!(s.round.started().is_some());
+        assert_eq!(
+            s.round.replay().inputs[0].op,
+            Op::Char(
+                s.round
+                    .view(0)
+                    .word(0)
+                    .unwrap()
+                    .target()
+                    .chars()
+                    .next()
+                    .unwrap()
+            )
         );
     }
 

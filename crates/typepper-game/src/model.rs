@@ -519,6 +519,9 @@ impl App {
                 let mode = session.round.mode();
                 let ghost = session.ghost.as_ref().map(|g| g.name.as_str());
                 let hints = match (watching, ghost) {
+                    (true, _) if self.list.is_some() => {
+                        "esc back · tab or enter play this round yourself · g race it"
+                    }
                     (true, _) => "esc menu · tab or enter play this round yourself · g race it",
                     (false, Some(_)) if mode == Mode::Zen => {
                         "esc ends the round · tab start the race again"
@@ -527,9 +530,10 @@ impl App {
                     (false, None) if mode == Mode::Zen => "esc ends the round · tab restart",
                     (false, None) => "tab restart · esc menu",
                 };
+                let who = session.watch.as_ref().and_then(|w| w.who.as_deref());
                 let banner = match ghost {
                     Some(name) => Some(race_banner(mode, name)),
-                    None => watching.then(|| banner(mode)),
+                    None => watching.then(|| banner(mode, who)),
                 };
                 (
                     if watching { "replay" } else { "playing" },
@@ -543,7 +547,9 @@ impl App {
                     notice = Some(note.clone());
                 }
                 let race_link = app::race_link(self.game_url.as_deref(), r).is_some();
-                let hints = if r.watched {
+                let hints = if r.watched && self.list.is_some() {
+                    "tab or enter play this round yourself · r watch again · g race it · esc back"
+                } else if r.watched {
                     "tab or enter play this round yourself · r watch again · g race it · esc menu"
                 } else if r.race.is_some() {
                     match (r.share.is_some(), race_link) {
@@ -568,7 +574,7 @@ impl App {
                 };
                 let banner = match &r.race {
                     Some(race) => Some(race_banner(r.score.mode, &race.name)),
-                    None => r.watched.then(|| banner(r.score.mode)),
+                    None => r.watched.then(|| banner(r.score.mode, r.who.as_deref())),
                 };
                 ("results", banner, hints, Body::Results(results(r)))
             }
@@ -589,8 +595,9 @@ impl App {
                     notice = Some("linking…".into());
                 }
                 let (about, status) = match &self.player {
+                    // "linked as" once, in the status.
                     Some(p) => (
-                        format!("linked as {}: a new name links a new player", p.name),
+                        "your rounds are sent, scored by the server, and get share links".into(),
                         format!("linked as {}", p.name),
                     ),
                     None => (
@@ -740,7 +747,7 @@ impl App {
         History {
             rows,
             selected: self.history_row,
-            caption: format!("your last {} rounds, on this device", self.history.len()),
+            caption: format!("{}, on this device", last_rounds(self.history.len())),
             empty: self
                 .history
                 .is_empty()
@@ -823,7 +830,7 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
             By::Errors => "errors",
             By::Time => "time",
         },
-        caption: format!("from your last {rounds} rounds, on this device"),
+        caption: format!("from {}, on this device", last_rounds(rounds)),
         keyboard,
         worst_keys: a
             .worst_keys(k.by, 10)
@@ -842,8 +849,11 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
             .map(|p| line(format!("{}{}", p.pair[0], p.pair[1]), &p.stat))
             .collect(),
         trend: format!(
-            "the last {} rounds against the {} before: {}",
-            k.trend.recent.rounds,
+            "the last {} against the {} before: {}",
+            match k.trend.recent.rounds {
+                1 => "round".to_owned(),
+                n => format!("{n} rounds"),
+            },
             k.trend.before.rounds,
             Trend::line(Some(&k.trend.before.overall), Some(&k.trend.recent.overall))
         ),
@@ -852,12 +862,24 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
     }
 }
 
-fn banner(mode: Mode) -> String {
-    format!("REPLAY · {mode}")
+/// `REPLAY · BLITZ 15s · ada`: whose round, when known.
+fn banner(mode: Mode, who: Option<&str>) -> String {
+    match who {
+        Some(who) => format!("REPLAY · {mode} · {who}"),
+        None => format!("REPLAY · {mode}"),
+    }
 }
 
 fn race_banner(mode: Mode, name: &str) -> String {
     format!("RACE · {mode} · vs {name}")
+}
+
+/// `your last round`, `your last 3 rounds`.
+fn last_rounds(n: usize) -> String {
+    match n {
+        1 => "your last round".into(),
+        n => format!("your last {n} rounds"),
+    }
 }
 
 /// `92 wpm · BLITZ 15s`, a round's line.
@@ -1258,6 +1280,33 @@ mod tests {
         );
         assert!(c.wrong + c.extra > 0, "the x counts against the round");
         assert_eq!(r.samples().len(), 15);
+    }
+
+    #[test]
+    fn one_round_is_your_last_round_not_your_last_1_rounds() {
+        let mut app = fresh();
+        let mut t = 0.0;
+        app.key(Key::Char('z'), at(t));
+        type_word(&mut app, &mut t);
+        app.key(Key::Escape, at(t));
+        t += 2_000.0;
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('h'), at(t));
+        let Body::History(h) = app.model(t, &UTC).body else {
+            panic!()
+        };
+        assert_eq!(h.caption, "your last round, on this device");
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('k'), at(t));
+        let Body::Keys(k) = app.model(t, &UTC).body else {
+            panic!()
+        };
+        assert_eq!(k.caption, "from your last round, on this device");
+        assert!(
+            k.trend.starts_with("the last round against the 0 before"),
+            "{}",
+            k.trend
+        );
     }
 
     #[test]

@@ -178,10 +178,11 @@ pub struct Lead {
 }
 
 impl Lead {
-    /// `+12 chars · +0.8 s`, `−3 chars · −0.2 s`, `level`.
+    /// `+12 chars · +0.8 s`, `−3 chars · −0.2 s`, `tied`. Not "level": in HOT PURSUIT
+    /// that is the flame's speed.
     pub fn short(self) -> String {
         if self.chars == 0 {
-            return "level".into();
+            return "tied".into();
         }
         let sign = if self.chars > 0 { "+" } else { "−" };
         format!(
@@ -191,7 +192,7 @@ impl Lead {
         )
     }
 
-    /// `you lead ada by 12 chars (0.8 s)`, `ada leads you by 3 chars (0.2 s)`, `level
+    /// `you lead ada by 12 chars (0.8 s)`, `ada leads you by 3 chars (0.2 s)`, `tied
     /// with ada`: who is ahead, always.
     pub fn words(self, name: &str) -> String {
         let (n, s) = (
@@ -201,7 +202,7 @@ impl Lead {
         match self.chars.signum() {
             1 => format!("you lead {name} by {n} ({s})"),
             -1 => format!("{name} leads you by {n} ({s})"),
-            _ => format!("level with {name}"),
+            _ => format!("tied with {name}"),
         }
     }
 }
@@ -300,7 +301,7 @@ mod tests {
         let level = Lead { chars: 0, ms: 0 };
         assert_eq!(
             (level.short(), level.words("ada")),
-            ("level".into(), "level with ada".into())
+            ("tied".into(), "tied with ada".into())
         );
     }
 

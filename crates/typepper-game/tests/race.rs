@@ -146,7 +146,7 @@ fn the_lead_changes_hands_and_the_results_show_both_rounds() {
     app.race(replay.clone(), "ada".into()).unwrap();
     let m = app.model(0.0, &UTC);
     assert_eq!(m.banner.as_deref(), Some("RACE · BLITZ 15s · vs ada"));
-    assert_eq!(Mirror::of(&m).ghost, "level with ada");
+    assert_eq!(Mirror::of(&m).ghost, "tied with ada");
     // Fast for three seconds, then nothing.
     let mut t = 0.0;
     type_for(&mut app, &mut t, 60.0, 50);

@@ -323,6 +323,12 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
                 if g.state == CharState::Missed || word.done_wrong() {
                     style = style.add_modifier(Modifier::UNDERLINED);
                 }
+                // Without colour a wrong word's underline runs under all of it: its wrong
+                // and extra letters stand out reversed.
+                if p.depth == Depth::Mono && matches!(g.state, CharState::Wrong | CharState::Extra)
+                {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
                 // The flame: the cell it stands on burns.
                 if flame_at == Some(i64::from(word.offset) + gi as i64) {
                     style = p
@@ -894,6 +900,8 @@ mod tests {
         app.key(Key::Enter, at(t));
         out.push(("replay", app.model(t + 3_000.0, &zone)));
 
+        // Esc goes back to the history, and again to the menu.
+        app.key(Key::Escape, at(t));
         app.key(Key::Escape, at(t));
         app.key(Key::Char('l'), at(t));
         for c in "ada".chars() {
@@ -1051,5 +1059,45 @@ mod tests {
         );
         assert_eq!(xterm256(0xff0000), 196);
         assert_eq!(xterm256(0x000000), 16);
+    }
+
+    #[test]
+    fn under_no_color_the_wrong_letter_of_a_finished_word_stands_out() {
+        let mut app = game();
+        app.key(Key::Char('1'), at(0.0));
+        let mut t = 0.0;
+        // The second word (`screen`) has its second letter typed wrong, and is finished:
+        // the text shows the letter it should have been.
+        type_words(&mut app, 2, &mut t);
+        let model = app.model(t, &Fixed(0));
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let palette = Palette::new(Depth::Mono);
+        terminal
+            .draw(|f| draw(f, &model, &mut Scroll::default(), &palette))
+            .unwrap();
+        let buffer = terminal.backend().buffer();
+        let row = (0..buffer.area.height)
+            .find(|&y| {
+                (0..80).any(|x| {
+                    let c = &buffer[(x, y)];
+                    c.style().add_modifier.contains(Modifier::UNDERLINED)
+                })
+            })
+            .unwrap_or_else(|| panic!("the wrong word on screen:\n{}", text_of(&terminal)));
+        let cells: Vec<(String, bool, bool)> = (0..80)
+            .map(|x| &buffer[(x, row)])
+            .map(|c| {
+                let m = c.style().add_modifier;
+                (
+                    c.symbol().to_owned(),
+                    m.contains(Modifier::UNDERLINED),
+                    m.contains(Modifier::REVERSED),
+                )
+            })
+            .collect();
+        let reversed: Vec<&str> = cells.iter().filter(|c| c.2).map(|c| c.0.as_str()).collect();
+        assert_eq!(reversed, ["c"], "only the wrong letter: {cells:?}");
+        let underlined: String = cells.iter().filter(|c| c.1).map(|c| c.0.as_str()).collect();
+        assert_eq!(underlined, "screen", "the word is underlined whole");
     }
 }
