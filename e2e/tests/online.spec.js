@@ -76,7 +76,7 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   await theirs.goto(link_);
   await theirs.getByRole("link", { name: "Watch the round" }).click();
   await onScreen(theirs, "replay");
-  await expect(theirs.locator("[data-mirror=banner]")).toHaveText("REPLAY · BLITZ 15s");
+  await expect(theirs.locator("[data-mirror=banner]")).toHaveText(`REPLAY · BLITZ 15s · ${name}`);
   await theirs.waitForTimeout(1200);
   await shot(theirs, "friend-watching");
   await onScreen(theirs, "results");
@@ -100,8 +100,17 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   await expect.poll(async () => (await mirror(page, "list")).trim().split("\n")[mine]).toMatch(/^▸ /);
   await page.keyboard.press("Enter");
   await onScreen(page, "replay");
+  // Whose row is being watched; esc goes back to the board, its row still picked.
+  await expect(page.locator("[data-mirror=banner]")).toHaveText(`REPLAY · BLITZ 15s · ${name}`);
+  await page.keyboard.press("Escape");
+  await onScreen(page, "boards");
+  expect((await mirror(page, "list")).trim().split("\n")[mine]).toMatch(/^▸ /);
+  await page.keyboard.press("Enter");
+  await onScreen(page, "replay");
   await onScreen(page, "results");
   expect(await mirror(page, "results")).toBe(results);
+  await page.keyboard.press("Escape");
+  await onScreen(page, "boards");
 });
 
 test("offline, the round waits in the outbox; back online, it is sent and comes back unranked", async ({

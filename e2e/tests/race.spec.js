@@ -112,7 +112,7 @@ test("the ghost is where watching the replay is at the same time", async ({ page
   const raced = await sample(
     page,
     (f) => {
-      const m = f.ghost.match(/^(?:you lead your best|your best leads you) by (\d+) chars?|^level/);
+      const m = f.ghost.match(/^(?:you lead your best|your best leads you) by (\d+) chars?|^tied/);
       const lead = f.ghost.startsWith("you lead") ? Number(m[1]) : -Number(m[1] ?? 0);
       return 1 - lead;
     },
