@@ -290,6 +290,48 @@ fn a_zen_round_ends_with_esc() {
 }
 
 #[test]
+fn wide_characters_keep_the_caret_where_the_terminal_draws_them() {
+    if !has_tmux() {
+        eprintln!("skipped: no tmux here (cargo xtask test installs it)");
+        return;
+    }
+    let data = temp_dir("wide");
+    let game = Tmux::start("wide", &data, "");
+    game.wait_for("▸ BLITZ 15s", 10);
+    game.type_text("z");
+    game.wait_for("0:00  ZEN", 5);
+    let (x0, y) = game.cursor();
+    let line = game.screen().lines().nth(y).unwrap().to_owned();
+    let word: String = line.chars().skip(x0).take_while(|c| *c != ' ').collect();
+    let next = line.chars().skip(x0).collect::<String>();
+    let next = next.split_whitespace().nth(1).unwrap().to_owned();
+    // The word, then four wide characters pasted onto it as extras.
+    game.type_text(&word);
+    game.type_text("中文中文");
+    let typed = format!("{word}中文中文 {next}");
+    let screen = game.wait_for(&typed, 5);
+    let n = word.chars().count();
+    assert_eq!(game.cursor(), (x0 + n + 8, y), "two cells each:\n{screen}");
+    // On to the next word, which is where the caret says it is.
+    game.type_text(" ");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(game.cursor(), (x0 + n + 9, y));
+    game.type_text(&next);
+    std::thread::sleep(Duration::from_millis(200));
+    let screen = game.screen();
+    assert_eq!(
+        game.cursor(),
+        (x0 + n + 9 + next.chars().count(), y),
+        "{screen}"
+    );
+    game.keys(&["Escape"]);
+    let results = game.wait_for("accuracy", 5);
+    assert!(results.contains("words"), "{results}");
+    drop(game);
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+#[test]
 fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
     let dir = temp_dir("refused");
     let file = dir.join("other-rules.replay");

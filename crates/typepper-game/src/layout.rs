@@ -1,5 +1,7 @@
 //! A round's words in lines, scrolled as the caret moves. The canvas and the terminal lay
-//! out the same way, each in its own number of columns (a column is one glyph).
+//! out the same way, each in its own number of columns, each glyph as many columns wide
+//! as the shell draws it: `中` and `🌶` take two in a terminal, a combining mark drawn on
+//! its own one.
 
 use crate::model::Play;
 
@@ -8,6 +10,15 @@ pub const LINES: usize = 3;
 
 /// A laid-out line: each word's index in the round, and its first column.
 pub type Line = Vec<(usize, usize)>;
+
+/// How many columns a shell draws a character in. The shell knows (the terminal from
+/// Unicode's widths, as it draws them; the canvas by measuring), so it says.
+pub type Width<'a> = &'a dyn Fn(char) -> usize;
+
+/// Every character one column: ASCII's widths.
+pub fn one_column(_: char) -> usize {
+    1
+}
 
 /// Where a renderer has scrolled a round to, kept between frames.
 #[derive(Clone, Debug, Default)]
@@ -21,7 +32,7 @@ pub struct Scroll {
 impl Scroll {
     /// The [`LINES`] lines of `play` to show in `cols` columns. The text scrolls a line
     /// when the caret reaches the third, and back when it steps above the first.
-    pub fn lines(&mut self, play: &Play, cols: usize) -> Vec<Line> {
+    pub fn lines(&mut self, play: &Play, cols: usize, width: Width) -> Vec<Line> {
         let cols = cols.max(1);
         if self.round != play.round || self.cols != cols || self.anchors.is_empty() {
             // A new round, or new widths: lay out again from the oldest word at hand.
@@ -41,7 +52,7 @@ impl Scroll {
         }
         loop {
             let start = self.anchors.last().copied().unwrap_or(play.first);
-            let lines = lay_out(play, start, cols, LINES + 1);
+            let lines = lay_out(play, start, cols, LINES + 1, width);
             let caret_line = lines
                 .iter()
                 .position(|l| l.iter().any(|&(w, _)| w == current));
@@ -60,12 +71,12 @@ impl Scroll {
 }
 
 /// The words of `play` from round index `start`, in at most `max_lines` lines of `cols`.
-fn lay_out(play: &Play, start: usize, cols: usize, max_lines: usize) -> Vec<Line> {
+fn lay_out(play: &Play, start: usize, cols: usize, max_lines: usize, width: Width) -> Vec<Line> {
     let mut lines: Vec<Line> = vec![vec![]];
     let mut col = 0;
     let mut i = start;
     while let Some(word) = play.word(i) {
-        let len = word.width();
+        let len = word.cols(width);
         if col > 0 && col + len > cols {
             if lines.len() == max_lines {
                 break;
@@ -112,7 +123,7 @@ mod tests {
         let (mut t, mut firsts) = (0.0, vec![]);
         for _ in 0..40 {
             let p = play(&app, t);
-            let lines = scroll.lines(&p, 24);
+            let lines = scroll.lines(&p, 24, &one_column);
             assert_eq!(lines.len(), LINES);
             let caret_line = lines
                 .iter()
@@ -120,7 +131,10 @@ mod tests {
             assert!(matches!(caret_line, Some(0 | 1)), "{caret_line:?}");
             for line in &lines {
                 let &(w, col) = line.last().unwrap();
-                assert!(col + p.word(w).unwrap().width() <= 24, "fits in 24 columns");
+                assert!(
+                    col + p.word(w).unwrap().cols(&one_column) <= 24,
+                    "fits in 24 columns"
+                );
                 let words: Vec<usize> = line.iter().map(|&(w, _)| w).collect();
                 assert!(words.windows(2).all(|w| w[1] == w[0] + 1), "in order");
             }
@@ -136,8 +150,30 @@ mod tests {
 
         // A new round starts at its first word.
         app.key(Key::Tab, at(t));
-        let lines = scroll.lines(&play(&app, t), 24);
+        let lines = scroll.lines(&play(&app, t), 24, &one_column);
         assert_eq!(lines[0][0], (0, 0));
+    }
+
+    #[test]
+    fn wide_characters_take_their_columns_and_the_words_after_them_move_over() {
+        let mut app = App::new(7, &Stored::default()).0;
+        app.key(Key::Char('z'), at(0.0));
+        let first = play(&app, 0.0).word(0).unwrap().target();
+        for c in first.chars().chain("中文中文".chars()) {
+            app.key(Key::Char(c), at(0.0));
+        }
+        let p = play(&app, 0.0);
+        let wide = |c: char| if c.is_ascii() { 1 } else { 2 };
+        let word = p.word(0).unwrap();
+        let n = first.chars().count();
+        assert_eq!(word.cols(&wide), n + 8);
+        assert_eq!(word.col_of(n + 1, &wide), n + 2, "after one wide extra");
+        let lines = Scroll::default().lines(&p, 40, &wide);
+        assert_eq!(lines[0][1], (1, n + 9), "the next word, a space after");
+        for line in &lines {
+            let &(w, col) = line.last().unwrap();
+            assert!(col + p.word(w).unwrap().cols(&wide) <= 40, "fits");
+        }
     }
 
     #[test]
@@ -148,8 +184,8 @@ mod tests {
             app.key(Key::Char('x'), at(0.0));
         }
         let p = play(&app, 0.0);
-        let lines = Scroll::default().lines(&p, 8);
+        let lines = Scroll::default().lines(&p, 8, &one_column);
         assert_eq!(lines[0][0], (0, 0));
-        assert!(p.word(0).unwrap().width() > 8);
+        assert!(p.word(0).unwrap().cols(&one_column) > 8);
     }
 }

@@ -11,6 +11,7 @@ use core::fmt::Write as _;
 use typepper_engine::{CharState, Glyph, Headline, Mode, Sample, Score, Tier, WordStatus};
 
 use crate::app::{self, App, MENU, Screen};
+use crate::layout::Width;
 use crate::race::{self, Lead};
 use crate::zone::{Zone, local_time};
 
@@ -246,9 +247,14 @@ impl Word {
         self.status == WordStatus::Done { correct: false }
     }
 
-    /// How many columns it takes.
-    pub fn width(&self) -> usize {
-        self.glyphs.len()
+    /// How many columns it takes, each glyph as wide as `width` says.
+    pub fn cols(&self, width: Width) -> usize {
+        self.col_of(self.glyphs.len(), width)
+    }
+
+    /// The column glyph `g` starts at (the word's end past its last glyph).
+    pub fn col_of(&self, g: usize, width: Width) -> usize {
+        self.glyphs.iter().take(g).map(|gl| width(gl.ch)).sum()
     }
 
     /// The text's word.
@@ -1222,8 +1228,12 @@ mod tests {
         };
         assert!(sooner.flame < Some(flame), "the flame moves on");
         let word = &play.words[0];
-        let burnt = (0..word.width()).filter(|&g| play.burnt(word, g)).count();
-        let sooner_burnt = (0..word.width()).filter(|&g| sooner.burnt(word, g)).count();
+        let burnt = (0..word.glyphs.len())
+            .filter(|&g| play.burnt(word, g))
+            .count();
+        let sooner_burnt = (0..word.glyphs.len())
+            .filter(|&g| sooner.burnt(word, g))
+            .count();
         assert!(burnt >= sooner_burnt);
         app.key(Key::Escape, at(t));
         app.key(Key::Char('z'), at(0.0));

@@ -503,7 +503,21 @@ impl Renderer {
         let cw = self.text_width("m").max(1.0);
         let line_h = size * 1.65;
         let cols = ((width / cw).floor() as usize).max(8);
-        let lines = self.scroll.lines(play, cols);
+        // A glyph's columns as the font draws it, rounded up so none runs into the next:
+        // ASCII one; `中` or `🌶` two. (A little slack keeps a glyph a hair over one
+        // column at one.)
+        let ctx = &self.ctx;
+        let cells = |ch: char| -> usize {
+            if ch.is_ascii() {
+                return 1;
+            }
+            let mut buf = [0u8; 4];
+            let w = ctx
+                .measure_text(ch.encode_utf8(&mut buf))
+                .map_or(cw, |m| m.width());
+            ((w / cw - 0.1).ceil() as usize).max(1)
+        };
+        let lines = self.scroll.lines(play, cols, &cells);
         let flame = play.flame.map(|f| f as f64 / 1000.0);
         let (caret_word, caret_glyph) = play.caret;
         let mut caret_at = None;
@@ -517,13 +531,18 @@ impl Renderer {
                 let x = x0 + col as f64 * cw;
                 if let Some(f) = flame {
                     let start = f64::from(word.offset);
-                    let len = word.width() as f64;
+                    let len = word.glyphs.len() as f64;
                     if f >= start - 1.0 && f < start + len {
-                        flame_at = Some((x + (f - start) * cw, y));
+                        // Whole glyphs to their columns, and the part of one beyond.
+                        let into = f - start;
+                        let whole = into.max(0.0).floor();
+                        let col = word.col_of(whole as usize, &cells) as f64 + (into - whole);
+                        flame_at = Some((x + col * cw, y));
                     }
                 }
                 for (gi, g) in word.glyphs.iter().enumerate() {
-                    let gx = x + gi as f64 * cw;
+                    let gx = x + word.col_of(gi, &cells) as f64 * cw;
+                    let gw = cells(g.ch) as f64 * cw;
                     let color = match g.state {
                         CharState::Correct if play.burnt(word, gi) => BURNT,
                         CharState::Correct => TEXT,
@@ -537,7 +556,7 @@ impl Renderer {
                     let _ = self.ctx.fill_text(g.ch.encode_utf8(&mut buf), gx, y);
                     if g.state == CharState::Missed {
                         self.ctx.set_fill_style_str(WRONG);
-                        self.ctx.fill_rect(gx, y + 6.0, cw, 2.0);
+                        self.ctx.fill_rect(gx, y + 6.0, gw, 2.0);
                     }
                 }
                 if word.done_wrong() {
@@ -545,14 +564,14 @@ impl Renderer {
                     self.ctx.set_fill_style_str(WRONG);
                     self.ctx.set_global_alpha(0.6);
                     self.ctx
-                        .fill_rect(x, y + 9.0, word.width() as f64 * cw, 1.5);
+                        .fill_rect(x, y + 9.0, word.cols(&cells) as f64 * cw, 1.5);
                     self.ctx.set_global_alpha(1.0);
                 }
                 if wi == caret_word {
-                    caret_at = Some((x + caret_glyph as f64 * cw, y));
+                    caret_at = Some((x + word.col_of(caret_glyph, &cells) as f64 * cw, y));
                 }
                 if let Some(g) = play.ghost.as_ref().filter(|g| g.caret.0 == wi) {
-                    ghost_at = Some((x + g.caret.1.min(word.width()) as f64 * cw, y));
+                    ghost_at = Some((x + word.col_of(g.caret.1, &cells) as f64 * cw, y));
                 }
             }
         }

@@ -170,6 +170,25 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
     }
 }
 
+/// The cells a glyph takes, as the terminal draws it: two for `中` and `🌶`; one for a
+/// character of no width of its own (a combining mark, a control character), which is
+/// drawn as [`shown`] makes it.
+fn cells(ch: char) -> usize {
+    use unicode_width::UnicodeWidthChar as _;
+    ch.width().filter(|&w| w > 0).unwrap_or(1)
+}
+
+/// A glyph as drawn: a character of no width (which the terminal would draw on the cell
+/// before, or not at all) on a dotted circle, so every key typed shows.
+fn shown(ch: char) -> String {
+    use unicode_width::UnicodeWidthChar as _;
+    match ch.width() {
+        Some(0) => format!("◌{ch}"),
+        None => "�".into(),
+        Some(_) => ch.to_string(),
+    }
+}
+
 /// How many lines `text` takes wrapped at spaces into `width` columns.
 fn wrapped_rows(text: &str, width: u16) -> u16 {
     let width = usize::from(width.max(1));
@@ -298,7 +317,7 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
     );
 
     let text = below(gauge_row, 2);
-    let lines = scroll.lines(play, usize::from(col.width));
+    let lines = scroll.lines(play, usize::from(col.width), &cells);
     let mut out = vec![];
     let mut caret = None;
     let mut ghost = None;
@@ -335,15 +354,15 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
                         .style(Ink::Wrong)
                         .add_modifier(Modifier::REVERSED | Modifier::BOLD);
                 }
-                spans.push(Span::styled(g.ch.to_string(), style));
+                spans.push(Span::styled(shown(g.ch), style));
             }
             if wi == play.caret.0 {
-                caret = Some((c + play.caret.1, li));
+                caret = Some((c + word.col_of(play.caret.1, &cells), li));
             }
             if let Some(g) = play.ghost.as_ref().filter(|g| g.caret.0 == wi) {
-                ghost = Some((c + g.caret.1.min(word.width()), li));
+                ghost = Some((c + word.col_of(g.caret.1, &cells), li));
             }
-            at += word.width();
+            at += word.cols(&cells);
         }
         out.push(Line::from(spans));
     }
@@ -948,8 +967,12 @@ mod tests {
         let mut out = String::new();
         for y in 0..buffer.area.height {
             let mut line = String::new();
-            for x in 0..buffer.area.width {
-                line.push_str(buffer[(x, y)].symbol());
+            let mut x = 0;
+            while x < buffer.area.width {
+                let symbol = buffer[(x, y)].symbol();
+                line.push_str(symbol);
+                // A wide character's second cell is part of it.
+                x += unicode_width::UnicodeWidthStr::width(symbol).max(1) as u16;
             }
             out.push_str(line.trim_end());
             out.push('\n');
@@ -1009,12 +1032,51 @@ mod tests {
         let Body::Play(play) = &model.body else {
             panic!()
         };
-        let first = play.word(0).unwrap().width() as u16;
+        let first = play.word(0).unwrap().glyphs.len() as u16;
         let text = text_of(&terminal);
         let row: Vec<&str> = text.lines().collect();
         let line = row[pos.y as usize];
         // One word and a space typed, then one key of the second.
         assert_eq!(pos.x, 4 + first + 1 + 1, "{line}");
+    }
+
+    #[test]
+    fn wide_characters_keep_the_caret_on_its_cell_and_the_line_whole() {
+        let mut app = game();
+        app.key(Key::Char('z'), at(0.0));
+        let Body::Play(play) = app.model(0.0, &Fixed(0)).body else {
+            panic!()
+        };
+        let first = play.word(0).unwrap().target();
+        // The word, then a paste of wide extras and a combining mark.
+        for c in first.chars().chain("中文中文\u{301}".chars()) {
+            app.key(Key::Char(c), at(0.0));
+        }
+        let model = app.model(0.0, &Fixed(0));
+        let Body::Play(play) = &model.body else {
+            panic!()
+        };
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let palette = Palette::new(Depth::Ansi16);
+        terminal
+            .draw(|f| draw(f, &model, &mut Scroll::default(), &palette))
+            .unwrap();
+        let pos = terminal.get_cursor_position().unwrap();
+        let text = text_of(&terminal);
+        let line = text.lines().nth(usize::from(pos.y)).unwrap();
+        let n = first.chars().count() as u16;
+        // 4 columns of margin, the word, four wide extras, the mark on its circle.
+        assert_eq!(pos.x, 4 + n + 8 + 1, "{line}");
+        assert!(
+            line.contains(&format!("{first}中文中文◌\u{301} ")),
+            "{line}"
+        );
+        // Every word on the line whole, in order.
+        let shown: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let want: Vec<String> = (1..=shown.len())
+            .map(|i| play.word(i).unwrap().target())
+            .collect();
+        assert_eq!(shown, want, "{line}");
     }
 
     #[test]
