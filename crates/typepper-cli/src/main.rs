@@ -79,7 +79,8 @@ enum Command {
     /// Make a replay: a synthetic typist plays the round's own text.
     Synth {
         /// The mode key: time:15, time:30, time:60, zen, pursuit:1 … pursuit:20,
-        /// drill:<letters>.
+        /// drill2:<letters> (a drill as the game plays it), drill:<letters> (the first
+        /// drills).
         #[arg(long)]
         mode: String,
         /// The round's text seed.

@@ -53,7 +53,9 @@ pub mod words;
 pub mod rules {}
 
 pub use heat::Tier;
-pub use mode::{Blitz, DRILL_MAX, DRILL_SECS, Drill, Mode, ModeError, PURSUIT_LEVELS, StartLevel};
+pub use mode::{
+    Blitz, DRILL_MAX, DRILL_SECS, Drill, DrillPool, Mode, ModeError, PURSUIT_LEVELS, StartLevel,
+};
 pub use replay::{DecodeError, Header, Input, MAX_BYTES, Op, Replay};
 pub use round::{
     Effects, FLAME_MAX_LEAD, FLAME_START_GAP, LOOKAHEAD, MAX_EXTRA, MAX_SAMPLES, PlayError,

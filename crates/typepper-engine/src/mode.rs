@@ -28,16 +28,35 @@ pub const DRILL_SECS: u32 = 30;
 pub const DRILL_MAX: usize = 8;
 
 /// A drill's letters: 1 to [`DRILL_MAX`] distinct lowercase ASCII letters, in the order
-/// given (`qzx` and `xqz` are two spellings of two keys, and a title shows them as given).
+/// given (`qzx` and `xqz` are two spellings of two keys, and a title shows them as given),
+/// and how its words are picked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Drill {
     letters: [u8; DRILL_MAX],
     len: u8,
+    pool: DrillPool,
+}
+
+/// How a drill draws its words from the list (RULES.md, "DRILL"). Both are VERSION 1:
+/// the second came as a mode of its own, so the first's replays play as they did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrillPool {
+    /// `drill:`, the first drills: every word holding a drilled letter, each as likely.
+    Any,
+    /// `drill2:`: every word holding a drilled letter, as likely as the drilled letters
+    /// it holds. The game plays these.
+    Weighted,
 }
 
 impl Drill {
-    /// The drill of `letters`, if they are 1 to 8 distinct lowercase letters a–z.
+    /// The drill of `letters` the game plays ([`DrillPool::Weighted`]), if they are 1 to 8
+    /// distinct lowercase letters a–z.
     pub fn new(letters: &str) -> Option<Drill> {
+        Drill::with(letters, DrillPool::Weighted)
+    }
+
+    /// The drill of `letters` drawing its words as `pool` says.
+    pub fn with(letters: &str, pool: DrillPool) -> Option<Drill> {
         let bytes = letters.as_bytes();
         let distinct = bytes
             .iter()
@@ -55,7 +74,20 @@ impl Drill {
         Some(Drill {
             letters: out,
             len: bytes.len() as u8,
+            pool,
         })
+    }
+
+    /// How it draws its words.
+    pub fn pool(&self) -> DrillPool {
+        self.pool
+    }
+
+    /// How many of `word`'s letters are drilled ones, each time it holds one.
+    pub fn count(&self, word: &str) -> u32 {
+        word.bytes()
+            .filter(|b| self.letters().as_bytes().contains(b))
+            .count() as u32
     }
 
     /// The letters, as given.
@@ -125,7 +157,7 @@ impl fmt::Display for ModeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "this build has no mode {:?}: it has time:15, time:30, time:60, zen, pursuit:1 to pursuit:20 and drill:<1 to 8 distinct letters a-z>",
+            "this build has no mode {:?}: it has time:15, time:30, time:60, zen, pursuit:1 to pursuit:20, and drill:<1 to 8 distinct letters a-z> and drill2:<the same>",
             self.key
         )
     }
@@ -146,7 +178,8 @@ impl Mode {
         StartLevel::new(level).map(Mode::Pursuit)
     }
 
-    /// A DRILL of `letters`, if they are 1 to 8 distinct lowercase letters.
+    /// A DRILL of `letters` as the game plays it (`drill2:`), if they are 1 to 8 distinct
+    /// lowercase letters.
     pub fn drill(letters: &str) -> Option<Mode> {
         Drill::new(letters).map(Mode::Drill)
     }
@@ -167,13 +200,14 @@ impl Mode {
     }
 
     /// The text a replay header carries: `time:15`, `time:30`, `time:60`, `zen`,
-    /// `pursuit:N`, `drill:qzx`.
+    /// `pursuit:N`, `drill:qzx`, `drill2:qzx`.
     pub fn key(self) -> String {
         match self {
             Mode::Blitz(b) => format!("time:{}", b.secs()),
             Mode::Zen => "zen".to_owned(),
             Mode::Pursuit(l) => format!("pursuit:{}", l.get()),
-            Mode::Drill(d) => format!("drill:{}", d.letters()),
+            Mode::Drill(d) if d.pool == DrillPool::Any => format!("drill:{}", d.letters()),
+            Mode::Drill(d) => format!("drill2:{}", d.letters()),
         }
     }
 
@@ -223,14 +257,19 @@ impl FromStr for Mode {
             "time:30" => Ok(Mode::BLITZ_30),
             "time:60" => Ok(Mode::BLITZ_60),
             "zen" => Ok(Mode::Zen),
-            _ => match key.strip_prefix("drill:") {
-                Some(letters) => Mode::drill(letters).ok_or_else(refuse),
-                None => key
-                    .strip_prefix("pursuit:")
-                    .and_then(number)
-                    .and_then(Mode::pursuit)
-                    .ok_or_else(refuse),
-            },
+            _ => {
+                let drill = |letters, pool| Drill::with(letters, pool).map(Mode::Drill);
+                if let Some(letters) = key.strip_prefix("drill:") {
+                    drill(letters, DrillPool::Any).ok_or_else(refuse)
+                } else if let Some(letters) = key.strip_prefix("drill2:") {
+                    drill(letters, DrillPool::Weighted).ok_or_else(refuse)
+                } else {
+                    key.strip_prefix("pursuit:")
+                        .and_then(number)
+                        .and_then(Mode::pursuit)
+                        .ok_or_else(refuse)
+                }
+            }
         }
     }
 }
@@ -261,12 +300,18 @@ mod tests {
                 "pursuit:20",
                 "HOT PURSUIT from lv20",
             ),
-            (Mode::drill("qzx").unwrap(), "drill:qzx", "DRILL qzx"),
-            (Mode::drill("e").unwrap(), "drill:e", "DRILL e"),
+            (Mode::drill("qzx").unwrap(), "drill2:qzx", "DRILL qzx"),
+            (Mode::drill("e").unwrap(), "drill2:e", "DRILL e"),
             (
                 Mode::drill("abcdefgh").unwrap(),
-                "drill:abcdefgh",
+                "drill2:abcdefgh",
                 "DRILL abcdefgh",
+            ),
+            // The first drills' key, which their replays carry.
+            (
+                Mode::Drill(Drill::with("qzx", DrillPool::Any).unwrap()),
+                "drill:qzx",
+                "DRILL qzx",
             ),
         ];
         for (mode, key, title) in table {
@@ -298,6 +343,10 @@ mod tests {
             "drill:q z",
             "drill:é",
             "drill:q1",
+            "drill2:",
+            "drill2:qq",
+            "drill3:q",
+            "drill02:q",
         ] {
             let err = key.parse::<Mode>().unwrap_err();
             assert_eq!(err.key(), key);

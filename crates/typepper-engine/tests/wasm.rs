@@ -33,6 +33,7 @@ const GOLDEN: &[(&str, &str, &[u8], &str)] = golden![
     "drill-e-85wpm",
     "drill-kv-40wpm",
     "drill-qzx-60wpm",
+    "drill2-nr-70wpm",
     "pursuit1-one-key-then-idle",
     "pursuit20-caught-fast",
     "pursuit7-caught-75wpm",

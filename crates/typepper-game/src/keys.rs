@@ -26,6 +26,16 @@ use typepper_engine::{Op, Replay};
 pub const MIN_PAIR_SEEN: u32 = 10;
 /// The worst keys and pairs rank only what was seen this often.
 pub const MIN_KEY_SEEN: u32 = 10;
+/// A letter is drilled for its errors once it went wrong this often…
+pub const DRILL_MIN_ERRORS: u32 = 3;
+/// …and at least this many times your error rate over every key, in tenths (1.5×): one
+/// slip on a common letter is noise, not a weak key.
+pub const DRILL_ERRORS_X10: u32 = 15;
+/// A letter is drilled for its time once its median is this many times yours over every
+/// key, in tenths (1.2×).
+pub const DRILL_SLOW_X10: u32 = 12;
+/// The most letters one drill picks.
+pub const DRILL_LETTERS: usize = 5;
 /// The trend compares the last this many rounds…
 pub const RECENT: usize = 10;
 /// …against this many before them.
@@ -180,13 +190,25 @@ impl Analysis {
     }
 
     /// The `n` worst letters seen at least [`MIN_KEY_SEEN`] times, worst first.
+    /// By errors, only those that went wrong: a key never wrong is no one's worst.
     pub fn worst_keys(&self, by: By, n: usize) -> Vec<&Key> {
         let candidates: Vec<&Key> = self
             .keys
             .iter()
             .filter(|k| k.key.is_ascii_lowercase() && k.stat.seen >= MIN_KEY_SEEN)
+            .filter(|k| by == By::Time || k.stat.errors > 0)
             .collect();
         worst(candidates, |k| &k.stat, by, n)
+    }
+
+    /// The letters asked for, but too seldom to rank ([`MIN_KEY_SEEN`]): the keyboard
+    /// shades them, the lists leave them out.
+    pub fn unranked(&self) -> String {
+        self.keys
+            .iter()
+            .filter(|k| k.key.is_ascii_lowercase() && k.stat.seen < MIN_KEY_SEEN)
+            .map(|k| k.key)
+            .collect()
     }
 
     /// The `n` worst pairs of [`Analysis::pairs`], worst first.
@@ -210,16 +232,36 @@ impl Analysis {
         out
     }
 
-    /// The letters of a drill for the worst keys by errors: the worst 3 to 5 of them that
-    /// went wrong at all, or none when fewer than 3 did.
+    /// The letters of a drill: the weak ones, at most [`DRILL_LETTERS`]. Weak by errors
+    /// first, worst first: wrong [`DRILL_MIN_ERRORS`] times or more, at 1.5× your error
+    /// rate over every key or more; then weak by time: a median 1.2× yours or more. None
+    /// when no letter is weak.
     pub fn drill(&self) -> Option<String> {
-        let letters: String = self
-            .worst_keys(By::Errors, 5)
+        let all = &self.overall;
+        let by_errors = self
+            .worst_keys(By::Errors, DRILL_LETTERS)
             .into_iter()
-            .filter(|k| k.stat.errors > 0)
-            .map(|k| k.key)
-            .collect();
-        (letters.len() >= 3).then_some(letters)
+            .filter(|k| {
+                k.stat.errors >= DRILL_MIN_ERRORS
+                    && k.stat.error_x100() * 10 >= all.error_x100() * DRILL_ERRORS_X10
+            });
+        let slow = |k: &&Key| {
+            let (Some(m), Some(mine)) = (k.stat.median_ms(), all.median_ms()) else {
+                return false;
+            };
+            m * 10 >= mine * DRILL_SLOW_X10
+        };
+        let by_time = self
+            .worst_keys(By::Time, DRILL_LETTERS)
+            .into_iter()
+            .filter(slow);
+        let mut letters = String::new();
+        for k in by_errors.chain(by_time) {
+            if letters.len() < DRILL_LETTERS && !letters.contains(k.key) {
+                letters.push(k.key);
+            }
+        }
+        (!letters.is_empty()).then_some(letters)
     }
 }
 
@@ -425,6 +467,58 @@ impl fmt::Display for Analysis {
 mod tests {
     use super::*;
     use typepper_engine::Mode;
+
+    /// An analysis of these keys: (key, seen, errors, each correct one's time in ms).
+    fn analysis(keys: &[(char, u32, u32, u32)]) -> Analysis {
+        let mut out = Analysis::default();
+        for &(key, seen, errors, ms) in keys {
+            let mut stat = Stat {
+                seen,
+                errors,
+                times: vec![ms; (seen - errors) as usize],
+            };
+            stat.finish();
+            out.overall.merge(&stat);
+            out.keys.push(Key { key, stat });
+        }
+        out.overall.finish();
+        out
+    }
+
+    #[test]
+    fn drills_drill_only_letters_weak_enough() {
+        // The player's rounds: n and r went wrong often; t, i and e once each, as any key
+        // does now and then. The drill is n and r, not `nrtie`.
+        let common = [('t', 80, 1, 120), ('i', 60, 1, 120), ('e', 120, 1, 120)];
+        let rest = [('a', 70, 0, 120), ('o', 60, 0, 120), ('s', 50, 0, 120)];
+        let weak = [('n', 50, 6, 125), ('r', 45, 4, 120)];
+        let a = analysis(&[&weak[..], &common[..], &rest[..]].concat());
+        assert_eq!(a.drill().as_deref(), Some("nr"));
+        // A letter slow enough is drilled too, after the error-prone ones.
+        let slow = [('k', 30, 0, 200)];
+        let a = analysis(&[&weak[..], &common[..], &rest[..], &slow[..]].concat());
+        assert_eq!(a.drill().as_deref(), Some("nrk"));
+        // Two errors are not enough, nor is a rate near your own.
+        let a = analysis(&[('n', 20, 2, 120), ('e', 400, 20, 120), ('t', 100, 5, 120)]);
+        assert_eq!(a.drill(), None, "e and t at your own rate; n twice");
+        // Nothing weak: no drill.
+        assert_eq!(analysis(&[&common[..], &rest[..]].concat()).drill(), None);
+    }
+
+    #[test]
+    fn the_worst_keys_by_errors_leave_out_keys_never_wrong() {
+        let a = analysis(&[('a', 30, 0, 100), ('b', 30, 3, 100), ('q', 4, 1, 300)]);
+        let by_errors: Vec<char> = a.worst_keys(By::Errors, 10).iter().map(|k| k.key).collect();
+        assert_eq!(by_errors, ['b'], "no 0.0% wrong");
+        let by_time: Vec<char> = a.worst_keys(By::Time, 10).iter().map(|k| k.key).collect();
+        assert_eq!(
+            by_time,
+            ['b', 'a'],
+            "by time every key ranks, errors breaking ties"
+        );
+        // q is shaded on the keyboard but seen too seldom to rank: the screen says so.
+        assert_eq!(a.unranked(), "q");
+    }
 
     fn replay(mode: &str, text: &str) -> Replay {
         format!("typepper replay\nengine 1\nmode {mode}\nseed 42\n{text}")

@@ -3,17 +3,13 @@
 //! as the shell draws it: `中` and `🌶` take two in a terminal, a combining mark drawn on
 //! its own one.
 
-use crate::model::Play;
+use crate::model::{Play, Width};
 
 /// Lines of text shown while typing.
 pub const LINES: usize = 3;
 
 /// A laid-out line: each word's index in the round, and its first column.
 pub type Line = Vec<(usize, usize)>;
-
-/// How many columns a shell draws a character in. The shell knows (the terminal from
-/// Unicode's widths, as it draws them; the canvas by measuring), so it says.
-pub type Width<'a> = &'a dyn Fn(char) -> usize;
 
 /// Every character one column: ASCII's widths.
 pub fn one_column(_: char) -> usize {

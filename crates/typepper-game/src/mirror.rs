@@ -119,8 +119,14 @@ impl Mirror {
                     m.notice = empty.into();
                 }
                 let _ = writeln!(m.list, "worst keys:");
+                if k.worst_keys.is_empty() {
+                    let _ = writeln!(m.list, "  {}", k.no_worst_keys);
+                }
                 for line in &k.worst_keys {
                     let _ = writeln!(m.list, "  {line}");
+                }
+                if let Some(few) = &k.unranked {
+                    let _ = writeln!(m.list, "  {few}");
                 }
                 let _ = writeln!(m.list, "worst pairs:");
                 for line in &k.worst_pairs {
@@ -128,6 +134,9 @@ impl Mirror {
                 }
                 if let Some(letters) = &k.drill {
                     let _ = writeln!(m.list, "d drills these: DRILL {letters}");
+                }
+                if let Some(why) = k.no_drill {
+                    let _ = writeln!(m.list, "{why}");
                 }
                 m.results = k.trend.clone();
             }

@@ -11,7 +11,6 @@ use core::fmt::Write as _;
 use typepper_engine::{CharState, Glyph, Headline, Mode, Sample, Score, Tier, WordStatus};
 
 use crate::app::{self, App, MENU, Screen};
-use crate::layout::Width;
 use crate::race::{self, Lead};
 use crate::zone::{Zone, local_time};
 
@@ -69,12 +68,20 @@ pub struct Keys {
     /// The worst letters, worst first: `e  6.0% wrong · 143 ms · p90 323 ms · 33×`, and
     /// `· then 8.1% → 4.0%` when the trend's two spans both saw it.
     pub worst_keys: Vec<String>,
+    /// What the worst keys say when they list none: `none went wrong`, `not seen enough
+    /// yet`.
+    pub no_worst_keys: &'static str,
+    /// The letters the keyboard shades but the list can't rank, and why: `qxz: seen
+    /// under 10×, too few to rank`.
+    pub unranked: Option<String>,
     /// The worst letter pairs the same way.
     pub worst_pairs: Vec<String>,
     /// `the last 10 rounds against the 40 before: errors 8.1% → 6.0% · median …`.
     pub trend: String,
     /// The letters `d` drills, when there are enough mistakes to pick them.
     pub drill: Option<String>,
+    /// Why there is no drill, when there isn't.
+    pub no_drill: Option<&'static str>,
     /// What to say when there are no rounds.
     pub empty: Option<&'static str>,
 }
@@ -240,6 +247,10 @@ pub struct Word {
     /// Its characters, extras after its own.
     pub glyphs: Vec<Glyph>,
 }
+
+/// How many columns a shell draws a character in. The shell knows (the terminal from
+/// Unicode's widths, as it draws them; the canvas by measuring), so it says.
+pub type Width<'a> = &'a dyn Fn(char) -> usize;
 
 impl Word {
     /// Committed, and not as the text has it: underlined whole.
@@ -863,7 +874,24 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
             k.trend.before.rounds,
             Trend::line(Some(&k.trend.before.overall), Some(&k.trend.recent.overall))
         ),
+        no_worst_keys: match k.by {
+            By::Errors if a.worst_keys(By::Time, 1).is_empty() => "not seen enough yet",
+            By::Errors => "none went wrong",
+            By::Time => "not seen enough yet",
+        },
+        unranked: {
+            let few = a.unranked();
+            (!few.is_empty()).then(|| {
+                format!(
+                    "{few}: seen under {}×, too few to rank",
+                    crate::keys::MIN_KEY_SEEN
+                )
+            })
+        },
         drill: a.drill(),
+        no_drill: (rounds > 0 && a.drill().is_none()).then_some(
+            "nothing to drill yet: a letter is drilled once it went wrong 3 times at 1.5× your error rate, or takes 1.2× your time",
+        ),
         empty: (rounds == 0).then_some("no rounds yet: esc, then play some"),
     }
 }

@@ -655,15 +655,32 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
             Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(lists);
         (a, b)
     };
-    for (area, title, rows) in [
-        (keys_area, "worst keys", &k.worst_keys),
-        (pairs_area, "worst pairs", &k.worst_pairs),
+    for (area, title, rows, none, after) in [
+        (
+            keys_area,
+            "worst keys",
+            &k.worst_keys,
+            k.no_worst_keys,
+            k.unranked.as_deref(),
+        ),
+        (
+            pairs_area,
+            "worst pairs",
+            &k.worst_pairs,
+            "not seen enough yet",
+            None,
+        ),
     ] {
         let mut out = vec![Line::from(p.span(title, Ink::Dim))];
         if rows.is_empty() {
-            out.push(Line::from(p.span("  not seen enough yet", Ink::Dim)));
+            out.push(Line::from(p.span(format!("  {none}"), Ink::Dim)));
         }
-        out.extend(rows.iter().map(|r| Line::from(format!("  {r}"))));
+        // The note on keys too rare to rank goes last, but always shows.
+        let room = usize::from(area.height).saturating_sub(1 + usize::from(after.is_some()));
+        out.extend(rows.iter().take(room).map(|r| Line::from(format!("  {r}"))));
+        if let Some(after) = after {
+            out.push(Line::from(p.span(format!("  {after}"), Ink::Dim)));
+        }
         frame.render_widget(Paragraph::new(out), area);
     }
     let mut foot = vec![Line::from(p.span(k.trend.as_str(), Ink::Dim))];
@@ -673,6 +690,9 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
             p.span(format!("DRILL {letters}"), Ink::Accent)
                 .add_modifier(Modifier::BOLD),
         ]));
+    }
+    if let Some(why) = k.no_drill {
+        foot.push(Line::from(p.span(why, Ink::Dim)));
     }
     frame.render_widget(Paragraph::new(foot), below(rest, lists.height + 1));
 }
