@@ -213,7 +213,8 @@ impl Analysis {
 
     /// The `n` worst pairs of [`Analysis::pairs`], worst first.
     pub fn worst_pairs(&self, by: By, n: usize) -> Vec<&Pair> {
-        worst(self.pairs().collect(), |p| &p.stat, by, n)
+        let candidates = self.pairs().filter(|p| by == By::Time || p.stat.errors > 0);
+        worst(candidates.collect(), |p| &p.stat, by, n)
     }
 
     /// The table ([`fmt::Display`]), then the worst keys by each measure and the drill:

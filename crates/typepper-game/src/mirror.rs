@@ -118,19 +118,14 @@ impl Mirror {
                 if let Some(empty) = k.empty {
                     m.notice = empty.into();
                 }
-                let _ = writeln!(m.list, "worst keys:");
-                if k.worst_keys.is_empty() {
-                    let _ = writeln!(m.list, "  {}", k.no_worst_keys);
-                }
-                for line in &k.worst_keys {
-                    let _ = writeln!(m.list, "  {line}");
-                }
-                if let Some(few) = &k.unranked {
-                    let _ = writeln!(m.list, "  {few}");
-                }
-                let _ = writeln!(m.list, "worst pairs:");
-                for line in &k.worst_pairs {
-                    let _ = writeln!(m.list, "  {line}");
+                for list in &k.lists {
+                    let _ = writeln!(m.list, "{}:", list.title);
+                    if list.lines.is_empty() {
+                        let _ = writeln!(m.list, "  {}", list.none);
+                    }
+                    for line in list.lines.iter().chain(&list.note) {
+                        let _ = writeln!(m.list, "  {line}");
+                    }
                 }
                 if let Some(letters) = &k.drill {
                     let _ = writeln!(m.list, "d drills these: DRILL {letters}");

@@ -56,6 +56,21 @@ pub enum Body {
     Keys(Keys),
 }
 
+/// One of the keys screen's lists of the worst.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Worst {
+    /// `worst keys`.
+    pub title: &'static str,
+    /// Worst first: `e  6.0% wrong · 143 ms · p90 323 ms · 33×`, and `· then 8.1% → 4.0%`
+    /// when the trend's two spans both saw it.
+    pub lines: Vec<String>,
+    /// What it says when it lists none: `none went wrong`, `not seen enough yet`.
+    pub none: &'static str,
+    /// What it leaves out and why, drawn last however short the room: `qxz: seen under
+    /// 10×, too few to rank`.
+    pub note: Option<String>,
+}
+
 /// Your keys: what the history says about each key and letter pair.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Keys {
@@ -65,17 +80,8 @@ pub struct Keys {
     pub caption: String,
     /// QWERTY's three rows of letters, each shaded.
     pub keyboard: Vec<Vec<KeyCap>>,
-    /// The worst letters, worst first: `e  6.0% wrong · 143 ms · p90 323 ms · 33×`, and
-    /// `· then 8.1% → 4.0%` when the trend's two spans both saw it.
-    pub worst_keys: Vec<String>,
-    /// What the worst keys say when they list none: `none went wrong`, `not seen enough
-    /// yet`.
-    pub no_worst_keys: &'static str,
-    /// The letters the keyboard shades but the list can't rank, and why: `qxz: seen
-    /// under 10×, too few to rank`.
-    pub unranked: Option<String>,
-    /// The worst letter pairs the same way.
-    pub worst_pairs: Vec<String>,
+    /// The worst letters, then the worst letter pairs.
+    pub lists: [Worst; 2],
     /// `the last 10 rounds against the 40 before: errors 8.1% → 6.0% · median …`.
     pub trend: String,
     /// The letters `d` drills, when there are enough mistakes to pick them.
@@ -811,6 +817,11 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
             s.seen
         )
     };
+    // Ranked by errors, a list leaves out what never went wrong; it says which it is.
+    let none = |none_ranked: bool| match k.by {
+        By::Errors if !none_ranked => "none went wrong",
+        _ => "not seen enough yet",
+    };
     // Shades: errors against 20% (a key wrong one time in five is as bad as it gets);
     // times between the fastest and the slowest median.
     let medians: Vec<u32> = QWERTY
@@ -849,22 +860,42 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
         },
         caption: format!("from {}, on this device", last_rounds(rounds)),
         keyboard,
-        worst_keys: a
-            .worst_keys(k.by, 10)
-            .iter()
-            .map(|key| {
-                let mut l = line(name(key.key), &key.stat);
-                if let Some(trend) = k.trend.key(key.key) {
-                    l += &format!(" · then {trend}");
-                }
-                l
-            })
-            .collect(),
-        worst_pairs: a
-            .worst_pairs(k.by, 10)
-            .iter()
-            .map(|p| line(format!("{}{}", p.pair[0], p.pair[1]), &p.stat))
-            .collect(),
+        lists: [
+            Worst {
+                title: "worst keys",
+                lines: a
+                    .worst_keys(k.by, 10)
+                    .iter()
+                    .map(|key| {
+                        let mut l = line(name(key.key), &key.stat);
+                        if let Some(trend) = k.trend.key(key.key) {
+                            l += &format!(" · then {trend}");
+                        }
+                        l
+                    })
+                    .collect(),
+                none: none(a.worst_keys(By::Time, 1).is_empty()),
+                note: {
+                    let few = a.unranked();
+                    (!few.is_empty()).then(|| {
+                        format!(
+                            "{few}: seen under {}×, too few to rank",
+                            crate::keys::MIN_KEY_SEEN
+                        )
+                    })
+                },
+            },
+            Worst {
+                title: "worst pairs",
+                lines: a
+                    .worst_pairs(k.by, 10)
+                    .iter()
+                    .map(|p| line(format!("{}{}", p.pair[0], p.pair[1]), &p.stat))
+                    .collect(),
+                none: none(a.worst_pairs(By::Time, 1).is_empty()),
+                note: None,
+            },
+        ],
         trend: format!(
             "the last {} against the {} before: {}",
             match k.trend.recent.rounds {
@@ -874,20 +905,6 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
             k.trend.before.rounds,
             Trend::line(Some(&k.trend.before.overall), Some(&k.trend.recent.overall))
         ),
-        no_worst_keys: match k.by {
-            By::Errors if a.worst_keys(By::Time, 1).is_empty() => "not seen enough yet",
-            By::Errors => "none went wrong",
-            By::Time => "not seen enough yet",
-        },
-        unranked: {
-            let few = a.unranked();
-            (!few.is_empty()).then(|| {
-                format!(
-                    "{few}: seen under {}×, too few to rank",
-                    crate::keys::MIN_KEY_SEEN
-                )
-            })
-        },
         drill: a.drill(),
         no_drill: (rounds > 0 && a.drill().is_none()).then_some(
             "nothing to drill yet: a letter is drilled once it went wrong 3 times at 1.5× your error rate, or takes 1.2× your time",

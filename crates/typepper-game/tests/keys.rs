@@ -156,7 +156,7 @@ mod screen {
             panic!()
         };
         assert_eq!(by_time.by, "time");
-        assert_ne!(by_time.worst_keys, keys.worst_keys);
+        assert_ne!(by_time.lists, keys.lists);
 
         // d plays a drill of the worst letters, and the menu keeps it.
         let fx = app.key(Key::Char('d'), at(0.0));

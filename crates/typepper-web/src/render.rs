@@ -358,39 +358,24 @@ impl Renderer {
         }
         let top = 124.0 + 3.0 * cap + 30.0;
         let rows = ((h - top - 110.0) / 24.0).floor().max(3.0) as usize;
-        for (x, title, lines, none, after) in [
-            (
-                x0,
-                "worst keys",
-                &k.worst_keys,
-                k.no_worst_keys,
-                k.unranked.as_deref(),
-            ),
-            (
-                x0 + width / 2.0 + 10.0,
-                "worst pairs",
-                &k.worst_pairs,
-                "not seen enough yet",
-                None,
-            ),
-        ] {
+        for (x, list) in [x0, x0 + width / 2.0 + 10.0].into_iter().zip(&k.lists) {
             self.font(13.0, 600);
-            self.text(title, x, top, DIM, "left");
+            self.text(list.title, x, top, DIM, "left");
             self.font(14.0, 400);
-            if lines.is_empty() {
-                self.text(none, x, top + 26.0, DIM, "left");
+            if list.lines.is_empty() {
+                self.text(list.none, x, top + 26.0, DIM, "left");
             }
-            let shown = lines.len().clamp(1, rows);
-            for (n, line) in lines.iter().take(rows).enumerate() {
+            let shown = list.lines.len().clamp(1, rows);
+            for (n, line) in list.lines.iter().take(rows).enumerate() {
                 let color = if n == 0 { ACCENT } else { TEXT };
                 self.text(line, x, top + 26.0 + n as f64 * 24.0, color, "left");
             }
-            if let Some(after) = after {
+            if let Some(note) = &list.note {
                 self.font(12.0, 400);
-                self.text(after, x, top + 26.0 + shown as f64 * 24.0, DIM, "left");
+                self.text(note, x, top + 26.0 + shown as f64 * 24.0, DIM, "left");
             }
         }
-        let note = usize::from(k.unranked.is_some());
+        let note = usize::from(k.lists.iter().any(|l| l.note.is_some()));
         let foot = top + 26.0 + (rows.min(10) + note) as f64 * 24.0 + 16.0;
         self.font(14.0, 400);
         self.text(&k.trend, x0, foot, DIM, "left");

@@ -655,31 +655,22 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
             Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(lists);
         (a, b)
     };
-    for (area, title, rows, none, after) in [
-        (
-            keys_area,
-            "worst keys",
-            &k.worst_keys,
-            k.no_worst_keys,
-            k.unranked.as_deref(),
-        ),
-        (
-            pairs_area,
-            "worst pairs",
-            &k.worst_pairs,
-            "not seen enough yet",
-            None,
-        ),
-    ] {
-        let mut out = vec![Line::from(p.span(title, Ink::Dim))];
-        if rows.is_empty() {
-            out.push(Line::from(p.span(format!("  {none}"), Ink::Dim)));
+    for (area, list) in [keys_area, pairs_area].into_iter().zip(&k.lists) {
+        let mut out = vec![Line::from(p.span(list.title, Ink::Dim))];
+        if list.lines.is_empty() {
+            out.push(Line::from(p.span(format!("  {}", list.none), Ink::Dim)));
         }
-        // The note on keys too rare to rank goes last, but always shows.
-        let room = usize::from(area.height).saturating_sub(1 + usize::from(after.is_some()));
-        out.extend(rows.iter().take(room).map(|r| Line::from(format!("  {r}"))));
-        if let Some(after) = after {
-            out.push(Line::from(p.span(format!("  {after}"), Ink::Dim)));
+        // The note goes last, but always shows.
+        let note = usize::from(list.note.is_some());
+        let room = usize::from(area.height).saturating_sub(1 + note);
+        out.extend(
+            list.lines
+                .iter()
+                .take(room)
+                .map(|r| Line::from(format!("  {r}"))),
+        );
+        if let Some(note) = &list.note {
+            out.push(Line::from(p.span(format!("  {note}"), Ink::Dim)));
         }
         frame.render_widget(Paragraph::new(out), area);
     }
