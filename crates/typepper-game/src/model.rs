@@ -842,6 +842,8 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
             }
         }
     };
+    // Worked out once: the drill and why there is none both read it.
+    let drill = a.drill();
     let keyboard = QWERTY
         .iter()
         .map(|row| {
@@ -905,10 +907,10 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
             k.trend.before.rounds,
             Trend::line(Some(&k.trend.before.overall), Some(&k.trend.recent.overall))
         ),
-        drill: a.drill(),
-        no_drill: (rounds > 0 && a.drill().is_none()).then_some(
+        no_drill: (rounds > 0 && drill.is_none()).then_some(
             "nothing to drill yet: a letter is drilled once it went wrong 3 times at 1.5× your error rate, or takes 1.2× your time",
         ),
+        drill,
         empty: (rounds == 0).then_some("no rounds yet: esc, then play some"),
     }
 }
