@@ -32,7 +32,7 @@ use crossterm::event::{
 };
 use typepper_game::app::{App, Effect, Key, Now};
 use typepper_game::layout::Scroll;
-use typepper_game::model::Model;
+use typepper_game::model::{Kind, Model};
 use typepper_game::zone::Zone;
 
 use self::data::DataDir;
@@ -170,7 +170,7 @@ fn run(
                 .map_err(io)?;
             shown = Some(model);
         }
-        let wait = if matches!(&shown, Some(m) if m.name == "playing" || m.name == "replay") {
+        let wait = if matches!(&shown, Some(m) if m.kind.runs()) {
             FRAME
         } else {
             IDLE_FRAME
@@ -250,7 +250,7 @@ fn quits(k: &KeyEvent, shown: Option<&Model>) -> bool {
     let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
     let q_on_menu = k.code == KeyCode::Char('q')
         && k.modifiers.is_empty()
-        && shown.is_some_and(|m| m.name == "menu");
+        && shown.is_some_and(|m| m.kind == Kind::Menu);
     k.kind != KeyEventKind::Release && (ctrl_c || q_on_menu)
 }
 
@@ -380,7 +380,7 @@ mod tests {
     fn esc_on_the_menu_does_not_quit_q_does() {
         let (app, _) = App::new(0, &typepper_game::storage::Stored::default());
         let menu = app.model(0.0, &LocalZone(jiff::tz::TimeZone::UTC));
-        assert_eq!(menu.name, "menu");
+        assert_eq!(menu.kind, Kind::Menu);
         let press = |code, modifiers| quits(&KeyEvent::new(code, modifiers), Some(&menu));
         assert!(!press(KeyCode::Esc, KeyModifiers::NONE));
         assert!(press(KeyCode::Char('q'), KeyModifiers::NONE));
