@@ -1,9 +1,8 @@
 //! `typepper`: the game in a terminal, and typepper's replays on the command line.
 //!
 //! With no subcommand it opens the game ([`typepper_term`]); `--replay` watches a round first.
-//! The subcommands inspect, score and make replays, and read Geometry Dash's.
+//! The subcommands inspect, score and make replays.
 
-mod gd;
 mod json;
 mod keys;
 
@@ -107,11 +106,6 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Geometry Dash 2.208 replay strings: format and inspect them.
-    Gd {
-        #[command(subcommand)]
-        command: gd::Command,
-    },
 }
 
 /// A refusal the CLI reports as `{"error": kind, "message": ...}`.
@@ -197,7 +191,6 @@ fn main() -> ExitCode {
             };
             (false, make(&mode, seed, &typist, form, &out))
         }
-        Command::Gd { command } => gd::run(command),
     };
     match result {
         Ok(out) => {
