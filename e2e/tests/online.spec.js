@@ -37,8 +37,8 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   // The game asks for a seed for each mode in the background; the menu says which next
   // round will count.
   const list = page.locator("[data-mirror=list]");
-  await expect(list).toContainText("BLITZ 15s · ranked");
-  await expect(list).toContainText("ZEN · ranked");
+  await expect(list).toContainText("BLITZ 15s · RANKED");
+  await expect(list).toContainText("ZEN · RANKED");
   await shot(page, "menu-ranked");
   await page.keyboard.press("1");
   await onScreen(page, "playing");
@@ -125,7 +125,7 @@ test("offline, the round waits in the outbox; back online, it is sent and comes 
   await boot(page);
   await link(page, `${name}c`);
   await context.setOffline(true);
-  expect(await mirror(page, "list")).not.toContain("ranked");
+  expect(await mirror(page, "list")).not.toContain("RANKED");
   await zen(page);
   await expect(page.locator("[data-mirror=notice]")).toContainText("offline");
   const outbox = async () =>

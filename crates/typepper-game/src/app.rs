@@ -903,7 +903,9 @@ impl App {
                     let (id, name) = (row.run.clone(), row.name.clone());
                     let race = key == Key::Char('g');
                     if !race {
-                        self.list = Some(self.screen.clone());
+                        // The board alone is copied: a clone of any screen would take its
+                        // rounds' code into the wasm too.
+                        self.list = Some(Screen::Boards(b.clone()));
                     }
                     return self.fetch_run(&id, &name, race);
                 }

@@ -9,7 +9,7 @@
 
 use core::fmt::Write as _;
 
-use typepper_engine::{CharState, Glyph, Headline, Mode, Sample, Score, Tier, WordStatus};
+use typepper_engine::{CharState, Glyph, Headline, Mode, Score, Tier, WordStatus};
 
 use crate::app::{self, App, MENU, Screen};
 pub use crate::chart::Chart;
@@ -159,7 +159,7 @@ impl Keys {
     /// What `d` offers, when there is a drill: `d drills these:`, then `DRILL qzx`.
     pub fn offer(&self) -> Option<(&'static str, String)> {
         let letters = self.drill.as_ref()?;
-        Some(("d drills these:", Mode::drill(letters)?.title()))
+        Some(("d drills these:", format!("DRILL {letters}")))
     }
 }
 
@@ -449,8 +449,6 @@ impl Play {
 /// A finished round.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Results {
-    /// The score, for whatever a renderer draws from it (the chart).
-    pub score: Score,
     /// `92 wpm`.
     pub headline: String,
     /// `BLITZ 15s`.
@@ -478,8 +476,6 @@ pub struct Race {
     pub margin: i64,
     /// The headline, wpm and accuracy of each, with the difference.
     pub rows: Vec<Versus>,
-    /// The ghost's wpm each second, for the chart's second line.
-    pub samples: Vec<Sample>,
     /// The seconds (from 1) at whose end the lead had changed hands.
     pub changes: Vec<u32>,
 }
@@ -925,7 +921,7 @@ impl App {
                         medal: Tone::rank(r.rank),
                         name: r.name.clone(),
                         score: format!("{} {}", r.score, mode.unit()),
-                        accuracy: format!("{}%", r.accuracy),
+                        accuracy: format!("{}%", decimal((r.accuracy * 100.0).round() as u32)),
                     })
                     .collect(),
                 rows.is_empty()
@@ -1125,10 +1121,14 @@ fn results(r: &app::Results) -> Results {
     Results {
         chart: Chart::new(
             &s.samples,
-            race.as_ref()
-                .map(|race| (race.name.as_str(), &race.samples[..], &race.changes[..])),
+            r.race.as_deref().map(|race| {
+                (
+                    race.name.as_str(),
+                    &race.score.samples[..],
+                    &race.changes[..],
+                )
+            }),
         ),
-        score: s.clone(),
         headline: s.headline().to_string(),
         title: s.mode.title(),
         stats,
@@ -1193,7 +1193,6 @@ fn versus(you: &Score, race: &app::RaceEnd) -> Race {
         verdict,
         margin: diff,
         rows,
-        samples: them.samples.clone(),
         changes: race.changes.clone(),
     }
 }
@@ -1469,7 +1468,7 @@ mod tests {
                 "time"
             ]
         );
-        let s = &r.score;
+        let s = &app.history.last().expect("the round is kept").score;
         assert_eq!(r.headline, s.headline().to_string());
         assert!(
             r.line()
@@ -1487,7 +1486,8 @@ mod tests {
             r.stats[1]
         );
         assert!(c.wrong + c.extra > 0, "the x counts against the round");
-        assert_eq!(r.score.samples.len(), 15);
+        assert_eq!(s.samples.len(), 15);
+        assert_eq!((r.chart.seconds, r.chart.lines().count()), (15, 2));
     }
 
     #[test]

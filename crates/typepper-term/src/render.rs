@@ -476,18 +476,16 @@ fn versus<'a>(race: &'a Race, width: u16, p: &Palette) -> Vec<Line<'a>> {
 fn draw_chart(frame: &mut Frame, area: Rect, chart: &Chart, p: &Palette) {
     let top = f64::from(chart.top);
     let point = |i: usize, x100: u32| (i as f64 + 1.0, f64::from(x100) / 100.0);
-    let series: Vec<Vec<(f64, f64)>> = chart
-        .lines
-        .iter()
+    let series: Vec<(Tone, Vec<(f64, f64)>)> = chart
+        .lines()
         .map(|l| {
-            l.x100
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| point(i, v))
-                .collect()
+            (
+                l.tone,
+                l.points().enumerate().map(|(i, v)| point(i, v)).collect(),
+            )
         })
         .collect();
-    let errors: Vec<(f64, f64)> = chart.errors.iter().map(|&(i, v)| point(i, v)).collect();
+    let errors: Vec<(f64, f64)> = chart.errors().map(|(i, v)| point(i, v)).collect();
     let changes: Vec<[(f64, f64); 2]> = chart
         .changes
         .iter()
@@ -501,13 +499,7 @@ fn draw_chart(frame: &mut Frame, area: Rect, chart: &Chart, p: &Palette) {
             .data(data)
     };
     let mut datasets: Vec<Dataset> = changes.iter().map(|bar| line(bar, Tone::Caret)).collect();
-    datasets.extend(
-        chart
-            .lines
-            .iter()
-            .zip(&series)
-            .map(|(l, data)| line(data, l.tone)),
-    );
+    datasets.extend(series.iter().map(|(tone, data)| line(data, *tone)));
     datasets.push(
         Dataset::default()
             .marker(Marker::Dot)
@@ -517,9 +509,9 @@ fn draw_chart(frame: &mut Frame, area: Rect, chart: &Chart, p: &Palette) {
     );
     // The legend, on the line above the plot, right to left as the model lists it.
     let mut legend = vec![];
-    for (i, (text, tone)) in chart.legend.iter().enumerate().rev() {
+    for (i, (text, tone)) in chart.legend().enumerate() {
         let gap = if i == 0 { "" } else { "  " };
-        legend.push(p.span(format!("{text}{gap}"), *tone));
+        legend.insert(0, p.span(format!("{text}{gap}"), tone));
     }
     let legend = Line::from(legend).alignment(Alignment::Right);
     frame.render_widget(Paragraph::new(legend), Rect { height: 1, ..area });

@@ -71,13 +71,27 @@ pub async fn submit(api: &str, token: &str, body: &[u8]) -> Result<String, Submi
     }
 }
 
-/// `POST <api>/v1/seeds` for `mode`: a seed to play a ranked round on, or why not.
-pub async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed, String> {
+/// `what`, read from the server's JSON `text`, or `what` with serde's reason.
+fn json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|e| format!("{what} ({e})"))
+}
+
+/// POSTs `body` as JSON to `path` (as `token`'s player, if any) and reads the answer of
+/// status 201 as `what`; any other status gives the server's sentence.
+async fn post_json<T: serde::de::DeserializeOwned>(
+    api: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &impl serde::Serialize,
+    what: &str,
+) -> Result<T, String> {
     let body =
-        serde_json::to_string(&SeedRequest { mode: mode.into() }).map_err(|e| e.to_string())?;
-    let response = Request::post(&url(api, "/v1/seeds"))
-        .header("Authorization", &format!("Bearer {token}"))
-        .header("Content-Type", "application/json")
+        serde_json::to_string(body).map_err(|_| format!("{what}: the request can't be written"))?;
+    let mut request = Request::post(&url(api, path)).header("Content-Type", "application/json");
+    if let Some(token) = token {
+        request = request.header("Authorization", &format!("Bearer {token}"));
+    }
+    let response = request
         .body(body)
         .map_err(|e| e.to_string())?
         .send()
@@ -87,25 +101,33 @@ pub async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed
         return Err(reason(response).await);
     }
     let text = response.text().await.map_err(|e| e.to_string())?;
-    serde_json::from_str(&text).map_err(|e| format!("the server's seed isn't one ({e})"))
+    json(&text, what)
+}
+
+/// `POST <api>/v1/seeds` for `mode`: a seed to play a ranked round on, or why not.
+pub async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed, String> {
+    let body = SeedRequest { mode: mode.into() };
+    post_json(
+        api,
+        "/v1/seeds",
+        Some(token),
+        &body,
+        "the server's seed isn't one",
+    )
+    .await
 }
 
 /// `POST <api>/v1/players`: the new player, or the server's sentence.
 pub async fn link(api: &str, name: &str) -> Result<Player, String> {
-    let body = serde_json::to_string(&NewPlayer { name: name.into() })
-        .map_err(|e| format!("the name can't be sent ({e})"))?;
-    let response = Request::post(&url(api, "/v1/players"))
-        .header("Content-Type", "application/json")
-        .body(body)
-        .map_err(|e| e.to_string())?
-        .send()
-        .await
-        .map_err(|e| format!("the server is unreachable ({e})"))?;
-    if response.status() != 201 {
-        return Err(reason(response).await);
-    }
-    let text = response.text().await.map_err(|e| e.to_string())?;
-    serde_json::from_str(&text).map_err(|e| format!("the server's answer isn't a player ({e})"))
+    let body = NewPlayer { name: name.into() };
+    post_json(
+        api,
+        "/v1/players",
+        None,
+        &body,
+        "the server's answer isn't a player",
+    )
+    .await
 }
 
 /// `GET <api>/v1/boards/<mode>`: this month's rows.
@@ -119,7 +141,6 @@ pub async fn board(api: &str, mode: &str) -> Result<Vec<BoardRow>, String> {
         return Err(reason(response).await);
     }
     let text = response.text().await.map_err(|e| e.to_string())?;
-    let board: Board =
-        serde_json::from_str(&text).map_err(|e| format!("the board isn't one ({e})"))?;
+    let board: Board = json(&text, "the board isn't one")?;
     Ok(board.rows)
 }

@@ -184,7 +184,8 @@ impl Renderer {
 
     fn font(&self, size: f64, weight: u32) {
         self.ctx
-            .set_font(&format!("{weight} {size}px {FONT_STACK}"));
+            // Whole pixels: formatting a float would bring float printing into the wasm.
+            .set_font(&format!("{weight} {}px {FONT_STACK}", size.round() as u32));
     }
 
     fn fill_style(&self, tone: Tone) {
@@ -874,11 +875,11 @@ impl Renderer {
             ctx.stroke();
         }
         ctx.set_line_join("round");
-        for line in &chart.lines {
+        for line in chart.lines() {
             self.stroke_style(line.tone);
             ctx.set_line_width(if line.bold { 2.5 } else { 1.5 });
             ctx.begin_path();
-            for (i, &v) in line.x100.iter().enumerate() {
+            for (i, v) in line.points().enumerate() {
                 if i == 0 {
                     ctx.move_to(px(i), py(v));
                 } else {
@@ -888,7 +889,7 @@ impl Renderer {
             ctx.stroke();
         }
         self.fill_style(Tone::Wrong);
-        for &(i, v) in &chart.errors {
+        for (i, v) in chart.errors() {
             ctx.begin_path();
             let _ = ctx.arc(px(i), py(v) - 10.0, 3.0, 0.0, core::f64::consts::TAU);
             ctx.fill();
@@ -904,8 +905,8 @@ impl Renderer {
         }
         // The legend, right to left from the plot's right edge.
         let mut right = plot_x + plot_w;
-        for (text, tone) in &chart.legend {
-            self.text(text, right, y - 8.0, *tone, "right");
+        for (text, tone) in chart.legend() {
+            self.text(text, right, y - 8.0, tone, "right");
             right -= self.text_width(text) + 12.0;
         }
     }
