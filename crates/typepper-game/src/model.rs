@@ -1,11 +1,12 @@
 //! What each screen shows, as data: the one model the canvas, the text mirror and the
 //! terminal all draw from.
 //!
-//! Every word a player reads is decided here once: the status line, the stats of a
-//! result, a history row's date in local time, the hints, each screen's title. So is
-//! what each colour means ([`Tone`]) and the results chart ([`Chart`]). A renderer only
-//! places the words and marks, and maps each tone to a colour of its own. Two models that are equal look the same, so a shell redraws when the
-//! model changed, or while its own animation (the canvas's gliding caret) runs.
+//! Every word a player reads is decided here once: the status line, the stats of a result,
+//! a history row's date in local time, the hints, each screen's title. So is what each
+//! colour means ([`Tone`]) and the results chart ([`Chart`]). A renderer only places the
+//! words and marks, and maps each tone to a colour of its own. Two models that are equal
+//! look the same, so a shell redraws when the model changed, or while its own animation
+//! (the canvas's gliding caret) runs.
 
 use core::fmt::Write as _;
 
@@ -1162,6 +1163,9 @@ fn versus(you: &Score, race: &app::RaceEnd) -> Race {
         ),
         _ => format!("a tie at {a}"),
     };
+    // Each difference once: its text and its colour both read it.
+    let wpm = i64::from(you.wpm_x100) - i64::from(them.wpm_x100);
+    let accuracy = i64::from(you.accuracy_x100) - i64::from(them.accuracy_x100);
     let rows = vec![
         Versus {
             label: "score",
@@ -1174,18 +1178,15 @@ fn versus(you: &Score, race: &app::RaceEnd) -> Race {
             label: "wpm",
             you: hundredths(you.wpm_x100),
             them: hundredths(them.wpm_x100),
-            diff: signed(i64::from(you.wpm_x100) - i64::from(them.wpm_x100)),
-            tone: Tone::lead(i64::from(you.wpm_x100) - i64::from(them.wpm_x100)),
+            diff: signed(wpm),
+            tone: Tone::lead(wpm),
         },
         Versus {
             label: "accuracy",
             you: format!("{}%", decimal(you.accuracy_x100.into())),
             them: format!("{}%", decimal(them.accuracy_x100.into())),
-            diff: format!(
-                "{}%",
-                signed(i64::from(you.accuracy_x100) - i64::from(them.accuracy_x100))
-            ),
-            tone: Tone::lead(i64::from(you.accuracy_x100) - i64::from(them.accuracy_x100)),
+            diff: format!("{}%", signed(accuracy)),
+            tone: Tone::lead(accuracy),
         },
     ];
     Race {
