@@ -210,7 +210,7 @@ async fn issue_seed(
     if !mode.rankable() {
         return Err(ApiError::BadRequest(format!(
             "no seeds for {mode}: {}",
-            crate::submit::rank::DRILLS
+            crate::submit::rank::Unranked::Drill
         )));
     }
     let now = st.now_ms();
@@ -313,7 +313,6 @@ async fn submit(
         },
         watch: st.config.watch,
         new_id: run_id,
-        share: share.clone(),
     };
     // Not started within the request's time, it is not done at all: nothing is stored
     // that is not answered. Once started it finishes (in milliseconds) and is answered.
@@ -345,7 +344,7 @@ fn judge_body(body: &[u8]) -> Vec<submit::Judged> {
             .iter()
             .map(|entry| entry.as_ref().map_err(Clone::clone).and_then(submit::judge))
             .collect(),
-        Err(submit::TooMany) => vec![Err("too many rounds in one submission".into())],
+        Err(submit::TooMany) => vec![Err(submit::Refusal::TooMany)],
     }
 }
 
@@ -444,7 +443,7 @@ async fn board(
     if !parsed.rankable() {
         return Err(ApiError::NotFound(format!(
             "no board for {parsed}: {}",
-            crate::submit::rank::DRILLS
+            crate::submit::rank::Unranked::Drill
         )));
     }
     let month = match q.month {

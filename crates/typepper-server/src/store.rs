@@ -385,22 +385,24 @@ pub struct PendingRun {
     pub wpm_x100: u32,
 }
 
+pub use crate::submit::Answer;
+
 /// What a plan does with one entry of a submission.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     /// Store this run (its round, its usage, its seed, and its best if ranked).
     Store(Box<NewRun>),
-    /// Store nothing: the entry's answer is this line, as the plan wrote it.
-    Answer(String),
+    /// Store nothing: the entry's answer is this.
+    Answer(Answer),
 }
 
 /// What became of one [`Step`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Done {
     /// Stored, and what that did to the player's records.
     Stored(Box<NewRun>, Stored),
     /// Answered without storing.
-    Answered(String),
+    Answered(Answer),
 }
 
 /// A plan: the steps of a submission, decided from what the database knows, or why
