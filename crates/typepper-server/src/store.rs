@@ -13,6 +13,7 @@
 
 pub mod postgres;
 pub mod sqlite;
+mod tx;
 
 use std::future::Future;
 use std::path::Path;
