@@ -421,7 +421,7 @@ async fn run(st: St, Path(id): Path<String>) -> Result<Response, ApiError> {
         ],
         // Names are letters, digits, `_` and `-`: always a valid header value.
         [(typepper_api::PLAYER_HEADER, run.player.clone())],
-        run.replay.clone(),
+        run.played.replay.clone(),
     )
         .into_response())
 }
@@ -553,19 +553,19 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
     };
     let (status, page) = match found {
         Some(run) => {
-            let mode: Option<Mode> = run.mode.parse().ok();
-            let title_mode = mode.map_or_else(|| run.mode.clone(), Mode::title);
+            let mode: Option<Mode> = run.played.mode.parse().ok();
+            let title_mode = mode.map_or_else(|| run.played.mode.clone(), Mode::title);
             let player = &run.player;
             let unit = mode.map_or("wpm", Mode::unit);
-            let headline = if run.score == 1 && unit == "words" {
+            let headline = if run.played.score == 1 && unit == "words" {
                 "1 word".to_owned()
             } else {
-                format!("{} {unit}", run.score)
+                format!("{} {unit}", run.played.score)
             };
-            let acc = run.accuracy_x100;
+            let acc = run.played.accuracy_x100;
             let standing = if run.hidden {
                 " It was removed from the boards."
-            } else if run.pending.is_some() {
+            } else if run.played.pending.is_some() {
                 " It waits for its player to confirm it before it goes on the boards."
             } else {
                 ""

@@ -31,7 +31,9 @@ use typepper_engine::{Header, PlayError, Replay, Score, VERSION};
 
 pub use refusal::{QuotaFull, Refusal};
 
-use crate::store::{Done, Job, Known, KnownRound, NewRun, PlayerId, Ranked, RoundPrint, Step};
+use crate::store::{
+    Done, Job, Known, KnownRound, NewRun, Played, PlayerId, Ranked, RoundPrint, Step,
+};
 
 /// Entries one body may carry: an outbox sends more in several bodies.
 pub use typepper_api::MAX_ENTRIES;
@@ -289,17 +291,22 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             return Err(QuotaFull(sub.quota));
         }
         let run = NewRun {
-            id: (sub.new_id)(),
+            played: Played {
+                id: (sub.new_id)(),
+                mode,
+                score: v.score.headline().value,
+                wpm_x100: v.score.wpm_x100,
+                accuracy_x100: v.score.accuracy_x100.into(),
+                duration_ms: v.score.duration_ms,
+                created_ms: sub.now_ms,
+                replay: v.bytes.clone(),
+                // The row keeps its reasons as the sentences its answer lines say.
+                unranked: boards.unranked.as_ref().map(ToString::to_string),
+                pending: boards.pending.as_ref().map(ToString::to_string),
+            },
             player: sub.player,
-            mode,
-            score: v.score.headline().value,
-            wpm_x100: v.score.wpm_x100,
-            accuracy_x100: v.score.accuracy_x100.into(),
-            duration_ms: v.score.duration_ms,
-            created_ms: sub.now_ms,
             month: month.clone(),
             day: day.clone(),
-            replay: v.bytes.clone(),
             round: RoundPrint {
                 key: v.round.key,
                 blocks: v.round.blocks.clone(),
@@ -307,24 +314,21 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
                 prefix: v.round.prefix.clone(),
             },
             uses_seed: standing.uses_seed.then_some(v.seed),
-            // The row keeps its reasons as the sentences its answer lines say.
-            unranked: boards.unranked.as_ref().map(ToString::to_string),
-            pending: boards.pending.as_ref().map(ToString::to_string),
             confirms: boards.confirms,
         };
         record.add(&run);
         if let Some(seed) = seed.filter(|_| standing.uses_seed) {
-            seed.run = Some(run.id.clone());
+            seed.run = Some(run.played.id.clone());
         }
         rounds.push(KnownRound {
             key: run.round.key,
-            run: run.id.clone(),
+            run: run.played.id.clone(),
             player: sub.player,
             blocks: run.round.blocks.clone(),
-            on: Some((run.mode.clone(), v.seed, run.round.prefix.clone())),
+            on: Some((run.played.mode.clone(), v.seed, run.round.prefix.clone())),
             stored: Some((
-                run.score,
-                crate::store::standing(run.unranked.clone(), run.pending.clone()),
+                run.played.score,
+                crate::store::standing(run.played.unranked.clone(), run.played.pending.clone()),
             )),
         });
         steps.push(Step::Store(Box::new(run)));
@@ -336,8 +340,8 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
 /// `again` (a stored round sent again), or the [kind](Refusal::kind) of refusal.
 pub fn outcomes(done: &[Done]) -> impl Iterator<Item = &'static str> + '_ {
     done.iter().map(|d| match d {
-        Done::Stored(run, _) if run.unranked.is_some() => "unranked",
-        Done::Stored(run, _) if run.pending.is_some() => "pending",
+        Done::Stored(run, _) if run.played.unranked.is_some() => "unranked",
+        Done::Stored(run, _) if run.played.pending.is_some() => "pending",
         Done::Stored(..) => "ranked",
         Done::Answered(Answer::Again { .. }) => "again",
         Done::Answered(Answer::No(why)) => why.kind(),
@@ -356,11 +360,11 @@ pub fn line(done: Done, share: &dyn Fn(&str) -> String) -> Line {
             ranked,
         },
         Done::Stored(run, stored) => Line::Ok {
-            share: share(&run.id),
-            id: run.id,
-            score: run.score,
+            share: share(&run.played.id),
+            id: run.played.id,
+            score: run.played.score,
             pb: stored.pb,
-            ranked: crate::store::standing(run.unranked, run.pending),
+            ranked: crate::store::standing(run.played.unranked, run.played.pending),
         },
     }
 }

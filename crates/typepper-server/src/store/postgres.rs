@@ -127,23 +127,6 @@ impl PgStore {
     }
 }
 
-fn run_row(r: &tokio_postgres::Row) -> Run {
-    Run {
-        id: r.get(0),
-        player: r.get(1),
-        mode: r.get(2),
-        score: uint(r.get(3)),
-        wpm_x100: uint(r.get(4)),
-        accuracy_x100: uint(r.get(5)),
-        duration_ms: u32::try_from(r.get::<_, i64>(6)).unwrap_or(0),
-        created_ms: r.get(7),
-        unranked: r.get(8),
-        replay: r.get(9),
-        pending: r.get(10),
-        hidden: r.get(11),
-    }
-}
-
 impl Store for PgStore {
     fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
         Box::pin(async move {
@@ -325,17 +308,7 @@ impl Store for PgStore {
     fn run(&self, id: String) -> Fut<'_, Option<Run>> {
         Box::pin(async move {
             let c = self.client().await?;
-            let s = c
-                .prepare_cached(
-                    "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100,
-                            r.duration_ms, r.created_ms, r.unranked, r.replay, r.pending,
-                            r.hidden OR p.banned
-                     FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = $1",
-                )
-                .await
-                .map_err(db)?;
-            let row = c.query_opt(&s, &[&id]).await.map_err(db)?;
-            Ok(row.as_ref().map(run_row))
+            tx::run(&mut PgTx(&c), &id).await
         })
     }
 
@@ -700,8 +673,8 @@ async fn seeds(tx: &impl GenericClient, wanted: &[u64]) -> Result<Vec<IssuedSeed
         .collect())
 }
 
-/// A transaction of the pool's, as a [`Tx`].
-struct PgTx<'a, 't>(&'a deadpool_postgres::Transaction<'t>);
+/// A connection of the pool's, or a transaction on one, as a [`Tx`].
+struct PgTx<'a, C>(&'a C);
 
 impl tokio_postgres::types::ToSql for Arg<'_> {
     fn to_sql(
@@ -733,7 +706,7 @@ fn params<'a>(args: &'a [Arg<'_>]) -> Vec<&'a (dyn tokio_postgres::types::ToSql 
         .collect()
 }
 
-impl Tx for PgTx<'_, '_> {
+impl<C: GenericClient> Tx for PgTx<'_, C> {
     async fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64, StoreError> {
         let s = self.0.prepare_cached(sql).await.map_err(db)?;
         self.0.execute(&s, &params(args)).await.map_err(db)

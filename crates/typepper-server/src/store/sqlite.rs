@@ -68,6 +68,14 @@ fn db(e: rusqlite::Error) -> StoreError {
     }
 }
 
+/// A player from a row of `id, name`.
+fn player(r: &rusqlite::Row<'_>) -> rusqlite::Result<Player> {
+    Ok(Player {
+        id: r.get(0)?,
+        name: r.get(1)?,
+    })
+}
+
 /// Bytes of the database each connection reads through a memory map: a read is then a
 /// memory access, not a system call, and the pages are the OS's cache, shared by all.
 const MMAP_BYTES: i64 = 1 << 30;
@@ -141,17 +149,19 @@ impl SqliteStore {
         self.commits[0].load(Ordering::Relaxed)
     }
 
-    fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
-        // Take a free reader if there is one; otherwise wait for the next in turn.
-        let conn = self
-            .readers
+    /// A reader: a free one if there is one; otherwise the next in turn, once free.
+    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.readers
             .iter()
             .find_map(|r| r.try_lock().ok())
             .unwrap_or_else(|| {
                 let i = self.next.fetch_add(1, Ordering::Relaxed) % self.readers.len();
                 self.readers[i].lock().unwrap_or_else(|p| p.into_inner())
-            });
-        f(&conn).map_err(db)
+            })
+    }
+
+    fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+        f(&self.reader()).map_err(db)
     }
 
     /// Hands `work` to the writer; the answer comes once its transaction committed.
@@ -354,12 +364,7 @@ impl Store for SqliteStore {
     fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>> {
         let found = self.read(|c| {
             c.prepare_cached("SELECT id, name FROM players WHERE token_hash = ?1")?
-                .query_row([&token_hash[..]], |r| {
-                    Ok(Player {
-                        id: r.get(0)?,
-                        name: r.get(1)?,
-                    })
-                })
+                .query_row([&token_hash[..]], player)
                 .optional()
         });
         Box::pin(std::future::ready(found))
@@ -411,12 +416,7 @@ impl Store for SqliteStore {
                 "SELECT p.id, p.name FROM player_keys k JOIN players p ON p.id = k.player_id
                  WHERE k.fingerprint = ?1",
             )?
-            .query_row([&fingerprint], |r| {
-                Ok(Player {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                })
-            })
+            .query_row([&fingerprint], player)
             .optional()
         });
         Box::pin(std::future::ready(found))
@@ -458,35 +458,12 @@ impl Store for SqliteStore {
         // The writer is the only writer: the job's rows can't change under it.
         let deadline = job.deadline;
         self.write(Some(deadline), move |c| {
-            tx::now(tx::submit(&mut Writer(c), &mut job))
+            tx::now(tx::submit(&mut Conn(c), &mut job))
         })
     }
 
     fn run(&self, id: String) -> Fut<'_, Option<Run>> {
-        let found = self.read(|c| {
-            c.prepare_cached(
-                "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.duration_ms,
-                        r.created_ms, r.unranked, r.replay, r.pending, r.hidden OR p.banned
-                 FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = ?1",
-            )?
-            .query_row([&id], |r| {
-                Ok(Run {
-                    id: r.get(0)?,
-                    player: r.get(1)?,
-                    mode: r.get(2)?,
-                    score: r.get(3)?,
-                    wpm_x100: r.get(4)?,
-                    accuracy_x100: r.get(5)?,
-                    duration_ms: r.get(6)?,
-                    created_ms: r.get(7)?,
-                    unranked: r.get(8)?,
-                    replay: r.get(9)?,
-                    pending: r.get(10)?,
-                    hidden: r.get(11)?,
-                })
-            })
-            .optional()
-        });
+        let found = tx::now(tx::run(&mut Conn(&self.reader()), &id));
         Box::pin(std::future::ready(found))
     }
 
@@ -813,8 +790,9 @@ fn seeds(c: &Connection, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> 
     Ok(out)
 }
 
-/// The writer's connection, inside a piece of work's savepoint, as a [`Tx`].
-struct Writer<'c>(&'c Connection);
+/// A connection as a [`Tx`]: the writer's, inside a piece of work's savepoint, or a
+/// reader's.
+struct Conn<'c>(&'c Connection);
 
 impl rusqlite::ToSql for Arg<'_> {
     fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
@@ -829,14 +807,14 @@ impl rusqlite::ToSql for Arg<'_> {
     }
 }
 
-impl Writer<'_> {
+impl Conn<'_> {
     /// `sql` prepared (once per connection), its `$1` parameters read as SQLite's `?1`.
     fn prepare(&self, sql: &str) -> Result<rusqlite::CachedStatement<'_>, StoreError> {
         self.0.prepare_cached(&sql.replace('$', "?")).map_err(db)
     }
 }
 
-impl Tx for Writer<'_> {
+impl Tx for Conn<'_> {
     async fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64, StoreError> {
         let changed = self
             .prepare(sql)?

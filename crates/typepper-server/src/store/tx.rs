@@ -12,8 +12,8 @@
 use std::future::Future;
 
 use super::{
-    Done, IssuedSeed, Job, Known, KnownRound, NewRun, PendingRun, PlayerId, Record, Step,
-    StoreError, Stored, Usage,
+    Done, IssuedSeed, Job, Known, KnownRound, NewRun, PendingRun, Played, PlayerId, Record, Run,
+    Step, StoreError, Stored, Usage,
 };
 
 /// How many times a plan is run again when a run id it drew is taken.
@@ -64,6 +64,22 @@ impl Row {
     /// Column `i` as a `u32` (0 if it is none).
     pub fn uint(&self, i: usize) -> u32 {
         self.int(i).and_then(|v| u32::try_from(v).ok()).unwrap_or(0)
+    }
+
+    /// Column `i` as text; `None` if it is `NULL`.
+    pub fn maybe_text(&self, i: usize) -> Option<String> {
+        match self.0.get(i) {
+            Some(Cell::Text(t)) => Some(t.clone()),
+            _ => None,
+        }
+    }
+
+    /// Column `i` as bytes (empty if it is none).
+    pub fn bytes(&self, i: usize) -> Vec<u8> {
+        match self.0.get(i) {
+            Some(Cell::Bytes(b)) => b.clone(),
+            _ => vec![],
+        }
     }
 
     /// Column `i` as text (empty if it is none).
@@ -154,6 +170,34 @@ pub async fn submit(
     Err(StoreError::Db("run ids were taken three times".into()))
 }
 
+/// The run with `id`.
+pub async fn run(tx: &mut impl Tx, id: &str) -> Result<Option<Run>, StoreError> {
+    let rows = tx
+        .query(
+            "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.duration_ms,
+                    r.created_ms, r.unranked, r.replay, r.pending, r.hidden OR p.banned
+             FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = $1",
+            &[Arg::Text(id)],
+        )
+        .await?;
+    Ok(rows.first().map(|r| Run {
+        played: Played {
+            id: r.text(0),
+            mode: r.text(2),
+            score: r.uint(3),
+            wpm_x100: r.uint(4),
+            accuracy_x100: r.uint(5),
+            duration_ms: r.uint(6),
+            created_ms: r.int(7).unwrap_or(0),
+            unranked: r.maybe_text(8),
+            replay: r.bytes(9),
+            pending: r.maybe_text(10),
+        },
+        player: r.text(1),
+        hidden: r.int(11).unwrap_or(0) != 0,
+    }))
+}
+
 /// A player's runs and bytes on `day`.
 async fn usage(tx: &mut impl Tx, player: PlayerId, day: &str) -> Result<Usage, StoreError> {
     let rows = tx
@@ -226,34 +270,34 @@ async fn insert(tx: &mut impl Tx, run: &NewRun) -> Result<Stored, StoreError> {
                  duration_ms, created_ms, month, replay, unranked, pending)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             &[
-                Arg::Text(&run.id),
+                Arg::Text(&run.played.id),
                 Arg::I64(run.player),
-                Arg::Text(&run.mode),
-                Arg::I32(int(run.score)),
-                Arg::I32(int(run.wpm_x100)),
-                Arg::I32(int(run.accuracy_x100)),
-                Arg::I64(run.duration_ms.into()),
-                Arg::I64(run.created_ms),
+                Arg::Text(&run.played.mode),
+                Arg::I32(int(run.played.score)),
+                Arg::I32(int(run.played.wpm_x100)),
+                Arg::I32(int(run.played.accuracy_x100)),
+                Arg::I64(run.played.duration_ms.into()),
+                Arg::I64(run.played.created_ms),
                 Arg::Text(&run.month),
-                Arg::Bytes(&run.replay),
-                Arg::MaybeText(run.unranked.as_deref()),
-                Arg::MaybeText(run.pending.as_deref()),
+                Arg::Bytes(&run.played.replay),
+                Arg::MaybeText(run.played.unranked.as_deref()),
+                Arg::MaybeText(run.played.pending.as_deref()),
             ],
         )
         .await?;
     if !inserted {
-        return Err(StoreError::IdTaken(run.id.clone()));
+        return Err(StoreError::IdTaken(run.played.id.clone()));
     }
     tx.execute(
         "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms, mode, seed, prefix)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         &[
             Arg::Bytes(&run.round.key),
-            Arg::Text(&run.id),
+            Arg::Text(&run.played.id),
             Arg::I64(run.player),
             Arg::Bytes(&run.round.blocks),
-            Arg::I64(run.created_ms),
-            Arg::Text(&run.mode),
+            Arg::I64(run.played.created_ms),
+            Arg::Text(&run.played.mode),
             Arg::I64(run.round.seed as i64),
             Arg::Bytes(&run.round.prefix),
         ],
@@ -266,7 +310,7 @@ async fn insert(tx: &mut impl Tx, run: &NewRun) -> Result<Stored, StoreError> {
         &[
             Arg::I64(run.player),
             Arg::Text(&run.day),
-            Arg::I64(run.replay.len() as i64),
+            Arg::I64(run.played.replay.len() as i64),
         ],
     )
     .await?;
@@ -279,16 +323,21 @@ async fn insert(tx: &mut impl Tx, run: &NewRun) -> Result<Stored, StoreError> {
     if let Some(seed) = run.uses_seed {
         tx.execute(
             "UPDATE seeds SET run_id = $1 WHERE seed = $2",
-            &[Arg::Text(&run.id), Arg::I64(seed as i64)],
+            &[Arg::Text(&run.played.id), Arg::I64(seed as i64)],
         )
         .await?;
     }
-    let pb = if run.unranked.is_none() && run.pending.is_none() {
+    let pb = if run.played.unranked.is_none() && run.played.pending.is_none() {
         best(
             tx,
             (run.player, &run.day),
-            (&run.mode, &run.month),
-            (&run.id, run.score, run.wpm_x100, run.created_ms),
+            (&run.played.mode, &run.month),
+            (
+                &run.played.id,
+                run.played.score,
+                run.played.wpm_x100,
+                run.played.created_ms,
+            ),
         )
         .await?
     } else {

@@ -134,14 +134,14 @@ impl Record {
     /// The record once `run` is stored: its best stays the day's start's; the runs
     /// waiting change.
     pub fn add(&mut self, run: &NewRun) {
-        if run.unranked.is_some() {
+        if run.played.unranked.is_some() {
             return;
         }
         self.pending.retain(|p| !run.confirms.contains(&p.id));
-        if run.pending.is_some() {
+        if run.played.pending.is_some() {
             self.pending.push(crate::store::PendingRun {
-                id: run.id.clone(),
-                wpm_x100: run.wpm_x100,
+                id: run.played.id.clone(),
+                wpm_x100: run.played.wpm_x100,
             });
         }
     }
