@@ -14,7 +14,7 @@ use crate::Refused;
 /// The replays to analyse: `files`, or the history kept in the data dir.
 fn replays(files: &[PathBuf]) -> Result<Vec<Replay>, Refused> {
     if files.is_empty() {
-        let data = crate::game::data::DataDir::open().map_err(|message| Refused {
+        let data = typepper_term::data::DataDir::open().map_err(|message| Refused {
             kind: "Io",
             message,
         })?;

@@ -1,10 +1,8 @@
 //! `typepper`: the game in a terminal, and typepper's replays on the command line.
 //!
-//! With no subcommand it opens the game ([`game`]); `--replay` watches a round first.
-//! The subcommands inspect, score and make replays, and read Geometry Dash's.
+//! With no subcommand it opens the game ([`typepper_term`]); `--replay` watches a round first.
+//! The subcommands inspect, score and make replays.
 
-mod game;
-mod gd;
 mod json;
 mod keys;
 
@@ -108,11 +106,6 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Geometry Dash 2.208 replay strings: format and inspect them.
-    Gd {
-        #[command(subcommand)]
-        command: gd::Command,
-    },
 }
 
 /// A refusal the CLI reports as `{"error": kind, "message": ...}`.
@@ -198,7 +191,6 @@ fn main() -> ExitCode {
             };
             (false, make(&mode, seed, &typist, form, &out))
         }
-        Command::Gd { command } => gd::run(command),
     };
     match result {
         Ok(out) => {
@@ -224,7 +216,7 @@ fn open_game(
     server: Option<String>,
 ) -> Result<Vec<String>, String> {
     use std::io::IsTerminal as _;
-    let data = game::data::DataDir::open()?;
+    let data = typepper_term::data::DataDir::open()?;
     let first = match first {
         None => None,
         Some((None, race)) => {
@@ -236,13 +228,13 @@ fn open_game(
             })?;
             let bytes =
                 hex::decode(&last).ok_or("last.replay is not hex: play a round to replace it")?;
-            Some(game::First {
+            Some(typepper_term::First {
                 bytes,
                 race,
                 who: Some("your last round".into()),
             })
         }
-        Some((Some(file), race)) => Some(game::First {
+        Some((Some(file), race)) => Some(typepper_term::First {
             bytes: load(&file).map_err(|e| e.message)?.bytes,
             race,
             who: None,
@@ -251,19 +243,19 @@ fn open_game(
     let remote = server
         .filter(|s| !s.is_empty())
         .map(|url| {
-            let ssh = std::env::var(game::remote::SSH_VAR).ok();
-            game::remote::Remote::parse(&url, ssh.as_deref())
+            let ssh = std::env::var(typepper_term::net::SSH_VAR).ok();
+            typepper_term::net::Remote::parse(&url, ssh.as_deref())
         })
         .transpose()?;
     if let Some(first) = &first {
-        game::check_watchable(&first.bytes)?;
+        typepper_term::check_watchable(&first.bytes)?;
     }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(
             "the game needs a terminal; `typepper score FILE` scores a replay without one".into(),
         );
     }
-    game::play(game::Start {
+    typepper_term::play(typepper_term::Start {
         data,
         first,
         remote,

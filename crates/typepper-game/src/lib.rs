@@ -15,6 +15,7 @@
 //! - [`storage`]: the history, outbox and player formats, the same in localStorage and
 //!   in the terminal's data dir;
 //! - [`model`]: what each screen shows, and the words laid out in lines ([`layout`]);
+//!   the results [`chart`]; what each colour means, and its RGB ([`palette`]);
 //! - [`mirror`]: the model as plain text fields, for screen readers and the tests;
 //! - [`race`]: a replay raced as a ghost, and the lead;
 //! - [`keys`]: what the history says about each key and letter pair;
@@ -26,10 +27,12 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod chart;
 pub mod keys;
 pub mod layout;
 pub mod mirror;
 pub mod model;
+pub mod palette;
 pub mod race;
 pub mod storage;
 pub mod zone;

@@ -4,7 +4,7 @@
 
 use core::fmt::Write as _;
 
-use crate::model::{Body, Model, Rows, Word};
+use crate::model::{Body, Model, Word};
 
 /// The mirror's fields, each a `[data-mirror=<name>]` element on the page.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -62,7 +62,7 @@ impl Mirror {
     /// The mirror of a screen's model.
     pub fn of(model: &Model) -> Mirror {
         let mut m = Mirror {
-            screen: model.name,
+            screen: model.kind.name(),
             banner: model.banner.clone().unwrap_or_default(),
             notice: model.notice.clone().unwrap_or_default(),
             ..Mirror::default()
@@ -70,8 +70,8 @@ impl Mirror {
         match &model.body {
             Body::Menu(menu) => {
                 for (i, item) in menu.items.iter().enumerate() {
-                    let ranked = if item.ranked { " · ranked" } else { "" };
-                    let _ = writeln!(m.list, "{}{}{ranked}", mark(i, menu.selected), item.title());
+                    let badge = item.badge().map_or(String::new(), |b| format!(" · {b}"));
+                    let _ = writeln!(m.list, "{}{}{badge}", mark(i, menu.selected), item.title());
                 }
                 m.status = menu.race.clone().unwrap_or_default();
             }
@@ -114,7 +114,7 @@ impl Mirror {
                 m.typed = link.name.clone();
             }
             Body::Keys(k) => {
-                m.status = format!("by {} · {}", k.by, k.caption);
+                m.status = format!("{} · {}", k.by, k.caption);
                 if let Some(empty) = k.empty {
                     m.notice = empty.into();
                 }
@@ -127,8 +127,8 @@ impl Mirror {
                         let _ = writeln!(m.list, "  {line}");
                     }
                 }
-                if let Some(letters) = &k.drill {
-                    let _ = writeln!(m.list, "d drills these: DRILL {letters}");
+                if let Some((offer, drill)) = k.offer() {
+                    let _ = writeln!(m.list, "{offer} {drill}");
                 }
                 if let Some(why) = k.no_drill {
                     let _ = writeln!(m.list, "{why}");
@@ -137,25 +137,20 @@ impl Mirror {
             }
             Body::Boards(b) => {
                 m.status = format!("{} · this month", b.mode);
-                match &b.rows {
-                    Rows::Loading => m.notice = "loading…".into(),
-                    Rows::Failed(e) => m.notice = e.clone(),
-                    Rows::Ready(rows) if rows.is_empty() => {
-                        m.list = "no runs this month yet".into();
-                    }
-                    Rows::Ready(rows) => {
-                        for (i, r) in rows.iter().enumerate() {
-                            let _ = writeln!(
-                                m.list,
-                                "{}{} · {} · {} · {}",
-                                mark(i, b.selected),
-                                r.rank,
-                                r.name,
-                                r.score,
-                                r.accuracy
-                            );
-                        }
-                    }
+                // Loading, why the rows didn't come, or that there are none.
+                if let Some((say, _)) = &b.say {
+                    m.notice = say.clone();
+                }
+                for (i, r) in b.rows.iter().enumerate() {
+                    let _ = writeln!(
+                        m.list,
+                        "{}{} · {} · {} · {}",
+                        mark(i, b.selected),
+                        r.rank,
+                        r.name,
+                        r.score,
+                        r.accuracy
+                    );
                 }
             }
         }

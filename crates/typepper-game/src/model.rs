@@ -2,8 +2,9 @@
 //! terminal all draw from.
 //!
 //! Every word a player reads is decided here once: the status line, the stats of a
-//! result, a history row's date in local time, the hints. A renderer only places and
-//! colours them. Two models that are equal look the same, so a shell redraws when the
+//! result, a history row's date in local time, the hints, each screen's title. So is
+//! what each colour means ([`Tone`]) and the results chart ([`Chart`]). A renderer only
+//! places the words and marks, and maps each tone to a colour of its own. Two models that are equal look the same, so a shell redraws when the
 //! model changed, or while its own animation (the canvas's gliding caret) runs.
 
 use core::fmt::Write as _;
@@ -11,6 +12,8 @@ use core::fmt::Write as _;
 use typepper_engine::{CharState, Glyph, Headline, Mode, Sample, Score, Tier, WordStatus};
 
 use crate::app::{self, App, MENU, Screen};
+pub use crate::chart::Chart;
+pub use crate::palette::Tone;
 use crate::race::{self, Lead};
 use crate::zone::{Zone, local_time};
 
@@ -21,11 +24,57 @@ pub const WORDS_BEHIND: usize = 64;
 /// ([`typepper_engine::LOOKAHEAD`]), more than three lines of the widest text column.
 pub const WORDS_AHEAD: usize = typepper_engine::LOOKAHEAD + 1;
 
+/// typepper's name as drawn: `ty`, then `pepper` in the accent.
+pub const WORDMARK: [(&str, Tone); 2] = [("ty", Tone::Text), ("pepper", Tone::Accent)];
+
+/// Which screen a model is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Pick a mode.
+    Menu,
+    /// Your round.
+    Playing,
+    /// A round being watched.
+    Replay,
+    /// A finished round.
+    Results,
+    /// Your last rounds.
+    History,
+    /// Choosing a name.
+    Link,
+    /// A month's board.
+    Boards,
+    /// Your keys.
+    Keys,
+}
+
+impl Kind {
+    /// Its name: `menu`, `playing`, `replay`, `results`, `history`, `link`, `boards` or
+    /// `keys` (the mirror's `screen`, which the tests read).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Menu => "menu",
+            Kind::Playing => "playing",
+            Kind::Replay => "replay",
+            Kind::Results => "results",
+            Kind::History => "history",
+            Kind::Link => "link",
+            Kind::Boards => "boards",
+            Kind::Keys => "keys",
+        }
+    }
+
+    /// A round runs on it: the screen moves by itself.
+    pub const fn runs(self) -> bool {
+        matches!(self, Kind::Playing | Kind::Replay)
+    }
+}
+
 /// One screen's worth of what to show.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
-    /// `menu`, `playing`, `replay`, `results`, `history`, `link` or `boards`.
-    pub name: &'static str,
+    /// Which screen.
+    pub kind: Kind,
     /// `REPLAY · BLITZ 15s` over someone else's round, `RACE · BLITZ 15s · vs ada` over
     /// a race.
     pub banner: Option<String>,
@@ -35,6 +84,17 @@ pub struct Model {
     pub hints: &'static str,
     /// The screen's own content.
     pub body: Body,
+}
+
+impl Model {
+    /// In a terminal, how to leave the game from here: `q` on the menu, where it types
+    /// nothing, and ctrl-c everywhere.
+    pub const fn quits(&self) -> &'static str {
+        match self.kind {
+            Kind::Menu => "q quits",
+            _ => "ctrl-c quits",
+        }
+    }
 }
 
 /// The content of each screen.
@@ -74,7 +134,10 @@ pub struct Worst {
 /// Your keys: what the history says about each key and letter pair.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Keys {
-    /// `errors` or `time`: what the keyboard is shaded by and the worst are picked by.
+    /// `your keys`.
+    pub title: &'static str,
+    /// `by errors` or `by time`: what the keyboard is shaded by and the worst are picked
+    /// by.
     pub by: &'static str,
     /// `from your last 12 rounds, on this device`.
     pub caption: String,
@@ -92,6 +155,14 @@ pub struct Keys {
     pub empty: Option<&'static str>,
 }
 
+impl Keys {
+    /// What `d` offers, when there is a drill: `d drills these:`, then `DRILL qzx`.
+    pub fn offer(&self) -> Option<(&'static str, String)> {
+        let letters = self.drill.as_ref()?;
+        Some(("d drills these:", Mode::drill(letters)?.title()))
+    }
+}
+
 /// A key of the keyboard picture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KeyCap {
@@ -101,12 +172,22 @@ pub struct KeyCap {
     pub shade: Option<u8>,
 }
 
+impl KeyCap {
+    /// Its colour: the heat tier of its shade (the worse, the hotter), or the panel's
+    /// when it was never asked.
+    pub fn tone(self) -> Tone {
+        self.shade.map_or(Tone::Panel, |s| Tone::Heat(Tier::of(s)))
+    }
+}
+
 /// QWERTY's letter rows.
 pub const QWERTY: [&str; 3] = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
 
 /// The menu.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Menu {
+    /// `every round is a replay`, under the name.
+    pub tagline: &'static str,
     /// The modes, in order.
     pub items: Vec<MenuItem>,
     /// The picked item.
@@ -131,12 +212,26 @@ pub struct MenuItem {
 }
 
 impl MenuItem {
-    /// `HOT PURSUIT from lv7`, as the mode is titled.
+    /// `HOT PURSUIT from lv7`, as the mode is titled (and read out).
     pub fn title(&self) -> String {
         match self.level {
             Some(level) => format!("{} from lv{level}", self.label),
             None => self.label.clone(),
         }
+    }
+
+    /// As drawn on the menu, the level with the arrows that change it:
+    /// `HOT PURSUIT  ‹ lv7 ›`.
+    pub fn text(&self) -> String {
+        match self.level {
+            Some(level) => format!("{}  ‹ lv{level} ›", self.label),
+            None => self.label.clone(),
+        }
+    }
+
+    /// `RANKED` beside a mode whose next round counts.
+    pub fn badge(&self) -> Option<&'static str> {
+        self.ranked.then_some("RANKED")
     }
 }
 
@@ -188,6 +283,11 @@ pub struct Ghost {
 }
 
 impl Ghost {
+    /// The lead's colour: yours, theirs, or even.
+    pub fn tone(&self) -> Tone {
+        Tone::lead(self.lead.chars)
+    }
+
     /// The lead as drawn beside the text: `vs ada · +12 chars · +0.8 s`, `· lv9`.
     pub fn label(&self) -> String {
         let mut out = format!("vs {} · {}", self.name, self.lead.short());
@@ -295,8 +395,8 @@ impl Play {
             self.heat,
             self.tier
         );
-        if let Some(lead) = self.flame_lead() {
-            let _ = write!(out, " · flame {lead} behind");
+        if let Some(flame) = self.flame_line() {
+            let _ = write!(out, " · {flame}");
         }
         if let Some(live) = &self.live {
             let _ = write!(out, " · {live}");
@@ -314,6 +414,16 @@ impl Play {
         self.word(self.caret.0).map_or(String::new(), |w| {
             w.glyphs.iter().filter_map(|g| g.typed).collect()
         })
+    }
+
+    /// The heat meter's label: `heat 40 · SERRANO`.
+    pub fn heat_label(&self) -> String {
+        format!("heat {} · {}", self.heat, self.tier.name())
+    }
+
+    /// HOT PURSUIT: `flame 12 chars behind`.
+    pub fn flame_line(&self) -> Option<String> {
+        self.flame_lead().map(|lead| format!("flame {lead} behind"))
     }
 
     /// HOT PURSUIT: how far the flame is behind the caret, `12 chars` (or `1 char`).
@@ -353,6 +463,8 @@ pub struct Results {
     pub watched: bool,
     /// It was a race: both sides.
     pub race: Option<Race>,
+    /// Wpm and raw each second, the errors, and in a race the ghost's wpm.
+    pub chart: Chart,
 }
 
 /// A finished race, side by side.
@@ -383,9 +495,23 @@ pub struct Versus {
     pub them: String,
     /// Yours minus the ghost's: `+4.4`, `−1.5%`, `±0`.
     pub diff: String,
+    /// The difference's colour: ahead, behind or even.
+    pub tone: Tone,
+}
+
+impl Versus {
+    /// The ghost's, as drawn after yours: `vs 88 wpm`.
+    pub fn against(&self) -> String {
+        format!("vs {}", self.them)
+    }
 }
 
 impl Race {
+    /// The verdict's colour: who won.
+    pub fn tone(&self) -> Tone {
+        Tone::lead(self.margin)
+    }
+
     /// The race in one line: `you won by 4 wpm · score 92 wpm vs 88 wpm (+4 wpm) · …
     /// · the lead changed hands at 3 s`.
     pub fn line(&self) -> String {
@@ -405,9 +531,9 @@ impl Race {
 }
 
 impl Results {
-    /// Wpm each second, for the chart.
-    pub fn samples(&self) -> &[Sample] {
-        &self.score.samples
+    /// `share https://r.typepper.com/7Xf9qyuC`, once it has a link.
+    pub fn share_line(&self) -> Option<String> {
+        self.share.as_ref().map(|link| format!("share {link}"))
     }
 
     /// Every stat in one line: `92 wpm · BLITZ 15s · wpm 92 · raw 95 · …`.
@@ -431,20 +557,11 @@ pub struct Stat {
     pub tone: Tone,
 }
 
-/// How a piece of text is coloured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
-    /// The text colour.
-    Plain,
-    /// The accent.
-    Accent,
-    /// A heat tier's colour.
-    Heat(Tier),
-}
-
 /// Your last rounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct History {
+    /// `history`.
+    pub title: &'static str,
     /// Newest first.
     pub rows: Vec<HistoryRow>,
     /// The picked row.
@@ -470,9 +587,18 @@ pub struct HistoryRow {
     pub share: Option<String>,
 }
 
+impl HistoryRow {
+    /// `shared` for a round with a link, else nothing.
+    pub fn shared(&self) -> &'static str {
+        if self.share.is_some() { "shared" } else { "" }
+    }
+}
+
 /// Choosing a name to link this game to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
+    /// `link this game`.
+    pub title: &'static str,
     /// The name so far.
     pub name: String,
     /// What linking does, or who is linked now.
@@ -484,25 +610,20 @@ pub struct Link {
 /// A month's board.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Boards {
+    /// `boards`.
+    pub title: &'static str,
     /// The mode shown.
     pub mode: Mode,
+    /// The mode with the arrows that change it: `‹ BLITZ 15s ›`.
+    pub picker: String,
     /// `this month's best run per player`.
     pub caption: &'static str,
-    /// The rows, or why there are none.
-    pub rows: Rows,
+    /// Best first.
+    pub rows: Vec<BoardLine>,
+    /// In place of rows: `loading…`, why they didn't come, or that there are none yet.
+    pub say: Option<(String, Tone)>,
     /// The picked row.
     pub selected: usize,
-}
-
-/// A board's rows.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Rows {
-    /// Asked for.
-    Loading,
-    /// Why they didn't come.
-    Failed(String),
-    /// Best first.
-    Ready(Vec<BoardLine>),
 }
 
 /// A row of a board, as shown.
@@ -510,6 +631,8 @@ pub enum Rows {
 pub struct BoardLine {
     /// 1 for the best.
     pub rank: u32,
+    /// The rank's colour: a medal's for the first three.
+    pub medal: Tone,
     /// Who.
     pub name: String,
     /// `108 wpm`, `31 words`.
@@ -525,9 +648,9 @@ impl App {
     /// The model of the screen at monotonic time `now`, dates in `zone`.
     pub fn model(&self, now: f64, zone: &dyn Zone) -> Model {
         let mut notice = self.notice.clone();
-        let (name, banner, hints, body) = match &self.screen {
+        let (kind, banner, hints, body) = match &self.screen {
             Screen::Menu => (
-                "menu",
+                Kind::Menu,
                 None,
                 // `d` plays the last drill: offered only once there is one.
                 if self.drill.is_some() {
@@ -559,7 +682,11 @@ impl App {
                     None => watching.then(|| banner(mode, who)),
                 };
                 (
-                    if watching { "replay" } else { "playing" },
+                    if watching {
+                        Kind::Replay
+                    } else {
+                        Kind::Playing
+                    },
                     banner,
                     hints,
                     Body::Play(self.play_model(session, now)),
@@ -599,10 +726,10 @@ impl App {
                     Some(race) => Some(race_banner(r.score.mode, &race.name)),
                     None => r.watched.then(|| banner(r.score.mode, r.who.as_deref())),
                 };
-                ("results", banner, hints, Body::Results(results(r)))
+                (Kind::Results, banner, hints, Body::Results(results(r)))
             }
             Screen::History => (
-                "history",
+                Kind::History,
                 None,
                 "↑↓ pick · enter watch · g race · esc menu",
                 Body::History(self.history_model(zone)),
@@ -629,19 +756,20 @@ impl App {
                     ),
                 };
                 let link = Link {
+                    title: "link this game",
                     name: name.clone(),
                     about,
                     status,
                 };
                 (
-                    "link",
+                    Kind::Link,
                     None,
                     "3 to 20 letters, digits, _ or - · enter link · esc back",
                     Body::Link(link),
                 )
             }
             Screen::Keys(k) => (
-                "keys",
+                Kind::Keys,
                 None,
                 "t errors or time · d drill these · esc menu",
                 Body::Keys(keys_model(k, self.history.len())),
@@ -653,11 +781,16 @@ impl App {
                     }
                     _ => "←→ mode · esc menu",
                 };
-                ("boards", None, hints, Body::Boards(self.boards_model(b)))
+                (
+                    Kind::Boards,
+                    None,
+                    hints,
+                    Body::Boards(self.boards_model(b)),
+                )
             }
         };
         Model {
-            name,
+            kind,
             banner,
             notice,
             hints,
@@ -683,6 +816,7 @@ impl App {
             });
         }
         Menu {
+            tagline: "every round is a replay",
             items,
             selected: self.menu_item,
             last_round: self
@@ -768,6 +902,7 @@ impl App {
             })
             .collect();
         History {
+            title: "history",
             rows,
             selected: self.history_row,
             caption: format!("{}, on this device", last_rounds(self.history.len())),
@@ -780,24 +915,30 @@ impl App {
 
     fn boards_model(&self, b: &app::Boards) -> Boards {
         let mode = self.board_modes()[b.mode];
-        let rows = match &b.rows {
-            None => Rows::Loading,
-            Some(Err(e)) => Rows::Failed(e.clone()),
-            Some(Ok(rows)) => Rows::Ready(
+        let (rows, say) = match &b.rows {
+            None => (vec![], Some(("loading…".into(), Tone::Dim))),
+            Some(Err(e)) => (vec![], Some((e.clone(), Tone::Wrong))),
+            Some(Ok(rows)) => (
                 rows.iter()
                     .map(|r| BoardLine {
                         rank: r.rank,
+                        medal: Tone::rank(r.rank),
                         name: r.name.clone(),
                         score: format!("{} {}", r.score, mode.unit()),
                         accuracy: format!("{}%", r.accuracy),
                     })
                     .collect(),
+                rows.is_empty()
+                    .then(|| ("no runs this month yet: be the first".into(), Tone::Dim)),
             ),
         };
         Boards {
+            title: "boards",
             mode,
+            picker: format!("‹ {mode} ›"),
             caption: "this month's best run per player",
             rows,
+            say,
             selected: b.row,
         }
     }
@@ -856,9 +997,10 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
         })
         .collect();
     Keys {
+        title: "your keys",
         by: match k.by {
-            By::Errors => "errors",
-            By::Time => "time",
+            By::Errors => "by errors",
+            By::Time => "by time",
         },
         caption: format!("from {}, on this device", last_rounds(rounds)),
         keyboard,
@@ -947,7 +1089,7 @@ fn results(r: &app::Results) -> Results {
     let stat = |label, value: String| Stat {
         label,
         value,
-        tone: Tone::Plain,
+        tone: Tone::Text,
     };
     // wpm and raw to the hundredth both, so they read as the same kind of number; each
     // count of characters under its own name, so none is a bare number in a row.
@@ -979,14 +1121,20 @@ fn results(r: &app::Results) -> Results {
         "time",
         format!("{}.{} s", s.duration_ms / 1000, s.duration_ms % 1000 / 100),
     ));
+    let race = r.race.as_deref().map(|race| versus(s, race));
     Results {
+        chart: Chart::new(
+            &s.samples,
+            race.as_ref()
+                .map(|race| (race.name.as_str(), &race.samples[..], &race.changes[..])),
+        ),
         score: s.clone(),
         headline: s.headline().to_string(),
         title: s.mode.title(),
         stats,
         share: r.share.clone(),
         watched: r.watched,
-        race: r.race.as_deref().map(|race| versus(s, race)),
+        race,
     }
 }
 
@@ -1020,12 +1168,14 @@ fn versus(you: &Score, race: &app::RaceEnd) -> Race {
             you: a.to_string(),
             them: b.to_string(),
             diff: format!("{} {unit}", signed(diff * 100)),
+            tone: Tone::lead(diff),
         },
         Versus {
             label: "wpm",
             you: hundredths(you.wpm_x100),
             them: hundredths(them.wpm_x100),
             diff: signed(i64::from(you.wpm_x100) - i64::from(them.wpm_x100)),
+            tone: Tone::lead(i64::from(you.wpm_x100) - i64::from(them.wpm_x100)),
         },
         Versus {
             label: "accuracy",
@@ -1035,6 +1185,7 @@ fn versus(you: &Score, race: &app::RaceEnd) -> Race {
                 "{}%",
                 signed(i64::from(you.accuracy_x100) - i64::from(them.accuracy_x100))
             ),
+            tone: Tone::lead(i64::from(you.accuracy_x100) - i64::from(them.accuracy_x100)),
         },
     ];
     Race {
@@ -1114,7 +1265,7 @@ mod tests {
     fn the_menu_lists_the_modes_and_who_plays() {
         let mut app = fresh();
         let m = app.model(0.0, &UTC);
-        assert_eq!((m.name, m.banner, m.notice), ("menu", None, None));
+        assert_eq!((m.kind.name(), m.banner, m.notice), ("menu", None, None));
         let Body::Menu(menu) = m.body else { panic!() };
         let titles: Vec<String> = menu.items.iter().map(MenuItem::title).collect();
         assert_eq!(
@@ -1151,7 +1302,7 @@ mod tests {
             app.model(900.0, &UTC),
             "nothing moves before the first key"
         );
-        assert_eq!(before.name, "playing");
+        assert_eq!(before.kind.name(), "playing");
         let Body::Play(play) = &before.body else {
             panic!()
         };
@@ -1186,7 +1337,7 @@ mod tests {
         assert!(!app.model(0.0, &UTC).hints.contains(" d "));
         app.key(Key::Char('d'), at(0.0));
         let m = app.model(0.0, &UTC);
-        assert_eq!(m.name, "menu");
+        assert_eq!(m.kind.name(), "menu");
         assert!(m.notice.unwrap().starts_with("no drill yet"));
         let stored = Stored {
             drill: Some("nr".into()),
@@ -1195,7 +1346,7 @@ mod tests {
         let mut app = App::new(7, &stored).0;
         assert!(app.model(0.0, &UTC).hints.contains(" p d quick start"));
         app.key(Key::Char('d'), at(0.0));
-        assert_eq!(app.model(0.0, &UTC).name, "playing");
+        assert_eq!(app.model(0.0, &UTC).kind.name(), "playing");
     }
 
     fn live(app: &App, t: f64) -> Option<String> {
@@ -1299,7 +1450,7 @@ mod tests {
         app.key(Key::Char('x'), at(t));
         app.tick(at(20_000.0));
         let m = app.model(20_000.0, &UTC);
-        assert_eq!((m.name, m.banner.as_deref()), ("results", None));
+        assert_eq!((m.kind.name(), m.banner.as_deref()), ("results", None));
         let Body::Results(r) = m.body else { panic!() };
         let labels: Vec<&str> = r.stats.iter().map(|s| s.label).collect();
         assert_eq!(
@@ -1336,7 +1487,7 @@ mod tests {
             r.stats[1]
         );
         assert!(c.wrong + c.extra > 0, "the x counts against the round");
-        assert_eq!(r.samples().len(), 15);
+        assert_eq!(r.score.samples.len(), 15);
     }
 
     #[test]
@@ -1379,7 +1530,7 @@ mod tests {
         }
         app.key(Key::Char('h'), at(t));
         let m = app.model(t, &Fixed(330));
-        assert_eq!(m.name, "history");
+        assert_eq!(m.kind.name(), "history");
         let Body::History(h) = m.body else { panic!() };
         assert_eq!(h.caption, "your last 2 rounds, on this device");
         assert_eq!(h.empty, None);
@@ -1406,7 +1557,10 @@ mod tests {
         }
         app.key(Key::Enter, at(0.0));
         let m = app.model(0.0, &UTC);
-        assert_eq!((m.name, m.notice.as_deref()), ("link", Some("linking…")));
+        assert_eq!(
+            (m.kind.name(), m.notice.as_deref()),
+            ("link", Some("linking…"))
+        );
         let Body::Link(link) = m.body else { panic!() };
         assert_eq!(
             (link.name.as_str(), link.status.as_str()),
@@ -1418,7 +1572,15 @@ mod tests {
         let Body::Boards(b) = app.model(0.0, &UTC).body else {
             panic!()
         };
-        assert_eq!((b.mode, &b.rows), (Mode::BLITZ_15, &Rows::Loading));
+        assert_eq!(
+            (b.mode, b.picker.as_str(), &b.rows[..], b.say),
+            (
+                Mode::BLITZ_15,
+                "‹ BLITZ 15s ›",
+                &[][..],
+                Some(("loading…".into(), Tone::Dim))
+            )
+        );
         let row = BoardRow {
             rank: 1,
             name: "ada".into(),
@@ -1434,11 +1596,20 @@ mod tests {
         let Body::Boards(b) = m.body else { panic!() };
         let want = BoardLine {
             rank: 1,
+            medal: Tone::Gold,
             name: "ada".into(),
             score: "108 wpm".into(),
             accuracy: "98.5%".into(),
         };
-        assert_eq!(b.rows, Rows::Ready(vec![want]));
+        assert_eq!((b.rows, b.say), (vec![want], None));
+        app.board_loaded("time:15", Ok(vec![]));
+        let Body::Boards(b) = app.model(0.0, &UTC).body else {
+            panic!()
+        };
+        assert_eq!(
+            b.say,
+            Some(("no runs this month yet: be the first".into(), Tone::Dim))
+        );
     }
 
     #[test]

@@ -128,7 +128,7 @@ mod screen {
         let Body::Keys(keys) = &m.body else {
             panic!("{m:?}")
         };
-        assert_eq!(keys.by, "errors");
+        assert_eq!(keys.by, "by errors");
         assert_eq!(
             keys.keyboard.iter().map(Vec::len).collect::<Vec<_>>(),
             [10, 9, 7]
@@ -155,7 +155,7 @@ mod screen {
         let Body::Keys(by_time) = app.model(0.0, &Fixed(0)).body else {
             panic!()
         };
-        assert_eq!(by_time.by, "time");
+        assert_eq!(by_time.by, "by time");
         assert_ne!(by_time.lists, keys.lists);
 
         // d plays a drill of the worst letters, and the menu keeps it.

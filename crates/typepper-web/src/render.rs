@@ -1,11 +1,13 @@
 //! The canvas renderer: draws a screen's model, only when the model changed or an
 //! animation runs.
 
-use typepper_engine::{CharState, Sample, Tier};
+use typepper_engine::{CharState, Tier};
 use typepper_game::layout::{LINES, Scroll};
 use typepper_game::model::{
-    Boards, Body, Ghost, History, Keys, Link, Menu, Model, Play, Race, Results, Rows, Tone,
+    Boards, Body, Chart, Ghost, History, Keys, Link, Menu, Model, Play, Race, Results, Tone,
+    WORDMARK,
 };
+use typepper_game::palette::FLAME;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -14,19 +16,28 @@ use crate::dom::{Context, DomError};
 const FONT_STACK: &str =
     "ui-monospace, SFMono-Regular, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
 
-const BG: &str = "#141218";
-const PANEL: &str = "#1f1b26";
-const DIM: &str = "#6b6577";
-const FAINT: &str = "#3a3442";
-const TEXT: &str = "#f2ede4";
-const WRONG: &str = "#ff4d5e";
-const EXTRA: &str = "#a8263b";
-const BURNT: &str = "#6e3b2a";
-const ACCENT: &str = "#ff7a1a";
-const CARET: &str = "#ffb020";
-/// A race's ghost: its caret, its name, its line on the chart.
-const GHOST: &str = "#8fb8ff";
-const LEADING: &str = "#7ed957";
+/// A colour as CSS writes it, `#rrggbb`, made on the stack: the canvas takes a string.
+struct Css([u8; 7]);
+
+impl Css {
+    fn of(rgb: u32) -> Css {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = [b'#'; 7];
+        for (i, b) in out[1..].iter_mut().enumerate() {
+            *b = HEX[(rgb >> (20 - 4 * i) & 0xf) as usize];
+        }
+        Css(out)
+    }
+
+    fn str(&self) -> &str {
+        core::str::from_utf8(&self.0).unwrap_or("#000")
+    }
+}
+
+/// The canvas's colour for a tone.
+fn css(tone: Tone) -> Css {
+    Css::of(tone.rgb())
+}
 
 /// Something the mouse can click.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -151,7 +162,7 @@ impl Renderer {
         let (w, h, dpr) = self.size;
         let ctx = &self.ctx;
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-        ctx.set_fill_style_str(BG);
+        self.fill_style(Tone::Background);
         ctx.fill_rect(0.0, 0.0, w, h);
         self.hits.clear();
         self.animate = false;
@@ -176,8 +187,16 @@ impl Renderer {
             .set_font(&format!("{weight} {size}px {FONT_STACK}"));
     }
 
-    fn text(&self, s: &str, x: f64, y: f64, color: &str, align: &str) {
-        self.ctx.set_fill_style_str(color);
+    fn fill_style(&self, tone: Tone) {
+        self.ctx.set_fill_style_str(css(tone).str());
+    }
+
+    fn stroke_style(&self, tone: Tone) {
+        self.ctx.set_stroke_style_str(css(tone).str());
+    }
+
+    fn text(&self, s: &str, x: f64, y: f64, tone: Tone, align: &str) {
+        self.fill_style(tone);
         self.ctx.set_text_align(align);
         let _ = self.ctx.fill_text(s, x, y);
     }
@@ -208,24 +227,25 @@ impl Renderer {
     fn hints(&self, s: &str) {
         let (w, h, _) = self.size;
         self.font(13.0, 400);
-        self.text(s, w / 2.0, h - 28.0, DIM, "center");
+        self.text(s, w / 2.0, h - 28.0, Tone::Dim, "center");
     }
 
     fn notice(&self, s: &str, y: f64) {
         let (w, _, _) = self.size;
         self.font(14.0, 500);
-        self.text(s, w / 2.0, y, WRONG, "center");
+        self.text(s, w / 2.0, y, Tone::Wrong, "center");
     }
 
     fn title(&self, y: f64) {
         let (w, _, _) = self.size;
         self.font(44.0, 700);
         // "ty" and "pepper": the pepper in typepper, in its colour.
-        let ty_w = self.text_width("ty");
-        let all = self.text_width("typepper");
-        let x = w / 2.0 - all / 2.0;
-        self.text("ty", x, y, TEXT, "left");
-        self.text("pepper", x + ty_w, y, ACCENT, "left");
+        let all: f64 = WORDMARK.iter().map(|(part, _)| self.text_width(part)).sum();
+        let mut x = w / 2.0 - all / 2.0;
+        for (part, tone) in WORDMARK {
+            self.text(part, x, y, tone, "left");
+            x += self.text_width(part);
+        }
     }
 
     fn draw_menu(&mut self, menu: &Menu, notice: Option<&str>) {
@@ -233,13 +253,7 @@ impl Renderer {
         let top = (h * 0.22).max(70.0);
         self.title(top);
         self.font(14.0, 400);
-        self.text(
-            "every round is a replay",
-            w / 2.0,
-            top + 30.0,
-            DIM,
-            "center",
-        );
+        self.text(menu.tagline, w / 2.0, top + 30.0, Tone::Dim, "center");
         let item_h = 44.0;
         let y0 = top + 90.0;
         for (i, item) in menu.items.iter().enumerate() {
@@ -252,21 +266,16 @@ impl Renderer {
                 h: item_h - 6.0,
             };
             if selected {
-                self.ctx.set_fill_style_str(PANEL);
+                self.fill_style(Tone::Panel);
                 self.round_rect(rect, 10.0);
                 self.ctx.fill();
             }
             self.font(20.0, if selected { 700 } else { 500 });
-            let color = if selected { ACCENT } else { TEXT };
-            let label = match item.level {
-                Some(level) => format!("{}  ‹ lv{level} ›", item.label),
-                None => item.label.to_owned(),
-            };
-            self.text(&label, w / 2.0, y, color, "center");
-            if item.ranked {
-                // The next round of this mode is on an issued seed: it counts.
+            let color = if selected { Tone::Accent } else { Tone::Text };
+            self.text(&item.text(), w / 2.0, y, color, "center");
+            if let Some(badge) = item.badge() {
                 self.font(11.0, 600);
-                self.text("RANKED", rect.x + rect.w + 14.0, y - 2.0, DIM, "left");
+                self.text(badge, rect.x + rect.w + 14.0, y - 2.0, Tone::Dim, "left");
             }
             self.hits.push((rect, Target::Menu(i)));
         }
@@ -276,11 +285,11 @@ impl Renderer {
         }
         self.font(14.0, 400);
         if let Some(line) = &menu.last_round {
-            self.text(line, w / 2.0, below + 30.0, DIM, "center");
+            self.text(line, w / 2.0, below + 30.0, Tone::Dim, "center");
         }
-        self.text(&menu.player, w / 2.0, below + 54.0, DIM, "center");
+        self.text(&menu.player, w / 2.0, below + 54.0, Tone::Dim, "center");
         if let Some(line) = &menu.race {
-            self.text(line, w / 2.0, below + 78.0, GHOST, "center");
+            self.text(line, w / 2.0, below + 78.0, Tone::Ghost, "center");
         }
     }
 
@@ -288,25 +297,24 @@ impl Renderer {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
         self.font(26.0, 700);
-        self.text("history", x0, 70.0, TEXT, "left");
+        self.text(history.title, x0, 70.0, Tone::Text, "left");
         self.font(14.0, 400);
-        self.text(&history.caption, x0 + width, 70.0, DIM, "right");
+        self.text(&history.caption, x0 + width, 70.0, Tone::Dim, "right");
         if let Some(empty) = history.empty {
             self.font(18.0, 400);
-            self.text(empty, w / 2.0, h / 2.0, DIM, "center");
+            self.text(empty, w / 2.0, h / 2.0, Tone::Dim, "center");
         }
         let rows = &history.rows;
         for (i, y, selected) in self.list_rows(rows.len(), history.selected, 120.0, Target::History)
         {
             let r = &rows[i];
             self.font(16.0, if selected { 700 } else { 400 });
-            self.text(&r.date, x0, y, DIM, "left");
-            self.text(&r.title, x0 + width * 0.3, y, TEXT, "left");
-            let color = if selected { ACCENT } else { TEXT };
+            self.text(&r.date, x0, y, Tone::Dim, "left");
+            self.text(&r.title, x0 + width * 0.3, y, Tone::Text, "left");
+            let color = if selected { Tone::Accent } else { Tone::Text };
             self.text(&r.headline, x0 + width * 0.68, y, color, "right");
-            self.text(&r.accuracy, x0 + width * 0.84, y, DIM, "right");
-            let shared = if r.share.is_some() { "shared" } else { "" };
-            self.text(shared, x0 + width, y, DIM, "right");
+            self.text(&r.accuracy, x0 + width * 0.84, y, Tone::Dim, "right");
+            self.text(r.shared(), x0 + width, y, Tone::Dim, "right");
         }
     }
 
@@ -316,14 +324,14 @@ impl Renderer {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
         self.font(26.0, 700);
-        self.text("your keys", x0, 70.0, TEXT, "left");
+        self.text(k.title, x0, 70.0, Tone::Text, "left");
         self.font(16.0, 700);
-        self.text(&format!("by {}", k.by), x0 + width, 70.0, ACCENT, "right");
+        self.text(k.by, x0 + width, 70.0, Tone::Accent, "right");
         self.font(14.0, 400);
-        self.text(&k.caption, x0, 96.0, DIM, "left");
+        self.text(&k.caption, x0, 96.0, Tone::Dim, "left");
         if let Some(empty) = notice.or(k.empty) {
             self.font(18.0, 400);
-            self.text(empty, w / 2.0, h / 2.0, DIM, "center");
+            self.text(empty, w / 2.0, h / 2.0, Tone::Dim, "center");
             return;
         }
         // The keyboard: each row a little to the right of the one above.
@@ -338,11 +346,12 @@ impl Renderer {
                     w: cap - 6.0,
                     h: cap - 6.0,
                 };
-                let (fill, ink) = match key.shade {
-                    Some(s) => (tier_color(Tier::of(s)), BG),
-                    None => (PANEL, DIM),
+                // A key never asked keeps the panel's colour, its letter dim.
+                let ink = match key.shade {
+                    Some(_) => Tone::Background,
+                    None => Tone::Dim,
                 };
-                self.ctx.set_fill_style_str(fill);
+                self.fill_style(key.tone());
                 self.round_rect(rect, 8.0);
                 self.ctx.fill();
                 self.font(cap * 0.42, 700);
@@ -360,38 +369,35 @@ impl Renderer {
         let rows = ((h - top - 110.0) / 24.0).floor().max(3.0) as usize;
         for (x, list) in [x0, x0 + width / 2.0 + 10.0].into_iter().zip(&k.lists) {
             self.font(13.0, 600);
-            self.text(list.title, x, top, DIM, "left");
+            self.text(list.title, x, top, Tone::Dim, "left");
             self.font(14.0, 400);
             if list.lines.is_empty() {
-                self.text(list.none, x, top + 26.0, DIM, "left");
+                self.text(list.none, x, top + 26.0, Tone::Dim, "left");
             }
             let shown = list.lines.len().clamp(1, rows);
             for (n, line) in list.lines.iter().take(rows).enumerate() {
-                let color = if n == 0 { ACCENT } else { TEXT };
+                let color = if n == 0 { Tone::Accent } else { Tone::Text };
                 self.text(line, x, top + 26.0 + n as f64 * 24.0, color, "left");
             }
             if let Some(note) = &list.note {
                 self.font(12.0, 400);
-                self.text(note, x, top + 26.0 + shown as f64 * 24.0, DIM, "left");
+                self.text(note, x, top + 26.0 + shown as f64 * 24.0, Tone::Dim, "left");
             }
         }
         let note = usize::from(k.lists.iter().any(|l| l.note.is_some()));
         let foot = top + 26.0 + (rows.min(10) + note) as f64 * 24.0 + 16.0;
         self.font(14.0, 400);
-        self.text(&k.trend, x0, foot, DIM, "left");
-        if let Some(letters) = &k.drill {
+        self.text(&k.trend, x0, foot, Tone::Dim, "left");
+        if let Some((offer, drill)) = k.offer() {
+            self.font(14.0, 400);
+            self.text(offer, x0, foot + 30.0, Tone::Dim, "left");
+            let after = x0 + self.text_width(offer) + 8.0;
             self.font(16.0, 700);
-            self.text(
-                &format!("d drills these: DRILL {letters}"),
-                x0,
-                foot + 30.0,
-                CARET,
-                "left",
-            );
+            self.text(&drill, after, foot + 30.0, Tone::Accent, "left");
         }
         if let Some(why) = k.no_drill {
             self.font(13.0, 400);
-            self.text(why, x0, foot + 30.0, DIM, "left");
+            self.text(why, x0, foot + 30.0, Tone::Dim, "left");
         }
     }
 
@@ -421,7 +427,7 @@ impl Renderer {
             };
             let selected = i == picked;
             if selected {
-                self.ctx.set_fill_style_str(PANEL);
+                self.fill_style(Tone::Panel);
                 self.round_rect(rect, 8.0);
                 self.ctx.fill();
             }
@@ -441,13 +447,14 @@ impl Renderer {
             w: tw,
             h: 26.0,
         };
-        self.ctx.set_fill_style_str(WRONG);
+        self.fill_style(Tone::Wrong);
         self.round_rect(r, 13.0);
         self.ctx.fill();
-        self.text(label, w / 2.0, 36.0, BG, "center");
+        self.text(label, w / 2.0, 36.0, Tone::Background, "center");
     }
 
-    fn heat_bar(&self, heat: u8, tier: Tier, x: f64, y: f64, width: f64) {
+    fn heat_bar(&self, play: &Play, x: f64, y: f64, width: f64) {
+        let (heat, tier) = (play.heat, play.tier);
         let ctx = &self.ctx;
         let bar = Rect {
             x,
@@ -455,7 +462,7 @@ impl Renderer {
             w: width,
             h: 8.0,
         };
-        ctx.set_fill_style_str(PANEL);
+        self.fill_style(Tone::Panel);
         self.round_rect(bar, 4.0);
         ctx.fill();
         let filled = Rect {
@@ -465,11 +472,11 @@ impl Renderer {
         if filled.w > 0.0 {
             let g = ctx.create_linear_gradient(x, 0.0, x + width, 0.0);
             for t in Tier::ALL {
-                let _ = g.add_color_stop(f32::from(t.floor()) / 100.0, tier_color(t));
+                let _ = g.add_color_stop(f32::from(t.floor()) / 100.0, css(Tone::Heat(t)).str());
             }
             ctx.set_fill_style_canvas_gradient(&g);
             if tier >= Tier::Ghost {
-                ctx.set_shadow_color(tier_color(tier));
+                ctx.set_shadow_color(css(Tone::Heat(tier)).str());
                 ctx.set_shadow_blur(16.0);
             }
             self.round_rect(filled, 4.0);
@@ -477,8 +484,13 @@ impl Renderer {
             ctx.set_shadow_blur(0.0);
         }
         self.font(13.0, 700);
-        let label = format!("heat {heat} · {}", tier.name());
-        self.text(&label, x + width, y - 10.0, tier_color(tier), "right");
+        self.text(
+            &play.heat_label(),
+            x + width,
+            y - 10.0,
+            Tone::Heat(tier),
+            "right",
+        );
     }
 
     fn draw_play(&mut self, play: &Play, now: f64, dt: f64) {
@@ -487,22 +499,20 @@ impl Renderer {
         let top = (h * 0.28).max(110.0);
         // The status row: mode, the big number (time or level), heat.
         self.font(15.0, 600);
-        self.text(&play.mode.title(), x0, top - 52.0, DIM, "left");
+        self.text(&play.mode.title(), x0, top - 52.0, Tone::Dim, "left");
         self.font(34.0, 700);
-        let big_color = if play.started { ACCENT } else { DIM };
+        let big_color = if play.started {
+            Tone::Accent
+        } else {
+            Tone::Dim
+        };
         self.text(&play.clock.big(), x0, top - 14.0, big_color, "left");
         if let Some(live) = &play.live {
             let after = x0 + self.text_width(&play.clock.big()) + 18.0;
             self.font(15.0, 600);
-            self.text(live, after, top - 14.0, TEXT, "left");
+            self.text(live, after, top - 14.0, Tone::Text, "left");
         }
-        self.heat_bar(
-            play.heat,
-            play.tier,
-            x0 + width * 0.45,
-            top - 30.0,
-            width * 0.55,
-        );
+        self.heat_bar(play, x0 + width * 0.45, top - 30.0, width * 0.55);
 
         // The words.
         let size = if width < 520.0 { 22.0 } else { 28.0 };
@@ -551,24 +561,24 @@ impl Renderer {
                     let gx = x + word.col_of(gi, &cells) as f64 * cw;
                     let gw = cells(g.ch) as f64 * cw;
                     let color = match g.state {
-                        CharState::Correct if play.burnt(word, gi) => BURNT,
-                        CharState::Correct => TEXT,
-                        CharState::Wrong => WRONG,
-                        CharState::Extra => EXTRA,
-                        CharState::Missed | CharState::Pending => DIM,
+                        CharState::Correct if play.burnt(word, gi) => Tone::Burnt,
+                        CharState::Correct => Tone::Text,
+                        CharState::Wrong => Tone::Wrong,
+                        CharState::Extra => Tone::Extra,
+                        CharState::Missed | CharState::Pending => Tone::Dim,
                     };
-                    self.ctx.set_fill_style_str(color);
+                    self.fill_style(color);
                     self.ctx.set_text_align("left");
                     let mut buf = [0u8; 4];
                     let _ = self.ctx.fill_text(g.ch.encode_utf8(&mut buf), gx, y);
                     if g.state == CharState::Missed {
-                        self.ctx.set_fill_style_str(WRONG);
+                        self.fill_style(Tone::Wrong);
                         self.ctx.fill_rect(gx, y + 6.0, gw, 2.0);
                     }
                 }
                 if word.done_wrong() {
                     // A word committed wrong is underlined whole, as Monkeytype does.
-                    self.ctx.set_fill_style_str(WRONG);
+                    self.fill_style(Tone::Wrong);
                     self.ctx.set_global_alpha(0.6);
                     self.ctx
                         .fill_rect(x, y + 9.0, word.cols(&cells) as f64 * cw, 1.5);
@@ -604,17 +614,12 @@ impl Renderer {
         let mut y = text_top + LINES as f64 * line_h + 10.0;
         if let Some(prompt) = play.prompt {
             self.font(15.0, 400);
-            self.text(prompt, w / 2.0, y, DIM, "center");
+            self.text(prompt, w / 2.0, y, Tone::Dim, "center");
             y += 28.0;
         }
         if let Some(g) = &play.ghost {
             self.font(17.0, 700);
-            let color = match g.lead.chars.signum() {
-                1 => LEADING,
-                -1 => WRONG,
-                _ => GHOST,
-            };
-            self.text(&g.label(), w / 2.0, y, color, "center");
+            self.text(&g.label(), w / 2.0, y, g.tone(), "center");
         }
     }
 
@@ -622,7 +627,7 @@ impl Renderer {
     fn ghost_caret(&self, g: &Ghost, (x, y): (f64, f64), size: f64) {
         let ctx = &self.ctx;
         ctx.set_global_alpha(0.55);
-        ctx.set_fill_style_str(GHOST);
+        self.fill_style(Tone::Ghost);
         let r = Rect {
             x: x - 1.0,
             y: y - size * 0.92,
@@ -632,7 +637,7 @@ impl Renderer {
         self.round_rect(r, 1.25);
         ctx.fill();
         self.font(11.0, 600);
-        self.text(&g.name, x, y - size * 0.98, GHOST, "center");
+        self.text(&g.name, x, y - size * 0.98, Tone::Ghost, "center");
         ctx.set_global_alpha(1.0);
     }
 
@@ -664,7 +669,7 @@ impl Renderer {
         let visible = started || (now / 530.0).floor() as i64 % 2 == 0;
         self.animate |= moving || !started;
         if visible {
-            self.ctx.set_fill_style_str(CARET);
+            self.fill_style(Tone::Caret);
             let r = Rect {
                 x: pos - 1.0,
                 y: target.1 - size * 0.92,
@@ -689,7 +694,7 @@ impl Renderer {
             ctx.set_fill_style_canvas_gradient(&g);
             ctx.fill_rect(x - h, base - h * 1.4, 2.0 * h, 1.6 * h);
         }
-        for (scale, color) in [(1.0, "#ff3d1f"), (0.72, "#ff8c1a"), (0.42, "#ffe066")] {
+        for (scale, color) in [1.0, 0.72, 0.42].into_iter().zip(FLAME) {
             let (fw, fh) = (w * scale, h * scale);
             let sway = (now / 110.0 + scale * 3.0).sin() * fw * 0.18;
             ctx.begin_path();
@@ -703,7 +708,7 @@ impl Renderer {
                 base - fh,
             );
             ctx.bezier_curve_to(x + fw * 0.9, base - fh * 0.55, x + fw, base, x, base);
-            ctx.set_fill_style_str(color);
+            ctx.set_fill_style_str(Css::of(color).str());
             ctx.fill();
         }
     }
@@ -712,23 +717,23 @@ impl Renderer {
         let (w, h, _) = self.size;
         let top = (h * 0.25).max(90.0);
         self.font(28.0, 700);
-        self.text("link this game", w / 2.0, top, TEXT, "center");
+        self.text(link.title, w / 2.0, top, Tone::Text, "center");
         self.font(15.0, 400);
-        self.text(&link.about, w / 2.0, top + 34.0, DIM, "center");
+        self.text(&link.about, w / 2.0, top + 34.0, Tone::Dim, "center");
         let field = Rect {
             x: w / 2.0 - 200.0,
             y: top + 70.0,
             w: 400.0,
             h: 54.0,
         };
-        self.ctx.set_fill_style_str(PANEL);
+        self.fill_style(Tone::Panel);
         self.round_rect(field, 12.0);
         self.ctx.fill();
         self.font(26.0, 600);
-        self.text(&link.name, w / 2.0, top + 106.0, ACCENT, "center");
+        self.text(&link.name, w / 2.0, top + 106.0, Tone::Accent, "center");
         let tw = self.text_width(&link.name);
         if (now / 530.0).floor() as i64 % 2 == 0 {
-            self.ctx.set_fill_style_str(CARET);
+            self.fill_style(Tone::Caret);
             self.ctx
                 .fill_rect(w / 2.0 + tw / 2.0 + 3.0, top + 82.0, 2.5, 30.0);
         }
@@ -742,53 +747,23 @@ impl Renderer {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
         self.font(26.0, 700);
-        self.text("boards", x0, 70.0, TEXT, "left");
+        self.text(b.title, x0, 70.0, Tone::Text, "left");
         self.font(18.0, 700);
-        self.text(
-            &format!("‹ {} ›", b.mode),
-            x0 + width,
-            70.0,
-            ACCENT,
-            "right",
-        );
+        self.text(&b.picker, x0 + width, 70.0, Tone::Accent, "right");
         self.font(13.0, 400);
-        self.text(b.caption, x0 + width, 92.0, DIM, "right");
-        let rows = match &b.rows {
-            Rows::Loading => {
-                self.font(18.0, 400);
-                self.text("loading…", w / 2.0, h / 2.0, DIM, "center");
-                return;
-            }
-            Rows::Failed(e) => {
-                self.notice(e, h / 2.0);
-                return;
-            }
-            Rows::Ready(rows) => rows,
-        };
-        if rows.is_empty() {
+        self.text(b.caption, x0 + width, 92.0, Tone::Dim, "right");
+        if let Some((say, tone)) = &b.say {
             self.font(18.0, 400);
-            self.text(
-                "no runs this month yet: be the first",
-                w / 2.0,
-                h / 2.0,
-                DIM,
-                "center",
-            );
+            self.text(say, w / 2.0, h / 2.0, *tone, "center");
         }
-        for (i, y, selected) in self.list_rows(rows.len(), b.selected, 140.0, Target::Board) {
-            let r = &rows[i];
+        for (i, y, selected) in self.list_rows(b.rows.len(), b.selected, 140.0, Target::Board) {
+            let r = &b.rows[i];
             self.font(16.0, if selected { 700 } else { 400 });
-            let medal = match r.rank {
-                1 => tier_color(Tier::Reaper),
-                2 => tier_color(Tier::Habanero),
-                3 => tier_color(Tier::Serrano),
-                _ => DIM,
-            };
-            self.text(&r.rank.to_string(), x0 + 24.0, y, medal, "right");
-            self.text(&r.name, x0 + 48.0, y, TEXT, "left");
-            let color = if selected { ACCENT } else { TEXT };
+            self.text(&r.rank.to_string(), x0 + 24.0, y, r.medal, "right");
+            self.text(&r.name, x0 + 48.0, y, Tone::Text, "left");
+            let color = if selected { Tone::Accent } else { Tone::Text };
             self.text(&r.score, x0 + width * 0.72, y, color, "right");
-            self.text(&r.accuracy, x0 + width, y, DIM, "right");
+            self.text(&r.accuracy, x0 + width, y, Tone::Dim, "right");
         }
     }
 
@@ -797,21 +772,15 @@ impl Renderer {
         let (x0, width) = self.column();
         let top = (h * 0.16).max(90.0);
         self.font(64.0, 800);
-        self.text(&r.headline, x0, top + 20.0, ACCENT, "left");
+        self.text(&r.headline, x0, top + 20.0, Tone::Accent, "left");
         self.font(16.0, 600);
-        self.text(&r.title, x0, top + 50.0, DIM, "left");
+        self.text(&r.title, x0, top + 50.0, Tone::Dim, "left");
         self.font(14.0, 500);
-        if let Some(link) = &r.share {
-            self.text(
-                &format!("share {link}"),
-                x0 + width,
-                top - 10.0,
-                CARET,
-                "right",
-            );
+        if let Some(share) = r.share_line() {
+            self.text(&share, x0 + width, top - 10.0, Tone::Caret, "right");
         }
         if let Some(note) = notice {
-            self.text(note, x0 + width, top + 14.0, DIM, "right");
+            self.text(note, x0 + width, top + 14.0, Tone::Dim, "right");
         }
         // As many stats a row as the widest value fits, spread evenly over the fewest rows.
         self.font(20.0, 700);
@@ -829,14 +798,9 @@ impl Renderer {
             let x = x0 + (i % per_row) as f64 * cell;
             let y = top + 100.0 + (i / per_row) as f64 * 62.0;
             self.font(12.0, 600);
-            self.text(stat.label, x, y, DIM, "left");
+            self.text(stat.label, x, y, Tone::Dim, "left");
             self.font(20.0, 700);
-            let color = match stat.tone {
-                Tone::Plain => TEXT,
-                Tone::Accent => ACCENT,
-                Tone::Heat(tier) => tier_color(tier),
-            };
-            self.text(&stat.value, x, y + 26.0, color, "left");
+            self.text(&stat.value, x, y + 26.0, stat.tone, "left");
         }
         let rows = r.stats.len().div_ceil(per_row) as f64;
         let mut chart_top = top + 100.0 + rows * 62.0 + 10.0;
@@ -845,76 +809,49 @@ impl Renderer {
             chart_top += 86.0;
         }
         let chart_h = (h - chart_top - 80.0).clamp(90.0, 220.0);
-        self.chart(r, x0, chart_top, width, chart_h);
+        self.chart(&r.chart, x0, chart_top, width, chart_h);
     }
 
     /// A race's results: who won, and each number beside the ghost's.
     fn versus(&self, race: &Race, x0: f64, y: f64, width: f64) {
         self.font(20.0, 800);
-        let color = match race.margin.signum() {
-            1 => LEADING,
-            -1 => WRONG,
-            _ => GHOST,
-        };
-        self.text(&race.verdict, x0, y + 4.0, color, "left");
+        self.text(&race.verdict, x0, y + 4.0, race.tone(), "left");
         let cell = width / race.rows.len().max(1) as f64;
         for (i, v) in race.rows.iter().enumerate() {
             let x = x0 + i as f64 * cell;
             self.font(12.0, 600);
-            self.text(
-                &format!("{} · you vs {}", v.label, race.name),
-                x,
-                y + 32.0,
-                DIM,
-                "left",
-            );
+            self.text(v.label, x, y + 32.0, Tone::Dim, "left");
             self.font(18.0, 700);
-            self.text(&v.you, x, y + 56.0, TEXT, "left");
-            let mut at = x + self.text_width(&v.you);
+            self.text(&v.you, x, y + 56.0, Tone::Text, "left");
+            let mut at = x + self.text_width(&v.you) + 8.0;
             self.font(18.0, 500);
-            let them = format!(" vs {}", v.them);
-            self.text(&them, at, y + 56.0, GHOST, "left");
-            at += self.text_width(&them);
+            let them = v.against();
+            self.text(&them, at, y + 56.0, Tone::Ghost, "left");
+            at += self.text_width(&them) + 12.0;
             self.font(14.0, 600);
-            let color = if v.diff.starts_with('−') {
-                WRONG
-            } else {
-                LEADING
-            };
-            self.text(&format!("  {}", v.diff), at, y + 56.0, color, "left");
+            self.text(&v.diff, at, y + 56.0, v.tone, "left");
         }
     }
 
-    /// The per-second chart: wpm so far (accent), raw (dim), and errors (red crosses); in
-    /// a race, the ghost's wpm (blue) and a bar where the lead changed hands.
-    fn chart(&self, r: &Results, x: f64, y: f64, width: f64, height: f64) {
+    /// The model's chart: its lines back to front, its error dots, a bar where the lead
+    /// changed hands, the wpm ticks, about six seconds labelled, the legend above.
+    fn chart(&self, chart: &Chart, x: f64, y: f64, width: f64, height: f64) {
         let ctx = &self.ctx;
-        let samples = r.samples();
-        let ghost = r.race.as_ref().map_or(&[][..], |race| &race.samples[..]);
-        let n = samples.len().max(ghost.len());
-        let top_wpm = samples
-            .iter()
-            .map(|p| p.wpm_x100.max(p.raw_x100))
-            .chain(ghost.iter().map(|p| p.wpm_x100))
-            .max()
-            .unwrap_or(0);
-        let step = 20.0;
-        let max = ((f64::from(top_wpm) / 100.0 * 1.1 / step).ceil() * step).max(step);
+        let max = f64::from(chart.top);
         let plot_x = x + 36.0;
         let plot_w = width - 36.0;
         self.font(11.0, 400);
         ctx.set_line_width(1.0);
-        let mut v = 0.0;
-        while v <= max {
-            let gy = y + height - v / max * height;
-            ctx.set_stroke_style_str(FAINT);
+        for v in chart.ticks() {
+            let gy = y + height - f64::from(v) / max * height;
+            self.stroke_style(Tone::Faint);
             ctx.begin_path();
             ctx.move_to(plot_x, gy);
             ctx.line_to(plot_x + plot_w, gy);
             ctx.stroke();
-            self.text(&format!("{v:.0}"), plot_x - 8.0, gy + 4.0, DIM, "right");
-            v += if max > 120.0 { 2.0 * step } else { step };
+            self.text(&v.to_string(), plot_x - 8.0, gy + 4.0, Tone::Dim, "right");
         }
+        let n = chart.seconds;
         if n == 0 {
             return;
         }
@@ -926,104 +863,50 @@ impl Renderer {
             }
         };
         let py = |x100: u32| y + height - (f64::from(x100) / 100.0 / max).min(1.0) * height;
-        if let Some(race) = &r.race {
-            // Where the lead changed hands: a bar at the end of that second.
-            ctx.set_stroke_style_str(CARET);
-            ctx.set_line_width(1.5);
-            for &s in &race.changes {
-                let cx = px((s as usize).saturating_sub(1));
-                ctx.begin_path();
-                ctx.move_to(cx, y);
-                ctx.line_to(cx, y + height);
-                ctx.stroke();
-            }
-            ctx.set_stroke_style_str(GHOST);
-            ctx.set_line_width(2.0);
-            ctx.begin_path();
-            for (i, p) in ghost.iter().enumerate() {
-                if i == 0 {
-                    ctx.move_to(px(i), py(p.wpm_x100));
-                } else {
-                    ctx.line_to(px(i), py(p.wpm_x100));
-                }
-            }
-            ctx.stroke();
-        }
-        for (color, width, pick) in [
-            (DIM, 1.5, (|p: &Sample| p.raw_x100) as fn(&_) -> u32),
-            (ACCENT, 2.5, |p: &Sample| p.wpm_x100),
-        ] {
-            ctx.set_stroke_style_str(color);
-            ctx.set_line_width(width);
-            ctx.set_line_join("round");
-            ctx.begin_path();
-            for (i, p) in samples.iter().enumerate() {
-                if i == 0 {
-                    ctx.move_to(px(i), py(pick(p)));
-                } else {
-                    ctx.line_to(px(i), py(pick(p)));
-                }
-            }
-            ctx.stroke();
-        }
-        ctx.set_stroke_style_str(WRONG);
+        // Where the lead changed hands: a bar at the end of that second.
+        self.stroke_style(Tone::Caret);
         ctx.set_line_width(1.5);
-        for (i, p) in samples.iter().enumerate().filter(|(_, p)| p.errors > 0) {
-            let (cx, cy, r) = (px(i), py(p.raw_x100) - 10.0, 3.5);
+        for &s in &chart.changes {
+            let cx = px((s as usize).saturating_sub(1));
             ctx.begin_path();
-            ctx.move_to(cx - r, cy - r);
-            ctx.line_to(cx + r, cy + r);
-            ctx.move_to(cx + r, cy - r);
-            ctx.line_to(cx - r, cy + r);
+            ctx.move_to(cx, y);
+            ctx.line_to(cx, y + height);
             ctx.stroke();
         }
-        // Seconds along the bottom, about six labels whatever the length.
-        self.font(11.0, 400);
-        let every = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600]
-            .into_iter()
-            .find(|e| n / e <= 6)
-            .unwrap_or(n.max(1));
-        for i in (0..n).filter(|i| (i + 1) % every == 0) {
+        ctx.set_line_join("round");
+        for line in &chart.lines {
+            self.stroke_style(line.tone);
+            ctx.set_line_width(if line.bold { 2.5 } else { 1.5 });
+            ctx.begin_path();
+            for (i, &v) in line.x100.iter().enumerate() {
+                if i == 0 {
+                    ctx.move_to(px(i), py(v));
+                } else {
+                    ctx.line_to(px(i), py(v));
+                }
+            }
+            ctx.stroke();
+        }
+        self.fill_style(Tone::Wrong);
+        for &(i, v) in &chart.errors {
+            ctx.begin_path();
+            let _ = ctx.arc(px(i), py(v) - 10.0, 3.0, 0.0, core::f64::consts::TAU);
+            ctx.fill();
+        }
+        for i in chart.labelled_seconds() {
             self.text(
-                &format!("{}s", i + 1),
+                &Chart::second(i),
                 px(i),
                 y + height + 16.0,
-                DIM,
+                Tone::Dim,
                 "center",
             );
         }
-        self.text("wpm", plot_x + plot_w, y - 8.0, ACCENT, "right");
-        let wpm_w = self.text_width("wpm ");
-        self.text("raw", plot_x + plot_w - wpm_w - 8.0, y - 8.0, DIM, "right");
-        let raw_w = self.text_width("raw ");
-        self.text(
-            "errors ×",
-            plot_x + plot_w - wpm_w - raw_w - 16.0,
-            y - 8.0,
-            WRONG,
-            "right",
-        );
-        if let Some(race) = &r.race {
-            let errors_w = self.text_width("errors × ");
-            let mut right = plot_x + plot_w - wpm_w - raw_w - errors_w - 24.0;
-            let name = format!("{} wpm", race.name);
-            self.text(&name, right, y - 8.0, GHOST, "right");
-            right -= self.text_width(&name) + 8.0;
-            if !race.changes.is_empty() {
-                self.text("lead changed |", right, y - 8.0, CARET, "right");
-            }
+        // The legend, right to left from the plot's right edge.
+        let mut right = plot_x + plot_w;
+        for (text, tone) in &chart.legend {
+            self.text(text, right, y - 8.0, *tone, "right");
+            right -= self.text_width(text) + 12.0;
         }
-    }
-}
-
-/// The colour of a heat tier.
-pub fn tier_color(t: Tier) -> &'static str {
-    match t {
-        Tier::Bell => "#7ed957",
-        Tier::Jalapeno => "#c5e063",
-        Tier::Serrano => "#ffd23f",
-        Tier::Habanero => "#ff9f1c",
-        Tier::Ghost => "#ff4d4d",
-        Tier::Reaper => "#e0115f",
     }
 }

@@ -1,157 +1,20 @@
-//! `typepper gd`: Geometry Dash 2.208 replay strings (the `gd-replay` crate) on the
-//! command line. The JSON shape of `gd inspect --json` is documented in
-//! `crates/gd-replay/README.md`.
+//! What `gd-replay inspect` shows of a replay string: its metadata, counts, checkpoints
+//! and timeline, as text or as the JSON documented in `crates/gd-replay/README.md`.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
-use clap::Subcommand;
-use gd_replay::stored::{self, Encoding, StoredError};
+use gd_replay::stored::Encoding;
 use gd_replay::{
-    Checkpoint, CheckpointData, CheckpointKind, Input, ItemPersData, Key, ParseError, Replay,
-    Timed, TimerData, seconds,
+    Checkpoint, CheckpointData, CheckpointKind, Input, ItemPersData, Key, Replay, Timed, TimerData,
+    seconds,
 };
 use serde::Serialize;
 
-use crate::Refused;
+use crate::Loaded;
 
-/// What `typepper gd` can do.
-#[derive(Subcommand)]
-pub enum Command {
-    /// Parse a replay string and write it back: the same bytes for a valid one.
-    ///
-    /// One trailing newline (as an editor leaves) is not part of the string and is
-    /// written back as it was. A string as the game stores it (base64 of gzip, starting
-    /// `H4sI`) is inflated, and written back plain unless `--encoded` is given.
-    Fmt {
-        /// The file holding the replay string, or `-` for standard input.
-        file: PathBuf,
-        /// Write it as the game stores it: gzip, then URL-safe base64.
-        #[arg(long)]
-        encoded: bool,
-    },
-    /// Show a replay string's metadata, input counts, checkpoints and input timeline.
-    ///
-    /// A string as the game stores it (base64 of gzip, starting `H4sI`) is inflated
-    /// first, and the output says so.
-    Inspect {
-        /// The file holding the replay string, or `-` for standard input.
-        file: PathBuf,
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
-    },
-}
-
-impl From<ParseError> for Refused {
-    fn from(e: ParseError) -> Refused {
-        Refused {
-            kind: e.kind(),
-            message: e.to_string(),
-        }
-    }
-}
-
-/// Runs a `gd` command: whether errors print as JSON, and its output or refusal.
-pub fn run(command: Command) -> (bool, Result<String, Refused>) {
-    match command {
-        Command::Fmt { file, encoded } => (false, fmt(&file, encoded)),
-        Command::Inspect { file, json } => (json, inspect(&file, json)),
-    }
-}
-
-/// A replay string read from a file (inflated, if it came as the game stores it), how it
-/// came, and the line ending it came with.
-struct Loaded {
-    text: String,
-    encoding: Encoding,
-    /// Its length as it came.
-    stored_bytes: usize,
-    newline: &'static str,
-}
-
-impl From<StoredError> for Refused {
-    fn from(e: StoredError) -> Refused {
-        Refused {
-            kind: e.kind(),
-            message: e.to_string(),
-        }
-    }
-}
-
-impl Loaded {
-    /// Parses the string; a refusal of an inflated one says its offset is in that.
-    fn parse(&self) -> Result<Replay, Refused> {
-        Replay::parse(&self.text).map_err(|e| {
-            let mut refused = Refused::from(e);
-            if self.encoding == Encoding::Base64Gzip {
-                refused.message += " (an offset in the string inflated from base64-gzip)";
-            }
-            refused
-        })
-    }
-}
-
-fn load(file: &Path) -> Result<Loaded, Refused> {
-    // As long as the longest string it may inflate to, and a line break.
-    let limit = gd_replay::stored::MAX_INFLATED + 2;
-    let mut raw = super::read_input(file, limit, "a replay string")?;
-    let newline = if raw.ends_with(b"\r\n") {
-        "\r\n"
-    } else if raw.ends_with(b"\n") {
-        "\n"
-    } else {
-        ""
-    };
-    raw.truncate(raw.len() - newline.len());
-    // The format is ASCII, so a byte that isn't UTF-8 is refused where it stands, with
-    // what the parser wanted there.
-    let text = match String::from_utf8(raw) {
-        Ok(text) => text,
-        Err(e) => {
-            return Err(Replay::parse_bytes(e.as_bytes()).err().map_or_else(
-                || Refused {
-                    kind: "Syntax",
-                    message: "the file is not text".to_owned(),
-                },
-                Refused::from,
-            ));
-        }
-    };
-    let stored_bytes = text.len();
-    let (plain, encoding) = stored::decode(&text)?;
-    Ok(Loaded {
-        text: plain.into_owned(),
-        encoding,
-        stored_bytes,
-        newline,
-    })
-}
-
-fn fmt(file: &Path, encoded: bool) -> Result<String, Refused> {
-    let loaded = load(file)?;
-    let replay = loaded.parse()?;
-    let plain = replay.write();
-    if encoded {
-        return Ok(format!("{}{}", stored::encode(&plain), loaded.newline));
-    }
-    if loaded.encoding == Encoding::Base64Gzip {
-        eprintln!(
-            "typepper: inflated from base64-gzip ({} bytes); --encoded writes it back that way",
-            loaded.stored_bytes
-        );
-    }
-    Ok(format!("{plain}{}", loaded.newline))
-}
-
-fn inspect(file: &Path, as_json: bool) -> Result<String, Refused> {
-    let loaded = load(file)?;
-    let replay = loaded.parse()?;
-    let summary = Summary::of(&replay);
-    if as_json {
-        return Ok(to_json(&InspectJson::new(&replay, &loaded, &summary)));
-    }
-    Ok(text(&replay, &loaded, &summary))
+/// The facts [`text`] shows, as JSON.
+pub fn json(replay: &Replay, loaded: &Loaded) -> String {
+    crate::to_json(&InspectJson::new(replay, loaded, &Summary::of(replay)))
 }
 
 /// Presses and releases of one key.
@@ -251,7 +114,9 @@ fn input_text(t: &Timed<'_>) -> (String, String) {
     }
 }
 
-fn text(replay: &Replay, loaded: &Loaded, s: &Summary) -> String {
+/// `replay`, read as `loaded`, summed up for a person: a line per fact, then the timeline.
+pub fn text(replay: &Replay, loaded: &Loaded) -> String {
+    let s = &Summary::of(replay);
     let mut out = String::new();
     let bytes = loaded.text.len();
     let m = &replay.meta;
@@ -602,11 +467,4 @@ fn timer_json(id: i64, t: &TimerData) -> TimerJson {
             trigger: r.trigger.value(),
         }),
     }
-}
-
-fn to_json(value: &impl Serialize) -> String {
-    let mut s = serde_json::to_string_pretty(value)
-        .unwrap_or_else(|e| format!("{{\"error\": \"Json\", \"message\": \"{e}\"}}"));
-    s.push('\n');
-    s
 }

@@ -1,14 +1,14 @@
-//! The terminal game: the same game as the browser's ([`typepper_game`]), in a terminal
+//! typepper in a terminal: the same game as the browser's ([`typepper_game`]), in a terminal
 //! shell made of ratatui and crossterm.
 //!
 //! The shell:
 //! 1. reads the data dir ([`data`]) and boots the game's [`App`] from it;
 //! 2. turns crossterm's key and paste events into the game's [`Key`]s, stamped with the
 //!    moment they were read;
-//! 3. ticks the app, asks it for the screen's model, and draws the model ([`draw`]) when
+//! 3. ticks the app, asks it for the screen's model, and draws the model ([`render`]) when
 //!    it differs from the last one drawn (or the terminal was resized);
 //! 4. carries out the app's effects: files in the data dir, the clipboard (OSC 52), and
-//!    the requests to the server, answered from a background thread ([`remote`]).
+//!    the requests to the server, answered from a background thread ([`net`]).
 //!
 //! The terminal is put back as it was on every way out: the end of the game, an error,
 //! SIGTERM or SIGHUP, and a panic (ratatui's hook restores it before the panic prints).
@@ -16,8 +16,8 @@
 //! too, whatever it was doing: see [`watch_for_the_end`].
 
 pub mod data;
-pub mod draw;
-pub mod remote;
+pub mod net;
+pub mod render;
 
 use std::io::Write as _;
 use std::sync::Arc;
@@ -25,18 +25,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use base64::Engine as _;
 use crossterm::event::{
     self, DisableBracketedPaste, EnableBracketedPaste, Event, KeyCode, KeyEvent, KeyEventKind,
     KeyModifiers,
 };
 use typepper_game::app::{App, Effect, Key, Now};
 use typepper_game::layout::Scroll;
-use typepper_game::model::Model;
+use typepper_game::model::{Kind, Model};
 use typepper_game::zone::Zone;
 
 use self::data::DataDir;
-use self::draw::{Depth, Palette};
-use self::remote::{Answer, Remote};
+use self::net::{Answer, Remote};
+use self::render::{Depth, Palette};
 
 /// How often the screen is looked at while a round runs: its clock and flame move.
 const FRAME: Duration = Duration::from_millis(16);
@@ -165,11 +166,11 @@ fn run(
         let model = app.model(now().mono, &zone);
         if shown.as_ref() != Some(&model) {
             terminal
-                .draw(|f| draw::draw(f, &model, &mut scroll, &palette))
+                .draw(|f| render::draw(f, &model, &mut scroll, &palette))
                 .map_err(io)?;
             shown = Some(model);
         }
-        let wait = if matches!(&shown, Some(m) if m.name == "playing" || m.name == "replay") {
+        let wait = if matches!(&shown, Some(m) if m.kind.runs()) {
             FRAME
         } else {
             IDLE_FRAME
@@ -249,7 +250,7 @@ fn quits(k: &KeyEvent, shown: Option<&Model>) -> bool {
     let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
     let q_on_menu = k.code == KeyCode::Char('q')
         && k.modifiers.is_empty()
-        && shown.is_some_and(|m| m.name == "menu");
+        && shown.is_some_and(|m| m.kind == Kind::Menu);
     k.kind != KeyEventKind::Release && (ctrl_c || q_on_menu)
 }
 
@@ -325,29 +326,10 @@ impl Shell {
 /// Puts `text` on the clipboard through the terminal (OSC 52), which most terminals and
 /// tmux pass on, over SSH too.
 fn copy(text: &str) {
-    let encoded = base64_encode(text.as_bytes());
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
     let mut out = std::io::stdout();
     let _ = write!(out, "\x1b]52;c;{encoded}\x07");
     let _ = out.flush();
-}
-
-fn base64_encode(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 fn unix_ms() -> u64 {
@@ -369,18 +351,6 @@ fn entropy() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_is_the_standard_alphabet_with_padding() {
-        assert_eq!(base64_encode(b""), "");
-        assert_eq!(base64_encode(b"f"), "Zg==");
-        assert_eq!(base64_encode(b"fo"), "Zm8=");
-        assert_eq!(base64_encode(b"foo"), "Zm9v");
-        assert_eq!(
-            base64_encode("https://r.typepper.com/7Xf9qyuC".as_bytes()),
-            "aHR0cHM6Ly9yLnR5cGVwcGVyLmNvbS83WGY5cXl1Qw=="
-        );
-    }
 
     #[test]
     fn terminal_keys_become_the_game_s() {
@@ -410,7 +380,7 @@ mod tests {
     fn esc_on_the_menu_does_not_quit_q_does() {
         let (app, _) = App::new(0, &typepper_game::storage::Stored::default());
         let menu = app.model(0.0, &LocalZone(jiff::tz::TimeZone::UTC));
-        assert_eq!(menu.name, "menu");
+        assert_eq!(menu.kind, Kind::Menu);
         let press = |code, modifiers| quits(&KeyEvent::new(code, modifiers), Some(&menu));
         assert!(!press(KeyCode::Esc, KeyModifiers::NONE));
         assert!(press(KeyCode::Char('q'), KeyModifiers::NONE));

@@ -7,11 +7,12 @@ use ratatui::layout::{Alignment, Constraint, Layout, Position, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize as _};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Wrap};
+use ratatui::widgets::{Axis, Block, Borders, Dataset, GraphType, Paragraph, Wrap};
 use typepper_engine::{CharState, Tier};
 use typepper_game::layout::{LINES, Scroll};
 use typepper_game::model::{
-    Boards, Body, History, Keys, Link, Menu, Model, Play, Race, Results, Rows, Stat, Tone,
+    Boards, Body, Chart, History, Keys, Link, Menu, Model, Play, Race, Results, Stat, Tone,
+    WORDMARK,
 };
 
 /// The widest the text of a round is laid out, in columns: wider lines are hard to read.
@@ -49,21 +50,6 @@ impl Depth {
     }
 }
 
-/// What a piece of text means, for its colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ink {
-    Text,
-    Dim,
-    Wrong,
-    Extra,
-    Burnt,
-    Accent,
-    Caret,
-    /// A race's ghost: its caret, its line on the chart.
-    Ghost,
-    Heat(Tier),
-}
-
 /// Styles for a terminal's depth.
 #[derive(Clone, Copy, Debug)]
 pub struct Palette {
@@ -76,26 +62,32 @@ impl Palette {
         Palette { depth }
     }
 
-    fn style(&self, ink: Ink) -> Style {
-        // The canvas's colours, and the nearest of the 16 where that is all there is.
-        let (rgb, ansi, mono) = match ink {
-            Ink::Text => return Style::default(),
-            Ink::Dim => (0x6b6577, Color::DarkGray, Modifier::DIM),
-            Ink::Wrong => (0xff4d5e, Color::LightRed, Modifier::UNDERLINED),
-            Ink::Extra => (0xa8263b, Color::Red, Modifier::UNDERLINED | Modifier::DIM),
-            Ink::Burnt => (0x6e3b2a, Color::DarkGray, Modifier::DIM),
-            Ink::Accent => (0xff7a1a, Color::Yellow, Modifier::BOLD),
-            Ink::Caret => (0xffb020, Color::Yellow, Modifier::BOLD),
-            Ink::Ghost => (0x8fb8ff, Color::LightBlue, Modifier::ITALIC),
-            Ink::Heat(t) => match t {
-                Tier::Bell => (0x7ed957, Color::Green, Modifier::empty()),
-                Tier::Jalapeno => (0xc5e063, Color::LightGreen, Modifier::empty()),
-                Tier::Serrano => (0xffd23f, Color::Yellow, Modifier::empty()),
-                Tier::Habanero => (0xff9f1c, Color::LightYellow, Modifier::BOLD),
-                Tier::Ghost => (0xff4d4d, Color::LightRed, Modifier::BOLD),
-                Tier::Reaper => (0xe0115f, Color::Magenta, Modifier::BOLD),
-            },
+    fn style(&self, tone: Tone) -> Style {
+        // The game's colour for the role, and the nearest of the 16 where that is all
+        // there is; without colour, what bold, dim and underline can say.
+        let heat = |t| match t {
+            Tier::Bell => (Color::Green, Modifier::empty()),
+            Tier::Jalapeno => (Color::LightGreen, Modifier::empty()),
+            Tier::Serrano => (Color::Yellow, Modifier::empty()),
+            Tier::Habanero => (Color::LightYellow, Modifier::BOLD),
+            Tier::Ghost => (Color::LightRed, Modifier::BOLD),
+            Tier::Reaper => (Color::Magenta, Modifier::BOLD),
         };
+        let (ansi, mono) = match tone {
+            // The terminal's own colours stand for the canvas's text and background.
+            Tone::Text | Tone::Background => return Style::default(),
+            Tone::Dim | Tone::Faint | Tone::Panel | Tone::Burnt => (Color::DarkGray, Modifier::DIM),
+            Tone::Wrong | Tone::Behind => (Color::LightRed, Modifier::UNDERLINED),
+            Tone::Extra => (Color::Red, Modifier::UNDERLINED | Modifier::DIM),
+            Tone::Accent | Tone::Caret => (Color::Yellow, Modifier::BOLD),
+            Tone::Ghost | Tone::Even => (Color::LightBlue, Modifier::ITALIC),
+            Tone::Ahead => heat(Tier::Bell),
+            Tone::Gold => heat(Tier::Reaper),
+            Tone::Silver => heat(Tier::Habanero),
+            Tone::Bronze => heat(Tier::Serrano),
+            Tone::Heat(t) => heat(t),
+        };
+        let rgb = tone.rgb();
         match self.depth {
             Depth::Mono => Style::default().add_modifier(mono),
             Depth::Ansi16 => Style::default().fg(ansi),
@@ -106,8 +98,8 @@ impl Palette {
         }
     }
 
-    fn span<'a>(&self, text: impl Into<std::borrow::Cow<'a, str>>, ink: Ink) -> Span<'a> {
-        Span::styled(text, self.style(ink))
+    fn span<'a>(&self, text: impl Into<std::borrow::Cow<'a, str>>, tone: Tone) -> Span<'a> {
+        Span::styled(text, self.style(tone))
     }
 }
 
@@ -129,8 +121,7 @@ fn xterm256(rgb: u32) -> u8 {
 /// Draws `model` on the whole frame. `scroll` keeps the round's lines between frames.
 pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) {
     let area = frame.area();
-    let quits = if model.name == "menu" { "q" } else { "ctrl-c" };
-    let footer = format!("{} · {quits} quits", model.hints);
+    let footer = format!("{} · {}", model.hints, model.quits());
     // The hints take as many lines as they wrap to where the terminal is narrow, so none
     // is cut off; never more than a quarter of the screen.
     let hint_rows = wrapped_rows(&footer, area.width).clamp(1, (area.height / 4).max(1));
@@ -143,16 +134,16 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
     .areas(area);
     if let Some(banner) = &model.banner {
         let style = p
-            .style(Ink::Wrong)
+            .style(Tone::Wrong)
             .add_modifier(Modifier::REVERSED | Modifier::BOLD);
         let line = Line::from(Span::styled(format!(" {banner} "), style));
         frame.render_widget(Paragraph::new(line).alignment(Alignment::Center), top);
     }
     if let Some(n) = &model.notice {
-        let line = Line::from(p.span(n.as_str(), Ink::Wrong));
+        let line = Line::from(p.span(n.as_str(), Tone::Wrong));
         frame.render_widget(Paragraph::new(line).alignment(Alignment::Center), notice);
     }
-    let line = Line::from(p.span(footer, Ink::Dim));
+    let line = Line::from(p.span(footer, Tone::Dim));
     frame.render_widget(
         Paragraph::new(line)
             .alignment(Alignment::Center)
@@ -227,46 +218,44 @@ fn below(area: Rect, n: u16) -> Rect {
 
 /// `typepper`, its pepper in the accent.
 fn title<'a>(p: &Palette) -> Line<'a> {
-    Line::from(vec![
-        Span::styled("ty", Style::default().add_modifier(Modifier::BOLD)),
-        p.span("pepper", Ink::Accent).add_modifier(Modifier::BOLD),
-    ])
+    Line::from(
+        WORDMARK
+            .map(|(text, tone)| p.span(text, tone).add_modifier(Modifier::BOLD))
+            .to_vec(),
+    )
 }
 
 fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
     let mut lines = vec![
         title(p),
-        Line::from(p.span("every round is a replay", Ink::Dim)),
+        Line::from(p.span(menu.tagline, Tone::Dim)),
         Line::default(),
     ];
     for (i, item) in menu.items.iter().enumerate() {
         let selected = i == menu.selected;
-        let label = match item.level {
-            Some(level) => format!("{}  ‹ lv{level} ›", item.label),
-            None => item.label.to_owned(),
-        };
+        let label = item.text();
         let (mark, ink) = if selected {
-            ("▸ ", Ink::Accent)
+            ("▸ ", Tone::Accent)
         } else {
-            ("  ", Ink::Text)
+            ("  ", Tone::Text)
         };
         let mut spans = vec![p.span(format!("{mark}{label}"), ink)];
         if selected {
             spans[0] = spans[0].clone().add_modifier(Modifier::BOLD);
         }
-        if item.ranked {
-            spans.push(p.span("  RANKED", Ink::Dim));
+        if let Some(badge) = item.badge() {
+            spans.push(p.span(format!("  {badge}"), Tone::Dim));
         }
         lines.push(Line::from(spans));
     }
     lines.push(Line::default());
     if let Some(last) = &menu.last_round {
-        lines.push(Line::from(p.span(last.as_str(), Ink::Dim)));
+        lines.push(Line::from(p.span(last.as_str(), Tone::Dim)));
     }
     if let Some(race) = &menu.race {
-        lines.push(Line::from(p.span(race.as_str(), Ink::Ghost)));
+        lines.push(Line::from(p.span(race.as_str(), Tone::Ghost)));
     }
-    lines.push(Line::from(p.span(menu.player.as_str(), Ink::Dim)));
+    lines.push(Line::from(p.span(menu.player.as_str(), Tone::Dim)));
     let top = area.height.saturating_sub(lines.len() as u16) / 3;
     frame.render_widget(
         Paragraph::new(lines).alignment(Alignment::Center),
@@ -275,8 +264,9 @@ fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
 }
 
 /// The heat gauge: a bar in the tier's colour, and its number and pepper.
-fn gauge<'a>(heat: u8, tier: Tier, width: u16, p: &Palette) -> Line<'a> {
-    let label = format!(" heat {heat} · {}", tier.name());
+fn gauge<'a>(play: &Play, width: u16, p: &Palette) -> Line<'a> {
+    let (heat, tier) = (play.heat, play.tier);
+    let label = format!(" {}", play.heat_label());
     let bar = usize::from(width.saturating_sub(label.chars().count() as u16)).max(4);
     // Eighths of a cell, so the bar moves with every point of heat.
     let eighths = bar * 8 * usize::from(heat) / 100;
@@ -286,9 +276,9 @@ fn gauge<'a>(heat: u8, tier: Tier, width: u16, p: &Palette) -> Line<'a> {
     }
     let rest = bar.saturating_sub(filled.chars().count());
     Line::from(vec![
-        p.span(filled, Ink::Heat(tier)),
-        p.span("·".repeat(rest), Ink::Dim),
-        p.span(label, Ink::Heat(tier)),
+        p.span(filled, Tone::Heat(tier)),
+        p.span("·".repeat(rest), Tone::Dim),
+        p.span(label, Tone::Heat(tier)),
     ])
 }
 
@@ -296,25 +286,26 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
     let col = column(area, TEXT_COLS);
     let top = area.height.saturating_sub(10) / 3;
     let status = below(col, top);
-    let big_ink = if play.started { Ink::Accent } else { Ink::Dim };
+    let big_ink = if play.started {
+        Tone::Accent
+    } else {
+        Tone::Dim
+    };
     let mut head = vec![
         p.span(play.clock.big(), big_ink)
             .add_modifier(Modifier::BOLD),
-        p.span(format!("  {}", play.mode.title()), Ink::Dim),
+        p.span(format!("  {}", play.mode.title()), Tone::Dim),
     ];
     if let Some(live) = &play.live {
-        head.push(p.span(format!("   {live}"), Ink::Text));
+        head.push(p.span(format!("   {live}"), Tone::Text));
     }
-    if let Some(lead) = play.flame_lead() {
-        head.push(p.span(format!("   flame {lead} behind"), Ink::Wrong));
+    if let Some(flame) = play.flame_line() {
+        head.push(p.span(format!("   {flame}"), Tone::Wrong));
     }
     let head = Line::from(head);
     frame.render_widget(Paragraph::new(head), status);
     let gauge_row = below(status, 1);
-    frame.render_widget(
-        Paragraph::new(gauge(play.heat, play.tier, col.width, p)),
-        gauge_row,
-    );
+    frame.render_widget(Paragraph::new(gauge(play, col.width, p)), gauge_row);
 
     let text = below(gauge_row, 2);
     let lines = scroll.lines(play, usize::from(col.width), &cells);
@@ -333,11 +324,11 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
             at = c;
             for (gi, g) in word.glyphs.iter().enumerate() {
                 let mut style = p.style(match g.state {
-                    CharState::Correct if play.burnt(word, gi) => Ink::Burnt,
-                    CharState::Correct => Ink::Text,
-                    CharState::Wrong => Ink::Wrong,
-                    CharState::Extra => Ink::Extra,
-                    CharState::Missed | CharState::Pending => Ink::Dim,
+                    CharState::Correct if play.burnt(word, gi) => Tone::Burnt,
+                    CharState::Correct => Tone::Text,
+                    CharState::Wrong => Tone::Wrong,
+                    CharState::Extra => Tone::Extra,
+                    CharState::Missed | CharState::Pending => Tone::Dim,
                 });
                 if g.state == CharState::Missed || word.done_wrong() {
                     style = style.add_modifier(Modifier::UNDERLINED);
@@ -351,7 +342,7 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
                 // The flame: the cell it stands on burns.
                 if flame_at == Some(i64::from(word.offset) + gi as i64) {
                     style = p
-                        .style(Ink::Wrong)
+                        .style(Tone::Wrong)
                         .add_modifier(Modifier::REVERSED | Modifier::BOLD);
                 }
                 spans.push(Span::styled(shown(g.ch), style));
@@ -378,7 +369,7 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
     if let Some(at) = ghost.map(cell)
         && let Some(c) = frame.buffer_mut().cell_mut(at)
     {
-        c.set_style(p.style(Ink::Ghost).add_modifier(Modifier::REVERSED));
+        c.set_style(p.style(Tone::Ghost).add_modifier(Modifier::REVERSED));
     }
     if let Some(at) = caret.map(cell) {
         frame.set_cursor_position(at);
@@ -386,53 +377,38 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
     let mut below_text = below(text, LINES as u16 + 1);
     if let Some(prompt) = play.prompt {
         frame.render_widget(
-            Paragraph::new(Line::from(p.span(prompt, Ink::Dim))).alignment(Alignment::Center),
+            Paragraph::new(Line::from(p.span(prompt, Tone::Dim))).alignment(Alignment::Center),
             below_text,
         );
         below_text = below(below_text, 1);
     }
     if let Some(g) = &play.ghost {
         frame.render_widget(
-            Paragraph::new(Line::from(p.span(g.label(), lead_ink(g.lead.chars))))
-                .alignment(Alignment::Center),
+            Paragraph::new(Line::from(p.span(g.label(), g.tone()))).alignment(Alignment::Center),
             below_text,
         );
-    }
-}
-
-/// Green for your lead (`margin` above 0), red for the ghost's.
-fn lead_ink(margin: i64) -> Ink {
-    match margin.signum() {
-        1 => Ink::Heat(Tier::Bell),
-        -1 => Ink::Wrong,
-        _ => Ink::Ghost,
     }
 }
 
 fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
     let col = column(area, 100);
     let mut head = vec![Line::from(vec![
-        p.span(r.headline.as_str(), Ink::Accent)
+        p.span(r.headline.as_str(), Tone::Accent)
             .add_modifier(Modifier::BOLD),
-        p.span(format!("  {}", r.title), Ink::Dim),
+        p.span(format!("  {}", r.title), Tone::Dim),
     ])];
-    if let Some(share) = &r.share {
-        head.push(Line::from(p.span(format!("share {share}"), Ink::Caret)));
+    if let Some(share) = r.share_line() {
+        head.push(Line::from(p.span(share, Tone::Caret)));
     }
     let (per_row, cell) = grid(&r.stats, usize::from(col.width));
     let mut labels = vec![];
     let mut values = vec![];
     let mut grid = vec![];
     for (i, s) in r.stats.iter().enumerate() {
-        let ink = match s.tone {
-            Tone::Plain => Ink::Text,
-            Tone::Accent => Ink::Accent,
-            Tone::Heat(t) => Ink::Heat(t),
-        };
-        labels.push(p.span(format!("{:<cell$}", s.label), Ink::Dim));
+        labels.push(p.span(format!("{:<cell$}", s.label), Tone::Dim));
         let value = &s.value;
         values.push(
-            p.span(format!("{value:<cell$}"), ink)
+            p.span(format!("{value:<cell$}"), s.tone)
                 .add_modifier(Modifier::BOLD),
         );
         if (i + 1) % per_row == 0 || i + 1 == r.stats.len() {
@@ -449,7 +425,7 @@ fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
     frame.render_widget(Paragraph::new(head), col);
     let chart_area = below(col, used + 1);
     if chart_area.height >= 5 {
-        draw_chart(frame, chart_area, r, p);
+        draw_chart(frame, chart_area, &r.chart, p);
     }
 }
 
@@ -471,17 +447,17 @@ fn grid(stats: &[Stat], width: usize) -> (usize, usize) {
 /// `width` takes.
 fn versus<'a>(race: &'a Race, width: u16, p: &Palette) -> Vec<Line<'a>> {
     let mut lines = vec![Line::from(
-        p.span(race.verdict.as_str(), lead_ink(race.margin))
+        p.span(race.verdict.as_str(), race.tone())
             .add_modifier(Modifier::BOLD),
     )];
     let mut line: Vec<Span> = vec![];
     let mut used = 0;
     for v in &race.rows {
         let parts = [
-            (format!("{} ", v.label), Ink::Dim),
-            (format!("{} ", v.you), Ink::Text),
-            (format!("vs {} ", v.them), Ink::Ghost),
-            (format!("({})   ", v.diff), Ink::Dim),
+            (format!("{} ", v.label), Tone::Dim),
+            (format!("{} ", v.you), Tone::Text),
+            (format!("{} ", v.against()), Tone::Ghost),
+            (format!("({})   ", v.diff), v.tone),
         ];
         let len: usize = parts.iter().map(|(t, _)| t.chars().count()).sum();
         if used > 0 && used + len > usize::from(width) {
@@ -495,113 +471,76 @@ fn versus<'a>(race: &'a Race, width: u16, p: &Palette) -> Vec<Line<'a>> {
     lines
 }
 
-/// Wpm (accent) and raw (dim) each second, in braille, errors marked with `×`; in a race,
-/// the ghost's wpm too, and a bar where the lead changed hands.
-fn draw_chart(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
-    let samples = r.samples();
+/// The model's chart in braille: its lines, its error dots, a bar where the lead changed
+/// hands, its legend on the line above.
+fn draw_chart(frame: &mut Frame, area: Rect, chart: &Chart, p: &Palette) {
+    let top = f64::from(chart.top);
     let point = |i: usize, x100: u32| (i as f64 + 1.0, f64::from(x100) / 100.0);
-    let ghost: Vec<(f64, f64)> = r
-        .race
+    let series: Vec<Vec<(f64, f64)>> = chart
+        .lines
         .iter()
-        .flat_map(|race| race.samples.iter().enumerate())
-        .map(|(i, s)| point(i, s.wpm_x100))
-        .collect();
-    let wpm: Vec<(f64, f64)> = samples
-        .iter()
-        .enumerate()
-        .map(|(i, s)| point(i, s.wpm_x100))
-        .collect();
-    let raw: Vec<(f64, f64)> = samples
-        .iter()
-        .enumerate()
-        .map(|(i, s)| point(i, s.raw_x100))
-        .collect();
-    let errors: Vec<(f64, f64)> = samples
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.errors > 0)
-        .map(|(i, s)| point(i, s.raw_x100))
-        .collect();
-    let top = samples
-        .iter()
-        .map(|s| s.wpm_x100.max(s.raw_x100))
-        .max()
-        .unwrap_or(0);
-    let ghost_top = ghost.iter().map(|&(_, y)| y).fold(0.0, f64::max);
-    let max = ((f64::from(top) / 100.0).max(ghost_top) * 1.1 / 20.0)
-        .ceil()
-        .max(1.0)
-        * 20.0;
-    let seconds = samples.len().max(ghost.len()).max(1) as f64;
-    let changes: Vec<[(f64, f64); 2]> = r
-        .race
-        .iter()
-        .flat_map(|race| &race.changes)
-        .map(|&s| [(f64::from(s), 0.0), (f64::from(s), max)])
-        .collect();
-    let mut datasets: Vec<Dataset> = changes
-        .iter()
-        .map(|bar| {
-            Dataset::default()
-                .marker(Marker::Braille)
-                .graph_type(GraphType::Line)
-                .style(p.style(Ink::Caret))
-                .data(bar)
+        .map(|l| {
+            l.x100
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| point(i, v))
+                .collect()
         })
         .collect();
-    datasets.push(
+    let errors: Vec<(f64, f64)> = chart.errors.iter().map(|&(i, v)| point(i, v)).collect();
+    let changes: Vec<[(f64, f64); 2]> = chart
+        .changes
+        .iter()
+        .map(|&s| [(f64::from(s), 0.0), (f64::from(s), top)])
+        .collect();
+    let line = |data, tone| {
         Dataset::default()
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
-            .style(p.style(Ink::Ghost))
-            .data(&ghost),
+            .style(p.style(tone))
+            .data(data)
+    };
+    let mut datasets: Vec<Dataset> = changes.iter().map(|bar| line(bar, Tone::Caret)).collect();
+    datasets.extend(
+        chart
+            .lines
+            .iter()
+            .zip(&series)
+            .map(|(l, data)| line(data, l.tone)),
     );
-    datasets.extend([
-        Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(p.style(Ink::Dim))
-            .data(&raw),
-        Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(p.style(Ink::Accent))
-            .data(&wpm),
+    datasets.push(
         Dataset::default()
             .marker(Marker::Dot)
             .graph_type(GraphType::Scatter)
-            .style(p.style(Ink::Wrong))
+            .style(p.style(Tone::Wrong))
             .data(&errors),
-    ]);
-    // The legend, on the line above the plot.
+    );
+    // The legend, on the line above the plot, right to left as the model lists it.
     let mut legend = vec![];
-    if let Some(race) = &r.race {
-        if !race.changes.is_empty() {
-            legend.push(p.span("lead changed │  ", Ink::Caret));
-        }
-        legend.push(p.span(format!("{} wpm  ", race.name), Ink::Ghost));
+    for (i, (text, tone)) in chart.legend.iter().enumerate().rev() {
+        let gap = if i == 0 { "" } else { "  " };
+        legend.push(p.span(format!("{text}{gap}"), *tone));
     }
-    legend.extend([
-        p.span("errors •  ", Ink::Wrong),
-        p.span("raw  ", Ink::Dim),
-        p.span("wpm", Ink::Accent),
-    ]);
     let legend = Line::from(legend).alignment(Alignment::Right);
     frame.render_widget(Paragraph::new(legend), Rect { height: 1, ..area });
     let area = below(area, 1);
-    let axis = |label: String| Span::styled(label, p.style(Ink::Dim));
-    let chart = Chart::new(datasets)
+    let axis = |label: String| Span::styled(label, p.style(Tone::Dim));
+    let seconds = chart.seconds.max(1);
+    let plot = ratatui::widgets::Chart::new(datasets)
         .x_axis(
             Axis::default()
-                .bounds([1.0, seconds.max(2.0)])
-                .labels(vec![axis("1s".into()), axis(format!("{seconds}s"))]),
+                .bounds([1.0, (seconds as f64).max(2.0)])
+                .labels(vec![
+                    axis(Chart::second(0)),
+                    axis(Chart::second(seconds - 1)),
+                ]),
         )
         .y_axis(
             Axis::default()
-                .bounds([0.0, max])
-                .labels(vec![axis("0".into()), axis(format!("{max:.0}"))]),
+                .bounds([0.0, top])
+                .labels(vec![axis("0".into()), axis(chart.top.to_string())]),
         );
-    frame.render_widget(chart, area);
+    frame.render_widget(plot, area);
 }
 
 /// The keys screen: the keyboard shaded by errors or time, the worst keys and pairs, the
@@ -610,14 +549,14 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
     let col = column(area, 100);
     let mut lines = vec![
         Line::from(vec![
-            Span::styled("your keys", Style::default().add_modifier(Modifier::BOLD)),
-            p.span(format!("  by {}", k.by), Ink::Accent),
+            Span::styled(k.title, Style::default().add_modifier(Modifier::BOLD)),
+            p.span(format!("  {}", k.by), Tone::Accent),
         ]),
-        Line::from(p.span(k.caption.as_str(), Ink::Dim)),
+        Line::from(p.span(k.caption.as_str(), Tone::Dim)),
         Line::default(),
     ];
     if let Some(empty) = k.empty {
-        lines.push(Line::from(p.span(empty, Ink::Dim)));
+        lines.push(Line::from(p.span(empty, Tone::Dim)));
         frame.render_widget(Paragraph::new(lines), col);
         return;
     }
@@ -625,11 +564,12 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
     for (i, row) in k.keyboard.iter().enumerate() {
         let mut spans = vec![Span::raw(" ".repeat(1 + 2 * i))];
         for cap in row {
+            // A cell's colour is its own background here: reversed, as a key cap.
             let style = match cap.shade {
-                Some(shade) => p
-                    .style(Ink::Heat(Tier::of(shade)))
+                Some(_) => p
+                    .style(cap.tone())
                     .add_modifier(Modifier::REVERSED | Modifier::BOLD),
-                None => p.style(Ink::Dim),
+                None => p.style(Tone::Dim),
             };
             spans.push(Span::styled(format!(" {} ", cap.key), style));
             spans.push(Span::raw(" "));
@@ -656,9 +596,9 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
         (a, b)
     };
     for (area, list) in [keys_area, pairs_area].into_iter().zip(&k.lists) {
-        let mut out = vec![Line::from(p.span(list.title, Ink::Dim))];
+        let mut out = vec![Line::from(p.span(list.title, Tone::Dim))];
         if list.lines.is_empty() {
-            out.push(Line::from(p.span(format!("  {}", list.none), Ink::Dim)));
+            out.push(Line::from(p.span(format!("  {}", list.none), Tone::Dim)));
         }
         // The note goes last, but always shows.
         let note = usize::from(list.note.is_some());
@@ -670,20 +610,19 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
                 .map(|r| Line::from(format!("  {r}"))),
         );
         if let Some(note) = &list.note {
-            out.push(Line::from(p.span(format!("  {note}"), Ink::Dim)));
+            out.push(Line::from(p.span(format!("  {note}"), Tone::Dim)));
         }
         frame.render_widget(Paragraph::new(out), area);
     }
-    let mut foot = vec![Line::from(p.span(k.trend.as_str(), Ink::Dim))];
-    if let Some(letters) = &k.drill {
+    let mut foot = vec![Line::from(p.span(k.trend.as_str(), Tone::Dim))];
+    if let Some((offer, drill)) = k.offer() {
         foot.push(Line::from(vec![
-            p.span("d drills these: ", Ink::Dim),
-            p.span(format!("DRILL {letters}"), Ink::Accent)
-                .add_modifier(Modifier::BOLD),
+            p.span(format!("{offer} "), Tone::Dim),
+            p.span(drill, Tone::Accent).add_modifier(Modifier::BOLD),
         ]));
     }
     if let Some(why) = k.no_drill {
-        foot.push(Line::from(p.span(why, Ink::Dim)));
+        foot.push(Line::from(p.span(why, Tone::Dim)));
     }
     frame.render_widget(Paragraph::new(foot), below(rest, lists.height + 1));
 }
@@ -714,15 +653,15 @@ fn header<'a>(left: &'a str, right: Line<'a>, width: u16) -> Vec<Line<'a>> {
 fn draw_history(frame: &mut Frame, area: Rect, h: &History, p: &Palette) {
     let col = column(area, 100);
     let head = header(
-        "history",
-        Line::from(p.span(h.caption.as_str(), Ink::Dim)),
+        h.title,
+        Line::from(p.span(h.caption.as_str(), Tone::Dim)),
         3,
     );
     frame.render_widget(Paragraph::new(head), col);
     let rows_area = below(col, 3);
     if let Some(empty) = h.empty {
         frame.render_widget(
-            Paragraph::new(Line::from(p.span(empty, Ink::Dim))).alignment(Alignment::Center),
+            Paragraph::new(Line::from(p.span(empty, Tone::Dim))).alignment(Alignment::Center),
             below(rows_area, rows_area.height / 3),
         );
         return;
@@ -734,17 +673,17 @@ fn draw_history(frame: &mut Frame, area: Rect, h: &History, p: &Palette) {
         .enumerate()
         .map(|(i, r)| {
             let selected = i == h.selected;
-            let ink = if selected { Ink::Accent } else { Ink::Text };
-            let shared = if r.share.is_some() { "shared" } else { "" };
+            let ink = if selected { Tone::Accent } else { Tone::Text };
+            let shared = r.shared();
             let mark = if selected { "▸ " } else { "  " };
             let title_w = w.saturating_sub(16 + 2 + 12 + 9 + 8 + 4).max(8);
             Line::from(vec![
-                p.span(format!("{mark}{:<16} ", r.date), Ink::Dim),
-                p.span(format!("{:<title_w$} ", r.title), Ink::Text),
+                p.span(format!("{mark}{:<16} ", r.date), Tone::Dim),
+                p.span(format!("{:<title_w$} ", r.title), Tone::Text),
                 p.span(format!("{:>11} ", r.headline), ink)
                     .add_modifier(Modifier::BOLD),
-                p.span(format!("{:>8} ", r.accuracy), Ink::Dim),
-                p.span(format!("{shared:>7}"), Ink::Dim),
+                p.span(format!("{:>8} ", r.accuracy), Tone::Dim),
+                p.span(format!("{shared:>7}"), Tone::Dim),
             ])
         })
         .collect();
@@ -759,10 +698,10 @@ fn draw_link(frame: &mut Frame, area: Rect, link: &Link, p: &Palette) {
     let top = below(col, col.height.saturating_sub(7) / 3);
     let lines = vec![
         Line::from(Span::styled(
-            "link this game",
+            link.title,
             Style::default().add_modifier(Modifier::BOLD),
         )),
-        Line::from(p.span(link.about.as_str(), Ink::Dim)),
+        Line::from(p.span(link.about.as_str(), Tone::Dim)),
         Line::default(),
     ];
     frame.render_widget(Paragraph::new(lines).alignment(Alignment::Center), top);
@@ -772,10 +711,10 @@ fn draw_link(frame: &mut Frame, area: Rect, link: &Link, p: &Palette) {
         width: col.width.min(26),
         height: 3.min(top.height.saturating_sub(3)),
     };
-    let name = Paragraph::new(Line::from(p.span(link.name.as_str(), Ink::Accent))).block(
+    let name = Paragraph::new(Line::from(p.span(link.name.as_str(), Tone::Accent))).block(
         Block::default()
             .borders(Borders::ALL)
-            .border_style(p.style(Ink::Dim)),
+            .border_style(p.style(Tone::Dim)),
     );
     frame.render_widget(name, field);
     if field.height == 3 {
@@ -788,7 +727,7 @@ fn draw_link(frame: &mut Frame, area: Rect, link: &Link, p: &Palette) {
         ..col
     };
     frame.render_widget(
-        Paragraph::new(Line::from(p.span(link.status.as_str(), Ink::Dim)))
+        Paragraph::new(Line::from(p.span(link.status.as_str(), Tone::Dim)))
             .alignment(Alignment::Center),
         status,
     );
@@ -797,46 +736,32 @@ fn draw_link(frame: &mut Frame, area: Rect, link: &Link, p: &Palette) {
 fn draw_boards(frame: &mut Frame, area: Rect, b: &Boards, p: &Palette) {
     let col = column(area, 100);
     let right = Line::from(vec![
-        p.span(format!("‹ {} › ", b.mode), Ink::Accent)
+        p.span(format!("{} ", b.picker), Tone::Accent)
             .add_modifier(Modifier::BOLD),
-        p.span(b.caption, Ink::Dim),
+        p.span(b.caption, Tone::Dim),
     ]);
-    frame.render_widget(Paragraph::new(header("boards", right, 3)), col);
+    frame.render_widget(Paragraph::new(header(b.title, right, 3)), col);
     let rows_area = below(col, 3);
-    let middle = below(rows_area, rows_area.height / 3);
-    let say = |frame: &mut Frame, text: &str, ink| {
+    if let Some((say, tone)) = &b.say {
         frame.render_widget(
-            Paragraph::new(Line::from(p.span(text.to_owned(), ink))).alignment(Alignment::Center),
-            middle,
+            Paragraph::new(Line::from(p.span(say.as_str(), *tone))).alignment(Alignment::Center),
+            below(rows_area, rows_area.height / 3),
         );
-    };
-    let rows = match &b.rows {
-        Rows::Loading => return say(frame, "loading…", Ink::Dim),
-        Rows::Failed(e) => return say(frame, e, Ink::Wrong),
-        Rows::Ready(rows) if rows.is_empty() => {
-            return say(frame, "no runs this month yet: be the first", Ink::Dim);
-        }
-        Rows::Ready(rows) => rows,
-    };
-    let lines = rows
+    }
+    let lines = b
+        .rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let selected = i == b.selected;
-            let medal = match r.rank {
-                1 => Ink::Heat(Tier::Reaper),
-                2 => Ink::Heat(Tier::Habanero),
-                3 => Ink::Heat(Tier::Serrano),
-                _ => Ink::Dim,
-            };
-            let ink = if selected { Ink::Accent } else { Ink::Text };
+            let ink = if selected { Tone::Accent } else { Tone::Text };
             let mark = if selected { "▸" } else { " " };
             Line::from(vec![
-                p.span(format!("{mark}{:>4}  ", r.rank), medal),
-                p.span(format!("{:<22}", r.name), Ink::Text),
+                p.span(format!("{mark}{:>4}  ", r.rank), r.medal),
+                p.span(format!("{:<22}", r.name), Tone::Text),
                 p.span(format!("{:>12}", r.score), ink)
                     .add_modifier(Modifier::BOLD),
-                p.span(format!("{:>10}", r.accuracy), Ink::Dim),
+                p.span(format!("{:>10}", r.accuracy), Tone::Dim),
             ])
         })
         .collect();
@@ -1114,7 +1039,7 @@ mod tests {
         );
         assert_eq!(Depth::from_env(env(&[("TERM", "xterm")])), Depth::Ansi16);
         assert_eq!(Depth::from_env(env(&[("TERM", "dumb")])), Depth::Mono);
-        let wrong = |d| Palette::new(d).style(Ink::Wrong);
+        let wrong = |d| Palette::new(d).style(Tone::Wrong);
         assert_eq!(
             wrong(Depth::TrueColor).fg,
             Some(Color::Rgb(0xff, 0x4d, 0x5e))

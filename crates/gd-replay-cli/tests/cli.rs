@@ -1,4 +1,4 @@
-//! `typepper gd` as a person runs it: the built binary on files and standard input.
+//! `gd-replay` as a person runs it: the built binary on files and standard input.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,7 +29,7 @@ struct TempFile(PathBuf);
 impl TempFile {
     fn new(name: &str, contents: &[u8]) -> TempFile {
         let path =
-            std::env::temp_dir().join(format!("typepper-gd-{}-{name}.txt", std::process::id()));
+            std::env::temp_dir().join(format!("gd-replay-{}-{name}.txt", std::process::id()));
         std::fs::write(&path, contents).expect("the temp dir is writable");
         TempFile(path)
     }
@@ -41,8 +41,8 @@ impl Drop for TempFile {
     }
 }
 
-fn typepper(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_typepper"))
+fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gd-replay"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -61,7 +61,7 @@ fn on_file(name: &str, contents: &[u8], args: &[&str]) -> Output {
     let path = file.0.to_str().expect("the temp dir is UTF-8").to_owned();
     let mut all = args.to_vec();
     all.push(&path);
-    typepper(&all, None)
+    run(&all, None)
 }
 
 #[test]
@@ -72,7 +72,7 @@ fn fmt_is_the_identity_on_valid_strings() {
             let out = on_file(
                 &format!("fmt{i}-{}", ending.len()),
                 contents.as_bytes(),
-                &["gd", "fmt"],
+                &["fmt"],
             );
             assert!(
                 out.status.success(),
@@ -87,18 +87,14 @@ fn fmt_is_the_identity_on_valid_strings() {
 #[test]
 fn fmt_reads_standard_input() {
     let text = valid().remove(1);
-    let out = typepper(&["gd", "fmt", "-"], Some(text.as_bytes()));
+    let out = run(&["fmt", "-"], Some(text.as_bytes()));
     assert!(out.status.success());
     assert_eq!(out.stdout, text.as_bytes());
 }
 
 #[test]
 fn inspect_json_has_the_documented_shape() {
-    let out = on_file(
-        "inspect",
-        valid()[2].as_bytes(),
-        &["gd", "inspect", "--json"],
-    );
+    let out = on_file("inspect", valid()[2].as_bytes(), &["inspect", "--json"]);
     assert!(
         out.status.success(),
         "{}",
@@ -149,7 +145,7 @@ fn inspect_json_has_the_documented_shape() {
 
 #[test]
 fn inspect_text_shows_counts_and_the_timeline() {
-    let out = on_file("text", valid()[2].as_bytes(), &["gd", "inspect"]);
+    let out = on_file("text", valid()[2].as_bytes(), &["inspect"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     for line in [
@@ -168,25 +164,25 @@ fn inspect_text_shows_counts_and_the_timeline() {
 }
 
 #[test]
-fn refusals_are_reported_like_typepper_inspect() {
+fn refusals_are_reported_as_text_or_json() {
     let bad = b"0;460,0#1234,1,22,47,1,";
-    let out = on_file("bad-json", bad, &["gd", "inspect", "--json"]);
+    let out = on_file("bad-json", bad, &["inspect", "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"], "Key");
     assert!(v["message"].as_str().unwrap().contains("offset 6"), "{v}");
 
-    let out = on_file("bad-text", bad, &["gd", "inspect"]);
+    let out = on_file("bad-text", bad, &["inspect"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.starts_with("typepper: unknown input key at offset 6"),
+        err.starts_with("gd-replay: unknown input key at offset 6"),
         "{err}"
     );
     assert!(err.trim_end().ends_with("(Key)"), "{err}");
 
-    let out = typepper(&["gd", "fmt", "-"], Some(b"0;460;#1,1,22,47,1,"));
+    let out = run(&["fmt", "-"], Some(b"0;460;#1,1,22,47,1,"));
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty(), "fmt writes nothing it refused");
     assert!(
@@ -195,7 +191,7 @@ fn refusals_are_reported_like_typepper_inspect() {
             .ends_with("(Syntax)\n")
     );
 
-    let out = typepper(&["gd", "inspect", "--json", "/no/such/replay"], None);
+    let out = run(&["inspect", "--json", "/no/such/replay"], None);
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"], "Io");
@@ -203,10 +199,7 @@ fn refusals_are_reported_like_typepper_inspect() {
 
 #[test]
 fn a_byte_that_is_not_utf8_is_refused_where_it_stands() {
-    let out = typepper(
-        &["gd", "inspect", "--json", "-"],
-        Some(b"0;46\xff0#1,1,22,47,1,"),
-    );
+    let out = run(&["inspect", "--json", "-"], Some(b"0;46\xff0#1,1,22,47,1,"));
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"], "Syntax");
@@ -217,7 +210,7 @@ fn a_byte_that_is_not_utf8_is_refused_where_it_stands() {
 fn strings_as_the_game_stores_them_are_inflated_and_said_so() {
     for (i, text) in valid().iter().enumerate() {
         let name = format!("enc-{i}");
-        let out = on_file(&name, text.as_bytes(), &["gd", "fmt", "--encoded"]);
+        let out = on_file(&name, text.as_bytes(), &["fmt", "--encoded"]);
         assert!(
             out.status.success(),
             "{}",
@@ -226,24 +219,20 @@ fn strings_as_the_game_stores_them_are_inflated_and_said_so() {
         let encoded = String::from_utf8(out.stdout).unwrap();
         assert!(encoded.starts_with("H4sI"), "{encoded}");
         // Read back: the same plain string, and the output says it was inflated.
-        let out = on_file(&name, encoded.as_bytes(), &["gd", "fmt"]);
+        let out = on_file(&name, encoded.as_bytes(), &["fmt"]);
         assert_eq!(String::from_utf8(out.stdout).unwrap(), *text);
         assert!(String::from_utf8_lossy(&out.stderr).contains("inflated from base64-gzip"));
-        let out = on_file(&name, encoded.as_bytes(), &["gd", "inspect", "--json"]);
+        let out = on_file(&name, encoded.as_bytes(), &["inspect", "--json"]);
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["encoding"], "base64-gzip");
         assert_eq!(v["bytes"], text.len());
         assert_eq!(v["stored_bytes"], encoded.len());
-        let out = on_file(&name, text.as_bytes(), &["gd", "inspect", "--json"]);
+        let out = on_file(&name, text.as_bytes(), &["inspect", "--json"]);
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["encoding"], "plain");
     }
-    let out = on_file(
-        "enc-text",
-        valid()[1].as_bytes(),
-        &["gd", "fmt", "--encoded"],
-    );
-    let out = on_file("enc-text", &out.stdout, &["gd", "inspect"]);
+    let out = on_file("enc-text", valid()[1].as_bytes(), &["fmt", "--encoded"]);
+    let out = on_file("enc-text", &out.stdout, &["inspect"]);
     let shown = String::from_utf8(out.stdout).unwrap();
     assert!(
         shown.contains("encoding     base64-gzip: inflated from "),
@@ -253,11 +242,7 @@ fn strings_as_the_game_stores_them_are_inflated_and_said_so() {
 
 #[test]
 fn broken_stored_strings_are_refused_clearly() {
-    let out = on_file(
-        "enc-good",
-        valid()[1].as_bytes(),
-        &["gd", "fmt", "--encoded"],
-    );
+    let out = on_file("enc-good", valid()[1].as_bytes(), &["fmt", "--encoded"]);
     let encoded = String::from_utf8(out.stdout).unwrap();
     let cases = [
         (
@@ -280,7 +265,7 @@ fn broken_stored_strings_are_refused_clearly() {
         ),
     ];
     for (name, text, kind, says) in cases {
-        let out = on_file(name, text.as_bytes(), &["gd", "inspect", "--json"]);
+        let out = on_file(name, text.as_bytes(), &["inspect", "--json"]);
         assert!(!out.status.success(), "{name}");
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["error"], kind, "{name}: {v}");
@@ -288,14 +273,10 @@ fn broken_stored_strings_are_refused_clearly() {
         assert!(message.contains(says), "{name}: {message}");
     }
     // A valid stream of a string that doesn't parse: the offset is in the inflated one.
-    let out = on_file(
-        "enc-bad",
-        b"0;460;#1,1,22,47,1,",
-        &["gd", "fmt", "--encoded"],
-    );
+    let out = on_file("enc-bad", b"0;460;#1,1,22,47,1,", &["fmt", "--encoded"]);
     assert!(!out.status.success(), "fmt refuses before it encodes");
     let bad = gd_encode("0;460;#1,1,22,47,1,");
-    let out = on_file("enc-bad", bad.as_bytes(), &["gd", "inspect"]);
+    let out = on_file("enc-bad", bad.as_bytes(), &["inspect"]);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("inflated from base64-gzip"), "{said}");
 }
@@ -303,4 +284,24 @@ fn broken_stored_strings_are_refused_clearly() {
 /// `text` as the game stores it, by the crate's own encoder.
 fn gd_encode(text: &str) -> String {
     gd_replay::stored::encode(text)
+}
+
+/// The attack: `typepper score --json /dev/zero` grew to 23.8 GB before the kernel ended
+/// it. `gd-replay` reads no further than the longest string it may inflate to, and a line
+/// break, so `/dev/zero` is refused at once, under a 400 MB address space.
+#[test]
+fn dev_zero_is_refused_at_once() {
+    for args in ["inspect /dev/zero", "inspect --json -", "fmt -"] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 400000; exec {} {args} < /dev/zero",
+                env!("CARGO_BIN_EXE_gd-replay")
+            ))
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&[out.stderr, out.stdout].concat()).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{args}: {said}");
+        assert!(said.contains("holds more than"), "{args}: {said}");
+    }
 }
