@@ -262,43 +262,6 @@ impl Exit {
     }
 }
 
-/// A board row as one line, as `v1 board` over SSH answered before it answered JSON:
-/// kept only until the terminal game reads the JSON.
-impl fmt::Display for BoardRow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {} {} {} {} {}",
-            self.rank, self.name, self.score, self.wpm, self.accuracy, self.run, self.time
-        )
-    }
-}
-
-impl FromStr for BoardRow {
-    type Err = LineError;
-
-    fn from_str(line: &str) -> Result<BoardRow, LineError> {
-        let bad = || LineError(format!("not a board row: {line:?}"));
-        let fields: Vec<&str> = line.split(' ').collect();
-        let [rank, name, score, wpm, accuracy, run, time] = fields[..] else {
-            return Err(bad());
-        };
-        Ok(BoardRow {
-            rank: rank.parse().map_err(|_| bad())?,
-            name: name.to_owned(),
-            score: score.parse().map_err(|_| bad())?,
-            wpm: wpm.parse().map_err(|_| bad())?,
-            accuracy: accuracy.parse().map_err(|_| bad())?,
-            run: run.to_owned(),
-            time: time.to_owned(),
-        })
-        .and_then(|row: BoardRow| {
-            let ok = check_name(&row.name).is_ok() && is_run_id(&row.run) && !row.time.is_empty();
-            if ok { Ok(row) } else { Err(bad()) }
-        })
-    }
-}
-
 /// A `u64` as a decimal string.
 mod decimal {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
