@@ -376,7 +376,22 @@ pub struct PendingRun {
     pub wpm_x100: u32,
 }
 
-pub use crate::submit::Answer;
+/// What a submission's answer says of an entry that was not stored now.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// The player's own round sent again (an answer lost on the way, say): the run it
+    /// already is, answered as it was.
+    Again {
+        /// The run.
+        run: String,
+        /// Its score.
+        score: u32,
+        /// Its standing, as stored.
+        ranked: Ranked,
+    },
+    /// Refused.
+    No(crate::refusal::Refusal),
+}
 
 /// What a plan does with one entry of a submission.
 #[derive(Clone, Debug, PartialEq)]

@@ -21,7 +21,6 @@
 
 pub mod fingerprint;
 pub mod rank;
-pub mod refusal;
 pub mod timing;
 
 use std::time::Instant;
@@ -29,20 +28,14 @@ use std::time::Instant;
 use typepper_api::Line;
 use typepper_engine::{Header, PlayError, Replay, Score, VERSION};
 
-pub use refusal::{QuotaFull, Refusal};
+pub use crate::refusal::{MAX_WPM, MIN_DURATION_MS, MIN_KEYS, QuotaFull, Refusal};
 
 use crate::store::{
-    Done, Job, Known, KnownRound, NewRun, Played, PlayerId, Ranked, RoundPrint, Step,
+    Answer, Done, Job, Known, KnownRound, NewRun, Played, PlayerId, RoundPrint, Step,
 };
 
 /// Entries one body may carry: an outbox sends more in several bodies.
 pub use typepper_api::MAX_ENTRIES;
-/// Judged keystrokes a run needs to be stored.
-pub const MIN_KEYS: u32 = 20;
-/// Rounds shorter than this aren't kept.
-pub const MIN_DURATION_MS: u32 = 3_000;
-/// Nobody types this fast: a round at or over it is refused.
-pub const MAX_WPM: u32 = 300;
 /// Raw speed has more room (mistakes count), but not unlimited.
 pub const MAX_RAW: u32 = 350;
 
@@ -191,23 +184,6 @@ pub struct Submission {
     pub new_id: fn() -> String,
 }
 
-/// What a submission's answer says of an entry that was not stored now.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Answer {
-    /// The player's own round sent again (an answer lost on the way, say): the run it
-    /// already is, answered as it was.
-    Again {
-        /// The run.
-        run: String,
-        /// Its score.
-        score: u32,
-        /// Its standing, as stored.
-        ranked: Ranked,
-    },
-    /// Refused.
-    No(Refusal),
-}
-
 /// The store's [`Job`] for the judged entries of one body: its plan is [`plan`].
 pub fn job(sub: Submission, judged: Vec<Judged>, deadline: Instant) -> Job {
     let verified = || judged.iter().filter_map(|j| j.as_ref().ok());
@@ -288,7 +264,10 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
         usage.runs += 1;
         usage.bytes += v.bytes.len() as u64;
         if usage.runs > sub.quota.runs || usage.bytes > sub.quota.bytes {
-            return Err(QuotaFull(sub.quota));
+            return Err(QuotaFull {
+                runs: sub.quota.runs,
+                bytes: sub.quota.bytes,
+            });
         }
         let run = NewRun {
             played: Played {

@@ -23,9 +23,9 @@
 //! were set against the synthetic typist (`typepper synth`, which types as people do) at
 //! every speed from 20 to 280 wpm, with room to spare; see the tests.
 
-/// Gaps under this many ms are a burst: no finger presses two keys that close together
-/// on purpose, but rollover makes one now and then.
-pub const BURST_GAP_MS: u32 = 8;
+pub use crate::refusal::Bot;
+
+pub use crate::refusal::BURST_GAP_MS;
 /// At most this share of gaps (in percent) may be bursts.
 pub const MAX_BURST_PERCENT: usize = 10;
 /// This many burst gaps in a row (five keys within about 30 ms) is a paste or a macro.
@@ -54,84 +54,6 @@ pub const SKEW_GAPS: usize = 100;
 /// keystrokes, and says what gave a program away.
 pub fn check(times: &[u32]) -> Result<(), Bot> {
     Rhythm::of(times).map_or(Ok(()), |r| r.check())
-}
-
-/// What gave a program away, one variant for each mark above.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Bot {
-    /// (1) A run of keys under [`BURST_GAP_MS`] apart.
-    Bursts {
-        /// Keys in the longest run.
-        keys: usize,
-    },
-    /// (1) Over [`MAX_BURST_PERCENT`] of the gaps are bursts.
-    Implausible {
-        /// Burst gaps.
-        bursts: usize,
-        /// Keys.
-        keys: usize,
-    },
-    /// (2) The middle half of the gaps spans under [`MIN_SPREAD_PERCENT`] of the median.
-    Metronome {
-        /// What the middle half spans, in ms.
-        span: u32,
-        /// The median gap, in ms.
-        median: u32,
-    },
-    /// (3) The gaps' kurtosis is under [`MIN_KURTOSIS`].
-    Flat {
-        /// Their excess kurtosis.
-        kurtosis: f64,
-    },
-    /// (4) The gaps don't lean right.
-    Symmetric {
-        /// Gaps of half again the median or longer.
-        slow: usize,
-        /// Gaps.
-        gaps: usize,
-        /// The median gap, in ms.
-        median: u32,
-        /// The mean gap, in ms.
-        mean: f64,
-    },
-}
-
-impl std::fmt::Display for Bot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Bot::Bursts { keys } => write!(
-                f,
-                "keys came in bursts: {keys} keys within {BURST_GAP_MS} ms of each other, as a \
-                 paste or a macro sends them"
-            ),
-            Bot::Implausible { bursts, keys } => write!(
-                f,
-                "implausible timing: {bursts} of {keys} keys came under {BURST_GAP_MS} ms after \
-                 the one before"
-            ),
-            Bot::Metronome { span, median } => write!(
-                f,
-                "timing as even as a metronome: the middle half of the gaps between keys spans \
-                 {span} ms around {median} ms"
-            ),
-            Bot::Flat { kurtosis } => write!(
-                f,
-                "gaps between keys drawn evenly from a range (their kurtosis is {kurtosis:.2}); \
-                 a person's have a tail of slow keys"
-            ),
-            Bot::Symmetric {
-                slow,
-                gaps,
-                median,
-                mean,
-            } => write!(
-                f,
-                "timing that doesn't lean right: {slow} of {gaps} gaps between keys are half \
-                 again the median ({median} ms) or longer, and the mean is {mean:.0} ms; a \
-                 person's gaps have a tail of slow keys"
-            ),
-        }
-    }
 }
 
 /// What a round's key timing looks like: the measures the checks judge.

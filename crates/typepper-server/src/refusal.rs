@@ -1,4 +1,5 @@
-//! Why an entry of a submission was refused, as a value.
+//! Why an entry of a submission was refused, as a value, with the limits its sentences
+//! name (the checks are in `submit`, which uses this module and is not used by it).
 //!
 //! A refusal is written out once, as its answer line's sentence ([`Refusal`]'s
 //! `Display`); the metrics count it by [`Refusal::kind`], so rewording a sentence never
@@ -8,8 +9,15 @@ use core::fmt;
 
 use typepper_engine::{DecodeError, Headline, PlayError};
 
-use super::timing::Bot;
-use super::{MAX_WPM, MIN_DURATION_MS, MIN_KEYS};
+/// Judged keystrokes a run needs to be stored.
+pub const MIN_KEYS: u32 = 20;
+/// Rounds shorter than this aren't kept.
+pub const MIN_DURATION_MS: u32 = 3_000;
+/// Nobody types this fast: a round at or over it is refused.
+pub const MAX_WPM: u32 = 300;
+/// Gaps under this many ms are a burst: no finger presses two keys that close together
+/// on purpose, but rollover makes one now and then.
+pub const BURST_GAP_MS: u32 = 8;
 
 /// Why one entry of a submission is not stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +46,7 @@ pub enum Refusal {
         /// Judged keystrokes.
         keys: u32,
     },
-    /// At or over [`MAX_WPM`] (or [`super::MAX_RAW`] raw).
+    /// At or over [`MAX_WPM`] (or `MAX_RAW` raw).
     TooFast {
         /// Its wpm.
         wpm: u32,
@@ -136,9 +144,92 @@ impl fmt::Display for Refusal {
     }
 }
 
+/// What gave a program away, one variant for each mark above.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bot {
+    /// (1) A run of keys under [`BURST_GAP_MS`] apart.
+    Bursts {
+        /// Keys in the longest run.
+        keys: usize,
+    },
+    /// (1) Over `timing::MAX_BURST_PERCENT` of the gaps are bursts.
+    Implausible {
+        /// Burst gaps.
+        bursts: usize,
+        /// Keys.
+        keys: usize,
+    },
+    /// (2) The middle half of the gaps spans under `timing::MIN_SPREAD_PERCENT` of the median.
+    Metronome {
+        /// What the middle half spans, in ms.
+        span: u32,
+        /// The median gap, in ms.
+        median: u32,
+    },
+    /// (3) The gaps' kurtosis is under `timing::MIN_KURTOSIS`.
+    Flat {
+        /// Their excess kurtosis.
+        kurtosis: f64,
+    },
+    /// (4) The gaps don't lean right.
+    Symmetric {
+        /// Gaps of half again the median or longer.
+        slow: usize,
+        /// Gaps.
+        gaps: usize,
+        /// The median gap, in ms.
+        median: u32,
+        /// The mean gap, in ms.
+        mean: f64,
+    },
+}
+
+impl std::fmt::Display for Bot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bot::Bursts { keys } => write!(
+                f,
+                "keys came in bursts: {keys} keys within {BURST_GAP_MS} ms of each other, as a \
+                 paste or a macro sends them"
+            ),
+            Bot::Implausible { bursts, keys } => write!(
+                f,
+                "implausible timing: {bursts} of {keys} keys came under {BURST_GAP_MS} ms after \
+                 the one before"
+            ),
+            Bot::Metronome { span, median } => write!(
+                f,
+                "timing as even as a metronome: the middle half of the gaps between keys spans \
+                 {span} ms around {median} ms"
+            ),
+            Bot::Flat { kurtosis } => write!(
+                f,
+                "gaps between keys drawn evenly from a range (their kurtosis is {kurtosis:.2}); \
+                 a person's have a tail of slow keys"
+            ),
+            Bot::Symmetric {
+                slow,
+                gaps,
+                median,
+                mean,
+            } => write!(
+                f,
+                "timing that doesn't lean right: {slow} of {gaps} gaps between keys are half \
+                 again the median ({median} ms) or longer, and the mean is {mean:.0} ms; a \
+                 person's gaps have a tail of slow keys"
+            ),
+        }
+    }
+}
+
 /// Nothing of a body is stored: its player's daily quota can't hold its runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QuotaFull(pub super::Quota);
+pub struct QuotaFull {
+    /// Runs a day.
+    pub runs: u32,
+    /// Replay bytes a day.
+    pub bytes: u64,
+}
 
 impl fmt::Display for QuotaFull {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -146,8 +237,8 @@ impl fmt::Display for QuotaFull {
             f,
             "today's quota is full ({} runs or {} KiB of replays a day): try again \
              tomorrow (UTC)",
-            self.0.runs,
-            self.0.bytes / 1024
+            self.runs,
+            self.bytes / 1024
         )
     }
 }
@@ -315,10 +406,10 @@ mod tests {
 
     #[test]
     fn a_full_quota_says_its_numbers() {
-        let full = QuotaFull(super::super::Quota {
+        let full = QuotaFull {
             runs: 500,
             bytes: 4 << 20,
-        });
+        };
         assert_eq!(
             full.to_string(),
             "today's quota is full (500 runs or 4096 KiB of replays a day): try again \
