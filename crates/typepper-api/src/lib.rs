@@ -227,40 +227,38 @@ pub struct BoardRow {
     pub time: String,
 }
 
-/// A board row as one line of `v1 board` over SSH: its fields in order, separated by one
-/// space (names and ids hold none): `1 ada 108 108.5 98.25 7Xf9qyuC 2026-12-01T19:52:00Z`.
-impl fmt::Display for BoardRow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {} {} {} {} {}",
-            self.rank, self.name, self.score, self.wpm, self.accuracy, self.run, self.time
-        )
-    }
+/// How a `v1` command over SSH ends: its exit status, one for each thing a client does
+/// differently (docs/spec/replays.md, "Over SSH").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: answered; stdout holds the answer.
+    Ok,
+    /// 1: refused; stderr holds the sentence why.
+    Refused,
+    /// 2: not a `v1` command (or a shell, a terminal, a subsystem).
+    Usage,
+    /// 3: the key is linked to no player (HTTP's 401): link it with `v1 link`, then ask
+    /// again.
+    NotLinked,
 }
 
-impl FromStr for BoardRow {
-    type Err = LineError;
+impl Exit {
+    /// Every exit status, in order.
+    pub const ALL: [Exit; 4] = [Exit::Ok, Exit::Refused, Exit::Usage, Exit::NotLinked];
 
-    fn from_str(line: &str) -> Result<BoardRow, LineError> {
-        let bad = || LineError(format!("not a board row: {line:?}"));
-        let fields: Vec<&str> = line.split(' ').collect();
-        let [rank, name, score, wpm, accuracy, run, time] = fields[..] else {
-            return Err(bad());
-        };
-        Ok(BoardRow {
-            rank: rank.parse().map_err(|_| bad())?,
-            name: name.to_owned(),
-            score: score.parse().map_err(|_| bad())?,
-            wpm: wpm.parse().map_err(|_| bad())?,
-            accuracy: accuracy.parse().map_err(|_| bad())?,
-            run: run.to_owned(),
-            time: time.to_owned(),
-        })
-        .and_then(|row: BoardRow| {
-            let ok = check_name(&row.name).is_ok() && is_run_id(&row.run) && !row.time.is_empty();
-            if ok { Ok(row) } else { Err(bad()) }
-        })
+    /// The status's number.
+    pub const fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Refused => 1,
+            Exit::Usage => 2,
+            Exit::NotLinked => 3,
+        }
+    }
+
+    /// The exit status with this number.
+    pub fn of(code: i32) -> Option<Exit> {
+        Exit::ALL.into_iter().find(|e| i32::from(e.code()) == code)
     }
 }
 
@@ -460,28 +458,12 @@ mod tests {
     }
 
     #[test]
-    fn board_rows_travel_as_lines() {
-        let row = BoardRow {
-            rank: 1,
-            name: "ada".into(),
-            score: 108,
-            wpm: 108.5,
-            accuracy: 98.25,
-            run: "7Xf9qyuC".into(),
-            time: "2026-12-01T19:52:00Z".into(),
-        };
-        let line = row.to_string();
-        assert_eq!(line, "1 ada 108 108.5 98.25 7Xf9qyuC 2026-12-01T19:52:00Z");
-        assert_eq!(line.parse::<BoardRow>(), Ok(row));
-        for bad in [
-            "",
-            "1 ada 108",
-            "x ada 108 1 1 7Xf9qyuC t",
-            "1 a 108 1 1 7Xf9qyuC t",
-            "1 ada 108 1 1 short t",
-        ] {
-            assert!(bad.parse::<BoardRow>().is_err(), "{bad:?}");
+    fn exit_statuses_read_back() {
+        for exit in Exit::ALL {
+            assert_eq!(Exit::of(exit.code().into()), Some(exit));
         }
+        assert_eq!(Exit::of(3), Some(Exit::NotLinked));
+        assert_eq!(Exit::of(255), None);
     }
 
     #[test]

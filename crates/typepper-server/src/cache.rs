@@ -70,7 +70,7 @@ pub enum Lookup {
 
 /// The memory a run takes here, near enough.
 fn size(run: &Run) -> usize {
-    run.replay.len() + run.id.len() + run.player.len() + run.mode.len() + 128
+    run.played.replay.len() + run.played.id.len() + run.player.len() + run.played.mode.len() + 128
 }
 
 impl RunCache {
@@ -112,8 +112,8 @@ impl RunCache {
             return run;
         }
         let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        inner.missing.remove(&run.id);
-        if let Some((old, _)) = inner.runs.remove(&run.id) {
+        inner.missing.remove(&run.played.id);
+        if let Some((old, _)) = inner.runs.remove(&run.played.id) {
             inner.bytes -= size(&old);
         }
         while inner.bytes + bytes > self.budget {
@@ -124,8 +124,8 @@ impl RunCache {
                 inner.bytes -= size(&old);
             }
         }
-        inner.runs.insert(run.id.clone(), (run.clone(), now));
-        inner.order.push_back(run.id.clone());
+        inner.runs.insert(run.played.id.clone(), (run.clone(), now));
+        inner.order.push_back(run.played.id.clone());
         inner.bytes += bytes;
         // Ids of runs put in again or cleared stay in the order; keep it from growing
         // past the runs it stands for.
@@ -170,21 +170,24 @@ impl RunCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Played;
 
     fn run(id: &str, bytes: usize) -> Run {
         Run {
-            id: id.into(),
+            played: Played {
+                id: id.into(),
+                mode: "zen".into(),
+                score: 1,
+                wpm_x100: 100,
+                accuracy_x100: 10_000,
+                duration_ms: 5000,
+                created_ms: 0,
+                unranked: None,
+                pending: None,
+                replay: vec![7; bytes],
+            },
             player: "ada".into(),
-            mode: "zen".into(),
-            score: 1,
-            wpm_x100: 100,
-            accuracy_x100: 10_000,
-            duration_ms: 5000,
-            created_ms: 0,
-            unranked: None,
-            pending: None,
             hidden: false,
-            replay: vec![7; bytes],
         }
     }
 

@@ -36,6 +36,7 @@ pub mod config;
 mod error;
 mod limit;
 pub mod metrics;
+pub mod refusal;
 mod routes;
 pub mod serve;
 pub mod ssh;

@@ -210,7 +210,7 @@ async fn issue_seed(
     if !mode.rankable() {
         return Err(ApiError::BadRequest(format!(
             "no seeds for {mode}: {}",
-            crate::submit::rank::DRILLS
+            crate::submit::rank::Unranked::Drill
         )));
     }
     let now = st.now_ms();
@@ -313,7 +313,6 @@ async fn submit(
         },
         watch: st.config.watch,
         new_id: run_id,
-        share: share.clone(),
     };
     // Not started within the request's time, it is not done at all: nothing is stored
     // that is not answered. Once started it finishes (in milliseconds) and is answered.
@@ -345,7 +344,7 @@ fn judge_body(body: &[u8]) -> Vec<submit::Judged> {
             .iter()
             .map(|entry| entry.as_ref().map_err(Clone::clone).and_then(submit::judge))
             .collect(),
-        Err(submit::TooMany) => vec![Err("too many rounds in one submission".into())],
+        Err(submit::TooMany) => vec![Err(submit::Refusal::TooMany)],
     }
 }
 
@@ -422,7 +421,7 @@ async fn run(st: St, Path(id): Path<String>) -> Result<Response, ApiError> {
         ],
         // Names are letters, digits, `_` and `-`: always a valid header value.
         [(typepper_api::PLAYER_HEADER, run.player.clone())],
-        run.replay.clone(),
+        run.played.replay.clone(),
     )
         .into_response())
 }
@@ -444,7 +443,7 @@ async fn board(
     if !parsed.rankable() {
         return Err(ApiError::NotFound(format!(
             "no board for {parsed}: {}",
-            crate::submit::rank::DRILLS
+            crate::submit::rank::Unranked::Drill
         )));
     }
     let month = match q.month {
@@ -554,19 +553,19 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
     };
     let (status, page) = match found {
         Some(run) => {
-            let mode: Option<Mode> = run.mode.parse().ok();
-            let title_mode = mode.map_or_else(|| run.mode.clone(), Mode::title);
+            let mode: Option<Mode> = run.played.mode.parse().ok();
+            let title_mode = mode.map_or_else(|| run.played.mode.clone(), Mode::title);
             let player = &run.player;
             let unit = mode.map_or("wpm", Mode::unit);
-            let headline = if run.score == 1 && unit == "words" {
+            let headline = if run.played.score == 1 && unit == "words" {
                 "1 word".to_owned()
             } else {
-                format!("{} {unit}", run.score)
+                format!("{} {unit}", run.played.score)
             };
-            let acc = run.accuracy_x100;
+            let acc = run.played.accuracy_x100;
             let standing = if run.hidden {
                 " It was removed from the boards."
-            } else if run.pending.is_some() {
+            } else if run.played.pending.is_some() {
                 " It waits for its player to confirm it before it goes on the boards."
             } else {
                 ""

@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `v1 submit` | the body of `POST /v1/submit` | its answer lines |
 //! | `v1 replay <id>` | — | the run's replay bytes |
-//! | `v1 board <mode> [YYYY-MM]` | — | the rows, one a line ([`typepper_api::BoardRow`]) |
+//! | `v1 board <mode> [YYYY-MM]` | — | the board, as `GET /v1/boards/<mode>` answers |
 //! | `v1 link <name>` | — | the new player, as `POST /v1/players` answers; the key is linked to it |
 //! | `v1 link <name> <token>` | — | the same, for a player linked on the web |
 //! | `v1 seed <mode>` | — | an issued seed, as `POST /v1/seeds` answers |
@@ -16,8 +16,10 @@
 //! same router, so the body limit, rate limits, timeouts, checks and answers are the
 //! HTTP API's own. The request carries the connection's address ([`ConnectInfo`]) and the
 //! key's fingerprint ([`SshKey`]), which the routes read in place of a bearer token. A
-//! refusal is the route's sentence on stderr with exit status 1; an unknown command,
-//! a shell, a pty or a subsystem get a sentence and exit status 2. A submission runs only
+//! refusal is the route's sentence on stderr with an exit status ([`Exit`]): 3 for a key
+//! linked to no player (HTTP's 401), so that a client can tell it apart without reading
+//! the sentence, 1 for any other; an unknown command, a shell, a pty or a subsystem get a
+//! sentence and exit status 2. A submission runs only
 //! once its stdin has ended: a connection dropped mid-body stores nothing.
 //!
 //! What a client may hold, and for how long ([`SshLimits`], each a flag):
@@ -59,6 +61,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinSet;
 use tower::ServiceExt as _;
+use typepper_api::Exit;
 
 use crate::config::SshLimits;
 use crate::serve::Acceptor;
@@ -524,22 +527,23 @@ impl Outcome {
         Outcome {
             stdout,
             stderr: String::new(),
-            status: 0,
+            status: Exit::Ok.code().into(),
         }
     }
 
     fn refused(why: impl Into<String>) -> Outcome {
-        Outcome {
-            stdout: vec![],
-            stderr: why.into(),
-            status: 1,
-        }
+        Outcome::ended(Exit::Refused, why)
     }
 
     fn usage(why: impl Into<String>) -> Outcome {
+        Outcome::ended(Exit::Usage, why)
+    }
+
+    fn ended(exit: Exit, why: impl Into<String>) -> Outcome {
         Outcome {
-            status: 2,
-            ..Outcome::refused(why)
+            stdout: vec![],
+            stderr: why.into(),
+            status: exit.code().into(),
         }
     }
 }
@@ -796,31 +800,35 @@ async fn execute(
     };
     let refused = |status: StatusCode, body: &[u8]| {
         let text = String::from_utf8_lossy(body).trim().to_owned();
-        Outcome::refused(if text.is_empty() {
-            format!("the server answered {status}")
+        let exit = if status == StatusCode::UNAUTHORIZED {
+            Exit::NotLinked
         } else {
-            text
-        })
+            Exit::Refused
+        };
+        Outcome::ended(
+            exit,
+            if text.is_empty() {
+                format!("the server answered {status}")
+            } else {
+                text
+            },
+        )
+    };
+    // Answered as the route answers: its body on stdout, or its refusal.
+    let answered = |(status, body): (StatusCode, Vec<u8>)| {
+        if status.is_success() {
+            Outcome::ok(body)
+        } else {
+            refused(status, &body)
+        }
     };
     match command {
-        Command::Submit => {
-            let (status, body) = call(request(Method::POST, "/v1/submit".into(), stdin)).await;
-            if status.is_success() {
-                Outcome::ok(body)
-            } else {
-                refused(status, &body)
-            }
-        }
+        Command::Submit => answered(call(request(Method::POST, "/v1/submit".into(), stdin)).await),
         Command::Replay(id) => {
             if !typepper_api::is_run_id(&id) {
                 return Outcome::refused(format!("{id:?} is not a run id"));
             }
-            let (status, body) = call(request(Method::GET, format!("/v1/runs/{id}"), vec![])).await;
-            if status.is_success() {
-                Outcome::ok(body)
-            } else {
-                refused(status, &body)
-            }
+            answered(call(request(Method::GET, format!("/v1/runs/{id}"), vec![])).await)
         }
         Command::Board(mode, month) => {
             let ok = |s: &str| {
@@ -832,26 +840,11 @@ async fn execute(
             }
             let query = month.map_or(String::new(), |m| format!("?month={m}"));
             let path = format!("/v1/boards/{mode}{query}");
-            let (status, body) = call(request(Method::GET, path, vec![])).await;
-            if !status.is_success() {
-                return refused(status, &body);
-            }
-            match serde_json::from_slice::<typepper_api::Board>(&body) {
-                Ok(board) => {
-                    let lines: String = board.rows.iter().map(|r| format!("{r}\n")).collect();
-                    Outcome::ok(lines.into_bytes())
-                }
-                Err(e) => Outcome::refused(format!("the board could not be read: {e}")),
-            }
+            answered(call(request(Method::GET, path, vec![])).await)
         }
         Command::Seed(mode) => {
             let body = serde_json::to_vec(&typepper_api::SeedRequest { mode }).unwrap_or_default();
-            let (status, body) = call(request(Method::POST, "/v1/seeds".into(), body)).await;
-            if status.is_success() {
-                Outcome::ok(body)
-            } else {
-                refused(status, &body)
-            }
+            answered(call(request(Method::POST, "/v1/seeds".into(), body)).await)
         }
         Command::Link(name, token) => {
             let Some(fingerprint) = key.clone() else {

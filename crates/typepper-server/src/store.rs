@@ -13,6 +13,7 @@
 
 pub mod postgres;
 pub mod sqlite;
+mod tx;
 
 use std::future::Future;
 use std::path::Path;
@@ -35,13 +36,11 @@ pub struct Player {
     pub name: String,
 }
 
-/// A verified run about to be stored.
+/// What a run is, stored or about to be: the fields of a [`NewRun`] and a [`Run`] alike.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewRun {
+pub struct Played {
     /// 8 base62 characters.
     pub id: String,
-    /// Whose run it is.
-    pub player: PlayerId,
     /// `Mode::key`.
     pub mode: String,
     /// The headline number: wpm, or words in HOT PURSUIT.
@@ -54,19 +53,29 @@ pub struct NewRun {
     pub duration_ms: u32,
     /// When it was stored.
     pub created_ms: i64,
-    /// `YYYY-MM` of `created_ms`, UTC.
-    pub month: String,
-    /// `YYYY-MM-DD` of `created_ms`, UTC: the day its quota counts it on.
-    pub day: String,
     /// The replay, format 1.
     pub replay: Vec<u8>,
-    /// What makes the round itself, kept after the run expires.
-    pub round: RoundPrint,
-    /// Why it is not ranked; `None` when it is (on a board, and a pb if best).
+    /// Why it is not ranked; `None` when it is (on a board, and a pb if best). Kept as
+    /// the sentence its answer line says, as the run's row holds it.
     pub unranked: Option<String>,
     /// Why a ranked run waits off the boards until its player confirms it; `None` when
     /// it doesn't wait.
     pub pending: Option<String>,
+}
+
+/// A verified run about to be stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewRun {
+    /// The run.
+    pub played: Played,
+    /// Whose run it is.
+    pub player: PlayerId,
+    /// `YYYY-MM` of `created_ms`, UTC.
+    pub month: String,
+    /// `YYYY-MM-DD` of `created_ms`, UTC: the day its quota counts it on.
+    pub day: String,
+    /// What makes the round itself, kept after the run expires.
+    pub round: RoundPrint,
     /// The player's pending runs this one confirms: they go onto the boards with it.
     pub confirms: Vec<String>,
     /// The issued seed it uses up, if it was played on one issued to its player.
@@ -150,30 +159,12 @@ pub struct Usage {
 /// A stored run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
-    /// Its id.
-    pub id: String,
+    /// The run.
+    pub played: Played,
     /// The player's name.
     pub player: String,
-    /// `Mode::key`.
-    pub mode: String,
-    /// The headline number.
-    pub score: u32,
-    /// wpm in hundredths.
-    pub wpm_x100: u32,
-    /// Accuracy in hundredths of a percent.
-    pub accuracy_x100: u32,
-    /// From the first key to the end.
-    pub duration_ms: u32,
-    /// When it was stored.
-    pub created_ms: i64,
-    /// Why it is not ranked; `None` when it is.
-    pub unranked: Option<String>,
-    /// Why it waits off the boards for its player to confirm it; `None` when it doesn't.
-    pub pending: Option<String>,
     /// The operator took it (or its player) off the boards.
     pub hidden: bool,
-    /// The replay, format 1.
-    pub replay: Vec<u8>,
 }
 
 /// One row of a board: a player's best run of the month in a mode.
@@ -385,22 +376,39 @@ pub struct PendingRun {
     pub wpm_x100: u32,
 }
 
+/// What a submission's answer says of an entry that was not stored now.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// The player's own round sent again (an answer lost on the way, say): the run it
+    /// already is, answered as it was.
+    Again {
+        /// The run.
+        run: String,
+        /// Its score.
+        score: u32,
+        /// Its standing, as stored.
+        ranked: Ranked,
+    },
+    /// Refused.
+    No(crate::refusal::Refusal),
+}
+
 /// What a plan does with one entry of a submission.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     /// Store this run (its round, its usage, its seed, and its best if ranked).
     Store(Box<NewRun>),
-    /// Store nothing: the entry's answer is this line, as the plan wrote it.
-    Answer(String),
+    /// Store nothing: the entry's answer is this.
+    Answer(Answer),
 }
 
 /// What became of one [`Step`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Done {
     /// Stored, and what that did to the player's records.
     Stored(Box<NewRun>, Stored),
     /// Answered without storing.
-    Answered(String),
+    Answered(Answer),
 }
 
 /// A plan: the steps of a submission, decided from what the database knows, or why

@@ -23,22 +23,19 @@ pub mod fingerprint;
 pub mod rank;
 pub mod timing;
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use typepper_api::Line;
 use typepper_engine::{Header, PlayError, Replay, Score, VERSION};
 
-use crate::store::{Done, Job, Known, KnownRound, NewRun, PlayerId, RoundPrint, Step};
+pub use crate::refusal::{MAX_WPM, MIN_DURATION_MS, MIN_KEYS, QuotaFull, Refusal};
+
+use crate::store::{
+    Answer, Done, Job, Known, KnownRound, NewRun, Played, PlayerId, RoundPrint, Step,
+};
 
 /// Entries one body may carry: an outbox sends more in several bodies.
 pub use typepper_api::MAX_ENTRIES;
-/// Judged keystrokes a run needs to be stored.
-pub const MIN_KEYS: u32 = 20;
-/// Rounds shorter than this aren't kept.
-pub const MIN_DURATION_MS: u32 = 3_000;
-/// Nobody types this fast: a round at or over it is refused.
-pub const MAX_WPM: u32 = 300;
 /// Raw speed has more room (mistakes count), but not unlimited.
 pub const MAX_RAW: u32 = 350;
 
@@ -59,7 +56,7 @@ pub struct TooMany;
 
 /// Reads every entry of a body; an entry that can't be read is its line's refusal and
 /// ends the body.
-pub fn split(body: &[u8]) -> Result<Vec<Result<Entry<'_>, String>>, TooMany> {
+pub fn split(body: &[u8]) -> Result<Vec<Result<Entry<'_>, Refusal>>, TooMany> {
     let mut out = vec![];
     let mut rest = body;
     while !rest.is_empty() {
@@ -67,9 +64,7 @@ pub fn split(body: &[u8]) -> Result<Vec<Result<Entry<'_>, String>>, TooMany> {
             return Err(TooMany);
         }
         let Some((claim, after)) = typepper_api::read_entry(rest) else {
-            out.push(Err(
-                "the body ends inside a claimed score (4 bytes before each replay)".into(),
-            ));
+            out.push(Err(Refusal::CutClaim));
             break;
         };
         // The header says which rules recorded it, before any decoding of inputs.
@@ -77,9 +72,7 @@ pub fn split(body: &[u8]) -> Result<Vec<Result<Entry<'_>, String>>, TooMany> {
         let (replay, next) = match read {
             Ok(r) => r,
             Err(e) => {
-                out.push(Err(format!(
-                    "not a replay ({e}); the rest of the body is not read"
-                )));
+                out.push(Err(Refusal::NotAReplay(e)));
                 break;
             }
         };
@@ -108,16 +101,15 @@ pub struct Verified {
 }
 
 /// One entry's outcome before storing: verified, or refused with a reason.
-pub type Judged = Result<Verified, String>;
+pub type Judged = Result<Verified, Refusal>;
 
 /// Plays one entry and checks it is a round a person played, scoring exactly its claim.
 pub fn judge(entry: &Entry<'_>) -> Judged {
     let replay = &entry.replay;
     if replay.engine != VERSION {
-        return Err(PlayError::OtherRules {
+        return Err(Refusal::Play(PlayError::OtherRules {
             engine: replay.engine,
-        }
-        .to_string());
+        }));
     }
     let mut print = fingerprint::Builder::new(&replay.mode, replay.seed);
     let mut judged = Vec::with_capacity(replay.inputs.len());
@@ -133,45 +125,32 @@ pub fn judge(entry: &Entry<'_>) -> Judged {
                 judged.push(t);
             }
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(Refusal::Play)?;
     if score.keys < MIN_KEYS {
-        return Err(format!(
-            "too little typing to keep: {} judged keystrokes, and a run needs {MIN_KEYS}",
-            score.keys
-        ));
+        return Err(Refusal::TooLittle { keys: score.keys });
     }
     if score.duration_ms < MIN_DURATION_MS {
-        return Err(format!(
-            "too short to count: rounds under {} s aren't kept",
-            MIN_DURATION_MS / 1000
-        ));
+        return Err(Refusal::TooShort);
     }
     if ignored > score.keys.max(MIN_KEYS) {
-        return Err(format!(
-            "{ignored} inputs did nothing (spaces on an empty word, backspaces with nothing \
-             to delete, keys past a word's end), more than the {} that did",
-            score.keys
-        ));
+        return Err(Refusal::DidNothing {
+            ignored,
+            keys: score.keys,
+        });
     }
     if score.wpm() >= MAX_WPM || score.raw_x100 / 100 >= MAX_RAW {
-        return Err(format!(
-            "faster than anyone types ({} wpm; {MAX_WPM} and over are refused)",
-            score.wpm()
-        ));
+        return Err(Refusal::TooFast { wpm: score.wpm() });
     }
     let value = score.headline().value;
     if value == 0 {
-        return Err(format!(
-            "it scores 0 {}: there is nothing to rank or share",
-            score.headline().unit
-        ));
+        return Err(Refusal::ScoresNothing(score.headline()));
     }
-    timing::check(&judged)?;
+    timing::check(&judged).map_err(Refusal::Bot)?;
     if entry.claim != value {
-        return Err(format!(
-            "claimed {}, but the replay scores {value}",
-            entry.claim
-        ));
+        return Err(Refusal::WrongClaim {
+            claim: entry.claim,
+            score: value,
+        });
     }
     Ok(Verified {
         bytes: entry.bytes.to_vec(),
@@ -203,8 +182,6 @@ pub struct Submission {
     pub watch: rank::Watch,
     /// Draws a new run id.
     pub new_id: fn() -> String,
-    /// A run's share link.
-    pub share: Arc<dyn Fn(&str) -> String + Send + Sync>,
 }
 
 /// The store's [`Job`] for the judged entries of one body: its plan is [`plan`].
@@ -216,7 +193,8 @@ pub fn job(sub: Submission, judged: Vec<Judged>, deadline: Instant) -> Job {
         keys: verified().map(|v| v.round.key).collect(),
         seeds: verified().map(|v| v.seed).collect(),
         deadline,
-        plan: Box::new(move |known| plan(&sub, &judged, known)),
+        // The store carries a plan's refusal through as its sentence.
+        plan: Box::new(move |known| plan(&sub, &judged, known).map_err(|q| q.to_string())),
     }
 }
 
@@ -224,7 +202,7 @@ pub fn job(sub: Submission, judged: Vec<Judged>, deadline: Instant) -> Job {
 /// or not), answer it as the copy it is (or, for the player's own round sent again, as
 /// the run it already is), or refuse it. `Err` if the player's daily quota can't hold
 /// the runs: then nothing of the body is stored.
-pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<Step>, String> {
+pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<Step>, QuotaFull> {
     let month = typepper_api::Utc::of(sub.now_ms).month();
     let day = typepper_api::Utc::of(sub.now_ms).day();
     // What is stored, as it will be once the runs planned so far are: an entry may be a
@@ -238,7 +216,7 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
         let v = match j {
             Ok(v) => v,
             Err(why) => {
-                steps.push(Step::Answer(Line::No(why.clone()).to_string()));
+                steps.push(Step::Answer(Answer::No(why.clone())));
                 continue;
             }
         };
@@ -257,26 +235,28 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             })
         });
         if let Some(known) = copy_of {
-            let line = match &known.stored {
-                // The player's own round sent again (an answer lost on the way, say):
-                // the same answer, and nothing stored twice.
-                Some((score, ranked)) if known.player == sub.player && same.is_some() => Line::Ok {
-                    id: known.run.clone(),
-                    score: *score,
-                    pb: false,
-                    share: (sub.share)(&known.run),
-                    ranked: ranked.clone(),
-                },
-                _ => Line::No(format!("a copy of run {}", known.run)),
+            let answer = match &known.stored {
+                // The player's own round sent again: the same answer, and nothing stored
+                // twice.
+                Some((score, ranked)) if known.player == sub.player && same.is_some() => {
+                    Answer::Again {
+                        run: known.run.clone(),
+                        score: *score,
+                        ranked: ranked.clone(),
+                    }
+                }
+                _ => Answer::No(Refusal::Copy {
+                    run: known.run.clone(),
+                }),
             };
-            steps.push(Step::Answer(line.to_string()));
+            steps.push(Step::Answer(answer));
             continue;
         }
         let seed = seeds.iter_mut().find(|s| s.seed == v.seed);
         let standing = match rank::standing(&v.score, seed.as_deref(), sub.player, sub.now_ms) {
             Ok(s) => s,
             Err(why) => {
-                steps.push(Step::Answer(Line::No(why).to_string()));
+                steps.push(Step::Answer(Answer::No(why)));
                 continue;
             }
         };
@@ -284,25 +264,28 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
         usage.runs += 1;
         usage.bytes += v.bytes.len() as u64;
         if usage.runs > sub.quota.runs || usage.bytes > sub.quota.bytes {
-            return Err(format!(
-                "today's quota is full ({} runs or {} KiB of replays a day): try again \
-                 tomorrow (UTC)",
-                sub.quota.runs,
-                sub.quota.bytes / 1024
-            ));
+            return Err(QuotaFull {
+                runs: sub.quota.runs,
+                bytes: sub.quota.bytes,
+            });
         }
         let run = NewRun {
-            id: (sub.new_id)(),
+            played: Played {
+                id: (sub.new_id)(),
+                mode,
+                score: v.score.headline().value,
+                wpm_x100: v.score.wpm_x100,
+                accuracy_x100: v.score.accuracy_x100.into(),
+                duration_ms: v.score.duration_ms,
+                created_ms: sub.now_ms,
+                replay: v.bytes.clone(),
+                // The row keeps its reasons as the sentences its answer lines say.
+                unranked: boards.unranked.as_ref().map(ToString::to_string),
+                pending: boards.pending.as_ref().map(ToString::to_string),
+            },
             player: sub.player,
-            mode,
-            score: v.score.headline().value,
-            wpm_x100: v.score.wpm_x100,
-            accuracy_x100: v.score.accuracy_x100.into(),
-            duration_ms: v.score.duration_ms,
-            created_ms: sub.now_ms,
             month: month.clone(),
             day: day.clone(),
-            replay: v.bytes.clone(),
             round: RoundPrint {
                 key: v.round.key,
                 blocks: v.round.blocks.clone(),
@@ -310,23 +293,21 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
                 prefix: v.round.prefix.clone(),
             },
             uses_seed: standing.uses_seed.then_some(v.seed),
-            unranked: boards.unranked,
-            pending: boards.pending,
             confirms: boards.confirms,
         };
         record.add(&run);
         if let Some(seed) = seed.filter(|_| standing.uses_seed) {
-            seed.run = Some(run.id.clone());
+            seed.run = Some(run.played.id.clone());
         }
         rounds.push(KnownRound {
             key: run.round.key,
-            run: run.id.clone(),
+            run: run.played.id.clone(),
             player: sub.player,
             blocks: run.round.blocks.clone(),
-            on: Some((run.mode.clone(), v.seed, run.round.prefix.clone())),
+            on: Some((run.played.mode.clone(), v.seed, run.round.prefix.clone())),
             stored: Some((
-                run.score,
-                crate::store::standing(run.unranked.clone(), run.pending.clone()),
+                run.played.score,
+                crate::store::standing(run.played.unranked.clone(), run.played.pending.clone()),
             )),
         });
         steps.push(Step::Store(Box::new(run)));
@@ -334,71 +315,51 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
     Ok(steps)
 }
 
-/// What became of each entry, as the metrics count it: `ranked`, `unranked`, `again` (a
-/// stored round sent again), or the kind of refusal.
+/// What became of each entry, as the metrics count it: `ranked`, `unranked`, `pending`,
+/// `again` (a stored round sent again), or the [kind](Refusal::kind) of refusal.
 pub fn outcomes(done: &[Done]) -> impl Iterator<Item = &'static str> + '_ {
     done.iter().map(|d| match d {
-        Done::Stored(run, _) if run.unranked.is_some() => "unranked",
-        Done::Stored(run, _) if run.pending.is_some() => "pending",
+        Done::Stored(run, _) if run.played.unranked.is_some() => "unranked",
+        Done::Stored(run, _) if run.played.pending.is_some() => "pending",
         Done::Stored(..) => "ranked",
-        Done::Answered(line) => match line.strip_prefix("no ") {
-            Some(why) => refusal_kind(why),
-            None => "again",
-        },
+        Done::Answered(Answer::Again { .. }) => "again",
+        Done::Answered(Answer::No(why)) => why.kind(),
     })
 }
 
-/// A refusal's kind, from its sentence.
-pub fn refusal_kind(why: &str) -> &'static str {
-    const KINDS: &[(&str, &str)] = &[
-        ("a copy of run", "copy"),
-        ("not a replay", "unreadable"),
-        ("the body ends inside", "unreadable"),
-        ("recorded by other rules", "other_rules"),
-        ("this build has no mode", "unknown_mode"),
-        ("too little typing", "too_little"),
-        ("too short to count", "too_short"),
-        ("faster than anyone", "too_fast"),
-        ("it scores 0", "scores_nothing"),
-        ("keys came in bursts", "bot_timing"),
-        ("implausible timing", "bot_timing"),
-        ("timing as even as a metronome", "bot_timing"),
-        ("gaps between keys drawn evenly", "bot_timing"),
-        ("timing that doesn't lean right", "bot_timing"),
-        ("claimed ", "wrong_claim"),
-        ("it arrived ", "too_soon"),
-    ];
-    if let Some((_, kind)) = KINDS.iter().find(|(start, _)| why.starts_with(start)) {
-        return kind;
-    }
-    if why.contains("inputs did nothing") {
-        "did_nothing"
-    } else if why.contains(" was refused: ") || why.starts_with("the replay ends before") {
-        "breaks_the_rules"
-    } else {
-        "other"
+/// The answer line for what became of one entry.
+pub fn line(done: Done, share: &dyn Fn(&str) -> String) -> Line {
+    match done {
+        Done::Answered(Answer::No(why)) => Line::No(why.to_string()),
+        Done::Answered(Answer::Again { run, score, ranked }) => Line::Ok {
+            share: share(&run),
+            id: run,
+            score,
+            pb: false,
+            ranked,
+        },
+        Done::Stored(run, stored) => Line::Ok {
+            share: share(&run.played.id),
+            id: run.played.id,
+            score: run.played.score,
+            pb: stored.pb,
+            ranked: crate::store::standing(run.played.unranked, run.played.pending),
+        },
     }
 }
 
 /// The answer's text, one line an entry, from what became of each.
 pub fn answer(done: Vec<Done>, share: &dyn Fn(&str) -> String) -> String {
-    let mut out = String::new();
-    for d in done {
-        let line = match d {
-            Done::Answered(line) => line,
-            Done::Stored(run, stored) => Line::Ok {
-                share: share(&run.id),
-                id: run.id,
-                score: run.score,
-                pb: stored.pb,
-                ranked: crate::store::standing(run.unranked, run.pending),
-            }
-            .to_string(),
-        };
-        out.push_str(&line);
-        out.push('\n');
+    done.into_iter()
+        .map(|d| format!("{}\n", line(d, share)))
+        .collect()
+}
+
+impl std::fmt::Display for Answer {
+    /// The line as it would be answered, with the run's id where its share link goes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        line(Done::Answered(self.clone()), &|id| id.to_owned()).fmt(f)
     }
-    out
 }
 
 #[cfg(test)]
@@ -430,7 +391,10 @@ mod tests {
         let c = claim(&r);
         assert!(judged(&r, c).is_ok());
         let why = judged(&r, c + 2).unwrap_err();
-        assert_eq!(why, format!("claimed {}, but the replay scores {c}", c + 2));
+        assert_eq!(
+            why.to_string(),
+            format!("claimed {}, but the replay scores {c}", c + 2)
+        );
     }
 
     #[test]
@@ -497,11 +461,7 @@ mod tests {
                 },
             ],
         };
-        assert!(
-            judged(&zen, 0)
-                .unwrap_err()
-                .starts_with("too little typing")
-        );
+        assert_eq!(judged(&zen, 0).unwrap_err().kind(), "too_little");
     }
 
     #[test]
@@ -519,14 +479,15 @@ mod tests {
         let lines: Vec<Judged> = entries.iter().map(|e| judge(e.as_ref().unwrap())).collect();
         assert!(lines[0].is_ok());
         assert_eq!(
-            lines[1].as_ref().unwrap_err(),
+            lines[1].as_ref().unwrap_err().to_string(),
             "recorded by other rules (engine 2, these are 1)"
         );
-        assert!(lines[2].as_ref().unwrap_err().starts_with("claimed"));
+        assert_eq!(lines[2].as_ref().unwrap_err().kind(), "wrong_claim");
         let mut cut = body.clone();
         cut.truncate(body.len() - 3);
         let entries = split(&cut).unwrap();
-        assert!(entries[2].as_ref().unwrap_err().contains("cut short"));
+        let cut_short = entries[2].as_ref().unwrap_err();
+        assert!(cut_short.to_string().contains("cut short"), "{cut_short}");
         assert_eq!(split(&[1, 2]).unwrap().len(), 1);
     }
 

@@ -272,21 +272,18 @@ fn a_key_links_draws_a_seed_submits_and_reads_back_what_http_serves() {
     assert_eq!(over_ssh, over_http);
     assert_eq!(over_ssh, round.encode());
 
-    // The board: a row a line, the same rows as the JSON.
-    let rows = text(&ada.ok("v1 board time:15", b""));
-    let row: typepper_api::BoardRow = rows.lines().next().unwrap().parse().unwrap();
+    // The board: the same JSON as HTTP's.
+    let over_ssh = ada.ok("v1 board time:15", b"");
+    let board: typepper_api::Board = serde_json::from_slice(&over_ssh).unwrap();
+    let row = &board.rows[0];
     assert_eq!(
         (row.rank, row.name.as_str(), row.run.as_str()),
         (1, "sshada", id.as_str())
     );
-    let (_, json) = server.get("/v1/boards/time:15");
-    let board: typepper_api::Board = serde_json::from_slice(&json).unwrap();
-    assert_eq!(board.rows, vec![row]);
+    let (_, over_http) = server.get("/v1/boards/time:15");
+    assert_eq!(over_ssh, over_http);
     let month = board.month;
-    assert_eq!(
-        text(&ada.ok(&format!("v1 board time:15 {month}"), b"")),
-        rows
-    );
+    assert_eq!(ada.ok(&format!("v1 board time:15 {month}"), b""), over_ssh);
 }
 
 #[test]
@@ -332,16 +329,21 @@ fn refusals_are_a_sentence_on_stderr_and_a_failing_status() {
     assert_eq!(unknown.status.code(), Some(2));
     assert!(text(&unknown.stderr).contains("the v1 commands are"));
 
-    // A key not linked may read, not submit.
+    // A key not linked may read, not submit, nor draw seeds: its own exit status says so.
     let round = synth(Mode::BLITZ_15, 5, &Typist::default());
-    let refused = stranger.run("v1 submit", &body(&round));
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(
-        text(&refused.stderr).contains("not linked"),
-        "{}",
-        text(&refused.stderr)
-    );
-    assert!(stranger.ok("v1 board zen", b"").is_empty());
+    for (command, stdin) in [("v1 submit", body(&round)), ("v1 seed zen", vec![])] {
+        let refused = stranger.run(command, &stdin);
+        let exit = refused.status.code().and_then(typepper_api::Exit::of);
+        assert_eq!(exit, Some(typepper_api::Exit::NotLinked), "{command}");
+        assert!(
+            text(&refused.stderr).contains("not linked"),
+            "{}",
+            text(&refused.stderr)
+        );
+    }
+    let empty: typepper_api::Board =
+        serde_json::from_slice(&stranger.ok("v1 board zen", b"")).unwrap();
+    assert!(empty.rows.is_empty());
 
     let missing = stranger.run("v1 replay AAAAAAAA", b"");
     assert_eq!(missing.status.code(), Some(1));

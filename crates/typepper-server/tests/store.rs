@@ -97,11 +97,11 @@ async fn sqlite_commits_many_submissions_as_one_group() {
         store.commits() - commits
     );
     for n in 0..=60 {
-        let id = store::story::run_for(player, n).id;
+        let id = store::story::run_for(player, n).played.id;
         assert!(store.run(id).await.unwrap().is_some());
     }
     for gone in [61, 62] {
-        let id = store::story::run_for(player, gone).id;
+        let id = store::story::run_for(player, gone).played.id;
         assert_eq!(
             store.run(id).await.unwrap(),
             None,
@@ -162,9 +162,9 @@ async fn migrated(store: &dyn typepper_server::store::Store) {
         .await
         .unwrap()
         .expect("the run is kept");
-    assert_eq!(run.replay, b"TPR");
+    assert_eq!(run.played.replay, b"TPR");
     assert_eq!(
-        run.unranked.as_deref(),
+        run.played.unranked.as_deref(),
         Some("played before the server issued seeds")
     );
     let board = store.board("time:15".into(), "1970-01".into(), 10).await;

@@ -9,7 +9,7 @@ use std::io::Write as _;
 use std::process::{Command, Stdio};
 use std::sync::mpsc::Sender;
 
-use typepper_api::{BoardRow, IssuedSeed, Player};
+use typepper_api::{BoardRow, Exit, IssuedSeed, Player};
 use typepper_game::app::{App, Effect, Now, SubmitError};
 
 /// The variable that replaces the `ssh` command (its words split at spaces), as
@@ -84,6 +84,8 @@ enum Failure {
     NoKey,
     /// The server refused it, with its sentence.
     Refused(String),
+    /// The server knows the key as no player's ([`Exit::NotLinked`]), with its sentence.
+    NotLinked(String),
 }
 
 /// What the game says when the server takes none of the player's keys.
@@ -95,7 +97,7 @@ impl Failure {
         match self {
             Failure::Offline(why) => format!("the server is unreachable ({why})"),
             Failure::NoKey => NO_KEY.to_owned(),
-            Failure::Refused(why) => why,
+            Failure::Refused(why) | Failure::NotLinked(why) => why,
         }
     }
 
@@ -129,9 +131,7 @@ fn answer(request: Effect, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failure
                 Failure::Offline(why) => SubmitError::Offline(why),
                 // Kept, to send once the key is sorted out.
                 Failure::NoKey => SubmitError::Offline(NO_KEY.into()),
-                Failure::Refused(why) if why.contains("not linked") => {
-                    SubmitError::Unauthorized(why)
-                }
+                Failure::NotLinked(why) => SubmitError::Unauthorized(why),
                 Failure::Refused(why) => SubmitError::Refused(why),
             }),
         },
@@ -147,10 +147,9 @@ fn answer(request: Effect, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failure
             rows: exec(&format!("v1 board {mode}"), &[])
                 .map_err(Failure::text)
                 .and_then(|out| {
-                    text(out)
-                        .lines()
-                        .map(|l| l.parse::<BoardRow>().map_err(|e| e.to_string()))
-                        .collect()
+                    serde_json::from_slice::<typepper_api::Board>(&out)
+                        .map(|board| board.rows)
+                        .map_err(|e| format!("the server's board isn't one ({e})"))
                 }),
             mode,
         },
@@ -283,6 +282,7 @@ impl Remote {
         // 255 is ssh's own failure (no connection, no key); anything else is the server's.
         match out.status.code() {
             Some(255) | None => Err(Failure::of_ssh(&said, out.status)),
+            Some(code) if Exit::of(code) == Some(Exit::NotLinked) => Err(Failure::NotLinked(said)),
             Some(_) => Err(Failure::Refused(said)),
         }
     }
@@ -344,5 +344,61 @@ mod tests {
             panic!()
         };
         assert!(rows.unwrap_err().contains("unreachable"));
+    }
+
+    /// A board is the JSON the server answers, as HTTP's; a key linked to no player is
+    /// told by its exit status, whatever the sentence says.
+    #[test]
+    fn boards_read_as_json_and_a_missing_link_by_its_status() {
+        let board = typepper_api::Board {
+            mode: "time:15".into(),
+            title: "BLITZ 15s".into(),
+            unit: "wpm".into(),
+            month: "2026-12".into(),
+            rows: vec![BoardRow {
+                rank: 1,
+                name: "ada".into(),
+                score: 108,
+                wpm: 108.5,
+                accuracy: 98.25,
+                run: "7Xf9qyuC".into(),
+                time: "2026-12-01T19:52:00Z".into(),
+            }],
+        };
+        let json = serde_json::to_vec(&board).unwrap();
+        let Answer::Board { rows, .. } =
+            answer(
+                Effect::FetchBoard("time:15".into()),
+                |_, _| Ok(json.clone()),
+            )
+        else {
+            panic!()
+        };
+        assert_eq!(rows, Ok(board.rows));
+        let Answer::Board { rows, .. } = answer(Effect::FetchBoard("zen".into()), |_, _| {
+            Ok(b"1 ada".to_vec())
+        }) else {
+            panic!()
+        };
+        assert!(rows.unwrap_err().contains("isn't one"));
+
+        let submit = || Effect::Submit {
+            token: String::new(),
+            body: vec![],
+            keys: vec![],
+        };
+        let reworded = "link this key first";
+        let Answer::Submitted { answer: said, .. } =
+            answer(submit(), |_, _| Err(Failure::NotLinked(reworded.into())))
+        else {
+            panic!()
+        };
+        assert!(matches!(said, Err(SubmitError::Unauthorized(why)) if why == reworded));
+        let Answer::Submitted { answer: said, .. } = answer(submit(), |_, _| {
+            Err(Failure::Refused("not linked, oddly".into()))
+        }) else {
+            panic!()
+        };
+        assert!(matches!(said, Err(SubmitError::Refused(_))));
     }
 }

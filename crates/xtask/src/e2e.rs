@@ -9,6 +9,16 @@ use anyhow::{Context, Result, bail};
 use crate::install;
 use crate::sh::{cmd, root, run, step};
 
+/// The server's flags that turn its rate limits off: a test sends faster than a person.
+pub const RATE_LIMITS_OFF: &[&str] = &[
+    "--ip-rate",
+    "0",
+    "--player-rate",
+    "0",
+    "--register-rate",
+    "0",
+];
+
 /// A server started for a test run, stopped when dropped.
 pub struct Server {
     child: Child,
@@ -157,15 +167,7 @@ pub fn run_suite(args: &[String]) -> Result<()> {
     let server = Server::start(
         &target.join("typepper-server"),
         None,
-        &[
-            "--ip-rate",
-            "0",
-            "--player-rate",
-            "0",
-            "--register-rate",
-            "0",
-            "--quiet",
-        ],
+        &[RATE_LIMITS_OFF, &["--quiet"]].concat(),
     )?;
     step(&format!(
         "running the browser tests against {} (Playwright, {})",

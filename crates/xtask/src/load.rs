@@ -298,13 +298,8 @@ impl Setup {
             "starting the release server: {} (port 0, rate limits off)",
             self.name
         ));
-        let mut flags = vec![
-            "--ip-rate",
-            "0",
-            "--player-rate",
-            "0",
-            "--register-rate",
-            "0",
+        let mut flags = crate::e2e::RATE_LIMITS_OFF.to_vec();
+        flags.extend([
             // The memory flood stores megabyte runs: more than a day's default.
             "--daily-bytes",
             "1000000000",
@@ -315,7 +310,7 @@ impl Setup {
             "--metrics-listen",
             "127.0.0.1:0",
             "--quiet",
-        ];
+        ]);
         flags.extend(self.flags);
         let base = self.data_in.clone().unwrap_or_else(std::env::temp_dir);
         Server::start_in(&base, &plan.server, self.database_url.as_deref(), &flags)
@@ -912,27 +907,39 @@ type IssuedTo = (u64, String);
 /// Links `players` players (`l<tag>-0`, `l<tag>-1`, …) and has each issued
 /// [`SEEDS_EACH`] seeds, on `workers` threads.
 fn issue_seeds(addr: &str, tag: &str, players: u64, workers: usize) -> Result<Vec<IssuedTo>> {
-    let per = players.div_ceil(workers as u64).max(1);
-    let parts: Vec<Result<Vec<IssuedTo>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers as u64)
-            .map(|w| {
-                s.spawn(move || -> Result<Vec<IssuedTo>> {
-                    let mut out = vec![];
-                    for p in (w * per)..((w + 1) * per).min(players) {
-                        let token = link(addr, &format!("l{tag}-{p}"))?;
-                        for _ in 0..SEEDS_EACH {
-                            out.push((issue(addr, &token)?, token.clone()));
-                        }
-                    }
-                    Ok(out)
-                })
-            })
+    let players: Vec<u64> = (0..players).collect();
+    fan_out(&players, workers, "issuing seeds", |chunk| {
+        let mut out = vec![];
+        for p in chunk {
+            let token = link(addr, &format!("l{tag}-{p}"))?;
+            for _ in 0..SEEDS_EACH {
+                out.push((issue(addr, &token)?, token.clone()));
+            }
+        }
+        Ok(out)
+    })
+}
+
+/// Does `work` on `items` in up to `workers` even chunks, one thread each (the setup is
+/// CPU and round trips, not what is measured), and joins what each made, in order.
+fn fan_out<I: Sync, T: Send>(
+    items: &[I],
+    workers: usize,
+    what: &str,
+    work: impl Fn(&[I]) -> Result<Vec<T>> + Sync,
+) -> Result<Vec<T>> {
+    let per = items.len().div_ceil(workers.max(1)).max(1);
+    let parts: Vec<Result<Vec<T>>> = std::thread::scope(|s| {
+        let work = &work;
+        let handles: Vec<_> = items
+            .chunks(per)
+            .map(|chunk| s.spawn(move || work(chunk)))
             .collect();
         handles
             .into_iter()
             .map(|h| {
                 h.join()
-                    .unwrap_or_else(|_| bail!("a thread issuing seeds panicked"))
+                    .unwrap_or_else(|_| bail!("a thread {what} panicked"))
             })
             .collect()
     });
@@ -971,40 +978,20 @@ fn issue(addr: &str, token: &str) -> Result<u64> {
 /// The submission bodies of a round on each of `seeds`, each after its length (u32 LE)
 /// and its player's token, made on `workers` threads.
 fn bodies(seeds: &[IssuedTo], workers: usize) -> Result<Vec<u8>> {
-    let per = seeds.len().div_ceil(workers).max(1);
-    let parts: Vec<Result<Vec<u8>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = seeds
-            .chunks(per)
-            .map(|chunk| {
-                s.spawn(move || -> Result<Vec<u8>> {
-                    let mut out = vec![];
-                    for (seed, token) in chunk {
-                        let body = body(*seed)?;
-                        let len = u32::try_from(body.len())?;
-                        if token.len() != 64 {
-                            bail!("a token of {} bytes, not 64", token.len());
-                        }
-                        out.extend_from_slice(&len.to_le_bytes());
-                        out.extend_from_slice(token.as_bytes());
-                        out.extend_from_slice(&body);
-                    }
-                    Ok(out)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| bail!("a synth thread panicked"))
-            })
-            .collect()
-    });
-    let mut all = vec![];
-    for part in parts {
-        all.extend(part?);
-    }
-    Ok(all)
+    fan_out(seeds, workers, "typing rounds", |chunk| {
+        let mut out = vec![];
+        for (seed, token) in chunk {
+            let body = body(*seed)?;
+            let len = u32::try_from(body.len())?;
+            if token.len() != 64 {
+                bail!("a token of {} bytes, not 64", token.len());
+            }
+            out.extend_from_slice(&len.to_le_bytes());
+            out.extend_from_slice(token.as_bytes());
+            out.extend_from_slice(&body);
+        }
+        Ok(out)
+    })
 }
 
 /// One submission: a round of [`MODE`] on `seed` with its true claim. The typist's speed

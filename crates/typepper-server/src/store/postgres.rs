@@ -19,10 +19,10 @@ use std::time::{Duration, Instant};
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 
+use super::tx::{self, Arg, Cell, Row, Tx};
 use super::{
-    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, Known, KnownRound, NewRun, Options,
-    PLAYER_ROWS, PendingRun, Player, PlayerId, Record, RowKey, Run, Step, Store, StoreError,
-    Stored, Usage,
+    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, KnownRound, Options, PLAYER_ROWS,
+    Player, PlayerId, RowKey, Run, Store, StoreError,
 };
 
 /// Migrations in order; the `schema_migrations` table records which have run.
@@ -36,9 +36,6 @@ const MIGRATIONS: &[&str] = &[
 /// The longest any statement may run: a stuck query becomes an error the request can
 /// answer, not a connection held for ever.
 pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// How many times a plan is run again when a run id it drew is taken.
-const ID_TRIES: usize = 3;
 
 /// PostgreSQL behind [`Store`].
 pub struct PgStore {
@@ -63,11 +60,6 @@ fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
         deadpool_postgres::PoolError::Backend(e) => db(e),
         other => StoreError::Unavailable(other.to_string()),
     }
-}
-
-/// Postgres integers are signed; every number here fits in them.
-fn int(v: u32) -> i32 {
-    i32::try_from(v).unwrap_or(i32::MAX)
 }
 
 fn uint(v: i32) -> u32 {
@@ -132,23 +124,6 @@ impl PgStore {
 
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         self.pool.get().await.map_err(pool_error)
-    }
-}
-
-fn run_row(r: &tokio_postgres::Row) -> Run {
-    Run {
-        id: r.get(0),
-        player: r.get(1),
-        mode: r.get(2),
-        score: uint(r.get(3)),
-        wpm_x100: uint(r.get(4)),
-        accuracy_x100: uint(r.get(5)),
-        duration_ms: u32::try_from(r.get::<_, i64>(6)).unwrap_or(0),
-        created_ms: r.get(7),
-        unranked: r.get(8),
-        replay: r.get(9),
-        pending: r.get(10),
-        hidden: r.get(11),
     }
 }
 
@@ -319,51 +294,21 @@ impl Store for PgStore {
             if Instant::now() > job.deadline {
                 return Err(StoreError::Late);
             }
-            let mut tx = c.transaction().await.map_err(db)?;
+            let tx = c.transaction().await.map_err(db)?;
             lock(&tx, job.player, &job.keys, &job.seeds).await?;
-            let known = Known {
-                rounds: rounds(&tx, &job.keys, &job.seeds).await?,
-                seeds: seeds(&tx, &job.seeds).await?,
-                usage: usage(&tx, job.player, &job.day).await?,
-                record: record(&tx, job.player, &job.day).await?,
-            };
-            for _ in 0..ID_TRIES {
-                let steps = match (job.plan)(&known) {
-                    Ok(steps) => steps,
-                    // Dropping the transaction rolls it back.
-                    Err(why) => return Ok(Err(why)),
-                };
-                // A taken run id fails the statement, which fails the whole transaction
-                // in PostgreSQL: a savepoint keeps the locks and reads above.
-                let steps_tx = tx.transaction().await.map_err(db)?;
-                match store_steps(&steps_tx, steps).await {
-                    Ok(done) => {
-                        steps_tx.commit().await.map_err(db)?;
-                        tx.commit().await.map_err(db)?;
-                        return Ok(Ok(done));
-                    }
-                    Err(StoreError::IdTaken(_)) => steps_tx.rollback().await.map_err(db)?,
-                    Err(e) => return Err(e),
-                }
+            let done = tx::submit(&mut PgTx(&tx), &mut job).await?;
+            // A plan that stores nothing is rolled back as the transaction drops.
+            if done.is_ok() {
+                tx.commit().await.map_err(db)?;
             }
-            Err(StoreError::Db("run ids were taken three times".into()))
+            Ok(done)
         })
     }
 
     fn run(&self, id: String) -> Fut<'_, Option<Run>> {
         Box::pin(async move {
             let c = self.client().await?;
-            let s = c
-                .prepare_cached(
-                    "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100,
-                            r.duration_ms, r.created_ms, r.unranked, r.replay, r.pending,
-                            r.hidden OR p.banned
-                     FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = $1",
-                )
-                .await
-                .map_err(db)?;
-            let row = c.query_opt(&s, &[&id]).await.map_err(db)?;
-            Ok(row.as_ref().map(run_row))
+            tx::run(&mut PgTx(&c), &id).await
         })
     }
 
@@ -702,48 +647,6 @@ async fn rounds(
         .collect())
 }
 
-/// What `player`'s own runs say of them, their record as it was when `day` began.
-async fn record(
-    tx: &impl GenericClient,
-    player: PlayerId,
-    day: &str,
-) -> Result<Record, StoreError> {
-    let s = tx
-        .prepare_cached(
-            "SELECT banned, CASE WHEN best_day IS NULL OR best_day < $2 THEN best_x100
-                                 ELSE record_x100 END
-             FROM players WHERE id = $1",
-        )
-        .await
-        .map_err(db)?;
-    let row = tx.query_opt(&s, &[&player, &day]).await.map_err(db)?;
-    let (banned, best) = row.map_or((false, None), |r| {
-        (r.get::<_, bool>(0), r.get::<_, Option<i32>>(1).map(uint))
-    });
-    let s = tx
-        .prepare_cached(
-            "SELECT id, wpm_x100 FROM runs
-             WHERE player_id = $1 AND pending IS NOT NULL AND NOT hidden",
-        )
-        .await
-        .map_err(db)?;
-    let pending = tx
-        .query(&s, &[&player])
-        .await
-        .map_err(db)?
-        .iter()
-        .map(|r| PendingRun {
-            id: r.get(0),
-            wpm_x100: uint(r.get(1)),
-        })
-        .collect();
-    Ok(Record {
-        banned,
-        best_wpm_x100: best,
-        pending,
-    })
-}
-
 async fn seeds(tx: &impl GenericClient, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
     if wanted.is_empty() {
         return Ok(vec![]);
@@ -770,216 +673,95 @@ async fn seeds(tx: &impl GenericClient, wanted: &[u64]) -> Result<Vec<IssuedSeed
         .collect())
 }
 
-async fn usage(
-    tx: &impl GenericClient,
-    player: super::PlayerId,
-    day: &str,
-) -> Result<Usage, StoreError> {
-    let s = tx
-        .prepare_cached("SELECT runs, bytes FROM usage WHERE player_id = $1 AND day = $2")
-        .await
-        .map_err(db)?;
-    let row = tx.query_opt(&s, &[&player, &day]).await.map_err(db)?;
-    Ok(row.map_or_else(Usage::default, |r| Usage {
-        runs: uint(r.get(0)),
-        bytes: u64::try_from(r.get::<_, i64>(1)).unwrap_or(0),
-    }))
-}
+/// A connection of the pool's, or a transaction on one, as a [`Tx`].
+struct PgTx<'a, C>(&'a C);
 
-/// Does a plan's steps: stores each run, answers the rest.
-async fn store_steps(tx: &impl GenericClient, steps: Vec<Step>) -> Result<Vec<Done>, StoreError> {
-    let mut done = Vec::with_capacity(steps.len());
-    for step in steps {
-        done.push(match step {
-            Step::Answer(line) => Done::Answered(line),
-            Step::Store(run) => {
-                let stored = insert(tx, &run).await?;
-                Done::Stored(run, stored)
-            }
-        });
-    }
-    Ok(done)
-}
-
-/// Stores a run and its round, counts it in its player's usage, uses up its seed, and if
-/// it is ranked updates the player's monthly best and all-time best.
-async fn insert(tx: &impl GenericClient, run: &NewRun) -> Result<Stored, StoreError> {
-    let s = tx
-        .prepare_cached(
-            "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                 duration_ms, created_ms, month, replay, unranked, pending)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-        )
-        .await
-        .map_err(db)?;
-    let inserted = tx
-        .execute(
-            &s,
-            &[
-                &run.id,
-                &run.player,
-                &run.mode,
-                &int(run.score),
-                &int(run.wpm_x100),
-                &int(run.accuracy_x100),
-                &i64::from(run.duration_ms),
-                &run.created_ms,
-                &run.month,
-                &run.replay,
-                &run.unranked,
-                &run.pending,
-            ],
-        )
-        .await;
-    if let Err(e) = inserted {
-        let taken = e
-            .as_db_error()
-            .is_some_and(|d| d.constraint() == Some("runs_pkey"));
-        return Err(if taken {
-            StoreError::IdTaken(run.id.clone())
-        } else {
-            db(e)
-        });
-    }
-    let s = tx
-        .prepare_cached(
-            "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms, mode, seed,
-                                 prefix)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .await
-        .map_err(db)?;
-    tx.execute(
-        &s,
-        &[
-            &&run.round.key[..],
-            &run.id,
-            &run.player,
-            &run.round.blocks,
-            &run.created_ms,
-            &run.mode,
-            &(run.round.seed as i64),
-            &run.round.prefix,
-        ],
-    )
-    .await
-    .map_err(db)?;
-    let s = tx
-        .prepare_cached(
-            "INSERT INTO usage (player_id, day, runs, bytes) VALUES ($1, $2, 1, $3)
-             ON CONFLICT (player_id, day) DO UPDATE SET
-                 runs = usage.runs + 1, bytes = usage.bytes + excluded.bytes",
-        )
-        .await
-        .map_err(db)?;
-    tx.execute(&s, &[&run.player, &run.day, &(run.replay.len() as i64)])
-        .await
-        .map_err(db)?;
-    // Writes only a player's first run: after it, no row matches.
-    let s = tx
-        .prepare_cached("UPDATE players SET used = true WHERE id = $1 AND NOT used")
-        .await
-        .map_err(db)?;
-    tx.execute(&s, &[&run.player]).await.map_err(db)?;
-    if let Some(seed) = run.uses_seed {
-        let s = tx
-            .prepare_cached("UPDATE seeds SET run_id = $1 WHERE seed = $2")
-            .await
-            .map_err(db)?;
-        tx.execute(&s, &[&run.id, &(seed as i64)])
-            .await
-            .map_err(db)?;
-    }
-    let pb = if run.unranked.is_none() && run.pending.is_none() {
-        best(
-            tx,
-            (run.player, &run.day),
-            (&run.mode, &run.month),
-            (&run.id, run.score, run.wpm_x100, run.created_ms),
-        )
-        .await?
-    } else {
-        false
-    };
-    for id in &run.confirms {
-        let s = tx
-            .prepare_cached(
-                "UPDATE runs SET pending = NULL
-                 WHERE id = $1 AND player_id = $2 AND pending IS NOT NULL AND NOT hidden
-                 RETURNING mode, month, score, wpm_x100, created_ms",
-            )
-            .await
-            .map_err(db)?;
-        if let Some(r) = tx.query_opt(&s, &[id, &run.player]).await.map_err(db)? {
-            let (mode, month): (String, String) = (r.get(0), r.get(1));
-            let run_at = (id.as_str(), uint(r.get(2)), uint(r.get(3)), r.get(4));
-            best(tx, (run.player, &run.day), (&mode, &month), run_at).await?;
+impl tokio_postgres::types::ToSql for Arg<'_> {
+    fn to_sql(
+        &self,
+        ty: &tokio_postgres::types::Type,
+        out: &mut bytes::BytesMut,
+    ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        // Each value checks its own column's type.
+        match self {
+            Arg::I32(v) => v.to_sql_checked(ty, out),
+            Arg::I64(v) => v.to_sql_checked(ty, out),
+            Arg::Text(v) => v.to_sql_checked(ty, out),
+            Arg::MaybeText(v) => v.to_sql_checked(ty, out),
+            Arg::Bytes(v) => v.to_sql_checked(ty, out),
         }
     }
-    Ok(Stored { pb })
+
+    fn accepts(_: &tokio_postgres::types::Type) -> bool {
+        true
+    }
+
+    tokio_postgres::types::to_sql_checked!();
 }
 
-/// Puts a run on the boards: the player's monthly best in its mode if it beats it, and
-/// their personal best likewise; whether it is a new personal best.
-async fn best(
-    tx: &impl GenericClient,
-    (player, day): (PlayerId, &str),
-    (mode, month): (&str, &str),
-    (id, score, wpm_x100, created_ms): (&str, u32, u32, i64),
-) -> Result<bool, StoreError> {
-    // The player's record rises; what it was before the day began is kept for the day.
-    let s = tx
-        .prepare_cached(
-            "UPDATE players SET
-                 record_x100 = CASE WHEN best_day IS NULL OR best_day < $2 THEN best_x100
-                                    ELSE record_x100 END,
-                 best_day = $2, best_x100 = $3
-             WHERE id = $1 AND (best_x100 IS NULL OR best_x100 < $3)",
-        )
-        .await
-        .map_err(db)?;
-    tx.execute(&s, &[&player, &day, &int(wpm_x100)])
-        .await
-        .map_err(db)?;
-    let s = tx
-        .prepare_cached(
-            "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)
-             ON CONFLICT (player_id, mode, month) DO UPDATE SET
-                 run_id = excluded.run_id, score = excluded.score,
-                 wpm_x100 = excluded.wpm_x100, created_ms = excluded.created_ms
-             WHERE excluded.score > bests.score
-                OR (excluded.score = bests.score AND excluded.wpm_x100 > bests.wpm_x100)",
-        )
-        .await
-        .map_err(db)?;
-    tx.execute(
-        &s,
-        &[
-            &player,
-            &mode,
-            &month,
-            &id,
-            &int(score),
-            &int(wpm_x100),
-            &created_ms,
-        ],
-    )
-    .await
-    .map_err(db)?;
-    let s = tx
-        .prepare_cached(
-            "INSERT INTO pbs (player_id, mode, score, wpm_x100) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (player_id, mode) DO UPDATE SET
-                 score = excluded.score, wpm_x100 = excluded.wpm_x100
-             WHERE excluded.score > pbs.score
-                OR (excluded.score = pbs.score AND excluded.wpm_x100 > pbs.wpm_x100)",
-        )
-        .await
-        .map_err(db)?;
-    let pb = tx
-        .execute(&s, &[&player, &mode, &int(score), &int(wpm_x100)])
-        .await
-        .map_err(db)?;
-    Ok(pb > 0)
+/// The parameters of a statement.
+fn params<'a>(args: &'a [Arg<'_>]) -> Vec<&'a (dyn tokio_postgres::types::ToSql + Sync)> {
+    args.iter()
+        .map(|a| a as &(dyn tokio_postgres::types::ToSql + Sync))
+        .collect()
+}
+
+impl<C: GenericClient> Tx for PgTx<'_, C> {
+    async fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64, StoreError> {
+        let s = self.0.prepare_cached(sql).await.map_err(db)?;
+        self.0.execute(&s, &params(args)).await.map_err(db)
+    }
+
+    async fn insert(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<bool, StoreError> {
+        let s = self.0.prepare_cached(sql).await.map_err(db)?;
+        match self.0.execute(&s, &params(args)).await {
+            Ok(_) => Ok(true),
+            Err(e) => {
+                let taken = e.as_db_error().is_some_and(|d| {
+                    *d.code() == tokio_postgres::error::SqlState::UNIQUE_VIOLATION
+                        && d.constraint().is_some_and(|c| c.ends_with("_pkey"))
+                });
+                if taken { Ok(false) } else { Err(db(e)) }
+            }
+        }
+    }
+
+    async fn query(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<Row>, StoreError> {
+        let s = self.0.prepare_cached(sql).await.map_err(db)?;
+        let rows = self.0.query(&s, &params(args)).await.map_err(db)?;
+        rows.iter().map(row).collect()
+    }
+
+    async fn rounds(
+        &mut self,
+        keys: &[[u8; 32]],
+        seeds: &[u64],
+    ) -> Result<Vec<KnownRound>, StoreError> {
+        rounds(self.0, keys, seeds).await
+    }
+
+    async fn seeds(&mut self, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
+        seeds(self.0, wanted).await
+    }
+}
+
+/// A PostgreSQL row as [`Cell`]s, by each column's type.
+fn row(r: &tokio_postgres::Row) -> Result<Row, StoreError> {
+    use tokio_postgres::types::Type;
+    let cells = r.columns().iter().enumerate().map(|(i, column)| {
+        let cell = match *column.type_() {
+            Type::INT4 => r.try_get::<_, Option<i32>>(i)?.map(|v| Cell::Int(v.into())),
+            Type::INT8 => r.try_get::<_, Option<i64>>(i)?.map(Cell::Int),
+            Type::BOOL => r
+                .try_get::<_, Option<bool>>(i)?
+                .map(|v| Cell::Int(v.into())),
+            Type::BYTEA => r.try_get::<_, Option<Vec<u8>>>(i)?.map(Cell::Bytes),
+            _ => r.try_get::<_, Option<String>>(i)?.map(Cell::Text),
+        };
+        Ok(cell.unwrap_or(Cell::Null))
+    });
+    cells
+        .collect::<Result<_, tokio_postgres::Error>>()
+        .map(Row)
+        .map_err(db)
 }

@@ -25,10 +25,10 @@ use std::time::Instant;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 use tokio::sync::oneshot;
 
+use super::tx::{self, Arg, Cell, Row, Tx};
 use super::{
-    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, Known, KnownRound, NewRun,
-    PLAYER_ROWS, PendingRun, Player, PlayerId, Record, RowKey, Run, Step, Store, StoreError,
-    Stored, Usage,
+    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, KnownRound, PLAYER_ROWS, Player,
+    PlayerId, RowKey, Run, Store, StoreError,
 };
 
 /// Migrations in order; `PRAGMA user_version` is how many have run.
@@ -41,9 +41,6 @@ const MIGRATIONS: &[&str] = &[
 
 /// Readers beside the writer.
 const READERS: usize = 4;
-
-/// How many times a plan is run again when a run id it drew is taken.
-const ID_TRIES: usize = 3;
 
 /// SQLite behind [`Store`].
 pub struct SqliteStore {
@@ -69,6 +66,14 @@ fn db(e: rusqlite::Error) -> StoreError {
         }
         _ => StoreError::Db(e.to_string()),
     }
+}
+
+/// A player from a row of `id, name`.
+fn player(r: &rusqlite::Row<'_>) -> rusqlite::Result<Player> {
+    Ok(Player {
+        id: r.get(0)?,
+        name: r.get(1)?,
+    })
 }
 
 /// Bytes of the database each connection reads through a memory map: a read is then a
@@ -144,17 +149,19 @@ impl SqliteStore {
         self.commits[0].load(Ordering::Relaxed)
     }
 
-    fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
-        // Take a free reader if there is one; otherwise wait for the next in turn.
-        let conn = self
-            .readers
+    /// A reader: a free one if there is one; otherwise the next in turn, once free.
+    fn reader(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.readers
             .iter()
             .find_map(|r| r.try_lock().ok())
             .unwrap_or_else(|| {
                 let i = self.next.fetch_add(1, Ordering::Relaxed) % self.readers.len();
                 self.readers[i].lock().unwrap_or_else(|p| p.into_inner())
-            });
-        f(&conn).map_err(db)
+            })
+    }
+
+    fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+        f(&self.reader()).map_err(db)
     }
 
     /// Hands `work` to the writer; the answer comes once its transaction committed.
@@ -357,12 +364,7 @@ impl Store for SqliteStore {
     fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>> {
         let found = self.read(|c| {
             c.prepare_cached("SELECT id, name FROM players WHERE token_hash = ?1")?
-                .query_row([&token_hash[..]], |r| {
-                    Ok(Player {
-                        id: r.get(0)?,
-                        name: r.get(1)?,
-                    })
-                })
+                .query_row([&token_hash[..]], player)
                 .optional()
         });
         Box::pin(std::future::ready(found))
@@ -414,12 +416,7 @@ impl Store for SqliteStore {
                 "SELECT p.id, p.name FROM player_keys k JOIN players p ON p.id = k.player_id
                  WHERE k.fingerprint = ?1",
             )?
-            .query_row([&fingerprint], |r| {
-                Ok(Player {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                })
-            })
+            .query_row([&fingerprint], player)
             .optional()
         });
         Box::pin(std::future::ready(found))
@@ -461,61 +458,12 @@ impl Store for SqliteStore {
         // The writer is the only writer: the job's rows can't change under it.
         let deadline = job.deadline;
         self.write(Some(deadline), move |c| {
-            let known = Known {
-                rounds: rounds(c, &job.keys, &job.seeds)?,
-                seeds: seeds(c, &job.seeds)?,
-                usage: usage(c, job.player, &job.day)?,
-                record: record(c, job.player, &job.day)?,
-            };
-            for _ in 0..ID_TRIES {
-                let steps = match (job.plan)(&known) {
-                    Ok(steps) => steps,
-                    Err(why) => return Ok(Err(why)),
-                };
-                c.execute_batch("SAVEPOINT steps").map_err(db)?;
-                match store_steps(c, steps) {
-                    Ok(done) => {
-                        c.execute_batch("RELEASE steps").map_err(db)?;
-                        return Ok(Ok(done));
-                    }
-                    Err(e) => {
-                        c.execute_batch("ROLLBACK TO steps; RELEASE steps")
-                            .map_err(db)?;
-                        if !matches!(e, StoreError::IdTaken(_)) {
-                            return Err(e);
-                        }
-                    }
-                }
-            }
-            Err(StoreError::Db("run ids were taken three times".into()))
+            tx::now(tx::submit(&mut Conn(c), &mut job))
         })
     }
 
     fn run(&self, id: String) -> Fut<'_, Option<Run>> {
-        let found = self.read(|c| {
-            c.prepare_cached(
-                "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.duration_ms,
-                        r.created_ms, r.unranked, r.replay, r.pending, r.hidden OR p.banned
-                 FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = ?1",
-            )?
-            .query_row([&id], |r| {
-                Ok(Run {
-                    id: r.get(0)?,
-                    player: r.get(1)?,
-                    mode: r.get(2)?,
-                    score: r.get(3)?,
-                    wpm_x100: r.get(4)?,
-                    accuracy_x100: r.get(5)?,
-                    duration_ms: r.get(6)?,
-                    created_ms: r.get(7)?,
-                    unranked: r.get(8)?,
-                    replay: r.get(9)?,
-                    pending: r.get(10)?,
-                    hidden: r.get(11)?,
-                })
-            })
-            .optional()
-        });
+        let found = tx::now(tx::run(&mut Conn(&self.reader()), &id));
         Box::pin(std::future::ready(found))
     }
 
@@ -815,43 +763,6 @@ fn rounds(c: &Connection, keys: &[[u8; 32]], seeds: &[u64]) -> Result<Vec<KnownR
     Ok(out)
 }
 
-/// What `player`'s own runs say of them, their record as it was when `day` began.
-fn record(c: &Connection, player: PlayerId, day: &str) -> Result<Record, StoreError> {
-    let found: Option<(bool, Option<u32>)> = c
-        .prepare_cached(
-            "SELECT banned, CASE WHEN best_day IS NULL OR best_day < ?2 THEN best_x100
-                                 ELSE record_x100 END
-             FROM players WHERE id = ?1",
-        )
-        .and_then(|mut s| {
-            s.query_row(params![player, day], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()
-        })
-        .map_err(db)?;
-    let (banned, best) = found.unwrap_or_default();
-    let mut s = c
-        .prepare_cached(
-            "SELECT id, wpm_x100 FROM runs
-             WHERE player_id = ?1 AND pending IS NOT NULL AND hidden = 0",
-        )
-        .map_err(db)?;
-    let pending = s
-        .query_map([player], |r| {
-            Ok(PendingRun {
-                id: r.get(0)?,
-                wpm_x100: r.get(1)?,
-            })
-        })
-        .map_err(db)?
-        .collect::<Result<_, _>>()
-        .map_err(db)?;
-    Ok(Record {
-        banned,
-        best_wpm_x100: best,
-        pending,
-    })
-}
-
 /// The issued seeds among `wanted`.
 fn seeds(c: &Connection, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
     let mut s = c
@@ -879,181 +790,91 @@ fn seeds(c: &Connection, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> 
     Ok(out)
 }
 
-fn usage(c: &Connection, player: i64, day: &str) -> Result<Usage, StoreError> {
-    c.prepare_cached("SELECT runs, bytes FROM usage WHERE player_id = ?1 AND day = ?2")
-        .and_then(|mut s| {
-            s.query_row(params![player, day], |r| {
-                Ok(Usage {
-                    runs: r.get(0)?,
-                    bytes: r.get::<_, i64>(1)?.try_into().unwrap_or(0),
-                })
-            })
-            .optional()
+/// A connection as a [`Tx`]: the writer's, inside a piece of work's savepoint, or a
+/// reader's.
+struct Conn<'c>(&'c Connection);
+
+impl rusqlite::ToSql for Arg<'_> {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::{ToSqlOutput, Value};
+        Ok(match *self {
+            Arg::I32(v) => ToSqlOutput::Owned(Value::Integer(v.into())),
+            Arg::I64(v) => ToSqlOutput::Owned(Value::Integer(v)),
+            Arg::MaybeText(None) => ToSqlOutput::Owned(Value::Null),
+            Arg::Text(v) | Arg::MaybeText(Some(v)) => v.to_sql()?,
+            Arg::Bytes(v) => v.to_sql()?,
         })
-        .map(Option::unwrap_or_default)
-        .map_err(db)
+    }
 }
 
-/// Does a plan's steps: stores each run, answers the rest.
-fn store_steps(c: &Connection, steps: Vec<Step>) -> Result<Vec<Done>, StoreError> {
-    let mut done = Vec::with_capacity(steps.len());
-    for step in steps {
-        done.push(match step {
-            Step::Answer(line) => Done::Answered(line),
-            Step::Store(run) => {
-                let stored = insert(c, &run)?;
-                Done::Stored(run, stored)
+impl Conn<'_> {
+    /// `sql` prepared (once per connection), its `$1` parameters read as SQLite's `?1`.
+    fn prepare(&self, sql: &str) -> Result<rusqlite::CachedStatement<'_>, StoreError> {
+        self.0.prepare_cached(&sql.replace('$', "?")).map_err(db)
+    }
+}
+
+impl Tx for Conn<'_> {
+    async fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64, StoreError> {
+        let changed = self
+            .prepare(sql)?
+            .execute(rusqlite::params_from_iter(args))
+            .map_err(db)?;
+        Ok(changed as u64)
+    }
+
+    async fn insert(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<bool, StoreError> {
+        match self.prepare(sql)?.execute(rusqlite::params_from_iter(args)) {
+            Ok(_) => Ok(true),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+            {
+                Ok(false)
             }
-        });
-    }
-    Ok(done)
-}
-
-/// Stores a run and its round, counts it in its player's usage, uses up its seed, and if
-/// it is ranked updates the player's monthly best and all-time best.
-fn insert(c: &Connection, run: &NewRun) -> Result<Stored, StoreError> {
-    let inserted = c
-        .prepare_cached(
-            "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                 duration_ms, created_ms, month, replay, unranked, pending)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-        )
-        .and_then(|mut s| {
-            s.execute(params![
-                run.id,
-                run.player,
-                run.mode,
-                run.score,
-                run.wpm_x100,
-                run.accuracy_x100,
-                run.duration_ms,
-                run.created_ms,
-                run.month,
-                run.replay,
-                run.unranked,
-                run.pending,
-            ])
-        });
-    if let Err(e) = inserted {
-        return Err(if e.to_string().contains("runs.id") {
-            StoreError::IdTaken(run.id.clone())
-        } else {
-            db(e)
-        });
-    }
-    c.prepare_cached(
-        "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms, mode, seed, prefix)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )
-    .and_then(|mut s| {
-        s.execute(params![
-            &run.round.key[..],
-            run.id,
-            run.player,
-            run.round.blocks,
-            run.created_ms,
-            run.mode,
-            run.round.seed as i64,
-            run.round.prefix,
-        ])
-    })
-    .map_err(db)?;
-    c.prepare_cached(
-        "INSERT INTO usage (player_id, day, runs, bytes) VALUES (?1, ?2, 1, ?3)
-         ON CONFLICT (player_id, day) DO UPDATE SET
-             runs = usage.runs + 1, bytes = usage.bytes + excluded.bytes",
-    )
-    .and_then(|mut s| s.execute(params![run.player, run.day, run.replay.len() as i64]))
-    .map_err(db)?;
-    // Writes only a player's first run: after it, no row matches.
-    c.prepare_cached("UPDATE players SET used = 1 WHERE id = ?1 AND used = 0")
-        .and_then(|mut s| s.execute([run.player]))
-        .map_err(db)?;
-    if let Some(seed) = run.uses_seed {
-        c.prepare_cached("UPDATE seeds SET run_id = ?1 WHERE seed = ?2")
-            .and_then(|mut s| s.execute(params![run.id, seed as i64]))
-            .map_err(db)?;
-    }
-    let pb = if run.unranked.is_none() && run.pending.is_none() {
-        best(
-            c,
-            (run.player, &run.day),
-            (&run.mode, &run.month),
-            (&run.id, run.score, run.wpm_x100, run.created_ms),
-        )?
-    } else {
-        false
-    };
-    for id in &run.confirms {
-        let confirmed: Option<(String, String, u32, u32, i64)> = c
-            .prepare_cached(
-                "UPDATE runs SET pending = NULL
-                 WHERE id = ?1 AND player_id = ?2 AND pending IS NOT NULL AND hidden = 0
-                 RETURNING mode, month, score, wpm_x100, created_ms",
-            )
-            .and_then(|mut s| {
-                s.query_row(params![id, run.player], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-                })
-                .optional()
-            })
-            .map_err(db)?;
-        if let Some((mode, month, score, wpm_x100, created_ms)) = confirmed {
-            best(
-                c,
-                (run.player, &run.day),
-                (&mode, &month),
-                (id, score, wpm_x100, created_ms),
-            )?;
+            Err(e) => Err(db(e)),
         }
     }
-    Ok(Stored { pb })
+
+    async fn query(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<Row>, StoreError> {
+        let mut s = self.prepare(sql)?;
+        let width = s.column_count();
+        let rows = s
+            .query_map(rusqlite::params_from_iter(args), |r| {
+                (0..width).map(|i| cell(r.get_ref(i)?)).collect()
+            })
+            .map_err(db)?;
+        rows.map(|r| r.map(Row).map_err(db)).collect()
+    }
+
+    async fn rounds(
+        &mut self,
+        keys: &[[u8; 32]],
+        seeds: &[u64],
+    ) -> Result<Vec<KnownRound>, StoreError> {
+        rounds(self.0, keys, seeds)
+    }
+
+    async fn seeds(&mut self, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
+        seeds(self.0, wanted)
+    }
 }
 
-/// Puts a run on the boards: the player's monthly best in its mode if it beats it, and
-/// their personal best likewise; whether it is a new personal best.
-fn best(
-    c: &Connection,
-    (player, day): (PlayerId, &str),
-    (mode, month): (&str, &str),
-    (id, score, wpm_x100, created_ms): (&str, u32, u32, i64),
-) -> Result<bool, StoreError> {
-    // The player's record rises; what it was before the day began is kept for the day.
-    c.prepare_cached(
-        "UPDATE players SET
-             record_x100 = CASE WHEN best_day IS NULL OR best_day < ?2 THEN best_x100
-                                ELSE record_x100 END,
-             best_day = ?2, best_x100 = ?3
-         WHERE id = ?1 AND (best_x100 IS NULL OR best_x100 < ?3)",
-    )
-    .and_then(|mut s| s.execute(params![player, day, wpm_x100]))
-    .map_err(db)?;
-    c.prepare_cached(
-        "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-         ON CONFLICT (player_id, mode, month) DO UPDATE SET
-             run_id = excluded.run_id, score = excluded.score,
-             wpm_x100 = excluded.wpm_x100, created_ms = excluded.created_ms
-         WHERE excluded.score > bests.score
-            OR (excluded.score = bests.score AND excluded.wpm_x100 > bests.wpm_x100)",
-    )
-    .and_then(|mut s| {
-        s.execute(params![
-            player, mode, month, id, score, wpm_x100, created_ms
-        ])
+/// A SQLite value as a [`Cell`].
+fn cell(v: rusqlite::types::ValueRef<'_>) -> rusqlite::Result<Cell> {
+    use rusqlite::types::ValueRef;
+    Ok(match v {
+        ValueRef::Null => Cell::Null,
+        ValueRef::Integer(i) => Cell::Int(i),
+        ValueRef::Text(t) => Cell::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Blob(b) => Cell::Bytes(b.to_vec()),
+        ValueRef::Real(_) => {
+            return Err(rusqlite::Error::InvalidColumnType(
+                0,
+                "a real".into(),
+                rusqlite::types::Type::Real,
+            ));
+        }
     })
-    .map_err(db)?;
-    let pb = c
-        .prepare_cached(
-            "INSERT INTO pbs (player_id, mode, score, wpm_x100) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (player_id, mode) DO UPDATE SET
-                 score = excluded.score, wpm_x100 = excluded.wpm_x100
-             WHERE excluded.score > pbs.score
-                OR (excluded.score = pbs.score AND excluded.wpm_x100 > pbs.wpm_x100)",
-        )
-        .and_then(|mut s| s.execute(params![player, mode, score, wpm_x100]))
-        .map_err(db)?;
-    Ok(pb > 0)
 }
 
 /// Copies the database at `from` to `to` while it may be in use (SQLite's online backup:

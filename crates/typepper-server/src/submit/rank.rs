@@ -23,8 +23,11 @@
 //! raise the bar for the next, so climbing in steps just under the threshold doesn't
 //! work. A player the operator banned has every run unranked.
 
+use core::fmt;
+
 use typepper_engine::{Mode, Score};
 
+use super::Refusal;
 use crate::store::{IssuedSeed, NewRun, PlayerId, Record};
 
 /// A ranked run is at least this accurate, in hundredths of a percent.
@@ -36,7 +39,7 @@ pub const MIN_ZEN_MS: u32 = 30_000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Standing {
     /// Why it is not ranked; `None` when it is.
-    pub unranked: Option<String>,
+    pub unranked: Option<Unranked>,
     /// It is on a seed issued to its player, which it now uses up.
     pub uses_seed: bool,
 }
@@ -67,9 +70,9 @@ impl Default for Watch {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Boards {
     /// Why it is not ranked after all; `None` when it is.
-    pub unranked: Option<String>,
+    pub unranked: Option<Unranked>,
     /// Why it waits off the boards; `None` when it goes on.
-    pub pending: Option<String>,
+    pub pending: Option<Pending>,
     /// The player's waiting runs it confirms.
     pub confirms: Vec<String>,
 }
@@ -77,7 +80,7 @@ pub struct Boards {
 /// Judges a run of `score` that [`standing`] left `unranked` (or ranked) against its
 /// player's `record`: a banned player's runs are unranked, a ranked one far above the
 /// record waits, and a ranked one near a waiting one confirms it.
-pub fn boards(score: &Score, unranked: Option<String>, record: &Record, watch: &Watch) -> Boards {
+pub fn boards(score: &Score, unranked: Option<Unranked>, record: &Record, watch: &Watch) -> Boards {
     if unranked.is_some() {
         return Boards {
             unranked,
@@ -86,7 +89,7 @@ pub fn boards(score: &Score, unranked: Option<String>, record: &Record, watch: &
     }
     if record.banned {
         return Boards {
-            unranked: Some(BANNED.into()),
+            unranked: Some(Unranked::Banned),
             ..Boards::default()
         };
     }
@@ -101,29 +104,22 @@ pub fn boards(score: &Score, unranked: Option<String>, record: &Record, watch: &
             wpm_x100 * 100 >= p * (100 - within) && wpm_x100 * 100 <= p * (100 + within)
         })
         .collect();
-    let best = record.best_wpm_x100;
-    let again = format!(
-        "it goes on the boards once you type within {}% of it again",
-        watch.confirm_percent
-    );
-    let pending = match best {
+    let wpm = score.wpm();
+    let confirm = watch.confirm_percent;
+    let pending = match record.best_wpm_x100 {
         None if watch.first_wpm > 0 && wpm_x100 > u64::from(watch.first_wpm) * 100 => {
-            Some(format!(
-                "{} wpm with no ranked round of yours on the boards before today waits off the \
-             boards: {again}",
-                score.wpm()
-            ))
+            Some(Pending::First { wpm, confirm })
         }
         Some(best)
             if watch.over_best_percent > 0
                 && wpm_x100 * 100 > u64::from(best) * u64::from(100 + watch.over_best_percent) =>
         {
-            Some(format!(
-                "{} wpm is over {}% above your best ({} wpm) and waits off the boards: {again}",
-                score.wpm(),
-                watch.over_best_percent,
-                best / 100
-            ))
+            Some(Pending::OverBest {
+                wpm,
+                over: watch.over_best_percent,
+                best: best / 100,
+                confirm,
+            })
         }
         _ => None,
     };
@@ -138,24 +134,115 @@ impl Record {
     /// The record once `run` is stored: its best stays the day's start's; the runs
     /// waiting change.
     pub fn add(&mut self, run: &NewRun) {
-        if run.unranked.is_some() {
+        if run.played.unranked.is_some() {
             return;
         }
         self.pending.retain(|p| !run.confirms.contains(&p.id));
-        if run.pending.is_some() {
+        if run.played.pending.is_some() {
             self.pending.push(crate::store::PendingRun {
-                id: run.id.clone(),
-                wpm_x100: run.wpm_x100,
+                id: run.played.id.clone(),
+                wpm_x100: run.played.wpm_x100,
             });
         }
     }
 }
 
-/// Why a banned player's runs are unranked.
-pub const BANNED: &str = "the operator took your runs off the boards";
+/// Why a stored run is not ranked: on no board, and never a personal best.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unranked {
+    /// A DRILL: its text is a few words the player picked.
+    Drill,
+    /// Not on a seed issued to its player (or on none the server knows).
+    NotIssued,
+    /// Its seed counted for another run already.
+    SeedUsed {
+        /// That run.
+        run: String,
+    },
+    /// Its seed was issued for another mode.
+    OtherMode {
+        /// That mode's title (or its key, if this build has no such mode).
+        title: String,
+    },
+    /// Its seed expired before it arrived.
+    Expired,
+    /// Under [`MIN_ACCURACY_X100`].
+    Sloppy,
+    /// A ZEN round shorter than [`MIN_ZEN_MS`].
+    ShortZen,
+    /// The operator banned its player.
+    Banned,
+}
 
-/// Why a DRILL is never ranked: its text is a few words the player picked.
-pub const DRILLS: &str = "drills are never ranked: their words are picked to train a few keys";
+impl fmt::Display for Unranked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unranked::Drill => {
+                f.write_str("drills are never ranked: their words are picked to train a few keys")
+            }
+            Unranked::NotIssued => f.write_str("not played on a seed the server issued to you"),
+            Unranked::SeedUsed { run } => write!(f, "its seed already counted for run {run}"),
+            Unranked::OtherMode { title } => write!(f, "its seed was issued for {title}"),
+            Unranked::Expired => f.write_str("its seed expired before the round arrived"),
+            Unranked::Sloppy => write!(f, "under {}% accuracy", MIN_ACCURACY_X100 / 100),
+            Unranked::ShortZen => write!(
+                f,
+                "a ranked ZEN round lasts at least {} s",
+                MIN_ZEN_MS / 1000
+            ),
+            Unranked::Banned => f.write_str("the operator took your runs off the boards"),
+        }
+    }
+}
+
+/// Why a ranked run waits off the boards for its player to confirm it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// Fast, from a player with no ranked round on the boards before the day.
+    First {
+        /// Its wpm.
+        wpm: u32,
+        /// How near a later round must come to confirm it, in percent.
+        confirm: u32,
+    },
+    /// Far above its player's best.
+    OverBest {
+        /// Its wpm.
+        wpm: u32,
+        /// The percentage above the best that waits.
+        over: u32,
+        /// The best, in wpm.
+        best: u32,
+        /// How near a later round must come to confirm it, in percent.
+        confirm: u32,
+    },
+}
+
+impl fmt::Display for Pending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let again =
+            |confirm| format!("it goes on the boards once you type within {confirm}% of it again");
+        match self {
+            Pending::First { wpm, confirm } => write!(
+                f,
+                "{wpm} wpm with no ranked round of yours on the boards before today waits off \
+                 the boards: {}",
+                again(confirm)
+            ),
+            Pending::OverBest {
+                wpm,
+                over,
+                best,
+                confirm,
+            } => write!(
+                f,
+                "{wpm} wpm is over {over}% above your best ({best} wpm) and waits off the \
+                 boards: {}",
+                again(confirm)
+            ),
+        }
+    }
+}
 
 /// Where a run of `score` on `seed` stands, for `player` at `now_ms`; `Err` refuses it.
 pub fn standing(
@@ -163,52 +250,45 @@ pub fn standing(
     seed: Option<&IssuedSeed>,
     player: PlayerId,
     now_ms: i64,
-) -> Result<Standing, String> {
-    let unranked = |why: String, uses_seed| {
+) -> Result<Standing, Refusal> {
+    let unranked = |why, uses_seed| {
         Ok(Standing {
             unranked: Some(why),
             uses_seed,
         })
     };
     if !score.mode.rankable() {
-        return unranked(DRILLS.into(), false);
+        return unranked(Unranked::Drill, false);
     }
     let Some(seed) = seed.filter(|s| s.player == player) else {
-        return unranked(
-            "not played on a seed the server issued to you".into(),
-            false,
-        );
+        return unranked(Unranked::NotIssued, false);
     };
     let waited = now_ms - seed.issued_ms;
     if waited < i64::from(score.duration_ms) {
-        return Err(format!(
-            "it arrived {} s after its seed was issued, but the round lasts {} s: it can't \
-             have been played on it",
-            waited.max(0) / 1000,
-            score.duration_ms.div_ceil(1000)
-        ));
+        return Err(Refusal::TooSoon {
+            waited_s: waited.max(0) / 1000,
+            lasts_s: score.duration_ms.div_ceil(1000),
+        });
     }
     if let Some(run) = &seed.run {
-        return unranked(format!("its seed already counted for run {run}"), false);
+        let run = run.clone();
+        return unranked(Unranked::SeedUsed { run }, false);
     }
     if seed.mode != score.mode.key() {
         let title = seed
             .mode
             .parse::<Mode>()
             .map_or_else(|_| seed.mode.clone(), Mode::title);
-        return unranked(format!("its seed was issued for {title}"), false);
+        return unranked(Unranked::OtherMode { title }, false);
     }
     if now_ms > seed.expires_ms {
-        return unranked("its seed expired before the round arrived".into(), false);
+        return unranked(Unranked::Expired, false);
     }
     if score.accuracy_x100 < MIN_ACCURACY_X100 {
-        return unranked("under 75% accuracy".into(), true);
+        return unranked(Unranked::Sloppy, true);
     }
     if score.mode == Mode::Zen && score.duration_ms < MIN_ZEN_MS {
-        return unranked(
-            format!("a ranked ZEN round lasts at least {} s", MIN_ZEN_MS / 1000),
-            true,
-        );
+        return unranked(Unranked::ShortZen, true);
     }
     Ok(Standing {
         unranked: None,
@@ -259,8 +339,12 @@ mod tests {
     fn a_round_faster_than_its_seed_is_refused() {
         let s = score(Mode::BLITZ_15, 97);
         let why = standing(&s, Some(&seed("time:15")), 7, ISSUED + 9_000).unwrap_err();
-        assert!(
-            why.starts_with("it arrived 9 s after its seed was issued, but the round lasts 15 s")
+        assert_eq!(
+            why,
+            Refusal::TooSoon {
+                waited_s: 9,
+                lasts_s: 15
+            }
         );
     }
 
@@ -269,7 +353,11 @@ mod tests {
         let s = score(Mode::BLITZ_15, 97);
         let later = ISSUED + 20_000;
         let why = |seed: Option<&IssuedSeed>, player, now| {
-            standing(&s, seed, player, now).unwrap().unranked.unwrap()
+            standing(&s, seed, player, now)
+                .unwrap()
+                .unranked
+                .unwrap()
+                .to_string()
         };
         assert_eq!(
             why(None, 7, later),
@@ -301,7 +389,7 @@ mod tests {
         let sloppy = score(Mode::BLITZ_15, 60);
         assert!(sloppy.accuracy_x100 < MIN_ACCURACY_X100);
         let got = standing(&sloppy, Some(&seed("time:15")), 7, ISSUED + 20_000).unwrap();
-        assert_eq!(got.unranked.as_deref(), Some("under 75% accuracy"));
+        assert_eq!(got.unranked, Some(Unranked::Sloppy));
         assert!(got.uses_seed);
         let typist = Typist {
             zen_ms: 10_000,
@@ -309,9 +397,67 @@ mod tests {
         };
         let zen = synth(Mode::Zen, 1, &typist).play().unwrap().1;
         let got = standing(&zen, Some(&seed("zen")), 7, ISSUED + 20_000).unwrap();
-        assert_eq!(
-            got.unranked.as_deref(),
-            Some("a ranked ZEN round lasts at least 30 s")
-        );
+        assert_eq!(got.unranked, Some(Unranked::ShortZen));
+    }
+
+    /// Every reason a run is unranked or waits, as the answer line says it.
+    #[test]
+    fn every_reason_says_its_sentence() {
+        let table: [(&dyn std::fmt::Display, &str); 10] = [
+            (
+                &Unranked::Drill,
+                "drills are never ranked: their words are picked to train a few keys",
+            ),
+            (
+                &Unranked::NotIssued,
+                "not played on a seed the server issued to you",
+            ),
+            (
+                &Unranked::SeedUsed {
+                    run: "abcdEFGH".into(),
+                },
+                "its seed already counted for run abcdEFGH",
+            ),
+            (
+                &Unranked::OtherMode {
+                    title: "BLITZ 60s".into(),
+                },
+                "its seed was issued for BLITZ 60s",
+            ),
+            (
+                &Unranked::Expired,
+                "its seed expired before the round arrived",
+            ),
+            (&Unranked::Sloppy, "under 75% accuracy"),
+            (
+                &Unranked::ShortZen,
+                "a ranked ZEN round lasts at least 30 s",
+            ),
+            (
+                &Unranked::Banned,
+                "the operator took your runs off the boards",
+            ),
+            (
+                &Pending::First {
+                    wpm: 160,
+                    confirm: 25,
+                },
+                "160 wpm with no ranked round of yours on the boards before today waits off \
+                 the boards: it goes on the boards once you type within 25% of it again",
+            ),
+            (
+                &Pending::OverBest {
+                    wpm: 140,
+                    over: 30,
+                    best: 100,
+                    confirm: 25,
+                },
+                "140 wpm is over 30% above your best (100 wpm) and waits off the boards: it \
+                 goes on the boards once you type within 25% of it again",
+            ),
+        ];
+        for (reason, sentence) in table {
+            assert_eq!(reason.to_string(), sentence);
+        }
     }
 }

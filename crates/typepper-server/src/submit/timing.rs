@@ -23,9 +23,9 @@
 //! were set against the synthetic typist (`typepper synth`, which types as people do) at
 //! every speed from 20 to 280 wpm, with room to spare; see the tests.
 
-/// Gaps under this many ms are a burst: no finger presses two keys that close together
-/// on purpose, but rollover makes one now and then.
-pub const BURST_GAP_MS: u32 = 8;
+pub use crate::refusal::Bot;
+
+pub use crate::refusal::BURST_GAP_MS;
 /// At most this share of gaps (in percent) may be bursts.
 pub const MAX_BURST_PERCENT: usize = 10;
 /// This many burst gaps in a row (five keys within about 30 ms) is a paste or a macro.
@@ -52,7 +52,7 @@ pub const SKEW_GAPS: usize = 100;
 
 /// Checks the times (ms since the round started, in order) of a round's judged
 /// keystrokes, and says what gave a program away.
-pub fn check(times: &[u32]) -> Result<(), String> {
+pub fn check(times: &[u32]) -> Result<(), Bot> {
     Rhythm::of(times).map_or(Ok(()), |r| r.check())
 }
 
@@ -124,45 +124,37 @@ impl Rhythm {
     }
 
     /// Whether a person could have typed like this, and if not, why not.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Bot> {
         if self.longest_burst >= BURST_RUN {
-            return Err(format!(
-                "keys came in bursts: {} keys within {BURST_GAP_MS} ms of each other, as a \
-                 paste or a macro sends them",
-                self.longest_burst + 1
-            ));
+            return Err(Bot::Bursts {
+                keys: self.longest_burst + 1,
+            });
         }
         if self.bursts * 100 > self.gaps * MAX_BURST_PERCENT {
-            return Err(format!(
-                "implausible timing: {} of {} keys came under {BURST_GAP_MS} ms after the one \
-                 before",
-                self.bursts,
-                self.gaps + 1
-            ));
+            return Err(Bot::Implausible {
+                bursts: self.bursts,
+                keys: self.gaps + 1,
+            });
         }
         if self.spread_percent() < MIN_SPREAD_PERCENT {
             let [q1, median, q3] = self.quartiles;
-            return Err(format!(
-                "timing as even as a metronome: the middle half of the gaps between keys spans \
-                 {} ms around {median} ms",
-                q3 - q1
-            ));
+            return Err(Bot::Metronome {
+                span: q3 - q1,
+                median,
+            });
         }
         if self.gaps >= KURTOSIS_GAPS && self.kurtosis < MIN_KURTOSIS {
-            return Err(format!(
-                "gaps between keys drawn evenly from a range (their kurtosis is {:.2}); a \
-                 person's have a tail of slow keys",
-                self.kurtosis
-            ));
+            return Err(Bot::Flat {
+                kurtosis: self.kurtosis,
+            });
         }
         if self.gaps >= SKEW_GAPS && !self.leans_right() {
-            let median = self.quartiles[1];
-            return Err(format!(
-                "timing that doesn't lean right: {} of {} gaps between keys are half again \
-                 the median ({median} ms) or longer, and the mean is {:.0} ms; a person's \
-                 gaps have a tail of slow keys",
-                self.slow, self.gaps, self.mean
-            ));
+            return Err(Bot::Symmetric {
+                slow: self.slow,
+                gaps: self.gaps,
+                median: self.quartiles[1],
+                mean: self.mean,
+            });
         }
         Ok(())
     }
@@ -225,40 +217,34 @@ mod tests {
     #[test]
     fn a_metronome_is_refused_at_any_speed() {
         for gap in [20, 40, 150, 600] {
-            let why = check(&times(std::iter::repeat_n(gap, 60))).unwrap_err();
+            let why = check(&times(std::iter::repeat_n(gap, 60)))
+                .unwrap_err()
+                .to_string();
             assert!(why.starts_with("timing as even as a metronome"), "{why}");
         }
         // A fixed delay with ±2 % of noise.
         let noisy: Vec<u32> = draws(7, 5).take(200).map(|d| 98 + d).collect();
-        assert!(check(&times(noisy)).unwrap_err().contains("metronome"));
+        assert!(matches!(check(&times(noisy)), Err(Bot::Metronome { .. })));
     }
 
     #[test]
     fn pasted_words_and_bursts_are_refused() {
         // Five letters at once, then a space 300 ms later, word after word.
         let pasted = (0..20).flat_map(|_| [0, 0, 0, 0, 300]);
-        assert!(
-            check(&times(pasted))
-                .unwrap_err()
-                .starts_with("keys came in bursts")
-        );
+        assert!(matches!(check(&times(pasted)), Err(Bot::Bursts { .. })));
         // A burst of two every fourth key: 25 % of the gaps.
         let pairs = draws(3, 80)
             .take(120)
             .enumerate()
             .map(|(i, d)| if i % 4 == 0 { 1 } else { 100 + d });
-        assert!(
-            check(&times(pairs))
-                .unwrap_err()
-                .starts_with("implausible timing")
-        );
+        assert!(matches!(check(&times(pairs)), Err(Bot::Implausible { .. })));
     }
 
     #[test]
     fn evenly_drawn_gaps_are_refused() {
         let flat: Vec<u32> = draws(11, 41).take(250).map(|d| 30 + d).collect();
         let why = check(&times(flat)).unwrap_err();
-        assert!(why.starts_with("gaps between keys drawn evenly"), "{why}");
+        assert!(matches!(why, Bot::Flat { .. }), "{why}");
     }
 
     /// A cheap deterministic stream of standard normal numbers (Box–Muller).
@@ -289,12 +275,8 @@ mod tests {
                     .collect();
                 let why = check(&times(gaps)).unwrap_err();
                 // The narrowest noise is still a metronome to the spread test.
-                let caught = [
-                    "timing that doesn't lean right",
-                    "timing as even as a metronome",
-                ];
                 assert!(
-                    caught.iter().any(|c| why.starts_with(c)),
+                    matches!(why, Bot::Symmetric { .. } | Bot::Metronome { .. }),
                     "{what}, {n}: {why}"
                 );
             }

@@ -14,8 +14,8 @@ use typepper_engine::{Blitz, Mode};
 use typepper_server::month_of;
 
 use typepper_server::store::{
-    BoardRow, Done, Horizon, IssuedSeed, Job, Known, NewRun, Player, PlayerId, Ranked, RoundPrint,
-    Run, Step, Store, StoreError, Stored, Swept, Usage,
+    BoardRow, Done, Horizon, IssuedSeed, Job, Known, NewRun, Played, Player, PlayerId, Ranked,
+    RoundPrint, Run, Step, Store, StoreError, Stored, Swept, Usage,
 };
 
 const DAY: i64 = 86_400_000;
@@ -53,26 +53,29 @@ fn run_with(
     created_ms: i64,
     replay: Vec<u8>,
 ) -> NewRun {
+    let round = RoundPrint {
+        key: hash(&replay),
+        blocks: vec![score as u8],
+        seed: u64::from_le_bytes(hash(&replay)[..8].try_into().unwrap()),
+        prefix: vec![],
+    };
     NewRun {
-        id: id.to_owned(),
+        played: Played {
+            id: id.to_owned(),
+            mode: Mode::Blitz(blitz).key(),
+            score,
+            wpm_x100,
+            accuracy_x100: 9_000 + score,
+            duration_ms: blitz.secs() * 1000,
+            created_ms,
+            replay,
+            unranked: None,
+            pending: None,
+        },
         player: player.id,
-        mode: Mode::Blitz(blitz).key(),
-        score,
-        wpm_x100,
-        accuracy_x100: 9_000 + score,
-        duration_ms: blitz.secs() * 1000,
-        created_ms,
         month: month_of(created_ms),
         day: typepper_api::Utc::of(created_ms).day(),
-        round: RoundPrint {
-            key: hash(&replay),
-            blocks: vec![score as u8],
-            seed: u64::from_le_bytes(hash(&replay)[..8].try_into().unwrap()),
-            prefix: vec![],
-        },
-        replay,
-        unranked: None,
-        pending: None,
+        round,
         confirms: vec![],
         uses_seed: None,
     }
@@ -219,9 +222,9 @@ async fn board_plays(store: &dyn Store, board: &[BoardRow], stored: &[&NewRun]) 
             });
         let kept = stored
             .iter()
-            .find(|r| r.id == row.run)
+            .find(|r| r.played.id == row.run)
             .expect("a run of the story");
-        assert_eq!(run.replay, kept.replay, "run {}", row.run);
+        assert_eq!(run.played.replay, kept.played.replay, "run {}", row.run);
     }
 }
 
@@ -335,7 +338,7 @@ pub async fn story(store: &dyn Store) {
     // The same when the id is one the batch itself used a moment before.
     let twin = run("new00001", &cy, S15, (65, 6500), MARCH + 8 * DAY);
     let mut twin_again = run("twin0002", &cy, S15, (66, 6600), MARCH + 8 * DAY);
-    twin_again.id = "new00001".into();
+    twin_again.played.id = "new00001".into();
     match insert(store, &[twin.clone(), twin_again.clone()]).await {
         Err(StoreError::Db(why)) => assert!(why.contains("taken"), "{why}"),
         other => panic!("a batch using one id twice: {other:?}"),
@@ -348,7 +351,7 @@ pub async fn story(store: &dyn Store) {
             rounds_of(store, gone).await,
             Vec::<String>::new(),
             "{}",
-            gone.id
+            gone.played.id
         );
     }
     // A plan that says no keeps nothing either: it is asked before anything is written.
@@ -361,6 +364,7 @@ pub async fn story(store: &dyn Store) {
             .await
             .unwrap()
             .unwrap()
+            .played
             .score,
         70
     );
@@ -490,24 +494,28 @@ pub async fn story(store: &dyn Store) {
     assert_eq!(
         store.run(String::from("zoe00001")).await.unwrap(),
         Some(Run {
-            id: "zoe00001".into(),
+            played: Played {
+                id: "zoe00001".into(),
+                mode: b15.clone(),
+                score: 10,
+                wpm_x100: 1000,
+                accuracy_x100: 9010,
+                duration_ms: 15_000,
+                created_ms: MARCH + 7 * DAY,
+                unranked: None,
+                pending: None,
+                replay: every_byte.clone(),
+            },
             player: "Zoë".into(),
-            mode: b15.clone(),
-            score: 10,
-            wpm_x100: 1000,
-            accuracy_x100: 9010,
-            duration_ms: 15_000,
-            created_ms: MARCH + 7 * DAY,
-            unranked: None,
-            pending: None,
             hidden: false,
-            replay: every_byte.clone(),
         })
     );
     let cy30 = store.run(String::from("cy000002")).await.unwrap().unwrap();
-    assert_eq!(cy30.replay, march[7].replay);
+    assert_eq!(cy30.played.replay, march[7].played.replay);
     assert_eq!(
-        typepper_engine::Replay::decode(&cy30.replay).unwrap().mode,
+        typepper_engine::Replay::decode(&cy30.played.replay)
+            .unwrap()
+            .mode,
         b30,
         "a stored replay still decodes"
     );
@@ -524,13 +532,16 @@ pub async fn story(store: &dyn Store) {
     let swept = [&march[0], &march[2], &march[4], &march[5], &april[2]];
     for run in swept {
         assert_eq!(
-            store.run(String::from(&run.id)).await.unwrap(),
+            store.run(String::from(&run.played.id)).await.unwrap(),
             None,
             "{} is swept",
-            run.id
+            run.played.id
         );
         // The round outlives its run, so that a copy of it is still known.
-        assert_eq!(rounds_of(store, run).await, std::slice::from_ref(&run.id));
+        assert_eq!(
+            rounds_of(store, run).await,
+            std::slice::from_ref(&run.played.id)
+        );
     }
     let found = known(store, ana.id, vec![march[0].round.key], vec![]).await;
     assert_eq!(
@@ -603,11 +614,11 @@ pub async fn story(store: &dyn Store) {
 
     // --- An unranked run is stored and plays, but is on no board and no pb.
     let mut offline = run("ana00011", &ana, S15, (99, 9900), may + 2);
-    offline.unranked = Some("not played on a seed the server issued to you".into());
+    offline.played.unranked = Some("not played on a seed the server issued to you".into());
     assert_eq!(pbs(&insert(store, &[offline]).await.unwrap()), [false]);
     let kept = store.run(String::from("ana00011")).await.unwrap().unwrap();
     assert_eq!(
-        kept.unranked.as_deref(),
+        kept.played.unranked.as_deref(),
         Some("not played on a seed the server issued to you")
     );
     assert_eq!(
@@ -697,7 +708,7 @@ async fn guard(store: &dyn Store, now: i64) {
     let steady = run("ll100001", &lil, S15, (60, 6000), now);
     insert(store, std::slice::from_ref(&steady)).await.unwrap();
     let mut fast = run("ll100002", &lil, S15, (120, 12_000), now + 1);
-    fast.pending = Some("far above".into());
+    fast.played.pending = Some("far above".into());
     assert_eq!(
         pbs(&insert(store, std::slice::from_ref(&fast)).await.unwrap()),
         [false]
@@ -722,7 +733,7 @@ async fn guard(store: &dyn Store, now: i64) {
     assert_eq!(record.pending.len(), 1);
     assert_eq!(record.pending[0].id, "ll100002");
     let stored = store.run("ll100002".into()).await.unwrap().unwrap();
-    assert_eq!(stored.pending.as_deref(), Some("far above"));
+    assert_eq!(stored.played.pending.as_deref(), Some("far above"));
     let mut again = run("ll100003", &lil, S15, (100, 10_000), now + 2);
     again.confirms = vec!["ll100002".into()];
     insert(store, std::slice::from_ref(&again)).await.unwrap();
@@ -762,7 +773,7 @@ async fn guard(store: &dyn Store, now: i64) {
     let mut on_seed = run("other001", &other, S15, (50, 5000), now);
     on_seed.round.seed = u64::MAX - 1;
     on_seed.round.prefix = vec![1, 2, 3, 4];
-    on_seed.unranked = Some("not played on a seed the server issued to you".into());
+    on_seed.played.unranked = Some("not played on a seed the server issued to you".into());
     insert(store, std::slice::from_ref(&on_seed)).await.unwrap();
     let found = known(store, other.id, vec![], vec![u64::MAX - 1])
         .await
@@ -848,7 +859,7 @@ async fn usage(store: &dyn Store, cy: &Player, now: i64) {
         run("cy000011", cy, S15, (51, 5100), now + 1),
     ];
     insert(store, &runs).await.unwrap();
-    let bytes = (runs[0].replay.len() + runs[1].replay.len()) as u64;
+    let bytes = (runs[0].played.replay.len() + runs[1].played.replay.len()) as u64;
     assert_eq!(read().await, Usage { runs: 2, bytes });
     let horizon = Horizon {
         runs_before_ms: 0,
