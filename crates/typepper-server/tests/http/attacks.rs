@@ -641,12 +641,12 @@ async fn a_run_far_above_its_players_record_waits_until_they_repeat_it() {
     };
     for srv in Server::each(watched).await {
         let (ada, _) = players(&srv).await;
-        let steady = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 60)).await;
+        let steady = srv.ranked_at(&ada, Mode::BLITZ_15, 55..=65).await;
         let (steady_id, ranked, _) = stored(&srv, &ada, &steady).await;
         assert_eq!(ranked, Ranked::Yes, "on {}", srv.backend());
         // A day on, her record is that round.
         srv.later(86_400_000);
-        let leap = srv.ranked(&ada, Mode::BLITZ_15, &typist(2, 240)).await;
+        let leap = srv.ranked_at(&ada, Mode::BLITZ_15, 230..=250).await;
         let (leap_id, ranked, pb) = stored(&srv, &ada, &leap).await;
         let Ranked::Pending(why) = ranked else {
             panic!("{ranked:?} on {}", srv.backend());
@@ -667,7 +667,10 @@ async fn a_run_far_above_its_players_record_waits_until_they_repeat_it() {
         );
         // Within 25 %: it confirms the leap, which goes on the board. It waits itself: the
         // day's runs don't raise the record the day's next runs are held to.
-        let again = srv.ranked(&ada, Mode::BLITZ_15, &typist(3, 225)).await;
+        let wpm = leap.play().expect("plays").1.wpm();
+        let again = srv
+            .ranked_at(&ada, Mode::BLITZ_15, wpm * 85 / 100..=wpm * 95 / 100)
+            .await;
         let (_, ranked, _) = stored(&srv, &ada, &again).await;
         assert!(matches!(ranked, Ranked::Pending(_)), "{ranked:?}");
         assert_eq!(board(&srv, Mode::BLITZ_15).await, [("ada".into(), leap_id)]);
@@ -686,10 +689,8 @@ async fn climbing_in_steps_under_the_threshold_waits() {
     for srv in Server::each(watched).await {
         let (ada, _) = players(&srv).await;
         let (mut standings, mut ids) = (vec![], vec![]);
-        for (n, wpm) in [140, 180, 230, 275].into_iter().enumerate() {
-            let round = srv
-                .ranked(&ada, Mode::BLITZ_15, &typist(n as u64 + 1, wpm))
-                .await;
+        for wpm in [140, 180, 230, 275] {
+            let round = srv.ranked_at(&ada, Mode::BLITZ_15, wpm - 3..=wpm + 3).await;
             let (id, ranked, _) = stored(&srv, &ada, &round).await;
             standings.push(ranked);
             ids.push(id);
@@ -713,27 +714,26 @@ async fn a_player_who_improves_today_is_held_to_the_days_start() {
     let watched = |c: &mut typepper_server::Config| {
         c.watch = typepper_server::submit::rank::Watch::default();
     };
-    /// A round on a seed issued to `token`, typed at `ratio` times `wpm` or just over:
-    /// the issued text is random, so the typist's speed is found for it.
-    async fn near(srv: &Server, token: &str, wpm: u32, ratio: f64) -> Replay {
-        let seed = srv.issue(token, Mode::BLITZ_15).await;
-        srv.later(16_000);
-        (40..=300)
-            .map(|aim| synth(Mode::BLITZ_15, seed, &typist(u64::from(aim), aim)))
-            .find(|r| f64::from(r.play().expect("plays").1.wpm()) >= f64::from(wpm) * ratio)
-            .expect("a typist that fast")
-    }
     for srv in Server::each(watched).await {
         let (ada, _) = players(&srv).await;
-        let first = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 100)).await;
+        let first = srv.ranked_at(&ada, Mode::BLITZ_15, 95..=105).await;
         assert_eq!(stored(&srv, &ada, &first).await.1, Ranked::Yes);
         let wpm = first.play().expect("plays").1.wpm();
         srv.later(86_400_000);
         // Better than yesterday, within 30 %: ranked, and this month's best now.
-        let better = near(&srv, &ada, wpm, 1.15).await;
+        let better = srv
+            .ranked_at(&ada, Mode::BLITZ_15, wpm * 115 / 100..=wpm * 120 / 100)
+            .await;
         assert_eq!(stored(&srv, &ada, &better).await.1, Ranked::Yes);
-        // Within 30 % of today's best, but not of yesterday's: it waits.
-        let leap = near(&srv, &ada, wpm, 1.4).await;
+        // Within 25 % of today's best, but over 35 % above yesterday's: it waits.
+        let today = better.play().expect("plays").1.wpm();
+        let leap = srv
+            .ranked_at(
+                &ada,
+                Mode::BLITZ_15,
+                wpm * 135 / 100 + 1..=today * 125 / 100,
+            )
+            .await;
         let (_, ranked, _) = stored(&srv, &ada, &leap).await;
         let Ranked::Pending(why) = ranked else {
             panic!("{ranked:?}");

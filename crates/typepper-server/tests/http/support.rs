@@ -3,6 +3,7 @@
 //! send requests and read answers.
 
 use std::net::SocketAddr;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -198,6 +199,25 @@ impl Server {
         let round = synth(mode, seed, typist);
         let (_, score) = round.play().expect("a synthetic round plays");
         self.later(i64::from(score.duration_ms) + 1_000);
+        round
+    }
+
+    /// A round on a seed the server issues to `token` now, scoring a speed in `wpm`; the
+    /// clock moves on as in [`Server::ranked`]. A typist's speed depends on the text, and
+    /// the issued text is random, so typists are tried until one lands in range: a test
+    /// of thresholds must not pass or fail with the words it happened to get.
+    pub async fn ranked_at(&self, token: &str, mode: Mode, wpm: RangeInclusive<u32>) -> Replay {
+        let seed = self.issue(token, mode).await;
+        let (round, ms) = (0..4)
+            .flat_map(|n| (20..=320).map(move |aim| typist(n * 1_000 + u64::from(aim), aim)))
+            .find_map(|typist| {
+                let round = synth(mode, seed, &typist);
+                let (_, score) = round.play().expect("a synthetic round plays");
+                wpm.contains(&score.wpm())
+                    .then_some((round, score.duration_ms))
+            })
+            .unwrap_or_else(|| panic!("no typist scores {wpm:?} on seed {seed}"));
+        self.later(i64::from(ms) + 1_000);
         round
     }
 
