@@ -774,7 +774,7 @@ async fn a_first_ranked_run_over_150_wpm_waits() {
     };
     for srv in Server::each(watched).await {
         let (ada, grace) = players(&srv).await;
-        let first = srv.ranked(&ada, Mode::BLITZ_15, &typist(1, 200)).await;
+        let first = srv.ranked_at(&ada, Mode::BLITZ_15, 190..=210).await;
         let (_, ranked, _) = stored(&srv, &ada, &first).await;
         assert!(
             matches!(&ranked, Ranked::Pending(why) if why.contains("no ranked round of yours")),
@@ -782,7 +782,7 @@ async fn a_first_ranked_run_over_150_wpm_waits() {
         );
         assert!(board(&srv, Mode::BLITZ_15).await.is_empty());
         // A first round at a person's pace goes straight on.
-        let calm = srv.ranked(&grace, Mode::BLITZ_15, &typist(2, 90)).await;
+        let calm = srv.ranked_at(&grace, Mode::BLITZ_15, 85..=95).await;
         assert_eq!(stored(&srv, &grace, &calm).await.1, Ranked::Yes);
     }
 }
