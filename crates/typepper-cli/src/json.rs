@@ -137,7 +137,7 @@ pub fn score(replay: &Replay, score: &Score) -> String {
         engine: replay.engine,
         headline: HeadlineJson {
             value: headline.value,
-            unit: headline.unit,
+            unit: headline.unit.as_str(),
             text: headline.to_string(),
         },
         wpm: hundredths(score.wpm_x100),

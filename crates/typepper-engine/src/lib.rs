@@ -55,13 +55,14 @@ pub mod rules {}
 pub use heat::Tier;
 pub use mode::{
     Blitz, DRILL_MAX, DRILL_SECS, Drill, DrillPool, Mode, ModeError, PURSUIT_LEVELS, StartLevel,
+    Unit,
 };
 pub use replay::{DecodeError, Header, Input, MAX_BYTES, Op, Replay};
 pub use round::{
     Effects, FLAME_MAX_LEAD, FLAME_START_GAP, LOOKAHEAD, MAX_EXTRA, MAX_SAMPLES, PlayError,
     Refusal, Round, STEPS_PER_CHAR, WORDS_PER_LEVEL, flame_wpm,
 };
-pub use score::{CharCounts, Headline, Sample, Score};
+pub use score::{CharCounts, Decimal, Headline, Hundredths, Sample, Score};
 pub use view::{CharState, Glyph, View, WordStatus, WordView};
 
 /// The rules' version, written into every replay. Any change to what a replay plays out

@@ -217,12 +217,43 @@ impl Mode {
         self.to_string()
     }
 
-    /// What the headline score counts: `wpm`, or `words` in HOT PURSUIT.
-    pub const fn unit(self) -> &'static str {
+    /// What the headline score counts: words in HOT PURSUIT, wpm in the rest.
+    pub const fn unit(self) -> Unit {
         match self {
-            Mode::Pursuit(_) => "words",
-            _ => "wpm",
+            Mode::Pursuit(_) => Unit::Words,
+            _ => Unit::Wpm,
         }
+    }
+}
+
+/// What a headline counts. A rule that depends on it matches the enum, never its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// Words per minute: BLITZ, ZEN and drills.
+    Wpm,
+    /// Words typed before the flame caught up: HOT PURSUIT.
+    Words,
+}
+
+impl Unit {
+    /// `wpm` or `words`, as written after a number other than 1.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Unit::Wpm => "wpm",
+            Unit::Words => "words",
+        }
+    }
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<Unit> for String {
+    fn from(unit: Unit) -> String {
+        unit.as_str().into()
     }
 }
 

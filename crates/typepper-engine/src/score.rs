@@ -3,6 +3,7 @@
 use core::fmt;
 
 use crate::Mode;
+use crate::mode::Unit;
 
 /// Characters of a finished round by what became of them, as Monkeytype counts them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -62,16 +63,16 @@ pub struct Score {
 pub struct Headline {
     /// Whole wpm (rounded down), or words in HOT PURSUIT.
     pub value: u32,
-    /// `wpm` or `words`.
-    pub unit: &'static str,
+    /// What it counts.
+    pub unit: Unit,
 }
 
 impl fmt::Display for Headline {
+    /// `108 wpm`, `31 words`, `1 word`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let unit = if self.value == 1 && self.unit == "words" {
-            "word"
-        } else {
-            self.unit
+        let unit = match (self.value, self.unit) {
+            (1, Unit::Words) => "word",
+            (_, unit) => unit.as_str(),
         };
         write!(f, "{} {}", self.value, unit)
     }
@@ -96,8 +97,26 @@ impl Score {
     }
 }
 
-/// `x100` as `108.50`.
-pub(crate) struct Hundredths(pub u32);
+/// Hundredths as few digits as they need, as people write them: `92.5`, `100`, `86.81`.
+/// What players read (accuracy, a board's wpm); [`Hundredths`] keeps the zeros for files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decimal(pub u32);
+
+impl fmt::Display for Decimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let whole = self.0 / 100;
+        match self.0 % 100 {
+            0 => write!(f, "{whole}"),
+            part if part % 10 == 0 => write!(f, "{whole}.{}", part / 10),
+            part => write!(f, "{whole}.{part:02}"),
+        }
+    }
+}
+
+/// `x100` as `108.50`: both digits always, as the golden files and the results' wpm have
+/// them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hundredths(pub u32);
 
 impl fmt::Display for Hundredths {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -213,6 +232,32 @@ mod tests {
         assert_eq!(rate_x100(1, 0), 0);
         assert_eq!(percent_x100(9, 10), 9000);
         assert_eq!(percent_x100(0, 0), 0);
+    }
+
+    #[test]
+    fn numbers_read_as_people_write_them() {
+        let read = |x100| Decimal(x100).to_string();
+        assert_eq!(
+            [read(9200), read(9250), read(8681), read(5)],
+            ["92", "92.5", "86.81", "0.05"]
+        );
+        assert_eq!(Hundredths(9850).to_string(), "98.50");
+        let words = |value| {
+            Headline {
+                value,
+                unit: Unit::Words,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            [words(0), words(1), words(31)],
+            ["0 words", "1 word", "31 words"]
+        );
+        let wpm = Headline {
+            value: 1,
+            unit: Unit::Wpm,
+        };
+        assert_eq!(wpm.to_string(), "1 wpm");
     }
 
     #[test]

@@ -10,7 +10,9 @@
 
 use core::fmt::Write as _;
 
-use typepper_engine::{CharState, Glyph, Headline, Mode, Score, Tier, WordStatus};
+use typepper_engine::{
+    CharState, Decimal, Glyph, Headline, Hundredths, Mode, Score, Tier, Unit, WordStatus,
+};
 
 use crate::app::{self, App, MENU, Screen};
 pub use crate::chart::Chart;
@@ -871,7 +873,7 @@ impl App {
             words,
             caret: view.caret(),
             // The flame chases the caret through the text: only where the text is words.
-            flame: view.flame().filter(|_| view.mode().unit() == "words"),
+            flame: view.flame().filter(|_| view.mode().unit() == Unit::Words),
             prompt: (!view.started() && !watching).then_some(if ghost.is_some() {
                 "start typing: the race starts with your first key"
             } else {
@@ -894,7 +896,7 @@ impl App {
                 date: local_time(e.unix_ms, zone),
                 title: e.score.mode.title(),
                 headline: e.score.headline().to_string(),
-                accuracy: format!("{}%", decimal(e.score.accuracy_x100.into())),
+                accuracy: format!("{}%", Decimal(e.score.accuracy_x100.into())),
                 share: e.share.clone(),
             })
             .collect();
@@ -922,7 +924,7 @@ impl App {
                         medal: Tone::rank(r.rank),
                         name: r.name.clone(),
                         score: format!("{} {}", r.score, mode.unit()),
-                        accuracy: format!("{}%", decimal((r.accuracy * 100.0).round() as u32)),
+                        accuracy: format!("{}%", Decimal((r.accuracy * 100.0).round() as u32)),
                     })
                     .collect(),
                 rows.is_empty()
@@ -1091,12 +1093,12 @@ fn results(r: &app::Results) -> Results {
     // wpm and raw to the hundredth both, so they read as the same kind of number; each
     // count of characters under its own name, so none is a bare number in a row.
     let mut stats = vec![
-        stat("wpm", hundredths(s.wpm_x100)),
-        stat("raw", hundredths(s.raw_x100)),
-        stat("accuracy", format!("{}%", decimal(s.accuracy_x100.into()))),
+        stat("wpm", Hundredths(s.wpm_x100).to_string()),
+        stat("raw", Hundredths(s.raw_x100).to_string()),
+        stat("accuracy", format!("{}%", Decimal(s.accuracy_x100.into()))),
         stat(
             "consistency",
-            format!("{}%", decimal(s.consistency_x100.into())),
+            format!("{}%", Decimal(s.consistency_x100.into())),
         ),
         stat("words", s.words.to_string()),
         stat("correct", c.correct.to_string()),
@@ -1176,15 +1178,15 @@ fn versus(you: &Score, race: &app::RaceEnd) -> Race {
         },
         Versus {
             label: "wpm",
-            you: hundredths(you.wpm_x100),
-            them: hundredths(them.wpm_x100),
+            you: Hundredths(you.wpm_x100).to_string(),
+            them: Hundredths(them.wpm_x100).to_string(),
             diff: signed(wpm),
             tone: Tone::lead(wpm),
         },
         Versus {
             label: "accuracy",
-            you: format!("{}%", decimal(you.accuracy_x100.into())),
-            them: format!("{}%", decimal(them.accuracy_x100.into())),
+            you: format!("{}%", Decimal(you.accuracy_x100.into())),
+            them: format!("{}%", Decimal(them.accuracy_x100.into())),
             diff: format!("{}%", signed(accuracy)),
             tone: Tone::lead(accuracy),
         },
@@ -1200,26 +1202,11 @@ fn versus(you: &Score, race: &app::RaceEnd) -> Race {
 
 /// Hundredths with their sign: `+4.4`, `−1.5`, `±0`.
 pub fn signed(x100: i64) -> String {
-    let abs = decimal(u32::try_from(x100.unsigned_abs()).unwrap_or(u32::MAX));
+    let abs = Decimal(u32::try_from(x100.unsigned_abs()).unwrap_or(u32::MAX));
     match x100.signum() {
         1 => format!("+{abs}"),
         -1 => format!("−{abs}"),
         _ => "±0".into(),
-    }
-}
-
-/// `92.50`: hundredths, always both digits.
-pub fn hundredths(x100: u32) -> String {
-    format!("{}.{:02}", x100 / 100, x100 % 100)
-}
-
-/// Hundredths as few digits as they need: `92.5`, `100`, `86.81`.
-pub fn decimal(x100: u32) -> String {
-    let whole = x100 / 100;
-    match x100 % 100 {
-        0 => whole.to_string(),
-        f if f % 10 == 0 => format!("{whole}.{}", f / 10),
-        f => format!("{whole}.{f:02}"),
     }
 }
 
@@ -1480,7 +1467,7 @@ mod tests {
         let counts: Vec<&str> = r.stats[5..9].iter().map(|s| s.value.as_str()).collect();
         let want = [c.correct, c.wrong, c.extra, c.missed].map(|n| n.to_string());
         assert_eq!(counts, want);
-        assert_eq!(r.stats[0].value, hundredths(s.wpm_x100));
+        assert_eq!(r.stats[0].value, Hundredths(s.wpm_x100).to_string());
         assert!(
             r.stats[1].value.contains('.'),
             "raw as wpm is: {:?}",
@@ -1611,16 +1598,5 @@ mod tests {
             b.say,
             Some(("no runs this month yet: be the first".into(), Tone::Dim))
         );
-    }
-
-    #[test]
-    fn decimals_read_as_people_write_them() {
-        assert_eq!(decimal(9200), "92");
-        assert_eq!(decimal(9250), "92.5");
-        assert_eq!(decimal(8681), "86.81");
-        assert_eq!(decimal(5), "0.05");
-        assert_eq!(hundredths(5600), "56.00");
-        assert_eq!(hundredths(4640), "46.40");
-        assert_eq!(hundredths(5), "0.05");
     }
 }

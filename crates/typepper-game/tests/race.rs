@@ -180,7 +180,7 @@ fn the_lead_changes_hands_and_the_results_show_both_rounds() {
         (wpm.you.as_str(), wpm.them.clone()),
         (
             r.stats[0].value.as_str(),
-            typepper_game::model::hundredths(theirs.wpm_x100)
+            typepper_engine::Hundredths(theirs.wpm_x100).to_string()
         )
     );
     let line = Mirror::of(&m).ghost;

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
-use typepper_engine::Mode;
+use typepper_engine::{Decimal, Headline, Mode, Unit};
 
 use crate::store::{IssuedSeed, Player, StoreError};
 use crate::submit;
@@ -556,13 +556,12 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
             let mode: Option<Mode> = run.played.mode.parse().ok();
             let title_mode = mode.map_or_else(|| run.played.mode.clone(), Mode::title);
             let player = &run.player;
-            let unit = mode.map_or("wpm", Mode::unit);
-            let headline = if run.played.score == 1 && unit == "words" {
-                "1 word".to_owned()
-            } else {
-                format!("{} {unit}", run.played.score)
+            // What the game says of the round, in its words: `1 word`, `98.5%`.
+            let headline = Headline {
+                value: run.played.score,
+                unit: mode.map_or(Unit::Wpm, Mode::unit),
             };
-            let acc = run.played.accuracy_x100;
+            let accuracy = Decimal(run.played.accuracy_x100);
             let standing = if run.hidden {
                 " It was removed from the boards."
             } else if run.played.pending.is_some() {
@@ -571,10 +570,7 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
                 ""
             };
             let description = format!(
-                "{} typed {headline} in {title_mode} at {}.{:02}% accuracy on typepper.{standing} Watch the round key by key, or race it.",
-                player,
-                acc / 100,
-                acc % 100
+                "{player} typed {headline} in {title_mode} at {accuracy}% accuracy on typepper.{standing} Watch the round key by key, or race it.",
             );
             (
                 StatusCode::OK,

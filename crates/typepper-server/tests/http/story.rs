@@ -245,6 +245,17 @@ async fn share_pages_say_what_happened_and_offer_to_watch_or_race() {
         let image = meta(&html, "property", "og:image").expect("og:image");
         assert!(image.starts_with(&format!("{PUBLIC}/")), "{image}");
         assert!(description.ends_with("or race it."), "{description}");
+        // Accuracy as the game writes it: `98.5%`, never `98.50%`.
+        let accuracy = description
+            .split(" at ")
+            .nth(1)
+            .and_then(|rest| rest.split_once("% accuracy"))
+            .map(|(number, _)| number)
+            .expect("an accuracy");
+        assert!(
+            accuracy.parse::<f64>().is_ok() && !(accuracy.contains('.') && accuracy.ends_with('0')),
+            "{description}"
+        );
         // Two ways in, so no refresh takes the friend past the choice.
         assert_eq!(meta(&html, "http-equiv", "refresh"), None);
         for (label, url) in [
