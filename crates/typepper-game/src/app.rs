@@ -105,8 +105,8 @@ pub struct Now {
     pub unix_ms: u64,
 }
 
-/// The menu's items; the last drill, once there is one, comes after them.
-pub const MENU: [&str; 5] = ["BLITZ 15s", "BLITZ 30s", "BLITZ 60s", "ZEN", "HOT PURSUIT"];
+/// How many boards there are: one a rankable mode.
+const BOARDS: usize = 5;
 
 /// What the keys screen shows: the history's analysis, worked out when it opens.
 #[derive(Clone, Debug)]
@@ -257,31 +257,31 @@ pub enum Screen {
 #[derive(Clone, Debug)]
 pub struct App {
     /// What is on screen.
-    pub screen: Screen,
+    pub(crate) screen: Screen,
     /// The menu's selected item.
-    pub menu_item: usize,
+    pub(crate) menu_item: usize,
     /// HOT PURSUIT's start level on the menu.
-    pub level: u8,
+    pub(crate) level: u8,
     /// The last drill played, which the menu offers again.
-    pub drill: Option<Drill>,
+    pub(crate) drill: Option<Drill>,
     /// The playing screen shows the wpm and accuracy so far (`s` on the menu switches).
-    pub live_stats: bool,
+    pub(crate) live_stats: bool,
     /// Your rounds, oldest first, at most [`storage::HISTORY_MAX`].
-    pub history: Vec<Entry>,
+    pub(crate) history: Vec<Entry>,
     /// The history screen's selected row (0 is the newest).
-    pub history_row: usize,
+    pub(crate) history_row: usize,
     /// A line to show on the menu: why a replay was refused, say.
-    pub notice: Option<String>,
+    pub(crate) notice: Option<String>,
     /// How many rounds (played or watched) have started: a renderer resets on a new one.
-    pub sessions: u64,
+    pub(crate) sessions: u64,
     /// The linked player, if any.
-    pub player: Option<Player>,
+    pub(crate) player: Option<Player>,
     /// Rounds not yet sent, oldest first.
-    pub outbox: Vec<Outgoing>,
+    pub(crate) outbox: Vec<Outgoing>,
     /// A submission is out: new rounds wait in the outbox until it answers.
     sending: bool,
     /// Seeds the server issued, one a mode at most.
-    pub issued: Vec<Issued>,
+    pub(crate) issued: Vec<Issued>,
     /// Modes whose seed request is out.
     asking: Vec<String>,
     /// No seed is asked for before this (unix ms), after a request failed.
@@ -292,16 +292,23 @@ pub struct App {
     pending: Option<Pending>,
     /// The list (the history, or a board) a watched round was opened from: esc from the
     /// round or its results goes back to it. A round of your own clears it.
-    pub list: Option<Screen>,
+    pub(crate) list: Option<Screen>,
     /// Where the game is served, for race links (`https://typepper.com/`); the shell
     /// knows it, if anyone does.
-    pub game_url: Option<String>,
+    pub(crate) game_url: Option<String>,
 }
 
 impl App {
-    /// A fresh game: `entropy` seeds the rounds' seeds (the shell's randomness; the
-    /// engine has none); the rest is what localStorage holds.
-    pub fn new(entropy: u64, stored: &storage::Stored) -> (App, Vec<Effect>) {
+    /// A fresh game, and what the shell does first: warnings about what was stored,
+    /// unreadable rounds to remove, and the rounds kept while offline, sent in one
+    /// submission. `entropy` seeds the rounds' seeds (the shell's randomness; the engine
+    /// has none); `stored` is what the shell keeps; `game_url` is where the game is served
+    /// (`https://typepper.com/`), for race links, if the shell knows.
+    pub fn new(
+        entropy: u64,
+        stored: &storage::Stored,
+        game_url: Option<String>,
+    ) -> (App, Vec<Effect>) {
         let (history, mut warnings) = storage::parse_history(&stored.history);
         let (outbox, bad, more) = storage::parse_outbox(&stored.outbox);
         warnings.extend(more);
@@ -312,7 +319,7 @@ impl App {
             }
             player
         });
-        let app = App {
+        let mut app = App {
             screen: Screen::Menu,
             menu_item: 0,
             level: 7,
@@ -331,28 +338,86 @@ impl App {
             local_seeds: Rng::new(entropy),
             pending: None,
             list: None,
-            game_url: None,
+            game_url,
         };
         let mut fx: Vec<Effect> = warnings.into_iter().map(Effect::Warn).collect();
         fx.extend(bad.into_iter().map(Effect::Remove));
+        fx.extend(app.flush());
         (app, fx)
+    }
+
+    /// What is on screen.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// Your rounds, oldest first.
+    pub fn history(&self) -> &[Entry] {
+        &self.history
+    }
+
+    /// Rounds not yet sent, oldest first.
+    pub fn outbox(&self) -> &[Outgoing] {
+        &self.outbox
+    }
+
+    /// The line the menu shows, if any: why a replay was refused, say.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    /// The menu's items, top to bottom: the boards' modes (HOT PURSUIT at the menu's
+    /// level), then the last drill once there is one.
+    pub fn menu_items(&self) -> Vec<Mode> {
+        let mut items = self.board_modes().to_vec();
+        items.extend(self.drill.map(Mode::Drill));
+        items
     }
 
     /// The mode the menu has selected.
     pub fn menu_mode(&self) -> Mode {
-        match (self.menu_item, self.drill) {
-            (0, _) => Mode::BLITZ_15,
-            (1, _) => Mode::BLITZ_30,
-            (2, _) => Mode::BLITZ_60,
-            (3, _) => Mode::Zen,
-            (5, Some(drill)) => Mode::Drill(drill),
-            _ => self.pursuit(),
+        self.menu_items()
+            .get(self.menu_item)
+            .copied()
+            .unwrap_or(Mode::BLITZ_15)
+    }
+
+    /// A click or a tap on the `index`th item of the screen's list (a menu item, a
+    /// history row, a board row) at `now`: it is selected and opened, as enter opens it.
+    /// An index past the list's end does nothing.
+    pub fn pick(&mut self, index: usize, now: Now) -> Vec<Effect> {
+        let items = self.menu_items().len();
+        let picked = match &mut self.screen {
+            Screen::Menu if index < items => {
+                self.menu_item = index;
+                true
+            }
+            Screen::History if index < self.history.len() => {
+                self.history_row = index;
+                true
+            }
+            Screen::Boards(b) if matches!(&b.rows, Some(Ok(rows)) if index < rows.len()) => {
+                b.row = index;
+                true
+            }
+            _ => false,
+        };
+        if picked {
+            self.key(Key::Enter, now)
+        } else {
+            vec![]
         }
     }
 
-    /// How many items the menu has: the modes, and the last drill if there is one.
-    pub fn menu_len(&self) -> usize {
-        MENU.len() + usize::from(self.drill.is_some())
+    /// Text pasted or composed (by an IME, a phone's keyboard) at `now`: each character
+    /// as if its key were pressed, except control characters, which stand for no key a
+    /// round or a name takes: a pasted line's end is not enter, nor its tab a new round.
+    pub fn text(&mut self, text: &str, now: Now) -> Vec<Effect> {
+        let mut fx = vec![];
+        for c in text.chars().filter(|c| !c.is_control()) {
+            fx.extend(self.key(Key::Char(c), now));
+        }
+        fx
     }
 
     /// Starts a drill of `letters` and remembers it for the menu.
@@ -397,7 +462,7 @@ impl App {
     }
 
     /// The modes the boards screen cycles through (HOT PURSUIT at the menu's level).
-    pub fn board_modes(&self) -> [Mode; 5] {
+    pub fn board_modes(&self) -> [Mode; BOARDS] {
         [
             Mode::BLITZ_15,
             Mode::BLITZ_30,
@@ -697,11 +762,14 @@ impl App {
     }
 
     fn menu_key(&mut self, key: Key) -> Vec<Effect> {
+        let items = self.menu_items().len();
+        let pursuit = matches!(self.menu_mode(), Mode::Pursuit(_));
+        let levels = typepper_engine::PURSUIT_LEVELS;
         match key {
-            Key::Up => self.menu_item = (self.menu_item + self.menu_len() - 1) % self.menu_len(),
-            Key::Down => self.menu_item = (self.menu_item + 1) % self.menu_len(),
-            Key::Left if self.menu_item == 4 => self.level = self.level.saturating_sub(1).max(1),
-            Key::Right if self.menu_item == 4 => self.level = (self.level + 1).min(20),
+            Key::Up => self.menu_item = (self.menu_item + items - 1) % items,
+            Key::Down => self.menu_item = (self.menu_item + 1) % items,
+            Key::Left if pursuit => self.level = self.level.saturating_sub(1).max(*levels.start()),
+            Key::Right if pursuit => self.level = (self.level + 1).min(*levels.end()),
             Key::Enter | Key::Tab | Key::Char(' ') => self.play(self.menu_mode(), None),
             Key::Char('1') => self.play(Mode::BLITZ_15, None),
             Key::Char('2') => self.play(Mode::BLITZ_30, None),
@@ -716,7 +784,12 @@ impl App {
                     waiting: false,
                 }
             }
-            Key::Char('b') => return self.open_boards(self.menu_item),
+            Key::Char('b') => {
+                // The board of the selected mode; a drill has none, so the first.
+                let mode = self.menu_mode();
+                let board = self.board_modes().iter().position(|&m| m == mode);
+                return self.open_boards(board.unwrap_or(0));
+            }
             Key::Char('k') => self.open_keys(),
             Key::Char('s') => {
                 self.live_stats = !self.live_stats;
@@ -871,8 +944,8 @@ impl App {
         }
     }
 
+    /// Opens the board of `board_modes()[mode]`.
     fn open_boards(&mut self, mode: usize) -> Vec<Effect> {
-        let mode = mode.min(4);
         self.screen = Screen::Boards(Box::new(Boards {
             mode,
             rows: None,
@@ -889,11 +962,11 @@ impl App {
             Some(Ok(rows)) => rows.len(),
             _ => 0,
         };
-        let mode = b.mode;
+        let (mode, boards) = (b.mode, BOARDS);
         match key {
             Key::Escape | Key::Char('b') => self.screen = Screen::Menu,
-            Key::Left => return self.open_boards((mode + 4) % 5),
-            Key::Right | Key::Tab => return self.open_boards((mode + 1) % 5),
+            Key::Left => return self.open_boards((mode + boards - 1) % boards),
+            Key::Right | Key::Tab => return self.open_boards((mode + 1) % boards),
             Key::Up => b.row = b.row.saturating_sub(1),
             Key::Down if rows > 0 => b.row = (b.row + 1).min(rows - 1),
             Key::Enter | Key::Char('g') => {
@@ -1236,7 +1309,7 @@ mod tests {
     }
 
     fn fresh() -> App {
-        App::new(7, &storage::Stored::default()).0
+        App::new(7, &storage::Stored::default(), None).0
     }
 
     fn linked() -> App {
@@ -1271,7 +1344,7 @@ mod tests {
 
     #[test]
     fn a_blitz_round_ends_on_time_and_is_kept() {
-        let (mut app, warnings) = App::new(7, &storage::Stored::default());
+        let (mut app, warnings) = App::new(7, &storage::Stored::default(), None);
         assert!(warnings.is_empty());
         app.key(Key::Char('1'), at(0.0));
         let mut t = 1000.0;
@@ -1437,6 +1510,131 @@ mod tests {
         };
         assert!(s.watch.is_some());
         assert_eq!(s.round.mode(), Mode::BLITZ_15, "row 1 is the older round");
+    }
+
+    #[test]
+    fn a_pick_selects_and_opens_as_enter_does_and_past_the_end_does_nothing() {
+        // The menu: the third item is BLITZ 60s; there is no seventh without a drill.
+        let mut app = fresh();
+        assert!(app.pick(6, at(0.0)).is_empty());
+        assert!(matches!(app.screen, Screen::Menu));
+        app.pick(2, at(0.0));
+        let Screen::Play(s) = &app.screen else {
+            panic!("not playing")
+        };
+        assert_eq!(s.round.mode(), Mode::BLITZ_60);
+        // The history: row 1 is the older round, as the keys pick it.
+        let mut t = 0.0;
+        app.key(Key::Escape, at(t));
+        zen_round(&mut app, &mut t);
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('1'), at(t));
+        type_word(&mut app, &mut t);
+        t += 15_000.0;
+        app.tick(at(t));
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('h'), at(t));
+        assert!(app.pick(2, at(t)).is_empty());
+        app.pick(1, at(t));
+        let Screen::Play(s) = &app.screen else {
+            panic!("not watching")
+        };
+        assert_eq!(s.round.mode(), Mode::Zen);
+        // A board (the picked mode's): a row that came, and none before they come.
+        app.key(Key::Escape, at(t));
+        app.key(Key::Escape, at(t));
+        assert_eq!(
+            app.key(Key::Char('b'), at(t)),
+            [Effect::FetchBoard("time:60".into())]
+        );
+        assert!(app.pick(0, at(t)).is_empty(), "no rows yet");
+        let row = |run: &str| BoardRow {
+            rank: 1,
+            name: "ada".into(),
+            score: 90,
+            wpm: 90.0,
+            accuracy: 97.5,
+            run: run.into(),
+            time: "2026-12-01T19:52:00Z".into(),
+        };
+        app.board_loaded("time:60", Ok(vec![row("aaaaaaaa"), row("bbbbbbbb")]));
+        assert_eq!(
+            app.pick(1, at(t)),
+            vec![Effect::FetchRun("bbbbbbbb".into())]
+        );
+    }
+
+    #[test]
+    fn text_types_its_characters_and_drops_control_ones() {
+        let mut app = fresh();
+        app.key(Key::Char('l'), at(0.0));
+        // A pasted line: its tab and line end are not keys, and nothing is sent.
+        assert!(app.text("ada\t_\r\n", at(0.0)).is_empty());
+        let Screen::Link { name, .. } = &app.screen else {
+            panic!("not linking")
+        };
+        assert_eq!(name, "ada_");
+        // On the menu, text is keys: `1` starts BLITZ 15s as the key does.
+        app.key(Key::Escape, at(0.0));
+        app.text("\u{7}1", at(0.0));
+        let Screen::Play(s) = &app.screen else {
+            panic!("not playing")
+        };
+        assert_eq!(s.round.mode(), Mode::BLITZ_15);
+    }
+
+    #[test]
+    fn the_menu_is_its_list_of_modes_and_the_level_moves_on_hot_pursuit_only() {
+        let mut app = fresh();
+        assert_eq!(app.menu_items(), app.board_modes());
+        app.key(Key::Left, at(0.0));
+        assert_eq!(app.level, 7, "← on BLITZ 15s leaves the level");
+        app.key(Key::Up, at(0.0));
+        assert_eq!(app.menu_mode(), Mode::pursuit(7).unwrap(), "the list wraps");
+        for _ in 0..10 {
+            app.key(Key::Left, at(0.0));
+        }
+        assert_eq!(app.menu_mode(), Mode::pursuit(1).unwrap());
+        for _ in 0..30 {
+            app.key(Key::Right, at(0.0));
+        }
+        assert_eq!(app.menu_mode(), Mode::pursuit(20).unwrap());
+        // A drill comes last, and the boards open on the first for it.
+        app.drill = Drill::new("qz");
+        app.key(Key::Down, at(0.0));
+        assert_eq!(app.menu_mode(), Mode::Drill(Drill::new("qz").unwrap()));
+        assert_eq!(
+            app.key(Key::Char('b'), at(0.0)),
+            [Effect::FetchBoard("time:15".into())]
+        );
+    }
+
+    #[test]
+    fn a_boot_sends_what_was_kept_offline() {
+        let mut app = linked();
+        let mut t = 0.0;
+        zen_round(&mut app, &mut t);
+        let stored = storage::Stored {
+            player: app.player.as_ref().map(storage::format_player),
+            outbox: app
+                .outbox
+                .iter()
+                .map(|o| (o.key(), hex::encode(&o.replay)))
+                .collect(),
+            ..storage::Stored::default()
+        };
+        let (again, fx) = App::new(7, &stored, None);
+        assert_eq!(again.outbox.len(), 1);
+        assert!(matches!(&fx[..], [Effect::Submit { .. }]), "{fx:?}");
+        let (_, fx) = App::new(
+            7,
+            &storage::Stored {
+                player: None,
+                ..stored
+            },
+            None,
+        );
+        assert!(fx.is_empty(), "nothing is sent unlinked: {fx:?}");
     }
 
     #[test]

@@ -113,7 +113,7 @@ mod tests {
 
     #[test]
     fn the_text_scrolls_a_line_when_the_caret_reaches_the_third() {
-        let mut app = App::new(7, &Stored::default()).0;
+        let mut app = App::new(7, &Stored::default(), None).0;
         app.key(Key::Char('3'), at(0.0));
         let mut scroll = Scroll::default();
         let (mut t, mut firsts) = (0.0, vec![]);
@@ -152,7 +152,7 @@ mod tests {
 
     #[test]
     fn wide_characters_take_their_columns_and_the_words_after_them_move_over() {
-        let mut app = App::new(7, &Stored::default()).0;
+        let mut app = App::new(7, &Stored::default(), None).0;
         app.key(Key::Char('z'), at(0.0));
         let first = play(&app, 0.0).word(0).unwrap().target();
         for c in first.chars().chain("中文中文".chars()) {
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn a_word_wider_than_the_column_still_shows_with_the_caret() {
-        let mut app = App::new(7, &Stored::default()).0;
+        let mut app = App::new(7, &Stored::default(), None).0;
         app.key(Key::Char('z'), at(0.0));
         for _ in 0..30 {
             app.key(Key::Char('x'), at(0.0));

@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn the_menu_mirror_marks_the_selection() {
-        let (app, _) = App::new(1, &Stored::default());
+        let (app, _) = App::new(1, &Stored::default(), None);
         let m = Mirror::of(&app.model(0.0, &Fixed(0)));
         assert_eq!(m.screen, "menu");
         assert!(m.list.starts_with("▸ BLITZ 15s\n"));

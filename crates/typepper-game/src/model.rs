@@ -14,7 +14,7 @@ use typepper_engine::{
     CharState, Decimal, Glyph, Headline, Hundredths, Mode, Score, Tier, Unit, WordStatus,
 };
 
-use crate::app::{self, App, MENU, Screen};
+use crate::app::{self, App, Screen};
 pub use crate::chart::Chart;
 pub use crate::palette::Tone;
 use crate::race::{self, Lead};
@@ -798,22 +798,23 @@ impl App {
     }
 
     fn menu(&self) -> Menu {
-        let mut items: Vec<MenuItem> = MENU
-            .iter()
-            .zip(self.board_modes())
-            .map(|(&label, mode)| MenuItem {
-                label: label.into(),
-                level: matches!(mode, Mode::Pursuit(_)).then_some(self.level),
-                ranked: self.ranked_ready(mode),
+        let items = self
+            .menu_items()
+            .into_iter()
+            .map(|mode| match mode {
+                // Its level is the item's own, set with ← and →.
+                Mode::Pursuit(_) => MenuItem {
+                    label: "HOT PURSUIT".into(),
+                    level: Some(self.level),
+                    ranked: self.ranked_ready(mode),
+                },
+                _ => MenuItem {
+                    label: mode.title(),
+                    level: None,
+                    ranked: self.ranked_ready(mode),
+                },
             })
             .collect();
-        if let Some(drill) = self.drill {
-            items.push(MenuItem {
-                label: Mode::Drill(drill).title(),
-                level: None,
-                ranked: false,
-            });
-        }
         Menu {
             tagline: "every round is a replay",
             items,
@@ -1228,7 +1229,7 @@ mod tests {
     }
 
     fn fresh() -> App {
-        App::new(7, &Stored::default()).0
+        App::new(7, &Stored::default(), None).0
     }
 
     /// Types the current word and a space, 100 ms a key.
@@ -1330,7 +1331,7 @@ mod tests {
             drill: Some("nr".into()),
             ..Stored::default()
         };
-        let mut app = App::new(7, &stored).0;
+        let mut app = App::new(7, &stored, None).0;
         assert!(app.model(0.0, &UTC).hints.contains(" p d quick start"));
         app.key(Key::Char('d'), at(0.0));
         assert_eq!(app.model(0.0, &UTC).kind.name(), "playing");
@@ -1393,7 +1394,7 @@ mod tests {
             live: Some("off\n".into()),
             ..Stored::default()
         };
-        assert!(!App::new(7, &stored).0.live_stats);
+        assert!(!App::new(7, &stored, None).0.live_stats);
         assert!(fresh().live_stats, "shown unless hidden");
     }
 

@@ -104,25 +104,29 @@ mod screen {
 
     #[test]
     fn k_shows_the_history_s_keys_and_d_drills_the_worst() {
-        let (mut app, _) = App::new(7, &Stored::default());
+        let (mut app, _) = App::new(7, &Stored::default(), None);
         app.key(Key::Char('k'), at(0.0));
         let empty = Mirror::of(&app.model(0.0, &Fixed(0)));
         assert_eq!(empty.screen, "keys");
         assert_eq!(empty.notice, "no rounds yet: esc, then play some");
         app.key(Key::Escape, at(0.0));
 
-        for (i, replay) in replays(&["blitz60-sloppy-55wpm", "zen-20s-70wpm"])
+        // Two rounds in the history, as the game would find them stored.
+        let entries: Vec<Entry> = replays(&["blitz60-sloppy-55wpm", "zen-20s-70wpm"])
             .into_iter()
             .enumerate()
-        {
-            let (_, score) = replay.play().unwrap();
-            app.history.push(Entry {
+            .map(|(i, replay)| Entry {
                 unix_ms: i as u64,
+                score: replay.play().unwrap().1,
                 replay,
-                score,
                 share: None,
-            });
-        }
+            })
+            .collect();
+        let stored = Stored {
+            history: storage::format_history(&entries),
+            ..Stored::default()
+        };
+        let (mut app, _) = App::new(7, &stored, None);
         app.key(Key::Char('k'), at(0.0));
         let m = app.model(0.0, &Fixed(0));
         let Body::Keys(keys) = &m.body else {
@@ -167,7 +171,7 @@ mod screen {
                 value: letters.clone()
             }]
         );
-        let Screen::Play(s) = &app.screen else {
+        let Screen::Play(s) = app.screen() else {
             panic!("not playing")
         };
         assert_eq!(s.round.mode(), Mode::drill(&letters).unwrap());
@@ -180,9 +184,9 @@ mod screen {
             drill: Some(letters.clone()),
             ..Stored::default()
         };
-        let (mut again, _) = App::new(7, &stored);
+        let (mut again, _) = App::new(7, &stored, None);
         again.key(Key::Char('d'), at(0.0));
-        let Screen::Play(s) = &again.screen else {
+        let Screen::Play(s) = again.screen() else {
             panic!("not playing")
         };
         assert_eq!(s.round.mode().title(), format!("DRILL {letters}"));

@@ -19,7 +19,20 @@ fn at(mono: f64) -> Now {
 }
 
 fn fresh() -> App {
-    App::new(7, &Stored::default()).0
+    App::new(7, &Stored::default(), None).0
+}
+
+/// A game linked as bob, served at `game_url`.
+fn linked(game_url: Option<&str>) -> App {
+    let bob = typepper_api::Player {
+        name: "bob".into(),
+        token: "t".into(),
+    };
+    let stored = Stored {
+        player: Some(typepper_game::storage::format_player(&bob)),
+        ..Stored::default()
+    };
+    App::new(7, &stored, game_url.map(str::to_owned)).0
 }
 
 fn ghost_of(wpm: u32, mode: Mode) -> Replay {
@@ -45,7 +58,9 @@ fn play(app: &App, now: f64) -> Play {
 /// until the round ends), ticking as a shell does between keys.
 fn type_for(app: &mut App, t: &mut f64, gap: f64, keys: usize) {
     for _ in 0..keys {
-        let Screen::Play(_) = app.screen else { return };
+        let Screen::Play(_) = app.screen() else {
+            return;
+        };
         let p = play(app, *t);
         let word = p.word(p.caret.0).expect("the current word").target();
         let c = word.chars().nth(p.caret.1).unwrap_or(' ');
@@ -66,7 +81,7 @@ fn the_ghost_is_where_watching_the_replay_is_at_the_same_time() {
         let mut t = 1_000.0;
         let origin = t;
         let mut seen = vec![];
-        while matches!(app.screen, Screen::Play(_)) && t < origin + 14_000.0 {
+        while matches!(app.screen(), Screen::Play(_)) && t < origin + 14_000.0 {
             type_for(&mut app, &mut t, gap, 1);
             let ghost = play(&app, t).ghost.expect("a ghost");
             seen.push(((t - origin) as u32, ghost.caret));
@@ -111,7 +126,7 @@ fn neither_round_reads_the_other_s_inputs() {
     app.key(Key::Backspace, at(t + 10.0));
     t += 50.0;
     app.tick(at(t));
-    let Screen::Play(session) = &app.screen else {
+    let Screen::Play(session) = app.screen() else {
         panic!()
     };
     let ghost = session.ghost.as_ref().expect("a ghost");
@@ -132,7 +147,7 @@ fn neither_round_reads_the_other_s_inputs() {
     type_for(&mut solo, &mut u, 150.0, 30);
     solo.key(Key::Char('#'), at(u));
     solo.key(Key::Backspace, at(u + 10.0));
-    let Screen::Play(s) = &solo.screen else {
+    let Screen::Play(s) = solo.screen() else {
         panic!()
     };
     assert_eq!(s.round.replay(), ours);
@@ -154,10 +169,10 @@ fn the_lead_changes_hands_and_the_results_show_both_rounds() {
     assert!(ahead.lead.chars > 0 && ahead.lead.ms > 0, "{ahead:?}");
     let words = Mirror::of(&app.model(t, &UTC)).ghost;
     assert!(words.starts_with("you lead ada by "), "{words}");
-    while matches!(app.screen, Screen::Play(_)) {
+    while matches!(app.screen(), Screen::Play(_)) {
         t += 100.0;
         app.tick(at(t));
-        if let Screen::Play(_) = app.screen
+        if let Screen::Play(_) = app.screen()
             && t > 14_000.0
         {
             let behind = play(&app, t).ghost.unwrap();
@@ -198,7 +213,7 @@ fn the_lead_changes_hands_and_the_results_show_both_rounds() {
     );
     // Enter races the same ghost again.
     app.key(Key::Enter, at(t));
-    let Screen::Play(s) = &app.screen else {
+    let Screen::Play(s) = app.screen() else {
         panic!()
     };
     assert_eq!(s.ghost.as_ref().unwrap().round.replay().inputs.len(), 0);
@@ -229,11 +244,7 @@ fn a_ghost_whose_round_ended_stays_where_it_ended() {
 #[test]
 fn a_race_is_your_own_round_kept_and_sent() {
     let replay = ghost_of(60, Mode::Zen);
-    let mut app = fresh();
-    app.player = Some(typepper_api::Player {
-        name: "bob".into(),
-        token: "t".into(),
-    });
+    let mut app = linked(None);
     app.race(replay.clone(), "ada".into()).unwrap();
     let mut t = 0.0;
     type_for(&mut app, &mut t, 120.0, 20);
@@ -242,9 +253,9 @@ fn a_race_is_your_own_round_kept_and_sent() {
         fx.iter().any(|e| matches!(e, Effect::Submit { .. })),
         "{fx:?}"
     );
-    assert_eq!(app.history.len(), 1);
-    assert_eq!(app.history[0].replay.seed, replay.seed);
-    assert_eq!(app.outbox.len(), 1);
+    assert_eq!(app.history().len(), 1);
+    assert_eq!(app.history()[0].replay.seed, replay.seed);
+    assert_eq!(app.outbox().len(), 1);
 }
 
 fn model_after(app: &mut App, key: Key) -> Model {
@@ -261,24 +272,31 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
         Some("no BLITZ 15s round in your history yet: play one, then race it")
     );
     // Two rounds of BLITZ 15s: the menu races the better one.
-    for wpm in [50, 70] {
-        let r = synth(
-            Mode::BLITZ_15,
-            u64::from(wpm),
-            &Typist {
-                wpm,
-                ..Typist::default()
-            },
-        );
-        let (_, score) = r.play().unwrap();
-        app.history.push(typepper_game::storage::Entry {
-            unix_ms: u64::from(wpm),
-            replay: r,
-            score,
-            share: None,
-        });
-    }
-    let best = app.history[1].score.headline();
+    let entries: Vec<_> = [50, 70]
+        .into_iter()
+        .map(|wpm| {
+            let r = synth(
+                Mode::BLITZ_15,
+                u64::from(wpm),
+                &Typist {
+                    wpm,
+                    ..Typist::default()
+                },
+            );
+            typepper_game::storage::Entry {
+                unix_ms: u64::from(wpm),
+                score: r.play().unwrap().1,
+                replay: r,
+                share: None,
+            }
+        })
+        .collect();
+    let stored = Stored {
+        history: typepper_game::storage::format_history(&entries),
+        ..Stored::default()
+    };
+    let mut app = App::new(7, &stored, None).0;
+    let best = app.history()[1].score.headline();
     let Body::Menu(menu) = app.model(0.0, &UTC).body else {
         panic!()
     };
@@ -293,7 +311,7 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
     app.key(Key::Escape, at(0.0));
     app.key(Key::Char('h'), at(0.0));
     app.key(Key::Down, at(0.0));
-    let older = app.history[0].score.headline();
+    let older = app.history()[0].score.headline();
     let m = model_after(&mut app, Key::Char('g'));
     assert_eq!(
         m.banner,
@@ -321,7 +339,7 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
         app.run_loaded("zzzzzzzz", Ok(vec![]), 0.0).is_empty(),
         "an answer nobody asked for is dropped"
     );
-    let bytes = app.history[1].replay.encode();
+    let bytes = app.history()[1].replay.encode();
     assert!(
         app.run_loaded("abcdEFGH", Ok(bytes.clone()), 0.0)
             .is_empty()
@@ -341,7 +359,7 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
     app.key(Key::Escape, at(0.0));
     app.watch_bytes(&bytes, Some("grace".into()), 0.0).unwrap();
     app.tick(at(30_000.0));
-    assert!(matches!(app.screen, Screen::Results(_)));
+    assert!(matches!(app.screen(), Screen::Results(_)));
     // Once the results have held their keys a moment.
     app.key(
         Key::Char('g'),
@@ -356,23 +374,18 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
     app.key(Key::Escape, at(0.0));
     let err = app.race_bytes(b"nope", None).unwrap_err();
     assert!(err.contains("not a replay"), "{err}");
-    assert_eq!(app.notice.as_deref(), Some(err.as_str()));
+    assert_eq!(app.notice(), Some(err.as_str()));
 }
 
 #[test]
 fn tab_in_a_race_starts_it_again_and_the_results_copy_a_race_link() {
     let replay = ghost_of(60, Mode::Zen);
-    let mut app = fresh();
-    app.game_url = Some("https://typepper.com/".into());
-    app.player = Some(typepper_api::Player {
-        name: "bob".into(),
-        token: "t".into(),
-    });
+    let mut app = linked(Some("https://typepper.com/"));
     app.race(replay.clone(), "ada".into()).unwrap();
     let mut t = 0.0;
     type_for(&mut app, &mut t, 120.0, 5);
     app.key(Key::Tab, at(t));
-    let Screen::Play(s) = &app.screen else {
+    let Screen::Play(s) = app.screen() else {
         panic!()
     };
     assert!(s.round.replay().inputs.is_empty() && s.ghost.is_some());

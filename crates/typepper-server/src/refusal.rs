@@ -327,7 +327,7 @@ mod tests {
             (
                 Refusal::ScoresNothing(Headline {
                     value: 0,
-                    unit: "words",
+                    unit: typepper_engine::Unit::Words,
                 }),
                 "it scores 0 words: there is nothing to rank or share",
                 "scores_nothing",

@@ -63,7 +63,7 @@ impl Zone for LocalZone {
 /// Refuses replay bytes the game can't show, with the sentence the game would say: not a
 /// replay, other rules, a mode this build doesn't have, a round that doesn't play.
 pub fn check_watchable(bytes: &[u8]) -> Result<(), String> {
-    let (mut app, _) = App::new(0, &typepper_game::storage::Stored::default());
+    let (mut app, _) = App::new(0, &typepper_game::storage::Stored::default(), None);
     app.watch_bytes(bytes, None, 0.0)
 }
 
@@ -95,7 +95,7 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         first,
         remote,
     } = start;
-    let (mut app, boot) = App::new(entropy(), &data.stored());
+    let (mut app, boot) = App::new(entropy(), &data.stored(), None);
     if let Some(why) = data.unwritable() {
         app.cannot_keep(why);
     }
@@ -119,9 +119,6 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         warnings: vec![],
     };
     shell.carry_out(&mut app, boot);
-    // Rounds kept while offline go now, in one submission.
-    let flush = app.flush();
-    shell.carry_out(&mut app, flush);
 
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
@@ -189,10 +186,8 @@ fn run(
                     }
                 }
                 Event::Paste(text) => {
-                    for c in text.chars().filter(|c| !c.is_control()) {
-                        let effects = app.key(Key::Char(c), now());
-                        shell.carry_out(app, effects);
-                    }
+                    let effects = app.text(&text, now());
+                    shell.carry_out(app, effects);
                 }
                 Event::Resize(..) => shown = None,
                 _ => {}
@@ -378,7 +373,7 @@ mod tests {
 
     #[test]
     fn esc_on_the_menu_does_not_quit_q_does() {
-        let (app, _) = App::new(0, &typepper_game::storage::Stored::default());
+        let (app, _) = App::new(0, &typepper_game::storage::Stored::default(), None);
         let menu = app.model(0.0, &LocalZone(jiff::tz::TimeZone::UTC));
         assert_eq!(menu.kind, Kind::Menu);
         let press = |code, modifiers| quits(&KeyEvent::new(code, modifiers), Some(&menu));

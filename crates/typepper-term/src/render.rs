@@ -789,18 +789,24 @@ mod tests {
 
     /// A game with two rounds in its history, as the tests' fixed seed makes them.
     fn game() -> App {
-        let (mut app, _) = App::new(7, &Stored::default());
-        for (i, mode) in [Mode::BLITZ_15, Mode::Zen].into_iter().enumerate() {
-            let replay = synth(mode, 40 + i as u64, &Typist::default());
-            let (_, score) = replay.play().unwrap();
-            app.history.push(Entry {
-                unix_ms: 1_796_154_720_000 + i as u64 * 3_600_000,
-                replay,
-                score,
-                share: (i == 0).then(|| "https://r.typepper.com/7Xf9qyuC".into()),
-            });
-        }
-        app
+        let entries: Vec<Entry> = [Mode::BLITZ_15, Mode::Zen]
+            .into_iter()
+            .enumerate()
+            .map(|(i, mode)| {
+                let replay = synth(mode, 40 + i as u64, &Typist::default());
+                Entry {
+                    unix_ms: 1_796_154_720_000 + i as u64 * 3_600_000,
+                    score: replay.play().unwrap().1,
+                    replay,
+                    share: (i == 0).then(|| "https://r.typepper.com/7Xf9qyuC".into()),
+                }
+            })
+            .collect();
+        let stored = Stored {
+            history: typepper_game::storage::format_history(&entries),
+            ..Stored::default()
+        };
+        App::new(7, &stored, None).0
     }
 
     /// Types `n` words of the round on screen, right but for one wrong key, 120 ms a key.

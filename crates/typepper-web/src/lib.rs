@@ -31,12 +31,12 @@ use web_sys::{
     KeyboardEvent, MouseEvent,
 };
 
-use typepper_game::app::{App, Effect, Key, Now, Screen};
+use typepper_game::app::{App, Effect, Key, Now};
 use typepper_game::mirror::{FIELDS, Mirror};
 use typepper_game::storage;
 
 use crate::dom::{DomError, Listener};
-use crate::render::{Renderer, Target};
+use crate::render::Renderer;
 
 /// The running game. Dropping it removes its listeners and stops its frames.
 #[wasm_bindgen]
@@ -107,11 +107,10 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
         dom::warn("no localStorage here: rounds will play but not be kept");
     }
     let stored = read_storage(storage.as_ref());
-    let (mut app, boot_effects) = App::new(dom::entropy(), &stored);
+    let (mut app, boot_effects) = App::new(dom::entropy(), &stored, game_url());
     if storage.is_none() {
         app.cannot_keep("this browser gives the page no storage");
     }
-    app.game_url = game_url();
 
     // ?replay=<id> or ?race=<id>: the round plays before anything else.
     if let Some((id, race)) = run_param() {
@@ -141,13 +140,7 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
             frame_ms: Vec::with_capacity(FRAME_TIMES),
         })
     });
-    {
-        let mut s = shell.borrow_mut();
-        s.carry_out(boot_effects);
-        // Rounds kept while offline go now, in one submission.
-        let flush = s.app.flush();
-        s.carry_out(flush);
-    }
+    shell.borrow_mut().carry_out(boot_effects);
     let listeners = listen(&shell, &canvas, &input)?;
     let frames = run_frames(&shell)?;
     let _ = input.focus();
@@ -279,19 +272,15 @@ impl Shell {
     }
 
     fn key(&mut self, key: Key, at: f64) {
-        let now = Now {
-            mono: at,
-            unix_ms: dom::unix_ms(),
-        };
-        let effects = self.app.key(key, now);
+        let effects = self.app.key(key, now(at));
         self.carry_out(effects);
         self.renderer.invalidate();
     }
 
     fn text(&mut self, text: &str, at: f64) {
-        for c in text.chars() {
-            self.key(Key::Char(c), at);
-        }
+        let effects = self.app.text(text, now(at));
+        self.carry_out(effects);
+        self.renderer.invalidate();
     }
 
     fn frame(&mut self, now: f64) {
@@ -304,10 +293,7 @@ impl Shell {
     }
 
     fn frame_at(&mut self, now: f64) {
-        let effects = self.app.tick(Now {
-            mono: now,
-            unix_ms: dom::unix_ms(),
-        });
+        let effects = self.app.tick(self::now(now));
         self.carry_out(effects);
         let model = self.app.model(now, &dom::LocalZone);
         if !self.renderer.frame(&model, now) {
@@ -336,24 +322,20 @@ impl Shell {
     }
 
     fn click(&mut self, x: f64, y: f64, at: f64) {
-        match self.renderer.target_at(x, y) {
-            Some(Target::Menu(i)) => {
-                self.app.menu_item = i;
-                self.key(Key::Enter, at);
-            }
-            Some(Target::History(row)) => {
-                self.app.history_row = row;
-                self.key(Key::Enter, at);
-            }
-            Some(Target::Board(row)) => {
-                if let Screen::Boards(b) = &mut self.app.screen {
-                    b.row = row;
-                }
-                self.key(Key::Enter, at);
-            }
-            None => {}
+        if let Some(index) = self.renderer.target_at(x, y) {
+            let effects = self.app.pick(index, now(at));
+            self.carry_out(effects);
+            self.renderer.invalidate();
         }
         let _ = self.input.focus();
+    }
+}
+
+/// An event's time as the game takes it: the event's `timeStamp`, and the wall clock.
+fn now(at: f64) -> Now {
+    Now {
+        mono: at,
+        unix_ms: dom::unix_ms(),
     }
 }
 

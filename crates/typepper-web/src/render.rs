@@ -39,17 +39,6 @@ fn css(tone: Tone) -> Css {
     Css::of(tone.rgb())
 }
 
-/// Something the mouse can click.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Target {
-    /// A menu item.
-    Menu(usize),
-    /// A history row (0 the newest).
-    History(usize),
-    /// A board row.
-    Board(usize),
-}
-
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Rect {
     x: f64,
@@ -78,7 +67,7 @@ pub struct Renderer {
     dirty: bool,
     /// The last draw started an animation (the caret gliding or blinking).
     animate: bool,
-    hits: Vec<(Rect, Target)>,
+    hits: Vec<(Rect, usize)>,
     /// How long each of the recent draws took, in ms (for the frame-time measurement).
     pub draw_ms: Vec<f64>,
 }
@@ -112,8 +101,9 @@ impl Renderer {
         self.dirty = true;
     }
 
-    /// What the mouse hits at CSS pixel `(x, y)`.
-    pub fn target_at(&self, x: f64, y: f64) -> Option<Target> {
+    /// Which item of the screen's list (menu item, history row, board row) is at CSS
+    /// pixel `(x, y)`: the index [`typepper_game::app::App::pick`] takes.
+    pub fn target_at(&self, x: f64, y: f64) -> Option<usize> {
         self.hits
             .iter()
             .find(|(r, _)| r.contains(x, y))
@@ -278,7 +268,7 @@ impl Renderer {
                 self.font(11.0, 600);
                 self.text(badge, rect.x + rect.w + 14.0, y - 2.0, Tone::Dim, "left");
             }
-            self.hits.push((rect, Target::Menu(i)));
+            self.hits.push((rect, i));
         }
         let below = y0 + menu.items.len() as f64 * item_h + 10.0;
         if let Some(n) = notice {
@@ -306,8 +296,7 @@ impl Renderer {
             self.text(empty, w / 2.0, h / 2.0, Tone::Dim, "center");
         }
         let rows = &history.rows;
-        for (i, y, selected) in self.list_rows(rows.len(), history.selected, 120.0, Target::History)
-        {
+        for (i, y, selected) in self.list_rows(rows.len(), history.selected, 120.0) {
             let r = &rows[i];
             self.font(16.0, if selected { 700 } else { 400 });
             self.text(&r.date, x0, y, Tone::Dim, "left");
@@ -405,13 +394,7 @@ impl Renderer {
     /// A scrolling list of `count` rows from `top`, the `picked` one highlighted and
     /// centred when the list is longer than the screen: each visible row's index, text
     /// baseline and whether it is picked, for the caller to fill in. Rows are clickable.
-    fn list_rows(
-        &mut self,
-        count: usize,
-        picked: usize,
-        top: f64,
-        target: fn(usize) -> Target,
-    ) -> Vec<(usize, f64, bool)> {
+    fn list_rows(&mut self, count: usize, picked: usize, top: f64) -> Vec<(usize, f64, bool)> {
         let (_, h, _) = self.size;
         let (x0, width) = self.column();
         let row_h = 34.0;
@@ -432,7 +415,7 @@ impl Renderer {
                 self.round_rect(rect, 8.0);
                 self.ctx.fill();
             }
-            self.hits.push((rect, target(i)));
+            self.hits.push((rect, i));
             out.push((i, y, selected));
         }
         out
@@ -757,7 +740,7 @@ impl Renderer {
             self.font(18.0, 400);
             self.text(say, w / 2.0, h / 2.0, *tone, "center");
         }
-        for (i, y, selected) in self.list_rows(b.rows.len(), b.selected, 140.0, Target::Board) {
+        for (i, y, selected) in self.list_rows(b.rows.len(), b.selected, 140.0) {
             let r = &b.rows[i];
             self.font(16.0, if selected { 700 } else { 400 });
             self.text(&r.rank.to_string(), x0 + 24.0, y, r.medal, "right");
