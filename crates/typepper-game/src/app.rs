@@ -366,27 +366,30 @@ impl App {
         self.notice.as_deref()
     }
 
-    /// The menu's items, top to bottom: the boards' modes (HOT PURSUIT at the menu's
+    /// How many items the menu has: the boards' modes (HOT PURSUIT at the menu's
     /// level), then the last drill once there is one.
-    pub fn menu_items(&self) -> Vec<Mode> {
-        let mut items = self.board_modes().to_vec();
-        items.extend(self.drill.map(Mode::Drill));
-        items
+    pub fn menu_len(&self) -> usize {
+        BOARDS + usize::from(self.drill.is_some())
+    }
+
+    /// The menu's `index`th item, from the top.
+    pub fn menu_at(&self, index: usize) -> Option<Mode> {
+        match self.board_modes().get(index) {
+            Some(&mode) => Some(mode),
+            None => self.drill.filter(|_| index == BOARDS).map(Mode::Drill),
+        }
     }
 
     /// The mode the menu has selected.
     pub fn menu_mode(&self) -> Mode {
-        self.menu_items()
-            .get(self.menu_item)
-            .copied()
-            .unwrap_or(Mode::BLITZ_15)
+        self.menu_at(self.menu_item).unwrap_or(Mode::BLITZ_15)
     }
 
     /// A click or a tap on the `index`th item of the screen's list (a menu item, a
     /// history row, a board row) at `now`: it is selected and opened, as enter opens it.
     /// An index past the list's end does nothing.
     pub fn pick(&mut self, index: usize, now: Now) -> Vec<Effect> {
-        let items = self.menu_items().len();
+        let items = self.menu_len();
         let picked = match &mut self.screen {
             Screen::Menu if index < items => {
                 self.menu_item = index;
@@ -762,7 +765,7 @@ impl App {
     }
 
     fn menu_key(&mut self, key: Key) -> Vec<Effect> {
-        let items = self.menu_items().len();
+        let items = self.menu_len();
         let pursuit = matches!(self.menu_mode(), Mode::Pursuit(_));
         let levels = typepper_engine::PURSUIT_LEVELS;
         match key {
@@ -785,9 +788,9 @@ impl App {
                 }
             }
             Key::Char('b') => {
-                // The board of the selected mode; a drill has none, so the first.
-                let mode = self.menu_mode();
-                let board = self.board_modes().iter().position(|&m| m == mode);
+                // The board of the selected mode: the menu's first items are the boards'
+                // modes in their order. A drill has none, so the first.
+                let board = Some(self.menu_item).filter(|&i| i < BOARDS);
                 return self.open_boards(board.unwrap_or(0));
             }
             Key::Char('k') => self.open_keys(),
@@ -1586,7 +1589,8 @@ mod tests {
     #[test]
     fn the_menu_is_its_list_of_modes_and_the_level_moves_on_hot_pursuit_only() {
         let mut app = fresh();
-        assert_eq!(app.menu_items(), app.board_modes());
+        let items: Vec<Mode> = (0..app.menu_len()).filter_map(|i| app.menu_at(i)).collect();
+        assert_eq!(items, app.board_modes());
         app.key(Key::Left, at(0.0));
         assert_eq!(app.level, 7, "← on BLITZ 15s leaves the level");
         app.key(Key::Up, at(0.0));

@@ -798,9 +798,8 @@ impl App {
     }
 
     fn menu(&self) -> Menu {
-        let items = self
-            .menu_items()
-            .into_iter()
+        let items = (0..self.menu_len())
+            .filter_map(|i| self.menu_at(i))
             .map(|mode| match mode {
                 // Its level is the item's own, set with ← and →.
                 Mode::Pursuit(_) => MenuItem {
