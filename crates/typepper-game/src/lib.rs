@@ -35,4 +35,5 @@ pub mod model;
 pub mod palette;
 pub mod race;
 pub mod storage;
+pub mod tour;
 pub mod zone;

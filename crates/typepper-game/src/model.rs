@@ -90,6 +90,121 @@ pub struct Model {
 }
 
 impl Model {
+    /// Every phrase of this screen that a player reads, as each shell draws it: the test
+    /// of each shell checks that it draws them all (the text mirror says them in its
+    /// own, shorter way). The round's text is not among them: it is glyphs, drawn one by
+    /// one; the terminal's `q quits` is the terminal's own.
+    pub fn words(&self) -> Vec<String> {
+        let mut out: Vec<String> = vec![];
+        let mut say = |s: &str| {
+            if !s.is_empty() {
+                out.push(s.to_owned());
+            }
+        };
+        for line in [&self.banner, &self.notice].into_iter().flatten() {
+            say(line);
+        }
+        say(self.hints);
+        match &self.body {
+            Body::Menu(m) => {
+                say(m.tagline);
+                for item in &m.items {
+                    say(&item.text());
+                    say(item.badge().unwrap_or(""));
+                }
+                for line in [&m.last_round, &m.race].into_iter().flatten() {
+                    say(line);
+                }
+                say(&m.player);
+            }
+            Body::Play(p) => {
+                say(&p.clock.big());
+                say(&p.heat_label());
+                say(&p.flame_line().unwrap_or_default());
+                say(p.prompt.unwrap_or(""));
+                say(&p.ghost.as_ref().map(Ghost::label).unwrap_or_default());
+                say(p.live.as_deref().unwrap_or(""));
+            }
+            Body::Results(r) => {
+                say(&r.headline);
+                say(&r.title);
+                for stat in &r.stats {
+                    say(stat.label);
+                    say(&stat.value);
+                }
+                say(&r.share_line().unwrap_or_default());
+                if let Some(race) = &r.race {
+                    say(&race.verdict);
+                    for v in &race.rows {
+                        say(v.label);
+                        say(&v.you);
+                        say(&v.against());
+                        say(&v.diff);
+                    }
+                }
+                for (label, _) in r.chart.legend() {
+                    say(label);
+                }
+            }
+            Body::History(h) => {
+                say(h.title);
+                say(&h.caption);
+                say(h.empty.unwrap_or(""));
+                for row in &h.rows {
+                    for cell in [&row.date, &row.title, &row.headline, &row.accuracy] {
+                        say(cell);
+                    }
+                    say(row.shared());
+                }
+            }
+            Body::Link(l) => {
+                say(l.title);
+                say(&l.name);
+                say(&l.about);
+                say(&l.status);
+            }
+            Body::Boards(b) => {
+                say(b.title);
+                say(&b.picker);
+                say(b.caption);
+                say(b.say.as_ref().map_or("", |(line, _)| line));
+                for row in &b.rows {
+                    say(&row.rank.to_string());
+                    for cell in [&row.name, &row.score, &row.accuracy] {
+                        say(cell);
+                    }
+                }
+            }
+            Body::Keys(k) => {
+                say(k.title);
+                say(k.by);
+                say(&k.caption);
+                // With no rounds, that is all there is to say.
+                if let Some(empty) = k.empty {
+                    say(empty);
+                    return out;
+                }
+                for list in &k.lists {
+                    say(list.title);
+                    if list.lines.is_empty() {
+                        say(list.none);
+                    }
+                    for line in &list.lines {
+                        say(line);
+                    }
+                    say(list.note.as_deref().unwrap_or(""));
+                }
+                say(&k.trend);
+                if let Some((offer, drill)) = k.offer() {
+                    say(offer);
+                    say(&drill);
+                }
+                say(k.no_drill.unwrap_or(""));
+            }
+        }
+        out
+    }
+
     /// In a terminal, how to leave the game from here: `q` on the menu, where it types
     /// nothing, and ctrl-c everywhere.
     pub const fn quits(&self) -> &'static str {

@@ -572,9 +572,16 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
     let used = lines.len() as u16;
     frame.render_widget(Paragraph::new(lines), col);
     let rest = below(col, used);
-    // The trend and the drill take the last two rows; the lists share what is left.
+    // The trend and the drill take the last rows, as many as they wrap to, after a
+    // blank one; the lists share what is left.
+    let offer = k.offer().map(|(offer, drill)| format!("{offer} {drill}"));
+    let foot_rows: u16 = [Some(k.trend.as_str()), offer.as_deref(), k.no_drill]
+        .into_iter()
+        .flatten()
+        .map(|line| rows(line, col.width))
+        .sum();
     let lists = Rect {
-        height: rest.height.saturating_sub(3),
+        height: rest.height.saturating_sub(1 + foot_rows),
         ..rest
     };
     let side_by_side = col.width >= 96;
@@ -592,9 +599,12 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
         if list.lines.is_empty() {
             out.push(Line::from(p.span(format!("  {}", list.none), Tone::Dim)));
         }
-        // The note goes last, but always shows.
-        let note = usize::from(list.note.is_some());
-        let room = usize::from(area.height).saturating_sub(1 + note);
+        // The note goes last, but always shows, on as many rows as it wraps to.
+        let note = list
+            .note
+            .as_ref()
+            .map_or(0, |n| rows(&format!("  {n}"), area.width));
+        let room = usize::from(area.height).saturating_sub(1 + usize::from(note));
         out.extend(
             list.lines
                 .iter()
@@ -604,7 +614,7 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
         if let Some(note) = &list.note {
             out.push(Line::from(p.span(format!("  {note}"), Tone::Dim)));
         }
-        frame.render_widget(Paragraph::new(out), area);
+        frame.render_widget(Paragraph::new(out).wrap(Wrap { trim: false }), area);
     }
     let mut foot = vec![Line::from(p.span(k.trend.as_str(), Tone::Dim))];
     if let Some((offer, drill)) = k.offer() {
@@ -616,7 +626,16 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
     if let Some(why) = k.no_drill {
         foot.push(Line::from(p.span(why, Tone::Dim)));
     }
-    frame.render_widget(Paragraph::new(foot), below(rest, lists.height + 1));
+    frame.render_widget(
+        Paragraph::new(foot).wrap(Wrap { trim: false }),
+        below(rest, lists.height + 1),
+    );
+}
+
+/// How many rows `line` takes wrapped at `width` columns (a rough count: by characters).
+fn rows(line: &str, width: u16) -> u16 {
+    let rows = line.chars().count().div_ceil(usize::from(width.max(1)));
+    u16::try_from(rows).unwrap_or(u16::MAX)
 }
 
 /// A scrolling list: `rows` lines, the `selected` one marked and kept on screen.
@@ -941,6 +960,32 @@ mod tests {
             "drawn otherwise than golden (TYPEPPER_BLESS=1 to accept):\n{}",
             wrong.join("\n")
         );
+    }
+
+    /// Text with every run of white space one space: a phrase split over styled spans or
+    /// padded into columns reads the same.
+    fn squeeze(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn every_word_of_every_screen_of_the_tour_is_drawn() {
+        let palette = Palette::new(Depth::TrueColor);
+        let mut missing = vec![];
+        for stop in typepper_game::tour::stops() {
+            let mut terminal = Terminal::new(TestBackend::new(200, 60)).unwrap();
+            terminal
+                .draw(|f| draw(f, &stop.model, &mut Scroll::default(), &palette))
+                .unwrap();
+            let text = text_of(&terminal);
+            let drawn = squeeze(&text);
+            for word in stop.model.words() {
+                if !drawn.contains(&squeeze(&word)) {
+                    missing.push(format!("{}: {word:?} not in\n{text}", stop.name));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "{}", missing.join("\n"));
     }
 
     #[test]

@@ -1,0 +1,222 @@
+//! A tour of every screen in the states a player meets, for the shells' tests: a game is
+//! played through the same calls a shell makes (keys, text, ticks and the server's
+//! answers), and each stop keeps the model then on screen. Each shell draws every stop
+//! and checks that every phrase of [`Model::words`] is on its screen, so a word the
+//! model gains reaches both shells or fails a test.
+
+use typepper_api::{BoardRow, IssuedSeed, Player};
+
+use crate::app::{App, Key, Now, Screen};
+use crate::model::{Body, Model};
+use crate::storage::Stored;
+use crate::zone::Fixed;
+
+/// One stop: what it shows, and the model.
+pub struct Stop {
+    /// The screen's [`crate::model::Kind`] name, then what state it is in:
+    /// `results, a race`.
+    pub name: &'static str,
+    /// The screen's model there.
+    pub model: Model,
+}
+
+/// 2026-12-01T12:00:00Z, when the tour's game starts.
+const START_MS: u64 = 1_796_126_400_000;
+
+/// A game being toured, its clock, and the stops so far.
+struct Tour {
+    app: App,
+    t: f64,
+    stops: Vec<Stop>,
+}
+
+impl Tour {
+    fn now(&self) -> Now {
+        Now {
+            mono: self.t,
+            unix_ms: START_MS + self.t as u64,
+        }
+    }
+
+    fn see(&mut self, name: &'static str) {
+        let model = self.app.model(self.t, &Fixed(0));
+        self.stops.push(Stop { name, model });
+    }
+
+    fn key(&mut self, key: Key) {
+        self.app.key(key, self.now());
+    }
+
+    fn char(&mut self, c: char) {
+        self.key(Key::Char(c));
+    }
+
+    /// Moves the clock on by `ms`, a frame each 50 ms.
+    fn wait(&mut self, ms: f64) {
+        let end = self.t + ms;
+        while self.t < end {
+            self.t = (self.t + 50.0).min(end);
+            self.app.tick(self.now());
+        }
+    }
+
+    /// Types `n` words of the round on screen, 150 ms a key but 450 ms an `e`, each
+    /// word's first letter wrong and then mended: the rounds have errors to show, and
+    /// the keys a slow letter to drill.
+    fn type_words(&mut self, n: usize) {
+        for _ in 0..n {
+            let Body::Play(play) = self.app.model(self.t, &Fixed(0)).body else {
+                return;
+            };
+            let Some(word) = play.word(play.caret.0).map(crate::model::Word::target) else {
+                return;
+            };
+            self.char('#');
+            self.wait(150.0);
+            self.key(Key::Backspace);
+            for c in word.chars().chain([' ']) {
+                self.wait(if c == 'e' { 450.0 } else { 150.0 });
+                self.char(c);
+            }
+        }
+    }
+}
+
+/// Every screen, in the states the model's own tests reach: the menu new, linked, with a
+/// notice, a ranked seed and a drill; each mode played, watched and raced; their
+/// results, ranked and shared, won and lost; the history empty and full; linking; each
+/// board's states; the keys by errors and by time.
+pub fn stops() -> Vec<Stop> {
+    let mut tour = Tour {
+        app: App::new(7, &Stored::default(), None).0,
+        t: 0.0,
+        stops: vec![],
+    };
+    tour.see("menu, new");
+    for (key, name) in [('h', "history, empty"), ('k', "keys, empty")] {
+        tour.char(key);
+        tour.see(name);
+        tour.key(Key::Escape);
+    }
+
+    // Linking: a refused name, then one the server takes.
+    tour.char('l');
+    tour.see("link, empty");
+    tour.char('x');
+    tour.key(Key::Enter);
+    tour.see("link, refused");
+    tour.app.text("ada", tour.now());
+    tour.key(Key::Enter);
+    tour.see("link, waiting");
+    tour.app.linked(Ok(Player {
+        name: "xada".into(),
+        token: "t0k3n".into(),
+    }));
+    tour.see("menu, just linked");
+    tour.key(Key::Escape);
+    let expires = "2026-12-01T13:00:00Z".to_owned();
+    let issued = IssuedSeed {
+        mode: "time:15".into(),
+        seed: 42,
+        expires,
+    };
+    tour.app.seed_issued("time:15", Ok(issued), START_MS);
+    tour.see("menu, linked, BLITZ 15s ranked");
+
+    // BLITZ 15s on the issued seed, with the live stats, shared by the server.
+    tour.char('1');
+    tour.see("playing, before the first key");
+    tour.type_words(4);
+    tour.see("playing, BLITZ 15s under way");
+    tour.wait(16_000.0);
+    let keys: Vec<String> = tour.app.outbox().iter().map(|o| o.key()).collect();
+    let answer = "ok abcdEFGH 40 - http://typepper.test/r/abcdEFGH\n";
+    tour.app.submitted(&keys, Ok(answer.into()));
+    tour.see("results, ranked and shared");
+    tour.wait(2_000.0);
+    tour.key(Key::Escape);
+    tour.char('k');
+    tour.see("keys, one round");
+    tour.key(Key::Escape);
+    tour.char('1');
+    tour.type_words(1);
+    tour.wait(16_000.0);
+
+    // Watched, then raced.
+    tour.wait(2_000.0);
+    tour.char('r');
+    tour.wait(3_000.0);
+    tour.see("replay, under way");
+    tour.key(Key::Escape);
+    tour.char('g');
+    tour.type_words(3);
+    tour.see("playing, a race");
+    tour.wait(16_000.0);
+    tour.see("results, a race");
+    tour.key(Key::Escape);
+
+    // ZEN without the live stats, and HOT PURSUIT until the flame catches up.
+    tour.char('s');
+    tour.char('z');
+    tour.type_words(3);
+    tour.see("playing, ZEN");
+    tour.key(Key::Escape);
+    tour.see("results, ZEN");
+    tour.key(Key::Escape);
+    tour.char('s');
+    tour.char('p');
+    tour.type_words(3);
+    tour.see("playing, HOT PURSUIT");
+    while matches!(tour.app.screen(), Screen::Play(_)) {
+        tour.wait(1_000.0);
+    }
+    tour.see("results, HOT PURSUIT");
+    tour.key(Key::Escape);
+
+    // The history, the keys it makes, and a drill of them.
+    tour.char('h');
+    tour.see("history");
+    tour.key(Key::Escape);
+    tour.char('k');
+    tour.see("keys, by errors");
+    tour.char('t');
+    tour.see("keys, by time");
+    tour.char('d');
+    tour.type_words(2);
+    tour.see("playing, a drill");
+    tour.key(Key::Escape);
+    tour.see("menu, with a drill");
+
+    // The boards: loading, refused, empty, and rows.
+    tour.char('b');
+    tour.see("boards, loading");
+    tour.app
+        .board_loaded("time:15", Err("the server is away".into()));
+    tour.see("boards, refused");
+    tour.key(Key::Right);
+    tour.app.board_loaded("time:30", Ok(vec![]));
+    tour.see("boards, empty");
+    tour.key(Key::Right);
+    let row = |rank: u32, name: &str, score: u32| BoardRow {
+        rank,
+        name: name.into(),
+        score,
+        wpm: f64::from(score),
+        accuracy: 97.5,
+        run: format!("run{rank:05}"),
+        time: "2026-12-01T19:52:00Z".into(),
+    };
+    let rows = vec![
+        row(1, "ada", 131),
+        row(2, "grace", 118),
+        row(3, "linus", 96),
+    ];
+    tour.app.board_loaded("time:60", Ok(rows));
+    tour.see("boards, rows");
+    tour.key(Key::Escape);
+
+    // A replay that isn't one, said on the menu.
+    let _ = tour.app.race_bytes(b"nope", None);
+    tour.see("menu, a notice");
+    tour.stops
+}
