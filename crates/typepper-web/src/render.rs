@@ -81,7 +81,13 @@ impl Renderer {
             .context("the canvas has no 2d context")?
             .dyn_into::<CanvasRenderingContext2d>()
             .map_err(|_| DomError("the 2d context is not a CanvasRenderingContext2d".into()))?;
-        Ok(Renderer {
+        Ok(Renderer::on(canvas, ctx))
+    }
+
+    /// A renderer drawing with `ctx` on `canvas`, as given: the test gives it a context
+    /// that records what is drawn.
+    fn on(canvas: HtmlCanvasElement, ctx: CanvasRenderingContext2d) -> Renderer {
+        Renderer {
             canvas,
             ctx,
             size: (0.0, 0.0, 1.0),
@@ -93,7 +99,7 @@ impl Renderer {
             animate: false,
             hits: vec![],
             draw_ms: Vec::with_capacity(512),
-        })
+        }
     }
 
     /// Draw on the next frame whatever happens.
@@ -491,10 +497,16 @@ impl Renderer {
             Tone::Dim
         };
         self.text(&play.clock.big(), x0, top - 14.0, big_color, "left");
+        // After the big number: the live stats, then how far behind the flame is, as
+        // the terminal says them.
+        let mut after = x0 + self.text_width(&play.clock.big()) + 18.0;
+        self.font(15.0, 600);
         if let Some(live) = &play.live {
-            let after = x0 + self.text_width(&play.clock.big()) + 18.0;
-            self.font(15.0, 600);
             self.text(live, after, top - 14.0, Tone::Text, "left");
+            after += self.text_width(live) + 18.0;
+        }
+        if let Some(flame) = play.flame_line() {
+            self.text(&flame, after, top - 14.0, Tone::Wrong, "left");
         }
         self.heat_bar(play, x0 + width * 0.45, top - 30.0, width * 0.55);
 
@@ -722,8 +734,10 @@ impl Renderer {
                 .fill_rect(w / 2.0 + tw / 2.0 + 3.0, top + 82.0, 2.5, 30.0);
         }
         self.animate = true;
+        self.font(14.0, 400);
+        self.text(&link.status, w / 2.0, top + 152.0, Tone::Dim, "center");
         if let Some(line) = notice {
-            self.notice(line, top + 160.0);
+            self.notice(line, top + 190.0);
         }
     }
 
@@ -892,5 +906,60 @@ impl Renderer {
             self.text(text, right, y - 8.0, tone, "right");
             right -= self.text_width(text) + 12.0;
         }
+    }
+}
+
+/// The canvas draws every word of every screen: the game's tour, each stop drawn on a
+/// 2d context that records the text it is given, in Node.
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use super::*;
+    use wasm_bindgen::JsValue;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// A 1280×800 canvas whose context keeps each `fillText`'s text in `texts`, measures
+    /// a character as 8 px, and takes every other call and setting as a real one would.
+    fn recording(texts: &js_sys::Array) -> Renderer {
+        let make = js_sys::Function::new_with_args(
+            "texts",
+            "const nothing = () => ({ addColorStop() {} });
+             const ctx = new Proxy({}, {
+               get(held, key) {
+                 if (key === 'fillText') return (text) => { texts.push(text); };
+                 if (key === 'measureText') return (text) => ({ width: 8 * text.length });
+                 return key in held ? held[key] : nothing;
+               },
+               set(held, key, value) { held[key] = value; return true; },
+             });
+             return [{ clientWidth: 1280, clientHeight: 800, width: 0, height: 0 }, ctx];",
+        );
+        let pair: js_sys::Array = make
+            .call1(&JsValue::NULL, texts)
+            .expect("the recording context")
+            .unchecked_into();
+        Renderer::on(pair.get(0).unchecked_into(), pair.get(1).unchecked_into())
+    }
+
+    /// Text with every run of white space one space.
+    fn squeeze(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[wasm_bindgen_test]
+    fn every_word_of_every_screen_of_the_tour_is_drawn() {
+        let mut missing = vec![];
+        for stop in typepper_game::tour::stops() {
+            let texts = js_sys::Array::new();
+            let mut renderer = recording(&texts);
+            assert!(renderer.frame(&stop.model, 0.0), "{}", stop.name);
+            let drawn: Vec<String> = texts.iter().filter_map(|t| t.as_string()).collect();
+            let drawn = squeeze(&drawn.join(" "));
+            for word in stop.model.words() {
+                if !drawn.contains(&squeeze(&word)) {
+                    missing.push(format!("{}: {word:?} not in {drawn:?}", stop.name));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "{}", missing.join("\n"));
     }
 }

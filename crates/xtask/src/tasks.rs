@@ -1,5 +1,7 @@
 //! The commands.
 
+use std::process::Command;
+
 use anyhow::{Context as _, Result, bail};
 
 use crate::install;
@@ -94,25 +96,30 @@ fn wasm_goldens() -> Result<()> {
         install::debian(&["nodejs"], std::path::Path::new("/usr/bin/node"))?;
     }
     step("playing every golden scenario in wasm32 (wasm-bindgen-test-runner, Node)");
-    let mut c = cmd(
-        "cargo",
-        &[
-            "test",
-            "-p",
-            "typepper-engine",
-            "-p",
-            "typepper-game",
-            "--target",
-            install::WASM_TARGET,
-            "--test",
-            "wasm",
-        ],
-    );
+    let wasm = ["--target", install::WASM_TARGET];
+    let golden = [
+        "-p",
+        "typepper-engine",
+        "-p",
+        "typepper-game",
+        "--test",
+        "wasm",
+    ];
+    run(&mut in_node(&[&golden[..], &wasm].concat()))?;
+    step("drawing every screen of the game's tour on the canvas (wasm32, Node)");
+    run(&mut in_node(
+        &[&["-p", "typepper-web", "--lib"][..], &wasm].concat(),
+    ))
+}
+
+/// `cargo test` with `args`, its wasm32 tests run by wasm-bindgen-test-runner in Node.
+fn in_node(args: &[&str]) -> Command {
+    let mut c = cmd("cargo", &[&["test"][..], args].concat());
     c.env(
         "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
         "wasm-bindgen-test-runner",
     );
-    run(&mut c)
+    c
 }
 
 /// A short run of every fuzz target, where nightly exists.
