@@ -285,10 +285,7 @@ async fn log(
         .extensions()
         .get::<axum::extract::MatchedPath>()
         .cloned();
-    let logged = state
-        .config
-        .log_requests
-        .then(|| (req.method().clone(), req.uri().path().to_owned()));
+    let logged = (!state.config.quiet).then(|| (req.method().clone(), req.uri().path().to_owned()));
     let start = Instant::now();
     let response = next.run(req).await;
     let status = response.status().as_u16();

@@ -525,19 +525,34 @@ pub struct Horizon {
 }
 
 /// How a store is opened: where, and its limits.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct Options {
-    /// `postgres://…` / `postgresql://…`, or `sqlite://<path>` / a bare path; with none,
-    /// `typepper.sqlite3` in `data_dir`.
+    /// Database: postgres://… for PostgreSQL, or a SQLite file path (sqlite://path).
+    /// Without it, SQLite in the data dir.
+    #[arg(
+        long = "database-url",
+        value_name = "DATABASE_URL",
+        env = "TYPEPPER_DATABASE_URL",
+        global = true
+    )]
     pub url: Option<String>,
-    /// The embedded database's folder.
+    /// Where the embedded SQLite database lives.
+    #[arg(long, env = "TYPEPPER_DATA_DIR", default_value = "data", global = true)]
     pub data_dir: std::path::PathBuf,
-    /// Most submissions one SQLite commit carries (1: a commit each).
+    /// Most submissions one SQLite commit carries (group commit); 1 commits each alone.
+    #[arg(long, env = "TYPEPPER_GROUP_COMMIT", default_value_t = 64)]
     pub group_commit: usize,
     /// Most PostgreSQL connections this server opens.
+    #[arg(long, env = "TYPEPPER_PG_CONNECTIONS", default_value_t = 16)]
     pub pg_connections: usize,
-    /// How long a PostgreSQL connection, or a wait for a free one, may take.
+    /// Seconds a PostgreSQL connection, or the wait for a free one, may take.
+    #[arg(long, env = "TYPEPPER_PG_TIMEOUT", default_value = "5", value_parser = seconds)]
     pub pg_timeout: std::time::Duration,
+}
+
+/// A flag's whole seconds as a duration.
+fn seconds(s: &str) -> Result<std::time::Duration, std::num::ParseIntError> {
+    s.parse().map(std::time::Duration::from_secs)
 }
 
 impl Options {
@@ -546,9 +561,7 @@ impl Options {
         Options {
             url: url.map(str::to_owned),
             data_dir: data_dir.to_owned(),
-            group_commit: 64,
-            pg_connections: 16,
-            pg_timeout: std::time::Duration::from_secs(5),
+            ..crate::config::defaults()
         }
     }
 

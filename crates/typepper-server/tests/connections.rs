@@ -33,7 +33,7 @@ async fn start(tweak: impl FnOnce(&mut Config)) -> Running {
     let options = Options::new(None, &dir.path().join("data"));
     let store = typepper_server::store::open(&options).await.unwrap();
     let mut config = Config::new("http://typepper.test", dir.path().to_owned());
-    config.log_requests = false;
+    config.quiet = true;
     config.ip_rate = 0;
     config.player_rate = 0;
     config.register_per_hour = 0;

@@ -95,7 +95,7 @@ impl Server {
             typepper_server::store::Options::new(url.as_deref(), &dir.path().join("data"));
         let store = typepper_server::store::open(&options).await.expect("store");
         let mut config = Config::new(PUBLIC, static_dir);
-        config.log_requests = false;
+        config.quiet = true;
         config.ip_rate = 0;
         config.player_rate = 0;
         config.register_per_hour = 0;
