@@ -36,8 +36,11 @@ pub mod config;
 mod error;
 mod limit;
 pub mod metrics;
+mod players;
 pub mod refusal;
 mod routes;
+mod secrets;
+mod seeds;
 pub mod serve;
 pub mod ssh;
 pub mod store;
@@ -60,7 +63,7 @@ use tower_http::timeout::TimeoutLayer;
 
 pub use config::Config;
 pub use error::ApiError;
-pub use routes::{MAX_OPEN_SEEDS, SEED_LIFETIME_MS};
+pub use seeds::{MAX_OPEN_SEEDS, SEED_LIFETIME_MS};
 pub use serve::{Limits, serve};
 
 use crate::error::ErrorDetail;

@@ -12,20 +12,15 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use typepper_engine::Mode;
 
-use crate::store::{IssuedSeed, Player, StoreError};
-use crate::submit;
+use crate::store::Player;
 use crate::{ApiError, ClientIp, Config, SshKey, State};
+use crate::{players, secrets, seeds, submit};
 
 type St = Extract<Arc<State>>;
-
-/// An issued seed counts for a round that arrives within this long.
-pub const SEED_LIFETIME_MS: i64 = 3_600_000;
-pub use typepper_api::MAX_OPEN_SEEDS;
 
 /// `/v1`: players, seeds, runs, boards.
 pub fn api() -> Router<Arc<State>> {
@@ -125,23 +120,7 @@ async fn create_player(
     let body = body_bytes(body)?;
     let req: typepper_api::NewPlayer = serde_json::from_slice(&body)
         .map_err(|_| ApiError::BadRequest(r#"send {"name": "<your name>"} as JSON"#.into()))?;
-    typepper_api::check_name(&req.name).map_err(|e| ApiError::BadRequest(e.into()))?;
-    let token = random_hex(32);
-    let hash = token_hash(&token);
-    let now = st.now_ms();
-    let player = match st.store.create_player(req.name.clone(), hash, now).await {
-        Ok(p) => p,
-        Err(StoreError::NameTaken(n)) => {
-            return Err(ApiError::Conflict(format!(
-                "the name {n} is taken: pick another"
-            )));
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let linked = typepper_api::Player {
-        name: player.name,
-        token,
-    };
+    let linked = players::create(&*st.store, req.name, st.now_ms()).await?;
     Ok((StatusCode::CREATED, axum::Json(linked)).into_response())
 }
 
@@ -153,10 +132,6 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
             ApiError::BadRequest(format!("the body could not be read: {e}"))
         }
     })
-}
-
-pub(crate) fn token_hash(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
 }
 
 /// The player a request is for: its SSH key's, or its `Authorization: Bearer <token>`'s.
@@ -182,7 +157,7 @@ async fn player(st: &State, headers: &HeaderMap, key: Option<&SshKey>) -> Result
         })
         .map(|(_, token)| token)
         .ok_or(ApiError::Unauthorized(HOW))?;
-    let hash = token_hash(token.trim());
+    let hash = secrets::token_hash(token.trim());
     st.store
         .player_by_token(hash)
         .await?
@@ -207,37 +182,7 @@ async fn issue_seed(
         .mode
         .parse()
         .map_err(|e: typepper_engine::ModeError| ApiError::BadRequest(e.to_string()))?;
-    if !mode.rankable() {
-        return Err(ApiError::BadRequest(format!(
-            "no seeds for {mode}: {}",
-            crate::submit::rank::Unranked::Drill
-        )));
-    }
-    let now = st.now_ms();
-    // A collision (one in 2⁶⁴ a pair) draws again.
-    let mut issued = None;
-    for _ in 0..3 {
-        let mut bytes = [0u8; 8];
-        random(&mut bytes);
-        let seed = IssuedSeed {
-            seed: u64::from_le_bytes(bytes),
-            player: player.id,
-            mode: mode.key(),
-            issued_ms: now,
-            expires_ms: now + SEED_LIFETIME_MS,
-            run: None,
-        };
-        match st.store.issue_seed(seed.clone(), MAX_OPEN_SEEDS).await {
-            Err(StoreError::SeedTaken(_)) => continue,
-            Err(e) => return Err(e.into()),
-            Ok(()) => {
-                issued = Some(seed);
-                break;
-            }
-        }
-    }
-    let issued =
-        issued.ok_or_else(|| ApiError::Internal("three seeds in a row were taken".into()))?;
+    let issued = seeds::issue(&*st.store, player.id, mode, st.now_ms()).await?;
     let answer = typepper_api::IssuedSeed {
         mode: issued.mode,
         seed: issued.seed,
@@ -312,7 +257,7 @@ async fn submit(
             bytes: st.config.daily_bytes,
         },
         watch: st.config.watch,
-        new_id: run_id,
+        new_id: secrets::run_id,
     };
     // Not started within the request's time, it is not done at all: nothing is stored
     // that is not answered. Once started it finishes (in milliseconds) and is answered.
@@ -352,36 +297,6 @@ fn judge_body(body: &[u8]) -> Vec<submit::Judged> {
 fn secs_to_tomorrow(now_ms: i64) -> u64 {
     let day_ms = 86_400_000;
     u64::try_from(day_ms - now_ms.rem_euclid(day_ms)).map_or(1, |ms| ms.div_ceil(1000))
-}
-
-/// 8 base62 characters from the OS's randomness.
-fn run_id() -> String {
-    const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    let mut id = String::with_capacity(8);
-    while id.len() < 8 {
-        let mut bytes = [0u8; 16];
-        random(&mut bytes);
-        // 248 = 4 × 62: bytes above it would favour the first characters.
-        for b in bytes.into_iter().filter(|&b| b < 248) {
-            if id.len() < 8 {
-                id.push(char::from(ALPHABET[usize::from(b % 62)]));
-            }
-        }
-    }
-    id
-}
-
-pub(crate) fn random(buf: &mut [u8]) {
-    if let Err(e) = getrandom::fill(buf) {
-        // No OS randomness means no safe ids or tokens: stop rather than guess.
-        panic!("the OS random source failed: {e}");
-    }
-}
-
-fn random_hex(n: usize) -> String {
-    let mut bytes = vec![0u8; n];
-    random(&mut bytes);
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The run with `id`, from memory when it was read lately (or found missing lately).
@@ -614,14 +529,6 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ids_are_eight_base62_characters() {
-        for _ in 0..100 {
-            assert!(typepper_api::is_run_id(&run_id()));
-        }
-        assert_ne!(run_id(), run_id());
-    }
 
     #[test]
     fn months_and_days_read_as_the_api_writes_them() {

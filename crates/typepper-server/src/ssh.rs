@@ -91,7 +91,7 @@ pub fn host_key(path: &Path) -> anyhow::Result<PrivateKey> {
             .with_context(|| format!("reading the SSH host key {}", path.display()));
     }
     let mut seed = [0u8; 32];
-    crate::routes::random(&mut seed);
+    crate::secrets::random(&mut seed);
     let key = PrivateKey::from(Ed25519Keypair::from_seed(&seed));
     let text = key
         .to_openssh(LineEnding::LF)
@@ -201,7 +201,7 @@ impl Gate {
         let refused = all >= cap
             || (all > half && {
                 let mut draw = [0u8; 2];
-                crate::routes::random(&mut draw);
+                crate::secrets::random(&mut draw);
                 usize::from(u16::from_le_bytes(draw)) % (cap - half) < all - half
             });
         if refused {
@@ -905,7 +905,7 @@ where
     };
     let found = state
         .store
-        .player_by_token(crate::routes::token_hash(&player.token))
+        .player_by_token(crate::secrets::token_hash(&player.token))
         .await;
     let id = match found {
         Ok(Some(p)) if p.name.eq_ignore_ascii_case(&player.name) => p.id,
