@@ -26,6 +26,7 @@ type St = Extract<Arc<State>>;
 pub fn api() -> Router<Arc<State>> {
     Router::new()
         .route("/v1/players", post(create_player))
+        .route("/v1/keys", post(link_key))
         .route("/v1/seeds", post(issue_seed))
         .route("/v1/runs/{id}", get(run))
         .route("/v1/boards/{mode}", get(board))
@@ -112,16 +113,62 @@ async fn create_player(
     ip: Option<Extension<ClientIp>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    if let Some(Extension(ClientIp(ip))) = ip {
-        st.register_limit
-            .take(&crate::client::bucket(ip), Instant::now())
-            .map_err(ApiError::RateLimited)?;
-    }
+    register_limit(&st, ip.as_deref())?;
     let body = body_bytes(body)?;
     let req: typepper_api::NewPlayer = serde_json::from_slice(&body)
         .map_err(|_| ApiError::BadRequest(r#"send {"name": "<your name>"} as JSON"#.into()))?;
     let linked = players::create(&*st.store, req.name, st.now_ms()).await?;
     Ok((StatusCode::CREATED, axum::Json(linked)).into_response())
+}
+
+/// Takes one player's linking from the client's hourly allowance.
+fn register_limit(st: &State, ip: Option<&ClientIp>) -> Result<(), ApiError> {
+    if let Some(ClientIp(ip)) = ip {
+        st.register_limit
+            .take(&crate::client::bucket(*ip), Instant::now())
+            .map_err(ApiError::RateLimited)?;
+    }
+    Ok(())
+}
+
+/// `POST /v1/keys` `{"name": "ada", "token": null}`, for `v1 link` over SSH: links the
+/// request's SSH key to a new player (under the limits of `POST /v1/players`) or to the
+/// player a web token names. 201 with the player when it is linked now; 200 with the
+/// player's name and no token when the key was linked already.
+async fn link_key(
+    st: St,
+    ip: Option<Extension<ClientIp>>,
+    key: Option<Extension<SshKey>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    // Only the SSH server puts a key on a request: over HTTP there is nothing to link.
+    let Some(Extension(SshKey(key))) = key else {
+        return Err(ApiError::NotFound(
+            "no key: connect with a public key to link it".into(),
+        ));
+    };
+    let body = body_bytes(body)?;
+    let ask: players::LinkKey = serde_json::from_slice(&body).map_err(|_| {
+        ApiError::BadRequest(
+            r#"send {"name": "<your name>", "token": <a token or null>} as JSON"#.into(),
+        )
+    })?;
+    let now = st.now_ms();
+    let create = async |name| {
+        register_limit(&st, ip.as_deref())?;
+        players::create(&*st.store, name, now).await
+    };
+    let linked = players::link_key(&*st.store, key, ask, now, st.config.max_keys, create).await?;
+    Ok(match linked {
+        players::Linked::Now(player) => (StatusCode::CREATED, axum::Json(player)).into_response(),
+        players::Linked::Already(name) => {
+            let player = typepper_api::Player {
+                name,
+                token: String::new(),
+            };
+            (StatusCode::OK, axum::Json(player)).into_response()
+        }
+    })
 }
 
 fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
