@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::Parser;
 use typepper_server::config::Urls;
-use typepper_server::{Config, State, app, serve, store, sweep};
+use typepper_server::{Config, Shared, app, serve, store, sweep};
 
 /// typepper's server: scores every submitted replay by playing it, stores runs, and
 /// serves boards, share pages and the game.
@@ -133,7 +133,7 @@ async fn main() -> anyhow::Result<()> {
             args.store.data_dir.join("typepper.sqlite3").display()
         ),
     };
-    let state = Arc::new(State::new(store, config));
+    let state = Arc::new(Shared::new(store, config));
     tokio::spawn(sweep::run(state.clone()));
     let metrics = match args.metrics_listen {
         Some(at) => Some(

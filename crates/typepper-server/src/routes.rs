@@ -7,7 +7,7 @@ use askama::Template;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Extension, Path, Query, State as Extract};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -17,13 +17,13 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use typepper_engine::Mode;
 
 use crate::store::Player;
-use crate::{ApiError, ClientIp, Config, SshKey, State};
+use crate::{ApiError, ClientIp, Config, Shared, SshKey};
 use crate::{players, secrets, seeds, submit};
 
-type St = Extract<Arc<State>>;
+type St = State<Arc<Shared>>;
 
 /// `/v1`: players, seeds, runs, boards.
-pub fn api() -> Router<Arc<State>> {
+pub fn api() -> Router<Arc<Shared>> {
     Router::new()
         .route("/v1/players", post(create_player))
         .route("/v1/keys", post(link_key))
@@ -35,13 +35,13 @@ pub fn api() -> Router<Arc<State>> {
 /// `POST /v1/submit`, apart from the rest: it reads its body against the request's
 /// time itself, and once its runs are being stored it is not cut off (which would store
 /// what is never answered), so it is outside the server's request timeout.
-pub fn submissions() -> Router<Arc<State>> {
+pub fn submissions() -> Router<Arc<Shared>> {
     Router::new().route("/v1/submit", post(submit))
 }
 
 /// The game (from `static_dir`), share pages, and a trivial route for load-test
 /// comparisons.
-pub fn pages(static_dir: &std::path::Path) -> Router<Arc<State>> {
+pub fn pages(static_dir: &std::path::Path) -> Router<Arc<Shared>> {
     Router::new()
         .route("/", get(index))
         .route("/healthz", get(|| async { "ok\n" }))
@@ -62,7 +62,7 @@ pub fn pages(static_dir: &std::path::Path) -> Router<Arc<State>> {
 
 /// Share pages: `/r/<id>`, and `/<id>` on the share host. Each one is a database read
 /// for an id the path names, so they are limited per IP like `/v1`.
-pub fn shares() -> Router<Arc<State>> {
+pub fn shares() -> Router<Arc<Shared>> {
     Router::new()
         .route("/r/{id}", get(share))
         .route("/{id}", get(share_host))
@@ -122,7 +122,7 @@ async fn create_player(
 }
 
 /// Takes one player's linking from the client's hourly allowance.
-fn register_limit(st: &State, ip: Option<&ClientIp>) -> Result<(), ApiError> {
+fn register_limit(st: &Shared, ip: Option<&ClientIp>) -> Result<(), ApiError> {
     if let Some(ClientIp(ip)) = ip {
         st.register_limit
             .take(&crate::client::bucket(*ip), Instant::now())
@@ -182,7 +182,11 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
 }
 
 /// The player a request is for: its SSH key's, or its `Authorization: Bearer <token>`'s.
-async fn player(st: &State, headers: &HeaderMap, key: Option<&SshKey>) -> Result<Player, ApiError> {
+async fn player(
+    st: &Shared,
+    headers: &HeaderMap,
+    key: Option<&SshKey>,
+) -> Result<Player, ApiError> {
     const HOW: &str =
         "link the game first: POST /v1/players, then send Authorization: Bearer <token>";
     if let Some(SshKey(fingerprint)) = key {
@@ -347,7 +351,7 @@ fn secs_to_tomorrow(now_ms: i64) -> u64 {
 }
 
 /// The run with `id`, from memory when it was read lately (or found missing lately).
-async fn cached_run(st: &State, id: &str) -> Result<Option<Arc<crate::store::Run>>, ApiError> {
+async fn cached_run(st: &Shared, id: &str) -> Result<Option<Arc<crate::store::Run>>, ApiError> {
     match st.runs.get(id, Instant::now()) {
         crate::cache::Lookup::Found(run) => return Ok(Some(run)),
         crate::cache::Lookup::Missing => return Ok(None),
@@ -498,7 +502,7 @@ async fn share_host(
     share_page(&st, id).await
 }
 
-async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
+async fn share_page(st: &Shared, id: String) -> Result<Response, ApiError> {
     let game = st.config.public_url.as_str();
     let found = if typepper_api::is_run_id(&id) {
         cached_run(st, &id).await?

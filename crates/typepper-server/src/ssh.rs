@@ -65,7 +65,7 @@ use typepper_api::Exit;
 
 use crate::config::SshLimits;
 use crate::serve::Acceptor;
-use crate::{MAX_BODY, SshKey, State};
+use crate::{MAX_BODY, Shared, SshKey};
 
 /// Session channels one connection may have open at once.
 pub const MAX_CHANNELS: usize = 4;
@@ -153,7 +153,7 @@ pub const BODY_SHARES: usize = 16;
 /// that no one host takes what everyone shares.
 struct Gate {
     limits: SshLimits,
-    state: Arc<State>,
+    state: Arc<Shared>,
     addresses: Mutex<HashMap<IpAddr, Address>>,
     handshaking: AtomicUsize,
     /// Keys being linked now: a key links one player, even asked for twice at once.
@@ -314,7 +314,7 @@ impl Drop for Socket {
 pub async fn serve_ssh(
     listener: TcpListener,
     host_key: PrivateKey,
-    state: Arc<State>,
+    state: Arc<Shared>,
     router: Router,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
@@ -411,7 +411,7 @@ async fn connection(
     stream: tokio::net::TcpStream,
     socket: Socket,
     slot: Arc<Slot>,
-    state: Arc<State>,
+    state: Arc<Shared>,
     router: Router,
     peer: SocketAddr,
 ) {
@@ -592,7 +592,7 @@ impl Chan {
 
 /// One SSH connection.
 struct Conn {
-    state: Arc<State>,
+    state: Arc<Shared>,
     router: Router,
     peer: SocketAddr,
     /// The fingerprint of the key it authenticated with.
