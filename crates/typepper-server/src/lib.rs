@@ -34,6 +34,7 @@ mod cache;
 pub mod client;
 pub mod config;
 mod error;
+mod extract;
 mod limit;
 pub mod metrics;
 mod players;

@@ -5,8 +5,7 @@ use std::time::{Duration, Instant};
 
 use askama::Template;
 use axum::Router;
-use axum::body::{Body, Bytes};
-use axum::extract::rejection::BytesRejection;
+use axum::body::Body;
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
@@ -16,8 +15,8 @@ use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use typepper_engine::Mode;
 
-use crate::store::Player;
-use crate::{ApiError, ClientIp, Config, Shared, SshKey};
+use crate::extract::{Authed, Json, Keyed, Registering, register_limit};
+use crate::{ApiError, ClientIp, Config, Shared};
 use crate::{players, secrets, seeds, submit};
 
 type St = State<Arc<Shared>>;
@@ -110,25 +109,11 @@ fn attr(s: &str) -> String {
 /// `POST /v1/players` `{"name": "ada"}`: links a game to a new player.
 async fn create_player(
     st: St,
-    ip: Option<Extension<ClientIp>>,
-    body: Result<Bytes, BytesRejection>,
+    _: Registering,
+    Json(req): Json<typepper_api::NewPlayer>,
 ) -> Result<Response, ApiError> {
-    register_limit(&st, ip.as_deref())?;
-    let body = body_bytes(body)?;
-    let req: typepper_api::NewPlayer = serde_json::from_slice(&body)
-        .map_err(|_| ApiError::BadRequest(r#"send {"name": "<your name>"} as JSON"#.into()))?;
     let linked = players::create(&*st.store, req.name, st.now_ms()).await?;
     Ok((StatusCode::CREATED, axum::Json(linked)).into_response())
-}
-
-/// Takes one player's linking from the client's hourly allowance.
-fn register_limit(st: &Shared, ip: Option<&ClientIp>) -> Result<(), ApiError> {
-    if let Some(ClientIp(ip)) = ip {
-        st.register_limit
-            .take(&crate::client::bucket(*ip), Instant::now())
-            .map_err(ApiError::RateLimited)?;
-    }
-    Ok(())
 }
 
 /// `POST /v1/keys` `{"name": "ada", "token": null}`, for `v1 link` over SSH: links the
@@ -138,21 +123,9 @@ fn register_limit(st: &Shared, ip: Option<&ClientIp>) -> Result<(), ApiError> {
 async fn link_key(
     st: St,
     ip: Option<Extension<ClientIp>>,
-    key: Option<Extension<SshKey>>,
-    body: Result<Bytes, BytesRejection>,
+    Keyed(key): Keyed,
+    Json(ask): Json<players::LinkKey>,
 ) -> Result<Response, ApiError> {
-    // Only the SSH server puts a key on a request: over HTTP there is nothing to link.
-    let Some(Extension(SshKey(key))) = key else {
-        return Err(ApiError::NotFound(
-            "no key: connect with a public key to link it".into(),
-        ));
-    };
-    let body = body_bytes(body)?;
-    let ask: players::LinkKey = serde_json::from_slice(&body).map_err(|_| {
-        ApiError::BadRequest(
-            r#"send {"name": "<your name>", "token": <a token or null>} as JSON"#.into(),
-        )
-    })?;
     let now = st.now_ms();
     let create = async |name| {
         register_limit(&st, ip.as_deref())?;
@@ -171,64 +144,12 @@ async fn link_key(
     })
 }
 
-fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(crate::MAX_BODY)
-        } else {
-            ApiError::BadRequest(format!("the body could not be read: {e}"))
-        }
-    })
-}
-
-/// The player a request is for: its SSH key's, or its `Authorization: Bearer <token>`'s.
-async fn player(
-    st: &Shared,
-    headers: &HeaderMap,
-    key: Option<&SshKey>,
-) -> Result<Player, ApiError> {
-    const HOW: &str =
-        "link the game first: POST /v1/players, then send Authorization: Bearer <token>";
-    if let Some(SshKey(fingerprint)) = key {
-        return st
-            .store
-            .player_by_key(fingerprint.clone())
-            .await?
-            .ok_or(ApiError::Unauthorized(
-                "this key is not linked to a player: run v1 link <name> first",
-            ));
-    }
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        // The scheme is case-insensitive (RFC 9110 §11.1).
-        .and_then(|v| {
-            v.split_once(' ')
-                .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        })
-        .map(|(_, token)| token)
-        .ok_or(ApiError::Unauthorized(HOW))?;
-    let hash = secrets::token_hash(token.trim());
-    st.store
-        .player_by_token(hash)
-        .await?
-        .ok_or(ApiError::Unauthorized(
-            "that token belongs to no player: link the game again",
-        ))
-}
-
 /// `POST /v1/seeds` `{"mode": "time:15"}`: a seed to play a ranked round of that mode on.
 async fn issue_seed(
     st: St,
-    headers: HeaderMap,
-    key: Option<Extension<SshKey>>,
-    body: Result<Bytes, BytesRejection>,
+    Authed(player): Authed,
+    Json(req): Json<typepper_api::SeedRequest>,
 ) -> Result<Response, ApiError> {
-    let player = player(&st, &headers, key.as_ref().map(|k| &k.0)).await?;
-    let body = body_bytes(body)?;
-    let req: typepper_api::SeedRequest = serde_json::from_slice(&body).map_err(|_| {
-        ApiError::BadRequest(r#"send {"mode": "<a mode key, e.g. time:15>"} as JSON"#.into())
-    })?;
     let mode: Mode = req
         .mode
         .parse()
@@ -244,15 +165,9 @@ async fn issue_seed(
 
 /// `POST /v1/submit`: judge every replay of the body, store the good ones, answer a line
 /// each.
-async fn submit(
-    st: St,
-    headers: HeaderMap,
-    key: Option<Extension<SshKey>>,
-    body: Body,
-) -> Result<Response, ApiError> {
+async fn submit(st: St, Authed(player): Authed, body: Body) -> Result<Response, ApiError> {
     let started = Instant::now();
     let budget = Duration::from_secs(st.config.request_timeout_secs);
-    let player = player(&st, &headers, key.as_ref().map(|k| &k.0)).await?;
     let body = match tokio::time::timeout(budget, axum::body::to_bytes(body, crate::MAX_BODY)).await
     {
         Err(_) => return Err(ApiError::Timeout),
