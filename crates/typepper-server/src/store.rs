@@ -242,6 +242,32 @@ impl Expiring {
     }
 }
 
+impl Expiring {
+    /// Its table, and the two columns of its key in [`RowKey`]'s order (a player's id
+    /// twice).
+    fn table(self) -> (&'static str, &'static str) {
+        match self {
+            Expiring::Runs => ("runs", "created_ms, id"),
+            Expiring::Seeds => ("seeds", "expires_ms, seed"),
+            Expiring::Usage => ("usage", "day, player_id"),
+            Expiring::Players => ("players", "id, id"),
+        }
+    }
+}
+
+impl RowKey {
+    /// Its two columns as a statement's arguments (a player's id is both).
+    fn args(&self) -> [tx::Arg<'_>; 2] {
+        use tx::Arg;
+        match self {
+            RowKey::Run(t, id) => [Arg::I64(*t), Arg::Text(id)],
+            RowKey::Seed(t, seed) => [Arg::I64(*t), Arg::I64(*seed)],
+            RowKey::Usage(day, player) => [Arg::Text(day), Arg::I64(*player)],
+            RowKey::Player(id) => [Arg::I64(*id), Arg::I64(*id)],
+        }
+    }
+}
+
 impl std::fmt::Display for Expiring {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -522,6 +548,19 @@ pub struct Horizon {
     pub usage_before_day: String,
     /// Players linked before this who never had a run stored.
     pub unused_players_before_ms: i64,
+}
+
+impl Horizon {
+    /// What the condition of `kind`'s rows compares with; each backend writes the
+    /// condition in its own dialect.
+    fn bound(&self, kind: Expiring) -> tx::Arg<'_> {
+        match kind {
+            Expiring::Runs => tx::Arg::I64(self.runs_before_ms),
+            Expiring::Seeds => tx::Arg::I64(self.seeds_before_ms),
+            Expiring::Usage => tx::Arg::Text(&self.usage_before_day),
+            Expiring::Players => tx::Arg::I64(self.unused_players_before_ms),
+        }
+    }
 }
 
 /// How a store is opened: where, and its limits.
