@@ -92,7 +92,7 @@ pub struct Proxies {
 
 impl Default for Proxies {
     fn default() -> Proxies {
-        crate::config::defaults()
+        crate::defaults::of()
     }
 }
 

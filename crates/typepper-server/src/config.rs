@@ -1,8 +1,8 @@
 //! The server's settings: flags and environment variables (see `typepper-server --help`).
 //!
 //! Each setting's flag, variable and default are written once, on its field; `main`
-//! flattens these structs into its command line, and [`defaults`] gives the same values
-//! to code that builds a server itself (the tests).
+//! flattens these structs into its command line, and `defaults::of` gives the same
+//! values to code that builds a server itself (the tests).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -168,7 +168,7 @@ pub struct SshLimits {
 
 impl Default for SshLimits {
     fn default() -> SshLimits {
-        defaults()
+        crate::defaults::of()
     }
 }
 
@@ -194,19 +194,10 @@ pub struct Urls {
     pub share: Option<String>,
 }
 
-/// The values clap gives `T` with no flag and no variable set: the defaults written on
-/// its fields. The environment is left out, so that a test's server doesn't take the
-/// settings of the shell that runs it.
-pub fn defaults<T: clap::Args + clap::FromArgMatches>() -> T {
-    let command = T::augment_args(clap::Command::new("defaults")).mut_args(|a| a.env(None));
-    let matches = command.get_matches_from(["defaults"]);
-    T::from_arg_matches(&matches).expect("every setting has a default")
-}
-
 impl Config {
     /// Settings for a server at `public_url` serving `static_dir`, with the defaults.
     pub fn new(public_url: &str, static_dir: PathBuf) -> Config {
-        let mut config: Config = defaults();
+        let mut config: Config = crate::defaults::of();
         config.static_dir = static_dir;
         config.locate(Urls {
             public: Some(public_url.to_owned()),

@@ -33,6 +33,7 @@
 mod cache;
 pub mod client;
 pub mod config;
+mod defaults;
 mod error;
 mod extract;
 mod limit;

@@ -600,7 +600,7 @@ impl Options {
         Options {
             url: url.map(str::to_owned),
             data_dir: data_dir.to_owned(),
-            ..crate::config::defaults()
+            ..crate::defaults::of()
         }
     }
 

@@ -78,7 +78,7 @@ pub struct Watch {
 
 impl Default for Watch {
     fn default() -> Watch {
-        crate::config::defaults()
+        crate::defaults::of()
     }
 }
 
