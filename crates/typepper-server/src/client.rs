@@ -64,14 +64,36 @@ impl FromStr for Cidr {
 }
 
 /// Whose `X-Forwarded-For` to believe.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
 pub struct Proxies {
-    /// Believe the header at all.
+    /// Take client IPs from X-Forwarded-For (only behind proxies you run): the address
+    /// --proxy-hops from the right, or the rightmost not in --trusted-proxies.
+    #[arg(long = "trust-proxy", env = "TYPEPPER_TRUST_PROXY")]
     pub trust: bool,
-    /// How many addresses from the right the client's is, when no ranges are given.
+    /// How many proxies you run in front of the server, each appending to
+    /// X-Forwarded-For.
+    #[arg(
+        long = "proxy-hops",
+        value_name = "PROXY_HOPS",
+        env = "TYPEPPER_PROXY_HOPS",
+        default_value_t = 1
+    )]
     pub hops: u32,
-    /// The proxies' own addresses.
+    /// Your proxies' addresses or ranges (10.0.0.0/8,2001:db8::/32): X-Forwarded-For
+    /// counts only on connections from them.
+    #[arg(
+        long = "trusted-proxies",
+        value_name = "TRUSTED_PROXIES",
+        env = "TYPEPPER_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
     pub ranges: Vec<Cidr>,
+}
+
+impl Default for Proxies {
+    fn default() -> Proxies {
+        crate::defaults::of()
+    }
 }
 
 impl Proxies {

@@ -2,7 +2,7 @@
 //! serves raw replays, boards, share pages and the game itself.
 //!
 //! How it works:
-//! 1. [`app`] builds the whole HTTP surface as an axum `Router` over a [`State`]; tests
+//! 1. [`app`] builds the whole HTTP surface as an axum `Router` over a [`Shared`]; tests
 //!    drive it with `tower::ServiceExt::oneshot`, no socket needed. [`serve`] runs it on
 //!    a listener (port 0 in integration tests), with a cap on connections and timeouts on
 //!    slow or idle clients, until a shutdown future resolves.
@@ -18,11 +18,11 @@
 //! ```no_run
 //! # async fn run() -> anyhow::Result<()> {
 //! use std::sync::Arc;
-//! use typepper_server::{Config, State, app};
+//! use typepper_server::{Config, Shared, app};
 //!
 //! let options = typepper_server::store::Options::new(None, std::path::Path::new("data"));
 //! let store = typepper_server::store::open(&options).await?;
-//! let state = State::new(store, Config::new("http://127.0.0.1:8080", ".".into()));
+//! let state = Shared::new(store, Config::new("http://127.0.0.1:8080", ".".into()));
 //! let router = app(Arc::new(state));
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //! let limits = typepper_server::Limits::of(&Config::new("http://127.0.0.1:8080", ".".into()));
@@ -33,11 +33,16 @@
 mod cache;
 pub mod client;
 pub mod config;
+mod defaults;
 mod error;
+mod extract;
 mod limit;
 pub mod metrics;
+mod players;
 pub mod refusal;
 mod routes;
+mod secrets;
+mod seeds;
 pub mod serve;
 pub mod ssh;
 pub mod store;
@@ -49,7 +54,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Request};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::{HeaderName, HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -60,7 +65,7 @@ use tower_http::timeout::TimeoutLayer;
 
 pub use config::Config;
 pub use error::ApiError;
-pub use routes::{MAX_OPEN_SEEDS, SEED_LIFETIME_MS};
+pub use seeds::{MAX_OPEN_SEEDS, SEED_LIFETIME_MS};
 pub use serve::{Limits, serve};
 
 use crate::error::ErrorDetail;
@@ -71,7 +76,7 @@ use crate::store::{PlayerId, Store};
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
 
 /// Everything the handlers share.
-pub struct State {
+pub struct Shared {
     /// The database.
     pub store: Arc<dyn Store>,
     /// The settings.
@@ -95,21 +100,21 @@ pub struct State {
     ssh_body_bytes: std::sync::atomic::AtomicUsize,
 }
 
-impl State {
+impl Shared {
     /// A server's state over `store`, reading the system clock.
-    pub fn new(store: Arc<dyn Store>, config: Config) -> State {
+    pub fn new(store: Arc<dyn Store>, config: Config) -> Shared {
         let clock: Clock = Arc::new(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as i64)
         });
-        State::with_clock(store, config, clock)
+        Shared::with_clock(store, config, clock)
     }
 
     /// A server's state reading `clock` for the time.
-    pub fn with_clock(store: Arc<dyn Store>, config: Config, clock: Clock) -> State {
+    pub fn with_clock(store: Arc<dyn Store>, config: Config, clock: Clock) -> Shared {
         let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
-        State {
+        Shared {
             ip_limit: Limiter::new(config.ip_rate, config.ip_rate.saturating_mul(2)),
             // A full body of runs must fit in one burst, or an outbox could never be sent.
             player_limit: Limiter::new(
@@ -159,7 +164,7 @@ impl State {
 }
 
 /// The operator's own port: `GET /metrics` in Prometheus' text format.
-pub fn metrics_app(state: Arc<State>) -> Router {
+pub fn metrics_app(state: Arc<Shared>) -> Router {
     Router::new().route(
         "/metrics",
         axum::routing::get(async move || {
@@ -175,7 +180,7 @@ pub fn metrics_app(state: Arc<State>) -> Router {
 pub const MAX_BODY: usize = typepper_engine::MAX_BYTES;
 
 /// The whole HTTP surface.
-pub fn app(state: Arc<State>) -> Router {
+pub fn app(state: Arc<Shared>) -> Router {
     let config = &state.config;
     let game_origin = Config::origin_of(&config.public_url);
     let cors = CorsLayer::new()
@@ -248,7 +253,7 @@ pub struct ClientIp(pub IpAddr);
 /// The client's address: the connection's, or behind proxies the operator runs, the one
 /// they give (see [`client`]). Without a connection (tests through `oneshot`) it is
 /// 0.0.0.0.
-fn client_ip(state: &State, req: &Request) -> IpAddr {
+fn client_ip(state: &Shared, req: &Request) -> IpAddr {
     let peer = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -261,11 +266,7 @@ fn client_ip(state: &State, req: &Request) -> IpAddr {
     state.config.proxies.client(peer, forwarded)
 }
 
-async fn ip_limit(
-    axum::extract::State(state): axum::extract::State<Arc<State>>,
-    mut req: Request,
-    next: Next,
-) -> Response {
+async fn ip_limit(State(state): State<Arc<Shared>>, mut req: Request, next: Next) -> Response {
     let ip = client_ip(&state, &req);
     req.extensions_mut().insert(ClientIp(ip));
     match state.ip_limit.take(&client::bucket(ip), Instant::now()) {
@@ -275,20 +276,13 @@ async fn ip_limit(
 }
 
 /// One line a request: method, path, status, time; and an internal error's detail.
-async fn log(
-    axum::extract::State(state): axum::extract::State<Arc<State>>,
-    req: Request,
-    next: Next,
-) -> Response {
+async fn log(State(state): State<Arc<Shared>>, req: Request, next: Next) -> Response {
     // The matched route's pattern is shared (an Arc), so keeping it costs no copy.
     let route = req
         .extensions()
         .get::<axum::extract::MatchedPath>()
         .cloned();
-    let logged = state
-        .config
-        .log_requests
-        .then(|| (req.method().clone(), req.uri().path().to_owned()));
+    let logged = (!state.config.quiet).then(|| (req.method().clone(), req.uri().path().to_owned()));
     let start = Instant::now();
     let response = next.run(req).await;
     let status = response.status().as_u16();

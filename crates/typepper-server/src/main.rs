@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Parser;
-use typepper_server::{Config, State, app, serve, store, sweep};
+use typepper_server::config::Urls;
+use typepper_server::{Config, Shared, app, serve, store, sweep};
 
 /// typepper's server: scores every submitted replay by playing it, stores runs, and
 /// serves boards, share pages and the game.
@@ -20,87 +21,12 @@ struct Args {
     /// Address to listen on (port 0 picks a free one).
     #[arg(long, env = "TYPEPPER_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// Database: postgres://… for PostgreSQL, or a SQLite file path (sqlite://path).
-    /// Without it, SQLite in the data dir.
-    #[arg(long, env = "TYPEPPER_DATABASE_URL", global = true)]
-    database_url: Option<String>,
-    /// Where the embedded SQLite database lives.
-    #[arg(long, env = "TYPEPPER_DATA_DIR", default_value = "data", global = true)]
-    data_dir: PathBuf,
-    /// The game's public URL (share pages link to it); by default http://<listen>.
-    #[arg(long, env = "TYPEPPER_PUBLIC_URL")]
-    public_url: Option<String>,
-    /// Where the game reaches the API; by default the public URL.
-    #[arg(long, env = "TYPEPPER_API_URL")]
-    api_url: Option<String>,
-    /// What share links start with, e.g. https://r.typepper.com; by default <public URL>/r.
-    #[arg(long, env = "TYPEPPER_SHARE_URL")]
-    share_url: Option<String>,
-    /// The folder holding index.html and web/ (the built game).
-    #[arg(long, env = "TYPEPPER_STATIC_DIR", default_value = ".")]
-    static_dir: PathBuf,
-    /// Requests a second per IP to /v1 (bursts of twice that); 0 turns the limit off.
-    #[arg(long, env = "TYPEPPER_IP_RATE", default_value_t = 50)]
-    ip_rate: u32,
-    /// Runs a second per player (bursts of ten times that, and at least a full body of
-    /// 50); 0 turns it off.
-    #[arg(long, env = "TYPEPPER_PLAYER_RATE", default_value_t = 2)]
-    player_rate: u32,
-    /// Players linked an hour per IP; 0 turns the limit off.
-    #[arg(long, env = "TYPEPPER_REGISTER_RATE", default_value_t = 10)]
-    register_rate: u32,
-    /// Runs stored a UTC day per player.
-    #[arg(long, env = "TYPEPPER_DAILY_RUNS", default_value_t = 1_000)]
-    daily_runs: u32,
-    /// Replay bytes stored a UTC day per player (16 MiB).
-    #[arg(long, env = "TYPEPPER_DAILY_BYTES", default_value_t = 16 << 20)]
-    daily_bytes: u64,
-    /// Days a run is kept unless it is a player's monthly best.
-    #[arg(long, env = "TYPEPPER_RETENTION_DAYS", default_value_t = 8)]
-    retention_days: u32,
-    /// Seconds between retention sweeps.
-    #[arg(long, env = "TYPEPPER_SWEEP_SECS", default_value_t = 600)]
-    sweep_secs: u64,
-    /// Seconds before a request is answered 408.
-    #[arg(long, env = "TYPEPPER_REQUEST_TIMEOUT", default_value_t = 10)]
-    request_timeout: u64,
-    /// Seconds a client has to send a request's headers, and a kept-alive connection may
-    /// sit idle.
-    #[arg(long, env = "TYPEPPER_HEADER_TIMEOUT", default_value_t = 10)]
-    header_timeout: u64,
-    /// Connections served at once; past it, new ones wait to be accepted.
-    #[arg(long, env = "TYPEPPER_MAX_CONNECTIONS", default_value_t = 1024)]
-    max_connections: usize,
-    /// Seconds a shutdown (SIGINT or SIGTERM) waits for requests in flight.
-    #[arg(long, env = "TYPEPPER_SHUTDOWN_TIMEOUT", default_value_t = 10)]
-    shutdown_timeout: u64,
-    /// Most submissions one SQLite commit carries (group commit); 1 commits each alone.
-    #[arg(long, env = "TYPEPPER_GROUP_COMMIT", default_value_t = 64)]
-    group_commit: usize,
-    /// Most PostgreSQL connections this server opens.
-    #[arg(long, env = "TYPEPPER_PG_CONNECTIONS", default_value_t = 16)]
-    pg_connections: usize,
-    /// Seconds a PostgreSQL connection, or the wait for a free one, may take.
-    #[arg(long, env = "TYPEPPER_PG_TIMEOUT", default_value_t = 5)]
-    pg_timeout: u64,
-    /// Take client IPs from X-Forwarded-For (only behind proxies you run): the address
-    /// --proxy-hops from the right, or the rightmost not in --trusted-proxies.
-    #[arg(long, env = "TYPEPPER_TRUST_PROXY")]
-    trust_proxy: bool,
-    /// How many proxies you run in front of the server, each appending to
-    /// X-Forwarded-For.
-    #[arg(long, env = "TYPEPPER_PROXY_HOPS", default_value_t = 1)]
-    proxy_hops: u32,
-    /// Your proxies' addresses or ranges (10.0.0.0/8,2001:db8::/32): X-Forwarded-For
-    /// counts only on connections from them.
-    #[arg(long, env = "TYPEPPER_TRUSTED_PROXIES", value_delimiter = ',')]
-    trusted_proxies: Vec<typepper_server::client::Cidr>,
-    /// Bytes of recently read runs kept in memory (runs over 1/256 of it are not kept).
-    #[arg(long, env = "TYPEPPER_CACHE_BYTES", default_value_t = 64 << 20)]
-    cache_bytes: usize,
-    /// Don't log a line per request.
-    #[arg(long, env = "TYPEPPER_QUIET")]
-    quiet: bool,
+    #[command(flatten)]
+    store: store::Options,
+    #[command(flatten)]
+    urls: Urls,
+    #[command(flatten)]
+    config: Config,
     /// How the log is written: text for people, json (one object a line) for machines.
     #[arg(long, env = "TYPEPPER_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -116,43 +42,6 @@ struct Args {
     /// dir, made on first start.
     #[arg(long, env = "TYPEPPER_SSH_HOST_KEY")]
     ssh_host_key: Option<std::path::PathBuf>,
-    /// SSH connections open at once from one address (an IPv6 /64 counts as one).
-    #[arg(long, env = "TYPEPPER_SSH_PER_IP", default_value_t = 16)]
-    ssh_per_ip: usize,
-    /// SSH connections at once that have not authenticated yet; past it, new ones are
-    /// closed at once.
-    #[arg(long, env = "TYPEPPER_SSH_HANDSHAKES", default_value_t = 64)]
-    ssh_handshakes: usize,
-    /// Seconds an SSH connection has to authenticate, whatever it sends meanwhile.
-    #[arg(long, env = "TYPEPPER_SSH_AUTH_TIMEOUT", default_value_t = 15)]
-    ssh_auth_timeout: u64,
-    /// Seconds an SSH connection may stay open at most.
-    #[arg(long, env = "TYPEPPER_SSH_MAX_TIME", default_value_t = 3_600)]
-    ssh_max_time: u64,
-    /// Seconds a logged-in SSH connection may sit with no command running.
-    #[arg(long, env = "TYPEPPER_SSH_IDLE_TIMEOUT", default_value_t = 60)]
-    ssh_idle_timeout: u64,
-    /// Commands one SSH connection may run; then it is closed (the client connects again).
-    #[arg(long, env = "TYPEPPER_SSH_MAX_COMMANDS", default_value_t = 10_000)]
-    ssh_max_commands: u32,
-    /// Bytes of `v1 submit` bodies the SSH server holds at once while they arrive; past
-    /// it a body is refused (64 MiB).
-    #[arg(long, env = "TYPEPPER_SSH_BODY_BUDGET", default_value_t = 64 << 20)]
-    ssh_body_budget: usize,
-    /// SSH keys one player may link.
-    #[arg(long, env = "TYPEPPER_MAX_KEYS", default_value_t = 8)]
-    max_keys: u32,
-    /// A player's first ranked run over this many wpm waits off the boards until they
-    /// confirm it; 0 turns this off.
-    #[arg(long, env = "TYPEPPER_PENDING_FIRST_WPM", default_value_t = 150)]
-    pending_first_wpm: u32,
-    /// A ranked run more than this many percent above its player's best wpm waits off the
-    /// boards until they confirm it; 0 turns this off.
-    #[arg(long, env = "TYPEPPER_PENDING_OVER_BEST", default_value_t = 30)]
-    pending_over_best: u32,
-    /// A ranked run within this many percent of a waiting run's wpm confirms it.
-    #[arg(long, env = "TYPEPPER_CONFIRM_WITHIN", default_value_t = 25)]
-    confirm_within: u32,
 }
 
 #[derive(clap::Subcommand)]
@@ -189,7 +78,7 @@ enum LogFormat {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let level = if args.quiet {
+    let level = if args.config.quiet {
         tracing::Level::WARN
     } else {
         tracing::Level::INFO
@@ -212,47 +101,8 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
     let addr = listener.local_addr()?;
-    let public = args.public_url.unwrap_or_else(|| format!("http://{addr}"));
-    let mut config = Config::new(&public, args.static_dir.clone());
-    if let Some(api) = args.api_url {
-        config.api_url = api.trim_end_matches('/').to_owned();
-    }
-    if let Some(share) = args.share_url {
-        config.share_url = share.trim_end_matches('/').to_owned();
-    }
-    config.ip_rate = args.ip_rate;
-    config.player_rate = args.player_rate;
-    config.register_per_hour = args.register_rate;
-    config.daily_runs = args.daily_runs;
-    config.daily_bytes = args.daily_bytes;
-    config.retention_days = args.retention_days;
-    config.sweep_secs = args.sweep_secs;
-    config.request_timeout_secs = args.request_timeout;
-    config.header_timeout_secs = args.header_timeout;
-    config.max_connections = args.max_connections;
-    config.shutdown_secs = args.shutdown_timeout;
-    config.proxies = typepper_server::client::Proxies {
-        trust: args.trust_proxy,
-        hops: args.proxy_hops,
-        ranges: args.trusted_proxies,
-    };
-    config.cache_bytes = args.cache_bytes;
-    config.log_requests = !args.quiet;
-    config.max_keys = args.max_keys;
-    config.watch = typepper_server::submit::rank::Watch {
-        first_wpm: args.pending_first_wpm,
-        over_best_percent: args.pending_over_best,
-        confirm_percent: args.confirm_within,
-    };
-    config.ssh = typepper_server::config::SshLimits {
-        per_ip: args.ssh_per_ip,
-        handshakes: args.ssh_handshakes,
-        auth_secs: args.ssh_auth_timeout,
-        max_secs: args.ssh_max_time,
-        idle_secs: args.ssh_idle_timeout,
-        max_commands: args.ssh_max_commands,
-        body_budget: args.ssh_body_budget,
-    };
+    let mut config = args.config.clone();
+    config.listening(args.urls.clone(), addr);
     if config.ssh.body_budget / typepper_server::ssh::BODY_SHARES < typepper_server::MAX_BODY {
         tracing::warn!(
             "--ssh-body-budget {} gives an address {} bytes at once, less than one whole \
@@ -262,32 +112,28 @@ async fn main() -> anyhow::Result<()> {
             typepper_server::MAX_BODY
         );
     }
-    if !args
+    if !config
         .static_dir
         .join("web/pkg/typepper_web_bg.wasm")
         .exists()
     {
         tracing::warn!(
             "{} has no built game (web/pkg): run `cargo xtask serve` to build it",
-            args.static_dir.display()
+            config.static_dir.display()
         );
     }
-    let mut options = store::Options::new(args.database_url.as_deref(), &args.data_dir);
-    options.group_commit = args.group_commit;
-    options.pg_connections = args.pg_connections;
-    options.pg_timeout = std::time::Duration::from_secs(args.pg_timeout);
-    let store = store::open(&options)
+    let store = store::open(&args.store)
         .await
         .context("opening the database")?;
-    let database = match &args.database_url {
+    let database = match &args.store.url {
         Some(u) if u.starts_with("postgres") => "PostgreSQL".to_owned(),
         Some(u) => format!("SQLite at {u}"),
         None => format!(
             "SQLite at {}",
-            args.data_dir.join("typepper.sqlite3").display()
+            args.store.data_dir.join("typepper.sqlite3").display()
         ),
     };
-    let state = Arc::new(State::new(store, config));
+    let state = Arc::new(Shared::new(store, config));
     tokio::spawn(sweep::run(state.clone()));
     let metrics = match args.metrics_listen {
         Some(at) => Some(
@@ -302,7 +148,7 @@ async fn main() -> anyhow::Result<()> {
             let path = args
                 .ssh_host_key
                 .clone()
-                .unwrap_or_else(|| args.data_dir.join("ssh_host_ed25519_key"));
+                .unwrap_or_else(|| args.store.data_dir.join("ssh_host_ed25519_key"));
             let key = typepper_server::ssh::host_key(&path)?;
             let listener = tokio::net::TcpListener::bind(at)
                 .await
@@ -362,8 +208,7 @@ async fn main() -> anyhow::Result<()> {
 
 /// `typepper-server backup PATH`.
 fn backup(args: &Args, to: &std::path::Path) -> anyhow::Result<()> {
-    let options = store::Options::new(args.database_url.as_deref(), &args.data_dir);
-    let Some(from) = options.sqlite_path() else {
+    let Some(from) = args.store.sqlite_path() else {
         anyhow::bail!(
             "the database is PostgreSQL: back it up with pg_dump (see the README), not this"
         );
@@ -386,16 +231,14 @@ enum Moderate<'a> {
 /// `typepper-server hide RUN` and `typepper-server ban NAME`, on the database the server
 /// uses (it may be running: SQLite waits for its writer, PostgreSQL locks the rows).
 async fn moderate(args: &Args, what: Moderate<'_>) -> anyhow::Result<()> {
-    let options = store::Options::new(args.database_url.as_deref(), &args.data_dir);
+    let options = &args.store;
     if options.sqlite_path().is_some_and(|p| !p.exists()) {
         anyhow::bail!(
             "there is no database in {}: give the server's --data-dir or --database-url",
-            args.data_dir.display()
+            options.data_dir.display()
         );
     }
-    let store = store::open(&options)
-        .await
-        .context("opening the database")?;
+    let store = store::open(options).await.context("opening the database")?;
     // Servers running now keep a read run for up to ten minutes: their share pages say
     // so once it is read again.
     let later = "(a running server's share page says so within 10 minutes)";

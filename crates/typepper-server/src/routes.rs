@@ -5,32 +5,27 @@ use std::time::{Duration, Instant};
 
 use askama::Template;
 use axum::Router;
-use axum::body::{Body, Bytes};
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{Extension, Path, Query, State as Extract};
+use axum::body::Body;
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use typepper_engine::{Decimal, Headline, Mode, Unit};
 
-use crate::store::{IssuedSeed, Player, StoreError};
-use crate::submit;
-use crate::{ApiError, ClientIp, Config, SshKey, State};
+use crate::extract::{Authed, Json, Keyed, Registering, register_limit};
+use crate::{ApiError, ClientIp, Config, Shared};
+use crate::{players, secrets, seeds, submit};
 
-type St = Extract<Arc<State>>;
-
-/// An issued seed counts for a round that arrives within this long.
-pub const SEED_LIFETIME_MS: i64 = 3_600_000;
-pub use typepper_api::MAX_OPEN_SEEDS;
+type St = State<Arc<Shared>>;
 
 /// `/v1`: players, seeds, runs, boards.
-pub fn api() -> Router<Arc<State>> {
+pub fn api() -> Router<Arc<Shared>> {
     Router::new()
         .route("/v1/players", post(create_player))
+        .route("/v1/keys", post(link_key))
         .route("/v1/seeds", post(issue_seed))
         .route("/v1/runs/{id}", get(run))
         .route("/v1/boards/{mode}", get(board))
@@ -39,13 +34,13 @@ pub fn api() -> Router<Arc<State>> {
 /// `POST /v1/submit`, apart from the rest: it reads its body against the request's
 /// time itself, and once its runs are being stored it is not cut off (which would store
 /// what is never answered), so it is outside the server's request timeout.
-pub fn submissions() -> Router<Arc<State>> {
+pub fn submissions() -> Router<Arc<Shared>> {
     Router::new().route("/v1/submit", post(submit))
 }
 
 /// The game (from `static_dir`), share pages, and a trivial route for load-test
 /// comparisons.
-pub fn pages(static_dir: &std::path::Path) -> Router<Arc<State>> {
+pub fn pages(static_dir: &std::path::Path) -> Router<Arc<Shared>> {
     Router::new()
         .route("/", get(index))
         .route("/healthz", get(|| async { "ok\n" }))
@@ -66,7 +61,7 @@ pub fn pages(static_dir: &std::path::Path) -> Router<Arc<State>> {
 
 /// Share pages: `/r/<id>`, and `/<id>` on the share host. Each one is a database read
 /// for an id the path names, so they are limited per IP like `/v1`.
-pub fn shares() -> Router<Arc<State>> {
+pub fn shares() -> Router<Arc<Shared>> {
     Router::new()
         .route("/r/{id}", get(share))
         .route("/{id}", get(share_host))
@@ -114,130 +109,52 @@ fn attr(s: &str) -> String {
 /// `POST /v1/players` `{"name": "ada"}`: links a game to a new player.
 async fn create_player(
     st: St,
-    ip: Option<Extension<ClientIp>>,
-    body: Result<Bytes, BytesRejection>,
+    _: Registering,
+    Json(req): Json<typepper_api::NewPlayer>,
 ) -> Result<Response, ApiError> {
-    if let Some(Extension(ClientIp(ip))) = ip {
-        st.register_limit
-            .take(&crate::client::bucket(ip), Instant::now())
-            .map_err(ApiError::RateLimited)?;
-    }
-    let body = body_bytes(body)?;
-    let req: typepper_api::NewPlayer = serde_json::from_slice(&body)
-        .map_err(|_| ApiError::BadRequest(r#"send {"name": "<your name>"} as JSON"#.into()))?;
-    typepper_api::check_name(&req.name).map_err(|e| ApiError::BadRequest(e.into()))?;
-    let token = random_hex(32);
-    let hash = token_hash(&token);
-    let now = st.now_ms();
-    let player = match st.store.create_player(req.name.clone(), hash, now).await {
-        Ok(p) => p,
-        Err(StoreError::NameTaken(n)) => {
-            return Err(ApiError::Conflict(format!(
-                "the name {n} is taken: pick another"
-            )));
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let linked = typepper_api::Player {
-        name: player.name,
-        token,
-    };
+    let linked = players::create(&*st.store, req.name, st.now_ms()).await?;
     Ok((StatusCode::CREATED, axum::Json(linked)).into_response())
 }
 
-fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::TooLarge(crate::MAX_BODY)
-        } else {
-            ApiError::BadRequest(format!("the body could not be read: {e}"))
+/// `POST /v1/keys` `{"name": "ada", "token": null}`, for `v1 link` over SSH: links the
+/// request's SSH key to a new player (under the limits of `POST /v1/players`) or to the
+/// player a web token names. 201 with the player when it is linked now; 200 with the
+/// player's name and no token when the key was linked already.
+async fn link_key(
+    st: St,
+    ip: Option<Extension<ClientIp>>,
+    Keyed(key): Keyed,
+    Json(ask): Json<players::LinkKey>,
+) -> Result<Response, ApiError> {
+    let now = st.now_ms();
+    let create = async |name| {
+        register_limit(&st, ip.as_deref())?;
+        players::create(&*st.store, name, now).await
+    };
+    let linked = players::link_key(&*st.store, key, ask, now, st.config.max_keys, create).await?;
+    Ok(match linked {
+        players::Linked::Now(player) => (StatusCode::CREATED, axum::Json(player)).into_response(),
+        players::Linked::Already(name) => {
+            let player = typepper_api::Player {
+                name,
+                token: String::new(),
+            };
+            (StatusCode::OK, axum::Json(player)).into_response()
         }
     })
-}
-
-pub(crate) fn token_hash(token: &str) -> [u8; 32] {
-    Sha256::digest(token.as_bytes()).into()
-}
-
-/// The player a request is for: its SSH key's, or its `Authorization: Bearer <token>`'s.
-async fn player(st: &State, headers: &HeaderMap, key: Option<&SshKey>) -> Result<Player, ApiError> {
-    const HOW: &str =
-        "link the game first: POST /v1/players, then send Authorization: Bearer <token>";
-    if let Some(SshKey(fingerprint)) = key {
-        return st
-            .store
-            .player_by_key(fingerprint.clone())
-            .await?
-            .ok_or(ApiError::Unauthorized(
-                "this key is not linked to a player: run v1 link <name> first",
-            ));
-    }
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        // The scheme is case-insensitive (RFC 9110 §11.1).
-        .and_then(|v| {
-            v.split_once(' ')
-                .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        })
-        .map(|(_, token)| token)
-        .ok_or(ApiError::Unauthorized(HOW))?;
-    let hash = token_hash(token.trim());
-    st.store
-        .player_by_token(hash)
-        .await?
-        .ok_or(ApiError::Unauthorized(
-            "that token belongs to no player: link the game again",
-        ))
 }
 
 /// `POST /v1/seeds` `{"mode": "time:15"}`: a seed to play a ranked round of that mode on.
 async fn issue_seed(
     st: St,
-    headers: HeaderMap,
-    key: Option<Extension<SshKey>>,
-    body: Result<Bytes, BytesRejection>,
+    Authed(player): Authed,
+    Json(req): Json<typepper_api::SeedRequest>,
 ) -> Result<Response, ApiError> {
-    let player = player(&st, &headers, key.as_ref().map(|k| &k.0)).await?;
-    let body = body_bytes(body)?;
-    let req: typepper_api::SeedRequest = serde_json::from_slice(&body).map_err(|_| {
-        ApiError::BadRequest(r#"send {"mode": "<a mode key, e.g. time:15>"} as JSON"#.into())
-    })?;
     let mode: Mode = req
         .mode
         .parse()
         .map_err(|e: typepper_engine::ModeError| ApiError::BadRequest(e.to_string()))?;
-    if !mode.rankable() {
-        return Err(ApiError::BadRequest(format!(
-            "no seeds for {mode}: {}",
-            crate::submit::rank::Unranked::Drill
-        )));
-    }
-    let now = st.now_ms();
-    // A collision (one in 2⁶⁴ a pair) draws again.
-    let mut issued = None;
-    for _ in 0..3 {
-        let mut bytes = [0u8; 8];
-        random(&mut bytes);
-        let seed = IssuedSeed {
-            seed: u64::from_le_bytes(bytes),
-            player: player.id,
-            mode: mode.key(),
-            issued_ms: now,
-            expires_ms: now + SEED_LIFETIME_MS,
-            run: None,
-        };
-        match st.store.issue_seed(seed.clone(), MAX_OPEN_SEEDS).await {
-            Err(StoreError::SeedTaken(_)) => continue,
-            Err(e) => return Err(e.into()),
-            Ok(()) => {
-                issued = Some(seed);
-                break;
-            }
-        }
-    }
-    let issued =
-        issued.ok_or_else(|| ApiError::Internal("three seeds in a row were taken".into()))?;
+    let issued = seeds::issue(&*st.store, player.id, mode, st.now_ms()).await?;
     let answer = typepper_api::IssuedSeed {
         mode: issued.mode,
         seed: issued.seed,
@@ -248,15 +165,9 @@ async fn issue_seed(
 
 /// `POST /v1/submit`: judge every replay of the body, store the good ones, answer a line
 /// each.
-async fn submit(
-    st: St,
-    headers: HeaderMap,
-    key: Option<Extension<SshKey>>,
-    body: Body,
-) -> Result<Response, ApiError> {
+async fn submit(st: St, Authed(player): Authed, body: Body) -> Result<Response, ApiError> {
     let started = Instant::now();
     let budget = Duration::from_secs(st.config.request_timeout_secs);
-    let player = player(&st, &headers, key.as_ref().map(|k| &k.0)).await?;
     let body = match tokio::time::timeout(budget, axum::body::to_bytes(body, crate::MAX_BODY)).await
     {
         Err(_) => return Err(ApiError::Timeout),
@@ -312,7 +223,7 @@ async fn submit(
             bytes: st.config.daily_bytes,
         },
         watch: st.config.watch,
-        new_id: run_id,
+        new_id: secrets::run_id,
     };
     // Not started within the request's time, it is not done at all: nothing is stored
     // that is not answered. Once started it finishes (in milliseconds) and is answered.
@@ -354,38 +265,8 @@ fn secs_to_tomorrow(now_ms: i64) -> u64 {
     u64::try_from(day_ms - now_ms.rem_euclid(day_ms)).map_or(1, |ms| ms.div_ceil(1000))
 }
 
-/// 8 base62 characters from the OS's randomness.
-fn run_id() -> String {
-    const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    let mut id = String::with_capacity(8);
-    while id.len() < 8 {
-        let mut bytes = [0u8; 16];
-        random(&mut bytes);
-        // 248 = 4 × 62: bytes above it would favour the first characters.
-        for b in bytes.into_iter().filter(|&b| b < 248) {
-            if id.len() < 8 {
-                id.push(char::from(ALPHABET[usize::from(b % 62)]));
-            }
-        }
-    }
-    id
-}
-
-pub(crate) fn random(buf: &mut [u8]) {
-    if let Err(e) = getrandom::fill(buf) {
-        // No OS randomness means no safe ids or tokens: stop rather than guess.
-        panic!("the OS random source failed: {e}");
-    }
-}
-
-fn random_hex(n: usize) -> String {
-    let mut bytes = vec![0u8; n];
-    random(&mut bytes);
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// The run with `id`, from memory when it was read lately (or found missing lately).
-async fn cached_run(st: &State, id: &str) -> Result<Option<Arc<crate::store::Run>>, ApiError> {
+async fn cached_run(st: &Shared, id: &str) -> Result<Option<Arc<crate::store::Run>>, ApiError> {
     match st.runs.get(id, Instant::now()) {
         crate::cache::Lookup::Found(run) => return Ok(Some(run)),
         crate::cache::Lookup::Missing => return Ok(None),
@@ -536,7 +417,7 @@ async fn share_host(
     share_page(&st, id).await
 }
 
-async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
+async fn share_page(st: &Shared, id: String) -> Result<Response, ApiError> {
     let game = st.config.public_url.as_str();
     let found = if typepper_api::is_run_id(&id) {
         cached_run(st, &id).await?
@@ -610,14 +491,6 @@ async fn share_page(st: &State, id: String) -> Result<Response, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ids_are_eight_base62_characters() {
-        for _ in 0..100 {
-            assert!(typepper_api::is_run_id(&run_id()));
-        }
-        assert_ne!(run_id(), run_id());
-    }
 
     #[test]
     fn months_and_days_read_as_the_api_writes_them() {

@@ -8,7 +8,7 @@
 //! | `v1 submit` | the body of `POST /v1/submit` | its answer lines |
 //! | `v1 replay <id>` | — | the run's replay bytes |
 //! | `v1 board <mode> [YYYY-MM]` | — | the board, as `GET /v1/boards/<mode>` answers |
-//! | `v1 link <name>` | — | the new player, as `POST /v1/players` answers; the key is linked to it |
+//! | `v1 link <name>` | — | the new player, as `POST /v1/players` answers; the key is linked to it (`POST /v1/keys`) |
 //! | `v1 link <name> <token>` | — | the same, for a player linked on the web |
 //! | `v1 seed <mode>` | — | an issued seed, as `POST /v1/seeds` answers |
 //!
@@ -65,7 +65,7 @@ use typepper_api::Exit;
 
 use crate::config::SshLimits;
 use crate::serve::Acceptor;
-use crate::{MAX_BODY, SshKey, State};
+use crate::{MAX_BODY, Shared, SshKey};
 
 /// Session channels one connection may have open at once.
 pub const MAX_CHANNELS: usize = 4;
@@ -91,7 +91,7 @@ pub fn host_key(path: &Path) -> anyhow::Result<PrivateKey> {
             .with_context(|| format!("reading the SSH host key {}", path.display()));
     }
     let mut seed = [0u8; 32];
-    crate::routes::random(&mut seed);
+    crate::secrets::random(&mut seed);
     let key = PrivateKey::from(Ed25519Keypair::from_seed(&seed));
     let text = key
         .to_openssh(LineEnding::LF)
@@ -153,7 +153,7 @@ pub const BODY_SHARES: usize = 16;
 /// that no one host takes what everyone shares.
 struct Gate {
     limits: SshLimits,
-    state: Arc<State>,
+    state: Arc<Shared>,
     addresses: Mutex<HashMap<IpAddr, Address>>,
     handshaking: AtomicUsize,
     /// Keys being linked now: a key links one player, even asked for twice at once.
@@ -201,7 +201,7 @@ impl Gate {
         let refused = all >= cap
             || (all > half && {
                 let mut draw = [0u8; 2];
-                crate::routes::random(&mut draw);
+                crate::secrets::random(&mut draw);
                 usize::from(u16::from_le_bytes(draw)) % (cap - half) < all - half
             });
         if refused {
@@ -314,7 +314,7 @@ impl Drop for Socket {
 pub async fn serve_ssh(
     listener: TcpListener,
     host_key: PrivateKey,
-    state: Arc<State>,
+    state: Arc<Shared>,
     router: Router,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
@@ -411,7 +411,7 @@ async fn connection(
     stream: tokio::net::TcpStream,
     socket: Socket,
     slot: Arc<Slot>,
-    state: Arc<State>,
+    state: Arc<Shared>,
     router: Router,
     peer: SocketAddr,
 ) {
@@ -592,7 +592,7 @@ impl Chan {
 
 /// One SSH connection.
 struct Conn {
-    state: Arc<State>,
+    state: Arc<Shared>,
     router: Router,
     peer: SocketAddr,
     /// The fingerprint of the key it authenticated with.
@@ -640,7 +640,7 @@ impl Conn {
         );
         let ends = self.ends.clone();
         tokio::spawn(async move {
-            let outcome = execute(&state, router, peer, key, command, stdin).await;
+            let outcome = execute(router, peer, key, command, stdin).await;
             drop(linking);
             let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
             answer(&handle, channel, outcome, &chan, &ends, budget).await;
@@ -757,7 +757,6 @@ async fn answer(
 
 /// Runs `command` through the HTTP routes, as the client at `peer` with `key`.
 async fn execute(
-    state: &State,
     router: Router,
     peer: SocketAddr,
     key: Option<String>,
@@ -847,79 +846,23 @@ async fn execute(
             answered(call(request(Method::POST, "/v1/seeds".into(), body)).await)
         }
         Command::Link(name, token) => {
-            let Some(fingerprint) = key.clone() else {
+            if key.is_none() {
                 return Outcome::refused("no key: connect with a public key to link it");
-            };
-            link(state, call, request, fingerprint, name, token).await
-        }
-    }
-}
-
-/// `v1 link`: the key is linked to a new player, or to the player a web token names. A
-/// key belongs to one player: one linked already is answered as that player (no token,
-/// whatever name was asked for), before any new player is made; and it can't be linked to
-/// another player's token.
-async fn link<C, F>(
-    state: &State,
-    call: C,
-    request: impl Fn(Method, String, Vec<u8>) -> Option<Request<Body>>,
-    key: String,
-    name: String,
-    token: Option<String>,
-) -> Outcome
-where
-    C: Fn(Option<Request<Body>>) -> F,
-    F: Future<Output = (StatusCode, Vec<u8>)>,
-{
-    match state.store.player_by_key(key.clone()).await {
-        // Linked already, and asked for a new player: it is that player, whatever name was
-        // asked for. Its token isn't kept in the clear; over SSH the key is what links it.
-        Ok(Some(linked)) if token.is_none() => {
-            let player = typepper_api::Player {
-                name: linked.name.clone(),
-                token: String::new(),
-            };
-            let mut answer = Outcome::ok(serde_json::to_vec(&player).unwrap_or_default());
-            answer.stderr = format!("this key is linked to {} already", linked.name);
-            return answer;
-        }
-        // Linked already, with a web player's token: `link_key` below says whether it is
-        // the same player.
-        Ok(_) => {}
-        Err(e) => return Outcome::refused(crate::ApiError::from(e).to_string()),
-    }
-    let player = match token {
-        // A new player, through the route the web links with (its limits, its checks).
-        None => {
-            let body = serde_json::to_vec(&typepper_api::NewPlayer { name }).unwrap_or_default();
-            let (status, body) = call(request(Method::POST, "/v1/players".into(), body)).await;
-            if !status.is_success() {
-                return Outcome::refused(String::from_utf8_lossy(&body).trim().to_owned());
             }
-            match serde_json::from_slice::<typepper_api::Player>(&body) {
-                Ok(p) => p,
-                Err(e) => return Outcome::refused(format!("linking failed: {e}")),
+            let body =
+                serde_json::to_vec(&crate::players::LinkKey { name, token }).unwrap_or_default();
+            let (status, body) = call(request(Method::POST, "/v1/keys".into(), body)).await;
+            // 200 rather than 201: the key was linked already, and stays its player's.
+            let already = (status == StatusCode::OK)
+                .then(|| serde_json::from_slice::<typepper_api::Player>(&body).ok())
+                .flatten();
+            let mut outcome = answered((status, body));
+            if let Some(player) = already {
+                outcome.stderr = format!("this key is linked to {} already", player.name);
             }
+            outcome
         }
-        Some(token) => typepper_api::Player { name, token },
-    };
-    let found = state
-        .store
-        .player_by_token(crate::routes::token_hash(&player.token))
-        .await;
-    let id = match found {
-        Ok(Some(p)) if p.name.eq_ignore_ascii_case(&player.name) => p.id,
-        Ok(_) => return Outcome::refused(format!("{} has no such token", player.name)),
-        Err(e) => return Outcome::refused(crate::ApiError::from(e).to_string()),
-    };
-    let linked = state
-        .store
-        .link_key(key, id, state.now_ms(), state.config.max_keys)
-        .await;
-    if let Err(e) = linked {
-        return Outcome::refused(crate::ApiError::from(e).to_string());
     }
-    Outcome::ok(serde_json::to_vec(&player).unwrap_or_default())
 }
 
 impl russh::server::Handler for Conn {

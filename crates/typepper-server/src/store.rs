@@ -242,6 +242,32 @@ impl Expiring {
     }
 }
 
+impl Expiring {
+    /// Its table, and the two columns of its key in [`RowKey`]'s order (a player's id
+    /// twice).
+    fn table(self) -> (&'static str, &'static str) {
+        match self {
+            Expiring::Runs => ("runs", "created_ms, id"),
+            Expiring::Seeds => ("seeds", "expires_ms, seed"),
+            Expiring::Usage => ("usage", "day, player_id"),
+            Expiring::Players => ("players", "id, id"),
+        }
+    }
+}
+
+impl RowKey {
+    /// Its two columns as a statement's arguments (a player's id is both).
+    fn args(&self) -> [tx::Arg<'_>; 2] {
+        use tx::Arg;
+        match self {
+            RowKey::Run(t, id) => [Arg::I64(*t), Arg::Text(id)],
+            RowKey::Seed(t, seed) => [Arg::I64(*t), Arg::I64(*seed)],
+            RowKey::Usage(day, player) => [Arg::Text(day), Arg::I64(*player)],
+            RowKey::Player(id) => [Arg::I64(*id), Arg::I64(*id)],
+        }
+    }
+}
+
 impl std::fmt::Display for Expiring {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -524,20 +550,48 @@ pub struct Horizon {
     pub unused_players_before_ms: i64,
 }
 
+impl Horizon {
+    /// What the condition of `kind`'s rows compares with; each backend writes the
+    /// condition in its own dialect.
+    fn bound(&self, kind: Expiring) -> tx::Arg<'_> {
+        match kind {
+            Expiring::Runs => tx::Arg::I64(self.runs_before_ms),
+            Expiring::Seeds => tx::Arg::I64(self.seeds_before_ms),
+            Expiring::Usage => tx::Arg::Text(&self.usage_before_day),
+            Expiring::Players => tx::Arg::I64(self.unused_players_before_ms),
+        }
+    }
+}
+
 /// How a store is opened: where, and its limits.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct Options {
-    /// `postgres://…` / `postgresql://…`, or `sqlite://<path>` / a bare path; with none,
-    /// `typepper.sqlite3` in `data_dir`.
+    /// Database: postgres://… for PostgreSQL, or a SQLite file path (sqlite://path).
+    /// Without it, SQLite in the data dir.
+    #[arg(
+        long = "database-url",
+        value_name = "DATABASE_URL",
+        env = "TYPEPPER_DATABASE_URL",
+        global = true
+    )]
     pub url: Option<String>,
-    /// The embedded database's folder.
+    /// Where the embedded SQLite database lives.
+    #[arg(long, env = "TYPEPPER_DATA_DIR", default_value = "data", global = true)]
     pub data_dir: std::path::PathBuf,
-    /// Most submissions one SQLite commit carries (1: a commit each).
+    /// Most submissions one SQLite commit carries (group commit); 1 commits each alone.
+    #[arg(long, env = "TYPEPPER_GROUP_COMMIT", default_value_t = 64)]
     pub group_commit: usize,
     /// Most PostgreSQL connections this server opens.
+    #[arg(long, env = "TYPEPPER_PG_CONNECTIONS", default_value_t = 16)]
     pub pg_connections: usize,
-    /// How long a PostgreSQL connection, or a wait for a free one, may take.
+    /// Seconds a PostgreSQL connection, or the wait for a free one, may take.
+    #[arg(long, env = "TYPEPPER_PG_TIMEOUT", default_value = "5", value_parser = seconds)]
     pub pg_timeout: std::time::Duration,
+}
+
+/// A flag's whole seconds as a duration.
+fn seconds(s: &str) -> Result<std::time::Duration, std::num::ParseIntError> {
+    s.parse().map(std::time::Duration::from_secs)
 }
 
 impl Options {
@@ -546,9 +600,7 @@ impl Options {
         Options {
             url: url.map(str::to_owned),
             data_dir: data_dir.to_owned(),
-            group_commit: 64,
-            pg_connections: 16,
-            pg_timeout: std::time::Duration::from_secs(5),
+            ..crate::defaults::of()
         }
     }
 

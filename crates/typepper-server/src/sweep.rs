@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::State;
+use crate::Shared;
 use crate::store::{Expiring, Horizon, Store, Swept};
 
 /// Rows of a kind deleted per batch, so that a big sweep never holds the database for
@@ -22,7 +22,7 @@ const USAGE_DAYS: i64 = 2;
 const DAY_MS: i64 = 86_400_000;
 
 /// Deletes everything expired now; returns how much.
-pub async fn sweep_once(state: &State) -> Swept {
+pub async fn sweep_once(state: &Shared) -> Swept {
     let now = state.now_ms();
     let horizon = Horizon {
         runs_before_ms: now - i64::from(state.config.retention_days) * DAY_MS,
@@ -94,7 +94,7 @@ pub async fn sweep(store: &dyn Store, horizon: &Horizon, batch: u32) -> Swept {
 }
 
 /// Sweeps every `--sweep-secs`, forever.
-pub async fn run(state: Arc<State>) {
+pub async fn run(state: Arc<Shared>) {
     let mut every = tokio::time::interval(Duration::from_secs(state.config.sweep_secs.max(1)));
     loop {
         every.tick().await;

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use typepper_engine::Mode;
 use typepper_engine::synth::{Typist, synth};
 use typepper_server::store::Options;
-use typepper_server::{Config, Limits, State, app, serve};
+use typepper_server::{Config, Limits, Shared, app, serve};
 
 /// A server on a free port, stopped when `stop` is sent or dropped.
 struct Running {
@@ -33,7 +33,7 @@ async fn start(tweak: impl FnOnce(&mut Config)) -> Running {
     let options = Options::new(None, &dir.path().join("data"));
     let store = typepper_server::store::open(&options).await.unwrap();
     let mut config = Config::new("http://typepper.test", dir.path().to_owned());
-    config.log_requests = false;
+    config.quiet = true;
     config.ip_rate = 0;
     config.player_rate = 0;
     config.register_per_hour = 0;
@@ -41,7 +41,7 @@ async fn start(tweak: impl FnOnce(&mut Config)) -> Running {
     config.shutdown_secs = 2;
     tweak(&mut config);
     let limits = Limits::of(&config);
-    let router = app(Arc::new(State::new(store, config)));
+    let router = app(Arc::new(Shared::new(store, config)));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -15,6 +15,10 @@ use std::time::Duration;
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Mode, Replay};
 
+// The ssh options `xtask term` runs OpenSSH with, written once there.
+#[path = "../../xtask/src/ssh_client.rs"]
+mod ssh_client;
+
 /// The server with HTTP and SSH on free ports; killed when dropped.
 struct Server {
     child: Killed,
@@ -179,22 +183,9 @@ impl Player {
         }
         c.arg("-i")
             .arg(&self.key)
-            .args([
-                "-p",
-                &self.ssh.port().to_string(),
-                "-o",
-                "BatchMode=yes",
-                "-o",
-                "IdentitiesOnly=yes",
-                "-o",
-                "StrictHostKeyChecking=no",
-                "-o",
-                "UserKnownHostsFile=/dev/null",
-                "-o",
-                "LogLevel=ERROR",
-                "127.0.0.1",
-                command,
-            ])
+            .args(["-p", &self.ssh.port().to_string()])
+            .args(ssh_client::THROWAWAY)
+            .args(["127.0.0.1", command])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         c

@@ -13,6 +13,7 @@ mod modules;
 mod pg;
 mod procs;
 mod sh;
+mod ssh_client;
 mod tasks;
 mod term;
 mod web;

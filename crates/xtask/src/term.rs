@@ -304,20 +304,10 @@ fn ssh_beside_http(server: &Server, dir: &Path) -> Result<Vec<(String, Vec<Durat
     let control = dir.join("mux");
     let ssh = |command: &str, stdin: &[u8], shared: bool| -> Result<Vec<u8>> {
         let mut c = Command::new("ssh");
-        c.arg("-i").arg(&key).args([
-            "-p",
-            port,
-            "-o",
-            "BatchMode=yes",
-            "-o",
-            "IdentitiesOnly=yes",
-            "-o",
-            "StrictHostKeyChecking=no",
-            "-o",
-            "UserKnownHostsFile=/dev/null",
-            "-o",
-            "LogLevel=ERROR",
-        ]);
+        c.arg("-i")
+            .arg(&key)
+            .args(["-p", port])
+            .args(crate::ssh_client::THROWAWAY);
         if shared {
             c.args(["-o", "ControlMaster=auto", "-o", "ControlPersist=60"])
                 .arg("-o")

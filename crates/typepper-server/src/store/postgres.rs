@@ -354,14 +354,14 @@ impl Store for PgStore {
     ) -> Fut<'_, Vec<RowKey>> {
         Box::pin(async move {
             let c = self.client().await?;
-            let (table, expired, at, key) = expiring(kind, &horizon);
-            let (a, b) = bind(&after);
+            let ((table, key), expired) = (kind.table(), expired_when(kind));
+            let (at, [a, b]) = (horizon.bound(kind), after.args());
             let sql = format!(
                 "SELECT {key} FROM {table} WHERE {expired} AND ({key}) > ($2, $3)
                  ORDER BY {key} LIMIT $4"
             );
             let rows = c
-                .query(&sql, &[&*at, &*a, &*b, &i64::from(batch)])
+                .query(&sql, &[&at, &a, &b, &i64::from(batch)])
                 .await
                 .map_err(db)?;
             Ok(rows
@@ -385,11 +385,10 @@ impl Store for PgStore {
     ) -> Fut<'_, u64> {
         Box::pin(async move {
             let mut c = self.client().await?;
-            let (table, expired, at, key) = expiring(kind, &horizon);
-            let ((a, b), (y, z)) = (bind(&after), bind(&through));
+            let ((table, key), expired) = (kind.table(), expired_when(kind));
+            let (at, [a, b], [y, z]) = (horizon.bound(kind), after.args(), through.args());
             let range = format!("{expired} AND ({key}) > ($2, $3) AND ({key}) <= ($4, $5)");
-            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 5] =
-                [&*at, &*a, &*b, &*y, &*z];
+            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 5] = [&at, &a, &b, &y, &z];
             let tx = c.transaction().await.map_err(db)?;
             if kind == Expiring::Players {
                 // Locked, so that a submission that starts meanwhile waits, then finds no
@@ -516,51 +515,15 @@ impl Store for PgStore {
     }
 }
 
-/// A value for a statement's parameter.
-type Param = Box<dyn tokio_postgres::types::ToSql + Sync + Send>;
-
-/// What makes a row of `kind` expired at `horizon`: its table, the condition (reading
-/// the horizon as $1), the horizon's value, and the two columns of its key (a player's
-/// id twice).
-fn expiring(
-    kind: Expiring,
-    horizon: &Horizon,
-) -> (&'static str, &'static str, Param, &'static str) {
+/// What makes a row of `kind` expired, reading its horizon ([`Horizon::bound`]) as $1.
+fn expired_when(kind: Expiring) -> &'static str {
     match kind {
-        Expiring::Runs => (
-            "runs",
-            "created_ms < $1 AND NOT EXISTS (SELECT 1 FROM bests WHERE bests.run_id = runs.id)",
-            Box::new(horizon.runs_before_ms),
-            "created_ms, id",
-        ),
-        Expiring::Seeds => (
-            "seeds",
-            "expires_ms < $1",
-            Box::new(horizon.seeds_before_ms),
-            "expires_ms, seed",
-        ),
-        Expiring::Usage => (
-            "usage",
-            "day < $1",
-            Box::new(horizon.usage_before_day.clone()),
-            "day, player_id",
-        ),
-        Expiring::Players => (
-            "players",
-            "created_ms < $1 AND NOT used",
-            Box::new(horizon.unused_players_before_ms),
-            "id, id",
-        ),
-    }
-}
-
-/// A key's two columns as parameters (a player's id is both).
-fn bind(key: &RowKey) -> (Param, Param) {
-    match key.clone() {
-        RowKey::Run(t, id) => (Box::new(t), Box::new(id)),
-        RowKey::Seed(t, seed) => (Box::new(t), Box::new(seed)),
-        RowKey::Usage(day, player) => (Box::new(day), Box::new(player)),
-        RowKey::Player(id) => (Box::new(id), Box::new(id)),
+        Expiring::Runs => {
+            "created_ms < $1 AND NOT EXISTS (SELECT 1 FROM bests WHERE bests.run_id = runs.id)"
+        }
+        Expiring::Seeds => "expires_ms < $1",
+        Expiring::Usage => "day < $1",
+        Expiring::Players => "created_ms < $1 AND NOT used",
     }
 }
 

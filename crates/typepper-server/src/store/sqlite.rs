@@ -575,12 +575,12 @@ fn expired(
     after: &RowKey,
     batch: u32,
 ) -> rusqlite::Result<Vec<RowKey>> {
-    let (table, expired, at, key) = expiring(kind, horizon);
+    let ((table, key), expired) = (kind.table(), expired_when(kind));
     let sql = format!(
         "SELECT {key} FROM {table} WHERE {expired} AND ({key}) > (?2, ?3) ORDER BY {key} LIMIT ?4"
     );
     let mut s = c.prepare_cached(&sql)?;
-    let (a, b) = bind(after);
+    let (at, [a, b]) = (horizon.bound(kind), after.args());
     let rows = s.query_map(params![at, a, b, batch], |r| {
         Ok(match kind {
             Expiring::Runs => RowKey::Run(r.get(0)?, r.get(1)?),
@@ -592,57 +592,15 @@ fn expired(
     rows.collect()
 }
 
-/// What makes a row of `kind` expired at `horizon`: its table, the condition (reading
-/// the horizon as ?1), the horizon's value, and the two columns of its key (a player's
-/// id twice).
-fn expiring(
-    kind: Expiring,
-    horizon: &Horizon,
-) -> (
-    &'static str,
-    &'static str,
-    rusqlite::types::Value,
-    &'static str,
-) {
-    use rusqlite::types::Value;
+/// What makes a row of `kind` expired, reading its horizon ([`Horizon::bound`]) as ?1.
+fn expired_when(kind: Expiring) -> &'static str {
     match kind {
         // `NOT IN` reads the bests once for the statement, where `NOT EXISTS` would look
         // each run up (there is no index on their run ids).
-        Expiring::Runs => (
-            "runs",
-            "created_ms < ?1 AND id NOT IN (SELECT run_id FROM bests)",
-            Value::Integer(horizon.runs_before_ms),
-            "created_ms, id",
-        ),
-        Expiring::Seeds => (
-            "seeds",
-            "expires_ms < ?1",
-            Value::Integer(horizon.seeds_before_ms),
-            "expires_ms, seed",
-        ),
-        Expiring::Usage => (
-            "usage",
-            "day < ?1",
-            Value::Text(horizon.usage_before_day.clone()),
-            "day, player_id",
-        ),
-        Expiring::Players => (
-            "players",
-            "created_ms < ?1 AND used = 0",
-            Value::Integer(horizon.unused_players_before_ms),
-            "id, id",
-        ),
-    }
-}
-
-/// A key's two columns as SQL values (a player's id is both).
-fn bind(key: &RowKey) -> (rusqlite::types::Value, rusqlite::types::Value) {
-    use rusqlite::types::Value;
-    match key {
-        RowKey::Run(t, id) => (Value::Integer(*t), Value::Text(id.clone())),
-        RowKey::Seed(t, seed) => (Value::Integer(*t), Value::Integer(*seed)),
-        RowKey::Usage(day, player) => (Value::Text(day.clone()), Value::Integer(*player)),
-        RowKey::Player(id) => (Value::Integer(*id), Value::Integer(*id)),
+        Expiring::Runs => "created_ms < ?1 AND id NOT IN (SELECT run_id FROM bests)",
+        Expiring::Seeds => "expires_ms < ?1",
+        Expiring::Usage => "day < ?1",
+        Expiring::Players => "created_ms < ?1 AND used = 0",
     }
 }
 
@@ -655,8 +613,8 @@ fn delete_expired(
     after: &RowKey,
     through: &RowKey,
 ) -> Result<u64, StoreError> {
-    let (table, expired, at, key) = expiring(kind, horizon);
-    let ((a, b), (y, z)) = (bind(after), bind(through));
+    let ((table, key), expired) = (kind.table(), expired_when(kind));
+    let (at, [a, b], [y, z]) = (horizon.bound(kind), after.args(), through.args());
     let range = format!("{expired} AND ({key}) > (?2, ?3) AND ({key}) <= (?4, ?5)");
     if kind == Expiring::Players {
         for rows in PLAYER_ROWS {

@@ -46,23 +46,39 @@ pub struct Standing {
 
 /// When a ranked run waits off the boards for its player to confirm it. A threshold of 0
 /// turns its check off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::Args)]
 pub struct Watch {
-    /// A player's first ranked run over this many wpm waits.
+    /// A player's first ranked run over this many wpm waits off the boards until they
+    /// confirm it; 0 turns this off.
+    #[arg(
+        long = "pending-first-wpm",
+        value_name = "PENDING_FIRST_WPM",
+        env = "TYPEPPER_PENDING_FIRST_WPM",
+        default_value_t = 150
+    )]
     pub first_wpm: u32,
-    /// A ranked run more than this many percent above the player's best wpm waits.
+    /// A ranked run more than this many percent above its player's best wpm waits off the
+    /// boards until they confirm it; 0 turns this off.
+    #[arg(
+        long = "pending-over-best",
+        value_name = "PENDING_OVER_BEST",
+        env = "TYPEPPER_PENDING_OVER_BEST",
+        default_value_t = 30
+    )]
     pub over_best_percent: u32,
-    /// A later ranked run within this many percent of a waiting one's wpm confirms it.
+    /// A ranked run within this many percent of a waiting run's wpm confirms it.
+    #[arg(
+        long = "confirm-within",
+        value_name = "CONFIRM_WITHIN",
+        env = "TYPEPPER_CONFIRM_WITHIN",
+        default_value_t = 25
+    )]
     pub confirm_percent: u32,
 }
 
 impl Default for Watch {
     fn default() -> Watch {
-        Watch {
-            first_wpm: 150,
-            over_best_percent: 30,
-            confirm_percent: 25,
-        }
+        crate::defaults::of()
     }
 }
 

@@ -424,3 +424,24 @@ async fn control_characters_in_a_path_never_reach_a_page() {
         assert!(!text.contains("Set-Cookie"), "{path}: {text}");
     }
 }
+
+/// `v1 link`'s route links the SSH key the SSH server puts on a request; a request over
+/// HTTP has none, so it links nothing and makes no player.
+#[tokio::test]
+async fn linking_a_key_over_http_makes_no_player() {
+    let srv = Server::new().await;
+    let reply = srv
+        .send(
+            request(Method::POST, "/v1/keys")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(r#"{"name": "ada", "token": null}"#))
+                .expect("a request"),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND, "{}", reply.text());
+    assert_eq!(
+        reply.text(),
+        "no key: connect with a public key to link it\n"
+    );
+    srv.link("ada").await;
+}

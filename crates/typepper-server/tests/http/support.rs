@@ -17,7 +17,7 @@ use tower::ServiceExt;
 use typepper_api::Line;
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Mode, Replay};
-use typepper_server::{Config, State, app};
+use typepper_server::{Config, Shared, app};
 
 use crate::pg::FreshDb;
 
@@ -42,7 +42,7 @@ pub const WASM: &[u8] = b"\0asm\x01\0\0\0";
 
 /// A server for one test.
 pub struct Server {
-    pub state: Arc<State>,
+    pub state: Arc<Shared>,
     router: Router,
     clock: Arc<AtomicI64>,
     /// Holds the database and the static files until the test ends.
@@ -95,7 +95,7 @@ impl Server {
             typepper_server::store::Options::new(url.as_deref(), &dir.path().join("data"));
         let store = typepper_server::store::open(&options).await.expect("store");
         let mut config = Config::new(PUBLIC, static_dir);
-        config.log_requests = false;
+        config.quiet = true;
         config.ip_rate = 0;
         config.player_rate = 0;
         config.register_per_hour = 0;
@@ -109,7 +109,7 @@ impl Server {
         tweak(&mut config);
         let clock = Arc::new(AtomicI64::new(DEC_10));
         let read = clock.clone();
-        let state = Arc::new(State::with_clock(
+        let state = Arc::new(Shared::with_clock(
             store,
             config,
             Arc::new(move || read.load(Ordering::SeqCst)),
