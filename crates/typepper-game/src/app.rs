@@ -1315,6 +1315,19 @@ mod tests {
         App::new(7, &storage::Stored::default(), None).0
     }
 
+    /// A board's row of ada's, ranked `rank`, of run `run`.
+    fn board_row(rank: u32, run: &str) -> BoardRow {
+        BoardRow {
+            rank,
+            name: "ada".into(),
+            score: 90,
+            wpm: 90.0,
+            accuracy: 97.5,
+            run: run.into(),
+            time: "2026-12-01T19:52:00Z".into(),
+        }
+    }
+
     fn linked() -> App {
         let mut app = fresh();
         app.player = Some(Player {
@@ -1551,16 +1564,8 @@ mod tests {
             [Effect::FetchBoard("time:60".into())]
         );
         assert!(app.pick(0, at(t)).is_empty(), "no rows yet");
-        let row = |run: &str| BoardRow {
-            rank: 1,
-            name: "ada".into(),
-            score: 90,
-            wpm: 90.0,
-            accuracy: 97.5,
-            run: run.into(),
-            time: "2026-12-01T19:52:00Z".into(),
-        };
-        app.board_loaded("time:60", Ok(vec![row("aaaaaaaa"), row("bbbbbbbb")]));
+        let rows = vec![board_row(1, "aaaaaaaa"), board_row(2, "bbbbbbbb")];
+        app.board_loaded("time:60", Ok(rows));
         assert_eq!(
             app.pick(1, at(t)),
             vec![Effect::FetchRun("bbbbbbbb".into())]
@@ -1778,15 +1783,7 @@ mod tests {
             app.key(Key::Right, at(0.0)),
             vec![Effect::FetchBoard("time:30".into())]
         );
-        let row = |rank: u32, run: &str| BoardRow {
-            rank,
-            name: "ada".into(),
-            score: 90,
-            wpm: 90.0,
-            accuracy: 97.5,
-            run: run.into(),
-            time: "2026-12-01T19:52:00Z".into(),
-        };
+        let row = board_row;
         app.board_loaded("time:15", Ok(vec![row(1, "stale")]));
         let Screen::Boards(b) = &app.screen else {
             panic!()

@@ -34,21 +34,20 @@ fn every_stop_shows_what_it_names() {
         let stop = stops.iter().find(|s| s.name == name).expect(name);
         stop.model.words().join(" | ")
     };
-    assert!(
-        words("link, refused").contains("letters, digits"),
-        "{}",
-        words("link, refused")
-    );
-    assert!(words("menu, linked, BLITZ 15s ranked").contains("RANKED"));
-    assert!(words("results, ranked and shared").contains("share http://typepper.test/r/abcdEFGH"));
-    assert!(
-        words("results, a race").contains("won by"),
-        "{}",
-        words("results, a race")
-    );
-    assert!(words("playing, HOT PURSUIT").contains("flame "));
-    assert!(words("keys, by errors").contains("d drills these:"));
-    assert!(words("boards, rows").contains("grace"));
-    assert!(words("boards, empty").contains("be the first"));
-    assert!(words("menu, a notice").contains("not a replay"));
+    for (name, says) in [
+        ("link, refused", "letters, digits"),
+        ("menu, linked, BLITZ 15s ranked", "RANKED"),
+        (
+            "results, ranked and shared",
+            "share http://typepper.test/r/abcdEFGH",
+        ),
+        ("results, a race", "won by"),
+        ("playing, HOT PURSUIT", "flame "),
+        ("keys, by errors", "d drills these:"),
+        ("boards, rows", "grace"),
+        ("boards, empty", "be the first"),
+        ("menu, a notice", "not a replay"),
+    ] {
+        assert!(words(name).contains(says), "{name}: {}", words(name));
+    }
 }
