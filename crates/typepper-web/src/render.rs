@@ -474,13 +474,13 @@ impl Renderer {
             ctx.set_shadow_blur(0.0);
         }
         self.font(13.0, 700);
-        self.text(
-            &play.heat_label(),
-            x + width,
-            y - 10.0,
-            Tone::Heat(tier),
-            "right",
-        );
+        let label = play.heat_label();
+        self.text(&label, x + width, y - 10.0, Tone::Heat(tier), "right");
+        // How far behind the flame is, as the terminal says it, left of the heat.
+        if let Some(flame) = play.flame_line() {
+            let at = x + width - self.text_width(&label) - 18.0;
+            self.text(&flame, at, y - 10.0, Tone::Wrong, "right");
+        }
     }
 
     fn draw_play(&mut self, play: &Play, now: f64, dt: f64) {
@@ -497,16 +497,10 @@ impl Renderer {
             Tone::Dim
         };
         self.text(&play.clock.big(), x0, top - 14.0, big_color, "left");
-        // After the big number: the live stats, then how far behind the flame is, as
-        // the terminal says them.
-        let mut after = x0 + self.text_width(&play.clock.big()) + 18.0;
-        self.font(15.0, 600);
         if let Some(live) = &play.live {
+            let after = x0 + self.text_width(&play.clock.big()) + 18.0;
+            self.font(15.0, 600);
             self.text(live, after, top - 14.0, Tone::Text, "left");
-            after += self.text_width(live) + 18.0;
-        }
-        if let Some(flame) = play.flame_line() {
-            self.text(&flame, after, top - 14.0, Tone::Wrong, "left");
         }
         self.heat_bar(play, x0 + width * 0.45, top - 30.0, width * 0.55);
 
