@@ -28,6 +28,8 @@ pub enum Key {
     Char(char),
     /// Backspace.
     Backspace,
+    /// Ctrl-backspace (alt-backspace on a Mac): the word being typed goes.
+    DeleteWord,
     /// Enter.
     Enter,
     /// Esc.
@@ -727,9 +729,9 @@ impl App {
                     // Before the first key, a space or a backspace would do nothing but
                     // start the clock (the rules ignore both on an empty word): the clock
                     // waits for a letter.
-                    Key::Char(' ') | Key::Backspace if !started => None,
+                    Key::Char(' ') | Key::Backspace | Key::DeleteWord if !started => None,
                     Key::Char(c) => Some(Op::Char(c)),
-                    Key::Backspace => Some(Op::Backspace),
+                    Key::Backspace | Key::DeleteWord => Some(Op::Backspace),
                     // Esc ends a ZEN round; before its first key there is no round to end.
                     Key::Escape if mode == Mode::Zen && started => Some(Op::End),
                     _ => None,
@@ -738,8 +740,12 @@ impl App {
                     (_, Some(op)) => {
                         let origin = *session.origin.get_or_insert(now.mono);
                         let t = ms_since(origin, now.mono).max(session.round.last_input());
-                        // A refused key (after the end) has no effect: the tick ends it.
-                        let _ = session.round.apply(t, op);
+                        if key == Key::DeleteWord {
+                            delete_word(&mut session.round, t);
+                        } else {
+                            // A refused key (after the end) has no effect: the tick ends it.
+                            let _ = session.round.apply(t, op);
+                        }
                         // Only a race's lead reads where your caret has been.
                         if session.ghost.is_some() {
                             session.trail.mark(race::progress(&session.round), t);
@@ -883,6 +889,7 @@ impl App {
             Key::Backspace => {
                 name.pop();
             }
+            Key::DeleteWord => name.clear(),
             Key::Char(c) if name.chars().count() < 20 && !c.is_whitespace() => name.push(c),
             Key::Enter => match typepper_api::check_name(name) {
                 Ok(()) => {
@@ -1281,6 +1288,22 @@ impl App {
     }
 }
 
+/// Ctrl-backspace, as backspaces at `t`: the word being typed is emptied; on an empty one,
+/// the caret goes back into the word before (where the rules let it: a word typed wrong)
+/// and empties that. Backspaces, so that a replay holds only the rules' own inputs.
+fn delete_word(round: &mut Round, t: u32) {
+    let typed = |round: &Round| {
+        let view = round.view(t);
+        view.word(view.current()).map_or(0, |w| w.typed().len())
+    };
+    if typed(round) == 0 {
+        let _ = round.apply(t, Op::Backspace);
+    }
+    for _ in 0..typed(round) {
+        let _ = round.apply(t, Op::Backspace);
+    }
+}
+
 /// The link that races a round you played, once the server has it and the shell knows
 /// where the game is served.
 pub fn race_link(game_url: Option<&str>, results: &Results) -> Option<String> {
@@ -1570,6 +1593,61 @@ mod tests {
             app.pick(1, at(t)),
             vec![Effect::FetchRun("bbbbbbbb".into())]
         );
+    }
+
+    #[test]
+    fn ctrl_backspace_deletes_the_word_being_typed_then_the_wrong_one_before() {
+        let mut app = fresh();
+        app.key(Key::Char('1'), at(0.0));
+        let typed = |app: &App| {
+            let Screen::Play(s) = &app.screen else {
+                panic!("not playing")
+            };
+            let view = s.round.view(s.round.last_input());
+            let word = view.word(view.current()).unwrap();
+            (view.current(), word.typed().iter().collect::<String>())
+        };
+        let mut t = 0.0;
+        for c in "qqq".chars() {
+            app.key(Key::Char(c), at(t));
+            t += 100.0;
+        }
+        assert_eq!(typed(&app), (0, "qqq".into()));
+        app.key(Key::DeleteWord, at(t));
+        assert_eq!(typed(&app), (0, String::new()));
+        // A word left wrong, then ctrl-backspace on the empty word after it.
+        for c in "qq ".chars() {
+            app.key(Key::Char(c), at(t));
+            t += 100.0;
+        }
+        assert_eq!(typed(&app), (1, String::new()));
+        app.key(Key::DeleteWord, at(t));
+        assert_eq!(typed(&app), (0, String::new()));
+        // The replay holds backspaces only: it plays back to the same place.
+        let Screen::Play(s) = &app.screen else {
+            panic!()
+        };
+        let replay = s.round.replay();
+        assert!(
+            replay
+                .inputs
+                .iter()
+                .all(|i| matches!(i.op, Op::Char(_) | Op::Backspace))
+        );
+        let mut again = replay.setup().unwrap();
+        for (t, op) in replay.timeline() {
+            let _ = again.apply(t.unwrap(), op);
+        }
+        assert_eq!(again.view(again.last_input()).current(), 0);
+        // In a name, it clears the name.
+        app.key(Key::Escape, at(t));
+        app.key(Key::Char('l'), at(t));
+        app.text("ada", at(t));
+        app.key(Key::DeleteWord, at(t));
+        let Screen::Link { name, .. } = &app.screen else {
+            panic!()
+        };
+        assert_eq!(name, "");
     }
 
     #[test]

@@ -404,21 +404,33 @@ impl Trend {
 
     /// `errors 4.2% → 3.1% · median 182 → 171 ms` for one key's numbers, or overall.
     pub fn line(before: Option<&Stat>, recent: Option<&Stat>) -> String {
-        // Nothing seen is no number, not 0%.
-        let (before, recent) = (before.filter(|s| s.seen > 0), recent.filter(|s| s.seen > 0));
-        let pct = |s: Option<&Stat>| s.map_or("–".into(), |s| percent(s.error_x100()));
-        let ms = |s: Option<&Stat>| {
-            s.and_then(Stat::median_ms)
-                .map_or("–".into(), |m| m.to_string())
-        };
         format!(
             "errors {} → {} · median {} → {} ms",
-            pct(before),
-            pct(recent),
-            ms(before),
-            ms(recent)
+            errors(before),
+            errors(recent),
+            median(before),
+            median(recent)
         )
     }
+
+    /// `errors 3.1% · median 171 ms`: the numbers of rounds with none before them to
+    /// compare with.
+    pub fn alone(recent: Option<&Stat>) -> String {
+        format!("errors {} · median {} ms", errors(recent), median(recent))
+    }
+}
+
+/// A stat's error rate, `–` when nothing was seen (no number, not 0%).
+fn errors(stat: Option<&Stat>) -> String {
+    stat.filter(|s| s.seen > 0)
+        .map_or("–".into(), |s| percent(s.error_x100()))
+}
+
+/// A stat's median time, `–` when nothing was seen.
+fn median(stat: Option<&Stat>) -> String {
+    stat.filter(|s| s.seen > 0)
+        .and_then(Stat::median_ms)
+        .map_or("–".into(), |m| m.to_string())
 }
 
 /// Hundredths of a percent as `4.2%`, to a tenth.

@@ -882,12 +882,20 @@ impl App {
                     Body::Link(link),
                 )
             }
-            Screen::Keys(k) => (
-                Kind::Keys,
-                None,
-                "t errors or time · d drill these · esc menu",
-                Body::Keys(keys_model(k, self.history.len())),
-            ),
+            Screen::Keys(k) => {
+                let keys = keys_model(k, self.history.len());
+                (
+                    Kind::Keys,
+                    None,
+                    // `d` is offered only with something to drill.
+                    if keys.drill.is_some() {
+                        "t errors or time · d drill these · esc menu"
+                    } else {
+                        "t errors or time · esc menu"
+                    },
+                    Body::Keys(keys),
+                )
+            }
             Screen::Boards(b) => {
                 let hints = match &b.rows {
                     Some(Ok(rows)) if !rows.is_empty() => {
@@ -1154,15 +1162,21 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
                 note: None,
             },
         ],
-        trend: format!(
-            "the last {} against the {} before: {}",
-            match k.trend.recent.rounds {
-                1 => "round".to_owned(),
-                n => format!("{n} rounds"),
-            },
-            k.trend.before.rounds,
-            Trend::line(Some(&k.trend.before.overall), Some(&k.trend.recent.overall))
-        ),
+        trend: {
+            let last = match k.trend.recent.rounds {
+                1 => "the last round".to_owned(),
+                n => format!("the last {n} rounds"),
+            };
+            let (before, recent) = (&k.trend.before, &k.trend.recent.overall);
+            // With none before, there is nothing to compare: the numbers alone.
+            match before.rounds {
+                0 => format!("{last}: {}", Trend::alone(Some(recent))),
+                n => format!(
+                    "{last} against the {n} before: {}",
+                    Trend::line(Some(&before.overall), Some(recent))
+                ),
+            }
+        },
         no_drill: (rounds > 0 && drill.is_none()).then_some(
             "nothing to drill yet: a letter is drilled once it went wrong 3 times at 1.5× your error rate, or takes 1.2× your time",
         ),
@@ -1613,11 +1627,14 @@ mod tests {
             panic!()
         };
         assert_eq!(k.caption, "from your last round, on this device");
+        // Nothing before it to compare with: its numbers alone, no "against the 0 before".
         assert!(
-            k.trend.starts_with("the last round against the 0 before"),
+            k.trend.starts_with("the last round: errors ") && !k.trend.contains('→'),
             "{}",
             k.trend
         );
+        let m = app.model(t, &UTC);
+        assert!(!m.hints.contains("d drill"), "no drill, no d: {}", m.hints);
     }
 
     #[test]

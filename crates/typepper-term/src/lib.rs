@@ -255,11 +255,15 @@ pub fn key_of(k: &KeyEvent) -> Option<Key> {
         return None;
     }
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = k.modifiers.contains(KeyModifiers::ALT);
     Some(match k.code {
-        // Some terminals send backspace as ctrl-h.
+        // Some terminals send backspace as ctrl-h, so that is a backspace; ctrl-w is the
+        // terminal's own word erase.
         KeyCode::Char('h') if ctrl => Key::Backspace,
-        KeyCode::Char(_) if ctrl || k.modifiers.contains(KeyModifiers::ALT) => return None,
+        KeyCode::Char('w') if ctrl => Key::DeleteWord,
+        KeyCode::Char(_) if ctrl || alt => return None,
         KeyCode::Char(c) => Key::Char(c),
+        KeyCode::Backspace if ctrl || alt => Key::DeleteWord,
         KeyCode::Backspace => Key::Backspace,
         KeyCode::Enter => Key::Enter,
         KeyCode::Esc => Key::Escape,
@@ -366,7 +370,14 @@ mod tests {
             key(KeyCode::Char('h'), KeyModifiers::CONTROL),
             Some(Key::Backspace)
         );
-        assert_eq!(key(KeyCode::Char('w'), KeyModifiers::CONTROL), None);
+        for (code, modifiers) in [
+            (KeyCode::Char('w'), KeyModifiers::CONTROL),
+            (KeyCode::Backspace, KeyModifiers::CONTROL),
+            (KeyCode::Backspace, KeyModifiers::ALT),
+        ] {
+            assert_eq!(key(code, modifiers), Some(Key::DeleteWord), "{modifiers:?}");
+        }
+        assert_eq!(key(KeyCode::Char('x'), KeyModifiers::CONTROL), None);
         assert_eq!(key(KeyCode::Esc, KeyModifiers::NONE), Some(Key::Escape));
         assert_eq!(key(KeyCode::F(1), KeyModifiers::NONE), None);
     }

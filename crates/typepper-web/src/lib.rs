@@ -341,6 +341,10 @@ fn now(at: f64) -> Now {
 
 /// The keys a `keydown` handles itself; text comes through the input's events instead.
 fn special_key(e: &KeyboardEvent) -> Option<Key> {
+    // Ctrl-backspace, or alt-backspace as a Mac has it, deletes a word as in Monkeytype.
+    if (e.ctrl_key() || e.alt_key()) && e.key() == "Backspace" {
+        return Some(Key::DeleteWord);
+    }
     if e.ctrl_key() || e.meta_key() || e.alt_key() {
         return None;
     }
