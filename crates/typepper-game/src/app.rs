@@ -18,6 +18,7 @@ use typepper_engine::rng::Rng;
 use typepper_engine::{Drill, Mode, Op, Replay, Round, Score, hex};
 
 use crate::keys::{Analysis, By, Trend};
+use crate::palette::Tone;
 use crate::race::{self, Feed, Ghost, Trail};
 use crate::storage::{self, Entry, Outgoing};
 
@@ -273,7 +274,7 @@ pub struct App {
     /// The history screen's selected row (0 is the newest).
     pub(crate) history_row: usize,
     /// A line to show on the menu: why a replay was refused, say.
-    pub(crate) notice: Option<String>,
+    pub(crate) notice: Option<(String, Tone)>,
     /// How many rounds (played or watched) have started: a renderer resets on a new one.
     pub(crate) sessions: u64,
     /// The linked player, if any.
@@ -365,7 +366,7 @@ impl App {
 
     /// The line the menu shows, if any: why a replay was refused, say.
     pub fn notice(&self) -> Option<&str> {
-        self.notice.as_deref()
+        self.notice.as_ref().map(|(text, _)| text.as_str())
     }
 
     /// How many items the menu has: the boards' modes (HOT PURSUIT at the menu's
@@ -576,7 +577,7 @@ impl App {
         if let Err(why) = &result {
             self.screen = Screen::Menu;
             self.list = None;
-            self.notice = Some(why.clone());
+            self.notice = Some((why.clone(), Tone::Wrong));
         }
         result
     }
@@ -811,8 +812,8 @@ impl App {
             Key::Char('d') => match self.drill {
                 Some(drill) => return self.play_drill(drill),
                 None => {
-                    self.notice =
-                        Some("no drill yet: k shows your keys, and d there drills the worst".into())
+                    let how = "no drill yet: k shows your keys, and d there drills the worst";
+                    self.notice = Some((how.into(), Tone::Dim));
                 }
             },
             Key::Char('g') => {
@@ -821,14 +822,15 @@ impl App {
                     Some(best) => {
                         let replay = best.replay.clone();
                         if let Err(why) = self.race(replay, "your best".into()) {
-                            self.notice = Some(why);
+                            self.notice = Some((why, Tone::Wrong));
                         }
                     }
                     None => {
-                        self.notice = Some(format!(
+                        let how = format!(
                             "no {} round in your history yet: play one, then race it",
                             mode.title()
-                        ));
+                        );
+                        self.notice = Some((how, Tone::Dim));
                     }
                 }
             }
@@ -863,7 +865,7 @@ impl App {
                         self.race(replay, who)
                     };
                     if let Err(why) = opened {
-                        self.notice = Some(why);
+                        self.notice = Some((why, Tone::Wrong));
                         self.screen = Screen::Menu;
                         self.list = None;
                     }
@@ -886,11 +888,19 @@ impl App {
         match key {
             Key::Escape => self.screen = Screen::Menu,
             _ if *waiting => {}
+            // An edit answers the refusal: it goes.
             Key::Backspace => {
                 name.pop();
+                *error = None;
             }
-            Key::DeleteWord => name.clear(),
-            Key::Char(c) if name.chars().count() < 20 && !c.is_whitespace() => name.push(c),
+            Key::DeleteWord => {
+                name.clear();
+                *error = None;
+            }
+            Key::Char(c) if name.chars().count() < 20 && !c.is_whitespace() => {
+                name.push(c);
+                *error = None;
+            }
             Key::Enter => match typepper_api::check_name(name) {
                 Ok(()) => {
                     *waiting = true;
@@ -908,7 +918,7 @@ impl App {
     /// the game plays, and says so.
     pub fn cannot_keep(&mut self, why: &str) {
         // What it means first: a long reason (a path) may be cut at the screen's edge.
-        self.notice = Some(format!("rounds won't be kept: {why}"));
+        self.notice = Some((format!("rounds won't be kept: {why}"), Tone::Wrong));
     }
 
     /// The server's answer to [`Effect::Link`]: the player, or why not.
@@ -930,13 +940,16 @@ impl App {
                 // Names are ASCII; case aside, another name is the key's own player's.
                 // The menu under the notice says "linked as …": the notice doesn't again.
                 let already = !asked.eq_ignore_ascii_case(&player.name);
+                // Good news, not an error's red.
                 self.notice = Some(if already {
-                    format!(
+                    let whose = format!(
                         "this key is {}'s already: your rounds are sent under that name",
                         player.name
-                    )
+                    );
+                    (whose, Tone::Text)
                 } else {
-                    "linked: your rounds will be sent, scored and shared".to_owned()
+                    let done = "linked: your rounds will be sent, scored and shared";
+                    (done.to_owned(), Tone::Accent)
                 });
                 self.player = Some(player);
                 self.screen = Screen::Menu;
@@ -1515,7 +1528,7 @@ mod tests {
         };
         let err = app.watch_bytes(&replay.encode(), None, 0.0).unwrap_err();
         assert_eq!(err, "recorded by other rules (engine 2, these are 1)");
-        assert_eq!(app.notice.as_deref(), Some(err.as_str()));
+        assert_eq!(app.notice(), Some(err.as_str()));
         let err = app.watch_bytes(b"nope", None, 0.0).unwrap_err();
         assert!(err.contains("not a replay"), "{err}");
         let odd = Replay {
@@ -1803,7 +1816,9 @@ mod tests {
             panic!()
         };
         assert!(error.as_deref().unwrap().contains("3 to 20"));
+        // The refusal goes with the next edit.
         app.key(Key::Char('a'), at(0.0));
+        assert!(matches!(&app.screen, Screen::Link { error: None, .. }));
         assert_eq!(
             app.key(Key::Enter, at(0.0)),
             vec![Effect::Link("aba".into())]
@@ -1820,6 +1835,9 @@ mod tests {
             }]
         );
         assert!(matches!(app.screen, Screen::Menu));
+        // Good news in the accent, not an error's red.
+        let (_, tone) = app.notice.as_ref().unwrap();
+        assert_eq!(*tone, Tone::Accent);
     }
 
     /// The attack of two installs: a key linked as `newbie` was linked again as `newbie2`,
@@ -1845,7 +1863,7 @@ mod tests {
         );
         assert_eq!(app.player.as_ref().map(|p| p.name.as_str()), Some("newbie"));
         assert_eq!(
-            app.notice.as_deref(),
+            app.notice(),
             Some("this key is newbie's already: your rounds are sent under that name")
         );
     }

@@ -64,7 +64,7 @@ impl Mirror {
         let mut m = Mirror {
             screen: model.kind.name(),
             banner: model.banner.clone().unwrap_or_default(),
-            notice: model.notice.clone().unwrap_or_default(),
+            notice: model.notice.clone().map(|(n, _)| n).unwrap_or_default(),
             ..Mirror::default()
         };
         match &model.body {

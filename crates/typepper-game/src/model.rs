@@ -81,8 +81,10 @@ pub struct Model {
     /// `REPLAY · BLITZ 15s` over someone else's round, `RACE · BLITZ 15s · vs ada` over
     /// a race.
     pub banner: Option<String>,
-    /// A line for the player: why a replay was refused, what became of a round.
-    pub notice: Option<String>,
+    /// A line for the player, in the tone of what it says: why a replay was refused
+    /// (wrong), what became of a round, that the game is linked (accent), how to get a
+    /// drill (dim).
+    pub notice: Option<(String, Tone)>,
     /// The keys this screen takes, in one line.
     pub hints: &'static str,
     /// The screen's own content.
@@ -101,7 +103,10 @@ impl Model {
                 out.push(s.to_owned());
             }
         };
-        for line in [&self.banner, &self.notice].into_iter().flatten() {
+        for line in [&self.banner, &self.notice.as_ref().map(|(n, _)| n.clone())]
+            .into_iter()
+            .flatten()
+        {
             say(line);
         }
         say(self.hints);
@@ -807,8 +812,10 @@ impl App {
                 )
             }
             Screen::Results(r) => {
+                // What became of the round (sent, offline, unranked, a link copied): news,
+                // not an error.
                 if let Some(note) = &r.note {
-                    notice = Some(note.clone());
+                    notice = Some((note.clone(), Tone::Dim));
                 }
                 let race_link = app::race_link(self.game_url.as_deref(), r).is_some();
                 let hints = if r.watched && self.list.is_some() {
@@ -854,9 +861,9 @@ impl App {
                 waiting,
             } => {
                 if let Some(e) = error {
-                    notice = Some(e.clone());
+                    notice = Some((e.clone(), Tone::Wrong));
                 } else if *waiting {
-                    notice = Some("linking…".into());
+                    notice = Some(("linking…".into(), Tone::Dim));
                 }
                 let (about, status) = match &self.player {
                     // "linked as" once, in the status.
@@ -1454,7 +1461,9 @@ mod tests {
         app.key(Key::Char('d'), at(0.0));
         let m = app.model(0.0, &UTC);
         assert_eq!(m.kind.name(), "menu");
-        assert!(m.notice.unwrap().starts_with("no drill yet"));
+        let (how, tone) = m.notice.unwrap();
+        assert!(how.starts_with("no drill yet"));
+        assert_eq!(tone, Tone::Dim, "a way to go, not an error");
         let stored = Stored {
             drill: Some("nr".into()),
             ..Stored::default()
@@ -1678,7 +1687,7 @@ mod tests {
         app.key(Key::Enter, at(0.0));
         let m = app.model(0.0, &UTC);
         assert_eq!(
-            (m.kind.name(), m.notice.as_deref()),
+            (m.kind.name(), m.notice.as_ref().map(|(n, _)| n.as_str())),
             ("link", Some("linking…"))
         );
         let Body::Link(link) = m.body else { panic!() };

@@ -268,7 +268,7 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
     let mut app = fresh();
     let m = model_after(&mut app, Key::Char('g'));
     assert_eq!(
-        m.notice.as_deref(),
+        m.notice.as_ref().map(|(n, _)| n.as_str()),
         Some("no BLITZ 15s round in your history yet: play one, then race it")
     );
     // Two rounds of BLITZ 15s: the menu races the better one.
@@ -403,7 +403,7 @@ fn tab_in_a_race_starts_it_again_and_the_results_copy_a_race_link() {
         [Effect::Copy("https://typepper.com/?race=abcdEFGH".into())]
     );
     assert_eq!(
-        app.model(t, &UTC).notice.as_deref(),
+        app.model(t, &UTC).notice.as_ref().map(|(n, _)| n.as_str()),
         Some("race link copied")
     );
 }

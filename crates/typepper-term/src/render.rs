@@ -139,8 +139,8 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         let line = Line::from(Span::styled(format!(" {banner} "), style));
         frame.render_widget(Paragraph::new(line).alignment(Alignment::Center), top);
     }
-    if let Some(n) = &model.notice {
-        let line = Line::from(p.span(n.as_str(), Tone::Wrong));
+    if let Some((n, tone)) = &model.notice {
+        let line = Line::from(p.span(n.as_str(), *tone));
         frame.render_widget(Paragraph::new(line).alignment(Alignment::Center), notice);
     }
     let line = Line::from(p.span(footer, Tone::Dim));

@@ -165,7 +165,10 @@ impl Renderer {
         if let Some(banner) = &model.banner {
             self.banner(banner);
         }
-        let notice = model.notice.as_deref();
+        let notice = model
+            .notice
+            .as_ref()
+            .map(|(line, tone)| (line.as_str(), *tone));
         match &model.body {
             Body::Menu(menu) => self.draw_menu(menu, notice),
             Body::History(history) => self.draw_history(history),
@@ -227,10 +230,10 @@ impl Renderer {
         self.text(s, w / 2.0, h - 28.0, Tone::Dim, "center");
     }
 
-    fn notice(&self, s: &str, y: f64) {
+    fn notice(&self, (line, tone): (&str, Tone), y: f64) {
         let (w, _, _) = self.size;
         self.font(14.0, 500);
-        self.text(s, w / 2.0, y, Tone::Wrong, "center");
+        self.text(line, w / 2.0, y, tone, "center");
     }
 
     fn title(&self, y: f64) {
@@ -245,7 +248,7 @@ impl Renderer {
         }
     }
 
-    fn draw_menu(&mut self, menu: &Menu, notice: Option<&str>) {
+    fn draw_menu(&mut self, menu: &Menu, notice: Option<(&str, Tone)>) {
         let (w, h, _) = self.size;
         let top = (h * 0.22).max(70.0);
         self.title(top);
@@ -316,7 +319,7 @@ impl Renderer {
 
     /// The keys screen: the keyboard shaded by errors or time, the worst keys and pairs,
     /// the trend and the drill.
-    fn draw_keys(&mut self, k: &Keys, notice: Option<&str>) {
+    fn draw_keys(&mut self, k: &Keys, notice: Option<(&str, Tone)>) {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
         self.font(26.0, 700);
@@ -325,9 +328,9 @@ impl Renderer {
         self.text(k.by, x0 + width, 70.0, Tone::Accent, "right");
         self.font(14.0, 400);
         self.text(&k.caption, x0, 96.0, Tone::Dim, "left");
-        if let Some(empty) = notice.or(k.empty) {
+        if let Some((line, tone)) = notice.or(k.empty.map(|e| (e, Tone::Dim))) {
             self.font(18.0, 400);
-            self.text(empty, w / 2.0, h / 2.0, Tone::Dim, "center");
+            self.text(line, w / 2.0, h / 2.0, tone, "center");
             return;
         }
         // The keyboard: each row a little to the right of the one above.
@@ -703,7 +706,7 @@ impl Renderer {
         }
     }
 
-    fn draw_link(&mut self, link: &Link, notice: Option<&str>, now: f64) {
+    fn draw_link(&mut self, link: &Link, notice: Option<(&str, Tone)>, now: f64) {
         let (w, h, _) = self.size;
         let top = (h * 0.25).max(90.0);
         self.font(28.0, 700);
@@ -759,7 +762,7 @@ impl Renderer {
         }
     }
 
-    fn draw_results(&mut self, r: &Results, notice: Option<&str>) {
+    fn draw_results(&mut self, r: &Results, notice: Option<(&str, Tone)>) {
         let (_, h, _) = self.size;
         let (x0, width) = self.column();
         let top = (h * 0.16).max(90.0);
@@ -771,8 +774,8 @@ impl Renderer {
         if let Some(share) = r.share_line() {
             self.text(&share, x0 + width, top - 10.0, Tone::Caret, "right");
         }
-        if let Some(note) = notice {
-            self.text(note, x0 + width, top + 14.0, Tone::Dim, "right");
+        if let Some((note, tone)) = notice {
+            self.text(note, x0 + width, top + 14.0, tone, "right");
         }
         // As many stats a row as the widest value fits, spread evenly over the fewest rows.
         self.font(20.0, 700);
