@@ -638,7 +638,7 @@ impl App {
     pub fn key(&mut self, key: Key, now: Now) -> Vec<Effect> {
         let mut fx = vec![];
         match &mut self.screen {
-            Screen::Menu => fx.extend(self.menu_key(key)),
+            Screen::Menu => fx.extend(self.menu_key(key, now)),
             Screen::History => self.history_key(key, now.mono),
             Screen::Link { .. } => fx.extend(self.link_key(key)),
             Screen::Boards(_) => fx.extend(self.boards_key(key)),
@@ -771,7 +771,7 @@ impl App {
         fx
     }
 
-    fn menu_key(&mut self, key: Key) -> Vec<Effect> {
+    fn menu_key(&mut self, key: Key, now: Now) -> Vec<Effect> {
         let items = self.menu_len();
         let pursuit = matches!(self.menu_mode(), Mode::Pursuit(_));
         let levels = typepper_engine::PURSUIT_LEVELS;
@@ -833,6 +833,12 @@ impl App {
                         self.notice = Some((how, Tone::Dim));
                     }
                 }
+            }
+            // A letter no command takes starts the picked mode with it, so that a word
+            // typed at the menu is the round's first word, not lost.
+            Key::Char(c) if c.is_alphabetic() => {
+                self.play(self.menu_mode(), None);
+                return self.key(key, now);
             }
             _ => {}
         }
@@ -1661,6 +1667,21 @@ mod tests {
             panic!()
         };
         assert_eq!(name, "");
+    }
+
+    #[test]
+    fn a_word_typed_at_the_menu_starts_the_picked_mode_and_is_its_first() {
+        let mut app = fresh();
+        app.key(Key::Down, at(0.0));
+        app.text("the", at(0.0));
+        let Screen::Play(s) = &app.screen else {
+            panic!("not playing")
+        };
+        assert_eq!(s.round.mode(), Mode::BLITZ_30);
+        let view = s.round.view(s.round.last_input());
+        let typed: String = view.word(0).unwrap().typed().iter().collect();
+        assert_eq!(typed, "the");
+        assert!(s.round.started().is_some(), "the clock runs from the t");
     }
 
     #[test]
