@@ -835,8 +835,9 @@ impl App {
                 }
             }
             // A letter no command takes starts the picked mode with it, so that a word
-            // typed at the menu is the round's first word, not lost.
-            Key::Char(c) if c.is_alphabetic() => {
+            // typed at the menu is the round's first word, not lost. (ASCII: Unicode's
+            // letter tables would cost the wasm more than a word starting with é is worth.)
+            Key::Char(c) if c.is_ascii_alphabetic() => {
                 self.play(self.menu_mode(), None);
                 return self.key(key, now);
             }
