@@ -415,6 +415,19 @@ impl App {
         }
     }
 
+    /// A click or a tap on the `‹` (`up` false) or `›` beside the `index`th menu item's
+    /// level: the item is selected and its level moves, as ← or → would move it. An item
+    /// without a level does nothing.
+    pub fn pick_level(&mut self, index: usize, up: bool, now: Now) -> Vec<Effect> {
+        if !matches!(self.screen, Screen::Menu)
+            || !matches!(self.menu_at(index), Some(Mode::Pursuit(_)))
+        {
+            return vec![];
+        }
+        self.menu_item = index;
+        self.key(if up { Key::Right } else { Key::Left }, now)
+    }
+
     /// Text pasted or composed (by an IME, a phone's keyboard) at `now`: each character
     /// as if its key were pressed, except control characters, which stand for no key a
     /// round or a name takes: a pasted line's end is not enter, nor its tab a new round.
@@ -1683,6 +1696,20 @@ mod tests {
         let typed: String = view.word(0).unwrap().typed().iter().collect();
         assert_eq!(typed, "the");
         assert!(s.round.started().is_some(), "the clock runs from the t");
+    }
+
+    #[test]
+    fn a_pick_on_a_level_s_arrow_moves_the_level_and_starts_nothing() {
+        let mut app = fresh();
+        assert!(app.pick_level(4, true, at(0.0)).is_empty());
+        assert!(matches!(app.screen, Screen::Menu));
+        assert_eq!((app.menu_item, app.level), (4, 8));
+        app.pick_level(4, false, at(0.0));
+        app.pick_level(4, false, at(0.0));
+        assert_eq!(app.level, 6);
+        // BLITZ has no level: nothing moves, nothing is selected.
+        app.pick_level(0, true, at(0.0));
+        assert_eq!((app.menu_item, app.level), (4, 6));
     }
 
     #[test]

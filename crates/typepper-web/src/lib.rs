@@ -36,7 +36,7 @@ use typepper_game::mirror::{FIELDS, Mirror};
 use typepper_game::storage;
 
 use crate::dom::{DomError, Listener};
-use crate::render::Renderer;
+use crate::render::{Hit, Renderer};
 
 /// The running game. Dropping it removes its listeners and stops its frames.
 #[wasm_bindgen]
@@ -322,11 +322,13 @@ impl Shell {
     }
 
     fn click(&mut self, x: f64, y: f64, at: f64) {
-        if let Some(index) = self.renderer.target_at(x, y) {
-            let effects = self.app.pick(index, now(at));
-            self.carry_out(effects);
-            self.renderer.invalidate();
-        }
+        let effects = match self.renderer.target_at(x, y) {
+            Some(Hit::Item(index)) => self.app.pick(index, now(at)),
+            Some(Hit::Level(index, up)) => self.app.pick_level(index, up, now(at)),
+            None => vec![],
+        };
+        self.carry_out(effects);
+        self.renderer.invalidate();
         let _ = self.input.focus();
     }
 }

@@ -53,6 +53,16 @@ impl Rect {
     }
 }
 
+/// What a click can hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hit {
+    /// The screen's list's item at this index (menu item, history row, board row): the
+    /// index [`typepper_game::app::App::pick`] takes.
+    Item(usize),
+    /// The `‹` (false) or `›` (true) beside the menu item's level at this index.
+    Level(usize, bool),
+}
+
 /// The renderer's own state: the canvas, the layout kept between frames, the caret's
 /// animation.
 pub struct Renderer {
@@ -67,7 +77,7 @@ pub struct Renderer {
     dirty: bool,
     /// The last draw started an animation (the caret gliding or blinking).
     animate: bool,
-    hits: Vec<(Rect, usize)>,
+    hits: Vec<(Rect, Hit)>,
     /// How long each of the recent draws took, in ms (for the frame-time measurement).
     pub draw_ms: Vec<f64>,
 }
@@ -107,9 +117,8 @@ impl Renderer {
         self.dirty = true;
     }
 
-    /// Which item of the screen's list (menu item, history row, board row) is at CSS
-    /// pixel `(x, y)`: the index [`typepper_game::app::App::pick`] takes.
-    pub fn target_at(&self, x: f64, y: f64) -> Option<usize> {
+    /// What is at CSS pixel `(x, y)`.
+    pub fn target_at(&self, x: f64, y: f64) -> Option<Hit> {
         self.hits
             .iter()
             .find(|(r, _)| r.contains(x, y))
@@ -272,12 +281,28 @@ impl Renderer {
             }
             self.font(20.0, if selected { 700 } else { 500 });
             let color = if selected { Tone::Accent } else { Tone::Text };
-            self.text(&item.text(), w / 2.0, y, color, "center");
+            let text = item.text();
+            self.text(&text, w / 2.0, y, color, "center");
+            // The level's arrows are targets of their own, found before the item's.
+            if item.level.is_some() {
+                let left = w / 2.0 - self.text_width(&text) / 2.0;
+                for (arrow, up) in [('‹', false), ('›', true)] {
+                    let Some(at) = text.find(arrow) else { continue };
+                    let x = left + self.text_width(&text[..at]);
+                    let arrow_w = self.text_width(&text[at..at + arrow.len_utf8()]);
+                    let hit = Rect {
+                        x: x - 8.0,
+                        w: arrow_w + 16.0,
+                        ..rect
+                    };
+                    self.hits.push((hit, Hit::Level(i, up)));
+                }
+            }
             if let Some(badge) = item.badge() {
                 self.font(11.0, 600);
                 self.text(badge, rect.x + rect.w + 14.0, y - 2.0, Tone::Dim, "left");
             }
-            self.hits.push((rect, i));
+            self.hits.push((rect, Hit::Item(i)));
         }
         let below = y0 + menu.items.len() as f64 * item_h + 10.0;
         if let Some(n) = notice {
@@ -424,7 +449,7 @@ impl Renderer {
                 self.round_rect(rect, 8.0);
                 self.ctx.fill();
             }
-            self.hits.push((rect, i));
+            self.hits.push((rect, Hit::Item(i)));
             out.push((i, y, selected));
         }
         out
