@@ -284,15 +284,16 @@ impl Renderer {
             let text = item.text();
             self.text(&text, w / 2.0, y, color, "center");
             // The level's arrows are targets of their own, found before the item's.
+            // The text ends `‹ lvN ›`: `‹` is after the label and two spaces, `›` last.
             if item.level.is_some() {
-                let left = w / 2.0 - self.text_width(&text) / 2.0;
-                for (arrow, up) in [('‹', false), ('›', true)] {
-                    let Some(at) = text.find(arrow) else { continue };
-                    let x = left + self.text_width(&text[..at]);
-                    let arrow_w = self.text_width(&text[at..at + arrow.len_utf8()]);
+                let full = self.text_width(&text);
+                let arrow = self.text_width("›");
+                let left = w / 2.0 - full / 2.0;
+                let lower = left + self.text_width(&item.label) + 2.0 * self.text_width(" ");
+                for (x, up) in [(lower, false), (left + full - arrow, true)] {
                     let hit = Rect {
                         x: x - 8.0,
-                        w: arrow_w + 16.0,
+                        w: arrow + 16.0,
                         ..rect
                     };
                     self.hits.push((hit, Hit::Level(i, up)));
