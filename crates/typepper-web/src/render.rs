@@ -53,6 +53,19 @@ impl Rect {
     }
 }
 
+/// A blinking caret's half period, in ms.
+const BLINK_MS: f64 = 530.0;
+
+/// Whether a blinking caret shows at `now`.
+fn blink_on(now: f64) -> bool {
+    (now / BLINK_MS).floor() as i64 % 2 == 0
+}
+
+/// When a blinking caret next turns on or off after `now`: the next draw it needs.
+fn next_blink(now: f64) -> f64 {
+    ((now / BLINK_MS).floor() + 1.0) * BLINK_MS
+}
+
 /// What a click can hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hit {
@@ -75,8 +88,9 @@ pub struct Renderer {
     /// The model last drawn: a frame with an equal one and no animation is skipped.
     last: Option<Model>,
     dirty: bool,
-    /// The last draw started an animation (the caret gliding or blinking).
-    animate: bool,
+    /// When the last draw's animation needs the next one: at once while the caret
+    /// glides, at the blink's next turn while it blinks, never when nothing moves.
+    wake_at: f64,
     hits: Vec<(Rect, Hit)>,
     /// How long each of the recent draws took, in ms (for the frame-time measurement).
     pub draw_ms: Vec<f64>,
@@ -106,7 +120,7 @@ impl Renderer {
             last_frame: 0.0,
             last: None,
             dirty: true,
-            animate: false,
+            wake_at: f64::INFINITY,
             hits: vec![],
             draw_ms: Vec::with_capacity(512),
         }
@@ -134,7 +148,7 @@ impl Renderer {
         self.follow_size();
         // The flame flickers even while it stands still.
         let flame = matches!(&model.body, Body::Play(p) if p.flame.is_some());
-        if !self.dirty && !self.animate && !flame && self.last.as_ref() == Some(model) {
+        if !self.dirty && now < self.wake_at && !flame && self.last.as_ref() == Some(model) {
             return false;
         }
         self.dirty = false;
@@ -170,7 +184,7 @@ impl Renderer {
         self.fill_style(Tone::Background);
         ctx.fill_rect(0.0, 0.0, w, h);
         self.hits.clear();
-        self.animate = false;
+        self.wake_at = f64::INFINITY;
         if let Some(banner) = &model.banner {
             self.banner(banner);
         }
@@ -685,8 +699,12 @@ impl Renderer {
         let moving = (pos - target.0).abs() >= 0.3;
         self.caret = Some((pos, target.1, round));
         // Before the first key the caret blinks.
-        let visible = started || (now / 530.0).floor() as i64 % 2 == 0;
-        self.animate |= moving || !started;
+        let visible = started || blink_on(now);
+        if moving {
+            self.wake_at = now;
+        } else if !started {
+            self.wake_at = self.wake_at.min(next_blink(now));
+        }
         if visible {
             self.fill_style(Tone::Caret);
             let r = Rect {
@@ -751,12 +769,12 @@ impl Renderer {
         self.font(26.0, 600);
         self.text(&link.name, w / 2.0, top + 106.0, Tone::Accent, "center");
         let tw = self.text_width(&link.name);
-        if (now / 530.0).floor() as i64 % 2 == 0 {
+        if blink_on(now) {
             self.fill_style(Tone::Caret);
             self.ctx
                 .fill_rect(w / 2.0 + tw / 2.0 + 3.0, top + 82.0, 2.5, 30.0);
         }
-        self.animate = true;
+        self.wake_at = self.wake_at.min(next_blink(now));
         self.font(14.0, 400);
         self.text(&link.status, w / 2.0, top + 152.0, Tone::Dim, "center");
         if let Some(line) = notice {
