@@ -103,12 +103,8 @@ impl Model {
                 out.push(s.to_owned());
             }
         };
-        for line in [&self.banner, &self.notice.as_ref().map(|(n, _)| n.clone())]
-            .into_iter()
-            .flatten()
-        {
-            say(line);
-        }
+        say(self.banner.as_deref().unwrap_or(""));
+        say(self.notice.as_ref().map_or("", |(line, _)| line));
         say(self.hints);
         match &self.body {
             Body::Menu(m) => {

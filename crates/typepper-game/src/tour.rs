@@ -20,6 +20,18 @@ pub struct Stop {
     pub model: Model,
 }
 
+impl Stop {
+    /// The phrases of [`Model::words`] that `drawn` (all a shell drew of this stop, as
+    /// text) lacks. White space is squeezed on both sides: a phrase split over styled
+    /// spans, or padded into columns, reads the same.
+    pub fn missing(&self, drawn: &str) -> Vec<String> {
+        let squeeze = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let drawn = squeeze(drawn);
+        let words = self.model.words().into_iter();
+        words.filter(|w| !drawn.contains(&squeeze(w))).collect()
+    }
+}
+
 /// 2026-12-01T12:00:00Z, when the tour's game starts.
 const START_MS: u64 = 1_796_126_400_000;
 
