@@ -14,7 +14,7 @@ use typepper_engine::{
     CharState, Decimal, Glyph, Headline, Hundredths, Mode, Score, Tier, Unit, WordStatus,
 };
 
-use crate::app::{self, App, Screen};
+use crate::app::{self, App, Key, Screen};
 pub use crate::chart::Chart;
 pub use crate::palette::Tone;
 use crate::race::{self, Lead};
@@ -87,9 +87,31 @@ pub struct Model {
     pub notice: Option<(String, Tone)>,
     /// The keys this screen takes, in one line.
     pub hints: &'static str,
+    /// The keys a touch screen can't press, as buttons: what a renderer with a pointer
+    /// draws for them (the terminal has its keyboard, and the hints).
+    pub taps: &'static [Tap],
     /// The screen's own content.
     pub body: Body,
 }
+
+/// A button standing for a key: its label, and the key a tap on it presses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tap {
+    /// What it says: `again`, `back`.
+    pub label: &'static str,
+    /// The key it presses.
+    pub key: Key,
+}
+
+const fn tap(label: &'static str, key: Key) -> Tap {
+    Tap { label, key }
+}
+
+/// The way out of a list, or of a screen a list opened.
+const BACK: Tap = tap("back", Key::Escape);
+const MENU: Tap = tap("menu", Key::Escape);
+const COPY: Tap = tap("copy link", Key::Char('c'));
+const END: Tap = tap("end", Key::Escape);
 
 impl Model {
     /// Every phrase of this screen that a player reads, as each shell draws it: the test
@@ -763,7 +785,7 @@ impl App {
     /// The model of the screen at monotonic time `now`, dates in `zone`.
     pub fn model(&self, now: f64, zone: &dyn Zone) -> Model {
         let mut notice = self.notice.clone();
-        let (kind, banner, hints, body) = match &self.screen {
+        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = match &self.screen {
             Screen::Menu => (
                 Kind::Menu,
                 None,
@@ -773,6 +795,7 @@ impl App {
                 } else {
                     "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best · k your keys · h history · b boards · l link · s live stats"
                 },
+                &[],
                 Body::Menu(self.menu()),
             ),
             Screen::Play(session) => {
@@ -804,6 +827,13 @@ impl App {
                     },
                     banner,
                     hints,
+                    // ZEN ends with esc, which a phone's keyboard lacks.
+                    match (watching, self.list.is_some()) {
+                        (true, true) => &[BACK],
+                        (true, false) => &[MENU],
+                        (false, _) if mode == Mode::Zen => &[END],
+                        (false, _) => &[],
+                    },
                     Body::Play(self.play_model(session, now)),
                 )
             }
@@ -843,12 +873,28 @@ impl App {
                     Some(race) => Some(race_banner(r.score.mode, &race.name)),
                     None => r.watched.then(|| banner(r.score.mode, r.who.as_deref())),
                 };
-                (Kind::Results, banner, hints, Body::Results(results(r)))
+                let taps: &[Tap] = {
+                    const AGAIN: Tap = tap("again", Key::Tab);
+                    const WATCH: Tap = tap("watch", Key::Char('r'));
+                    const RACE: Tap = tap("race", Key::Char('g'));
+                    const PLAY: Tap = tap("play it", Key::Tab);
+                    const RACE_AGAIN: Tap = tap("race again", Key::Tab);
+                    match (r.watched, r.race.is_some(), r.share.is_some()) {
+                        (true, ..) if self.list.is_some() => &[PLAY, WATCH, RACE, BACK],
+                        (true, ..) => &[PLAY, WATCH, RACE, MENU],
+                        (_, true, true) => &[RACE_AGAIN, WATCH, COPY, MENU],
+                        (_, true, false) => &[RACE_AGAIN, WATCH, MENU],
+                        (_, false, true) => &[AGAIN, WATCH, RACE, COPY, MENU],
+                        (_, false, false) => &[AGAIN, WATCH, RACE, MENU],
+                    }
+                };
+                (Kind::Results, banner, hints, taps, Body::Results(results(r)))
             }
             Screen::History => (
                 Kind::History,
                 None,
                 "↑↓ pick · enter watch · g race · esc menu",
+                &[BACK],
                 Body::History(self.history_model(zone)),
             ),
             Screen::Link {
@@ -882,6 +928,7 @@ impl App {
                     Kind::Link,
                     None,
                     "3 to 20 letters, digits, _ or - · enter link · esc back",
+                    &[BACK],
                     Body::Link(link),
                 )
             }
@@ -895,6 +942,12 @@ impl App {
                         "t errors or time · d drill these · esc menu"
                     } else {
                         "t errors or time · esc menu"
+                    },
+                    if keys.drill.is_some() {
+                        const DRILL: Tap = tap("drill these", Key::Char('d'));
+                        &[DRILL, BACK]
+                    } else {
+                        &[BACK]
                     },
                     Body::Keys(keys),
                 )
@@ -910,6 +963,7 @@ impl App {
                     Kind::Boards,
                     None,
                     hints,
+                    &[BACK],
                     Body::Boards(self.boards_model(b)),
                 )
             }
@@ -919,6 +973,7 @@ impl App {
             banner,
             notice,
             hints,
+            taps,
             body,
         }
     }

@@ -47,6 +47,10 @@ fn every_stop_shows_what_it_names() {
         ("boards, rows", "grace"),
         ("boards, empty", "be the first"),
         ("menu, a notice", "not a replay"),
+        ("results, the fastest BLITZ", "100 CAROLINA REAPER"),
+        ("results, HOT PURSUIT from lv20", "100 CAROLINA REAPER"),
+        ("results, HOT PURSUIT from lv20", "reached | lv"),
+        ("results, an hour of ZEN", "time | 3600.0 s"),
     ] {
         assert!(words(name).contains(says), "{name}: {}", words(name));
     }

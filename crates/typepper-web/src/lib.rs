@@ -325,6 +325,7 @@ impl Shell {
         let effects = match self.renderer.target_at(x, y) {
             Some(Hit::Item(index)) => self.app.pick(index, now(at)),
             Some(Hit::Level(index, up)) => self.app.pick_level(index, up, now(at)),
+            Some(Hit::Key(key)) => self.app.key(key, now(at)),
             None => vec![],
         };
         self.carry_out(effects);

@@ -3,8 +3,9 @@
 
 use typepper_engine::{CharState, Tier};
 use typepper_game::layout::{LINES, Scroll};
+use typepper_game::app::Key;
 use typepper_game::model::{
-    Boards, Body, Chart, Ghost, History, Keys, Link, Menu, Model, Play, Race, Results, Tone,
+    Boards, Body, Chart, Ghost, History, Keys, Link, Menu, Model, Play, Race, Results, Tap, Tone,
     WORDMARK,
 };
 use typepper_game::palette::FLAME;
@@ -66,6 +67,33 @@ fn next_blink(now: f64) -> f64 {
     ((now / BLINK_MS).floor() + 1.0) * BLINK_MS
 }
 
+/// A wave like `x.sin()` (period 2π, from -1 to 1, within 0.06 of it): a parabola each
+/// half period. The flame's flicker needs no more, and libm's sine would bring 6 KB of
+/// argument reduction into the wasm.
+fn wave(x: f64) -> f64 {
+    let turn = x / core::f64::consts::TAU;
+    let f = turn - turn.floor();
+    let half = if f < 0.5 { f } else { f - 0.5 };
+    let v = 16.0 * half * (0.5 - half);
+    if f < 0.5 { v } else { -v }
+}
+
+/// Cells `widths` wide packed in order into rows no wider than `room`, `gap` apart:
+/// each row's count of cells and width.
+fn pack(widths: &[f64], room: f64, gap: f64) -> Vec<(usize, f64)> {
+    let mut rows: Vec<(usize, f64)> = vec![];
+    for &cell in widths {
+        match rows.last_mut() {
+            Some((n, used)) if *used + gap + cell <= room => {
+                *n += 1;
+                *used += gap + cell;
+            }
+            _ => rows.push((1, cell)),
+        }
+    }
+    rows
+}
+
 /// What a click can hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hit {
@@ -74,7 +102,15 @@ pub enum Hit {
     Item(usize),
     /// The `‹` (false) or `›` (true) beside the menu item's level at this index.
     Level(usize, bool),
+    /// A button standing for this key.
+    Key(Key),
 }
+
+/// A line of small text's height, and a gap between things.
+const LINE: f64 = 20.0;
+const GAP: f64 = 16.0;
+/// A button's height: a thumb's.
+const BUTTON_H: f64 = 44.0;
 
 /// The renderer's own state: the canvas, the layout kept between frames, the caret's
 /// animation.
@@ -92,6 +128,8 @@ pub struct Renderer {
     /// glides, at the blink's next turn while it blinks, never when nothing moves.
     wake_at: f64,
     hits: Vec<(Rect, Hit)>,
+    /// Where the foot (the buttons and hints) begins: the screen's body ends above it.
+    bottom: f64,
     /// How long each of the recent draws took, in ms (for the frame-time measurement).
     pub draw_ms: Vec<f64>,
 }
@@ -122,6 +160,7 @@ impl Renderer {
             dirty: true,
             wake_at: f64::INFINITY,
             hits: vec![],
+            bottom: 0.0,
             draw_ms: Vec::with_capacity(512),
         }
     }
@@ -188,6 +227,7 @@ impl Renderer {
         if let Some(banner) = &model.banner {
             self.banner(banner);
         }
+        self.bottom = self.foot(model.hints, model.taps);
         let notice = model
             .notice
             .as_ref()
@@ -201,7 +241,6 @@ impl Renderer {
             Body::Boards(b) => self.draw_boards(b),
             Body::Keys(k) => self.draw_keys(k, notice),
         }
-        self.hints(model.hints);
     }
 
     fn font(&self, size: f64, weight: u32) {
@@ -228,6 +267,70 @@ impl Renderer {
         self.ctx.measure_text(s).map_or(0.0, |m| m.width())
     }
 
+    /// The widest of `texts` in the current font.
+    fn widest<'a>(&self, texts: impl Iterator<Item = &'a str>) -> f64 {
+        let mut widest = 0.0_f64;
+        for t in texts {
+            widest = widest.max(self.text_width(t));
+        }
+        widest
+    }
+
+    /// Sets the font at `size`, or as much smaller as `s` needs to be no wider than
+    /// `width` (9 px at least): a line that must stay one line, such as a banner.
+    fn fit(&self, s: &str, width: f64, size: f64, weight: u32) -> f64 {
+        self.font(size, weight);
+        let w = self.text_width(s);
+        if w <= width {
+            return size;
+        }
+        let size = (size * width / w).floor().max(9.0);
+        self.font(size, weight);
+        size
+    }
+
+    /// `s` broken into lines no wider than `width` in the current font: after a ` · `
+    /// where one fits, else after a space.
+    fn wrap<'a>(&self, s: &'a str, width: f64) -> Vec<&'a str> {
+        let mut lines = vec![];
+        let mut rest = s;
+        while self.text_width(rest) > width {
+            // The last space the line may end at, and the last that starts a ` · `.
+            let (mut space, mut dot) = (None, None);
+            for (i, b) in rest.bytes().enumerate().skip(1) {
+                if b != b' ' {
+                    continue;
+                }
+                if self.text_width(&rest[..i]) > width {
+                    break;
+                }
+                space = Some(i);
+                if rest.as_bytes()[i + 1..].starts_with("· ".as_bytes()) {
+                    dot = Some(i);
+                }
+            }
+            let Some(i) = dot.or(space) else {
+                break;
+            };
+            lines.push(&rest[..i]);
+            rest = &rest[i + if dot.is_some() { " · ".len() } else { 1 }..];
+        }
+        lines.push(rest);
+        lines
+    }
+
+    /// Draws `s` wrapped to the column from baseline `y`, a line each `LINE`; returns
+    /// the baseline after its last line.
+    fn lines(&self, s: &str, x: f64, y: f64, tone: Tone, align: &str) -> f64 {
+        let (_, width) = self.column();
+        let mut y = y;
+        for line in self.wrap(s, width) {
+            self.text(line, x, y, tone, align);
+            y += LINE;
+        }
+        y
+    }
+
     fn round_rect(&self, r: Rect, radius: f64) {
         let ctx = &self.ctx;
         let rad = radius.min(r.h / 2.0).min(r.w / 2.0);
@@ -243,20 +346,80 @@ impl Renderer {
     /// The column of text everything is laid out in.
     fn column(&self) -> (f64, f64) {
         let (w, _, _) = self.size;
-        let width = (w - 64.0).clamp(240.0, 960.0);
+        let margin = if w < 600.0 { 32.0 } else { 64.0 };
+        let width = (w - margin).clamp(240.0, 960.0);
         ((w - width) / 2.0, width)
     }
 
-    fn hints(&self, s: &str) {
+    /// The foot: the hints, wrapped at the bottom, and above them the screen's buttons,
+    /// as many a row as fit. Returns where it begins.
+    fn foot(&mut self, hints: &str, taps: &[Tap]) -> f64 {
         let (w, h, _) = self.size;
+        let (_, width) = self.column();
         self.font(13.0, 400);
-        self.text(s, w / 2.0, h - 28.0, Tone::Dim, "center");
+        let lines = self.wrap(hints, width);
+        let mut y = h - GAP - (lines.len() - 1) as f64 * LINE;
+        let top = y - LINE - GAP;
+        for line in lines {
+            self.text(line, w / 2.0, y, Tone::Dim, "center");
+            y += LINE;
+        }
+        if taps.is_empty() {
+            return top;
+        }
+        self.font(15.0, 600);
+        let wide: Vec<f64> = taps
+            .iter()
+            .map(|t| (self.text_width(t.label) + 36.0).max(72.0))
+            .collect();
+        let rows = pack(&wide, width, 10.0);
+        let mut y = top - rows.len() as f64 * (BUTTON_H + 10.0);
+        let first = y;
+        let mut taps = taps.iter().zip(wide);
+        for (n, used) in rows {
+            let mut x = (w - used) / 2.0;
+            for (t, tw) in taps.by_ref().take(n) {
+                let r = Rect {
+                    x,
+                    y,
+                    w: tw,
+                    h: BUTTON_H,
+                };
+                self.fill_style(Tone::Panel);
+                self.round_rect(r, 10.0);
+                self.ctx.fill();
+                self.text(t.label, x + r.w / 2.0, y + 28.0, Tone::Text, "center");
+                self.hits.push((r, Hit::Key(t.key)));
+                x += r.w + 10.0;
+            }
+            y += BUTTON_H + 10.0;
+        }
+        first - GAP
     }
 
-    fn notice(&self, (line, tone): (&str, Tone), y: f64) {
+    /// A notice, wrapped, centred from baseline `y`; returns the baseline after it.
+    fn notice(&self, (line, tone): (&str, Tone), y: f64) -> f64 {
         let (w, _, _) = self.size;
         self.font(14.0, 500);
-        self.text(line, w / 2.0, y, tone, "center");
+        self.lines(line, w / 2.0, y, tone, "center")
+    }
+
+    /// A list screen's head: its title at the left, `right` (in the font already set)
+    /// at the right beside it, or under it where the two don't fit side by side.
+    /// Returns the baseline of the head's last line.
+    fn head(&self, title: &str, right: &str, tone: Tone, font: (f64, u32)) -> f64 {
+        let (x0, width) = self.column();
+        self.font(26.0, 700);
+        self.text(title, x0, 70.0, Tone::Text, "left");
+        let title_w = self.text_width(title);
+        self.font(font.0, font.1);
+        if title_w + 24.0 + self.text_width(right) <= width {
+            self.text(right, x0 + width, 70.0, tone, "right");
+            70.0
+        } else {
+            self.text(right, x0, 70.0 + 28.0, tone, "left");
+            98.0
+        }
     }
 
     fn title(&self, y: f64) {
@@ -282,10 +445,11 @@ impl Renderer {
         for (i, item) in menu.items.iter().enumerate() {
             let y = y0 + i as f64 * item_h;
             let selected = i == menu.selected;
+            let item_w = (w - 24.0).min(340.0);
             let rect = Rect {
-                x: w / 2.0 - 170.0,
+                x: w / 2.0 - item_w / 2.0,
                 y: y - 28.0,
-                w: 340.0,
+                w: item_w,
                 h: item_h - 6.0,
             };
             if selected {
@@ -314,74 +478,101 @@ impl Renderer {
                 }
             }
             if let Some(badge) = item.badge() {
+                // Beside the item, or inside its right end where the screen ends first.
                 self.font(11.0, 600);
-                self.text(badge, rect.x + rect.w + 14.0, y - 2.0, Tone::Dim, "left");
+                let right = rect.x + rect.w;
+                if right + 14.0 + self.text_width(badge) <= w - 8.0 {
+                    self.text(badge, right + 14.0, y - 2.0, Tone::Dim, "left");
+                } else {
+                    self.text(badge, right - 12.0, y - 2.0, Tone::Dim, "right");
+                }
             }
             self.hits.push((rect, Hit::Item(i)));
         }
-        let below = y0 + menu.items.len() as f64 * item_h + 10.0;
+        let mut y = y0 + menu.items.len() as f64 * item_h + 10.0;
         if let Some(n) = notice {
-            self.notice(n, below);
+            y = self.notice(n, y);
         }
+        y += 10.0;
         self.font(14.0, 400);
         if let Some(line) = &menu.last_round {
-            self.text(line, w / 2.0, below + 30.0, Tone::Dim, "center");
+            y = self.lines(line, w / 2.0, y, Tone::Dim, "center") + 4.0;
         }
-        self.text(&menu.player, w / 2.0, below + 54.0, Tone::Dim, "center");
+        y = self.lines(&menu.player, w / 2.0, y, Tone::Dim, "center") + 4.0;
         if let Some(line) = &menu.race {
-            self.text(line, w / 2.0, below + 78.0, Tone::Ghost, "center");
+            self.lines(line, w / 2.0, y, Tone::Ghost, "center");
         }
     }
 
     fn draw_history(&mut self, history: &History) {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
-        self.font(26.0, 700);
-        self.text(history.title, x0, 70.0, Tone::Text, "left");
         self.font(14.0, 400);
-        self.text(&history.caption, x0 + width, 70.0, Tone::Dim, "right");
+        let top = self.head(history.title, &history.caption, Tone::Dim, (14.0, 400)) + 50.0;
         if let Some(empty) = history.empty {
             self.font(18.0, 400);
-            self.text(empty, w / 2.0, h / 2.0, Tone::Dim, "center");
+            self.lines(empty, w / 2.0, h / 2.0, Tone::Dim, "center");
         }
         let rows = &history.rows;
-        for (i, y, selected) in self.list_rows(rows.len(), history.selected, 120.0) {
+        // Five columns where each one's widest fits between its neighbours; else each
+        // row on two lines: the mode and the score, then the date and the rest.
+        self.font(16.0, 700);
+        let widest = |cell: fn(&typepper_game::model::HistoryRow) -> &str| {
+            self.widest(rows.iter().map(cell)) + GAP
+        };
+        let (date, title) = (widest(|r| &r.date), widest(|r| &r.title));
+        let (score, accuracy) = (widest(|r| &r.headline), widest(|r| &r.accuracy));
+        let shared = widest(|r| r.shared());
+        let one_line = date <= width * 0.3
+            && title + score <= width * 0.38
+            && accuracy <= width * 0.16
+            && shared <= width * 0.16;
+        for (i, y, selected) in self.list_rows(rows.len(), history.selected, top, !one_line) {
             let r = &rows[i];
-            self.font(16.0, if selected { 700 } else { 400 });
-            self.text(&r.date, x0, y, Tone::Dim, "left");
-            self.text(&r.title, x0 + width * 0.3, y, Tone::Text, "left");
             let color = if selected { Tone::Accent } else { Tone::Text };
-            self.text(&r.headline, x0 + width * 0.68, y, color, "right");
-            self.text(&r.accuracy, x0 + width * 0.84, y, Tone::Dim, "right");
-            self.text(r.shared(), x0 + width, y, Tone::Dim, "right");
+            self.font(16.0, if selected { 700 } else { 400 });
+            if one_line {
+                self.text(&r.date, x0, y, Tone::Dim, "left");
+                self.text(&r.title, x0 + width * 0.3, y, Tone::Text, "left");
+                self.text(&r.headline, x0 + width * 0.68, y, color, "right");
+                self.text(&r.accuracy, x0 + width * 0.84, y, Tone::Dim, "right");
+                self.text(r.shared(), x0 + width, y, Tone::Dim, "right");
+            } else {
+                self.text(&r.title, x0, y, Tone::Text, "left");
+                self.text(&r.headline, x0 + width, y, color, "right");
+                self.font(13.0, 400);
+                self.text(&r.date, x0, y + LINE, Tone::Dim, "left");
+                self.text(&r.accuracy, x0 + width, y + LINE, Tone::Dim, "right");
+                let before = x0 + width - self.text_width(&r.accuracy) - GAP;
+                self.text(r.shared(), before, y + LINE, Tone::Dim, "right");
+            }
         }
     }
 
-    /// The keys screen: the keyboard shaded by errors or time, the worst keys and pairs,
-    /// the trend and the drill.
+    /// The keys screen: the keyboard shaded by errors or time, the worst keys and pairs
+    /// (side by side where their lines fit, else one above the other), and at the
+    /// body's foot the trend and the drill.
     fn draw_keys(&mut self, k: &Keys, notice: Option<(&str, Tone)>) {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
-        self.font(26.0, 700);
-        self.text(k.title, x0, 70.0, Tone::Text, "left");
-        self.font(16.0, 700);
-        self.text(k.by, x0 + width, 70.0, Tone::Accent, "right");
+        let y = self.head(k.title, k.by, Tone::Accent, (16.0, 700));
         self.font(14.0, 400);
-        self.text(&k.caption, x0, 96.0, Tone::Dim, "left");
+        let y = self.lines(&k.caption, x0, y + 26.0, Tone::Dim, "left");
         if let Some((line, tone)) = notice.or(k.empty.map(|e| (e, Tone::Dim))) {
             self.font(18.0, 400);
-            self.text(line, w / 2.0, h / 2.0, tone, "center");
+            self.lines(line, w / 2.0, h / 2.0, tone, "center");
             return;
         }
         // The keyboard: each row a little to the right of the one above.
         let cap = (width / 11.5).min(54.0);
         let board_w = cap * 10.0;
         let left = x0 + (width - board_w - cap) / 2.0;
+        let board_top = y + 8.0;
         for (r, row) in k.keyboard.iter().enumerate() {
             for (i, key) in row.iter().enumerate() {
                 let rect = Rect {
                     x: left + r as f64 * cap * 0.5 + i as f64 * cap,
-                    y: 124.0 + r as f64 * cap,
+                    y: board_top + r as f64 * cap,
                     w: cap - 6.0,
                     h: cap - 6.0,
                 };
@@ -404,50 +595,91 @@ impl Renderer {
                 );
             }
         }
-        let top = 124.0 + 3.0 * cap + 30.0;
-        let rows = ((h - top - 110.0) / 24.0).floor().max(3.0) as usize;
-        for (x, list) in [x0, x0 + width / 2.0 + 10.0].into_iter().zip(&k.lists) {
+        let top = board_top + 3.0 * cap + 30.0;
+
+        // The trend and the drill, from the foot up.
+        self.font(14.0, 400);
+        let trend = self.wrap(&k.trend, width);
+        self.font(13.0, 400);
+        let why = k.no_drill.map_or(vec![], |why| self.wrap(why, width));
+        let offer = k.offer();
+        let n = trend.len() + why.len() + usize::from(offer.is_some());
+        let first = self.bottom - 6.0 - (n - 1) as f64 * LINE;
+        let mut at = first;
+        self.font(14.0, 400);
+        for line in trend {
+            self.text(line, x0, at, Tone::Dim, "left");
+            at += LINE;
+        }
+        if let Some((offer, drill)) = offer {
+            self.text(offer, x0, at, Tone::Dim, "left");
+            let after = x0 + self.text_width(offer) + 8.0;
+            self.font(16.0, 700);
+            self.text(&drill, after, at, Tone::Accent, "left");
+            at += LINE;
+        }
+        self.font(13.0, 400);
+        for line in why {
+            self.text(line, x0, at, Tone::Dim, "left");
+            at += LINE;
+        }
+
+        // The lists, in what is left above.
+        self.font(14.0, 400);
+        let lines = k.lists.iter().flat_map(|l| &l.lines);
+        let widest = self.widest(lines.map(String::as_str));
+        let beside = widest <= width / 2.0 - GAP;
+        // One above the other, the lines smaller where the widest is wider than the column.
+        let size = (14.0 * width / widest.max(1.0)).floor().clamp(9.0, 14.0);
+        let room = first - LINE - GAP - top;
+        let (room, step) = if beside {
+            (room, 0.0)
+        } else {
+            ((room - 30.0) / 2.0, (room + 30.0) / 2.0)
+        };
+        let notes = k.lists.iter().any(|l| l.note.is_some());
+        let rows = ((room - 26.0 - if notes { 24.0 } else { 0.0 }) / 24.0).floor();
+        let rows = (rows as usize + 1).clamp(1, 10);
+        for (n, list) in k.lists.iter().enumerate() {
+            let (x, y) = if beside {
+                (x0 + n as f64 * (width / 2.0 + 10.0), top)
+            } else {
+                (x0, top + n as f64 * step)
+            };
             self.font(13.0, 600);
-            self.text(list.title, x, top, Tone::Dim, "left");
+            self.text(list.title, x, y, Tone::Dim, "left");
             self.font(14.0, 400);
             if list.lines.is_empty() {
-                self.text(list.none, x, top + 26.0, Tone::Dim, "left");
+                self.text(list.none, x, y + 26.0, Tone::Dim, "left");
             }
             let shown = list.lines.len().clamp(1, rows);
             for (n, line) in list.lines.iter().take(rows).enumerate() {
+                self.font(size, 400);
                 let color = if n == 0 { Tone::Accent } else { Tone::Text };
-                self.text(line, x, top + 26.0 + n as f64 * 24.0, color, "left");
+                self.text(line, x, y + 26.0 + n as f64 * 24.0, color, "left");
             }
             if let Some(note) = &list.note {
-                self.font(12.0, 400);
-                self.text(note, x, top + 26.0 + shown as f64 * 24.0, Tone::Dim, "left");
+                let room = if beside { width / 2.0 - GAP } else { width };
+                self.fit(note, room, 12.0, 400);
+                self.text(note, x, y + 26.0 + shown as f64 * 24.0, Tone::Dim, "left");
             }
-        }
-        let note = usize::from(k.lists.iter().any(|l| l.note.is_some()));
-        let foot = top + 26.0 + (rows.min(10) + note) as f64 * 24.0 + 16.0;
-        self.font(14.0, 400);
-        self.text(&k.trend, x0, foot, Tone::Dim, "left");
-        if let Some((offer, drill)) = k.offer() {
-            self.font(14.0, 400);
-            self.text(offer, x0, foot + 30.0, Tone::Dim, "left");
-            let after = x0 + self.text_width(offer) + 8.0;
-            self.font(16.0, 700);
-            self.text(&drill, after, foot + 30.0, Tone::Accent, "left");
-        }
-        if let Some(why) = k.no_drill {
-            self.font(13.0, 400);
-            self.text(why, x0, foot + 30.0, Tone::Dim, "left");
         }
     }
 
-    /// A scrolling list of `count` rows from `top`, the `picked` one highlighted and
-    /// centred when the list is longer than the screen: each visible row's index, text
-    /// baseline and whether it is picked, for the caller to fill in. Rows are clickable.
-    fn list_rows(&mut self, count: usize, picked: usize, top: f64) -> Vec<(usize, f64, bool)> {
-        let (_, h, _) = self.size;
+    /// A scrolling list of `count` rows from `top`, one or two lines each, the `picked`
+    /// one highlighted and centred when the list is longer than the space above the
+    /// foot: each visible row's index, first baseline and whether it is picked, for the
+    /// caller to fill in. Rows are clickable.
+    fn list_rows(
+        &mut self,
+        count: usize,
+        picked: usize,
+        top: f64,
+        two_lines: bool,
+    ) -> Vec<(usize, f64, bool)> {
         let (x0, width) = self.column();
-        let row_h = 34.0;
-        let visible = (((h - top - 60.0) / row_h).floor() as usize).max(3);
+        let row_h = if two_lines { 34.0 + LINE } else { 34.0 };
+        let visible = (((self.bottom - top + 23.0) / row_h).floor() as usize).max(3);
         let first = picked.saturating_sub(visible / 2);
         let mut out = vec![];
         for (n, i) in (first..count).take(visible).enumerate() {
@@ -472,7 +704,7 @@ impl Renderer {
 
     fn banner(&self, label: &str) {
         let (w, _, _) = self.size;
-        self.font(13.0, 700);
+        self.fit(label, w - 44.0, 13.0, 700);
         let tw = self.text_width(label) + 28.0;
         let r = Rect {
             x: w / 2.0 - tw / 2.0,
@@ -486,7 +718,9 @@ impl Renderer {
         self.text(label, w / 2.0, 36.0, Tone::Background, "center");
     }
 
-    fn heat_bar(&self, play: &Play, x: f64, y: f64, width: f64) {
+    /// The heat meter at `(x, y)`, its label and the flame's lead above its right end,
+    /// or (`under`) under it, one at each end.
+    fn heat_bar(&self, play: &Play, (x, y): (f64, f64), width: f64, under: bool) {
         let (heat, tier) = (play.heat, play.tier);
         let ctx = &self.ctx;
         let bar = Rect {
@@ -516,11 +750,25 @@ impl Renderer {
             ctx.fill();
             ctx.set_shadow_blur(0.0);
         }
-        self.font(13.0, 700);
         let label = play.heat_label();
+        let flame = play.flame_line();
+        if under {
+            // Both on one line under the bar, smaller if they need to be.
+            self.font(13.0, 700);
+            let need = self.text_width(&label) + flame.as_deref().map_or(0.0, |f| self.text_width(f));
+            if need + GAP > width {
+                self.font((13.0 * width / (need + GAP)).floor(), 700);
+            }
+            self.text(&label, x, y + 24.0, Tone::Heat(tier), "left");
+            if let Some(flame) = flame {
+                self.text(&flame, x + width, y + 24.0, Tone::Wrong, "right");
+            }
+            return;
+        }
+        self.font(13.0, 700);
         self.text(&label, x + width, y - 10.0, Tone::Heat(tier), "right");
         // How far behind the flame is, as the terminal says it, left of the heat.
-        if let Some(flame) = play.flame_line() {
+        if let Some(flame) = flame {
             let at = x + width - self.text_width(&label) - 18.0;
             self.text(&flame, at, y - 10.0, Tone::Wrong, "right");
         }
@@ -529,23 +777,30 @@ impl Renderer {
     fn draw_play(&mut self, play: &Play, now: f64, dt: f64) {
         let (_, h, _) = self.size;
         let (x0, width) = self.column();
-        let top = (h * 0.28).max(110.0);
-        // The status row: mode, the big number (time or level), heat.
+        // The status: mode, the big number (time or level), heat; on a narrow screen
+        // one above the other, the heat meter the column's width.
+        let narrow = width < 520.0;
+        let top = (h * 0.28).max(if narrow { 130.0 } else { 110.0 });
+        let lift = if narrow { 34.0 } else { 0.0 };
         self.font(15.0, 600);
-        self.text(&play.mode.title(), x0, top - 52.0, Tone::Dim, "left");
+        self.text(&play.mode.title(), x0, top - 52.0 - lift, Tone::Dim, "left");
         self.font(34.0, 700);
         let big_color = if play.started {
             Tone::Accent
         } else {
             Tone::Dim
         };
-        self.text(&play.clock.big(), x0, top - 14.0, big_color, "left");
+        self.text(&play.clock.big(), x0, top - 14.0 - lift, big_color, "left");
         if let Some(live) = &play.live {
             let after = x0 + self.text_width(&play.clock.big()) + 18.0;
             self.font(15.0, 600);
-            self.text(live, after, top - 14.0, Tone::Text, "left");
+            self.text(live, after, top - 14.0 - lift, Tone::Text, "left");
         }
-        self.heat_bar(play, x0 + width * 0.45, top - 30.0, width * 0.55);
+        if narrow {
+            self.heat_bar(play, (x0, top - 30.0), width, true);
+        } else {
+            self.heat_bar(play, (x0 + width * 0.45, top - 30.0), width * 0.55, false);
+        }
 
         // The words.
         let size = if width < 520.0 { 22.0 } else { 28.0 };
@@ -647,8 +902,7 @@ impl Renderer {
         let mut y = text_top + LINES as f64 * line_h + 10.0;
         if let Some(prompt) = play.prompt {
             self.font(15.0, 400);
-            self.text(prompt, w / 2.0, y, Tone::Dim, "center");
-            y += 28.0;
+            y = self.lines(prompt, w / 2.0, y, Tone::Dim, "center") + 8.0;
         }
         if let Some(g) = &play.ghost {
             self.font(17.0, 700);
@@ -720,7 +974,7 @@ impl Renderer {
 
     fn flame(&self, x: f64, baseline: f64, size: f64, now: f64, heat: u8) {
         let ctx = &self.ctx;
-        let flicker = (now / 70.0).sin() * 0.06 + (now / 23.0).sin() * 0.03;
+        let flicker = wave(now / 70.0) * 0.06 + wave(now / 23.0) * 0.03;
         let h = size * (1.35 + flicker + f64::from(heat) / 400.0);
         let w = size * 0.5;
         let base = baseline + size * 0.22;
@@ -733,7 +987,7 @@ impl Renderer {
         }
         for (scale, color) in [1.0, 0.72, 0.42].into_iter().zip(FLAME) {
             let (fw, fh) = (w * scale, h * scale);
-            let sway = (now / 110.0 + scale * 3.0).sin() * fw * 0.18;
+            let sway = wave(now / 110.0 + scale * 3.0) * fw * 0.18;
             ctx.begin_path();
             ctx.move_to(x, base);
             ctx.bezier_curve_to(
@@ -752,124 +1006,183 @@ impl Renderer {
 
     fn draw_link(&mut self, link: &Link, notice: Option<(&str, Tone)>, now: f64) {
         let (w, h, _) = self.size;
+        let (_, width) = self.column();
         let top = (h * 0.25).max(90.0);
         self.font(28.0, 700);
         self.text(link.title, w / 2.0, top, Tone::Text, "center");
         self.font(15.0, 400);
-        self.text(&link.about, w / 2.0, top + 34.0, Tone::Dim, "center");
+        let y = self.lines(&link.about, w / 2.0, top + 34.0, Tone::Dim, "center");
+        let field_w = width.min(400.0);
         let field = Rect {
-            x: w / 2.0 - 200.0,
-            y: top + 70.0,
-            w: 400.0,
+            x: w / 2.0 - field_w / 2.0,
+            y: y + 16.0,
+            w: field_w,
             h: 54.0,
         };
         self.fill_style(Tone::Panel);
         self.round_rect(field, 12.0);
         self.ctx.fill();
-        self.font(26.0, 600);
-        self.text(&link.name, w / 2.0, top + 106.0, Tone::Accent, "center");
+        self.fit(&link.name, field_w - 24.0, 26.0, 600);
+        self.text(&link.name, w / 2.0, field.y + 36.0, Tone::Accent, "center");
         let tw = self.text_width(&link.name);
         if blink_on(now) {
             self.fill_style(Tone::Caret);
             self.ctx
-                .fill_rect(w / 2.0 + tw / 2.0 + 3.0, top + 82.0, 2.5, 30.0);
+                .fill_rect(w / 2.0 + tw / 2.0 + 3.0, field.y + 12.0, 2.5, 30.0);
         }
         self.wake_at = self.wake_at.min(next_blink(now));
         self.font(14.0, 400);
-        self.text(&link.status, w / 2.0, top + 152.0, Tone::Dim, "center");
+        let y = self.lines(&link.status, w / 2.0, field.y + 82.0, Tone::Dim, "center");
         if let Some(line) = notice {
-            self.notice(line, top + 190.0);
+            self.notice(line, y + 18.0);
         }
     }
 
     fn draw_boards(&mut self, b: &Boards) {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
-        self.font(26.0, 700);
-        self.text(b.title, x0, 70.0, Tone::Text, "left");
-        self.font(18.0, 700);
-        self.text(&b.picker, x0 + width, 70.0, Tone::Accent, "right");
+        let y = self.head(b.title, &b.picker, Tone::Accent, (18.0, 700));
         self.font(13.0, 400);
-        self.text(b.caption, x0 + width, 92.0, Tone::Dim, "right");
+        let y = self.lines(b.caption, x0 + width, y + 22.0, Tone::Dim, "right");
         if let Some((say, tone)) = &b.say {
             self.font(18.0, 400);
-            self.text(say, w / 2.0, h / 2.0, *tone, "center");
+            self.lines(say, w / 2.0, h / 2.0, *tone, "center");
         }
-        for (i, y, selected) in self.list_rows(b.rows.len(), b.selected, 140.0) {
+        // A row on one line where the widest name and score fit beside each other,
+        // else the accuracy on a second.
+        self.font(16.0, 700);
+        let widest = |cell: fn(&typepper_game::model::BoardLine) -> &str| {
+            self.widest(b.rows.iter().map(cell)) + GAP
+        };
+        let (name, score) = (widest(|r| &r.name), widest(|r| &r.score));
+        let one_line = 48.0 + name + score <= width * 0.72 && widest(|r| &r.accuracy) <= width * 0.28;
+        for (i, y, selected) in self.list_rows(b.rows.len(), b.selected, y + 30.0, !one_line) {
             let r = &b.rows[i];
             self.font(16.0, if selected { 700 } else { 400 });
             self.text(&r.rank.to_string(), x0 + 24.0, y, r.medal, "right");
             self.text(&r.name, x0 + 48.0, y, Tone::Text, "left");
             let color = if selected { Tone::Accent } else { Tone::Text };
-            self.text(&r.score, x0 + width * 0.72, y, color, "right");
-            self.text(&r.accuracy, x0 + width, y, Tone::Dim, "right");
+            if one_line {
+                self.text(&r.score, x0 + width * 0.72, y, color, "right");
+                self.text(&r.accuracy, x0 + width, y, Tone::Dim, "right");
+            } else {
+                self.text(&r.score, x0 + width, y, color, "right");
+                self.font(13.0, 400);
+                self.text(&r.accuracy, x0 + width, y + LINE, Tone::Dim, "right");
+            }
         }
     }
 
+    /// The results: the headline with the share link and the notice beside it (or under
+    /// it where they don't fit), the stats flowed into rows, a race's numbers, the chart
+    /// in what is left above the foot. Every place comes from measured text.
     fn draw_results(&mut self, r: &Results, notice: Option<(&str, Tone)>) {
         let (_, h, _) = self.size;
         let (x0, width) = self.column();
         let top = (h * 0.16).max(90.0);
-        self.font(64.0, 800);
-        self.text(&r.headline, x0, top + 20.0, Tone::Accent, "left");
+        let size = self.fit(&r.headline, width, 64.0, 800);
+        let base = top + 20.0;
+        self.text(&r.headline, x0, base, Tone::Accent, "left");
+        let head_w = self.text_width(&r.headline);
         self.font(16.0, 600);
-        self.text(&r.title, x0, top + 50.0, Tone::Dim, "left");
+        self.text(&r.title, x0, base + 30.0, Tone::Dim, "left");
+        let mut y = base + 30.0 + 6.0;
         self.font(14.0, 500);
-        if let Some(share) = r.share_line() {
-            self.text(&share, x0 + width, top - 10.0, Tone::Caret, "right");
+        let share = r.share_line();
+        let side = [
+            share.as_deref().map(|s| (s, Tone::Caret)),
+            notice,
+        ];
+        let side_w = self.widest(side.iter().flatten().map(|&(s, _)| s));
+        if head_w + 24.0 + side_w <= width {
+            for (n, (line, tone)) in side.into_iter().flatten().enumerate() {
+                let at = base - size * 0.45 + n as f64 * 24.0;
+                self.text(line, x0 + width, at, tone, "right");
+            }
+        } else {
+            for (line, tone) in side.into_iter().flatten() {
+                y = self.lines(line, x0, y + LINE, tone, "left") - LINE;
+            }
         }
-        if let Some((note, tone)) = notice {
-            self.text(note, x0 + width, top + 14.0, tone, "right");
-        }
-        // As many stats a row as the widest value fits, spread evenly over the fewest rows.
-        self.font(20.0, 700);
-        let widest = r
+
+        // The stats, as many a row as fit by their own widths, each row spread over it.
+        let narrow = width < 520.0;
+        let (value_size, row_h) = if narrow { (18.0, 52.0) } else { (20.0, 62.0) };
+        let wide: Vec<f64> = r
             .stats
             .iter()
-            .map(|s| self.text_width(&s.value))
-            .fold(0.0, f64::max)
-            + 24.0;
-        let fits = ((width / widest).floor() as usize).max(1);
-        let rows = r.stats.len().div_ceil(fits).max(1);
-        let per_row = r.stats.len().div_ceil(rows).max(1);
-        let cell = width / per_row as f64;
-        for (i, stat) in r.stats.iter().enumerate() {
-            let x = x0 + (i % per_row) as f64 * cell;
-            let y = top + 100.0 + (i / per_row) as f64 * 62.0;
-            self.font(12.0, 600);
-            self.text(stat.label, x, y, Tone::Dim, "left");
-            self.font(20.0, 700);
-            self.text(&stat.value, x, y + 26.0, stat.tone, "left");
+            .map(|s| {
+                self.font(12.0, 600);
+                let label = self.text_width(s.label);
+                self.font(value_size, 700);
+                label.max(self.text_width(&s.value)) + 24.0
+            })
+            .collect();
+        let rows = pack(&wide, width, 0.0);
+        let mut i = 0;
+        y += 44.0;
+        for (n, used) in rows {
+            let spare = (width - used).max(0.0) / n as f64;
+            let mut x = x0;
+            for (stat, cell) in r.stats[i..i + n].iter().zip(&wide[i..]) {
+                self.font(12.0, 600);
+                self.text(stat.label, x, y, Tone::Dim, "left");
+                self.font(value_size, 700);
+                self.text(&stat.value, x, y + 26.0, stat.tone, "left");
+                x += cell + spare;
+            }
+            i += n;
+            y += row_h;
         }
-        let rows = r.stats.len().div_ceil(per_row) as f64;
-        let mut chart_top = top + 100.0 + rows * 62.0 + 10.0;
+        let mut chart_top = y + 10.0;
         if let Some(race) = &r.race {
-            self.versus(race, x0, chart_top, width);
-            chart_top += 86.0;
+            chart_top = self.versus(race, x0, chart_top, width) + 30.0;
         }
-        let chart_h = (h - chart_top - 80.0).clamp(90.0, 220.0);
+        // The chart's legend is above it and its seconds under it.
+        let chart_h = (self.bottom - chart_top - 30.0).clamp(60.0, 220.0);
         self.chart(&r.chart, x0, chart_top, width, chart_h);
     }
 
-    /// A race's results: who won, and each number beside the ghost's.
-    fn versus(&self, race: &Race, x0: f64, y: f64, width: f64) {
+    /// A race's results: who won, and each number beside the ghost's, in columns where
+    /// they fit, else a line each. Returns the baseline of the last.
+    fn versus(&self, race: &Race, x0: f64, y: f64, width: f64) -> f64 {
         self.font(20.0, 800);
         self.text(&race.verdict, x0, y + 4.0, race.tone(), "left");
         let cell = width / race.rows.len().max(1) as f64;
-        for (i, v) in race.rows.iter().enumerate() {
-            let x = x0 + i as f64 * cell;
-            self.font(12.0, 600);
-            self.text(v.label, x, y + 32.0, Tone::Dim, "left");
+        let wide = |v: &typepper_game::model::Versus| {
             self.font(18.0, 700);
-            self.text(&v.you, x, y + 56.0, Tone::Text, "left");
-            let mut at = x + self.text_width(&v.you) + 8.0;
+            let you = self.text_width(&v.you);
+            self.font(18.0, 500);
+            let them = self.text_width(&v.against());
+            self.font(14.0, 600);
+            you + them + self.text_width(&v.diff) + 28.0
+        };
+        let columns = race.rows.iter().all(|v| wide(v) <= cell);
+        let mut last = y;
+        for (i, v) in race.rows.iter().enumerate() {
+            let (x, at) = if columns {
+                (x0 + i as f64 * cell, y + 56.0)
+            } else {
+                (x0 + 96.0, y + 36.0 + i as f64 * 26.0)
+            };
+            self.font(12.0, 600);
+            if columns {
+                self.text(v.label, x, y + 32.0, Tone::Dim, "left");
+            } else {
+                self.text(v.label, x0, at, Tone::Dim, "left");
+            }
+            self.font(18.0, 700);
+            self.text(&v.you, x, at, Tone::Text, "left");
+            let mut after = x + self.text_width(&v.you) + 8.0;
             self.font(18.0, 500);
             let them = v.against();
-            self.text(&them, at, y + 56.0, Tone::Ghost, "left");
-            at += self.text_width(&them) + 12.0;
+            self.text(&them, after, at, Tone::Ghost, "left");
+            after += self.text_width(&them) + 12.0;
             self.font(14.0, 600);
-            self.text(&v.diff, at, y + 56.0, v.tone, "left");
+            self.text(&v.diff, after, at, v.tone, "left");
+            last = at;
         }
+        last
     }
 
     /// The model's chart: its lines back to front, its error dots, a bar where the lead
@@ -881,6 +1194,8 @@ impl Renderer {
         let plot_w = width - 36.0;
         self.font(11.0, 400);
         ctx.set_line_width(1.0);
+        // Every tick a line; a label only where it clears the last one labelled.
+        let mut labelled = f64::INFINITY;
         for v in chart.ticks() {
             let gy = y + height - f64::from(v) / max * height;
             self.stroke_style(Tone::Faint);
@@ -888,7 +1203,10 @@ impl Renderer {
             ctx.move_to(plot_x, gy);
             ctx.line_to(plot_x + plot_w, gy);
             ctx.stroke();
-            self.text(&v.to_string(), plot_x - 8.0, gy + 4.0, Tone::Dim, "right");
+            if labelled - gy >= 14.0 {
+                self.text(&v.to_string(), plot_x - 8.0, gy + 4.0, Tone::Dim, "right");
+                labelled = gy;
+            }
         }
         let n = chart.seconds;
         if n == 0 {
@@ -933,13 +1251,12 @@ impl Renderer {
             ctx.fill();
         }
         for i in chart.labelled_seconds() {
-            self.text(
-                &Chart::second(i),
-                px(i),
-                y + height + 16.0,
-                Tone::Dim,
-                "center",
-            );
+            // Centred under its second, but kept inside the plot's ends.
+            let label = Chart::second(i);
+            let half = self.text_width(&label) / 2.0;
+            // (min and max, not clamp: clamp's check would bring float printing along.)
+            let at = px(i).min(plot_x + plot_w - half).max(plot_x + half);
+            self.text(&label, at, y + height + 16.0, Tone::Dim, "center");
         }
         // The legend, right to left from the plot's right edge.
         let mut right = plot_x + plot_w;
@@ -950,50 +1267,138 @@ impl Renderer {
     }
 }
 
-/// The canvas draws every word of every screen: the game's tour, each stop drawn on a
-/// 2d context that records the text it is given, in Node.
+/// The canvas draws every word of every screen, and no text over other text or past the
+/// canvas's edges: the game's tour, each stop drawn on a 2d context that records the
+/// text it is given, in Node, at a desktop's size and a phone's.
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests {
     use super::*;
     use wasm_bindgen::JsValue;
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    /// A 1280×800 canvas whose context keeps each `fillText`'s text in `texts`, measures
-    /// a character as 8 px, and takes every other call and setting as a real one would.
-    fn recording(texts: &js_sys::Array) -> Renderer {
+    /// The sizes the layout must hold at, in CSS pixels: a desktop's and a phone's.
+    const SIZES: [(u32, u32); 2] = [(1280, 800), (390, 844)];
+
+    /// A `width`×`height` canvas whose context keeps each `fillText` in `drawn` as
+    /// `[text, left, top, right, bottom]`, measures a character as a monospace font's
+    /// (0.6 em wide, 0.78 em above the baseline and 0.22 below), and takes every other
+    /// call and setting as a real one would.
+    fn recording(drawn: &js_sys::Array, (width, height): (u32, u32)) -> Renderer {
         let make = js_sys::Function::new_with_args(
-            "texts",
+            "drawn, width, height",
             "const nothing = () => ({ addColorStop() {} });
+             const em = (held) => Number(/(\\d+)px/.exec(held.font ?? '10px')[1]);
+             const wide = (held, text) => 0.6 * em(held) * [...text].length;
              const ctx = new Proxy({}, {
                get(held, key) {
-                 if (key === 'fillText') return (text) => { texts.push(text); };
-                 if (key === 'measureText') return (text) => ({ width: 8 * text.length });
+                 if (key === 'measureText') return (text) => ({ width: wide(held, text) });
+                 if (key === 'fillText') return (text, x, y) => {
+                   const w = wide(held, text);
+                   const left = { center: x - w / 2, right: x - w }[held.textAlign] ?? x;
+                   drawn.push([text, left, y - 0.78 * em(held), left + w, y + 0.22 * em(held)]);
+                 };
                  return key in held ? held[key] : nothing;
                },
                set(held, key, value) { held[key] = value; return true; },
              });
-             return [{ clientWidth: 1280, clientHeight: 800, width: 0, height: 0 }, ctx];",
+             return [{ clientWidth: width, clientHeight: height, width: 0, height: 0 }, ctx];",
         );
         let pair: js_sys::Array = make
-            .call1(&JsValue::NULL, texts)
+            .call3(&JsValue::NULL, drawn, &width.into(), &height.into())
             .expect("the recording context")
             .unchecked_into();
         Renderer::on(pair.get(0).unchecked_into(), pair.get(1).unchecked_into())
+    }
+
+    /// A text drawn, and the box it takes.
+    struct Drawn {
+        text: String,
+        at: Rect,
+    }
+
+    /// Every text a stop draws at `size`, and its buttons' boxes.
+    fn drawn(stop: &typepper_game::tour::Stop, size: (u32, u32)) -> (Vec<Drawn>, Vec<Rect>) {
+        let recorded = js_sys::Array::new();
+        let mut renderer = recording(&recorded, size);
+        assert!(renderer.frame(&stop.model, 0.0), "{}", stop.name);
+        let buttons = renderer.hits.iter().filter(|(_, hit)| matches!(hit, Hit::Key(_)));
+        let buttons = buttons.map(|&(r, _)| r).collect();
+        let number = |v: &js_sys::Array, i| v.get(i).as_f64().unwrap_or(f64::NAN);
+        let texts = recorded
+            .iter()
+            .map(|v| {
+                let v: js_sys::Array = v.unchecked_into();
+                let (left, top) = (number(&v, 1), number(&v, 2));
+                Drawn {
+                    text: v.get(0).as_string().unwrap_or_default(),
+                    at: Rect {
+                        x: left,
+                        y: top,
+                        w: number(&v, 3) - left,
+                        h: number(&v, 4) - top,
+                    },
+                }
+            })
+            .collect();
+        (texts, buttons)
     }
 
     #[wasm_bindgen_test]
     fn every_word_of_every_screen_of_the_tour_is_drawn() {
         let mut missing = vec![];
         for stop in typepper_game::tour::stops() {
-            let texts = js_sys::Array::new();
-            let mut renderer = recording(&texts);
-            assert!(renderer.frame(&stop.model, 0.0), "{}", stop.name);
-            let drawn: Vec<String> = texts.iter().filter_map(|t| t.as_string()).collect();
-            let drawn = drawn.join(" ");
-            for word in stop.missing(&drawn) {
-                missing.push(format!("{}: {word:?} not in {drawn:?}", stop.name));
+            for size in SIZES {
+                let texts: Vec<String> = drawn(&stop, size).0.into_iter().map(|d| d.text).collect();
+                let texts = texts.join(" ");
+                for word in stop.missing(&texts) {
+                    missing.push(format!("{} at {size:?}: {word:?} not in {texts:?}", stop.name));
+                }
             }
         }
         assert!(missing.is_empty(), "{}", missing.join("\n"));
+    }
+
+    /// Whether two boxes share any area (touching edges don't).
+    fn overlap(a: &Rect, b: &Rect) -> bool {
+        const SLACK: f64 = 0.01;
+        a.x + a.w > b.x + SLACK
+            && b.x + b.w > a.x + SLACK
+            && a.y + a.h > b.y + SLACK
+            && b.y + b.h > a.y + SLACK
+    }
+
+    #[wasm_bindgen_test]
+    fn no_text_is_drawn_over_other_text_or_past_the_edges_at_either_size() {
+        let mut wrong = vec![];
+        for stop in typepper_game::tour::stops() {
+            for size @ (w, h) in SIZES {
+                let (texts, buttons) = drawn(&stop, size);
+                // A button holds its label and no other text, and is a thumb's height.
+                for (n, button) in buttons.iter().enumerate() {
+                    let inside = |t: &&Drawn| overlap(button, &t.at);
+                    let held: Vec<&str> = texts.iter().filter(inside).map(|t| &t.text[..]).collect();
+                    if held.len() != 1 || button.h < 44.0 {
+                        wrong.push(format!("{} at {size:?}: button {n} holds {held:?}", stop.name));
+                    }
+                    if buttons[n + 1..].iter().any(|b| overlap(button, b)) {
+                        wrong.push(format!("{} at {size:?}: button {n} is on another", stop.name));
+                    }
+                }
+                for (i, a) in texts.iter().enumerate() {
+                    let r = &a.at;
+                    if r.x < 0.0 || r.y < 0.0 || r.x + r.w > f64::from(w) || r.y + r.h > f64::from(h)
+                    {
+                        wrong.push(format!("{} at {size:?}: {:?} leaves the canvas", stop.name, a.text));
+                    }
+                    for b in texts[i + 1..].iter().filter(|b| overlap(r, &b.at)) {
+                        wrong.push(format!(
+                            "{} at {size:?}: {:?} is drawn over {:?}",
+                            stop.name, a.text, b.text
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 }
