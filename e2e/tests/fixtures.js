@@ -101,3 +101,60 @@ export async function stored(page, key) {
 export function save(name, text) {
   writeFileSync(join(shots, name), text);
 }
+
+/** Keeps, in the page, the text of the canvas's last frame: each `fillText` with the box
+ * its ink takes (its advance across, its glyphs' extent up and down), in CSS pixels. A
+ * frame begins where the background is painted over the whole canvas. Call before
+ * `boot`. */
+export async function recordText(page) {
+  await page.addInitScript(() => {
+    const proto = CanvasRenderingContext2D.prototype;
+    const { fillText, fillRect } = proto;
+    let frame = [];
+    window.typepperText = () => frame;
+    proto.fillRect = function (x, y, w, h) {
+      if (x === 0 && y === 0 && w >= this.canvas.clientWidth && h >= this.canvas.clientHeight) frame = [];
+      return fillRect.call(this, x, y, w, h);
+    };
+    proto.fillText = function (text, x, y) {
+      const m = this.measureText(text);
+      const left = { center: x - m.width / 2, right: x - m.width }[this.textAlign] ?? x;
+      frame.push({ text, left, right: left + m.width, top: y - m.actualBoundingBoxAscent, bottom: y + m.actualBoundingBoxDescent });
+      return fillText.call(this, text, x, y);
+    };
+  });
+}
+
+/** The canvas's text now, once two frames have passed. */
+export async function drawnText(page) {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return page.evaluate(() => window.typepperText());
+}
+
+/** What is wrong with the text drawn now: a text over another, or past the viewport's
+ * edges (half a pixel of ink is let pass: antialiasing). */
+export async function layoutFaults(page) {
+  const texts = (await drawnText(page)).filter((t) => t.text.trim() !== "");
+  const { width, height } = page.viewportSize();
+  const slack = 0.5;
+  const faults = [];
+  texts.forEach((a, i) => {
+    if (a.left < -slack || a.top < -slack || a.right > width + slack || a.bottom > height + slack) {
+      faults.push(`${JSON.stringify(a.text)} leaves the screen`);
+    }
+    for (const b of texts.slice(i + 1)) {
+      const apart = a.right <= b.left + slack || b.right <= a.left + slack || a.bottom <= b.top + slack || b.bottom <= a.top + slack;
+      if (!apart) faults.push(`${JSON.stringify(a.text)} is drawn over ${JSON.stringify(b.text)}`);
+    }
+  });
+  return faults;
+}
+
+/** Taps (`touch`) or clicks the middle of the canvas text that reads `text`. */
+export async function tapText(page, text, touch = false) {
+  const found = (await drawnText(page)).find((t) => t.text === text);
+  expect(found, `${JSON.stringify(text)} is drawn`).toBeTruthy();
+  const [x, y] = [(found.left + found.right) / 2, (found.top + found.bottom) / 2];
+  if (touch) await page.touchscreen.tap(x, y);
+  else await page.mouse.click(x, y);
+}

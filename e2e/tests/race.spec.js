@@ -20,11 +20,11 @@ async function withHistory(page, hex) {
 /** The menu's ZEN, then `g`: a race against your best ZEN round. */
 async function raceBestZen(page) {
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
-  await expect(page.locator("[data-mirror=status]")).toHaveText(/^g races your best: \d+ wpm$/);
+  await expect(page.locator("[data-mirror=status]")).toHaveText(/^g races your best here: \d+ wpm$/);
   await page.keyboard.press("g");
   await onScreen(page, "playing");
-  await expect(page.locator("[data-mirror=banner]")).toHaveText("RACE · ZEN · vs your best");
-  await expect(page.locator("[data-mirror=ghost]")).toHaveText("tied with your best");
+  await expect(page.locator("[data-mirror=banner]")).toHaveText("RACE · ZEN · vs your best here");
+  await expect(page.locator("[data-mirror=ghost]")).toHaveText("tied with your best here");
 }
 
 test("racing your best: ahead, then behind, then both rounds side by side", async ({ page, consoleLog }) => {
@@ -34,21 +34,21 @@ test("racing your best: ahead, then behind, then both rounds side by side", asyn
   await raceBestZen(page);
   // Four words far faster than 40 wpm: you lead.
   await typeWords(page, 4, { gap: 30 });
-  await expect(page.locator("[data-mirror=ghost]")).toHaveText(/^you lead your best by \d+ chars? \(\d+\.\d s\)$/);
+  await expect(page.locator("[data-mirror=ghost]")).toHaveText(/^you lead your best here by \d+ chars? \(\d+\.\d s\)$/);
   await shot(page, "race-ahead");
   // Then nothing: the ghost passes you.
-  await expect(page.locator("[data-mirror=ghost]")).toHaveText(/^your best leads you by \d+ chars? \(\d+\.\d s\)$/, {
+  await expect(page.locator("[data-mirror=ghost]")).toHaveText(/^your best here leads you by \d+ chars? \(\d+\.\d s\)$/, {
     timeout: 15_000,
   });
   await shot(page, "race-behind");
   await page.keyboard.press("Escape");
   await onScreen(page, "results");
-  await expect(page.locator("[data-mirror=banner]")).toHaveText("RACE · ZEN · vs your best");
+  await expect(page.locator("[data-mirror=banner]")).toHaveText("RACE · ZEN · vs your best here");
   const results = await mirror(page, "results");
   const race = await mirror(page, "ghost");
   const wpm = results.match(/ · wpm ([\d.]+) · /)[1];
   const theirs = ghost.wpm.toFixed(2);
-  expect(race).toMatch(/^(you won by \d+ wpm|your best won by \d+ wpm|a tie at \d+ wpm) · score /);
+  expect(race).toMatch(/^(you won by \d+ wpm|your best here won by \d+ wpm|a tie at \d+ wpm) · score /);
   expect(race).toContain(` · wpm ${wpm} vs ${theirs} (`);
   expect(race).toMatch(/ · accuracy [\d.]+% vs [\d.]+% \([−+±][\d.]+%\)/);
   expect(race).toMatch(/ · the lead changed hands at \d+ s$/);
@@ -112,7 +112,7 @@ test("the ghost is where watching the replay is at the same time", async ({ page
   const raced = await sample(
     page,
     (f) => {
-      const m = f.ghost.match(/^(?:you lead your best|your best leads you) by (\d+) chars?|^tied/);
+      const m = f.ghost.match(/^(?:you lead your best here|your best here leads you) by (\d+) chars?|^tied/);
       const lead = f.ghost.startsWith("you lead") ? Number(m[1]) : -Number(m[1] ?? 0);
       return 1 - lead;
     },

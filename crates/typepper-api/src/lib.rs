@@ -24,6 +24,11 @@ use core::str::FromStr;
 /// in several.
 pub const MAX_ENTRIES: usize = 50;
 
+/// What players read for their best ranked round of a mode on the server (`ok … pb`):
+/// one name in the game and the server's sentences, apart from the game's best round on
+/// one device, which counts unranked rounds too (`your best here`).
+pub const RANKED_BEST: &str = "your ranked best";
+
 /// The header of `GET /v1/runs/<id>` that names the run's player: a race against the
 /// run says whom it is against.
 pub const PLAYER_HEADER: &str = "typepper-player";
@@ -490,13 +495,13 @@ mod tests {
                 },
             ),
             (
-                "ok abcdEFGH 248 - http://x/r/abcdEFGH pending far above your best",
+                "ok abcdEFGH 248 - http://x/r/abcdEFGH pending far above your ranked best",
                 Line::Ok {
                     id: "abcdEFGH".into(),
                     score: 248,
                     pb: false,
                     share: "http://x/r/abcdEFGH".into(),
-                    ranked: Ranked::Pending("far above your best".into()),
+                    ranked: Ranked::Pending("far above your ranked best".into()),
                 },
             ),
             (

@@ -13,7 +13,7 @@
 //! played on a seed of the game's own, and the server keeps it unranked.
 
 pub use typepper_api::{BoardRow, Player};
-use typepper_api::{IssuedSeed, Line, Ranked, Utc};
+use typepper_api::{IssuedSeed, Line, RANKED_BEST, Ranked, Utc};
 use typepper_engine::rng::Rng;
 use typepper_engine::{Drill, Mode, Op, Replay, Round, Score, hex};
 
@@ -159,7 +159,7 @@ pub struct Session {
 /// A replay being played back.
 #[derive(Clone, Debug)]
 pub struct Watch {
-    /// Whose round it is, when known: `ada`, `your best`.
+    /// Whose round it is, when known: `ada`, `your best here`.
     pub who: Option<String>,
     /// The replay, to race it.
     pub replay: Replay,
@@ -218,6 +218,10 @@ pub struct Results {
 /// raced it), and HOT PURSUIT ends without warning. Monkeytype holds its results a moment
 /// too. Tab, enter and esc work at once.
 pub const RESULTS_HOLD_MS: f64 = 1_000.0;
+
+/// What players read for their best round of a mode among those this device keeps (the
+/// history's last 50, ranked or not), apart from [`RANKED_BEST`], the server's.
+pub const BEST_HERE: &str = "your best here";
 
 /// A board being looked at.
 #[derive(Clone, Debug, Default)]
@@ -628,8 +632,8 @@ impl App {
         vec![Effect::FetchRun(id.to_owned())]
     }
 
-    /// Your best round of `mode` in the history: the highest headline, the later of two
-    /// equal ones.
+    /// Your best round of `mode` in the history, [`BEST_HERE`]: the highest headline, the
+    /// later of two equal ones.
     pub fn best(&self, mode: Mode) -> Option<&Entry> {
         self.history
             .iter()
@@ -637,11 +641,11 @@ impl App {
             .max_by_key(|e| (e.score.headline().value, e.score.wpm_x100))
     }
 
-    /// What a round of yours is called as a ghost: `your best`, `your 92 wpm round`.
+    /// What a round of yours is called as a ghost: `your best here`, `your 92 wpm round`.
     fn yours(&self, entry: &Entry) -> String {
         let best = self.best(entry.score.mode);
         if best.is_some_and(|b| b.unix_ms == entry.unix_ms) {
-            "your best".into()
+            BEST_HERE.into()
         } else {
             format!("your {} round", entry.score.headline())
         }
@@ -834,7 +838,7 @@ impl App {
                 match self.best(mode) {
                     Some(best) => {
                         let replay = best.replay.clone();
-                        if let Err(why) = self.race(replay, "your best".into()) {
+                        if let Err(why) = self.race(replay, BEST_HERE.into()) {
                             self.notice = Some((why, Tone::Wrong));
                         }
                     }
@@ -1279,7 +1283,7 @@ impl App {
                         r.share = Some(share);
                         r.run = Some(id);
                         r.note = Some(match (ranked, pb) {
-                            (Ranked::Yes, true) => "ranked · a personal best!".into(),
+                            (Ranked::Yes, true) => format!("ranked · {RANKED_BEST}!"),
                             (Ranked::Yes, false) => "ranked".into(),
                             (Ranked::No(why), _) => format!("unranked: {why}"),
                             (Ranked::Pending(why), _) => format!("pending: {why}"),
@@ -2145,20 +2149,22 @@ mod tests {
         let Screen::Results(r) = &app.screen else {
             panic!()
         };
-        assert_eq!(r.note.as_deref(), Some("ranked · a personal best!"));
+        assert_eq!(r.note.as_deref(), Some("ranked · your ranked best!"));
         // Far above the player's record: it says it waits, and why.
         app.key(Key::Escape, at(t));
         zen_round(&mut app, &mut t);
         let key = app.outbox[0].key();
         let answer = "ok abcdEFGJ 40 - http://x/r/abcdEFGJ pending 240 wpm is over 30% above \
-                      your best (140 wpm) and waits off the boards\n";
+                      your ranked best (140 wpm) and waits off the boards\n";
         app.submitted(std::slice::from_ref(&key), Ok(answer.into()));
         let Screen::Results(r) = &app.screen else {
             panic!()
         };
         assert_eq!(
             r.note.as_deref(),
-            Some("pending: 240 wpm is over 30% above your best (140 wpm) and waits off the boards")
+            Some(
+                "pending: 240 wpm is over 30% above your ranked best (140 wpm) and waits off the boards"
+            )
         );
     }
 

@@ -16,6 +16,37 @@ pub fn one_column(_: char) -> usize {
     1
 }
 
+/// `s` broken into lines that each `fit`: after a space, and after the last that starts
+/// a ` · ` where one does (the ` · ` dropped), so a line of hints breaks between two of
+/// them. A word that fits on no line is left whole. Each shell measures its own way:
+/// the canvas in pixels, the terminal in columns.
+pub fn wrap(s: &str, fits: impl Fn(&str) -> bool) -> Vec<&str> {
+    let mut lines = vec![];
+    let mut rest = s;
+    while !fits(rest) {
+        let (mut space, mut dot) = (None, None);
+        for (i, b) in rest.bytes().enumerate().skip(1) {
+            if b != b' ' {
+                continue;
+            }
+            if !fits(&rest[..i]) {
+                break;
+            }
+            space = Some(i);
+            if rest.as_bytes()[i + 1..].starts_with("· ".as_bytes()) {
+                dot = Some(i);
+            }
+        }
+        let Some(i) = dot.or(space) else {
+            break;
+        };
+        lines.push(&rest[..i]);
+        rest = &rest[i + if dot.is_some() { " · ".len() } else { 1 }..];
+    }
+    lines.push(rest);
+    lines
+}
+
 /// Where a renderer has scrolled a round to, kept between frames.
 #[derive(Clone, Debug, Default)]
 pub struct Scroll {
@@ -92,6 +123,26 @@ fn lay_out(play: &Play, start: usize, cols: usize, max_lines: usize, width: Widt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrap_breaks_between_hints_then_at_spaces() {
+        let fits = |n: usize| move |t: &str| t.chars().count() <= n;
+        let hints = "tab again · r watch it · esc menu";
+        assert_eq!(wrap(hints, fits(40)), [hints]);
+        assert_eq!(
+            wrap(hints, fits(24)),
+            ["tab again · r watch it", "esc menu"]
+        );
+        assert_eq!(
+            wrap(hints, fits(12)),
+            ["tab again", "r watch it", "esc menu"]
+        );
+        assert_eq!(
+            wrap("a sentence with no dots", fits(12)),
+            ["a sentence", "with no dots"]
+        );
+        assert_eq!(wrap("unbreakable", fits(4)), ["unbreakable"]);
+    }
     use crate::app::{App, Key, Now};
     use crate::model::Body;
     use crate::storage::Stored;

@@ -14,7 +14,7 @@ use typepper_engine::{
     CharState, Decimal, Glyph, Headline, Hundredths, Mode, Score, Tier, Unit, WordStatus,
 };
 
-use crate::app::{self, App, Key, Screen};
+use crate::app::{self, App, BEST_HERE, Key, Screen};
 pub use crate::chart::Chart;
 pub use crate::palette::Tone;
 use crate::race::{self, Lead};
@@ -337,7 +337,7 @@ pub struct Menu {
     pub last_round: Option<String>,
     /// `linked as ada`, or how to link.
     pub player: String,
-    /// `g races your best: 92 wpm`, when the history has a round of the picked mode.
+    /// `g races your best here: 92 wpm`, when the history has a round of the picked mode.
     pub race: Option<String>,
 }
 
@@ -411,7 +411,7 @@ pub struct Play {
 /// The ghost of a race, as the play screen shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ghost {
-    /// Who it is: `ada`, `your best`.
+    /// Who it is: `ada`, `your best here`.
     pub name: String,
     /// Its caret: a word's index in the round, and the glyph it stands before.
     pub caret: (usize, usize),
@@ -791,9 +791,9 @@ impl App {
                 None,
                 // `d` plays the last drill: offered only once there is one.
                 if self.drill.is_some() {
-                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best · k your keys · h history · b boards · l link · s live stats"
+                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best here · k your keys · h history · b boards · l link · s live stats"
                 } else {
-                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best · k your keys · h history · b boards · l link · s live stats"
+                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best here · k your keys · h history · b boards · l link · s live stats"
                 },
                 &[],
                 Body::Menu(self.menu()),
@@ -888,7 +888,13 @@ impl App {
                         (_, false, false) => &[AGAIN, WATCH, RACE, MENU],
                     }
                 };
-                (Kind::Results, banner, hints, taps, Body::Results(results(r)))
+                (
+                    Kind::Results,
+                    banner,
+                    hints,
+                    taps,
+                    Body::Results(results(r)),
+                )
             }
             Screen::History => (
                 Kind::History,
@@ -1009,7 +1015,7 @@ impl App {
             },
             race: self
                 .best(self.menu_mode())
-                .map(|b| format!("g races your best: {}", b.score.headline())),
+                .map(|b| format!("g races {BEST_HERE}: {}", b.score.headline())),
         }
     }
 

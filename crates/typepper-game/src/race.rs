@@ -81,7 +81,7 @@ impl Trail {
 /// A replay being raced.
 #[derive(Clone, Debug)]
 pub struct Ghost {
-    /// Who played it: a player's name, `your best`.
+    /// Who played it: a player's name, `your best here`.
     pub name: String,
     /// The replay, to race again.
     pub replay: Replay,

@@ -3,7 +3,7 @@
 use typepper_api::BoardRow;
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Mode, Replay};
-use typepper_game::app::{App, Effect, Key, Now, Screen};
+use typepper_game::app::{App, BEST_HERE, Effect, Key, Now, Screen};
 use typepper_game::mirror::Mirror;
 use typepper_game::model::{Body, Model, Play};
 use typepper_game::storage::Stored;
@@ -224,7 +224,7 @@ fn the_lead_changes_hands_and_the_results_show_both_rounds() {
 fn a_ghost_whose_round_ended_stays_where_it_ended() {
     let replay = ghost_of(60, Mode::Zen);
     let mut app = fresh();
-    app.race(replay.clone(), "your best".into()).unwrap();
+    app.race(replay.clone(), BEST_HERE.into()).unwrap();
     app.key(Key::Char('x'), at(0.0));
     app.tick(at(7_000.0));
     let at7 = play(&app, 7_000.0).ghost.unwrap();
@@ -233,7 +233,7 @@ fn a_ghost_whose_round_ended_stays_where_it_ended() {
     assert!(at7.over && at20.over);
     assert_eq!(at7.caret, at20.caret);
     assert!(
-        at20.words().ends_with("your best's round is over"),
+        at20.words().ends_with("your best here's round is over"),
         "{}",
         at20.words()
     );
@@ -302,10 +302,13 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
     };
     assert_eq!(
         menu.race.as_deref(),
-        Some(format!("g races your best: {best}").as_str())
+        Some(format!("g races your best here: {best}").as_str())
     );
     let m = model_after(&mut app, Key::Char('g'));
-    assert_eq!(m.banner.as_deref(), Some("RACE · BLITZ 15s · vs your best"));
+    assert_eq!(
+        m.banner.as_deref(),
+        Some("RACE · BLITZ 15s · vs your best here")
+    );
 
     // The history's older row is named by its score.
     app.key(Key::Escape, at(0.0));

@@ -9,7 +9,7 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Borders, Dataset, GraphType, Paragraph, Wrap};
 use typepper_engine::{CharState, Tier};
-use typepper_game::layout::{LINES, Scroll};
+use typepper_game::layout::{self, LINES, Scroll};
 use typepper_game::model::{
     Boards, Body, Chart, History, Keys, Link, Menu, Model, Play, Race, Results, Stat, Tone,
     WORDMARK,
@@ -124,7 +124,10 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
     let footer = format!("{} · {}", model.hints, model.quits());
     // The hints take as many lines as they wrap to where the terminal is narrow, so none
     // is cut off; never more than a quarter of the screen.
-    let hint_rows = wrapped_rows(&footer, area.width).clamp(1, (area.height / 4).max(1));
+    let lines = layout::wrap(&footer, |t| {
+        unicode_width::UnicodeWidthStr::width(t) <= usize::from(area.width)
+    });
+    let hint_rows = (lines.len() as u16).clamp(1, (area.height / 4).max(1));
     let [top, body, notice, hints] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(1),
@@ -143,13 +146,11 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         let line = Line::from(p.span(n.as_str(), *tone));
         frame.render_widget(Paragraph::new(line).alignment(Alignment::Center), notice);
     }
-    let line = Line::from(p.span(footer, Tone::Dim));
-    frame.render_widget(
-        Paragraph::new(line)
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        hints,
-    );
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| Line::from(p.span(l, Tone::Dim)))
+        .collect();
+    frame.render_widget(Paragraph::new(lines).alignment(Alignment::Center), hints);
     match &model.body {
         Body::Menu(menu) => draw_menu(frame, body, menu, p),
         Body::Play(play) => draw_play(frame, body, play, scroll, p),
@@ -178,22 +179,6 @@ fn shown(ch: char) -> String {
         None => "�".into(),
         Some(_) => ch.to_string(),
     }
-}
-
-/// How many lines `text` takes wrapped at spaces into `width` columns.
-fn wrapped_rows(text: &str, width: u16) -> u16 {
-    let width = usize::from(width.max(1));
-    let (mut rows, mut used) = (1u16, 0);
-    for word in text.split(' ').map(|w| w.chars().count()) {
-        let need = if used == 0 { word } else { used + 1 + word };
-        if used > 0 && need > width {
-            rows += 1;
-            used = word;
-        } else {
-            used = need;
-        }
-    }
-    rows
 }
 
 /// A column of at most `width` in the middle of `area`.

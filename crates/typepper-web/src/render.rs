@@ -2,8 +2,8 @@
 //! animation runs.
 
 use typepper_engine::{CharState, Tier};
-use typepper_game::layout::{LINES, Scroll};
 use typepper_game::app::Key;
+use typepper_game::layout::{self, LINES, Scroll};
 use typepper_game::model::{
     Boards, Body, Chart, Ghost, History, Keys, Link, Menu, Model, Play, Race, Results, Tap, Tone,
     WORDMARK,
@@ -292,31 +292,7 @@ impl Renderer {
     /// `s` broken into lines no wider than `width` in the current font: after a ` · `
     /// where one fits, else after a space.
     fn wrap<'a>(&self, s: &'a str, width: f64) -> Vec<&'a str> {
-        let mut lines = vec![];
-        let mut rest = s;
-        while self.text_width(rest) > width {
-            // The last space the line may end at, and the last that starts a ` · `.
-            let (mut space, mut dot) = (None, None);
-            for (i, b) in rest.bytes().enumerate().skip(1) {
-                if b != b' ' {
-                    continue;
-                }
-                if self.text_width(&rest[..i]) > width {
-                    break;
-                }
-                space = Some(i);
-                if rest.as_bytes()[i + 1..].starts_with("· ".as_bytes()) {
-                    dot = Some(i);
-                }
-            }
-            let Some(i) = dot.or(space) else {
-                break;
-            };
-            lines.push(&rest[..i]);
-            rest = &rest[i + if dot.is_some() { " · ".len() } else { 1 }..];
-        }
-        lines.push(rest);
-        lines
+        layout::wrap(s, |t| self.text_width(t) <= width)
     }
 
     /// Draws `s` wrapped to the column from baseline `y`, a line each `LINE`; returns
@@ -755,7 +731,8 @@ impl Renderer {
         if under {
             // Both on one line under the bar, smaller if they need to be.
             self.font(13.0, 700);
-            let need = self.text_width(&label) + flame.as_deref().map_or(0.0, |f| self.text_width(f));
+            let need =
+                self.text_width(&label) + flame.as_deref().map_or(0.0, |f| self.text_width(f));
             if need + GAP > width {
                 self.font((13.0 * width / (need + GAP)).floor(), 700);
             }
@@ -1055,7 +1032,8 @@ impl Renderer {
             self.widest(b.rows.iter().map(cell)) + GAP
         };
         let (name, score) = (widest(|r| &r.name), widest(|r| &r.score));
-        let one_line = 48.0 + name + score <= width * 0.72 && widest(|r| &r.accuracy) <= width * 0.28;
+        let one_line =
+            48.0 + name + score <= width * 0.72 && widest(|r| &r.accuracy) <= width * 0.28;
         for (i, y, selected) in self.list_rows(b.rows.len(), b.selected, y + 30.0, !one_line) {
             let r = &b.rows[i];
             self.font(16.0, if selected { 700 } else { 400 });
@@ -1089,10 +1067,7 @@ impl Renderer {
         let mut y = base + 30.0 + 6.0;
         self.font(14.0, 500);
         let share = r.share_line();
-        let side = [
-            share.as_deref().map(|s| (s, Tone::Caret)),
-            notice,
-        ];
+        let side = [share.as_deref().map(|s| (s, Tone::Caret)), notice];
         let side_w = self.widest(side.iter().flatten().map(|&(s, _)| s));
         if head_w + 24.0 + side_w <= width {
             for (n, (line, tone)) in side.into_iter().flatten().enumerate() {
@@ -1321,7 +1296,10 @@ mod tests {
         let recorded = js_sys::Array::new();
         let mut renderer = recording(&recorded, size);
         assert!(renderer.frame(&stop.model, 0.0), "{}", stop.name);
-        let buttons = renderer.hits.iter().filter(|(_, hit)| matches!(hit, Hit::Key(_)));
+        let buttons = renderer
+            .hits
+            .iter()
+            .filter(|(_, hit)| matches!(hit, Hit::Key(_)));
         let buttons = buttons.map(|&(r, _)| r).collect();
         let number = |v: &js_sys::Array, i| v.get(i).as_f64().unwrap_or(f64::NAN);
         let texts = recorded
@@ -1351,7 +1329,10 @@ mod tests {
                 let texts: Vec<String> = drawn(&stop, size).0.into_iter().map(|d| d.text).collect();
                 let texts = texts.join(" ");
                 for word in stop.missing(&texts) {
-                    missing.push(format!("{} at {size:?}: {word:?} not in {texts:?}", stop.name));
+                    missing.push(format!(
+                        "{} at {size:?}: {word:?} not in {texts:?}",
+                        stop.name
+                    ));
                 }
             }
         }
@@ -1376,19 +1357,32 @@ mod tests {
                 // A button holds its label and no other text, and is a thumb's height.
                 for (n, button) in buttons.iter().enumerate() {
                     let inside = |t: &&Drawn| overlap(button, &t.at);
-                    let held: Vec<&str> = texts.iter().filter(inside).map(|t| &t.text[..]).collect();
+                    let held: Vec<&str> =
+                        texts.iter().filter(inside).map(|t| &t.text[..]).collect();
                     if held.len() != 1 || button.h < 44.0 {
-                        wrong.push(format!("{} at {size:?}: button {n} holds {held:?}", stop.name));
+                        wrong.push(format!(
+                            "{} at {size:?}: button {n} holds {held:?}",
+                            stop.name
+                        ));
                     }
                     if buttons[n + 1..].iter().any(|b| overlap(button, b)) {
-                        wrong.push(format!("{} at {size:?}: button {n} is on another", stop.name));
+                        wrong.push(format!(
+                            "{} at {size:?}: button {n} is on another",
+                            stop.name
+                        ));
                     }
                 }
                 for (i, a) in texts.iter().enumerate() {
                     let r = &a.at;
-                    if r.x < 0.0 || r.y < 0.0 || r.x + r.w > f64::from(w) || r.y + r.h > f64::from(h)
+                    if r.x < 0.0
+                        || r.y < 0.0
+                        || r.x + r.w > f64::from(w)
+                        || r.y + r.h > f64::from(h)
                     {
-                        wrong.push(format!("{} at {size:?}: {:?} leaves the canvas", stop.name, a.text));
+                        wrong.push(format!(
+                            "{} at {size:?}: {:?} leaves the canvas",
+                            stop.name, a.text
+                        ));
                     }
                     for b in texts[i + 1..].iter().filter(|b| overlap(r, &b.at)) {
                         wrong.push(format!(

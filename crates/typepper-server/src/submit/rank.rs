@@ -25,6 +25,7 @@
 
 use core::fmt;
 
+use typepper_api::RANKED_BEST;
 use typepper_engine::{Mode, Score};
 
 use super::Refusal;
@@ -252,8 +253,8 @@ impl fmt::Display for Pending {
                 confirm,
             } => write!(
                 f,
-                "{wpm} wpm is over {over}% above your best ({best} wpm) and waits off the \
-                 boards: {}",
+                "{wpm} wpm is over {over}% above {RANKED_BEST} ({best} wpm) and waits off \
+                 the boards: {}",
                 again(confirm)
             ),
         }
@@ -468,7 +469,7 @@ mod tests {
                     best: 100,
                     confirm: 25,
                 },
-                "140 wpm is over 30% above your best (100 wpm) and waits off the boards: it \
+                "140 wpm is over 30% above your ranked best (100 wpm) and waits off the boards: it \
                  goes on the boards once you type within 25% of it again",
             ),
         ];

@@ -652,7 +652,7 @@ async fn a_run_far_above_its_players_record_waits_until_they_repeat_it() {
             panic!("{ranked:?} on {}", srv.backend());
         };
         assert!(
-            why.contains("above your best (") && why.contains("within 25% of it again"),
+            why.contains("above your ranked best (") && why.contains("within 25% of it again"),
             "{why}"
         );
         assert!(!pb);
@@ -739,7 +739,7 @@ async fn a_player_who_improves_today_is_held_to_the_days_start() {
             panic!("{ranked:?}");
         };
         assert!(
-            why.contains(&format!("above your best ({wpm} wpm)")),
+            why.contains(&format!("above your ranked best ({wpm} wpm)")),
             "{why}"
         );
     }
