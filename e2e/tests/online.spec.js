@@ -47,7 +47,7 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   await onScreen(page, "results");
   const share = page.locator("[data-mirror=share]");
   await expect(share).toHaveText(/\/r\/[0-9A-Za-z]{8}$/);
-  await expect(page.locator("[data-mirror=notice]")).toHaveText("ranked · a personal best!");
+  await expect(page.locator("[data-mirror=notice]")).toHaveText("ranked · your ranked best!");
   await shot(page, "results-ranked");
   const link_ = await share.textContent();
   const results = await mirror(page, "results");

@@ -112,6 +112,7 @@ const BACK: Tap = tap("back", Key::Escape);
 const MENU: Tap = tap("menu", Key::Escape);
 const COPY: Tap = tap("copy link", Key::Char('c'));
 const END: Tap = tap("end", Key::Escape);
+const LINK: Tap = tap("link", Key::Enter);
 
 impl Model {
     /// Every phrase of this screen that a player reads, as each shell draws it: the test
@@ -934,7 +935,7 @@ impl App {
                     Kind::Link,
                     None,
                     "3 to 20 letters, digits, _ or - · enter link · esc back",
-                    &[BACK],
+                    &[LINK, BACK],
                     Body::Link(link),
                 )
             }

@@ -454,13 +454,17 @@ impl Renderer {
                 }
             }
             if let Some(badge) = item.badge() {
-                // Beside the item, or inside its right end where the screen ends first.
+                // Beside the item; where the screen ends first, inside its right end, or
+                // in its top corner where the item's text reaches that far.
+                let text_end = w / 2.0 + self.text_width(&text) / 2.0;
                 self.font(11.0, 600);
-                let right = rect.x + rect.w;
-                if right + 14.0 + self.text_width(badge) <= w - 8.0 {
+                let (right, badge_w) = (rect.x + rect.w, self.text_width(badge));
+                if right + 14.0 + badge_w <= w - 8.0 {
                     self.text(badge, right + 14.0, y - 2.0, Tone::Dim, "left");
-                } else {
+                } else if text_end + 8.0 <= right - 12.0 - badge_w {
                     self.text(badge, right - 12.0, y - 2.0, Tone::Dim, "right");
+                } else {
+                    self.text(badge, right - 12.0, rect.y + 12.0, Tone::Dim, "right");
                 }
             }
             self.hits.push((rect, Hit::Item(i)));
