@@ -267,14 +267,14 @@ fn a_zen_round_ends_with_esc() {
     // best): its ghost types it again beside you, once the results have held their letters.
     std::thread::sleep(Duration::from_millis(1_100));
     game.type_text("g");
-    game.wait_for("RACE · ZEN · vs your best", 5);
+    game.wait_for("RACE · ZEN · vs your best here", 5);
     assert!(game.type_next_word());
-    game.wait_for("vs your best · ", 5);
+    game.wait_for("vs your best here · ", 5);
     game.keys(&["Escape"]);
     let results = game.wait_for("accuracy", 5);
     assert!(
         results.contains("you won by")
-            || results.contains("your best won by")
+            || results.contains("your best here won by")
             || results.contains("a tie at"),
         "{results}"
     );

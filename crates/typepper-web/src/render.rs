@@ -886,8 +886,9 @@ impl Renderer {
             y = self.lines(prompt, w / 2.0, y, Tone::Dim, "center") + 8.0;
         }
         if let Some(g) = &play.ghost {
-            self.font(17.0, 700);
-            self.text(&g.label(), w / 2.0, y, g.tone(), "center");
+            let label = g.label();
+            self.fit(&label, width, 17.0, 700);
+            self.text(&label, w / 2.0, y, g.tone(), "center");
         }
     }
 
@@ -904,7 +905,11 @@ impl Renderer {
         };
         self.round_rect(r, 1.25);
         ctx.fill();
+        // Over the caret, but inside the column at its ends.
         self.font(11.0, 600);
+        let (x0, width) = self.column();
+        let half = self.text_width(&g.name) / 2.0;
+        let x = x.min(x0 + width - half).max(x0 + half);
         self.text(&g.name, x, y - size * 0.98, Tone::Ghost, "center");
         ctx.set_global_alpha(1.0);
     }
