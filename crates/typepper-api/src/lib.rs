@@ -20,6 +20,8 @@
 use core::fmt;
 use core::str::FromStr;
 
+pub mod room;
+
 /// The most rounds one `POST /v1/submit` body may carry; an outbox with more sends them
 /// in several.
 pub const MAX_ENTRIES: usize = 50;

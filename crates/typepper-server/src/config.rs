@@ -40,6 +40,18 @@ pub struct Config {
         default_value_t = 10
     )]
     pub register_per_hour: u32,
+    /// Live rooms opened an hour per IP; 0 turns the limit off.
+    #[arg(long, env = "TYPEPPER_ROOM_RATE", default_value_t = 30)]
+    pub room_rate: u32,
+    /// Joins of live rooms a second per IP (bursts of twice that); 0 turns it off.
+    #[arg(long, env = "TYPEPPER_ROOM_JOIN_RATE", default_value_t = 5)]
+    pub room_join_rate: u32,
+    /// Live rooms open at once on this server.
+    #[arg(long, env = "TYPEPPER_MAX_ROOMS", default_value_t = 1_000)]
+    pub max_rooms: usize,
+    /// Connections to live rooms (racers and spectators) at once on this server.
+    #[arg(long, env = "TYPEPPER_MAX_ROOM_CONNECTIONS", default_value_t = 4_000)]
+    pub max_room_connections: usize,
     /// Runs stored a UTC day per player.
     #[arg(long, env = "TYPEPPER_DAILY_RUNS", default_value_t = 1_000)]
     pub daily_runs: u32,

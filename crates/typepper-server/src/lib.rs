@@ -40,6 +40,7 @@ mod limit;
 pub mod metrics;
 mod players;
 pub mod refusal;
+pub mod rooms;
 mod routes;
 mod secrets;
 mod seeds;
@@ -98,6 +99,8 @@ pub struct Shared {
     pub connections: Arc<std::sync::atomic::AtomicUsize>,
     /// Bytes of `v1 submit` bodies the SSH server holds now.
     ssh_body_bytes: std::sync::atomic::AtomicUsize,
+    /// The live rooms this process holds.
+    pub rooms: rooms::Rooms,
 }
 
 impl Shared {
@@ -130,6 +133,7 @@ impl Shared {
             metrics: metrics::Metrics::default(),
             connections: Arc::default(),
             ssh_body_bytes: std::sync::atomic::AtomicUsize::new(0),
+            rooms: rooms::Rooms::new(&config),
             store,
             config,
             clock,

@@ -199,6 +199,14 @@ async fn main() -> anyhow::Result<()> {
         stopped(stopping),
     )
     .await?;
+    if state
+        .rooms
+        .close_all("the server is stopping: this room ends")
+        > 0
+    {
+        // A moment for the connections to send that line.
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
     if let Some(ssh) = ssh {
         ssh.await??;
     }

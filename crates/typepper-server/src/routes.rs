@@ -29,6 +29,8 @@ pub fn api() -> Router<Arc<Shared>> {
         .route("/v1/seeds", post(issue_seed))
         .route("/v1/runs/{id}", get(run))
         .route("/v1/boards/{mode}", get(board))
+        .route("/v1/rooms", post(crate::rooms::open))
+        .route("/v1/rooms/{code}/live", get(crate::rooms::live))
 }
 
 /// `POST /v1/submit`, apart from the rest: it reads its body against the request's

@@ -22,7 +22,6 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -117,7 +116,9 @@ pub async fn serve(
     limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let graceful = GracefulShutdown::new();
+    // Told once to stop: each connection then finishes the request in flight and closes.
+    // (hyper-util's GracefulShutdown can't watch a connection that may be upgraded.)
+    let (stopping, stop) = tokio::sync::watch::channel(false);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
@@ -128,22 +129,41 @@ pub async fn serve(
         let service = router
             .clone()
             .layer(axum::Extension(ConnectInfo::<SocketAddr>(addr)));
-        let connection =
-            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
-        let connection = graceful.watch(connection);
+        // With upgrades: a live room's WebSocket takes its connection over.
+        let connection = http
+            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service))
+            .with_upgrades();
         let open = limits.open.clone();
         open.fetch_add(1, Ordering::Relaxed);
+        let mut stop = stop.clone();
         tokio::spawn(async move {
             // A client that goes away, or times out, ends its connection: not an error
             // of the server's.
-            let _ = connection.await;
+            let mut connection = std::pin::pin!(connection);
+            let stopped = async move {
+                // The guard `wait_for` returns isn't Send: drop it before any await.
+                let _ = stop.wait_for(|stop| *stop).await.map(drop);
+            };
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                () = stopped => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
             open.fetch_sub(1, Ordering::Relaxed);
             drop(permit);
         });
     }
     drop(listener);
+    let _ = stopping.send(true);
+    let drained = async {
+        while limits.open.load(Ordering::Relaxed) > 0 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
     tokio::select! {
-        () = graceful.shutdown() => {}
+        () = drained => {}
         () = tokio::time::sleep(limits.grace) => {
             tracing::warn!(
                 "shutdown: {} connections still open after {} s are closed",

@@ -11,50 +11,14 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use typepper_engine::Mode;
 use typepper_engine::synth::{Typist, synth};
-use typepper_server::store::Options;
-use typepper_server::{Config, Limits, Shared, app, serve};
 
-/// A server on a free port, stopped when `stop` is sent or dropped.
-struct Running {
-    addr: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    done: tokio::task::JoinHandle<std::io::Result<()>>,
-    dir: tempfile::TempDir,
-}
-
-async fn start(tweak: impl FnOnce(&mut Config)) -> Running {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
-    let options = Options::new(None, &dir.path().join("data"));
-    let store = typepper_server::store::open(&options).await.unwrap();
-    let mut config = Config::new("http://typepper.test", dir.path().to_owned());
-    config.quiet = true;
-    config.ip_rate = 0;
-    config.player_rate = 0;
-    config.register_per_hour = 0;
-    config.header_timeout_secs = 1;
-    config.shutdown_secs = 2;
-    tweak(&mut config);
-    let limits = Limits::of(&config);
-    let router = app(Arc::new(Shared::new(store, config)));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let done = tokio::spawn(serve(listener, router, limits, async move {
-        let _ = stopped.await;
-    }));
-    Running {
-        addr,
-        stop: Some(stop),
-        done,
-        dir,
-    }
-}
+#[path = "support/running.rs"]
+mod running;
+use running::start;
 
 /// Reads until the server closes the connection or `limit` passes; what it read, and
 /// whether it was closed.

@@ -1,0 +1,186 @@
+//! A live room's messages: one JSON object each, a WebSocket text frame in the browser and
+//! a line of `v1 room <code>` over SSH. What each means, and when it comes, is in
+//! docs/spec/rooms.md.
+//!
+//! A key crosses as `[t, op]`: its round time in ms from the start instant, and its op's
+//! number in replay format 1 ([`typepper_engine::Op::code`]), so that a racer's keys are
+//! the replay they make, byte for byte.
+
+use serde::{Deserialize, Serialize};
+
+/// The letters a room code is drawn from: Crockford's base 32 in lower case (digits, and
+/// letters but `i`, `l`, `o` and `u`, which read as others).
+pub const ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+
+/// A room code's length: 40 bits, too many to guess at the join rate a server allows, and
+/// read aloud in two halves (`k3fq 7m2x`).
+pub const CODE_LEN: usize = 8;
+
+/// The most racers in a room; anyone past them, or arriving after the start, watches.
+pub const MAX_RACERS: usize = 16;
+
+/// From the start asked for to the text, in ms, on the server's clock.
+pub const COUNTDOWN_MS: u32 = 3_000;
+
+/// How far past the server's own round time a key's round time may be, in ms. A key
+/// reaches the server after it was typed, so an honest key's time is never past the
+/// server's; this covers timers' granularity only. A key further ahead was claimed
+/// before it could have been sent, and its racer is out.
+pub const CLOCK_ALLOWANCE_MS: u32 = 100;
+
+/// Most keys in one `keys` message: a frame's worth, and then some.
+pub const MAX_KEYS_PER_MESSAGE: usize = 64;
+
+/// A key: its round time in ms, and its op's number.
+pub type Key = (u32, u32);
+
+/// Whether `code` is a room code: [`CODE_LEN`] letters of [`ALPHABET`].
+pub fn is_code(code: &str) -> bool {
+    code.len() == CODE_LEN && code.bytes().all(|b| ALPHABET.contains(&b))
+}
+
+/// What a client says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ask {
+    /// The first message: who joins. A linked player gives their token and races under
+    /// their name; anyone else gives a name for this room only. `resume` is the secret a
+    /// racer was given on joining, to come back to the same place after a lost connection.
+    Hello {
+        /// A name for this room (3 to 20 letters, digits, `_` or `-`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// The player's token, for a linked player.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+        /// The secret from [`Say::Welcome`], to take one's place back.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resume: Option<String>,
+    },
+    /// Ready to race, or (again) not.
+    Ready,
+    /// The owner starts the countdown.
+    Start,
+    /// Keys typed since the last message, in order.
+    Keys(Vec<Key>),
+    /// After the results: the same room again, on a new seed.
+    Rematch,
+    /// Leaving for good (a closed tab).
+    Leave,
+}
+
+/// What a racer is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// In the lobby.
+    Waiting,
+    /// In the lobby, ready.
+    Ready,
+    /// Racing.
+    Typing,
+    /// Their round is over.
+    Done,
+    /// Their connection went; they may come back within the round.
+    Gone,
+    /// Put out of the race by the server, with a reason.
+    Out,
+}
+
+/// One racer, as the lobby and the race list them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Racer {
+    /// Their number in this room.
+    pub id: u32,
+    /// Their name.
+    pub name: String,
+    /// What they are doing.
+    pub state: State,
+}
+
+/// Where the room is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Waiting for the start.
+    Lobby,
+    /// Counting down to the text.
+    Countdown,
+    /// Racing.
+    Racing,
+    /// Every round is over.
+    Over,
+}
+
+/// A racer's finished round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finish {
+    /// Who.
+    pub racer: u32,
+    /// Their headline: `92 wpm`, `31 words`.
+    pub headline: String,
+    /// Their stored run, once stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    /// Whether it is on the boards, or why not.
+    pub ranked: String,
+}
+
+/// What the server says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Say {
+    /// Joined: the room, and who you are in it (`you` is `None` for a spectator).
+    Welcome {
+        /// Its code.
+        room: String,
+        /// Its mode's key: `time:15`.
+        mode: String,
+        /// Your racer number, or none for a spectator.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        you: Option<u32>,
+        /// The secret to come back with after a lost connection.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resume: Option<String>,
+        /// Who may start it.
+        owner: u32,
+    },
+    /// Everyone in the room, and where it is: after any change.
+    Lobby {
+        /// Where the room is.
+        phase: Phase,
+        /// The racers, in joining order.
+        racers: Vec<Racer>,
+    },
+    /// The text comes in this many ms.
+    Countdown(u32),
+    /// The text: every round starts now, on this seed, in the room's mode.
+    Go(u64),
+    /// A racer's keys, as the server took them.
+    Keys {
+        /// Whose.
+        racer: u32,
+        /// The keys.
+        keys: Vec<Key>,
+    },
+    /// Back after a lost connection: the round is this far along and these keys were yours.
+    Resume {
+        /// The round's seed.
+        seed: u64,
+        /// The round time now, in ms.
+        at: u32,
+        /// Every key of yours the server has.
+        keys: Vec<Key>,
+    },
+    /// A racer is out of the race, and why.
+    Out {
+        /// Who.
+        racer: u32,
+        /// Why, in a sentence for their screen.
+        why: String,
+    },
+    /// Every round is over: the finishers, best first.
+    Results(Vec<Finish>),
+    /// Your last message was refused, and why; the connection stays unless it says so.
+    Refused(String),
+}

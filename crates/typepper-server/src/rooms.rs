@@ -1,0 +1,520 @@
+//! Live rooms (docs/spec/rooms.md): friends race key by key.
+//!
+//! How it works:
+//! 1. `POST /v1/rooms` opens a room for a mode, on a seed drawn here and told to no one
+//!    before the countdown ends, under an 8-letter code.
+//! 2. `GET /v1/rooms/<code>/live` is a WebSocket: the first message says who joins, then
+//!    keys go up as typed and everyone's keys come down. The room's rules are
+//!    [`room::Room`], which plays each racer's keys through the engine as they arrive.
+//! 3. Each connection has a bounded outbox. A client that stops reading fills it and is
+//!    dropped (its seat kept for it to come back), so no slow reader makes the server
+//!    hold more.
+//! 4. A task per room ticks its clock (the countdown, rounds ending) every 50 ms, and
+//!    closes the room once it is over and empty, or empty for a while.
+//!
+//! Rooms live in this process: SQLite's one process serves them all. (Rooms across
+//! several processes on one PostgreSQL are the next step: docs/spec/rooms.md.)
+
+pub mod room;
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use tokio::sync::mpsc;
+use typepper_api::room::{ALPHABET, Ask, CODE_LEN, Phase, Say, is_code};
+use typepper_engine::Mode;
+
+use self::room::{Joiner, Room, Said, To};
+use crate::limit::Limiter;
+use crate::{ApiError, Shared, secrets};
+
+/// Messages a connection's outbox holds before its client counts as not reading.
+const OUTBOX: usize = 256;
+/// The largest message a client may send, in bytes: a `keys` message of the most keys.
+const MAX_MESSAGE: usize = 4 * 1024;
+/// How long a new connection has to say who it is.
+const HELLO_WITHIN: Duration = Duration::from_secs(10);
+/// How often a room's clock ticks.
+const TICK: Duration = Duration::from_millis(50);
+/// How long a room with no one connected is kept for its racers to come back.
+const EMPTY_FOR: Duration = Duration::from_secs(60);
+
+/// Every live room of this server.
+pub struct Rooms {
+    rooms: Mutex<HashMap<String, Arc<Live>>>,
+    /// The rooms' clock: ms since this.
+    epoch: Instant,
+    opens: Limiter<IpAddr>,
+    joins: Limiter<IpAddr>,
+    max_rooms: usize,
+    max_connections: usize,
+    connections: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// A room and the connections to it.
+struct Live {
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    room: Room,
+    conns: Vec<Conn>,
+    next_conn: u64,
+}
+
+/// A connection: the racer it holds, if any, and its outbox.
+struct Conn {
+    id: u64,
+    racer: Option<u32>,
+    tx: mpsc::Sender<Utf8Bytes>,
+}
+
+impl Rooms {
+    /// No rooms yet, with the limits `config` sets.
+    pub fn new(config: &crate::Config) -> Rooms {
+        Rooms {
+            rooms: Mutex::default(),
+            epoch: Instant::now(),
+            opens: Limiter::hourly(config.room_rate, config.room_rate),
+            joins: Limiter::new(
+                config.room_join_rate,
+                config.room_join_rate.saturating_mul(2),
+            ),
+            max_rooms: config.max_rooms,
+            max_connections: config.max_room_connections,
+            connections: Arc::default(),
+        }
+    }
+
+    /// The rooms' clock now.
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Rooms open now.
+    pub fn len(&self) -> usize {
+        self.rooms.lock().map_or(0, |r| r.len())
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Ends every room, telling each connection `why` before it is closed: the server
+    /// is stopping. Returns how many connections were told.
+    pub fn close_all(&self, why: &str) -> usize {
+        let Ok(text) = serde_json::to_string(&Say::Refused(why.into())) else {
+            return 0;
+        };
+        let rooms: Vec<_> = self
+            .rooms
+            .lock()
+            .map_or(vec![], |r| r.values().cloned().collect());
+        let mut told = 0;
+        for live in rooms {
+            if let Ok(mut inner) = live.inner.lock() {
+                for conn in inner.conns.drain(..) {
+                    // The connection sends what is queued, then closes: its outbox is gone.
+                    told += usize::from(conn.tx.try_send(text.clone().into()).is_ok());
+                }
+            }
+        }
+        told
+    }
+
+    fn get(&self, code: &str) -> Option<Arc<Live>> {
+        self.rooms.lock().ok()?.get(code).cloned()
+    }
+}
+
+/// A new room's code: [`CODE_LEN`] letters of [`ALPHABET`] from the OS's randomness.
+fn new_code() -> String {
+    let mut bytes = [0u8; CODE_LEN];
+    secrets::random(&mut bytes);
+    bytes
+        .iter()
+        .map(|b| char::from(ALPHABET[usize::from(b & 31)]))
+        .collect()
+}
+
+/// A seed from the OS's randomness: no one can know the text before it is shown.
+fn new_seed() -> u64 {
+    let mut bytes = [0u8; 8];
+    secrets::random(&mut bytes);
+    u64::from_le_bytes(bytes)
+}
+
+impl Live {
+    /// Runs `f` on the room, and sends what it says to whom; a connection whose outbox is
+    /// full or gone is dropped, and its racer counts as disconnected.
+    fn act<T>(&self, now: u64, f: impl FnOnce(&mut Room) -> (T, Said)) -> T {
+        let Ok(mut inner) = self.inner.lock() else {
+            // A panic while holding the lock poisoned it: the room is broken.
+            return f(&mut Room::new(String::new(), Mode::Zen, 0)).0;
+        };
+        let (value, said) = f(&mut inner.room);
+        inner.deliver(said, now);
+        value
+    }
+}
+
+impl Inner {
+    fn deliver(&mut self, mut said: Said, now: u64) {
+        while !said.is_empty() {
+            let mut dropped = vec![];
+            for (to, say) in said.drain(..) {
+                let Ok(text) = serde_json::to_string(&say) else {
+                    continue;
+                };
+                let text = Utf8Bytes::from(text);
+                for conn in &self.conns {
+                    let wanted = match to {
+                        To::All => true,
+                        To::One(id) => conn.racer == Some(id),
+                        To::Others(id) => conn.racer != Some(id),
+                    };
+                    if wanted && conn.tx.try_send(text.clone()).is_err() {
+                        dropped.push(conn.id);
+                    }
+                }
+            }
+            for id in dropped {
+                if let Some(at) = self.conns.iter().position(|c| c.id == id) {
+                    let conn = self.conns.swap_remove(at);
+                    if let Some(racer) = conn.racer {
+                        said.extend(self.room.disconnect(racer, now));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `POST /v1/rooms`'s body.
+#[derive(serde::Deserialize)]
+pub struct Open {
+    /// The mode's key: `time:15`.
+    pub mode: String,
+}
+
+/// `POST /v1/rooms`'s answer.
+#[derive(serde::Serialize)]
+pub struct Opened {
+    /// The room's code.
+    pub code: String,
+    /// The game's link to it.
+    pub link: String,
+}
+
+/// `POST /v1/rooms`: opens a room for a mode.
+pub async fn open(
+    State(st): State<Arc<Shared>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Json(open): Json<Open>,
+) -> Result<Response, ApiError> {
+    let mode: Mode = open
+        .mode
+        .parse()
+        .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
+    let rooms = &st.rooms;
+    if st.config.room_rate > 0 {
+        rooms
+            .opens
+            .take(&addr.ip(), Instant::now())
+            .map_err(ApiError::RateLimited)?;
+    }
+    let code = {
+        let mut map = rooms
+            .rooms
+            .lock()
+            .map_err(|_| ApiError::Internal("the rooms' lock is poisoned".into()))?;
+        if map.len() >= rooms.max_rooms {
+            let why = format!("this server holds {} rooms, its most", rooms.max_rooms);
+            return Err(ApiError::Unavailable(why, 60));
+        }
+        let code = std::iter::repeat_with(new_code)
+            .find(|c| !map.contains_key(c))
+            .unwrap_or_default();
+        let live = Arc::new(Live {
+            inner: Mutex::new(Inner {
+                room: Room::new(code.clone(), mode, new_seed()),
+                conns: vec![],
+                next_conn: 1,
+            }),
+        });
+        map.insert(code.clone(), live.clone());
+        tokio::spawn(clock(st.clone(), code.clone(), live));
+        code
+    };
+    let link = format!("{}/?room={code}", st.config.public_url);
+    Ok((StatusCode::CREATED, Json(Opened { code, link })).into_response())
+}
+
+/// A room's clock: ticks until the room is over and empty, or empty too long, then
+/// closes it.
+async fn clock(st: Arc<Shared>, code: String, live: Arc<Live>) {
+    let mut tick = tokio::time::interval(TICK);
+    let mut empty_since = Instant::now();
+    loop {
+        tick.tick().await;
+        let now = st.rooms.now();
+        let (over, empty) = live.act(now, |room| {
+            let said = room.tick(now);
+            ((room.phase() == Phase::Over, room.is_empty()), said)
+        });
+        if !empty {
+            empty_since = Instant::now();
+        }
+        if empty && (over || empty_since.elapsed() > EMPTY_FOR) {
+            break;
+        }
+    }
+    if let Ok(mut map) = st.rooms.rooms.lock() {
+        map.remove(&code);
+    }
+}
+
+/// `GET /v1/rooms/<code>/live`: the room's WebSocket.
+pub async fn live(
+    State(st): State<Arc<Shared>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    if !is_code(&code) {
+        return Err(ApiError::NotFound(format!("{code:?} is not a room code")));
+    }
+    let rooms = &st.rooms;
+    if st.config.room_join_rate > 0 {
+        rooms
+            .joins
+            .take(&addr.ip(), Instant::now())
+            .map_err(ApiError::RateLimited)?;
+    }
+    let Some(live) = rooms.get(&code) else {
+        return Err(ApiError::NotFound(format!(
+            "no room {code}: it ended, or never was"
+        )));
+    };
+    let open = rooms.connections.clone();
+    if open.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= rooms.max_connections {
+        open.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        let why = format!(
+            "this server holds {} room connections, its most",
+            rooms.max_connections
+        );
+        return Err(ApiError::Unavailable(why, 10));
+    }
+    Ok(ws
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| async move {
+            connection(st, live, socket).await;
+            open.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        }))
+}
+
+/// A message for this connection alone, before it has a place in the room.
+fn refusal(why: &str) -> Message {
+    let text = serde_json::to_string(&Say::Refused(why.into())).unwrap_or_default();
+    Message::Text(text.into())
+}
+
+/// One connection: who joins, then its messages, until it closes or is dropped.
+async fn connection(st: Arc<Shared>, live: Arc<Live>, mut socket: WebSocket) {
+    let hello = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
+    let Ok(Some(Ok(Message::Text(first)))) = hello else {
+        let _ = socket.send(refusal("say who you are first (hello)")).await;
+        return;
+    };
+    let joined = match serde_json::from_str::<Ask>(&first) {
+        Ok(Ask::Hello {
+            name,
+            token,
+            resume,
+        }) => join(&st, &live, name, token, resume).await,
+        _ => Err("say who you are first (hello)".into()),
+    };
+    let (conn, racer, mut rx) = match joined {
+        Ok(joined) => joined,
+        Err(why) => {
+            let _ = socket.send(refusal(&why)).await;
+            return;
+        }
+    };
+    loop {
+        tokio::select! {
+            out = rx.recv() => {
+                // None: the room let this connection go (its outbox filled, or the room
+                // ended): a close frame, as WebSocket asks.
+                let Some(text) = out else {
+                    let _ = socket.send(Message::Close(None)).await;
+                    break;
+                };
+                if socket.send(Message::Text(text)).await.is_err() {
+                    break;
+                }
+            }
+            inn = socket.recv() => {
+                let Some(Ok(message)) = inn else { break };
+                let text = match message {
+                    Message::Text(text) => text,
+                    Message::Close(_) => break,
+                    Message::Binary(_) => {
+                        let _ = socket.send(refusal("messages are JSON text")).await;
+                        continue;
+                    }
+                    Message::Ping(_) | Message::Pong(_) => continue,
+                };
+                let ask = match serde_json::from_str::<Ask>(&text) {
+                    Ok(ask) => ask,
+                    Err(e) => {
+                        let _ = socket.send(refusal(&format!("a message the server can't read: {e}"))).await;
+                        continue;
+                    }
+                };
+                if ask == Ask::Leave {
+                    if let Some(id) = racer {
+                        let now = st.rooms.now();
+                        live.act(now, |room| ((), room.leave(id, now)));
+                    }
+                    drop_conn(&live, conn);
+                    return;
+                }
+                if let Err(why) = asked(&st, &live, racer, ask) {
+                    let _ = socket.send(refusal(&why)).await;
+                }
+            }
+        }
+    }
+    drop_conn(&live, conn);
+    if let Some(id) = racer {
+        let now = st.rooms.now();
+        live.act(now, |room| ((), room.disconnect(id, now)));
+    }
+}
+
+fn drop_conn(live: &Live, conn: u64) {
+    if let Ok(mut inner) = live.inner.lock() {
+        inner.conns.retain(|c| c.id != conn);
+    }
+}
+
+/// A joining connection: its number, its racer (none for a spectator) and its outbox.
+type Joined = (u64, Option<u32>, mpsc::Receiver<Utf8Bytes>);
+
+/// Takes a seat (or a spectator's place) for a `hello`.
+async fn join(
+    st: &Shared,
+    live: &Live,
+    name: Option<String>,
+    token: Option<String>,
+    resume: Option<String>,
+) -> Result<Joined, String> {
+    let (tx, rx) = mpsc::channel(OUTBOX);
+    let now = st.rooms.now();
+    if let Some(secret) = resume {
+        let Ok(mut inner) = live.inner.lock() else {
+            return Err("the room broke".into());
+        };
+        let conn = inner.next_conn;
+        inner.next_conn += 1;
+        let (id, said) = inner.room.resume(&secret, now)?;
+        inner.conns.push(Conn {
+            id: conn,
+            racer: Some(id),
+            tx,
+        });
+        inner.deliver(said, now);
+        return Ok((conn, Some(id), rx));
+    }
+    let who = match (token, name) {
+        (Some(token), _) => {
+            let player = st
+                .store
+                .player_by_token(secrets::token_hash(token.trim()))
+                .await
+                .map_err(|e| format!("the server can't look you up now: {e}"))?
+                .ok_or("that token belongs to no player: link the game again")?;
+            Joiner {
+                name: player.name,
+                player: Some(player.id),
+            }
+        }
+        (None, Some(name)) => {
+            typepper_api::check_name(&name).map_err(String::from)?;
+            Joiner { name, player: None }
+        }
+        (None, None) => return Err("a name for this room, or a linked game's token".into()),
+    };
+    let Ok(mut inner) = live.inner.lock() else {
+        return Err("the room broke".into());
+    };
+    let conn = inner.next_conn;
+    inner.next_conn += 1;
+    let (id, said) = inner.room.join(who, secrets::token())?;
+    inner.conns.push(Conn {
+        id: conn,
+        racer: id,
+        tx,
+    });
+    // A spectator's welcome is addressed to no racer: it goes to this connection alone.
+    if id.is_none() {
+        for (_, say) in said {
+            if let (Ok(text), Some(c)) = (serde_json::to_string(&say), inner.conns.last()) {
+                let _ = c.tx.try_send(text.into());
+            }
+        }
+        if let Some(c) = inner.conns.last() {
+            let lobby = lobby_of(&inner.room);
+            let _ = c.tx.try_send(lobby.into());
+        }
+    } else {
+        inner.deliver(said, now);
+    }
+    Ok((conn, id, rx))
+}
+
+/// The room's lobby message, as JSON.
+fn lobby_of(room: &Room) -> String {
+    let racers = room.seats().iter().map(|s| typepper_api::room::Racer {
+        id: s.id,
+        name: s.who.name.clone(),
+        state: s.state(),
+    });
+    let say = Say::Lobby {
+        phase: room.phase(),
+        racers: racers.collect(),
+    };
+    serde_json::to_string(&say).unwrap_or_default()
+}
+
+/// A racer's (or a spectator's) message after the hello.
+fn asked(st: &Shared, live: &Live, racer: Option<u32>, ask: Ask) -> Result<(), String> {
+    let Some(id) = racer else {
+        return Err("spectators only watch".into());
+    };
+    let now = st.rooms.now();
+    live.act(now, |room| {
+        let said = match ask {
+            Ask::Ready => room.ready(id),
+            Ask::Start => room.start(id, now),
+            Ask::Keys(keys) => room.keys(id, &keys, now),
+            Ask::Hello { .. } => Err("you said hello already".into()),
+            Ask::Rematch => room.rematch(new_seed()),
+            Ask::Leave => Ok(vec![]),
+        };
+        match said {
+            Ok(said) => (Ok(()), said),
+            Err(why) => (Err(why), vec![]),
+        }
+    })
+}

@@ -1,0 +1,409 @@
+//! Live rooms over real WebSockets: racers race each other key by key through a room the
+//! server opened, and what an attacker tries against a room is refused, each attempt a
+//! test named after it.
+//!
+//! Rounds are ZEN rounds of a few seconds, typed by the engine's synthetic typist and
+//! sent as a person's game would send them: each key once its time has come.
+
+// Every value here is the test's own: a failed unwrap is a failed step, with its line.
+#![allow(clippy::unwrap_used)]
+
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+use typepper_api::room::{Ask, COUNTDOWN_MS, Key, Phase, Say};
+use typepper_engine::synth::{Typist, synth};
+use typepper_engine::{Mode, Replay};
+
+#[path = "support/running.rs"]
+mod running;
+use running::{Running, start};
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// `POST /v1/rooms` for `mode`: the status and the body.
+async fn open(srv: &Running, mode: &str) -> (u16, String) {
+    let mut tcp = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+    let body = format!("{{\"mode\":\"{mode}\"}}");
+    let request = format!(
+        "POST /v1/rooms HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    tcp.read_to_string(&mut answer).await.unwrap();
+    let status = answer[9..12].parse().unwrap();
+    let body = answer
+        .split("\r\n\r\n")
+        .nth(1)
+        .unwrap_or_default()
+        .to_owned();
+    (status, body)
+}
+
+/// A new room's code.
+async fn room(srv: &Running, mode: &str) -> String {
+    let (status, body) = open(srv, mode).await;
+    assert_eq!(status, 201, "{body}");
+    let opened: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        opened["link"].as_str().unwrap(),
+        format!(
+            "http://typepper.test/?room={}",
+            opened["code"].as_str().unwrap()
+        )
+    );
+    opened["code"].as_str().unwrap().to_owned()
+}
+
+async fn connect(srv: &Running, code: &str) -> Socket {
+    let url = format!("ws://{}/v1/rooms/{code}/live", srv.addr);
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+async fn send(ws: &mut Socket, ask: &Ask) {
+    let text = serde_json::to_string(ask).unwrap();
+    ws.send(Message::Text(text.into())).await.unwrap();
+}
+
+/// The next message, within 10 s.
+async fn next(ws: &mut Socket) -> Say {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s")
+            .unwrap()
+            .unwrap();
+        if let Message::Text(text) = message {
+            return serde_json::from_str(&text).unwrap();
+        }
+    }
+}
+
+/// Messages until one `pick` takes, which it returns.
+async fn until<T>(ws: &mut Socket, pick: impl Fn(&Say) -> Option<T>) -> T {
+    loop {
+        if let Some(found) = pick(&next(ws).await) {
+            return found;
+        }
+    }
+}
+
+/// Joins as `name`: the socket, and the racer number.
+async fn join(srv: &Running, code: &str, name: &str) -> (Socket, Option<u32>, String) {
+    let mut ws = connect(srv, code).await;
+    let hello = Ask::Hello {
+        name: Some(name.into()),
+        token: None,
+        resume: None,
+    };
+    send(&mut ws, &hello).await;
+    let (you, resume) = until(&mut ws, |s| match s {
+        Say::Welcome { you, resume, .. } => Some((*you, resume.clone().unwrap_or_default())),
+        _ => None,
+    })
+    .await;
+    (ws, you, resume)
+}
+
+/// A synthetic ZEN round of about `secs` seconds on `seed`: its keys.
+fn zen(seed: u64, wpm: u32, secs: u32) -> (Replay, Vec<Key>) {
+    let typist = Typist {
+        wpm,
+        accuracy: 97,
+        seed: u64::from(wpm),
+        zen_ms: secs * 1000,
+    };
+    let replay = synth(Mode::Zen, seed, &typist);
+    let keys = replay
+        .timeline()
+        .filter_map(|(t, op)| Some((t?, op.code())));
+    (replay.clone(), keys.collect())
+}
+
+/// Sends `keys` as they come due after `go`, a frame's worth (16 ms) at a time.
+async fn type_keys(ws: &mut Socket, keys: &[Key], go: Instant) {
+    let mut sent = 0;
+    while sent < keys.len() {
+        let now = go.elapsed().as_millis() as u32;
+        let due = keys[sent..].iter().take_while(|(t, _)| *t <= now).count();
+        if due > 0 {
+            send(ws, &Ask::Keys(keys[sent..sent + due].to_vec())).await;
+            sent += due;
+        }
+        tokio::time::sleep(Duration::from_millis(16)).await;
+    }
+}
+
+/// Waits for the countdown and the text: the seed, and the instant the round began.
+async fn go(ws: &mut Socket) -> (u64, Instant) {
+    let ms = until(ws, |s| match s {
+        Say::Countdown(ms) => Some(*ms),
+        _ => None,
+    })
+    .await;
+    assert_eq!(ms, COUNTDOWN_MS);
+    let seed = until(ws, |s| match s {
+        Say::Go(seed) => Some(*seed),
+        _ => None,
+    })
+    .await;
+    (seed, Instant::now())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_racers_race_key_by_key_and_the_results_are_the_engines() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let (mut ada, Some(ada_id), _) = join(&srv, &code, "ada").await else {
+        panic!("ada watches")
+    };
+    let (mut grace, Some(grace_id), _) = join(&srv, &code, "grace").await else {
+        panic!("grace watches")
+    };
+    // The lobby lists both, waiting; only then does the owner start.
+    until(&mut ada, |s| match s {
+        Say::Lobby { racers, .. } if racers.len() == 2 => Some(()),
+        _ => None,
+    })
+    .await;
+    send(&mut ada, &Ask::Start).await;
+    let ((seed, go_a), (seed_g, go_g)) = tokio::join!(go(&mut ada), go(&mut grace));
+    assert_eq!(seed, seed_g, "one text for both");
+
+    let (ada_replay, ada_keys) = zen(seed, 90, 3);
+    let (grace_replay, grace_keys) = zen(seed, 60, 3);
+    // Each types; each sees every key of the other's, in order.
+    let (ada, grace) = (&mut ada, &mut grace);
+    tokio::join!(
+        type_keys(ada, &ada_keys, go_a),
+        type_keys(grace, &grace_keys, go_g)
+    );
+    let seen_by = async |ws: &mut Socket, racer: u32, want: usize| {
+        let mut seen = vec![];
+        loop {
+            match next(ws).await {
+                Say::Keys { racer: r, keys } if r == racer => seen.extend(keys),
+                Say::Results(rows) => return (seen, rows),
+                _ => {}
+            }
+            assert!(seen.len() <= want);
+        }
+    };
+    let ((seen_by_ada, rows), (seen_by_grace, rows_g)) = tokio::join!(
+        seen_by(ada, grace_id, grace_keys.len()),
+        seen_by(grace, ada_id, ada_keys.len())
+    );
+    assert_eq!(seen_by_ada, grace_keys);
+    assert_eq!(seen_by_grace, ada_keys);
+    assert_eq!(rows, rows_g);
+    // The finishing order and headlines are what the engine plays each replay to.
+    let (_, ada_score) = ada_replay.play().unwrap();
+    let (_, grace_score) = grace_replay.play().unwrap();
+    let got: Vec<_> = rows.iter().map(|r| (r.racer, r.headline.clone())).collect();
+    assert_eq!(
+        got,
+        [
+            (ada_id, ada_score.headline().to_string()),
+            (grace_id, grace_score.headline().to_string())
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_claimed_before_it_could_have_been_sent_puts_its_racer_out() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let (mut ada, Some(ada_id), _) = join(&srv, &code, "ada").await else {
+        panic!()
+    };
+    // grace races on, so the race goes on once ada is out.
+    let (mut grace, _, _) = join(&srv, &code, "grace").await;
+    send(&mut ada, &Ask::Start).await;
+    tokio::join!(go(&mut ada), go(&mut grace));
+    // Five seconds into a round that began a moment ago.
+    send(&mut ada, &Ask::Keys(vec![(5_000, u32::from('a') + 2)])).await;
+    let why = until(&mut ada, |s| match s {
+        Say::Out { racer, why } if *racer == ada_id => Some(why.clone()),
+        _ => None,
+    })
+    .await;
+    assert!(why.contains("before it could have been sent"), "{why}");
+    // Out is out: later keys are refused.
+    send(&mut ada, &Ask::Keys(vec![(6_000, u32::from('b') + 2)])).await;
+    let refused = until(&mut ada, |s| match s {
+        Say::Refused(why) => Some(why.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(refused, "you are not racing");
+    // grace was told why.
+    let told = until(&mut grace, |s| match s {
+        Say::Out { racer, why } if *racer == ada_id => Some(why.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(told, why);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_connection_for_one_racer_is_refused_and_a_lost_one_comes_back() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let (mut ada, _, secret) = join(&srv, &code, "ada").await;
+    send(&mut ada, &Ask::Start).await;
+    let (seed, go_at) = go(&mut ada).await;
+    let (_, keys) = zen(seed, 80, 3);
+    let first: Vec<Key> = keys
+        .iter()
+        .copied()
+        .take_while(|(t, _)| *t < 1_000)
+        .collect();
+    type_keys(&mut ada, &first, go_at).await;
+
+    let resume = Ask::Hello {
+        name: None,
+        token: None,
+        resume: Some(secret.clone()),
+    };
+    let mut twin = connect(&srv, &code).await;
+    send(&mut twin, &resume).await;
+    assert_eq!(
+        next(&mut twin).await,
+        Say::Refused("ada is connected already".into())
+    );
+
+    // The connection goes; a new one with the secret has the keys so far, and goes on.
+    drop(ada);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut back = connect(&srv, &code).await;
+    send(&mut back, &resume).await;
+    let (at, had) = until(&mut back, |s| match s {
+        Say::Resume { at, keys, .. } => Some((*at, keys.clone())),
+        _ => None,
+    })
+    .await;
+    assert_eq!(had, first);
+    // The round's time when the seat was taken back: after the keys it had.
+    assert!(at >= first.last().unwrap().0, "{at}");
+    type_keys(&mut back, &keys[first.len()..], go_at).await;
+    let rows = until(&mut back, |s| match s {
+        Say::Results(rows) => Some(rows.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(rows.len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_frames_and_keys_before_the_start_are_refused_and_the_racer_stays() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "time:15").await;
+    let (mut ada, _, _) = join(&srv, &code, "ada").await;
+    ada.send(Message::Text("{\"keys\": \"lots\"}".into()))
+        .await
+        .unwrap();
+    let why = until(&mut ada, |s| match s {
+        Say::Refused(why) => Some(why.clone()),
+        _ => None,
+    })
+    .await;
+    assert!(why.starts_with("a message the server can't read"), "{why}");
+    ada.send(Message::Binary(vec![1, 2, 3].into()))
+        .await
+        .unwrap();
+    assert_eq!(
+        next(&mut ada).await,
+        Say::Refused("messages are JSON text".into())
+    );
+    send(&mut ada, &Ask::Keys(vec![(0, 99)])).await;
+    assert_eq!(
+        next(&mut ada).await,
+        Say::Refused("the race hasn't started".into())
+    );
+    // Still in the room: ready works.
+    send(&mut ada, &Ask::Ready).await;
+    until(&mut ada, |s| match s {
+        Say::Lobby {
+            phase: Phase::Lobby,
+            racers,
+        } => (racers[0].state == typepper_api::room::State::Ready).then_some(()),
+        _ => None,
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_connection_and_a_room_that_is_no_room_are_refused() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let mut ws = connect(&srv, &code).await;
+    send(&mut ws, &Ask::Ready).await;
+    assert_eq!(
+        next(&mut ws).await,
+        Say::Refused("say who you are first (hello)".into())
+    );
+    let url = format!("ws://{}/v1/rooms/00000000/live", srv.addr);
+    let refused = tokio_tungstenite::connect_async(url).await.unwrap_err();
+    assert!(refused.to_string().contains("404"), "{refused}");
+    let (status, body) = open(&srv, "time:7").await;
+    assert_eq!(status, 400, "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn room_flooding_is_capped_per_address_and_per_server() {
+    let srv = start(|c| {
+        c.room_rate = 2;
+        c.max_rooms = 3;
+    })
+    .await;
+    room(&srv, "zen").await;
+    room(&srv, "zen").await;
+    let (status, _) = open(&srv, "zen").await;
+    assert_eq!(status, 429, "a third room an hour from one address");
+
+    let full = start(|c| {
+        c.room_rate = 0;
+        c.max_rooms = 1;
+    })
+    .await;
+    let code = room(&full, "zen").await;
+    let (status, body) = open(&full, "zen").await;
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        body.contains("this server holds 1 rooms, its most"),
+        "{body}"
+    );
+
+    let joins = start(|c| c.room_join_rate = 1).await;
+    let code2 = room(&joins, "zen").await;
+    let _first = connect(&joins, &code2).await;
+    let _second = connect(&joins, &code2).await;
+    let url = format!("ws://{}/v1/rooms/{code2}/live", joins.addr);
+    let refused = tokio_tungstenite::connect_async(url).await.unwrap_err();
+    assert!(refused.to_string().contains("429"), "{refused}");
+    drop(code);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_server_tells_each_room_why_and_closes_it() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let (mut ada, _, _) = join(&srv, &code, "ada").await;
+    let (mut linus, _, _) = join(&srv, &code, "linus").await;
+    assert_eq!(srv.state.rooms.close_all("the server is stopping"), 2);
+    for ws in [&mut ada, &mut linus] {
+        until(ws, |s| {
+            (*s == Say::Refused("the server is stopping".into())).then_some(())
+        })
+        .await;
+        let end = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .unwrap();
+        assert!(matches!(end, None | Some(Ok(Message::Close(_)))), "{end:?}");
+    }
+}

@@ -1,0 +1,53 @@
+//! A real server on a free port of this machine, in this process: for the tests that need
+//! its sockets (slow clients, shutdowns, WebSockets).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use typepper_server::store::Options;
+use typepper_server::{Config, Limits, Shared, app, serve};
+
+/// A server on a free port, stopped when `stop` is sent or dropped.
+#[allow(
+    dead_code,
+    reason = "each test crate including this reads the fields it needs"
+)]
+pub struct Running {
+    pub addr: SocketAddr,
+    pub stop: Option<tokio::sync::oneshot::Sender<()>>,
+    pub done: tokio::task::JoinHandle<std::io::Result<()>>,
+    pub dir: tempfile::TempDir,
+    /// The server's state, as its handlers share it.
+    pub state: Arc<Shared>,
+}
+
+pub async fn start(tweak: impl FnOnce(&mut Config)) -> Running {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
+    let options = Options::new(None, &dir.path().join("data"));
+    let store = typepper_server::store::open(&options).await.unwrap();
+    let mut config = Config::new("http://typepper.test", dir.path().to_owned());
+    config.quiet = true;
+    config.ip_rate = 0;
+    config.player_rate = 0;
+    config.register_per_hour = 0;
+    config.header_timeout_secs = 1;
+    config.shutdown_secs = 2;
+    tweak(&mut config);
+    let limits = Limits::of(&config);
+    let state = Arc::new(Shared::new(store, config));
+    let router = app(state.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let done = tokio::spawn(serve(listener, router, limits, async move {
+        let _ = stopped.await;
+    }));
+    Running {
+        addr,
+        stop: Some(stop),
+        done,
+        dir,
+        state,
+    }
+}
