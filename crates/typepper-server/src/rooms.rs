@@ -45,6 +45,9 @@ const HELLO_WITHIN: Duration = Duration::from_secs(10);
 const TICK: Duration = Duration::from_millis(50);
 /// How long a room with no one connected is kept for its racers to come back.
 const EMPTY_FOR: Duration = Duration::from_secs(60);
+/// Messages a second a connection may send (keys go at most once a frame), in bursts of
+/// twice that. Past it the connection is closed: a flood is no person's.
+const MESSAGES_PER_SECOND: f64 = 100.0;
 
 /// Every live room of this server.
 pub struct Rooms {
@@ -350,6 +353,7 @@ async fn connection(st: Arc<Shared>, live: Arc<Live>, mut socket: WebSocket) {
             return;
         }
     };
+    let mut bucket = (2.0 * MESSAGES_PER_SECOND, Instant::now());
     loop {
         tokio::select! {
             out = rx.recv() => {
@@ -365,6 +369,17 @@ async fn connection(st: Arc<Shared>, live: Arc<Live>, mut socket: WebSocket) {
             }
             inn = socket.recv() => {
                 let Some(Ok(message)) = inn else { break };
+                let (tokens, since) = &mut bucket;
+                *tokens = (*tokens + since.elapsed().as_secs_f64() * MESSAGES_PER_SECOND)
+                    .min(2.0 * MESSAGES_PER_SECOND)
+                    - 1.0;
+                *since = Instant::now();
+                if *tokens < 0.0 {
+                    let why = format!("more than {MESSAGES_PER_SECOND} messages a second: closed");
+                    let _ = socket.send(refusal(&why)).await;
+                    let _ = socket.send(Message::Close(None)).await;
+                    break;
+                }
                 let text = match message {
                     Message::Text(text) => text,
                     Message::Close(_) => break,
@@ -517,4 +532,52 @@ fn asked(st: &Shared, live: &Live, racer: Option<u32>, ask: Ask) -> Result<(), S
             Err(why) => (Err(why), vec![]),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rooms::room::Joiner;
+
+    #[test]
+    fn a_client_that_stops_reading_is_let_go_and_its_seat_kept() {
+        let mut inner = Inner {
+            room: Room::new("k3fq7m2x".into(), Mode::Zen, 7),
+            conns: vec![],
+            next_conn: 1,
+        };
+        let mut outboxes = vec![];
+        for name in ["ada", "grace"] {
+            let who = Joiner {
+                name: name.into(),
+                player: None,
+            };
+            let (id, said) = inner.room.join(who, format!("secret-{name}")).unwrap();
+            let (tx, rx) = mpsc::channel(OUTBOX);
+            inner.conns.push(Conn {
+                id: u64::from(id.unwrap()),
+                racer: id,
+                tx,
+            });
+            outboxes.push(rx);
+            inner.deliver(said, 0);
+        }
+        // ada reads everything; grace reads nothing.
+        let mut ada = outboxes.remove(0);
+        for n in 0..2 * OUTBOX {
+            while ada.try_recv().is_ok() {}
+            let said = vec![(To::All, Say::Countdown(n as u32))];
+            inner.deliver(said, 0);
+        }
+        assert_eq!(inner.conns.len(), 1, "grace's connection is let go");
+        assert_eq!(inner.conns[0].racer, Some(1));
+        // In the lobby a lost connection is leaving; grace could join again.
+        assert_eq!(inner.room.seats().len(), 1);
+        // What grace's outbox held stays bounded: OUTBOX messages, no more.
+        let mut held = 0;
+        while outboxes[0].try_recv().is_ok() {
+            held += 1;
+        }
+        assert_eq!(held, OUTBOX);
+    }
 }

@@ -175,8 +175,8 @@ async fn two_racers_race_key_by_key_and_the_results_are_the_engines() {
     let ((seed, go_a), (seed_g, go_g)) = tokio::join!(go(&mut ada), go(&mut grace));
     assert_eq!(seed, seed_g, "one text for both");
 
-    let (ada_replay, ada_keys) = zen(seed, 90, 3);
-    let (grace_replay, grace_keys) = zen(seed, 60, 3);
+    let (ada_replay, ada_keys) = zen(seed, 90, 5);
+    let (grace_replay, grace_keys) = zen(seed, 60, 5);
     // Each types; each sees every key of the other's, in order.
     let (ada, grace) = (&mut ada, &mut grace);
     tokio::join!(
@@ -257,7 +257,7 @@ async fn a_second_connection_for_one_racer_is_refused_and_a_lost_one_comes_back(
     let (mut ada, _, secret) = join(&srv, &code, "ada").await;
     send(&mut ada, &Ask::Start).await;
     let (seed, go_at) = go(&mut ada).await;
-    let (_, keys) = zen(seed, 80, 3);
+    let (_, keys) = zen(seed, 80, 5);
     let first: Vec<Key> = keys
         .iter()
         .copied()
@@ -406,4 +406,52 @@ async fn a_stopping_server_tells_each_room_why_and_closes_it() {
             .unwrap();
         assert!(matches!(end, None | Some(Ok(Message::Close(_)))), "{end:?}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timing_no_person_produces_puts_its_racer_out_at_the_end_of_the_round() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let (mut bot, Some(bot_id), _) = join(&srv, &code, "metronome").await else {
+        panic!()
+    };
+    send(&mut bot, &Ask::Start).await;
+    let (seed, go_at) = go(&mut bot).await;
+    // A person's keys, retimed to a metronome's 100 ms.
+    let (_, keys) = zen(seed, 100, 5);
+    let even: Vec<Key> = (0u32..)
+        .zip(&keys)
+        .map(|(i, &(_, op))| (200 + 100 * i, op))
+        .collect();
+    type_keys(&mut bot, &even, go_at).await;
+    let why = until(&mut bot, |s| match s {
+        Say::Out { racer, why } if *racer == bot_id => Some(why.clone()),
+        _ => None,
+    })
+    .await;
+    assert!(why.starts_with("timing as even as a metronome"), "{why}");
+    let rows = until(&mut bot, |s| match s {
+        Say::Results(rows) => Some(rows.clone()),
+        _ => None,
+    })
+    .await;
+    assert!(rows.is_empty(), "{rows:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_messages_closes_its_connection() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let (mut ada, _, _) = join(&srv, &code, "ada").await;
+    for _ in 0..400 {
+        if ada.send(Message::Text("\"ready\"".into())).await.is_err() {
+            break;
+        }
+    }
+    let why = until(&mut ada, |s| match s {
+        Say::Refused(why) => Some(why.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(why, "more than 100 messages a second: closed");
 }

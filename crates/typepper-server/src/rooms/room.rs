@@ -392,7 +392,20 @@ impl Room {
             let Some(round) = &seat.round else { continue };
             let typing = matches!(seat.state, State::Typing | State::Gone);
             if typing && round.is_over(at) {
-                seat.state = State::Done;
+                // The same checks as a submission's: a round no person types is out.
+                seat.state = match judge(round) {
+                    Ok(()) => State::Done,
+                    Err(why) => {
+                        said.push((
+                            To::All,
+                            Say::Out {
+                                racer: seat.id,
+                                why,
+                            },
+                        ));
+                        State::Out
+                    }
+                };
                 changed = true;
             } else if typing && round.started().is_none() && u64::from(at) > START_GRACE_MS {
                 seat.state = State::Out;
@@ -444,6 +457,22 @@ impl Room {
             .find(|s| s.id == id)
             .ok_or_else(|| "you are not a racer in this room".into())
     }
+}
+
+/// A finished round judged as a submission of it would be: too short, too fast, timing
+/// no person produces. The refusal's sentence, if any.
+fn judge(round: &Round) -> Result<(), String> {
+    let replay = round.replay();
+    let bytes = replay.encode();
+    let claim = round.score().map_or(0, |s| s.headline().value);
+    let entry = crate::submit::Entry {
+        claim,
+        replay,
+        bytes: &bytes,
+    };
+    crate::submit::judge(&entry)
+        .map(drop)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
