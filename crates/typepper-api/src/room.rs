@@ -119,11 +119,14 @@ pub struct Finish {
     pub racer: u32,
     /// Their headline: `92 wpm`, `31 words`.
     pub headline: String,
-    /// Their stored run, once stored.
+    /// Their stored run, for a linked racer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<String>,
-    /// Whether it is on the boards, or why not.
-    pub ranked: String,
+    /// Its share link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<String>,
+    /// What became of it: `ranked`, `unranked: …`, `not stored: …`.
+    pub kept: String,
 }
 
 /// What the server says.

@@ -145,6 +145,20 @@ impl Shared {
         (self.clock)()
     }
 
+    /// A submission by `player` now, under the server's quotas and watch.
+    pub fn submission(&self, player: PlayerId) -> submit::Submission {
+        submit::Submission {
+            player,
+            now_ms: self.now_ms(),
+            quota: submit::Quota {
+                runs: self.config.daily_runs,
+                bytes: self.config.daily_bytes,
+            },
+            watch: self.config.watch,
+            new_id: secrets::run_id,
+        }
+    }
+
     /// The serving limits its settings give, counting connections for its metrics.
     pub fn limits(&self) -> Limits {
         Limits {

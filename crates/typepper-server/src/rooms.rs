@@ -266,13 +266,22 @@ pub async fn open(
 async fn clock(st: Arc<Shared>, code: String, live: Arc<Live>) {
     let mut tick = tokio::time::interval(TICK);
     let mut empty_since = Instant::now();
+    let mut told = 0;
     loop {
         tick.tick().await;
         let now = st.rooms.now();
-        let (over, empty) = live.act(now, |room| {
+        let (over, empty, race) = live.act(now, |room| {
             let said = room.tick(now);
-            ((room.phase() == Phase::Over, room.is_empty()), said)
+            let state = (room.phase() == Phase::Over, room.is_empty(), room.races());
+            (state, said)
         });
+        if over && race > told {
+            told = race;
+            let finished = live.act(now, |room| (room.finished(), vec![]));
+            let rows = keep(&st, finished).await;
+            let now = st.rooms.now();
+            live.act(now, |_| ((), vec![(To::All, Say::Results(rows))]));
+        }
         if !empty {
             empty_since = Instant::now();
         }
@@ -282,6 +291,59 @@ async fn clock(st: Arc<Shared>, code: String, live: Arc<Live>) {
     }
     if let Ok(mut map) = st.rooms.rooms.lock() {
         map.remove(&code);
+    }
+}
+
+/// Stores each linked racer's round as a run, through the submission's own path (judged,
+/// copies refused, quotas kept), and fills in its row: the run, its share link, and
+/// what became of it. A room's seed is not issued to each racer, so its rounds are
+/// stored unranked (docs/TRUST.md says why).
+async fn keep(st: &Shared, finished: Vec<room::Finished>) -> Vec<typepper_api::room::Finish> {
+    let mut rows = Vec::with_capacity(finished.len());
+    for done in finished {
+        let mut row = done.finish;
+        if let Some(player) = done.player {
+            let bytes = done.replay.encode();
+            let entry = crate::submit::Entry {
+                claim: done.replay.play().map_or(0, |(_, s)| s.headline().value),
+                replay: done.replay,
+                bytes: &bytes,
+            };
+            let judged = vec![crate::submit::judge(&entry)];
+            let deadline = Instant::now() + Duration::from_secs(st.config.request_timeout_secs);
+            let job = crate::submit::job(st.submission(player), judged, deadline);
+            row.kept = match st.store.submit(job).await {
+                Ok(Ok(done)) => match done.into_iter().next() {
+                    Some(done) => {
+                        let share = |id: &str| st.config.share_link(id);
+                        match crate::submit::line(done, &share) {
+                            typepper_api::Line::Ok {
+                                id, share, ranked, ..
+                            } => {
+                                row.run = Some(id);
+                                row.share = Some(share);
+                                kept(&ranked)
+                            }
+                            typepper_api::Line::No(why) => format!("not stored: {why}"),
+                        }
+                    }
+                    None => "not stored: the server kept nothing of it".into(),
+                },
+                Ok(Err(quota)) => format!("not stored: {quota}"),
+                Err(e) => format!("not stored: {e}"),
+            };
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// What a stored run's standing reads as: `ranked`, `unranked: …`, `pending: …`.
+fn kept(ranked: &typepper_api::Ranked) -> String {
+    match ranked {
+        typepper_api::Ranked::Yes => "ranked".into(),
+        typepper_api::Ranked::No(why) => format!("unranked: {why}"),
+        typepper_api::Ranked::Pending(why) => format!("pending: {why}"),
     }
 }
 

@@ -17,7 +17,7 @@ use typepper_engine::{Decimal, Headline, Mode, Unit};
 
 use crate::extract::{Authed, Json, Keyed, Registering, register_limit};
 use crate::{ApiError, ClientIp, Config, Shared};
-use crate::{players, secrets, seeds, submit};
+use crate::{players, seeds, submit};
 
 type St = State<Arc<Shared>>;
 
@@ -217,16 +217,7 @@ async fn submit(st: St, Authed(player): Authed, body: Body) -> Result<Response, 
         let config = st.config.clone();
         Arc::new(move |id: &str| config.share_link(id))
     };
-    let sub = submit::Submission {
-        player: player.id,
-        now_ms: st.now_ms(),
-        quota: submit::Quota {
-            runs: st.config.daily_runs,
-            bytes: st.config.daily_bytes,
-        },
-        watch: st.config.watch,
-        new_id: secrets::run_id,
-    };
+    let sub = st.submission(player.id);
     // Not started within the request's time, it is not done at all: nothing is stored
     // that is not answered. Once started it finishes (in milliseconds) and is answered.
     let deadline = started + budget;

@@ -17,25 +17,53 @@ use typepper_api::room::{Ask, COUNTDOWN_MS, Key, Phase, Say};
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Mode, Replay};
 
+#[path = "store/pg.rs"]
+mod pg;
 #[path = "support/running.rs"]
 mod running;
-use running::{Running, start};
+use running::{Running, start, start_on};
 
 type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// `POST /v1/rooms` for `mode`: the status and the body.
 async fn open(srv: &Running, mode: &str) -> (u16, String) {
+    request(
+        srv,
+        "POST",
+        "/v1/rooms",
+        &format!("{{\"mode\":\"{mode}\"}}"),
+    )
+    .await
+}
+
+/// A linked player named `name`: their token.
+async fn link(srv: &Running, name: &str) -> String {
+    let (status, body) = request(
+        srv,
+        "POST",
+        "/v1/players",
+        &format!("{{\"name\":\"{name}\"}}"),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let player: serde_json::Value = serde_json::from_str(&body).unwrap();
+    player["token"].as_str().unwrap().to_owned()
+}
+
+/// One HTTP/1.1 request with a JSON body (or none): the status and the body.
+async fn request(srv: &Running, method: &str, path: &str, body: &str) -> (u16, String) {
     let mut tcp = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
-    let body = format!("{{\"mode\":\"{mode}\"}}");
     let request = format!(
-        "POST /v1/rooms HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     tcp.write_all(request.as_bytes()).await.unwrap();
-    let mut answer = String::new();
-    tcp.read_to_string(&mut answer).await.unwrap();
+    let mut answer = vec![];
+    tcp.read_to_end(&mut answer).await.unwrap();
+    // A replay's body isn't text: only the status line and JSON bodies are read as such.
+    let answer = String::from_utf8_lossy(&answer);
     let status = answer[9..12].parse().unwrap();
     let body = answer
         .split("\r\n\r\n")
@@ -93,14 +121,19 @@ async fn until<T>(ws: &mut Socket, pick: impl Fn(&Say) -> Option<T>) -> T {
     }
 }
 
-/// Joins as `name`: the socket, and the racer number.
+/// Joins as `name`: the socket, the racer number and the secret to come back with.
 async fn join(srv: &Running, code: &str, name: &str) -> (Socket, Option<u32>, String) {
-    let mut ws = connect(srv, code).await;
     let hello = Ask::Hello {
         name: Some(name.into()),
         token: None,
         resume: None,
     };
+    hello_as(srv, code, hello).await
+}
+
+/// Joins with `hello`.
+async fn hello_as(srv: &Running, code: &str, hello: Ask) -> (Socket, Option<u32>, String) {
+    let mut ws = connect(srv, code).await;
     send(&mut ws, &hello).await;
     let (you, resume) = until(&mut ws, |s| match s {
         Say::Welcome { you, resume, .. } => Some((*you, resume.clone().unwrap_or_default())),
@@ -157,9 +190,27 @@ async fn go(ws: &mut Socket) -> (u64, Instant) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_racers_race_key_by_key_and_the_results_are_the_engines() {
+    // Storing is the database's: SQLite always, and PostgreSQL where this run has one.
     let srv = start(|_| {}).await;
+    race(&srv).await;
+    if let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") {
+        let db = pg::FreshDb::create(&url);
+        let srv = start_on(Some(&db.url), |_| {}).await;
+        race(&srv).await;
+    }
+}
+
+/// ada (linked) and grace race a ZEN round in a room on `srv`.
+async fn race(srv: &Running) {
     let code = room(&srv, "zen").await;
-    let (mut ada, Some(ada_id), _) = join(&srv, &code, "ada").await else {
+    // ada is linked, and races under her player's name; grace picks a name for the room.
+    let token = link(&srv, "ada").await;
+    let hello = Ask::Hello {
+        name: None,
+        token: Some(token),
+        resume: None,
+    };
+    let (mut ada, Some(ada_id), _) = hello_as(&srv, &code, hello).await else {
         panic!("ada watches")
     };
     let (mut grace, Some(grace_id), _) = join(&srv, &code, "grace").await else {
@@ -211,6 +262,23 @@ async fn two_racers_race_key_by_key_and_the_results_are_the_engines() {
             (ada_id, ada_score.headline().to_string()),
             (grace_id, grace_score.headline().to_string())
         ]
+    );
+    // ada's round is her run: stored, shared, and its bytes are her keys' replay.
+    let run = rows[0].run.clone().unwrap();
+    assert_eq!(
+        rows[0].share.as_deref(),
+        Some(format!("http://typepper.test/r/{run}").as_str())
+    );
+    assert!(rows[0].kept.starts_with("unranked: "), "{}", rows[0].kept);
+    let (status, _) = request(&srv, "GET", &format!("/v1/runs/{run}"), "").await;
+    assert_eq!(status, 200);
+    let stored = srv.state.store.run(run.clone()).await.unwrap().unwrap();
+    assert_eq!(stored.played.replay, ada_replay.encode());
+    // grace isn't linked: her round is in the results, and not kept.
+    assert_eq!(rows[1].run, None);
+    assert_eq!(
+        rows[1].kept,
+        "not stored: only a linked game's rounds are kept"
     );
 }
 

@@ -8,7 +8,7 @@ use typepper_api::room::{
     CLOCK_ALLOWANCE_MS, COUNTDOWN_MS, Finish, Key, MAX_KEYS_PER_MESSAGE, MAX_RACERS, Phase, Racer,
     Say, State,
 };
-use typepper_engine::{Mode, Op, Round};
+use typepper_engine::{Mode, Op, Replay, Round};
 
 use crate::store::PlayerId;
 
@@ -84,6 +84,20 @@ pub struct Room {
     seed: u64,
     /// When the text comes (in the countdown) or came (racing, over), in ms.
     go_at: u64,
+    /// Races run so far: the results of each are told once.
+    races: u32,
+}
+
+/// A finished round, best first among its room's: what the results say of it, and for a
+/// linked racer, what to store.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The results' row, without its run until stored.
+    pub finish: Finish,
+    /// The racer's player, if linked.
+    pub player: Option<PlayerId>,
+    /// The round.
+    pub replay: Replay,
 }
 
 impl Room {
@@ -98,7 +112,13 @@ impl Room {
             phase: Phase::Lobby,
             seed,
             go_at: 0,
+            races: 0,
         }
+    }
+
+    /// Races run so far, counting one under way.
+    pub fn races(&self) -> u32 {
+        self.races
     }
 
     /// Its code.
@@ -374,6 +394,7 @@ impl Room {
         let mut said = vec![];
         if self.phase == Phase::Countdown && now >= self.go_at {
             self.phase = Phase::Racing;
+            self.races += 1;
             for seat in &mut self.seats {
                 seat.round = Some(Round::new(self.mode, self.seed));
                 if matches!(seat.state, State::Waiting | State::Ready) {
@@ -422,9 +443,9 @@ impl Room {
         }
         let racing = |s: &Seat| matches!(s.state, State::Typing | State::Gone);
         if !self.seats.iter().any(racing) || u64::from(at) > MAX_RACE_MS {
+            // The results come once the linked racers' rounds are stored (the hub).
             self.phase = Phase::Over;
             changed = true;
-            said.push((To::All, Say::Results(self.results())));
         }
         if changed {
             said.push((To::All, self.lobby()));
@@ -432,21 +453,27 @@ impl Room {
         said
     }
 
-    /// Every finished round, best first.
-    fn results(&self) -> Vec<Finish> {
+    /// Every finished round of the race, best first.
+    pub fn finished(&self) -> Vec<Finished> {
         let mut done: Vec<_> = self
             .seats
             .iter()
             .filter(|s| s.state == State::Done)
-            .filter_map(|s| Some((s, s.round.as_ref()?.score()?)))
+            .filter_map(|s| Some((s, s.round.as_ref()?)))
+            .filter_map(|(s, round)| Some((s, round, round.score()?)))
             .collect();
-        done.sort_by_key(|(_, score)| std::cmp::Reverse(score.headline().value));
+        done.sort_by_key(|(_, _, score)| std::cmp::Reverse(score.headline().value));
         done.into_iter()
-            .map(|(seat, score)| Finish {
-                racer: seat.id,
-                headline: score.headline().to_string(),
-                run: None,
-                ranked: "unranked: rooms' rounds are not stored yet".into(),
+            .map(|(seat, round, score)| Finished {
+                finish: Finish {
+                    racer: seat.id,
+                    headline: score.headline().to_string(),
+                    run: None,
+                    share: None,
+                    kept: "not stored: only a linked game's rounds are kept".into(),
+                },
+                player: seat.who.player,
+                replay: round.replay(),
             })
             .collect()
     }
@@ -556,22 +583,16 @@ mod tests {
             said.iter()
                 .any(|(_, s)| matches!(s, Say::Out { racer: 2, .. }))
         );
-        let Some((_, Say::Results(rows))) = said.iter().find(|(_, s)| matches!(s, Say::Results(_)))
-        else {
-            panic!("no results: {said:?}")
-        };
+        assert_eq!(room.phase(), Phase::Over);
+        let rows = room.finished();
         assert_eq!(rows.len(), 1);
-        let (_, score) = synth(
-            Mode::BLITZ_15,
-            42,
-            &Typist {
-                wpm: 90,
-                ..Typist::default()
-            },
-        )
-        .play()
-        .unwrap();
-        assert_eq!(rows[0].headline, score.headline().to_string());
+        let typist = Typist {
+            wpm: 90,
+            ..Typist::default()
+        };
+        let (_, score) = synth(Mode::BLITZ_15, 42, &typist).play().unwrap();
+        assert_eq!(rows[0].finish.headline, score.headline().to_string());
+        assert_eq!(rows[0].replay.play().unwrap().1, score);
     }
 
     #[test]

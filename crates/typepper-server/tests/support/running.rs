@@ -22,9 +22,14 @@ pub struct Running {
 }
 
 pub async fn start(tweak: impl FnOnce(&mut Config)) -> Running {
+    start_on(None, tweak).await
+}
+
+/// [`start`], on the PostgreSQL database at `database` if given.
+pub async fn start_on(database: Option<&str>, tweak: impl FnOnce(&mut Config)) -> Running {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
-    let options = Options::new(None, &dir.path().join("data"));
+    let options = Options::new(database, &dir.path().join("data"));
     let store = typepper_server::store::open(&options).await.unwrap();
     let mut config = Config::new("http://typepper.test", dir.path().to_owned());
     config.quiet = true;
