@@ -202,18 +202,18 @@ async fn two_racers_race_key_by_key_and_the_results_are_the_engines() {
 
 /// ada (linked) and grace race a ZEN round in a room on `srv`.
 async fn race(srv: &Running) {
-    let code = room(&srv, "zen").await;
+    let code = room(srv, "zen").await;
     // ada is linked, and races under her player's name; grace picks a name for the room.
-    let token = link(&srv, "ada").await;
+    let token = link(srv, "ada").await;
     let hello = Ask::Hello {
         name: None,
         token: Some(token),
         resume: None,
     };
-    let (mut ada, Some(ada_id), _) = hello_as(&srv, &code, hello).await else {
+    let (mut ada, Some(ada_id), _) = hello_as(srv, &code, hello).await else {
         panic!("ada watches")
     };
-    let (mut grace, Some(grace_id), _) = join(&srv, &code, "grace").await else {
+    let (mut grace, Some(grace_id), _) = join(srv, &code, "grace").await else {
         panic!("grace watches")
     };
     // The lobby lists both, waiting; only then does the owner start.
@@ -270,7 +270,7 @@ async fn race(srv: &Running) {
         Some(format!("http://typepper.test/r/{run}").as_str())
     );
     assert!(rows[0].kept.starts_with("unranked: "), "{}", rows[0].kept);
-    let (status, _) = request(&srv, "GET", &format!("/v1/runs/{run}"), "").await;
+    let (status, _) = request(srv, "GET", &format!("/v1/runs/{run}"), "").await;
     assert_eq!(status, 200);
     let stored = srv.state.store.run(run.clone()).await.unwrap().unwrap();
     assert_eq!(stored.played.replay, ada_replay.encode());
