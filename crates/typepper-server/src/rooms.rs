@@ -62,7 +62,7 @@ pub struct Rooms {
 }
 
 /// A room and the connections to it.
-struct Live {
+pub(crate) struct Live {
     inner: Mutex<Inner>,
 }
 
@@ -133,7 +133,7 @@ impl Rooms {
         told
     }
 
-    fn get(&self, code: &str) -> Option<Arc<Live>> {
+    pub(crate) fn get(&self, code: &str) -> Option<Arc<Live>> {
         self.rooms.lock().ok()?.get(code).cloned()
     }
 }
@@ -382,55 +382,105 @@ pub async fn live(
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| async move {
-            connection(st, live, socket).await;
+            websocket(st, live, socket).await;
             open.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
         }))
 }
 
-/// A message for this connection alone, before it has a place in the room.
-fn refusal(why: &str) -> Message {
-    let text = serde_json::to_string(&Say::Refused(why.into())).unwrap_or_default();
-    Message::Text(text.into())
+/// What a connection's transport hands its room: a message's text, or a message that is
+/// no text (a WebSocket's binary frame, an SSH line too long or not UTF-8).
+pub(crate) enum Wire {
+    /// A message.
+    Text(String),
+    /// Something that is no message.
+    NotText,
 }
 
-/// One connection: who joins, then its messages, until it closes or is dropped.
-async fn connection(st: Arc<Shared>, live: Arc<Live>, mut socket: WebSocket) {
-    let hello = tokio::time::timeout(HELLO_WITHIN, socket.recv()).await;
-    let Ok(Some(Ok(Message::Text(first)))) = hello else {
-        let _ = socket.send(refusal("say who you are first (hello)")).await;
-        return;
-    };
-    let joined = match serde_json::from_str::<Ask>(&first) {
-        Ok(Ask::Hello {
-            name,
-            token,
-            resume,
-        }) => join(&st, &live, name, token, resume).await,
+/// A message for this connection alone.
+fn refusal(why: &str) -> Utf8Bytes {
+    let text = serde_json::to_string(&Say::Refused(why.into())).unwrap_or_default();
+    text.into()
+}
+
+/// `GET /v1/rooms/<code>/live`'s connection, once upgraded: the WebSocket's frames in and
+/// out of a [`session`].
+async fn websocket(st: Arc<Shared>, live: Arc<Live>, socket: WebSocket) {
+    use futures_util::{SinkExt, StreamExt};
+    let (mut sink, mut stream) = socket.split();
+    let (wire, inbound) = mpsc::channel(OUTBOX);
+    let (out, mut outbound) = mpsc::channel::<Utf8Bytes>(OUTBOX);
+    let writer = tokio::spawn(async move {
+        while let Some(text) = outbound.recv().await {
+            if sink.send(Message::Text(text)).await.is_err() {
+                return;
+            }
+        }
+        // The session let go: a close frame, as WebSocket asks.
+        let _ = sink.send(Message::Close(None)).await;
+    });
+    // The reader's end drops `wire`: the session sees its inbound end and cleans up.
+    let reader = tokio::spawn(async move {
+        while let Some(Ok(message)) = stream.next().await {
+            let got = match message {
+                Message::Text(text) => Wire::Text(text.as_str().to_owned()),
+                Message::Binary(_) => Wire::NotText,
+                Message::Close(_) => return,
+                Message::Ping(_) | Message::Pong(_) => continue,
+            };
+            if wire.send(got).await.is_err() {
+                return;
+            }
+        }
+    });
+    session(st, live, None, inbound, out).await;
+    // The session is over (and `out` with it): the writer closes, and the reader goes.
+    let _ = writer.await;
+    reader.abort();
+}
+
+/// One connection to a room, whatever carries it: who joins (from the first message, or
+/// `keyed`, the player an SSH key is linked to), then its messages in and the room's out,
+/// until the transport closes, the room lets it go, or it breaks a limit. Dropping `out`
+/// closes the transport.
+pub(crate) async fn session(
+    st: Arc<Shared>,
+    live: Arc<Live>,
+    keyed: Option<crate::store::Player>,
+    mut inbound: mpsc::Receiver<Wire>,
+    out: mpsc::Sender<Utf8Bytes>,
+) {
+    let hello = tokio::time::timeout(HELLO_WITHIN, inbound.recv()).await;
+    let joined = match hello {
+        Ok(Some(Wire::Text(first))) => match serde_json::from_str::<Ask>(&first) {
+            Ok(Ask::Hello {
+                name,
+                token,
+                resume,
+            }) => join(&st, &live, keyed, name, token, resume).await,
+            _ => Err("say who you are first (hello)".into()),
+        },
         _ => Err("say who you are first (hello)".into()),
     };
     let (conn, racer, mut rx) = match joined {
         Ok(joined) => joined,
         Err(why) => {
-            let _ = socket.send(refusal(&why)).await;
+            let _ = out.send(refusal(&why)).await;
             return;
         }
     };
     let mut bucket = (2.0 * MESSAGES_PER_SECOND, Instant::now());
     loop {
         tokio::select! {
-            out = rx.recv() => {
+            said = rx.recv() => {
                 // None: the room let this connection go (its outbox filled, or the room
-                // ended): a close frame, as WebSocket asks.
-                let Some(text) = out else {
-                    let _ = socket.send(Message::Close(None)).await;
-                    break;
-                };
-                if socket.send(Message::Text(text)).await.is_err() {
+                // ended).
+                let Some(text) = said else { break };
+                if out.send(text).await.is_err() {
                     break;
                 }
             }
-            inn = socket.recv() => {
-                let Some(Ok(message)) = inn else { break };
+            got = inbound.recv() => {
+                let Some(got) = got else { break };
                 let (tokens, since) = &mut bucket;
                 *tokens = (*tokens + since.elapsed().as_secs_f64() * MESSAGES_PER_SECOND)
                     .min(2.0 * MESSAGES_PER_SECOND)
@@ -438,23 +488,18 @@ async fn connection(st: Arc<Shared>, live: Arc<Live>, mut socket: WebSocket) {
                 *since = Instant::now();
                 if *tokens < 0.0 {
                     let why = format!("more than {MESSAGES_PER_SECOND} messages a second: closed");
-                    let _ = socket.send(refusal(&why)).await;
-                    let _ = socket.send(Message::Close(None)).await;
+                    let _ = out.send(refusal(&why)).await;
                     break;
                 }
-                let text = match message {
-                    Message::Text(text) => text,
-                    Message::Close(_) => break,
-                    Message::Binary(_) => {
-                        let _ = socket.send(refusal("messages are JSON text")).await;
-                        continue;
-                    }
-                    Message::Ping(_) | Message::Pong(_) => continue,
+                let Wire::Text(text) = got else {
+                    let _ = out.send(refusal("messages are JSON text")).await;
+                    continue;
                 };
                 let ask = match serde_json::from_str::<Ask>(&text) {
                     Ok(ask) => ask,
                     Err(e) => {
-                        let _ = socket.send(refusal(&format!("a message the server can't read: {e}"))).await;
+                        let why = format!("a message the server can't read: {e}");
+                        let _ = out.send(refusal(&why)).await;
                         continue;
                     }
                 };
@@ -467,7 +512,7 @@ async fn connection(st: Arc<Shared>, live: Arc<Live>, mut socket: WebSocket) {
                     return;
                 }
                 if let Err(why) = asked(&st, &live, racer, ask) {
-                    let _ = socket.send(refusal(&why)).await;
+                    let _ = out.send(refusal(&why)).await;
                 }
             }
         }
@@ -492,6 +537,7 @@ type Joined = (u64, Option<u32>, mpsc::Receiver<Utf8Bytes>);
 async fn join(
     st: &Shared,
     live: &Live,
+    keyed: Option<crate::store::Player>,
     name: Option<String>,
     token: Option<String>,
     resume: Option<String>,
@@ -513,8 +559,13 @@ async fn join(
         inner.deliver(said, now);
         return Ok((conn, Some(id), rx));
     }
-    let who = match (token, name) {
-        (Some(token), _) => {
+    let who = match (keyed, token, name) {
+        // Over SSH, a linked key is its player, whatever the hello says.
+        (Some(player), ..) => Joiner {
+            name: player.name,
+            player: Some(player.id),
+        },
+        (None, Some(token), _) => {
             let player = st
                 .store
                 .player_by_token(secrets::token_hash(token.trim()))
@@ -526,11 +577,13 @@ async fn join(
                 player: Some(player.id),
             }
         }
-        (None, Some(name)) => {
+        (None, None, Some(name)) => {
             typepper_api::check_name(&name).map_err(String::from)?;
             Joiner { name, player: None }
         }
-        (None, None) => return Err("a name for this room, or a linked game's token".into()),
+        (None, None, None) => {
+            return Err("a name for this room, or a linked game's token".into());
+        }
     };
     let Ok(mut inner) = live.inner.lock() else {
         return Err("the room broke".into());
