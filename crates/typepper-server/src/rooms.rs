@@ -36,9 +36,9 @@ use crate::limit::Limiter;
 use crate::{ApiError, Shared, secrets};
 
 /// Messages a connection's outbox holds before its client counts as not reading.
-const OUTBOX: usize = 256;
+pub(crate) const OUTBOX: usize = 256;
 /// The largest message a client may send, in bytes: a `keys` message of the most keys.
-const MAX_MESSAGE: usize = 4 * 1024;
+pub(crate) const MAX_MESSAGE: usize = 4 * 1024;
 /// How long a new connection has to say who it is.
 const HELLO_WITHIN: Duration = Duration::from_secs(10);
 /// How often a room's clock ticks.
@@ -354,37 +354,59 @@ pub async fn live(
     Path(code): Path<String>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if !is_code(&code) {
-        return Err(ApiError::NotFound(format!("{code:?} is not a room code")));
-    }
-    let rooms = &st.rooms;
-    if st.config.room_join_rate > 0 {
-        rooms
-            .joins
-            .take(&addr.ip(), Instant::now())
-            .map_err(ApiError::RateLimited)?;
-    }
-    let Some(live) = rooms.get(&code) else {
-        return Err(ApiError::NotFound(format!(
-            "no room {code}: it ended, or never was"
-        )));
-    };
-    let open = rooms.connections.clone();
-    if open.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= rooms.max_connections {
-        open.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-        let why = format!(
-            "this server holds {} room connections, its most",
-            rooms.max_connections
-        );
-        return Err(ApiError::Unavailable(why, 10));
-    }
+    let (live, admitted) = st.rooms.admit(&st.config, &code, addr.ip())?;
     Ok(ws
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| async move {
             websocket(st, live, socket).await;
-            open.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+            drop(admitted);
         }))
+}
+
+/// A connection let into a room, counted until dropped.
+pub(crate) struct Admitted(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Rooms {
+    /// Lets a connection from `ip` into room `code`, whatever carries it: refused for a
+    /// code that is no room's, past the address's joins a second, or past the server's
+    /// room connections.
+    pub(crate) fn admit(
+        &self,
+        config: &crate::Config,
+        code: &str,
+        ip: IpAddr,
+    ) -> Result<(Arc<Live>, Admitted), ApiError> {
+        if !is_code(code) {
+            return Err(ApiError::NotFound(format!("{code:?} is not a room code")));
+        }
+        if config.room_join_rate > 0 {
+            self.joins
+                .take(&ip, Instant::now())
+                .map_err(ApiError::RateLimited)?;
+        }
+        let Some(live) = self.get(code) else {
+            return Err(ApiError::NotFound(format!(
+                "no room {code}: it ended, or never was"
+            )));
+        };
+        let open = self.connections.clone();
+        if open.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= self.max_connections {
+            open.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+            let why = format!(
+                "this server holds {} room connections, its most",
+                self.max_connections
+            );
+            return Err(ApiError::Unavailable(why, 10));
+        }
+        Ok((live, Admitted(open)))
+    }
 }
 
 /// What a connection's transport hands its room: a message's text, or a message that is

@@ -11,6 +11,11 @@
 //! | `v1 link <name>` | — | the new player, as `POST /v1/players` answers; the key is linked to it (`POST /v1/keys`) |
 //! | `v1 link <name> <token>` | — | the same, for a player linked on the web |
 //! | `v1 seed <mode>` | — | an issued seed, as `POST /v1/seeds` answers |
+//! | `v1 room <code>` | a live room's messages, a JSON line each | the room's messages, a JSON line each |
+//!
+//! `v1 room` streams: it is the room's WebSocket as lines (docs/spec/rooms.md), the
+//! connection open for as long as the race. A key linked to a player races as that
+//! player, whatever its hello says.
 //!
 //! How it works: each command becomes the HTTP request it stands for and goes through the
 //! same router, so the body limit, rate limits, timeouts, checks and answers are the
@@ -82,7 +87,8 @@ pub const MIN_RSA_BITS: u32 = 2048;
 
 /// The commands, for a sentence about a wrong one.
 const USAGE: &str = "the v1 commands are: v1 submit (the body on stdin), v1 replay <id>, \
-                     v1 board <mode> [YYYY-MM], v1 link <name> [<token>], v1 seed <mode>";
+                     v1 board <mode> [YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
+                     v1 room <code>";
 
 /// The host key at `path`, made (Ed25519, mode 0600) if there is none.
 pub fn host_key(path: &Path) -> anyhow::Result<PrivateKey> {
@@ -492,6 +498,7 @@ enum Command {
     Board(String, Option<String>),
     Link(String, Option<String>),
     Seed(String),
+    Room(String),
 }
 
 impl Command {
@@ -506,6 +513,7 @@ impl Command {
             ["v1", "link", name] => Command::Link(name.into(), None),
             ["v1", "link", name, token] => Command::Link(name.into(), Some(token.into())),
             ["v1", "seed", mode] => Command::Seed(mode.into()),
+            ["v1", "room", code] => Command::Room(code.into()),
             _ => {
                 let shown: String = text.chars().take(80).collect();
                 return Err(format!("no command {shown:?} here: {USAGE}"));
@@ -565,6 +573,8 @@ struct Chan {
     closed: AtomicBool,
     /// Woken by the client's close.
     closing: Notify,
+    /// `v1 room`: where its lines go, and the part of a line not yet ended.
+    room: Mutex<Option<(tokio::sync::mpsc::Sender<crate::rooms::Wire>, Vec<u8>)>>,
 }
 
 impl Chan {
@@ -587,6 +597,29 @@ impl Chan {
     /// Whether this is the channel's first request; a channel runs one.
     fn first_request(&self) -> bool {
         !self.requested.swap(true, Ordering::SeqCst)
+    }
+
+    /// `v1 room`'s stdin: each whole line to the room. `Err` for more than the room takes
+    /// at once, or a line longer than its longest message.
+    fn lines(&self, data: &[u8]) -> Result<(), ()> {
+        let mut room = self.room.lock().unwrap_or_else(|p| p.into_inner());
+        let Some((wire, partial)) = room.as_mut() else {
+            return Ok(());
+        };
+        partial.extend_from_slice(data);
+        while let Some(end) = partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = partial.drain(..=end).collect();
+            let got = match std::str::from_utf8(&line[..end]) {
+                Ok(text) if !text.trim().is_empty() => crate::rooms::Wire::Text(text.into()),
+                Ok(_) => continue,
+                Err(_) => crate::rooms::Wire::NotText,
+            };
+            wire.try_send(got).map_err(drop)?;
+        }
+        if partial.len() > crate::rooms::MAX_MESSAGE {
+            return Err(());
+        }
+        Ok(())
     }
 }
 
@@ -644,6 +677,59 @@ impl Conn {
             drop(linking);
             let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
             answer(&handle, channel, outcome, &chan, &ends, budget).await;
+        });
+    }
+
+    /// `v1 room <code>`: the room's session on this channel, its messages a line each,
+    /// until the room lets it go or the client's stdin ends; then exit status 0.
+    fn room(&mut self, channel: ChannelId, code: String, session: &Session) {
+        if let Some(refused) = self.over_rate() {
+            return self.answer_now(channel, refused, session);
+        }
+        let admitted = self
+            .state
+            .rooms
+            .admit(&self.state.config, &code, self.peer.ip());
+        let (live, admitted) = match admitted {
+            Ok(admitted) => admitted,
+            Err(e) => return self.answer_now(channel, Outcome::refused(e.to_string()), session),
+        };
+        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
+            return;
+        };
+        let (wire, inbound) = tokio::sync::mpsc::channel(crate::rooms::OUTBOX);
+        *chan.room.lock().unwrap_or_else(|p| p.into_inner()) = Some((wire, vec![]));
+        let (out, mut outbound) =
+            tokio::sync::mpsc::channel::<axum::extract::ws::Utf8Bytes>(crate::rooms::OUTBOX);
+        let handle = session.handle();
+        let (state, key, ends) = (self.state.clone(), self.key.clone(), self.ends.clone());
+        tokio::spawn(async move {
+            let keyed = match key {
+                Some(key) => state.store.player_by_key(key).await.ok().flatten(),
+                None => None,
+            };
+            let writer = {
+                let handle = handle.clone();
+                tokio::spawn(async move {
+                    while let Some(text) = outbound.recv().await {
+                        let mut line = text.as_str().as_bytes().to_vec();
+                        line.push(b'\n');
+                        if handle.data(channel, line).await.is_err() {
+                            return;
+                        }
+                    }
+                })
+            };
+            crate::rooms::session(state.clone(), live, keyed, inbound, out).await;
+            let _ = writer.await;
+            drop(admitted);
+            let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
+            let over = Outcome {
+                stdout: vec![],
+                stderr: String::new(),
+                status: 0,
+            };
+            answer(&handle, channel, over, &chan, &ends, budget).await;
         });
     }
 
@@ -822,6 +908,8 @@ async fn execute(
         }
     };
     match command {
+        // A room streams, on its own path (Conn::room), never as one request.
+        Command::Room(_) => Outcome::refused("a room is joined on its own channel"),
         Command::Submit => answered(call(request(Method::POST, "/v1/submit".into(), stdin)).await),
         Command::Replay(id) => {
             if !typepper_api::is_run_id(&id) {
@@ -1037,6 +1125,7 @@ impl russh::server::Handler for Conn {
                     }
                 });
             }
+            Ok(Command::Room(code)) => self.room(channel, code, session),
             Ok(command) => self.run(channel, command, vec![], session),
         }
         Ok(())
@@ -1051,6 +1140,11 @@ impl russh::server::Handler for Conn {
         let Some(chan) = self.channels.get(&channel) else {
             return Ok(());
         };
+        if chan.lines(data).is_err() {
+            // A flood of lines, or one past the longest message: the room lets it go.
+            chan.room.lock().unwrap_or_else(|p| p.into_inner()).take();
+            return Ok(());
+        }
         if !chan.submitting.load(Ordering::SeqCst) {
             return Ok(());
         }
@@ -1087,6 +1181,11 @@ impl russh::server::Handler for Conn {
     ) -> Result<(), Self::Error> {
         let stdin = match self.channels.get(&channel) {
             Some(chan) if chan.submitting.load(Ordering::SeqCst) => chan.take_stdin(&self.slot),
+            Some(chan) => {
+                // A room's stdin ended: so has its player's part in the room.
+                chan.room.lock().unwrap_or_else(|p| p.into_inner()).take();
+                return Ok(());
+            }
             _ => return Ok(()),
         };
         self.run(channel, Command::Submit, stdin, session);
@@ -1103,6 +1202,7 @@ impl russh::server::Handler for Conn {
         if let Some(chan) = self.channels.remove(&channel) {
             chan.take();
             chan.take_stdin(&self.slot);
+            chan.room.lock().unwrap_or_else(|p| p.into_inner()).take();
             chan.closed.store(true, Ordering::SeqCst);
             chan.closing.notify_one();
         }

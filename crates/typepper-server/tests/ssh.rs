@@ -1305,3 +1305,93 @@ fn submit_over_http(server: &Server, token: &str, round: &Replay) -> String {
         _ => panic!("{raw}"),
     }
 }
+
+/// A live room raced over `v1 room`, a JSON line each way: a linked key races as its
+/// player, its keys played as it types, and its round stored as its run.
+#[test]
+fn a_linked_key_races_a_live_room_line_by_line() {
+    use typepper_api::room::{Ask, Say};
+    if !has_ssh() {
+        eprintln!("skipped: no OpenSSH client here (cargo xtask test installs it)");
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    ada.ok("v1 link roomada", b"");
+    let (status, opened) = server.http("POST", "/v1/rooms", br#"{"mode":"zen"}"#);
+    assert_eq!(status, 201, "{}", text(&opened));
+    let opened: serde_json::Value = serde_json::from_slice(&opened).unwrap();
+    let code = opened["code"].as_str().unwrap();
+
+    let mut child = ada
+        .command(&format!("v1 room {code}"))
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut say = |ask: &Ask| {
+        let mut line = serde_json::to_string(ask).unwrap();
+        line.push('\n');
+        stdin.write_all(line.as_bytes()).unwrap();
+    };
+    let mut until = |pick: &dyn Fn(&Say) -> bool| loop {
+        let line = lines.next().expect("a line from the room").unwrap();
+        let said: Say = serde_json::from_str(&line).unwrap();
+        if pick(&said) {
+            return said;
+        }
+    };
+    // The key's player, whatever the hello says.
+    say(&Ask::Hello {
+        name: None,
+        token: None,
+        resume: None,
+    });
+    until(&|s| matches!(s, Say::Welcome { you: Some(1), .. }));
+    let lobby = until(&|s| matches!(s, Say::Lobby { .. }));
+    let Say::Lobby { racers, .. } = lobby else {
+        panic!()
+    };
+    assert_eq!(racers[0].name, "roomada");
+
+    say(&Ask::Start);
+    let Say::Go(seed) = until(&|s| matches!(s, Say::Go(_))) else {
+        panic!()
+    };
+    let go = std::time::Instant::now();
+    let typist = Typist {
+        zen_ms: 5_000,
+        ..Typist::default()
+    };
+    let round = synth(Mode::Zen, seed, &typist);
+    let keys: Vec<(u32, u32)> = round
+        .timeline()
+        .filter_map(|(t, op)| Some((t?, op.code())))
+        .collect();
+    let mut sent = 0;
+    while sent < keys.len() {
+        let now = go.elapsed().as_millis() as u32;
+        let due = keys[sent..].iter().take_while(|(t, _)| *t <= now).count();
+        if due > 0 {
+            say(&Ask::Keys(keys[sent..sent + due].to_vec()));
+            sent += due;
+        }
+        std::thread::sleep(Duration::from_millis(16));
+    }
+    let Say::Results(rows) = until(&|s| matches!(s, Say::Results(_))) else {
+        panic!()
+    };
+    let run = rows[0].run.clone().expect("stored as roomada's run");
+    let (status, stored) = server.get(&format!("/v1/runs/{run}"));
+    assert_eq!(status, 200);
+    assert_eq!(stored, round.encode());
+
+    // Its stdin ends: so does its part in the room, and the command, with status 0.
+    drop(say);
+    drop(until);
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+}
