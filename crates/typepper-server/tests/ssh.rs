@@ -1389,8 +1389,6 @@ fn a_linked_key_races_a_live_room_line_by_line() {
     assert_eq!(stored, round.encode());
 
     // Its stdin ends: so does its part in the room, and the command, with status 0.
-    drop(say);
-    drop(until);
     drop(stdin);
     let status = child.wait().unwrap();
     assert!(status.success(), "{status}");
