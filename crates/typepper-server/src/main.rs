@@ -135,6 +135,17 @@ async fn main() -> anyhow::Result<()> {
     };
     let state = Arc::new(Shared::new(store, config));
     tokio::spawn(sweep::run(state.clone()));
+    if let Some(url) = args
+        .store
+        .url
+        .as_deref()
+        .filter(|_| args.store.is_postgres())
+    {
+        // Several servers on one PostgreSQL race in each other's rooms through it.
+        typepper_server::rooms::relay::start(state.clone(), url)
+            .await
+            .context("listening for the other servers' rooms on PostgreSQL")?;
+    }
     let metrics = match args.metrics_listen {
         Some(at) => Some(
             tokio::net::TcpListener::bind(at)

@@ -15,6 +15,7 @@
 //! Rooms live in this process: SQLite's one process serves them all. (Rooms across
 //! several processes on one PostgreSQL are the next step: docs/spec/rooms.md.)
 
+pub mod relay;
 pub mod room;
 
 use std::collections::HashMap;
@@ -59,6 +60,8 @@ pub struct Rooms {
     max_rooms: usize,
     max_connections: usize,
     connections: Arc<std::sync::atomic::AtomicUsize>,
+    /// Other processes' rooms, on PostgreSQL ([`relay::start`]).
+    pub(crate) relay: std::sync::OnceLock<Arc<relay::Relay>>,
 }
 
 /// A room and the connections to it.
@@ -93,6 +96,7 @@ impl Rooms {
             max_rooms: config.max_rooms,
             max_connections: config.max_room_connections,
             connections: Arc::default(),
+            relay: std::sync::OnceLock::new(),
         }
     }
 
@@ -354,14 +358,41 @@ pub async fn live(
     Path(code): Path<String>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let (live, admitted) = st.rooms.admit(&st.config, &code, addr.ip())?;
+    let (target, admitted) = st.rooms.admit(&st.config, &code, addr.ip()).await?;
     Ok(ws
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| async move {
-            websocket(st, live, socket).await;
+            websocket(st, target, code, socket).await;
             drop(admitted);
         }))
+}
+
+/// Where a room is: held here, or by another process (its id) on the same PostgreSQL.
+pub(crate) enum Target {
+    Here(Arc<Live>),
+    There(String),
+}
+
+/// A connection to the room at `target`, whatever carries it: the room's session here,
+/// or relayed to the process that holds it.
+pub(crate) async fn connect(
+    st: Arc<Shared>,
+    target: Target,
+    code: &str,
+    keyed: Option<crate::store::Player>,
+    inbound: mpsc::Receiver<Wire>,
+    out: mpsc::Sender<Utf8Bytes>,
+) {
+    match (target, st.rooms.relay.get().cloned()) {
+        (Target::Here(live), _) => session(st, live, keyed, inbound, out).await,
+        (Target::There(owner), Some(relay)) => {
+            relay.remote(&owner, code, keyed, inbound, out).await;
+        }
+        (Target::There(_), None) => {
+            let _ = out.send(refusal("no room here by that code")).await;
+        }
+    }
 }
 
 /// A connection let into a room, counted until dropped.
@@ -377,12 +408,12 @@ impl Rooms {
     /// Lets a connection from `ip` into room `code`, whatever carries it: refused for a
     /// code that is no room's, past the address's joins a second, or past the server's
     /// room connections.
-    pub(crate) fn admit(
+    pub(crate) async fn admit(
         &self,
         config: &crate::Config,
         code: &str,
         ip: IpAddr,
-    ) -> Result<(Arc<Live>, Admitted), ApiError> {
+    ) -> Result<(Target, Admitted), ApiError> {
         if !is_code(code) {
             return Err(ApiError::NotFound(format!("{code:?} is not a room code")));
         }
@@ -391,10 +422,13 @@ impl Rooms {
                 .take(&ip, Instant::now())
                 .map_err(ApiError::RateLimited)?;
         }
-        let Some(live) = self.get(code) else {
-            return Err(ApiError::NotFound(format!(
-                "no room {code}: it ended, or never was"
-            )));
+        let target = match (self.get(code), self.relay.get()) {
+            (Some(live), _) => Target::Here(live),
+            (None, Some(relay)) => match relay.find(code).await {
+                Some(owner) => Target::There(owner),
+                None => return Err(no_room(code)),
+            },
+            (None, None) => return Err(no_room(code)),
         };
         let open = self.connections.clone();
         if open.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= self.max_connections {
@@ -405,8 +439,12 @@ impl Rooms {
             );
             return Err(ApiError::Unavailable(why, 10));
         }
-        Ok((live, Admitted(open)))
+        Ok((target, Admitted(open)))
     }
+}
+
+fn no_room(code: &str) -> ApiError {
+    ApiError::NotFound(format!("no room {code}: it ended, or never was"))
 }
 
 /// What a connection's transport hands its room: a message's text, or a message that is
@@ -419,14 +457,14 @@ pub(crate) enum Wire {
 }
 
 /// A message for this connection alone.
-fn refusal(why: &str) -> Utf8Bytes {
+pub(crate) fn refusal(why: &str) -> Utf8Bytes {
     let text = serde_json::to_string(&Say::Refused(why.into())).unwrap_or_default();
     text.into()
 }
 
 /// `GET /v1/rooms/<code>/live`'s connection, once upgraded: the WebSocket's frames in and
 /// out of a [`session`].
-async fn websocket(st: Arc<Shared>, live: Arc<Live>, socket: WebSocket) {
+async fn websocket(st: Arc<Shared>, target: Target, code: String, socket: WebSocket) {
     use futures_util::{SinkExt, StreamExt};
     let (mut sink, mut stream) = socket.split();
     let (wire, inbound) = mpsc::channel(OUTBOX);
@@ -449,15 +487,22 @@ async fn websocket(st: Arc<Shared>, live: Arc<Live>, socket: WebSocket) {
                 Message::Close(_) => return,
                 Message::Ping(_) | Message::Pong(_) => continue,
             };
-            if wire.send(got).await.is_err() {
-                return;
-            }
+            // A session over takes nothing more; what still comes is read and let go,
+            // so that closing doesn't reset a connection with data unread.
+            let _ = wire.send(got).await;
         }
     });
-    session(st, live, None, inbound, out).await;
-    // The session is over (and `out` with it): the writer closes, and the reader goes.
+    connect(st, target, &code, None, inbound, out).await;
+    // The session is over (and `out` with it): the writer sends a close frame, and the
+    // reader waits a moment for the client's.
     let _ = writer.await;
-    reader.abort();
+    let mut reader = reader;
+    if tokio::time::timeout(Duration::from_secs(1), &mut reader)
+        .await
+        .is_err()
+    {
+        reader.abort();
+    }
 }
 
 /// One connection to a room, whatever carries it: who joins (from the first message, or

@@ -686,14 +686,6 @@ impl Conn {
         if let Some(refused) = self.over_rate() {
             return self.answer_now(channel, refused, session);
         }
-        let admitted = self
-            .state
-            .rooms
-            .admit(&self.state.config, &code, self.peer.ip());
-        let (live, admitted) = match admitted {
-            Ok(admitted) => admitted,
-            Err(e) => return self.answer_now(channel, Outcome::refused(e.to_string()), session),
-        };
         let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
             return;
         };
@@ -703,7 +695,16 @@ impl Conn {
             tokio::sync::mpsc::channel::<axum::extract::ws::Utf8Bytes>(crate::rooms::OUTBOX);
         let handle = session.handle();
         let (state, key, ends) = (self.state.clone(), self.key.clone(), self.ends.clone());
+        let ip = self.peer.ip();
         tokio::spawn(async move {
+            let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
+            let (target, admitted) = match state.rooms.admit(&state.config, &code, ip).await {
+                Ok(admitted) => admitted,
+                Err(e) => {
+                    let refused = Outcome::refused(e.to_string());
+                    return answer(&handle, channel, refused, &chan, &ends, budget).await;
+                }
+            };
             let keyed = match key {
                 Some(key) => state.store.player_by_key(key).await.ok().flatten(),
                 None => None,
@@ -720,10 +721,9 @@ impl Conn {
                     }
                 })
             };
-            crate::rooms::session(state.clone(), live, keyed, inbound, out).await;
+            crate::rooms::connect(state.clone(), target, &code, keyed, inbound, out).await;
             let _ = writer.await;
             drop(admitted);
-            let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
             let over = Outcome {
                 stdout: vec![],
                 stderr: String::new(),

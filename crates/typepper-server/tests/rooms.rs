@@ -192,16 +192,34 @@ async fn go(ws: &mut Socket) -> (u64, Instant) {
 async fn two_racers_race_key_by_key_and_the_results_are_the_engines() {
     // Storing is the database's: SQLite always, and PostgreSQL where this run has one.
     let srv = start(|_| {}).await;
-    race(&srv).await;
+    race(&srv, &srv).await;
     if let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") {
         let db = pg::FreshDb::create(&url);
         let srv = start_on(Some(&db.url), |_| {}).await;
-        race(&srv).await;
+        race(&srv, &srv).await;
     }
 }
 
-/// ada (linked) and grace race a ZEN round in a room on `srv`.
-async fn race(srv: &Running) {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_on_one_postgresql_hold_one_race_a_racer_on_each() {
+    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
+        eprintln!("skipped: no PostgreSQL here (cargo xtask test starts one)");
+        return;
+    };
+    let db = pg::FreshDb::create(&url);
+    let one = start_on(Some(&db.url), |_| {}).await;
+    let two = start_on(Some(&db.url), |_| {}).await;
+    // The room is the first server's; grace races through the second.
+    race(&one, &two).await;
+    // A code no server holds is still no room, on either.
+    let url = format!("ws://{}/v1/rooms/00000000/live", two.addr);
+    let refused = tokio_tungstenite::connect_async(url).await.unwrap_err();
+    assert!(refused.to_string().contains("404"), "{refused}");
+}
+
+/// ada (linked) and grace race a ZEN round in a room `srv` opens: ada connected to `srv`,
+/// grace to `other` (the same server, or another on the same PostgreSQL).
+async fn race(srv: &Running, other: &Running) {
     let code = room(srv, "zen").await;
     // ada is linked, and races under her player's name; grace picks a name for the room.
     let token = link(srv, "ada").await;
@@ -213,7 +231,7 @@ async fn race(srv: &Running) {
     let (mut ada, Some(ada_id), _) = hello_as(srv, &code, hello).await else {
         panic!("ada watches")
     };
-    let (mut grace, Some(grace_id), _) = join(srv, &code, "grace").await else {
+    let (mut grace, Some(grace_id), _) = join(other, &code, "grace").await else {
         panic!("grace watches")
     };
     // The lobby lists both, waiting; only then does the owner start.

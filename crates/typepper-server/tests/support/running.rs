@@ -41,6 +41,11 @@ pub async fn start_on(database: Option<&str>, tweak: impl FnOnce(&mut Config)) -
     tweak(&mut config);
     let limits = Limits::of(&config);
     let state = Arc::new(Shared::new(store, config));
+    if let Some(url) = database {
+        typepper_server::rooms::relay::start(state.clone(), url)
+            .await
+            .unwrap();
+    }
     let router = app(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
