@@ -158,3 +158,14 @@ export async function tapText(page, text, touch = false) {
   if (touch) await page.touchscreen.tap(x, y);
   else await page.mouse.click(x, y);
 }
+
+/** Stores `history` (its lines, as the game keeps them) before the page's first load,
+ * and not again on a reload. Call before `boot`. */
+export async function seedHistory(page, history) {
+  await page.addInitScript((h) => {
+    if (!sessionStorage.getItem("seeded")) {
+      localStorage.setItem("history", h);
+      sessionStorage.setItem("seeded", "1");
+    }
+  }, history);
+}

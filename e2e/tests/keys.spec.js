@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test, expect, boot, mirror, onScreen, shot, typeWords, synthHex, cli, stored } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, shot, typeWords, synthHex, cli, stored, seedHistory } from "./fixtures.js";
 
 test("k shows what the history says about each key, and d drills the worst", async ({ page, consoleLog }) => {
   // Three sloppy rounds, so some keys go wrong.
@@ -11,12 +11,7 @@ test("k shows what the history says about each key, and d drills the worst", asy
     const hex = synthHex("time:30", 20 + i, ["--wpm", "60", "--accuracy", "88", "--typist-seed", String(i + 1)]);
     return `1 ${1796154720000 + i} ${hex} -`;
   });
-  await page.addInitScript((history) => {
-    if (!sessionStorage.getItem("seeded")) {
-      localStorage.setItem("history", history);
-      sessionStorage.setItem("seeded", "1");
-    }
-  }, lines.join("\n") + "\n");
+  await seedHistory(page, lines.join("\n") + "\n");
   await boot(page);
   await page.keyboard.press("k");
   await onScreen(page, "keys");

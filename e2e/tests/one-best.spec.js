@@ -2,18 +2,13 @@
 // best: 116 wpm", from unranked rounds (issue 21, item 3). There are two bests, named
 // apart everywhere: your ranked best, the server's, of your ranked rounds; and your best
 // here, this device's, of the rounds its history keeps, ranked or not.
-import { test, expect, boot, mirror, onScreen, typeWords, synthHex, cli } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, typeWords, synthHex, cli, seedHistory } from "./fixtures.js";
 
 test("one best: your ranked best on the server and your best here are named apart", async ({ page, consoleLog }) => {
   // A fast BLITZ 15s round this device played before it was linked: never ranked.
   const hex = synthHex("time:15", 7, ["--wpm", "160", "--accuracy", "99"]);
   const here = cli(["score", "--json", "-"], hex).headline.text;
-  await page.addInitScript((line) => {
-    if (!sessionStorage.getItem("seeded")) {
-      localStorage.setItem("history", line);
-      sessionStorage.setItem("seeded", "1");
-    }
-  }, `1 1796154720000 ${hex} -\n`);
+  await seedHistory(page, `1 1796154720000 ${hex} -\n`);
   await boot(page);
   await page.keyboard.press("l");
   await onScreen(page, "link");

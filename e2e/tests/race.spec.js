@@ -1,19 +1,14 @@
 // Racing a replay: the menu races your best from the history, the lead changes sign as
 // you type faster and then slower than it, the results show both rounds, and the ghost is
 // where watching the same replay is at the same time.
-import { test, expect, boot, mirror, onScreen, shot, typeWords, synthHex, cli } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, shot, typeWords, synthHex, cli, seedHistory } from "./fixtures.js";
 
 /** A ZEN round at 40 wpm for 20 s, as the game stores it. */
 const ghostHex = () => synthHex("zen", 5, ["--wpm", "40", "--zen-secs", "20"]);
 
 /** Opens the game with `hex` as the only round of the history. */
 async function withHistory(page, hex) {
-  await page.addInitScript((line) => {
-    if (!sessionStorage.getItem("seeded")) {
-      localStorage.setItem("history", line);
-      sessionStorage.setItem("seeded", "1");
-    }
-  }, `1 1796154720000 ${hex} -\n`);
+  await seedHistory(page, `1 1796154720000 ${hex} -\n`);
   await boot(page);
 }
 

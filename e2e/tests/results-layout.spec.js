@@ -4,7 +4,7 @@
 // results at the longest each stat gets — a three-digit wpm, 100 CAROLINA REAPER, HOT
 // PURSUIT from lv20 reaching past lv80, an hour of ZEN's counts and time — are watched at
 // a desktop's size and a phone's, and no text is over another or off the screen.
-import { test, expect, boot, mirror, onScreen, shot, synthHex, recordText, layoutFaults } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, shot, synthHex, recordText, layoutFaults, seedHistory } from "./fixtures.js";
 import { SIZES } from "./sizes.js";
 
 const ROUNDS = [
@@ -20,12 +20,7 @@ for (const [size, use] of Object.entries(SIZES)) {
     test(`results stats are never drawn over each other, at their longest (${size})`, async ({ page, consoleLog }) => {
       const fastest = ["--wpm", "400", "--accuracy", "100", "--typist-seed", "3"];
       const lines = ROUNDS.map((r, i) => `1 ${1796154720000 + i} ${synthHex(r.mode, 11, [...fastest, ...r.extra])} -`);
-      await page.addInitScript((history) => {
-        if (!sessionStorage.getItem("seeded")) {
-          localStorage.setItem("history", history);
-          sessionStorage.setItem("seeded", "1");
-        }
-      }, lines.join("\n") + "\n");
+      await seedHistory(page, lines.join("\n") + "\n");
       await recordText(page);
       // Watching an hour of ZEN takes a jump of the page's clock, not an hour.
       await page.clock.install();

@@ -105,16 +105,6 @@ impl Rooms {
         self.epoch.elapsed().as_millis() as u64
     }
 
-    /// Rooms open now.
-    pub fn len(&self) -> usize {
-        self.rooms.lock().map_or(0, |r| r.len())
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Ends every room, telling each connection `why` before it is closed: the server
     /// is stopping. Returns how many connections were told.
     pub fn close_all(&self, why: &str) -> usize {
@@ -663,35 +653,18 @@ async fn join(
         racer: id,
         tx,
     });
-    // A spectator's welcome is addressed to no racer: it goes to this connection alone.
-    if id.is_none() {
-        for (_, say) in said {
-            if let (Ok(text), Some(c)) = (serde_json::to_string(&say), inner.conns.last()) {
+    // A spectator is no racer the room can address: its greeting goes to it alone.
+    if id.is_none()
+        && let Some(c) = inner.conns.last()
+    {
+        for say in inner.room.greeting() {
+            if let Ok(text) = serde_json::to_string(&say) {
                 let _ = c.tx.try_send(text.into());
             }
         }
-        if let Some(c) = inner.conns.last() {
-            let lobby = lobby_of(&inner.room);
-            let _ = c.tx.try_send(lobby.into());
-        }
-    } else {
-        inner.deliver(said, now);
     }
+    inner.deliver(said, now);
     Ok((conn, id, rx))
-}
-
-/// The room's lobby message, as JSON.
-fn lobby_of(room: &Room) -> String {
-    let racers = room.seats().iter().map(|s| typepper_api::room::Racer {
-        id: s.id,
-        name: s.who.name.clone(),
-        state: s.state(),
-    });
-    let say = Say::Lobby {
-        phase: room.phase(),
-        racers: racers.collect(),
-    };
-    serde_json::to_string(&say).unwrap_or_default()
 }
 
 /// A racer's (or a spectator's) message after the hello.

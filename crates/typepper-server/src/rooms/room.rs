@@ -174,6 +174,11 @@ impl Room {
         }
     }
 
+    /// What a spectator is told on joining: the room, and who is in it.
+    pub fn greeting(&self) -> [Say; 2] {
+        [self.welcome(None), self.lobby()]
+    }
+
     /// `who` joins, given `resume` as the secret to come back with: a racer in the lobby
     /// while there is room, else a spectator (`None`). Refused when the name is taken.
     pub fn join(&mut self, who: Joiner, resume: String) -> Result<(Option<u32>, Said), String> {
@@ -182,7 +187,8 @@ impl Room {
             return Err(format!("{} is already in this room", who.name));
         }
         if self.phase != Phase::Lobby || self.seats.len() >= MAX_RACERS {
-            return Ok((None, vec![(To::Others(0), self.welcome(None))]));
+            // A spectator: the hub tells its connection the room's [`Room::greeting`].
+            return Ok((None, vec![]));
         }
         let id = self.next_id;
         self.next_id += 1;
