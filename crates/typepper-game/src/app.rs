@@ -13,6 +13,7 @@
 //! played on a seed of the game's own, and the server keeps it unranked.
 
 pub use typepper_api::{BoardRow, Player};
+use typepper_api::room::Ask;
 use typepper_api::{IssuedSeed, Line, RANKED_BEST, Ranked, Utc};
 use typepper_engine::rng::Rng;
 use typepper_engine::{Drill, Mode, Op, Replay, Round, Score, hex};
@@ -20,6 +21,7 @@ use typepper_engine::{Drill, Mode, Op, Replay, Round, Score, hex};
 use crate::keys::{Analysis, By, Trend};
 use crate::palette::Tone;
 use crate::race::{self, Feed, Ghost, Trail};
+use crate::room::{Live, Seat};
 use crate::storage::{self, Entry, Outgoing};
 
 /// A key as the game understands it.
@@ -86,6 +88,16 @@ pub enum Effect {
     },
     /// Put this text on the clipboard.
     Copy(String),
+    /// `POST /v1/rooms` for this mode key; report to [`App::room_opened`].
+    OpenRoom(String),
+    /// Connect to room `code` (closing any room connection there is): report the
+    /// connection to [`App::room_connected`], each message to [`App::room_said`], and its
+    /// end to [`App::room_closed`].
+    JoinRoom(String),
+    /// Send this to the room.
+    RoomSay(Ask),
+    /// Close the room's connection, reporting nothing more.
+    LeaveRoom,
 }
 
 /// Why a submission got no answer lines.
@@ -258,6 +270,8 @@ pub enum Screen {
     Boards(Box<Boards>),
     /// Your keys: what the history says about each key.
     Keys(Box<KeysScreen>),
+    /// A live room: naming yourself, its lobby, the race, its results.
+    Room(Box<Live>),
 }
 
 /// The whole game's state.
@@ -303,6 +317,8 @@ pub struct App {
     /// Where the game is served, for race links (`https://typepper.com/`); the shell
     /// knows it, if anyone does.
     pub(crate) game_url: Option<String>,
+    /// The seat this game last held in a room, to take back after a reload.
+    pub(crate) room_seat: Option<Seat>,
 }
 
 impl App {
@@ -346,6 +362,7 @@ impl App {
             pending: None,
             list: None,
             game_url,
+            room_seat: stored.room.as_deref().and_then(Seat::parse),
         };
         let mut fx: Vec<Effect> = warnings.into_iter().map(Effect::Warn).collect();
         fx.extend(bad.into_iter().map(Effect::Remove));
@@ -660,6 +677,7 @@ impl App {
             Screen::Link { .. } => fx.extend(self.link_key(key)),
             Screen::Boards(_) => fx.extend(self.boards_key(key)),
             Screen::Keys(_) => fx.extend(self.keys_key(key)),
+            Screen::Room(_) => fx.extend(self.room_key(key, now)),
             // Letters typed through the end of a round are not commands.
             Screen::Results(results)
                 if matches!(key, Key::Char(_)) && now.mono - results.since < RESULTS_HOLD_MS => {}
@@ -818,6 +836,7 @@ impl App {
                 return self.open_boards(board.unwrap_or(0));
             }
             Key::Char('k') => self.open_keys(),
+            Key::Char('f') => return self.open_room(),
             Key::Char('s') => {
                 self.live_stats = !self.live_stats;
                 let value = if self.live_stats { "on" } else { "off" };
@@ -1051,6 +1070,7 @@ impl App {
     pub fn tick(&mut self, now: Now) -> Vec<Effect> {
         let mut fx = self.want_seeds(now.unix_ms);
         fx.extend(self.tick_round(now));
+        fx.extend(self.tick_room(now));
         fx
     }
 
@@ -1208,7 +1228,7 @@ impl App {
         fx
     }
 
-    fn save_history(&self) -> Effect {
+    pub(crate) fn save_history(&self) -> Effect {
         Effect::Save {
             key: storage::HISTORY.into(),
             value: storage::format_history(&self.history),
@@ -1328,7 +1348,7 @@ impl App {
 /// Ctrl-backspace, as backspaces at `t`: the word being typed is emptied; on an empty one,
 /// the caret goes back into the word before (where the rules let it: a word typed wrong)
 /// and empties that. Backspaces, so that a replay holds only the rules' own inputs.
-fn delete_word(round: &mut Round, t: u32) {
+pub(crate) fn delete_word(round: &mut Round, t: u32) {
     let typed = |round: &Round| {
         let view = round.view(t);
         view.word(view.current()).map_or(0, |w| w.typed().len())
@@ -1349,7 +1369,7 @@ pub fn race_link(game_url: Option<&str>, results: &Results) -> Option<String> {
 }
 
 /// Whole milliseconds from `origin` to `now`, 0 before it.
-fn ms_since(origin: f64, now: f64) -> u32 {
+pub(crate) fn ms_since(origin: f64, now: f64) -> u32 {
     let ms = (now - origin).floor();
     if ms <= 0.0 {
         0

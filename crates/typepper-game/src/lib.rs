@@ -18,6 +18,7 @@
 //!   the results [`chart`]; what each colour means, and its RGB ([`palette`]);
 //! - [`mirror`]: the model as plain text fields, for screen readers and the tests;
 //! - [`race`]: a replay raced as a ghost, and the lead;
+//! - [`room`]: a live room, its lobby, race and results, as the server tells them;
 //! - [`keys`]: what the history says about each key and letter pair;
 //! - [`zone`]: local time, which only the shell can know.
 //!
@@ -34,6 +35,7 @@ pub mod mirror;
 pub mod model;
 pub mod palette;
 pub mod race;
+pub mod room;
 pub mod storage;
 pub mod tour;
 pub mod zone;

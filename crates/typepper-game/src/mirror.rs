@@ -30,16 +30,20 @@ pub struct Mirror {
     pub share: String,
     /// In a race, the live lead in words; after it, both sides' numbers.
     pub ghost: String,
+    /// In a room: its link, and each racer's name and state; in its race, the standing
+    /// and each racer's lead, place and speed; after it, the finishers.
+    pub room: String,
 }
 
 /// The field names, in the order of [`Mirror::fields`].
-pub const FIELDS: [&str; 10] = [
+pub const FIELDS: [&str; 11] = [
     "screen", "banner", "status", "words", "typed", "results", "list", "notice", "share", "ghost",
+    "room",
 ];
 
 impl Mirror {
     /// The fields' texts, in the order of [`FIELDS`].
-    pub fn fields(&self) -> [&str; 10] {
+    pub fn fields(&self) -> [&str; 11] {
         [
             self.screen,
             &self.banner,
@@ -51,6 +55,7 @@ impl Mirror {
             &self.notice,
             &self.share,
             &self.ghost,
+            &self.room,
         ]
     }
 }
@@ -102,7 +107,48 @@ impl Mirror {
                     .collect();
                 m.words = words.join(" ");
                 m.typed = play.typed();
-                m.ghost = play.ghost.as_ref().map_or(String::new(), |g| g.words());
+                match (&play.lead, &play.ghosts[..]) {
+                    // A room's race: the standing, then everyone.
+                    (Some((standing, _)), ghosts) if ghosts.iter().any(|g| g.tag.is_some()) => {
+                        let _ = writeln!(m.room, "{standing}");
+                        for g in ghosts {
+                            let tag = g.tag.as_deref().unwrap_or_default();
+                            let _ = writeln!(m.room, "{} · {tag}", g.words());
+                        }
+                    }
+                    (_, [g]) => m.ghost = g.words(),
+                    _ => {}
+                }
+            }
+            Body::Room(r) => {
+                let _ = writeln!(m.room, "{}", r.title);
+                if let Some(link) = &r.link {
+                    let _ = writeln!(m.room, "link {link}");
+                    m.share = link.clone();
+                }
+                if let Some(big) = &r.big {
+                    let _ = writeln!(m.room, "{big}");
+                }
+                if let Some(name) = &r.name {
+                    m.typed = name.clone();
+                }
+                let _ = writeln!(m.room, "{}", r.caption);
+                for (i, row) in r.rows.iter().enumerate() {
+                    let cells = [&row.place, &row.name, &row.state, &row.score];
+                    let share = row.share.iter();
+                    let cells: Vec<&str> = cells
+                        .into_iter()
+                        .chain(share)
+                        .map(String::as_str)
+                        .filter(|c| !c.is_empty())
+                        .collect();
+                    let _ = writeln!(
+                        m.room,
+                        "{}{}",
+                        mark(i, r.selected.unwrap_or(usize::MAX)),
+                        cells.join(" · ")
+                    );
+                }
             }
             Body::Results(r) => {
                 m.results = r.line();

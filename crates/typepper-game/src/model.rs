@@ -18,6 +18,8 @@ use crate::app::{self, App, BEST_HERE, Key, Screen};
 pub use crate::chart::Chart;
 pub use crate::palette::Tone;
 use crate::race::{self, Lead};
+use crate::room;
+use typepper_api::room::{Phase, State};
 use crate::zone::{Zone, local_time};
 
 /// How many words before the current one the play model carries: more than two lines of
@@ -49,6 +51,8 @@ pub enum Kind {
     Boards,
     /// Your keys.
     Keys,
+    /// A live room: its lobby, countdown or results.
+    Room,
 }
 
 impl Kind {
@@ -64,6 +68,7 @@ impl Kind {
             Kind::Link => "link",
             Kind::Boards => "boards",
             Kind::Keys => "keys",
+            Kind::Room => "room",
         }
     }
 
@@ -113,6 +118,7 @@ const MENU: Tap = tap("menu", Key::Escape);
 const COPY: Tap = tap("copy link", Key::Char('c'));
 const END: Tap = tap("end", Key::Escape);
 const LINK: Tap = tap("link", Key::Enter);
+const LEAVE: Tap = tap("leave", Key::Escape);
 
 impl Model {
     /// Every phrase of this screen that a player reads, as each shell draws it: the test
@@ -146,7 +152,7 @@ impl Model {
                 say(&p.heat_label());
                 say(&p.flame_line().unwrap_or_default());
                 say(p.prompt.unwrap_or(""));
-                say(&p.ghost.as_ref().map(Ghost::label).unwrap_or_default());
+                say(p.lead.as_ref().map_or("", |(line, _)| line));
                 say(p.live.as_deref().unwrap_or(""));
             }
             Body::Results(r) => {
@@ -195,6 +201,18 @@ impl Model {
                 for row in &b.rows {
                     say(&row.rank.to_string());
                     for cell in [&row.name, &row.score, &row.accuracy] {
+                        say(cell);
+                    }
+                }
+            }
+            Body::Room(r) => {
+                say(&r.title);
+                say(r.link.as_deref().unwrap_or(""));
+                say(r.big.as_deref().unwrap_or(""));
+                say(r.name.as_deref().unwrap_or(""));
+                say(&r.caption);
+                for row in &r.rows {
+                    for cell in [&row.place, &row.name, &row.state, &row.score] {
                         say(cell);
                     }
                 }
@@ -256,6 +274,44 @@ pub enum Body {
     Boards(Boards),
     /// Your keys.
     Keys(Keys),
+    /// A live room's lobby, countdown or results.
+    Room(Room),
+}
+
+/// A live room, but for its race (which is a [`Play`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Room {
+    /// `room k3fq 7m2x · BLITZ 15s`.
+    pub title: String,
+    /// The link that joins it.
+    pub link: Option<String>,
+    /// Drawn big: the countdown's seconds, your place at the end.
+    pub big: Option<String>,
+    /// Naming yourself for it: the name so far.
+    pub name: Option<String>,
+    /// What happens next: `waiting for ada to start`.
+    pub caption: String,
+    /// Everyone in it: the lobby's racers, or the finishers, best first.
+    pub rows: Vec<RoomRow>,
+    /// The picked row of the results.
+    pub selected: Option<usize>,
+}
+
+/// A racer in a room's list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomRow {
+    /// `1st` in the results; empty in the lobby.
+    pub place: String,
+    /// Their name, `(you)` after yours.
+    pub name: String,
+    /// `waiting`, `ready`, `owner · ready`; in the results, what became of the round.
+    pub state: String,
+    /// In the results, `92 wpm · 97%`.
+    pub score: String,
+    /// In the results, the round's share link, if the server stored it.
+    pub share: Option<String>,
+    /// Its colour: you in the accent, the gone and the out dim.
+    pub tone: Tone,
 }
 
 /// One of the keys screen's lists of the worst.
@@ -402,8 +458,11 @@ pub struct Play {
     pub flame: Option<i64>,
     /// Before the first key of your own round: how it starts.
     pub prompt: Option<&'static str>,
-    /// The ghost being raced.
-    pub ghost: Option<Ghost>,
+    /// The other carets on the text: the ghost being raced, or a room's other racers.
+    pub ghosts: Vec<Ghost>,
+    /// The line under the text: the race's lead (`vs ada · +12 chars · +0.8 s`), or a
+    /// room's standing (`2nd of 4 · 0.8 s to ada`), in the colour of who leads.
+    pub lead: Option<(String, Tone)>,
     /// `72 wpm · 97%`: the round so far, from its first second on, unless the player
     /// hid it.
     pub live: Option<String>,
@@ -414,6 +473,8 @@ pub struct Play {
 pub struct Ghost {
     /// Who it is: `ada`, `your best here`.
     pub name: String,
+    /// In a room, their place and speed: `2nd · 72 wpm`.
+    pub tag: Option<String>,
     /// Its caret: a word's index in the round, and the glyph it stands before.
     pub caret: (usize, usize),
     /// HOT PURSUIT: its level.
@@ -425,6 +486,14 @@ pub struct Ghost {
 }
 
 impl Ghost {
+    /// What its caret is labelled with: `ada`, `ada · 2nd · 72 wpm`.
+    pub fn caret_label(&self) -> String {
+        match &self.tag {
+            Some(tag) => format!("{} · {tag}", self.name),
+            None => self.name.clone(),
+        }
+    }
+
     /// The lead's colour: yours, theirs, or even.
     pub fn tone(&self) -> Tone {
         Tone::lead(self.lead.chars)
@@ -779,6 +848,48 @@ pub struct BoardLine {
     pub accuracy: String,
 }
 
+/// `ROOM k3fq7m2x · BLITZ 15s` over a room's race.
+fn room_banner(live: &room::Live) -> String {
+    format!(
+        "ROOM {} · {}",
+        live.code.as_deref().unwrap_or(""),
+        live.mode.title()
+    )
+}
+
+/// `1st`, `2nd`, `3rd`, `11th`, `22nd`.
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// A racer's name as a room lists it: `ada (you)` for yours.
+fn racer_name(name: &str, you: bool) -> String {
+    if you {
+        format!("{name} (you)")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// A racer's state in words.
+fn state_word(state: State) -> &'static str {
+    match state {
+        State::Waiting => "waiting",
+        State::Ready => "ready",
+        State::Typing => "typing",
+        State::Done => "done",
+        State::Gone => "gone",
+        State::Out => "out",
+    }
+}
+
 /// What the menu says of a player who has not linked.
 const NOT_LINKED: &str = "not linked: l to link, to share and rank your rounds";
 
@@ -792,9 +903,9 @@ impl App {
                 None,
                 // `d` plays the last drill: offered only once there is one.
                 if self.drill.is_some() {
-                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best here · k your keys · h history · b boards · l link · s live stats"
+                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
                 } else {
-                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best here · k your keys · h history · b boards · l link · s live stats"
+                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
                 },
                 &[],
                 Body::Menu(self.menu()),
@@ -959,6 +1070,77 @@ impl App {
                     Body::Keys(keys),
                 )
             }
+            Screen::Room(live) => match &live.race {
+                Some(race) if live.results.is_none() => {
+                    let play = self.room_race(live, race, now);
+                    let zen = live.mode == Mode::Zen && live.mine().is_some_and(|m| {
+                        !m.round.is_over(app::ms_since(race.origin, now))
+                    });
+                    if let Some(note) = &live.note {
+                        notice = Some(note.clone());
+                    }
+                    (
+                        if live.racing() {
+                            Kind::Playing
+                        } else {
+                            Kind::Replay
+                        },
+                        Some(room_banner(live)),
+                        if zen {
+                            "esc ends your round"
+                        } else {
+                            "esc leaves the room"
+                        },
+                        if zen { &[END] } else { &[LEAVE] },
+                        Body::Play(play),
+                    )
+                }
+                _ => {
+                    if let Some(note) = &live.note {
+                        notice = Some(note.clone());
+                    }
+                    if let Some(error) = live.naming.as_ref().and_then(|n| n.error.as_ref()) {
+                        notice = Some((error.clone(), Tone::Wrong));
+                    }
+                    const JOIN: Tap = tap("join", Key::Enter);
+                    const START: Tap = tap("start", Key::Enter);
+                    const READY: Tap = tap("ready", Key::Char('r'));
+                    const COPY_ROOM: Tap = tap("copy link", Key::Char('c'));
+                    const REMATCH: Tap = tap("rematch", Key::Tab);
+                    const WATCH: Tap = tap("watch", Key::Enter);
+                    const RACE: Tap = tap("race", Key::Char('g'));
+                    let owner = live.you.is_some() && live.you == Some(live.owner);
+                    let (hints, taps): (_, &[Tap]) = if live.naming.is_some() {
+                        ("3 to 20 letters, digits, _ or - · enter join · esc back", &[JOIN, BACK])
+                    } else if live.results.is_some() {
+                        (
+                            "tab rematch · ↑↓ pick · enter watch · g race · c copy link · esc leave",
+                            &[REMATCH, WATCH, RACE, COPY_ROOM, LEAVE],
+                        )
+                    } else if live.phase != Phase::Lobby {
+                        ("esc leave", &[LEAVE])
+                    } else if owner {
+                        (
+                            "enter start · r ready · c copy link · esc leave",
+                            &[START, READY, COPY_ROOM, LEAVE],
+                        )
+                    } else if live.racing() {
+                        (
+                            "r or enter ready · c copy link · esc leave",
+                            &[READY, COPY_ROOM, LEAVE],
+                        )
+                    } else {
+                        ("c copy link · esc leave", &[COPY_ROOM, LEAVE])
+                    };
+                    (
+                        Kind::Room,
+                        None,
+                        hints,
+                        taps,
+                        Body::Room(self.room_model(live, now)),
+                    )
+                }
+            },
             Screen::Boards(b) => {
                 let hints = match &b.rows {
                     Some(Ok(rows)) if !rows.is_empty() => {
@@ -1021,7 +1203,32 @@ impl App {
     }
 
     fn play_model(&self, session: &app::Session, now: f64) -> Play {
-        let view = session.round.view(self.round_time(now));
+        let t = self.round_time(now);
+        let watching = session.watch.is_some();
+        let mut play = self.play_of(&session.round, t, watching);
+        if let Some(g) = &session.ghost {
+            let them = g.round.view(t);
+            let ghost = Ghost {
+                name: g.name.clone(),
+                tag: None,
+                caret: them.caret(),
+                level: them.level(),
+                over: them.over(),
+                lead: g.lead(race::progress(&session.round), &session.trail, t),
+            };
+            play.lead = Some((ghost.label(), ghost.tone()));
+            play.ghosts.push(ghost);
+            if play.prompt.is_some() {
+                play.prompt = Some("start typing: the race starts with your first key");
+            }
+        }
+        play
+    }
+
+    /// `round` at round time `t` on the play screen, alone: the text, the caret, the
+    /// clock and the heat. `watching` someone else's, there is no prompt.
+    fn play_of(&self, round: &typepper_engine::Round, t: u32, watching: bool) -> Play {
+        let view = round.view(t);
         let clock = match (view.time_left_ms(), view.level()) {
             (Some(left), _) => Clock::Left(left.div_ceil(1000)),
             (None, Some(level)) => Clock::Level(level),
@@ -1038,18 +1245,6 @@ impl App {
                 glyphs: w.glyphs().collect(),
             })
             .collect();
-        let watching = session.watch.is_some();
-        let t = view.at();
-        let ghost = session.ghost.as_ref().map(|g| {
-            let them = g.round.view(t);
-            Ghost {
-                name: g.name.clone(),
-                caret: them.caret(),
-                level: them.level(),
-                over: them.over(),
-                lead: g.lead(race::progress(&session.round), &session.trail, t),
-            }
-        });
         Play {
             round: self.sessions,
             mode: view.mode(),
@@ -1062,16 +1257,183 @@ impl App {
             caret: view.caret(),
             // The flame chases the caret through the text: only where the text is words.
             flame: view.flame().filter(|_| view.mode().unit() == Unit::Words),
-            prompt: (!view.started() && !watching).then_some(if ghost.is_some() {
-                "start typing: the race starts with your first key"
-            } else {
-                "start typing: the clock starts with your first key"
-            }),
-            ghost,
+            prompt: (!view.started() && !watching)
+                .then_some("start typing: the clock starts with your first key"),
+            ghosts: vec![],
+            lead: None,
             live: view
                 .live()
                 .filter(|_| self.live_stats)
                 .map(|(wpm, acc)| format!("{} wpm · {}%", wpm / 100, acc / 100)),
+        }
+    }
+
+    /// A room's race at `now`: your round with every other racer's caret on it, and the
+    /// standing; a spectator follows the leader's round.
+    fn room_race(&self, live: &room::Live, race: &room::Race, now: f64) -> Play {
+        let t = app::ms_since(race.origin, now);
+        let order = race.order(&live.out());
+        // Whose text it is: yours, or the leader's.
+        let Some(me) = live.you.or(order.first().map(|&(id, _)| id)) else {
+            return self.play_of(&typepper_engine::Round::new(live.mode, 0), t, true);
+        };
+        let Some(mine) = race.of(me) else {
+            return self.play_of(&typepper_engine::Round::new(live.mode, 0), t, true);
+        };
+        let mut play = self.play_of(&mine.round, t, !live.racing());
+        if play.prompt.is_some() {
+            play.prompt = Some("the race is on: start typing");
+        }
+        let place = |id: u32| order.iter().position(|&(o, _)| o == id);
+        for rival in race.rounds.iter().filter(|r| r.id != me) {
+            let them = rival.round.view(t);
+            let Some(lead) = race.lead(me, rival.id, t) else {
+                continue;
+            };
+            let place = place(rival.id).map_or_else(|| "out".into(), |at| ordinal(at + 1));
+            let wpm = them.live().map_or(0, |(wpm, _)| wpm / 100);
+            play.ghosts.push(Ghost {
+                name: live.name_of(rival.id).to_owned(),
+                tag: Some(format!("{place} · {wpm} wpm")),
+                caret: them.caret(),
+                level: them.level(),
+                over: them.over(),
+                lead,
+            });
+        }
+        play.lead = place(me).map(|at| {
+            let of = order.len();
+            // Against the one just ahead; the leader, against the one just behind.
+            let other = if at == 0 { order.get(1) } else { order.get(at - 1) };
+            let mut line = format!("{} of {of}", ordinal(at + 1));
+            let mut tone = Tone::Even;
+            if let Some(&(other, _)) = other
+                && let Some(lead) = race.lead(me, other, t)
+            {
+                let gap = race::Seconds(lead.ms.unsigned_abs());
+                let name = live.name_of(other);
+                let _ = if at == 0 {
+                    write!(line, " · +{gap} on {name}")
+                } else {
+                    write!(line, " · +{gap} to {name}")
+                };
+                tone = Tone::lead(lead.chars);
+            }
+            if !live.racing() {
+                line = format!("{} leads · {line}", live.name_of(me));
+            }
+            (line, tone)
+        });
+        play
+    }
+
+    /// A room, but for its race: naming yourself, its lobby and countdown, its results.
+    fn room_model(&self, live: &room::Live, now: f64) -> Room {
+        let title = match &live.code {
+            Some(code) => format!(
+                "room {} {} · {}",
+                &code[..code.len() / 2],
+                &code[code.len() / 2..],
+                live.mode.title()
+            ),
+            None => format!("a room for {}", live.mode.title()),
+        };
+        let mut rows = vec![];
+        let mut big = None;
+        let mut selected = None;
+        let caption;
+        if let Some(naming) = &live.naming {
+            caption = "pick a name for this room: 3 to 20 letters, digits, _ or -".into();
+            return Room {
+                title,
+                link: live.link.clone(),
+                big: None,
+                name: Some(naming.name.clone()),
+                caption,
+                rows,
+                selected,
+            };
+        }
+        if let Some(finishes) = &live.results {
+            for (i, f) in finishes.iter().enumerate() {
+                let score = live
+                    .race
+                    .as_ref()
+                    .and_then(|r| r.scored(f.racer))
+                    .map_or(f.headline.clone(), |(_, s)| {
+                        format!(
+                            "{} · {}%",
+                            headline(&s),
+                            Decimal(s.accuracy_x100.into())
+                        )
+                    });
+                let you = live.you == Some(f.racer);
+                rows.push(RoomRow {
+                    place: ordinal(i + 1),
+                    name: racer_name(live.name_of(f.racer), you),
+                    state: f.kept.clone(),
+                    score,
+                    share: f.share.clone(),
+                    tone: if you { Tone::Accent } else { Tone::Text },
+                });
+            }
+            selected = Some(live.row);
+            big = live
+                .you
+                .and_then(|you| finishes.iter().position(|f| f.racer == you))
+                .map(|at| format!("{} of {}", ordinal(at + 1), finishes.len()));
+            caption = if finishes.is_empty() {
+                "no one finished".into()
+            } else {
+                "the finishers, best first".into()
+            };
+        } else {
+            for r in &live.racers {
+                let you = live.you == Some(r.id);
+                let state = state_word(r.state);
+                rows.push(RoomRow {
+                    place: String::new(),
+                    name: racer_name(&r.name, you),
+                    state: if r.id == live.owner {
+                        format!("owner · {state}")
+                    } else {
+                        state.into()
+                    },
+                    score: String::new(),
+                    share: None,
+                    tone: match r.state {
+                        State::Gone | State::Out => Tone::Dim,
+                        _ if you => Tone::Accent,
+                        _ => Tone::Text,
+                    },
+                });
+            }
+            if let Some(go_at) = live.go_at {
+                // Whole seconds: printing a float would bring float formatting into the wasm.
+                let left = ((go_at - now) / 1000.0).ceil().max(1.0) as u32;
+                big = Some(left.to_string());
+            }
+            let owner = live.name_of(live.owner).to_owned();
+            caption = match (live.phase, live.you) {
+                _ if !live.connected && live.code.is_none() => "opening the room…".into(),
+                (Phase::Countdown, _) => "the text comes when the count ends".into(),
+                (Phase::Racing | Phase::Over, _) => "the race is on: it shows when it ends".into(),
+                (_, None) if !live.connected => "joining…".into(),
+                (_, None) => "you are watching: the race shows when it starts".into(),
+                (_, Some(you)) if you == live.owner => {
+                    "enter starts the race, or it starts once everyone is ready: send the link".into()
+                }
+                _ => format!("waiting for {owner} to start, or for everyone to be ready"),
+            };
+        }
+        Room {
+            title,
+            link: live.link.clone(),
+            big,
+            name: None,
+            caption,
+            rows,
+            selected,
         }
     }
 

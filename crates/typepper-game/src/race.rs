@@ -147,24 +147,29 @@ impl Ghost {
     /// The lead at round time `t` of a round at `you` characters whose caret left
     /// `trail`.
     pub fn lead(&self, you: u32, trail: &Trail, t: u32) -> Lead {
-        let ghost = progress(&self.round);
-        // The one behind trails by the time since the one ahead stood where it stands.
-        let (ahead, behind_at) = if you >= ghost {
-            (trail, ghost)
+        lead(you, trail, progress(&self.round), &self.trail, t)
+    }
+}
+
+/// At round time `t`, the lead of a round at `you` characters whose caret left `trail`
+/// over one at `them` characters whose caret left `theirs`.
+pub fn lead(you: u32, trail: &Trail, them: u32, theirs: &Trail, t: u32) -> Lead {
+    // The one behind trails by the time since the one ahead stood where it stands.
+    let (ahead, behind_at) = if you >= them {
+        (trail, them)
+    } else {
+        (theirs, you)
+    };
+    let ms = ahead
+        .when(behind_at)
+        .map_or(0, |then| t.saturating_sub(then));
+    Lead {
+        chars: i64::from(you) - i64::from(them),
+        ms: if you >= them {
+            ms.into()
         } else {
-            (&self.trail, you)
-        };
-        let ms = ahead
-            .when(behind_at)
-            .map_or(0, |then| t.saturating_sub(then));
-        Lead {
-            chars: i64::from(you) - i64::from(ghost),
-            ms: if you >= ghost {
-                ms.into()
-            } else {
-                -i64::from(ms)
-            },
-        }
+            -i64::from(ms)
+        },
     }
 }
 

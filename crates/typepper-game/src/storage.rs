@@ -38,6 +38,8 @@ pub const PLAYER: &str = "player";
 pub const DRILL: &str = "drill";
 /// The key of the live stats' switch: `off` hides them.
 pub const LIVE: &str = "live";
+/// The key of the seat last held in a room: `<code> <secret> <name>`.
+pub const ROOM: &str = "room";
 
 /// A round of yours waiting to be sent, as kept in `outbox/<unix ms>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +72,8 @@ pub struct Stored {
     pub drill: Option<String>,
     /// `live`'s text: `off` hides the live stats.
     pub live: Option<String>,
+    /// `room`'s text: the seat last held in a room.
+    pub room: Option<String>,
 }
 
 /// Reads the outbox: the rounds that read, oldest first; the keys of entries that don't

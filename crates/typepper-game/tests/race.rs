@@ -83,7 +83,7 @@ fn the_ghost_is_where_watching_the_replay_is_at_the_same_time() {
         let mut seen = vec![];
         while matches!(app.screen(), Screen::Play(_)) && t < origin + 14_000.0 {
             type_for(&mut app, &mut t, gap, 1);
-            let ghost = play(&app, t).ghost.expect("a ghost");
+            let ghost = play(&app, t).ghosts.pop().expect("a ghost");
             seen.push(((t - origin) as u32, ghost.caret));
         }
         runs.push(seen);
@@ -165,7 +165,7 @@ fn the_lead_changes_hands_and_the_results_show_both_rounds() {
     // Fast for three seconds, then nothing.
     let mut t = 0.0;
     type_for(&mut app, &mut t, 60.0, 50);
-    let ahead = play(&app, t).ghost.unwrap();
+    let ahead = play(&app, t).ghosts.pop().unwrap();
     assert!(ahead.lead.chars > 0 && ahead.lead.ms > 0, "{ahead:?}");
     let words = Mirror::of(&app.model(t, &UTC)).ghost;
     assert!(words.starts_with("you lead ada by "), "{words}");
@@ -175,7 +175,7 @@ fn the_lead_changes_hands_and_the_results_show_both_rounds() {
         if let Screen::Play(_) = app.screen()
             && t > 14_000.0
         {
-            let behind = play(&app, t).ghost.unwrap();
+            let behind = play(&app, t).ghosts.pop().unwrap();
             assert!(behind.lead.chars < 0 && behind.lead.ms < 0, "{behind:?}");
             let words = Mirror::of(&app.model(t, &UTC)).ghost;
             assert!(words.starts_with("ada leads you by "), "{words}");
@@ -227,9 +227,9 @@ fn a_ghost_whose_round_ended_stays_where_it_ended() {
     app.race(replay.clone(), BEST_HERE.into()).unwrap();
     app.key(Key::Char('x'), at(0.0));
     app.tick(at(7_000.0));
-    let at7 = play(&app, 7_000.0).ghost.unwrap();
+    let at7 = play(&app, 7_000.0).ghosts.pop().unwrap();
     app.tick(at(20_000.0));
-    let at20 = play(&app, 20_000.0).ghost.unwrap();
+    let at20 = play(&app, 20_000.0).ghosts.pop().unwrap();
     assert!(at7.over && at20.over);
     assert_eq!(at7.caret, at20.caret);
     assert!(

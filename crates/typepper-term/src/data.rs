@@ -140,6 +140,7 @@ impl DataDir {
             player: self.read(storage::PLAYER),
             drill: self.read(storage::DRILL),
             live: self.read(storage::LIVE),
+            room: self.read(storage::ROOM),
         }
     }
 

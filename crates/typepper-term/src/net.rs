@@ -42,6 +42,8 @@ pub enum Answer {
         /// Its replay bytes.
         bytes: Result<Vec<u8>, String>,
     },
+    /// To [`Effect::OpenRoom`] and [`Effect::JoinRoom`]: not yet over SSH.
+    NoRooms,
     /// To [`Effect::FetchSeed`].
     Seed {
         /// The mode key.
@@ -63,6 +65,11 @@ impl Answer {
             }
             Answer::Run { id, bytes } => app.run_loaded(&id, bytes, now.mono),
             Answer::Seed { mode, answer } => app.seed_issued(&mode, answer, now.unix_ms),
+            Answer::NoRooms => {
+                let mut fx = app.room_opened(Err(NO_ROOMS.into()));
+                fx.extend(app.room_closed(NO_ROOMS, now));
+                fx
+            }
         }
     }
 
@@ -71,6 +78,9 @@ impl Answer {
         answer(request, |_, _| Err(Failure::Offline(NO_SERVER.into())))
     }
 }
+
+/// What the terminal game says of live rooms, which it can't join yet.
+const NO_ROOMS: &str = "live rooms are in the browser for now: the terminal's come next";
 
 /// What the game says when it has no server to ask.
 const NO_SERVER: &str = "no server set: start typepper with --server ssh://host[:port]";
@@ -170,10 +180,14 @@ fn answer(request: Effect, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failure
                 }),
             mode,
         },
+        Effect::OpenRoom(_) | Effect::JoinRoom(_) => Answer::NoRooms,
         // Not requests: the shell carries these out itself.
-        Effect::Save { .. } | Effect::Remove(_) | Effect::Warn(_) | Effect::Copy(_) => {
-            Answer::Linked(Err("not a request".into()))
-        }
+        Effect::Save { .. }
+        | Effect::Remove(_)
+        | Effect::Warn(_)
+        | Effect::Copy(_)
+        | Effect::RoomSay(_)
+        | Effect::LeaveRoom => Answer::Linked(Err("not a request".into())),
     }
 }
 

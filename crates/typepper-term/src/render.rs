@@ -11,7 +11,7 @@ use ratatui::widgets::{Axis, Block, Borders, Dataset, GraphType, Paragraph, Wrap
 use typepper_engine::{CharState, Tier};
 use typepper_game::layout::{self, LINES, Scroll};
 use typepper_game::model::{
-    Boards, Body, Chart, History, Keys, Link, Menu, Model, Play, Race, Results, Stat, Tone,
+    Boards, Body, Chart, History, Keys, Link, Menu, Model, Play, Race, Results, Room, Stat, Tone,
     WORDMARK,
 };
 
@@ -159,6 +159,7 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         Body::Link(link) => draw_link(frame, body, link, p),
         Body::Boards(b) => draw_boards(frame, body, b, p),
         Body::Keys(k) => draw_keys(frame, body, k, p),
+        Body::Room(r) => draw_room(frame, body, r, p),
     }
 }
 
@@ -296,7 +297,7 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
     let lines = scroll.lines(play, usize::from(col.width), &cells);
     let mut out = vec![];
     let mut caret = None;
-    let mut ghost = None;
+    let mut ghosts = vec![];
     let flame_at = play.flame.map(|f| f.div_euclid(1000));
     for (li, line) in lines.iter().enumerate() {
         let mut spans = vec![];
@@ -335,8 +336,8 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
             if wi == play.caret.0 {
                 caret = Some((c + word.col_of(play.caret.1, &cells), li));
             }
-            if let Some(g) = play.ghost.as_ref().filter(|g| g.caret.0 == wi) {
-                ghost = Some((c + word.col_of(g.caret.1, &cells), li));
+            for g in play.ghosts.iter().filter(|g| g.caret.0 == wi) {
+                ghosts.push((c + word.col_of(g.caret.1, &cells), li));
             }
             at += word.cols(&cells);
         }
@@ -351,10 +352,10 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
     };
     // The ghost's caret is its cell, reversed in the ghost's colour; yours is the
     // terminal's own cursor.
-    if let Some(at) = ghost.map(cell)
-        && let Some(c) = frame.buffer_mut().cell_mut(at)
-    {
-        c.set_style(p.style(Tone::Ghost).add_modifier(Modifier::REVERSED));
+    for at in ghosts.into_iter().map(cell) {
+        if let Some(c) = frame.buffer_mut().cell_mut(at) {
+            c.set_style(p.style(Tone::Ghost).add_modifier(Modifier::REVERSED));
+        }
     }
     if let Some(at) = caret.map(cell) {
         frame.set_cursor_position(at);
@@ -367,9 +368,19 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
         );
         below_text = below(below_text, 1);
     }
-    if let Some(g) = &play.ghost {
+    if let Some((line, tone)) = &play.lead {
         frame.render_widget(
-            Paragraph::new(Line::from(p.span(g.label(), g.tone()))).alignment(Alignment::Center),
+            Paragraph::new(Line::from(p.span(line.as_str(), *tone))).alignment(Alignment::Center),
+            below_text,
+        );
+        below_text = below(below_text, 1);
+    }
+    // In a room, everyone else by name, place and speed: a cell can't carry a label.
+    if play.ghosts.iter().any(|g| g.tag.is_some()) {
+        let names: Vec<String> = play.ghosts.iter().map(|g| g.caret_label()).collect();
+        frame.render_widget(
+            Paragraph::new(Line::from(p.span(names.join("   "), Tone::Ghost)))
+                .alignment(Alignment::Center),
             below_text,
         );
     }
@@ -685,6 +696,60 @@ fn draw_history(frame: &mut Frame, area: Rect, h: &History, p: &Palette) {
         .collect();
     frame.render_widget(
         Paragraph::new(list(rows, h.selected, rows_area.height)),
+        rows_area,
+    );
+}
+
+/// A room: its name and link, the name being picked, the countdown, and everyone in it
+/// (the finishers, at the end), a row each.
+fn draw_room(frame: &mut Frame, area: Rect, r: &Room, p: &Palette) {
+    let col = column(area, 100);
+    let mut lines = vec![
+        Line::from(Span::styled(
+            r.title.as_str(),
+            Style::default().add_modifier(Modifier::BOLD),
+        )),
+        Line::from(p.span(r.caption.as_str(), Tone::Dim)),
+    ];
+    if let Some(link) = &r.link {
+        lines.push(Line::from(p.span(link.as_str(), Tone::Accent)));
+    }
+    lines.push(Line::default());
+    let mut cursor = None;
+    if let Some(name) = &r.name {
+        cursor = Some(lines.len());
+        lines.push(Line::from(p.span(format!("name: {name}"), Tone::Accent)));
+    }
+    if let Some(big) = &r.big {
+        lines.push(Line::from(p.span(big.as_str(), Tone::Accent)).bold());
+    }
+    lines.push(Line::default());
+    let head = lines.len() as u16;
+    frame.render_widget(Paragraph::new(lines), col);
+    if let Some(row) = cursor {
+        let x = col.x + 6 + r.name.as_deref().map_or(0, |n| n.chars().count() as u16);
+        frame.set_cursor_position(Position::new(x.min(col.right()), col.y + row as u16));
+    }
+    let rows_area = below(col, head);
+    let w = usize::from(col.width);
+    let picked = r.selected.unwrap_or(usize::MAX);
+    let rows = r
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mark = if i == picked { "▸ " } else { "  " };
+            let name_w = w.saturating_sub(2 + 5 + 24 + 20).max(8);
+            Line::from(vec![
+                p.span(format!("{mark}{:<4} ", row.place), Tone::Dim),
+                p.span(format!("{:<name_w$} ", row.name), row.tone),
+                p.span(format!("{:<23} ", row.state), Tone::Dim),
+                p.span(format!("{:>19}", row.score), row.tone),
+            ])
+        })
+        .collect();
+    frame.render_widget(
+        Paragraph::new(list(rows, picked.min(r.rows.len()), rows_area.height)),
         rows_area,
     );
 }

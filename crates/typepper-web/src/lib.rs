@@ -21,6 +21,7 @@
 mod dom;
 mod net;
 mod render;
+mod socket;
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -37,6 +38,7 @@ use typepper_game::storage;
 
 use crate::dom::{DomError, Listener};
 use crate::render::{Hit, Renderer};
+use crate::socket::{Heard, Socket};
 
 /// The running game. Dropping it removes its listeners and stops its frames.
 #[wasm_bindgen]
@@ -93,6 +95,8 @@ struct Shell {
     drawn: bool,
     /// The last frames' whole times, for the performance measurement.
     frame_ms: Vec<f64>,
+    /// The live room's connection, if any.
+    room: Option<Socket>,
 }
 
 /// Boots the game in the page: `api` is the server's base URL ("" for this origin).
@@ -138,8 +142,14 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
             shown: Mirror::default(),
             drawn: false,
             frame_ms: Vec::with_capacity(FRAME_TIMES),
+            room: None,
         })
     });
+    let mut boot_effects = boot_effects;
+    // ?room=<code>: the room's lobby, at once.
+    if let Some(code) = param("room") {
+        boot_effects.extend(shell.borrow_mut().app.join_room(&code));
+    }
     shell.borrow_mut().carry_out(boot_effects);
     let listeners = listen(&shell, &canvas, &input)?;
     let frames = run_frames(&shell)?;
@@ -153,12 +163,16 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
 
 /// `?replay=<id>` (false) or `?race=<id>` (true).
 fn run_param() -> Option<(String, bool)> {
+    param("race")
+        .map(|id| (id, true))
+        .or_else(|| param("replay").map(|id| (id, false)))
+}
+
+/// The page's query parameter `name`, if given and not empty.
+fn param(name: &str) -> Option<String> {
     let search = dom::window().ok()?.location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    let get = |name| params.get(name).filter(|id| !id.is_empty());
-    get("race")
-        .map(|id| (id, true))
-        .or_else(|| get("replay").map(|id| (id, false)))
+    params.get(name).filter(|v| !v.is_empty())
 }
 
 /// This page without its query: where a race link sends a friend.
@@ -190,6 +204,7 @@ fn read_storage(storage: Option<&web_sys::Storage>) -> storage::Stored {
         player: get(storage::PLAYER),
         drill: get(storage::DRILL),
         live: get(storage::LIVE),
+        room: get(storage::ROOM),
     }
 }
 
@@ -260,6 +275,38 @@ impl Shell {
                         answer_app(&me, |app| app.seed_issued(&mode, seed, dom::unix_ms()));
                     });
                 }
+                Effect::OpenRoom(mode) => {
+                    let (api, me) = (self.api.clone(), self.me.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let answer = net::open_room(&api, &mode).await;
+                        answer_app(&me, |app| app.room_opened(answer));
+                    });
+                }
+                Effect::JoinRoom(code) => {
+                    // One room at a time: the last one's socket goes, quietly.
+                    self.room = None;
+                    let me = self.me.clone();
+                    let heard = move |heard: Heard| {
+                        answer_app(&me, |app| match heard {
+                            Heard::Open => app.room_connected(),
+                            Heard::Said(say) => app.room_said(say, now(dom::now())),
+                            Heard::Closed(why) => app.room_closed(&why, now(dom::now())),
+                        });
+                    };
+                    match Socket::open(&self.api, &code, heard) {
+                        Ok(socket) => self.room = Some(socket),
+                        Err(why) => {
+                            let effects = self.app.room_closed(&why, now(dom::now()));
+                            self.carry_out(effects);
+                        }
+                    }
+                }
+                Effect::RoomSay(ask) => {
+                    if let Some(socket) = &self.room {
+                        socket.say(&ask);
+                    }
+                }
+                Effect::LeaveRoom => self.room = None,
                 Effect::FetchRun(id) => {
                     let (api, me) = (self.api.clone(), self.me.clone());
                     wasm_bindgen_futures::spawn_local(async move {

@@ -2,6 +2,7 @@
 
 use gloo_net::http::{Request, Response};
 
+use typepper_api::room::{Open, Opened};
 use typepper_api::{Board, BoardRow, IssuedSeed, NewPlayer, Player, SeedRequest};
 use typepper_game::app::SubmitError;
 
@@ -118,6 +119,12 @@ pub async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed
         "the server's seed isn't one",
     )
     .await
+}
+
+/// `POST <api>/v1/rooms` for `mode`: the room opened, or the server's sentence.
+pub async fn open_room(api: &str, mode: &str) -> Result<Opened, String> {
+    let body = Open { mode: mode.into() };
+    post_json(api, "/v1/rooms", None, &body, "the server's room isn't one").await
 }
 
 /// `POST <api>/v1/players`: the new player, or the server's sentence.

@@ -5,7 +5,8 @@ use typepper_engine::{CharState, Tier};
 use typepper_game::app::Key;
 use typepper_game::layout::{self, LINES, Scroll};
 use typepper_game::model::{
-    Boards, Body, Chart, Ghost, History, Keys, Link, Menu, Model, Play, Race, Results, Tap, Tone,
+    Boards, Body, Chart, Ghost, History, Keys, Link, Menu, Model, Play, Race, Results, Room, Tap,
+    Tone,
     WORDMARK,
 };
 use typepper_game::palette::FLAME;
@@ -240,6 +241,7 @@ impl Renderer {
             Body::Link(link) => self.draw_link(link, notice, now),
             Body::Boards(b) => self.draw_boards(b),
             Body::Keys(k) => self.draw_keys(k, notice),
+            Body::Room(r) => self.draw_room(r, notice, now),
         }
     }
 
@@ -807,7 +809,7 @@ impl Renderer {
         let flame = play.flame.map(|f| f as f64 / 1000.0);
         let (caret_word, caret_glyph) = play.caret;
         let mut caret_at = None;
-        let mut ghost_at = None;
+        let mut ghosts_at = vec![];
         let mut flame_at = None;
         let text_top = top + 40.0;
         for (li, line) in lines.iter().enumerate() {
@@ -856,8 +858,9 @@ impl Renderer {
                 if wi == caret_word {
                     caret_at = Some((x + word.col_of(caret_glyph, &cells) as f64 * cw, y));
                 }
-                if let Some(g) = play.ghost.as_ref().filter(|g| g.caret.0 == wi) {
-                    ghost_at = Some((x + word.col_of(g.caret.1, &cells) as f64 * cw, y));
+                for g in play.ghosts.iter().filter(|g| g.caret.0 == wi) {
+                    let at = (x + word.col_of(g.caret.1, &cells) as f64 * cw, y);
+                    ghosts_at.push((g, at));
                 }
             }
         }
@@ -873,7 +876,7 @@ impl Renderer {
                 self.flame(fx, fy, size, now, play.heat);
             }
         }
-        if let (Some(g), Some(at)) = (&play.ghost, ghost_at) {
+        for (g, at) in ghosts_at {
             self.ghost_caret(g, at, size);
         }
         if let Some(target) = caret_at {
@@ -885,10 +888,9 @@ impl Renderer {
             self.font(15.0, 400);
             y = self.lines(prompt, w / 2.0, y, Tone::Dim, "center") + 8.0;
         }
-        if let Some(g) = &play.ghost {
-            let label = g.label();
-            self.fit(&label, width, 17.0, 700);
-            self.text(&label, w / 2.0, y, g.tone(), "center");
+        if let Some((line, tone)) = &play.lead {
+            self.fit(line, width, 17.0, 700);
+            self.text(line, w / 2.0, y, *tone, "center");
         }
     }
 
@@ -908,9 +910,10 @@ impl Renderer {
         // Over the caret, but inside the column at its ends.
         self.font(11.0, 600);
         let (x0, width) = self.column();
-        let half = self.text_width(&g.name) / 2.0;
+        let label = g.caret_label();
+        let half = self.text_width(&label) / 2.0;
         let x = x.min(x0 + width - half).max(x0 + half);
-        self.text(&g.name, x, y - size * 0.98, Tone::Ghost, "center");
+        self.text(&label, x, y - size * 0.98, Tone::Ghost, "center");
         ctx.set_global_alpha(1.0);
     }
 
@@ -1021,6 +1024,78 @@ impl Renderer {
         let y = self.lines(&link.status, w / 2.0, field.y + 82.0, Tone::Dim, "center");
         if let Some(line) = notice {
             self.notice(line, y + 18.0);
+        }
+    }
+
+    /// A room: its name and link, the name being picked, the countdown, and everyone in
+    /// it (the finishers, at the end), a row each.
+    fn draw_room(&mut self, r: &Room, notice: Option<(&str, Tone)>, now: f64) {
+        let (w, _, _) = self.size;
+        let (x0, width) = self.column();
+        let big = r.big.as_deref().unwrap_or("");
+        let mut y = self.head(&r.title, "", Tone::Accent, (18.0, 700));
+        self.font(14.0, 400);
+        y = self.lines(&r.caption, x0, y + 28.0, Tone::Dim, "left");
+        if let Some(link) = &r.link {
+            self.fit(link, width, 17.0, 600);
+            self.text(link, x0, y + 8.0, Tone::Accent, "left");
+            y += 30.0;
+        }
+        if let Some(name) = &r.name {
+            let field = Rect {
+                x: x0,
+                y: y + 8.0,
+                w: width.min(400.0),
+                h: 54.0,
+            };
+            self.fill_style(Tone::Panel);
+            self.round_rect(field, 12.0);
+            self.ctx.fill();
+            self.fit(name, field.w - 24.0, 26.0, 600);
+            self.text(name, field.x + 12.0, field.y + 36.0, Tone::Accent, "left");
+            if blink_on(now) {
+                let tw = self.text_width(name);
+                self.fill_style(Tone::Caret);
+                self.ctx
+                    .fill_rect(field.x + 15.0 + tw, field.y + 12.0, 2.5, 30.0);
+            }
+            self.wake_at = self.wake_at.min(next_blink(now));
+            y = field.y + field.h;
+        }
+        if !big.is_empty() {
+            self.fit(big, width, 64.0, 700);
+            self.text(big, w / 2.0, y + 76.0, Tone::Accent, "center");
+            y += 90.0;
+            // The count moves by itself.
+            self.wake_at = self.wake_at.min(now + 100.0);
+        }
+        if let Some(line) = notice {
+            y = self.notice(line, y + 30.0);
+        }
+        // Four columns where they fit; else two lines a row: the place and the name,
+        // then the state and the score.
+        self.font(16.0, 700);
+        let rows = &r.rows;
+        let widest = |cell: fn(&typepper_game::model::RoomRow) -> &str| {
+            self.widest(rows.iter().map(cell)) + GAP
+        };
+        let (place, name) = (widest(|r| &r.place), widest(|r| &r.name));
+        let (state, score) = (widest(|r| &r.state), widest(|r| &r.score));
+        let one_line = place + name + state + score <= width;
+        let picked = r.selected.unwrap_or(usize::MAX);
+        for (i, ry, selected) in self.list_rows(rows.len(), picked, y + 40.0, !one_line) {
+            let row = &rows[i];
+            self.font(16.0, if selected { 700 } else { 400 });
+            self.text(&row.place, x0, ry, Tone::Dim, "left");
+            self.text(&row.name, x0 + place, ry, row.tone, "left");
+            if one_line {
+                self.text(&row.state, x0 + place + name, ry, Tone::Dim, "left");
+                self.text(&row.score, x0 + width, ry, row.tone, "right");
+            } else {
+                self.text(&row.score, x0 + width, ry, row.tone, "right");
+                self.font(13.0, 400);
+                self.text(&row.state, x0 + place, ry + LINE, Tone::Dim, "left");
+            }
         }
     }
 

@@ -174,9 +174,45 @@ impl Room {
         }
     }
 
-    /// What a spectator is told on joining: the room, and who is in it.
-    pub fn greeting(&self) -> [Say; 2] {
-        [self.welcome(None), self.lobby()]
+    /// What a spectator is told on joining at `now`: the room, who is in it, and where
+    /// the race is, with every racer's keys so far, so that it watches from the start.
+    pub fn greeting(&self, now: u64) -> Vec<Say> {
+        let mut out = vec![self.welcome(None), self.lobby()];
+        out.extend(self.so_far(now, None));
+        out
+    }
+
+    /// Where the race is at `now`, for a connection arriving late: the countdown left, or
+    /// the round time with every racer's keys but `except`'s (whose own come in its
+    /// [`Say::Resume`]), a message's worth at a time.
+    fn so_far(&self, now: u64, except: Option<u32>) -> Vec<Say> {
+        match self.phase {
+            Phase::Countdown => {
+                let left = self.go_at.saturating_sub(now);
+                vec![Say::Countdown(u32::try_from(left).unwrap_or(COUNTDOWN_MS))]
+            }
+            Phase::Racing => {
+                let mut out = vec![];
+                if except.is_none() {
+                    let (seed, at) = (self.seed, self.round_time(now));
+                    out.push(Say::Resume {
+                        seed,
+                        at,
+                        keys: vec![],
+                    });
+                }
+                for seat in self.seats.iter().filter(|s| Some(s.id) != except) {
+                    for keys in seat.keys.chunks(MAX_KEYS_PER_MESSAGE) {
+                        out.push(Say::Keys {
+                            racer: seat.id,
+                            keys: keys.to_vec(),
+                        });
+                    }
+                }
+                out
+            }
+            Phase::Lobby | Phase::Over => vec![],
+        }
     }
 
     /// `who` joins, given `resume` as the secret to come back with: a racer in the lobby
@@ -236,6 +272,8 @@ impl Room {
             let keys = seat.keys.clone();
             said.push((To::One(id), Say::Resume { seed, at, keys }));
         }
+        let others = self.so_far(now, Some(id));
+        said.extend(others.into_iter().map(|say| (To::One(id), say)));
         said.push((To::All, self.lobby()));
         Ok((id, said))
     }

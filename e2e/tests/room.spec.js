@@ -1,0 +1,208 @@
+// Live rooms: friends race through a room link, key by key, each on their own browser.
+// Every racer is a context of its own (its own storage, its own socket), all on the one
+// real server; the standing and the carets come from the keys the server passes on.
+import { test, expect, boot, mirror, onScreen, shot, humanGap, cli } from "./fixtures.js";
+
+/** A fresh browser context's page, its console errors gathered into `errors`. */
+async function newRacer(browser, errors) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(e.message));
+  return page;
+}
+
+/** A name no earlier run of the tests took: names are unique per server. */
+const unique = (name) => `${name}${Date.now().toString(36).slice(-5)}`;
+
+/** Links the game on `page` as `name`, from the menu. */
+async function link(page, name) {
+  await page.keyboard.press("l");
+  await onScreen(page, "link");
+  await page.keyboard.type(name);
+  await page.keyboard.press("Enter");
+  await onScreen(page, "menu");
+  await expect(page.locator("[data-mirror=notice]")).toHaveText(/^linked/);
+}
+
+/** The room's lines in the mirror. */
+async function room(page) {
+  return (await mirror(page, "room")).split("\n").filter((l) => l !== "");
+}
+
+/** Types `count` words off the mirror, about `gap` ms a key. */
+async function typeWords(page, count, gap = 35) {
+  for (let i = 0; i < count; i++) {
+    const [word] = (await mirror(page, "words")).split(" ");
+    if (!word) return;
+    for (const c of word) {
+      await page.keyboard.type(c);
+      await page.waitForTimeout(humanGap(gap));
+    }
+    await page.keyboard.type(" ");
+    await page.waitForTimeout(humanGap(gap));
+  }
+}
+
+/** `page`'s standing line: `1st of 2 · +0.8 s on bob`. */
+const standing = async (page) => (await room(page))[0] ?? "";
+
+/** Opens a room on `owner`'s menu (BLITZ 15s, the first item) and joins `others` to it by
+ * its link; returns the link. */
+async function gather(owner, others) {
+  await owner.keyboard.press("f");
+  await onScreen(owner, "room");
+  await expect(owner.locator("[data-mirror=share]")).toHaveText(/\?room=[0-9a-z]{8}$/);
+  const link = await mirror(owner, "share");
+  for (const page of others) {
+    await page.goto(link.replace(/^https?:\/\/[^/]+/, ""));
+    await onScreen(page, "room");
+  }
+  return link;
+}
+
+/** A room's results row of `name`: `1st · ada (you) · unranked: … · 92 wpm · 97.5% · <share>`. */
+function rowOf(lines, name) {
+  return lines.find((l) => /^(▸ | {2})\d+(st|nd|rd|th) · /.test(l) && l.includes(` ${name} `));
+}
+
+/** The results' rows, as anyone reads them: no `(you)`. */
+async function rows(page) {
+  const lines = await room(page);
+  return lines.filter((l) => /^(▸ | {2})\d+(st|nd|rd|th) · /.test(l)).map((l) => l.replace(" (you)", ""));
+}
+
+/** Checks that `row`'s numbers are what `typepper score` makes of the run it links. */
+async function matchesStoredRun(page, row) {
+  const share = row.match(/ · https?:\/\/\S+\/([0-9A-Za-z]+)$/);
+  expect(share, `a share link in ${row}`).toBeTruthy();
+  const bytes = await (await page.request.get(`/v1/runs/${share[1]}`)).body();
+  const score = cli(["score", "--json", "-"], bytes.toString("hex"));
+  const [, wpm, acc] = row.match(/ · (\d+ wpm) · ([\d.]+)%/);
+  expect(wpm).toBe(score.headline.text);
+  expect(Number(acc)).toBeCloseTo(score.accuracy, 2);
+}
+
+test("two browsers race through a room link: each sees the other's caret, the standing changes hands, a late friend watches, and both rounds are on both results", async ({
+  browser,
+  page,
+  consoleLog,
+}) => {
+  const errors = [];
+  const [ada, bob] = [unique("ada"), unique("bob")];
+  await boot(page);
+  await link(page, ada);
+  const other = await newRacer(browser, errors);
+  await boot(other);
+  await link(other, bob);
+  const roomLink = await gather(page, [other]);
+
+  // The lobby lists both, the owner first; the link is said for a screen reader.
+  await expect(page.locator("[data-mirror=room]")).toContainText(`${bob} · waiting`);
+  expect((await room(page))[1]).toBe(`link ${roomLink}`);
+  await expect(other.locator("[data-mirror=room]")).toContainText(`${ada} · owner · waiting`);
+  await shot(page, "room-lobby");
+  // Bob is ready; Ada starts it.
+  await other.keyboard.press("r");
+  await expect(page.locator("[data-mirror=room]")).toContainText(`${bob} · ready`);
+  await page.keyboard.press("Enter");
+  await expect(page.locator("[data-mirror=room]")).toContainText(/\n[123]\n/);
+  await shot(page, "room-countdown");
+  // No text before the count ends.
+  expect(await mirror(page, "words")).toBe("");
+  await onScreen(page, "playing");
+  await onScreen(other, "playing");
+  await expect(page.locator("[data-mirror=banner]")).toHaveText(/^ROOM [0-9a-z]{8} · BLITZ 15s$/);
+  // One text for both.
+  expect(await mirror(other, "words")).toBe(await mirror(page, "words"));
+
+  // Ada types three words while Bob waits: Ada leads, on both screens, and Bob's screen
+  // shows her caret ahead.
+  await typeWords(page, 3);
+  await expect.poll(() => standing(page)).toMatch(new RegExp(`^1st of 2 · \\+\\d+\\.\\d s on ${bob}$`));
+  await expect.poll(() => standing(other)).toMatch(new RegExp(`^2nd of 2 · \\+\\d+\\.\\d s to ${ada}$`));
+  await expect(other.locator("[data-mirror=room]")).toContainText(new RegExp(`${ada} leads you by \\d+ chars`));
+  await shot(other, "room-race-behind");
+
+  // A friend arrives after the start: watching, not racing, from the keys so far.
+  const late = await newRacer(browser, errors);
+  await late.goto(roomLink.replace(/^https?:\/\/[^/]+/, ""));
+  await onScreen(late, "room");
+  await late.keyboard.type("cat");
+  await late.keyboard.press("Enter");
+  await onScreen(late, "replay");
+  await expect.poll(() => standing(late)).toMatch(new RegExp(`^${ada} leads · 1st of 2`));
+
+  // Bob types faster and longer: the standing changes hands.
+  await typeWords(other, 7, 25);
+  await expect.poll(() => standing(other)).toMatch(new RegExp(`^1st of 2 · \\+\\d+\\.\\d s on ${ada}$`));
+  await expect.poll(() => standing(page)).toMatch(new RegExp(`^2nd of 2 · \\+\\d+\\.\\d s to ${bob}$`));
+  await expect.poll(() => standing(late)).toMatch(new RegExp(`^${bob} leads · 1st of 2`));
+  await shot(late, "room-spectator");
+
+  // The clock ends both rounds; the server's results come to all three.
+  for (const p of [page, other, late]) {
+    await expect(p.locator("[data-mirror=room]")).toContainText("the finishers, best first", { timeout: 30_000 });
+  }
+  await shot(page, "room-results");
+  const lines = await room(page);
+  const [first, second] = [rowOf(lines, bob), rowOf(lines, ada)];
+  expect(first, lines.join("\n")).toMatch(/^▸ 1st · /);
+  expect(second, lines.join("\n")).toMatch(/^ {2}2nd · /);
+  // Each racer's numbers are their stored run's.
+  await matchesStoredRun(page, first);
+  await matchesStoredRun(page, second);
+  // Both screens list the same rounds.
+  expect(await rows(other)).toEqual(await rows(page));
+  // Linked racers' rounds go to their history, with their links.
+  const history = await page.evaluate(() => localStorage.getItem("history"));
+  expect(history).toContain(first.includes("(you)") ? first.split(" ").pop() : second.split(" ").pop());
+
+  // Tab asks for a rematch: the same room, back in its lobby.
+  await page.waitForTimeout(1_100);
+  await page.keyboard.press("Tab");
+  await expect(page.locator("[data-mirror=room]")).toContainText(`${bob} · waiting`);
+  expect(errors).toEqual([]);
+});
+
+test("a racer who reloads mid-race comes back to their seat, with their keys, and finishes", async ({
+  browser,
+  page,
+  consoleLog,
+}) => {
+  const errors = [];
+  await boot(page);
+  const other = await newRacer(browser, errors);
+  // Neither is linked: each picks a name for the room.
+  await page.keyboard.press("f");
+  await onScreen(page, "room");
+  await page.keyboard.type("ada");
+  await page.keyboard.press("Enter");
+  await expect(page.locator("[data-mirror=share]")).toHaveText(/\?room=[0-9a-z]{8}$/);
+  const roomLink = (await mirror(page, "share")).replace(/^https?:\/\/[^/]+/, "");
+  await other.goto(roomLink);
+  await onScreen(other, "room");
+  await other.keyboard.type("bob");
+  await other.keyboard.press("Enter");
+  await expect(page.locator("[data-mirror=room]")).toContainText("bob · waiting");
+  await page.keyboard.press("Enter");
+  await onScreen(other, "playing");
+  // Ada starts too: a racer with no key 15 s after the text is out.
+  await typeWords(page, 1);
+
+  await typeWords(other, 4);
+  const typedBefore = await mirror(other, "words");
+  await expect.poll(() => standing(page)).toMatch(/^2nd of 2 · /);
+  await other.reload();
+  // Back in the race, where it was: the same words ahead, and still ahead of Ada.
+  await onScreen(other, "playing");
+  expect(await mirror(other, "words")).toBe(typedBefore);
+  await expect.poll(() => standing(other)).toMatch(/^1st of 2 · \+\d+\.\d s on ada$/);
+  await typeWords(other, 2);
+  await expect(other.locator("[data-mirror=room]")).toContainText("the finishers, best first", { timeout: 30_000 });
+  const lines = await room(other);
+  expect(lines.find((l) => l.includes("bob (you)"))).toMatch(/^▸ 1st · bob \(you\) · not stored: .* · \d+ wpm · [\d.]+%$/);
+  expect(lines.find((l) => l.includes("· ada ·"))).toMatch(/^ {2}2nd · ada · /);
+  await shot(other, "room-resumed-results");
+  expect(errors).toEqual([]);
+});
