@@ -19,6 +19,7 @@
 //! lines.
 
 mod dom;
+mod json;
 mod net;
 mod render;
 mod socket;

@@ -2,8 +2,10 @@
 
 use gloo_net::http::{Request, Response};
 
-use typepper_api::room::{Open, Opened};
-use typepper_api::{Board, BoardRow, IssuedSeed, NewPlayer, Player, SeedRequest};
+use typepper_api::room::Opened;
+use typepper_api::{Board, BoardRow, IssuedSeed, Player};
+
+use crate::json::{self, FromJs};
 use typepper_game::app::SubmitError;
 
 fn url(api: &str, path: &str) -> String {
@@ -72,25 +74,21 @@ pub async fn submit(api: &str, token: &str, body: &[u8]) -> Result<String, Submi
     }
 }
 
-/// `what`, read from the server's JSON `text`, or `what` with the reason. The browser's
-/// own `JSON.parse` reads it: a JSON parser in the wasm would cost a sixth of its size.
-fn json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T, String> {
-    let value = js_sys::JSON::parse(text).map_err(|_| format!("{what} (not JSON)"))?;
-    serde_wasm_bindgen::from_value(value).map_err(|e| format!("{what} ({e})"))
+/// `what`, read from the server's JSON `text` (by the browser's own `JSON.parse`), or
+/// `what` as the reason it isn't.
+fn json<T: FromJs>(text: &str, what: &str) -> Result<T, String> {
+    json::read(text).ok_or_else(|| what.to_owned())
 }
 
-/// POSTs `body` as JSON to `path` (as `token`'s player, if any) and reads the answer of
-/// status 201 as `what`; any other status gives the server's sentence.
-async fn post_json<T: serde::de::DeserializeOwned>(
+/// POSTs `body`, a JSON object's text, to `path` (as `token`'s player, if any) and reads
+/// the answer of status 201 as `what`; any other status gives the server's sentence.
+async fn post_json<T: FromJs>(
     api: &str,
     path: &str,
     token: Option<&str>,
-    body: &impl serde::Serialize,
+    body: String,
     what: &str,
 ) -> Result<T, String> {
-    let unwritten = |_| format!("{what}: the request can't be written");
-    let body = serde_wasm_bindgen::to_value(body).map_err(|_| unwritten(()))?;
-    let body = String::from(js_sys::JSON::stringify(&body).map_err(|_| unwritten(()))?);
     let mut request = Request::post(&url(api, path)).header("Content-Type", "application/json");
     if let Some(token) = token {
         request = request.header("Authorization", &format!("Bearer {token}"));
@@ -110,12 +108,12 @@ async fn post_json<T: serde::de::DeserializeOwned>(
 
 /// `POST <api>/v1/seeds` for `mode`: a seed to play a ranked round on, or why not.
 pub async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed, String> {
-    let body = SeedRequest { mode: mode.into() };
+    let body = json::object(&[("mode", Some(mode))]);
     post_json(
         api,
         "/v1/seeds",
         Some(token),
-        &body,
+        body,
         "the server's seed isn't one",
     )
     .await
@@ -123,18 +121,18 @@ pub async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed
 
 /// `POST <api>/v1/rooms` for `mode`: the room opened, or the server's sentence.
 pub async fn open_room(api: &str, mode: &str) -> Result<Opened, String> {
-    let body = Open { mode: mode.into() };
-    post_json(api, "/v1/rooms", None, &body, "the server's room isn't one").await
+    let body = json::object(&[("mode", Some(mode))]);
+    post_json(api, "/v1/rooms", None, body, "the server's room isn't one").await
 }
 
 /// `POST <api>/v1/players`: the new player, or the server's sentence.
 pub async fn link(api: &str, name: &str) -> Result<Player, String> {
-    let body = NewPlayer { name: name.into() };
+    let body = json::object(&[("name", Some(name))]);
     post_json(
         api,
         "/v1/players",
         None,
-        &body,
+        body,
         "the server's answer isn't a player",
     )
     .await

@@ -1,0 +1,369 @@
+//! The server's JSON, read and written by hand over the browser's own `JSON.parse` and
+//! `JSON.stringify`. serde's generic code for the same (through serde-wasm-bindgen) cost
+//! the wasm more than a tenth of its budget, float printing for its error messages
+//! among it. The test in this file checks each type both ways against serde's.
+
+use js_sys::{Array, JSON, Reflect};
+use wasm_bindgen::prelude::*;
+
+use typepper_api::room::{Ask, Finish, Key, Opened, Phase, Racer, Say, State};
+use typepper_api::{Board, BoardRow, IssuedSeed, Player};
+
+/// `s` as a JSON string, quoted and escaped by the browser.
+fn quoted(s: &str) -> String {
+    JSON::stringify(&JsValue::from_str(s)).map_or_else(|_| "\"\"".into(), String::from)
+}
+
+/// A JSON object of string fields, those given.
+pub fn object(fields: &[(&str, Option<&str>)]) -> String {
+    let fields: Vec<String> = fields
+        .iter()
+        .filter_map(|(k, v)| v.map(|v| format!("\"{k}\":{}", quoted(v))))
+        .collect();
+    format!("{{{}}}", fields.join(","))
+}
+
+/// A room client's message as its JSON text (docs/spec/rooms.md).
+pub fn ask(ask: &Ask) -> String {
+    match ask {
+        Ask::Hello {
+            name,
+            token,
+            resume,
+        } => {
+            let fields = [
+                ("name", name.as_deref()),
+                ("token", token.as_deref()),
+                ("resume", resume.as_deref()),
+            ];
+            format!("{{\"hello\":{}}}", object(&fields))
+        }
+        Ask::Ready => "\"ready\"".into(),
+        Ask::Start => "\"start\"".into(),
+        Ask::Rematch => "\"rematch\"".into(),
+        Ask::Leave => "\"leave\"".into(),
+        Ask::Keys(keys) => {
+            let keys: Vec<String> = keys.iter().map(|(t, op)| format!("[{t},{op}]")).collect();
+            format!("{{\"keys\":[{}]}}", keys.join(","))
+        }
+    }
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn text(v: &JsValue, key: &str) -> Option<String> {
+    get(v, key).as_string()
+}
+
+fn number(v: &JsValue) -> Option<u32> {
+    let n = v.as_f64()?;
+    (n >= 0.0 && n <= f64::from(u32::MAX) && n.fract() == 0.0).then_some(n as u32)
+}
+
+fn list<T>(v: &JsValue, item: impl Fn(&JsValue) -> Option<T>) -> Option<Vec<T>> {
+    let array: &Array = v.dyn_ref()?;
+    array.iter().map(|x| item(&x)).collect()
+}
+
+fn keys(v: &JsValue) -> Option<Vec<Key>> {
+    list(v, |k| Some((number(&get(k, "0"))?, number(&get(k, "1"))?)))
+}
+
+fn seed(v: &JsValue) -> Option<u64> {
+    v.as_string()?.parse().ok()
+}
+
+fn float(v: &JsValue) -> Option<f64> {
+    v.as_f64()
+}
+
+/// What the server sends, read from the browser's parse of it.
+pub trait FromJs: Sized {
+    /// The value, if `v` is one.
+    fn from_js(v: &JsValue) -> Option<Self>;
+}
+
+/// A `T` from its JSON text, or `None` if it is none.
+pub fn read<T: FromJs>(json: &str) -> Option<T> {
+    T::from_js(&JSON::parse(json).ok()?)
+}
+
+impl FromJs for Player {
+    fn from_js(v: &JsValue) -> Option<Player> {
+        Some(Player {
+            name: text(v, "name")?,
+            token: text(v, "token")?,
+        })
+    }
+}
+
+impl FromJs for IssuedSeed {
+    fn from_js(v: &JsValue) -> Option<IssuedSeed> {
+        Some(IssuedSeed {
+            mode: text(v, "mode")?,
+            seed: seed(&get(v, "seed"))?,
+            expires: text(v, "expires")?,
+        })
+    }
+}
+
+impl FromJs for Opened {
+    fn from_js(v: &JsValue) -> Option<Opened> {
+        Some(Opened {
+            code: text(v, "code")?,
+            link: text(v, "link")?,
+        })
+    }
+}
+
+impl FromJs for Board {
+    fn from_js(v: &JsValue) -> Option<Board> {
+        Some(Board {
+            mode: text(v, "mode")?,
+            title: text(v, "title")?,
+            unit: text(v, "unit")?,
+            month: text(v, "month")?,
+            rows: list(&get(v, "rows"), |r| {
+                Some(BoardRow {
+                    rank: number(&get(r, "rank"))?,
+                    name: text(r, "name")?,
+                    score: number(&get(r, "score"))?,
+                    wpm: float(&get(r, "wpm"))?,
+                    accuracy: float(&get(r, "accuracy"))?,
+                    run: text(r, "run")?,
+                    time: text(r, "time")?,
+                })
+            })?,
+        })
+    }
+}
+
+impl FromJs for Say {
+    fn from_js(v: &JsValue) -> Option<Say> {
+        say(v)
+    }
+}
+
+fn say(v: &JsValue) -> Option<Say> {
+    let object: &js_sys::Object = v.dyn_ref()?;
+    let tag = js_sys::Object::keys(object).get(0).as_string()?;
+    let body = get(v, &tag);
+    Some(match tag.as_str() {
+        "welcome" => Say::Welcome {
+            room: text(&body, "room")?,
+            mode: text(&body, "mode")?,
+            you: number(&get(&body, "you")),
+            resume: text(&body, "resume"),
+            owner: number(&get(&body, "owner"))?,
+        },
+        "lobby" => Say::Lobby {
+            phase: match text(&body, "phase")?.as_str() {
+                "lobby" => Phase::Lobby,
+                "countdown" => Phase::Countdown,
+                "racing" => Phase::Racing,
+                "over" => Phase::Over,
+                _ => return None,
+            },
+            racers: list(&get(&body, "racers"), |r| {
+                Some(Racer {
+                    id: number(&get(r, "id"))?,
+                    name: text(r, "name")?,
+                    state: match text(r, "state")?.as_str() {
+                        "waiting" => State::Waiting,
+                        "ready" => State::Ready,
+                        "typing" => State::Typing,
+                        "done" => State::Done,
+                        "gone" => State::Gone,
+                        "out" => State::Out,
+                        _ => return None,
+                    },
+                })
+            })?,
+        },
+        "countdown" => Say::Countdown(number(&body)?),
+        "go" => Say::Go(seed(&body)?),
+        "keys" => Say::Keys {
+            racer: number(&get(&body, "racer"))?,
+            keys: keys(&get(&body, "keys"))?,
+        },
+        "resume" => Say::Resume {
+            seed: seed(&get(&body, "seed"))?,
+            at: number(&get(&body, "at"))?,
+            keys: keys(&get(&body, "keys"))?,
+        },
+        "out" => Say::Out {
+            racer: number(&get(&body, "racer"))?,
+            why: text(&body, "why")?,
+        },
+        "results" => Say::Results(list(&body, |f| {
+            Some(Finish {
+                racer: number(&get(f, "racer"))?,
+                headline: text(f, "headline")?,
+                run: text(f, "run"),
+                share: text(f, "share"),
+                kept: text(f, "kept")?,
+            })
+        })?),
+        "refused" => Say::Refused(body.as_string()?),
+        _ => return None,
+    })
+}
+
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn serde_text<T: serde::Serialize>(value: &T) -> String {
+        let v = serde_wasm_bindgen::to_value(value).expect("serde writes it");
+        String::from(JSON::stringify(&v).expect("JSON writes it"))
+    }
+
+    #[wasm_bindgen_test]
+    fn every_room_message_reads_and_writes_as_serde_has_it() {
+        let says = [
+            Say::Welcome {
+                room: "k3fq7m2x".into(),
+                mode: "time:15".into(),
+                you: Some(2),
+                resume: Some("s3cr\"t".into()),
+                owner: 1,
+            },
+            Say::Welcome {
+                room: "k3fq7m2x".into(),
+                mode: "zen".into(),
+                you: None,
+                resume: None,
+                owner: 1,
+            },
+            Say::Lobby {
+                phase: Phase::Countdown,
+                racers: vec![
+                    Racer {
+                        id: 1,
+                        name: "ada".into(),
+                        state: State::Ready,
+                    },
+                    Racer {
+                        id: 2,
+                        name: "bob".into(),
+                        state: State::Gone,
+                    },
+                ],
+            },
+            Say::Countdown(3000),
+            Say::Go(u64::MAX - 7),
+            Say::Keys {
+                racer: 3,
+                keys: vec![(0, 99), (140, 0), (4_000_000_000, 1)],
+            },
+            Say::Resume {
+                seed: 12_345_678_901_234_567_890,
+                at: 5000,
+                keys: vec![],
+            },
+            Say::Out {
+                racer: 2,
+                why: "timing as even as a metronome".into(),
+            },
+            Say::Results(vec![
+                Finish {
+                    racer: 1,
+                    headline: "92 wpm".into(),
+                    run: Some("7Xf9qyuC".into()),
+                    share: Some("https://r.typepper.com/7Xf9qyuC".into()),
+                    kept: "unranked: …".into(),
+                },
+                Finish {
+                    racer: 2,
+                    headline: "31 words".into(),
+                    run: None,
+                    share: None,
+                    kept: "not stored: only a linked game's rounds are kept".into(),
+                },
+            ]),
+            Say::Refused("the race is over".into()),
+        ];
+        for say in says {
+            assert_eq!(read::<Say>(&serde_text(&say)), Some(say));
+        }
+        assert_eq!(read::<Say>("{\"nonsense\":1}"), None);
+        assert_eq!(read::<Say>("{\"countdown\":-1}"), None);
+        let asks = [
+            Ask::Hello {
+                name: Some("ada \"the\" first".into()),
+                token: None,
+                resume: Some("x".into()),
+            },
+            Ask::Hello {
+                name: None,
+                token: None,
+                resume: None,
+            },
+            Ask::Ready,
+            Ask::Start,
+            Ask::Keys(vec![(0, 99), (12, 0)]),
+            Ask::Keys(vec![]),
+            Ask::Rematch,
+            Ask::Leave,
+        ];
+        for a in asks {
+            assert_eq!(ask(&a), serde_text(&a));
+        }
+    }
+}
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod answers {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    fn serde_text<T: serde::Serialize>(value: &T) -> String {
+        let v = serde_wasm_bindgen::to_value(value).expect("serde writes it");
+        String::from(JSON::stringify(&v).expect("JSON writes it"))
+    }
+
+    #[wasm_bindgen_test]
+    fn the_server_s_answers_read_as_serde_reads_them() {
+        let player = Player {
+            name: "ada".into(),
+            token: "t0k\"en".into(),
+        };
+        assert_eq!(read::<Player>(&serde_text(&player)), Some(player));
+        let seed = IssuedSeed {
+            mode: "time:15".into(),
+            seed: u64::MAX - 1,
+            expires: "2026-12-03T12:00:00Z".into(),
+        };
+        assert_eq!(read::<IssuedSeed>(&serde_text(&seed)), Some(seed));
+        let opened = Opened {
+            code: "k3fq7m2x".into(),
+            link: "https://typepper.com/?room=k3fq7m2x".into(),
+        };
+        assert_eq!(read::<Opened>(&serde_text(&opened)), Some(opened));
+        let board = Board {
+            mode: "time:15".into(),
+            title: "BLITZ 15s".into(),
+            unit: "wpm".into(),
+            month: "2026-12".into(),
+            rows: vec![BoardRow {
+                rank: 1,
+                name: "ada".into(),
+                score: 108,
+                wpm: 108.4,
+                accuracy: 97.25,
+                run: "7Xf9qyuC".into(),
+                time: "2026-12-02T10:00:00Z".into(),
+            }],
+        };
+        assert_eq!(read::<Board>(&serde_text(&board)), Some(board));
+        assert_eq!(read::<Player>("{\"name\":\"ada\"}"), None);
+        assert_eq!(
+            object(&[("name", Some("a\"b")), ("token", None)]),
+            serde_text(&typepper_api::NewPlayer { name: "a\"b".into() })
+        );
+    }
+}
