@@ -269,8 +269,8 @@ impl Exit {
     }
 }
 
-/// A `u64` as a decimal string.
-mod decimal {
+/// A `u64` as a decimal string: JavaScript's numbers would round a seed.
+pub(crate) mod decimal {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
 
     pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {

@@ -39,6 +39,22 @@ pub fn is_code(code: &str) -> bool {
     code.len() == CODE_LEN && code.bytes().all(|b| ALPHABET.contains(&b))
 }
 
+/// `POST /v1/rooms`'s body: the mode to race.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Open {
+    /// The mode's key: `time:15`.
+    pub mode: String,
+}
+
+/// `POST /v1/rooms`'s answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opened {
+    /// The room's code.
+    pub code: String,
+    /// The game's link to it: `https://typepper.com/?room=k3fq7m2x`.
+    pub link: String,
+}
+
 /// What a client says.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -157,8 +173,9 @@ pub enum Say {
     },
     /// The text comes in this many ms.
     Countdown(u32),
-    /// The text: every round starts now, on this seed, in the room's mode.
-    Go(u64),
+    /// The text: every round starts now, on this seed, in the room's mode. The seed
+    /// crosses as a decimal string, as an issued seed does.
+    Go(#[serde(with = "crate::decimal")] u64),
     /// A racer's keys, as the server took them.
     Keys {
         /// Whose.
@@ -168,7 +185,8 @@ pub enum Say {
     },
     /// Back after a lost connection: the round is this far along and these keys were yours.
     Resume {
-        /// The round's seed.
+        /// The round's seed, a decimal string.
+        #[serde(with = "crate::decimal")]
         seed: u64,
         /// The round time now, in ms.
         at: u32,

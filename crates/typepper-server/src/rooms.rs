@@ -29,7 +29,7 @@ use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::mpsc;
-use typepper_api::room::{ALPHABET, Ask, CODE_LEN, Phase, Say, is_code};
+use typepper_api::room::{ALPHABET, Ask, CODE_LEN, Open, Opened, Phase, Say, is_code};
 use typepper_engine::Mode;
 
 use self::room::{Joiner, Room, Said, To};
@@ -193,22 +193,6 @@ impl Inner {
             }
         }
     }
-}
-
-/// `POST /v1/rooms`'s body.
-#[derive(serde::Deserialize)]
-pub struct Open {
-    /// The mode's key: `time:15`.
-    pub mode: String,
-}
-
-/// `POST /v1/rooms`'s answer.
-#[derive(serde::Serialize)]
-pub struct Opened {
-    /// The room's code.
-    pub code: String,
-    /// The game's link to it.
-    pub link: String,
 }
 
 /// `POST /v1/rooms`: opens a room for a mode.
@@ -657,7 +641,7 @@ async fn join(
     if id.is_none()
         && let Some(c) = inner.conns.last()
     {
-        for say in inner.room.greeting() {
+        for say in inner.room.greeting(now) {
             if let Ok(text) = serde_json::to_string(&say) {
                 let _ = c.tx.try_send(text.into());
             }

@@ -174,9 +174,45 @@ impl Room {
         }
     }
 
-    /// What a spectator is told on joining: the room, and who is in it.
-    pub fn greeting(&self) -> [Say; 2] {
-        [self.welcome(None), self.lobby()]
+    /// What a spectator is told on joining at `now`: the room, who is in it, and where
+    /// the race is, with every racer's keys so far, so that it watches from the start.
+    pub fn greeting(&self, now: u64) -> Vec<Say> {
+        let mut out = vec![self.welcome(None), self.lobby()];
+        out.extend(self.so_far(now, None));
+        out
+    }
+
+    /// Where the race is at `now`, for a connection arriving late: the countdown left, or
+    /// the round time with every racer's keys but `except`'s (whose own come in its
+    /// [`Say::Resume`]), a message's worth at a time.
+    fn so_far(&self, now: u64, except: Option<u32>) -> Vec<Say> {
+        match self.phase {
+            Phase::Countdown => {
+                let left = self.go_at.saturating_sub(now);
+                vec![Say::Countdown(u32::try_from(left).unwrap_or(COUNTDOWN_MS))]
+            }
+            Phase::Racing => {
+                let mut out = vec![];
+                if except.is_none() {
+                    let (seed, at) = (self.seed, self.round_time(now));
+                    out.push(Say::Resume {
+                        seed,
+                        at,
+                        keys: vec![],
+                    });
+                }
+                for seat in self.seats.iter().filter(|s| Some(s.id) != except) {
+                    for keys in seat.keys.chunks(MAX_KEYS_PER_MESSAGE) {
+                        out.push(Say::Keys {
+                            racer: seat.id,
+                            keys: keys.to_vec(),
+                        });
+                    }
+                }
+                out
+            }
+            Phase::Lobby | Phase::Over => vec![],
+        }
     }
 
     /// `who` joins, given `resume` as the secret to come back with: a racer in the lobby
@@ -236,6 +272,8 @@ impl Room {
             let keys = seat.keys.clone();
             said.push((To::One(id), Say::Resume { seed, at, keys }));
         }
+        let others = self.so_far(now, Some(id));
+        said.extend(others.into_iter().map(|say| (To::One(id), say)));
         said.push((To::All, self.lobby()));
         Ok((id, said))
     }
@@ -599,6 +637,57 @@ mod tests {
         let (_, score) = synth(Mode::BLITZ_15, 42, &typist).play().unwrap();
         assert_eq!(rows[0].finish.headline, score.headline().to_string());
         assert_eq!(rows[0].replay.play().unwrap().1, score);
+    }
+
+    #[test]
+    fn a_late_spectator_and_a_racer_back_get_the_race_so_far() {
+        let (mut room, go) = racing();
+        let keys = typed(&room, 90);
+        let (ada, grace) = (&keys[..70], &keys[..10]);
+        for chunk in ada.chunks(8) {
+            let last = u64::from(chunk.last().unwrap().0);
+            room.keys(1, chunk, go + last + 30).unwrap();
+        }
+        let late = go + u64::from(ada.last().unwrap().0) + 40;
+        room.keys(2, grace, late).unwrap();
+        // A spectator: the round time, then each racer's keys, a message's worth at a time.
+        let greeting = room.greeting(late);
+        let keys_of = |said: &[Say], racer: u32| -> Vec<Key> {
+            said.iter()
+                .filter_map(|s| match s {
+                    Say::Keys { racer: r, keys } if *r == racer => Some(keys.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .collect()
+        };
+        let at = u32::try_from(late - go).unwrap();
+        assert!(greeting.contains(&Say::Resume {
+            seed: 42,
+            at,
+            keys: vec![]
+        }));
+        assert_eq!(keys_of(&greeting, 1), ada);
+        assert_eq!(keys_of(&greeting, 2), grace);
+        assert!(greeting.iter().all(|s| match s {
+            Say::Keys { keys, .. } => keys.len() <= MAX_KEYS_PER_MESSAGE,
+            _ => true,
+        }));
+        // Grace's connection drops and comes back: her own keys in the resume, ada's after.
+        room.disconnect(2, late);
+        let (_, said) = room.resume("sg", late + 500).unwrap();
+        let to_her: Vec<Say> = said
+            .into_iter()
+            .filter(|(to, _)| *to == To::One(2))
+            .map(|(_, s)| s)
+            .collect();
+        assert!(to_her.contains(&Say::Resume {
+            seed: 42,
+            at: at + 500,
+            keys: grace.to_vec()
+        }));
+        assert_eq!(keys_of(&to_her, 1), ada);
+        assert!(keys_of(&to_her, 2).is_empty());
     }
 
     #[test]
