@@ -77,15 +77,12 @@ async fn request(srv: &Running, method: &str, path: &str, body: &str) -> (u16, S
 async fn room(srv: &Running, mode: &str) -> String {
     let (status, body) = open(srv, mode).await;
     assert_eq!(status, 201, "{body}");
-    let opened: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let opened: typepper_api::room::Opened = serde_json::from_str(&body).unwrap();
     assert_eq!(
-        opened["link"].as_str().unwrap(),
-        format!(
-            "http://typepper.test/?room={}",
-            opened["code"].as_str().unwrap()
-        )
+        opened.link,
+        format!("http://typepper.test/?room={}", opened.code)
     );
-    opened["code"].as_str().unwrap().to_owned()
+    opened.code
 }
 
 async fn connect(srv: &Running, code: &str) -> Socket {

@@ -1321,8 +1321,8 @@ fn a_linked_key_races_a_live_room_line_by_line() {
     ada.ok("v1 link roomada", b"");
     let (status, opened) = server.http("POST", "/v1/rooms", br#"{"mode":"zen"}"#);
     assert_eq!(status, 201, "{}", text(&opened));
-    let opened: serde_json::Value = serde_json::from_slice(&opened).unwrap();
-    let code = opened["code"].as_str().unwrap();
+    let opened: typepper_api::room::Opened = serde_json::from_slice(&opened).unwrap();
+    let code = &opened.code;
 
     let mut child = ada
         .command(&format!("v1 room {code}"))

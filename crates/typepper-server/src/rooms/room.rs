@@ -640,6 +640,57 @@ mod tests {
     }
 
     #[test]
+    fn a_late_spectator_and_a_racer_back_get_the_race_so_far() {
+        let (mut room, go) = racing();
+        let keys = typed(&room, 90);
+        let (ada, grace) = (&keys[..70], &keys[..10]);
+        for chunk in ada.chunks(8) {
+            let last = u64::from(chunk.last().unwrap().0);
+            room.keys(1, chunk, go + last + 30).unwrap();
+        }
+        let late = go + u64::from(ada.last().unwrap().0) + 40;
+        room.keys(2, grace, late).unwrap();
+        // A spectator: the round time, then each racer's keys, a message's worth at a time.
+        let greeting = room.greeting(late);
+        let keys_of = |said: &[Say], racer: u32| -> Vec<Key> {
+            said.iter()
+                .filter_map(|s| match s {
+                    Say::Keys { racer: r, keys } if *r == racer => Some(keys.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .collect()
+        };
+        let at = u32::try_from(late - go).unwrap();
+        assert!(greeting.contains(&Say::Resume {
+            seed: 42,
+            at,
+            keys: vec![]
+        }));
+        assert_eq!(keys_of(&greeting, 1), ada);
+        assert_eq!(keys_of(&greeting, 2), grace);
+        assert!(greeting.iter().all(|s| match s {
+            Say::Keys { keys, .. } => keys.len() <= MAX_KEYS_PER_MESSAGE,
+            _ => true,
+        }));
+        // Grace's connection drops and comes back: her own keys in the resume, ada's after.
+        room.disconnect(2, late);
+        let (_, said) = room.resume("sg", late + 500).unwrap();
+        let to_her: Vec<Say> = said
+            .into_iter()
+            .filter(|(to, _)| *to == To::One(2))
+            .map(|(_, s)| s)
+            .collect();
+        assert!(to_her.contains(&Say::Resume {
+            seed: 42,
+            at: at + 500,
+            keys: grace.to_vec()
+        }));
+        assert_eq!(keys_of(&to_her, 1), ada);
+        assert!(keys_of(&to_her, 2).is_empty());
+    }
+
+    #[test]
     fn a_key_claimed_before_it_could_have_been_sent_puts_its_racer_out() {
         let (mut room, go) = racing();
         let said = room.keys(1, &[(500, 'a' as u32 + 2)], go + 200).unwrap();
