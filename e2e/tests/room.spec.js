@@ -134,11 +134,13 @@ test("two browsers race through a room link: each sees the other's caret, the st
   await expect.poll(() => standing(late)).toMatch(new RegExp(`^${ada} leads · 1st of 2`));
 
   // Bob types faster and longer: the standing changes hands.
-  await typeWords(other, 7, 25);
+  await typeWords(other, 9, 25);
   await expect.poll(() => standing(other)).toMatch(new RegExp(`^1st of 2 · \\+\\d+\\.\\d s on ${ada}$`));
   await expect.poll(() => standing(page)).toMatch(new RegExp(`^2nd of 2 · \\+\\d+\\.\\d s to ${bob}$`));
   await expect.poll(() => standing(late)).toMatch(new RegExp(`^${bob} leads · 1st of 2`));
   await shot(late, "room-spectator");
+  // Ada types on, still behind, so that her round is long enough to keep.
+  await typeWords(page, 3);
 
   // The clock ends both rounds; the server's results come to all three.
   for (const p of [page, other, late]) {

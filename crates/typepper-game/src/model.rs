@@ -1361,9 +1361,10 @@ impl App {
                     .as_ref()
                     .and_then(|r| r.scored(f.racer))
                     .map_or(f.headline.clone(), |(_, s)| {
+                        // The mode is the title's: each row says the racer's own numbers.
                         format!(
                             "{} · {}%",
-                            headline(&s),
+                            s.headline(),
                             Decimal(s.accuracy_x100.into())
                         )
                     });

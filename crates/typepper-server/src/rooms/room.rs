@@ -58,6 +58,8 @@ pub struct Seat {
     keys: Vec<Key>,
     /// A connection holds the seat.
     connected: bool,
+    /// Why their finished round is too small to store, though it stands in the results.
+    unkept: Option<String>,
 }
 
 impl Seat {
@@ -237,6 +239,7 @@ impl Room {
             round: None,
             keys: vec![],
             connected: true,
+            unkept: None,
         });
         let seat = self.seats.last();
         let said = vec![(To::One(id), self.welcome(seat)), (To::All, self.lobby())];
@@ -388,6 +391,7 @@ impl Room {
             seat.state = State::Waiting;
             seat.round = None;
             seat.keys.clear();
+            seat.unkept = None;
         }
         if !self.seats.iter().any(|s| Some(s.id) == self.owner) {
             self.owner = self.seats.first().map(|s| s.id);
@@ -457,10 +461,15 @@ impl Room {
             let Some(round) = &seat.round else { continue };
             let typing = matches!(seat.state, State::Typing | State::Gone);
             if typing && round.is_over(at) {
-                // The same checks as a submission's: a round no person types is out.
+                // The same checks as a submission's: a round no person types is out; one
+                // too small to keep still finished, and says why it is not stored.
                 seat.state = match judge(round) {
                     Ok(()) => State::Done,
-                    Err(why) => {
+                    Err(Refusal::Small(why)) => {
+                        seat.unkept = Some(why);
+                        State::Done
+                    }
+                    Err(Refusal::Cheat(why)) => {
                         said.push((
                             To::All,
                             Say::Out {
@@ -514,9 +523,15 @@ impl Room {
                     headline: score.headline().to_string(),
                     run: None,
                     share: None,
-                    kept: "not stored: only a linked game's rounds are kept".into(),
+                    kept: format!(
+                        "not stored: {}",
+                        seat.unkept
+                            .as_deref()
+                            .unwrap_or("only a linked game's rounds are kept")
+                    ),
                 },
-                player: seat.who.player,
+                // Nothing to store of a round too small to keep.
+                player: seat.who.player.filter(|_| seat.unkept.is_none()),
                 replay: round.replay(),
             })
             .collect()
@@ -530,9 +545,17 @@ impl Room {
     }
 }
 
-/// A finished round judged as a submission of it would be: too short, too fast, timing
-/// no person produces. The refusal's sentence, if any.
-fn judge(round: &Round) -> Result<(), String> {
+/// Why a finished round is not kept.
+enum Refusal {
+    /// Too little of it to store (too short, too few keys, nothing scored): a person's
+    /// round all the same.
+    Small(String),
+    /// Timing or speed no person produces, or a round the rules refuse.
+    Cheat(String),
+}
+
+/// A finished round judged as a submission of it would be.
+fn judge(round: &Round) -> Result<(), Refusal> {
     let replay = round.replay();
     let bytes = replay.encode();
     let claim = round.score().map_or(0, |s| s.headline().value);
@@ -541,9 +564,18 @@ fn judge(round: &Round) -> Result<(), String> {
         replay,
         bytes: &bytes,
     };
-    crate::submit::judge(&entry)
-        .map(drop)
-        .map_err(|e| e.to_string())
+    crate::submit::judge(&entry).map(drop).map_err(|e| {
+        use crate::refusal::Refusal as Why;
+        let small = matches!(
+            e,
+            Why::TooLittle { .. } | Why::TooShort | Why::DidNothing { .. } | Why::ScoresNothing(_)
+        );
+        if small {
+            Refusal::Small(e.to_string())
+        } else {
+            Refusal::Cheat(e.to_string())
+        }
+    })
 }
 
 #[cfg(test)]
@@ -637,6 +669,32 @@ mod tests {
         let (_, score) = synth(Mode::BLITZ_15, 42, &typist).play().unwrap();
         assert_eq!(rows[0].finish.headline, score.headline().to_string());
         assert_eq!(rows[0].replay.play().unwrap().1, score);
+    }
+
+    #[test]
+    fn a_round_too_small_to_keep_is_a_finish_that_is_not_stored() {
+        let (mut room, go) = racing();
+        let keys = typed(&room, 60);
+        // ada types the round through; grace, one word, then nothing.
+        for chunk in keys.chunks(8) {
+            let last = u64::from(chunk.last().unwrap().0);
+            room.keys(1, chunk, go + last + 30).unwrap();
+        }
+        room.keys(2, &keys[..6], go + 2_000).unwrap();
+        let said = room.tick(go + 16_000);
+        assert!(!said.iter().any(|(_, s)| matches!(s, Say::Out { .. })));
+        assert_eq!(room.phase(), Phase::Over);
+        let rows = room.finished();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].finish.racer, 2);
+        assert!(
+            rows[1]
+                .finish
+                .kept
+                .starts_with("not stored: too little typing to keep"),
+            "{}",
+            rows[1].finish.kept
+        );
     }
 
     #[test]
