@@ -12,8 +12,8 @@
 //! (offline, not linked, or watching someone's round and playing it yourself) a round is
 //! played on a seed of the game's own, and the server keeps it unranked.
 
-pub use typepper_api::{BoardRow, Player};
 use typepper_api::room::Ask;
+pub use typepper_api::{BoardRow, Player};
 use typepper_api::{IssuedSeed, Line, RANKED_BEST, Ranked, Utc};
 use typepper_engine::rng::Rng;
 use typepper_engine::{Drill, Mode, Op, Replay, Round, Score, hex};

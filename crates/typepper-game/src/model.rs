@@ -19,8 +19,8 @@ pub use crate::chart::Chart;
 pub use crate::palette::Tone;
 use crate::race::{self, Lead};
 use crate::room;
-use typepper_api::room::{Phase, State};
 use crate::zone::{Zone, local_time};
+use typepper_api::room::{Phase, State};
 
 /// How many words before the current one the play model carries: more than two lines of
 /// the widest layout, so that a renderer can keep the lines it scrolled past on screen.
@@ -1073,9 +1073,10 @@ impl App {
             Screen::Room(live) => match &live.race {
                 Some(race) if live.results.is_none() => {
                     let play = self.room_race(live, race, now);
-                    let zen = live.mode == Mode::Zen && live.mine().is_some_and(|m| {
-                        !m.round.is_over(app::ms_since(race.origin, now))
-                    });
+                    let zen = live.mode == Mode::Zen
+                        && live
+                            .mine()
+                            .is_some_and(|m| !m.round.is_over(app::ms_since(race.origin, now)));
                     if let Some(note) = &live.note {
                         notice = Some(note.clone());
                     }
@@ -1111,7 +1112,10 @@ impl App {
                     const RACE: Tap = tap("race", Key::Char('g'));
                     let owner = live.you.is_some() && live.you == Some(live.owner);
                     let (hints, taps): (_, &[Tap]) = if live.naming.is_some() {
-                        ("3 to 20 letters, digits, _ or - · enter join · esc back", &[JOIN, BACK])
+                        (
+                            "3 to 20 letters, digits, _ or - · enter join · esc back",
+                            &[JOIN, BACK],
+                        )
                     } else if live.results.is_some() {
                         (
                             "tab rematch · ↑↓ pick · enter watch · g race · c copy link · esc leave",
@@ -1304,7 +1308,11 @@ impl App {
         play.lead = place(me).map(|at| {
             let of = order.len();
             // Against the one just ahead; the leader, against the one just behind.
-            let other = if at == 0 { order.get(1) } else { order.get(at - 1) };
+            let other = if at == 0 {
+                order.get(1)
+            } else {
+                order.get(at - 1)
+            };
             let mut line = format!("{} of {of}", ordinal(at + 1));
             let mut tone = Tone::Even;
             if let Some(&(other, _)) = other
@@ -1356,18 +1364,13 @@ impl App {
         }
         if let Some(finishes) = &live.results {
             for (i, f) in finishes.iter().enumerate() {
-                let score = live
-                    .race
-                    .as_ref()
-                    .and_then(|r| r.scored(f.racer))
-                    .map_or(f.headline.clone(), |(_, s)| {
+                let score = live.race.as_ref().and_then(|r| r.scored(f.racer)).map_or(
+                    f.headline.clone(),
+                    |(_, s)| {
                         // The mode is the title's: each row says the racer's own numbers.
-                        format!(
-                            "{} · {}%",
-                            s.headline(),
-                            Decimal(s.accuracy_x100.into())
-                        )
-                    });
+                        format!("{} · {}%", s.headline(), Decimal(s.accuracy_x100.into()))
+                    },
+                );
                 let you = live.you == Some(f.racer);
                 rows.push(RoomRow {
                     place: ordinal(i + 1),
@@ -1422,7 +1425,8 @@ impl App {
                 (_, None) if !live.connected => "joining…".into(),
                 (_, None) => "you are watching: the race shows when it starts".into(),
                 (_, Some(you)) if you == live.owner => {
-                    "enter starts the race, or it starts once everyone is ready: send the link".into()
+                    "enter starts the race, or it starts once everyone is ready: send the link"
+                        .into()
                 }
                 _ => format!("waiting for {owner} to start, or for everyone to be ready"),
             };

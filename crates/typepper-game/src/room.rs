@@ -244,7 +244,12 @@ impl Live {
             .iter()
             .filter(|r| r.state != State::Out)
             .map(|r| r.id);
-        self.race = Some(Race::new(self.mode, seed, now, ids.collect::<Vec<_>>().into_iter()));
+        self.race = Some(Race::new(
+            self.mode,
+            seed,
+            now,
+            ids.collect::<Vec<_>>().into_iter(),
+        ));
         self.go_at = None;
         self.phase = Phase::Racing;
     }
@@ -352,7 +357,10 @@ impl App {
     /// The name prompt, with the name this game last raced under.
     fn naming(&self) -> Naming {
         Naming {
-            name: self.room_seat.as_ref().map_or_else(String::new, |s| s.name.clone()),
+            name: self
+                .room_seat
+                .as_ref()
+                .map_or_else(String::new, |s| s.name.clone()),
             error: None,
         }
     }
@@ -436,7 +444,10 @@ impl App {
         let tries = live.retry.map_or(RETRIES, |(_, left)| left);
         if comes_back && tries > 0 {
             live.retry = Some((now.mono + RETRY_MS, tries));
-            live.note = Some((format!("connection lost ({why}): coming back…"), Tone::Wrong));
+            live.note = Some((
+                format!("connection lost ({why}): coming back…"),
+                Tone::Wrong,
+            ));
         } else if was || live.results.is_none() {
             live.retry = None;
             live.note = Some((format!("the room's connection closed: {why}"), Tone::Wrong));

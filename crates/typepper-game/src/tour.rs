@@ -266,8 +266,142 @@ pub fn stops() -> Vec<Stop> {
     tour.see("boards, rows");
     tour.key(Key::Escape);
 
+    room(&mut tour);
+
     // A replay that isn't one, said on the menu.
     let _ = tour.app.race_bytes(b"nope", None);
     tour.see("menu, a notice");
     tour.stops
+}
+
+/// A live room, as the server's messages would have it: naming yourself for it, its
+/// lobby and countdown, a race against two others, and its results.
+fn room(tour: &mut Tour) {
+    use typepper_api::room::{Finish, Opened, Phase, Racer, Say, State};
+
+    // A game never linked names itself for a room; the tour's game is linked, so a
+    // second game shows the prompt.
+    let mut guest = Tour {
+        app: App::new(9, &Stored::default(), None).0,
+        t: 0.0,
+        stops: vec![],
+    };
+    guest.char('f');
+    guest.app.text("grace", guest.now());
+    guest.see("room, naming yourself");
+    tour.stops.append(&mut guest.stops);
+
+    let code = "k3fq7m2x";
+    tour.char('f');
+    let opened = Opened {
+        code: code.into(),
+        link: format!("https://typepper.test/?room={code}"),
+    };
+    tour.app.room_opened(Ok(opened));
+    tour.app.room_connected();
+    let say = |tour: &mut Tour, say: Say| {
+        tour.app.room_said(say, tour.now());
+    };
+    let welcome = Say::Welcome {
+        room: code.into(),
+        mode: "time:15".into(),
+        you: Some(1),
+        resume: Some("s3cr3t".into()),
+        owner: 1,
+    };
+    say(tour, welcome);
+    let lobby = |phase, states: [State; 3]| Say::Lobby {
+        phase,
+        racers: ["xada", "grace", "linus"]
+            .into_iter()
+            .zip(states)
+            .zip(1..)
+            .map(|((name, state), id)| Racer {
+                id,
+                name: name.into(),
+                state,
+            })
+            .collect(),
+    };
+    say(
+        tour,
+        lobby(Phase::Lobby, [State::Waiting, State::Ready, State::Gone]),
+    );
+    tour.see("room, lobby");
+    say(tour, Say::Countdown(3_000));
+    tour.wait(1_000.0);
+    tour.see("room, countdown");
+    tour.wait(2_000.0);
+    say(tour, Say::Go(42));
+    let go = tour.t;
+    say(
+        tour,
+        lobby(Phase::Racing, [State::Typing, State::Typing, State::Typing]),
+    );
+    tour.type_words(3);
+    // Grace ahead, linus behind: their keys so far, as the server passes them on.
+    let keys = |wpm| {
+        let typist = Typist {
+            wpm,
+            ..Typist::default()
+        };
+        let replay = synth(Mode::BLITZ_15, 42, &typist);
+        let keys = replay
+            .timeline()
+            .filter_map(|(t, op)| Some((t?, op.code())));
+        keys.collect::<Vec<_>>()
+    };
+    let (grace, linus) = (keys(120), keys(20));
+    let now = (tour.t - go) as u32;
+    let so_far = |keys: &[typepper_api::room::Key]| keys.iter().take_while(|k| k.0 <= now).count();
+    let (g, l) = (so_far(&grace), so_far(&linus));
+    say(
+        tour,
+        Say::Keys {
+            racer: 2,
+            keys: grace[..g].to_vec(),
+        },
+    );
+    say(
+        tour,
+        Say::Keys {
+            racer: 3,
+            keys: linus[..l].to_vec(),
+        },
+    );
+    tour.see("playing, a room's race");
+    // Grace types on to the end of her round; linus stops.
+    say(
+        tour,
+        Say::Keys {
+            racer: 2,
+            keys: grace[g..].to_vec(),
+        },
+    );
+    tour.wait(16_000.0);
+    let finish = |racer, headline: &str, share: Option<&str>, kept: &str| Finish {
+        racer,
+        headline: headline.into(),
+        run: share.map(|_| "abcdEFGH".into()),
+        share: share.map(str::to_owned),
+        kept: kept.into(),
+    };
+    let finishes = vec![
+        finish(
+            2,
+            "120 wpm",
+            None,
+            "not stored: only a linked game's rounds are kept",
+        ),
+        finish(
+            1,
+            "9 wpm",
+            Some("http://typepper.test/r/abcdEFGH"),
+            "unranked: a room's seed is not issued to each racer",
+        ),
+    ];
+    say(tour, Say::Results(finishes));
+    tour.see("room, results");
+    tour.wait(2_000.0);
+    tour.key(Key::Escape);
 }

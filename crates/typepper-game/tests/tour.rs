@@ -21,6 +21,7 @@ fn the_tour_stops_at_every_screen_it_names() {
         Kind::Link,
         Kind::Boards,
         Kind::Keys,
+        Kind::Room,
     ] {
         assert!(stops.iter().any(|s| s.model.kind == kind), "{kind:?}");
     }
@@ -51,6 +52,11 @@ fn every_stop_shows_what_it_names() {
         ("results, HOT PURSUIT from lv20", "100 CAROLINA REAPER"),
         ("results, HOT PURSUIT from lv20", "reached | lv"),
         ("results, an hour of ZEN", "time | 3600.0 s"),
+        ("room, naming yourself", "grace"),
+        ("room, lobby", "grace | ready"),
+        ("room, countdown", "| 2 |"),
+        ("playing, a room's race", "to grace"),
+        ("room, results", "1st | grace"),
     ] {
         assert!(words(name).contains(says), "{name}: {}", words(name));
     }

@@ -307,15 +307,13 @@ impl Shell {
                 }
                 Effect::Copy(text) => copy(&text),
                 Effect::RoomSay(_) | Effect::LeaveRoom => {}
-                Effect::OpenRoom(_) | Effect::JoinRoom(_) => queue.extend(
-                    Answer::NoRooms.apply(
-                        app,
-                        Now {
-                            mono: 0.0,
-                            unix_ms: unix_ms(),
-                        },
-                    ),
-                ),
+                Effect::OpenRoom(_) | Effect::JoinRoom(_) => queue.extend(Answer::NoRooms.apply(
+                    app,
+                    Now {
+                        mono: 0.0,
+                        unix_ms: unix_ms(),
+                    },
+                )),
                 request => match &self.remote {
                     Some(remote) => remote.send(request, self.tx.clone()),
                     // No server: answered at once, as a request that could not go out.

@@ -11,8 +11,8 @@ use ratatui::widgets::{Axis, Block, Borders, Dataset, GraphType, Paragraph, Wrap
 use typepper_engine::{CharState, Tier};
 use typepper_game::layout::{self, LINES, Scroll};
 use typepper_game::model::{
-    Boards, Body, Chart, History, Keys, Link, Menu, Model, Play, Race, Results, Room, Stat, Tone,
-    WORDMARK,
+    Boards, Body, Chart, History, Keys, Link, Menu, Model, Play, Race, Results, Room, RoomRow,
+    Stat, Tone, WORDMARK,
 };
 
 /// The widest the text of a round is laid out, in columns: wider lines are hard to read.
@@ -731,27 +731,46 @@ fn draw_room(frame: &mut Frame, area: Rect, r: &Room, p: &Palette) {
         frame.set_cursor_position(Position::new(x.min(col.right()), col.y + row as u16));
     }
     let rows_area = below(col, head);
+    // Four columns where they fit, as the browser draws them; else two lines a row: the
+    // place, the name and the score, then the state under the name.
+    let widest = |cell: fn(&RoomRow) -> &str| {
+        let width = r.rows.iter().map(|row| cell(row).chars().count()).max();
+        width.unwrap_or(0) + 2
+    };
+    let (place, name) = (widest(|r| &r.place), widest(|r| &r.name));
+    let (state, score) = (widest(|r| &r.state), widest(|r| &r.score));
     let w = usize::from(col.width);
+    let one_line = 2 + place + name + state + score <= w;
     let picked = r.selected.unwrap_or(usize::MAX);
-    let rows = r
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let mark = if i == picked { "▸ " } else { "  " };
-            let name_w = w.saturating_sub(2 + 5 + 24 + 20).max(8);
-            Line::from(vec![
-                p.span(format!("{mark}{:<4} ", row.place), Tone::Dim),
-                p.span(format!("{:<name_w$} ", row.name), row.tone),
-                p.span(format!("{:<23} ", row.state), Tone::Dim),
-                p.span(format!("{:>19}", row.score), row.tone),
-            ])
-        })
-        .collect();
-    frame.render_widget(
-        Paragraph::new(list(rows, picked.min(r.rows.len()), rows_area.height)),
-        rows_area,
-    );
+    let mut lines = vec![];
+    for (i, row) in r.rows.iter().enumerate() {
+        let mark = if i == picked { "▸ " } else { "  " };
+        let mut first = vec![
+            p.span(format!("{mark}{:<place$}", row.place), Tone::Dim),
+            p.span(format!("{:<name$}", row.name), row.tone),
+        ];
+        if one_line {
+            first.push(p.span(format!("{:<state$}", row.state), Tone::Dim));
+        }
+        let used = 2 + place + name + if one_line { state } else { 0 };
+        let score_w = w.saturating_sub(used);
+        first.push(p.span(format!("{:>score_w$}", row.score), row.tone));
+        lines.push(Line::from(first));
+        if !one_line {
+            let indent = " ".repeat(2 + place);
+            lines.push(Line::from(
+                p.span(format!("{indent}{}", row.state), Tone::Dim),
+            ));
+        }
+    }
+    let per = if one_line { 1 } else { 2 };
+    let visible = usize::from(rows_area.height / per).max(1);
+    let first = picked
+        .min(r.rows.len())
+        .saturating_sub(visible / 2)
+        .min(r.rows.len().saturating_sub(visible));
+    let shown = lines.into_iter().skip(first * usize::from(per));
+    frame.render_widget(Paragraph::new(shown.collect::<Vec<_>>()), rows_area);
 }
 
 fn draw_link(frame: &mut Frame, area: Rect, link: &Link, p: &Palette) {
@@ -962,6 +981,17 @@ mod tests {
         app.key(Key::Escape, at(t));
         app.key(Key::Char('k'), at(t));
         out.push(("keys", app.model(t, &zone)));
+
+        // A room's lobby, race and results, as the tour plays them.
+        let stops = typepper_game::tour::stops();
+        for (file, stop) in [
+            ("room-lobby", "room, lobby"),
+            ("room-race", "playing, a room's race"),
+            ("room-results", "room, results"),
+        ] {
+            let stop = stops.iter().find(|s| s.name == stop).expect(stop);
+            out.push((file, stop.model.clone()));
+        }
         out
     }
 

@@ -211,7 +211,6 @@ fn say(v: &JsValue) -> Option<Say> {
     })
 }
 
-
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests {
     use super::*;
@@ -363,7 +362,9 @@ mod answers {
         assert_eq!(read::<Player>("{\"name\":\"ada\"}"), None);
         assert_eq!(
             object(&[("name", Some("a\"b")), ("token", None)]),
-            serde_text(&typepper_api::NewPlayer { name: "a\"b".into() })
+            serde_text(&typepper_api::NewPlayer {
+                name: "a\"b".into()
+            })
         );
     }
 }

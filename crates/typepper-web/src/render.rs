@@ -6,8 +6,7 @@ use typepper_game::app::Key;
 use typepper_game::layout::{self, LINES, Scroll};
 use typepper_game::model::{
     Boards, Body, Chart, Ghost, History, Keys, Link, Menu, Model, Play, Race, Results, Room, Tap,
-    Tone,
-    WORDMARK,
+    Tone, WORDMARK,
 };
 use typepper_game::palette::FLAME;
 use wasm_bindgen::JsCast;
@@ -387,7 +386,7 @@ impl Renderer {
     /// Returns the baseline of the head's last line.
     fn head(&self, title: &str, right: &str, tone: Tone, font: (f64, u32)) -> f64 {
         let (x0, width) = self.column();
-        self.font(26.0, 700);
+        self.fit(title, width, 26.0, 700);
         self.text(title, x0, 70.0, Tone::Text, "left");
         let title_w = self.text_width(title);
         self.font(font.0, font.1);
@@ -662,7 +661,11 @@ impl Renderer {
         let (x0, width) = self.column();
         let row_h = if two_lines { 34.0 + LINE } else { 34.0 };
         let visible = (((self.bottom - top + 23.0) / row_h).floor() as usize).max(3);
-        let first = picked.saturating_sub(visible / 2);
+        // The picked row in the middle where it can be; none picked, from the top.
+        let first = picked
+            .min(count)
+            .saturating_sub(visible / 2)
+            .min(count.saturating_sub(visible));
         let mut out = vec![];
         for (n, i) in (first..count).take(visible).enumerate() {
             let y = top + n as f64 * row_h;
@@ -1093,7 +1096,7 @@ impl Renderer {
                 self.text(&row.score, x0 + width, ry, row.tone, "right");
             } else {
                 self.text(&row.score, x0 + width, ry, row.tone, "right");
-                self.font(13.0, 400);
+                self.fit(&row.state, width - place, 13.0, 400);
                 self.text(&row.state, x0 + place, ry + LINE, Tone::Dim, "left");
             }
         }

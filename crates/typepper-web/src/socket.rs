@@ -42,7 +42,10 @@ fn url(api: &str, code: &str) -> Option<String> {
     let base = base
         .strip_prefix("https://")
         .map(|rest| format!("wss://{rest}"))
-        .or_else(|| base.strip_prefix("http://").map(|rest| format!("ws://{rest}")))?;
+        .or_else(|| {
+            base.strip_prefix("http://")
+                .map(|rest| format!("ws://{rest}"))
+        })?;
     Some(format!("{base}/v1/rooms/{code}/live"))
 }
 
@@ -56,7 +59,9 @@ impl Socket {
         let on_open = Closure::<dyn FnMut(Event)>::new(move |_| h(Heard::Open));
         let h = heard.clone();
         let on_message = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
-            let Some(text) = e.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string())
+            let Some(text) = e
+                .dyn_ref::<MessageEvent>()
+                .and_then(|m| m.data().as_string())
             else {
                 return;
             };

@@ -1,0 +1,515 @@
+//! A live room as the game plays it, through the calls a shell makes: keys, ticks, and
+//! the server's messages as the shell hands them over. The server's side is its own
+//! crate's tests, and the browser tests race two real games through a real server; these
+//! pin the game's half on its own: what it asks for, when, and what it shows.
+
+use typepper_api::Player;
+use typepper_api::room::{Ask, Finish, Key as Sent, Opened, Phase, Racer, Say, State};
+use typepper_engine::Mode;
+use typepper_engine::synth::{Typist, synth};
+use typepper_game::app::{App, Effect, Key, Now, Screen};
+use typepper_game::mirror::Mirror;
+use typepper_game::model::{Body, Model};
+use typepper_game::storage::{Stored, format_player};
+use typepper_game::zone::Fixed;
+
+const CODE: &str = "k3fq7m2x";
+const SEED: u64 = 42;
+
+fn at(mono: f64) -> Now {
+    Now {
+        mono,
+        unix_ms: 1_796_154_720_000 + mono as u64,
+    }
+}
+
+fn model(app: &App, t: f64) -> Model {
+    app.model(t, &Fixed(0))
+}
+
+/// The room's lines as the browser's text mirror has them.
+fn room_lines(app: &App, t: f64) -> Vec<String> {
+    let m = Mirror::of(&model(app, t));
+    m.room.lines().map(str::to_owned).collect()
+}
+
+/// A game linked as ada, or one never linked, with `seat` kept from an earlier visit.
+fn game(linked: bool, seat: Option<&str>) -> App {
+    let ada = Player {
+        name: "ada".into(),
+        token: "t0k3n".into(),
+    };
+    let stored = Stored {
+        player: linked.then(|| format_player(&ada)),
+        room: seat.map(str::to_owned),
+        ..Stored::default()
+    };
+    App::new(7, &stored, Some("https://typepper.test/".into())).0
+}
+
+fn racers(states: &[(u32, &str, State)]) -> Say {
+    Say::Lobby {
+        phase: Phase::Lobby,
+        racers: states
+            .iter()
+            .map(|&(id, name, state)| Racer {
+                id,
+                name: name.into(),
+                state,
+            })
+            .collect(),
+    }
+}
+
+/// A linked game in room [`CODE`] as racer 1 and its owner, with grace (2) waiting.
+fn in_lobby() -> App {
+    let mut app = game(true, None);
+    assert_eq!(
+        app.key(Key::Char('f'), at(0.0)),
+        vec![Effect::OpenRoom("time:15".into())]
+    );
+    let opened = Opened {
+        code: CODE.into(),
+        link: format!("https://typepper.test/?room={CODE}"),
+    };
+    assert_eq!(
+        app.room_opened(Ok(opened)),
+        vec![Effect::JoinRoom(CODE.into())]
+    );
+    assert_eq!(
+        app.room_connected(),
+        vec![Effect::RoomSay(Ask::Hello {
+            name: None,
+            token: Some("t0k3n".into()),
+            resume: None,
+        })]
+    );
+    let welcome = Say::Welcome {
+        room: CODE.into(),
+        mode: "time:15".into(),
+        you: Some(1),
+        resume: Some("s3cr3t".into()),
+        owner: 1,
+    };
+    let fx = app.room_said(welcome, at(10.0));
+    // The seat is kept, to be taken back after a reload.
+    assert!(fx.contains(&Effect::Save {
+        key: "room".into(),
+        value: format!("{CODE} s3cr3t ")
+    }));
+    let lobby = racers(&[(1, "ada", State::Waiting), (2, "grace", State::Waiting)]);
+    app.room_said(lobby, at(20.0));
+    app
+}
+
+/// [`in_lobby`], started and counted down: the text is out at `t` = 3,100.
+fn racing() -> App {
+    let mut app = in_lobby();
+    assert_eq!(
+        app.key(Key::Enter, at(100.0)),
+        vec![Effect::RoomSay(Ask::Start)]
+    );
+    app.room_said(Say::Countdown(3_000), at(100.0));
+    let lines = room_lines(&app, 1_200.0);
+    assert!(lines.contains(&"2".to_owned()), "{lines:?}");
+    assert_eq!(
+        Mirror::of(&model(&app, 1_200.0)).words,
+        "",
+        "no text before the go"
+    );
+    app.room_said(Say::Go(SEED), at(3_100.0));
+    app
+}
+
+/// Grace's keys: a typist's round on the room's seed, as the server passes them on.
+fn graces_keys(wpm: u32) -> Vec<Sent> {
+    let typist = Typist {
+        wpm,
+        ..Typist::default()
+    };
+    let replay = synth(Mode::BLITZ_15, SEED, &typist);
+    replay
+        .timeline()
+        .filter_map(|(t, op)| Some((t?, op.code())))
+        .collect()
+}
+
+/// Types what the screen asks for, a key every `gap` ms from `*t`, ticking between keys
+/// as a shell does; returns the keys sent to the room.
+fn type_keys(app: &mut App, t: &mut f64, gap: f64, keys: usize) -> Vec<Sent> {
+    let mut sent = vec![];
+    for _ in 0..keys {
+        let Body::Play(p) = model(app, *t).body else {
+            panic!("not racing");
+        };
+        let word = p.word(p.caret.0).expect("the current word").target();
+        let c = word.chars().nth(p.caret.1).unwrap_or(' ');
+        app.key(Key::Char(c), at(*t));
+        *t += gap;
+        for fx in app.tick(at(*t)) {
+            match fx {
+                Effect::RoomSay(Ask::Keys(keys)) => sent.extend(keys),
+                Effect::RoomSay(other) => panic!("said {other:?} while typing"),
+                _ => {}
+            }
+        }
+    }
+    sent
+}
+
+#[test]
+fn a_game_never_linked_names_itself_for_the_room_then_opens_and_joins_it() {
+    let mut app = game(false, None);
+    assert_eq!(app.key(Key::Char('f'), at(0.0)), vec![]);
+    assert!(matches!(app.screen(), Screen::Room(_)));
+    // A name the server would refuse is refused here, with why.
+    for c in "a!".chars() {
+        app.key(Key::Char(c), at(0.0));
+    }
+    assert_eq!(app.key(Key::Enter, at(0.0)), vec![]);
+    let Body::Room(room) = model(&app, 0.0).body else {
+        panic!("not in a room");
+    };
+    assert_eq!(room.name.as_deref(), Some("a!"));
+    app.key(Key::DeleteWord, at(0.0));
+    for c in "grace".chars() {
+        app.key(Key::Char(c), at(0.0));
+    }
+    assert_eq!(
+        app.key(Key::Enter, at(0.0)),
+        vec![Effect::OpenRoom("time:15".into())]
+    );
+    let opened = Opened {
+        code: CODE.into(),
+        link: format!("https://elsewhere.test/?room={CODE}"),
+    };
+    app.room_opened(Ok(opened));
+    // The link is this game's own, wherever the server thinks the game is.
+    let lines = room_lines(&app, 0.0);
+    assert!(
+        lines.contains(&format!("link https://typepper.test/?room={CODE}")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        app.room_connected(),
+        vec![Effect::RoomSay(Ask::Hello {
+            name: Some("grace".into()),
+            token: None,
+            resume: None,
+        })]
+    );
+}
+
+#[test]
+fn a_room_that_could_not_be_opened_says_why_on_the_menu() {
+    let mut app = game(true, None);
+    app.key(Key::Char('f'), at(0.0));
+    app.room_opened(Err("too many rooms from your address".into()));
+    assert!(matches!(app.screen(), Screen::Menu));
+    let notice = Mirror::of(&model(&app, 0.0)).notice;
+    assert_eq!(notice, "no room: too many rooms from your address");
+}
+
+#[test]
+fn a_link_that_is_not_a_room_code_says_so() {
+    let mut app = game(true, None);
+    assert_eq!(app.join_room("nope"), vec![]);
+    assert!(matches!(app.screen(), Screen::Menu));
+    let notice = Mirror::of(&model(&app, 0.0)).notice;
+    assert!(notice.contains("is not a room code"), "{notice}");
+}
+
+#[test]
+fn the_owner_starts_and_anyone_else_says_ready() {
+    let mut app = in_lobby();
+    let lines = room_lines(&app, 30.0);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("ada (you) · owner · waiting")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("grace · waiting")),
+        "{lines:?}"
+    );
+    // Grace's game: not the owner.
+    let mut grace = game(true, None);
+    grace.join_room(CODE);
+    grace.room_connected();
+    let welcome = Say::Welcome {
+        room: CODE.into(),
+        mode: "time:15".into(),
+        you: Some(2),
+        resume: Some("s".into()),
+        owner: 1,
+    };
+    grace.room_said(welcome, at(0.0));
+    assert_eq!(
+        grace.key(Key::Enter, at(0.0)),
+        vec![Effect::RoomSay(Ask::Ready)]
+    );
+    assert_eq!(
+        app.key(Key::Enter, at(0.0)),
+        vec![Effect::RoomSay(Ask::Start)]
+    );
+}
+
+#[test]
+fn keys_go_out_once_a_frame_and_the_others_are_carets_with_a_standing() {
+    let mut app = racing();
+    let mut t = 3_300.0;
+    let sent = type_keys(&mut app, &mut t, 90.0, 30);
+    // Every key typed went out, in order, in round time from the go.
+    assert_eq!(sent.len(), 30);
+    assert!(sent.windows(2).all(|w| w[0].0 <= w[1].0));
+    assert_eq!(sent[0].0, 200);
+    // Grace is faster: her caret is on ada's text, with her name, place and wpm, and the
+    // standing says by how much ada trails.
+    let keys = graces_keys(140);
+    let upto = keys
+        .iter()
+        .take_while(|k| f64::from(k.0) < t - 3_100.0)
+        .count();
+    app.room_said(
+        Say::Keys {
+            racer: 2,
+            keys: keys[..upto].to_vec(),
+        },
+        at(t),
+    );
+    let Body::Play(play) = model(&app, t).body else {
+        panic!("not racing");
+    };
+    assert_eq!(play.ghosts.len(), 1);
+    assert_eq!(play.ghosts[0].name, "grace");
+    let tag = play.ghosts[0].tag.clone().unwrap_or_default();
+    assert!(tag.starts_with("1st · ") && tag.ends_with(" wpm"), "{tag}");
+    let (standing, _) = play.lead.clone().expect("a standing");
+    assert!(standing.starts_with("2nd of 2 · +"), "{standing}");
+    assert!(standing.ends_with(" s to grace"), "{standing}");
+    // A key claimed before the text came is never sent: round time starts at the go.
+    assert!(sent.iter().all(|k| k.0 > 0));
+}
+
+#[test]
+fn the_results_list_the_finishers_and_your_round_goes_to_the_history() {
+    let mut app = racing();
+    let mut t = 3_300.0;
+    type_keys(&mut app, &mut t, 110.0, 150);
+    let keys = graces_keys(60);
+    app.room_said(Say::Keys { racer: 2, keys }, at(t));
+    t += 1_000.0;
+    app.tick(at(t));
+    let finishes = vec![
+        Finish {
+            racer: 1,
+            headline: "99 wpm".into(),
+            run: Some("abcdEFGH".into()),
+            share: Some("https://typepper.test/r/abcdEFGH".into()),
+            kept: "unranked: a room's round".into(),
+        },
+        Finish {
+            racer: 2,
+            headline: "60 wpm".into(),
+            run: None,
+            share: None,
+            kept: "not stored: only a linked game's rounds are kept".into(),
+        },
+    ];
+    let fx = app.room_said(Say::Results(finishes), at(t));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Save { key, .. } if key == "history")),
+        "{fx:?}"
+    );
+    let lines = room_lines(&app, t);
+    let first = lines.iter().find(|l| l.contains("ada (you)")).unwrap();
+    // The numbers are the engine's, of the keys seen, not the server's headline.
+    assert!(
+        first.starts_with("▸ 1st · ada (you) · unranked: a room's round · "),
+        "{first}"
+    );
+    assert!(
+        first.ends_with(" · https://typepper.test/r/abcdEFGH"),
+        "{first}"
+    );
+    let second = lines.iter().find(|l| l.contains("grace")).unwrap();
+    assert!(second.starts_with("  2nd · grace · not stored"), "{second}");
+    // Its own row's round is this game's history's newest.
+    app.key(Key::Escape, at(t + 2_000.0));
+    app.key(Key::Char('h'), at(t + 2_000.0));
+    let list = Mirror::of(&model(&app, t + 2_000.0)).list;
+    assert!(list.lines().count() >= 1, "{list}");
+}
+
+#[test]
+fn a_finisher_is_watched_from_the_results_and_esc_comes_back_to_them() {
+    let mut app = racing();
+    let mut t = 3_300.0;
+    type_keys(&mut app, &mut t, 110.0, 40);
+    app.room_said(
+        Say::Keys {
+            racer: 2,
+            keys: graces_keys(60),
+        },
+        at(t),
+    );
+    t += 16_000.0;
+    app.tick(at(t));
+    let finish = |racer| Finish {
+        racer,
+        headline: String::new(),
+        run: None,
+        share: None,
+        kept: String::new(),
+    };
+    app.room_said(Say::Results(vec![finish(2), finish(1)]), at(t));
+    t += 2_000.0;
+    app.key(Key::Enter, at(t));
+    let banner = Mirror::of(&model(&app, t)).banner;
+    assert!(banner.contains("grace"), "{banner}");
+    app.key(Key::Escape, at(t));
+    assert!(matches!(app.screen(), Screen::Room(_)));
+    // Tab asks for a rematch; the lobby it brings clears the race.
+    assert_eq!(
+        app.key(Key::Tab, at(t)),
+        vec![Effect::RoomSay(Ask::Rematch)]
+    );
+    app.room_said(
+        racers(&[(1, "ada", State::Waiting), (2, "grace", State::Waiting)]),
+        at(t),
+    );
+    let lines = room_lines(&app, t);
+    assert!(
+        lines.iter().any(|l| l.contains("grace · waiting")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_lost_connection_is_tried_again_and_the_round_resumes_where_it_was() {
+    let mut app = racing();
+    let mut t = 3_300.0;
+    let sent = type_keys(&mut app, &mut t, 90.0, 20);
+    let words = Mirror::of(&model(&app, t)).words;
+    assert_eq!(app.room_closed("the network went", at(t)), vec![]);
+    let note = Mirror::of(&model(&app, t)).notice;
+    assert!(note.contains("coming back"), "{note}");
+    // Nothing until the wait is over, then the same room again.
+    assert_eq!(app.tick(at(t + 500.0)), vec![]);
+    assert_eq!(
+        app.tick(at(t + 1_000.0)),
+        vec![Effect::JoinRoom(CODE.into())]
+    );
+    assert_eq!(
+        app.room_connected(),
+        vec![Effect::RoomSay(Ask::Hello {
+            name: None,
+            token: Some("t0k3n".into()),
+            resume: Some("s3cr3t".into()),
+        })]
+    );
+    // The server has its keys: the round is played from them, not from the game's own.
+    t += 1_200.0;
+    let at_ms = (t - 3_100.0) as u32;
+    app.room_said(
+        Say::Resume {
+            seed: SEED,
+            at: at_ms,
+            keys: sent.clone(),
+        },
+        at(t),
+    );
+    assert_eq!(Mirror::of(&model(&app, t)).words, words);
+    // And typing goes on from there, with nothing sent twice.
+    let more = type_keys(&mut app, &mut t, 90.0, 5);
+    assert_eq!(more.len(), 5);
+    assert!(more[0].0 > sent.last().unwrap().0);
+}
+
+#[test]
+fn a_reloaded_game_takes_its_seat_back_without_naming_itself_again() {
+    let mut app = game(false, Some(&format!("{CODE} s3cr3t grace")));
+    assert_eq!(app.join_room(CODE), vec![Effect::JoinRoom(CODE.into())]);
+    assert_eq!(
+        app.room_connected(),
+        vec![Effect::RoomSay(Ask::Hello {
+            name: Some("grace".into()),
+            token: None,
+            resume: Some("s3cr3t".into()),
+        })]
+    );
+    // Another room's link asks for a name: the seat is that room's only.
+    let mut app = game(false, Some(&format!("{CODE} s3cr3t grace")));
+    assert_eq!(app.join_room("zzzzzzzz"), vec![]);
+    let Body::Room(room) = model(&app, 0.0).body else {
+        panic!("not in a room");
+    };
+    assert_eq!(room.name.as_deref(), Some("grace"));
+}
+
+#[test]
+fn a_spectator_watches_the_leader() {
+    let mut app = game(true, None);
+    app.join_room(CODE);
+    app.room_connected();
+    let welcome = Say::Welcome {
+        room: CODE.into(),
+        mode: "time:15".into(),
+        you: None,
+        resume: None,
+        owner: 1,
+    };
+    app.room_said(welcome, at(0.0));
+    let notice = Mirror::of(&model(&app, 0.0)).notice;
+    assert!(notice.contains("you are watching"), "{notice}");
+    app.room_said(
+        Say::Lobby {
+            phase: Phase::Racing,
+            racers: vec![
+                Racer {
+                    id: 1,
+                    name: "ada".into(),
+                    state: State::Typing,
+                },
+                Racer {
+                    id: 2,
+                    name: "grace".into(),
+                    state: State::Typing,
+                },
+            ],
+        },
+        at(0.0),
+    );
+    app.room_said(
+        Say::Resume {
+            seed: SEED,
+            at: 4_000,
+            keys: vec![],
+        },
+        at(0.0),
+    );
+    let keys = graces_keys(100);
+    let few = keys.iter().take(10).copied().collect();
+    let many = keys.iter().take(18).copied().collect();
+    app.room_said(
+        Say::Keys {
+            racer: 1,
+            keys: few,
+        },
+        at(0.0),
+    );
+    app.room_said(
+        Say::Keys {
+            racer: 2,
+            keys: many,
+        },
+        at(0.0),
+    );
+    let lines = room_lines(&app, 100.0);
+    assert!(lines[0].starts_with("grace leads · 1st of 2"), "{lines:?}");
+    // Typing does nothing to a round that is not yours.
+    assert_eq!(app.key(Key::Char('x'), at(100.0)), vec![]);
+    assert_eq!(room_lines(&app, 100.0), lines);
+}
