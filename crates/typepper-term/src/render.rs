@@ -733,9 +733,10 @@ fn draw_room(frame: &mut Frame, area: Rect, r: &Room, p: &Palette) {
     let rows_area = below(col, head);
     // Four columns where they fit, as the browser draws them; else two lines a row: the
     // place, the name and the score, then the state under the name.
+    // An empty column (a lobby's places) takes no room.
     let widest = |cell: fn(&RoomRow) -> &str| {
         let width = r.rows.iter().map(|row| cell(row).chars().count()).max();
-        width.unwrap_or(0) + 2
+        width.filter(|&w| w > 0).map_or(0, |w| w + 2)
     };
     let (place, name) = (widest(|r| &r.place), widest(|r| &r.name));
     let (state, score) = (widest(|r| &r.state), widest(|r| &r.score));

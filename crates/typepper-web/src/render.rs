@@ -1082,7 +1082,13 @@ impl Renderer {
         let widest = |cell: fn(&typepper_game::model::RoomRow) -> &str| {
             self.widest(rows.iter().map(cell)) + GAP
         };
-        let (place, name) = (widest(|r| &r.place), widest(|r| &r.name));
+        // A lobby has no places: its names start at the column's edge.
+        let place = if rows.iter().all(|r| r.place.is_empty()) {
+            0.0
+        } else {
+            widest(|r| &r.place)
+        };
+        let name = widest(|r| &r.name);
         let (state, score) = (widest(|r| &r.state), widest(|r| &r.score));
         let one_line = place + name + state + score <= width;
         let picked = r.selected.unwrap_or(usize::MAX);
