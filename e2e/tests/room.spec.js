@@ -1,7 +1,11 @@
 // Live rooms: friends race through a room link, key by key, each on their own browser.
 // Every racer is a context of its own (its own storage, its own socket), all on the one
 // real server; the standing and the carets come from the keys the server passes on.
-import { test, expect, boot, mirror, onScreen, shot, humanGap, cli } from "./fixtures.js";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test, expect, boot, mirror, onScreen, shot, humanGap, cli, save } from "./fixtures.js";
 
 /** A fresh browser context's page, its console errors gathered into `errors`. */
 async function newRacer(browser, errors) {
@@ -207,4 +211,104 @@ test("a racer who reloads mid-race comes back to their seat, with their keys, an
   expect(lines.find((l) => l.includes("· ada ·"))).toMatch(/^ {2}2nd · ada · /);
   await shot(other, "room-resumed-results");
   expect(errors).toEqual([]);
+});
+
+/** The terminal game in a tmux server of its own, 100×30, reaching the test's server
+ * over SSH with OpenSSH's client and a key of its own: `close` ends it all. */
+class Terminal {
+  constructor(dir, args) {
+    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "key")]);
+    const ssh = `ssh -F /dev/null -i ${join(dir, "key")} -o IdentitiesOnly=yes -o UserKnownHostsFile=${join(dir, "known_hosts")}`;
+    this.socket = `typepper-e2e-${process.pid}-${Date.now()}`;
+    const bin = process.env.TYPEPPER_CLI ?? join(import.meta.dirname, "..", "..", "target", "debug", "typepper");
+    const server = `ssh://${process.env.TYPEPPER_SSH_ADDR}`;
+    this.tmux([
+      "new-session", "-d", "-s", "game", "-x", "100", "-y", "30",
+      "-e", `TYPEPPER_SSH=${ssh}`, "-e", `TYPEPPER_DATA_DIR=${join(dir, "data")}`, "-e", "TERM=xterm-256color",
+      bin, "--server", server, ...args,
+    ]);
+  }
+
+  tmux(args) {
+    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+  }
+
+  screen() {
+    return this.tmux(["capture-pane", "-p", "-t", "game"]);
+  }
+
+  /** Keys by tmux's names (`Enter`), or text as typed with `literal`. */
+  keys(keys, literal = false) {
+    this.tmux(["send-keys", "-t", "game", ...(literal ? ["-l", keys] : [keys])]);
+  }
+
+  /** Waits until the screen matches `pattern`; the screen then. */
+  async waitFor(pattern, timeout = 30_000) {
+    let screen = "";
+    await expect.poll(() => (screen = this.screen()), { timeout, message: `the terminal shows ${pattern}` }).toMatch(pattern);
+    return screen;
+  }
+
+  close() {
+    try {
+      this.tmux(["kill-server"]);
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+test("a terminal racer, over SSH, races a browser racer: each sees the other's caret and both finish on both screens", async ({
+  page,
+  consoleLog,
+}) => {
+  const dir = mkdtempSync(join(tmpdir(), "typepper-room-"));
+  let term;
+  try {
+    await boot(page);
+    const ada = unique("ada");
+    await link(page, ada);
+    const code = (await gather(page, [])).split("room=")[1];
+    // The terminal joins by the link's code, and names itself: its key is no player's.
+    term = new Terminal(dir, ["--room", code]);
+    await term.waitFor(/pick a name for this room/);
+    term.keys("tess", true);
+    term.keys("Enter");
+    await term.waitFor(/tess \(you\)/);
+    await expect(page.locator("[data-mirror=room]")).toContainText("tess · waiting");
+    await page.keyboard.press("Enter");
+    await onScreen(page, "playing");
+    const words = (await mirror(page, "words")).split(" ");
+    // The same text on both: the terminal's first line is the browser's first words.
+    const shown = await term.waitFor(/esc leaves the room/);
+    expect(shown).toContain(words.slice(0, 4).join(" "));
+
+    // The terminal types six words while ada waits: it leads on both screens.
+    for (const word of words.slice(0, 6)) {
+      for (const c of `${word} `) {
+        term.keys(c, true);
+        await page.waitForTimeout(humanGap(60));
+      }
+    }
+    await expect.poll(() => standing(page)).toMatch(/^2nd of 2 · \+\d+\.\d s to tess$/);
+    await expect(page.locator("[data-mirror=room]")).toContainText(/tess leads you by \d+ chars/);
+    await term.waitFor(/1st of 2 · \+\d+\.\d s on ada/);
+    await shot(page, "room-terminal-ahead");
+    save("room-terminal-ahead.txt", term.screen());
+
+    // Ada types on: both rounds end by the clock, and both screens list both.
+    await typeWords(page, 10, 30);
+    await expect(page.locator("[data-mirror=room]")).toContainText("the finishers, best first", { timeout: 30_000 });
+    const results = await term.waitFor(/the finishers, best first/);
+    save("room-terminal-results.txt", results);
+    const lines = await room(page);
+    expect(rowOf(lines, "tess"), lines.join("\n")).toContain("not stored: only a linked game's rounds are kept");
+    expect(rowOf(lines, ada), lines.join("\n")).toBeTruthy();
+    expect(results).toContain("tess (you)");
+    expect(results).toContain(ada);
+    await shot(page, "room-terminal-results");
+  } finally {
+    term?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -33,6 +33,10 @@ struct Cli {
     /// machine, or FILE (raw replay bytes, or hex).
     #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "replay")]
     race: Option<Option<PathBuf>>,
+    /// Join a friend's live room first: its code, or its link (…/?room=<code>). Needs a
+    /// server.
+    #[arg(long, value_name = "CODE", conflicts_with_all = ["replay", "race"])]
+    room: Option<String>,
     /// The server to link, send rounds to and fetch boards from: ssh://host[:port].
     /// The game runs the system's ssh (or $TYPEPPER_SSH) with your keys.
     #[arg(long, env = "TYPEPPER_SERVER", value_name = "URL")]
@@ -150,7 +154,7 @@ fn main() -> ExitCode {
         };
         // Said with `writeln!`, not `eprintln!`, which panics when the terminal is gone.
         let mut err = std::io::stderr();
-        return match open_game(first, cli.server) {
+        return match open_game(first, cli.server, cli.room) {
             Ok(warnings) => {
                 for w in warnings {
                     let _ = writeln!(err, "typepper: {w}");
@@ -208,12 +212,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// Opens the game in this terminal, watching or racing (`.1`) a replay first: the last
-/// round for an empty path. Replays the game can't show are refused before the terminal
-/// is touched.
+/// Opens the game in this terminal, watching or racing (`.1`) a replay first (the last
+/// round for an empty path), or joining a live room. Replays the game can't show, and a
+/// room with no server to reach it, are refused before the terminal is touched.
 fn open_game(
     first: Option<(Option<PathBuf>, bool)>,
     server: Option<String>,
+    room: Option<String>,
 ) -> Result<Vec<String>, String> {
     use std::io::IsTerminal as _;
     let data = typepper_term::data::DataDir::open()?;
@@ -250,6 +255,14 @@ fn open_game(
     if let Some(first) = &first {
         typepper_term::check_watchable(&first.bytes)?;
     }
+    // A link's code is what follows `room=`.
+    let room = room.map(|r| match r.rsplit_once("room=") {
+        Some((_, code)) => code.trim_end_matches('/').to_owned(),
+        None => r,
+    });
+    if room.is_some() && remote.is_none() {
+        return Err("--room joins a room on a server: add --server ssh://host[:port]".into());
+    }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(
             "the game needs a terminal; `typepper score FILE` scores a replay without one".into(),
@@ -259,6 +272,7 @@ fn open_game(
         data,
         first,
         remote,
+        room,
     })
 }
 

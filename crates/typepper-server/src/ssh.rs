@@ -11,6 +11,7 @@
 //! | `v1 link <name>` | — | the new player, as `POST /v1/players` answers; the key is linked to it (`POST /v1/keys`) |
 //! | `v1 link <name> <token>` | — | the same, for a player linked on the web |
 //! | `v1 seed <mode>` | — | an issued seed, as `POST /v1/seeds` answers |
+//! | `v1 room-open <mode>` | — | a new live room, as `POST /v1/rooms` answers |
 //! | `v1 room <code>` | a live room's messages, a JSON line each | the room's messages, a JSON line each |
 //!
 //! `v1 room` streams: it is the room's WebSocket as lines (docs/spec/rooms.md), the
@@ -88,7 +89,7 @@ pub const MIN_RSA_BITS: u32 = 2048;
 /// The commands, for a sentence about a wrong one.
 const USAGE: &str = "the v1 commands are: v1 submit (the body on stdin), v1 replay <id>, \
                      v1 board <mode> [YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
-                     v1 room <code>";
+                     v1 room-open <mode>, v1 room <code>";
 
 /// The host key at `path`, made (Ed25519, mode 0600) if there is none.
 pub fn host_key(path: &Path) -> anyhow::Result<PrivateKey> {
@@ -498,6 +499,7 @@ enum Command {
     Board(String, Option<String>),
     Link(String, Option<String>),
     Seed(String),
+    RoomOpen(String),
     Room(String),
 }
 
@@ -513,6 +515,7 @@ impl Command {
             ["v1", "link", name] => Command::Link(name.into(), None),
             ["v1", "link", name, token] => Command::Link(name.into(), Some(token.into())),
             ["v1", "seed", mode] => Command::Seed(mode.into()),
+            ["v1", "room-open", mode] => Command::RoomOpen(mode.into()),
             ["v1", "room", code] => Command::Room(code.into()),
             _ => {
                 let shown: String = text.chars().take(80).collect();
@@ -932,6 +935,10 @@ async fn execute(
         Command::Seed(mode) => {
             let body = serde_json::to_vec(&typepper_api::SeedRequest { mode }).unwrap_or_default();
             answered(call(request(Method::POST, "/v1/seeds".into(), body)).await)
+        }
+        Command::RoomOpen(mode) => {
+            let body = serde_json::to_vec(&typepper_api::room::Open { mode }).unwrap_or_default();
+            answered(call(request(Method::POST, "/v1/rooms".into(), body)).await)
         }
         Command::Link(name, token) => {
             if key.is_none() {

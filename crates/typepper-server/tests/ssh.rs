@@ -1306,10 +1306,11 @@ fn submit_over_http(server: &Server, token: &str, round: &Replay) -> String {
     }
 }
 
-/// A live room raced over `v1 room`, a JSON line each way: a linked key races as its
-/// player, its keys played as it types, and its round stored as its run.
+/// A live room opened over `v1 room-open` and raced over `v1 room`, a JSON line each way:
+/// a linked key races as its player, its keys played as it types, and its round stored
+/// as its run.
 #[test]
-fn a_linked_key_races_a_live_room_line_by_line() {
+fn a_linked_key_opens_and_races_a_live_room_line_by_line() {
     use typepper_api::room::{Ask, Say};
     if !has_ssh() {
         eprintln!("skipped: no OpenSSH client here (cargo xtask test installs it)");
@@ -1319,10 +1320,14 @@ fn a_linked_key_races_a_live_room_line_by_line() {
     let dir = tempfile::tempdir().unwrap();
     let ada = Player::new(dir.path(), "ada", &server);
     ada.ok("v1 link roomada", b"");
-    let (status, opened) = server.http("POST", "/v1/rooms", br#"{"mode":"zen"}"#);
-    assert_eq!(status, 201, "{}", text(&opened));
+    let opened = ada.ok("v1 room-open zen", b"");
     let opened: typepper_api::room::Opened = serde_json::from_slice(&opened).unwrap();
+    assert!(opened.link.ends_with(&format!("/?room={}", opened.code)));
     let code = &opened.code;
+    // A mode this build doesn't have is refused with the route's sentence.
+    let refused = ada.run("v1 room-open time:7", b"");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(text(&refused.stderr).contains("time:7"), "{}", text(&refused.stderr));
 
     let mut child = ada
         .command(&format!("v1 room {code}"))

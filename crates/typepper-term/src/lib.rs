@@ -36,7 +36,7 @@ use typepper_game::model::{Kind, Model};
 use typepper_game::zone::Zone;
 
 use self::data::DataDir;
-use self::net::{Answer, Remote};
+use self::net::{Answer, Remote, RoomLink};
 use self::render::{Depth, Palette};
 
 /// How often the screen is looked at while a round runs: its clock and flame move.
@@ -85,6 +85,8 @@ pub struct Start {
     pub first: Option<First>,
     /// The server, if one is set.
     pub remote: Option<Remote>,
+    /// A live room to join first: its code (`--room`).
+    pub room: Option<String>,
 }
 
 /// Plays the game in this terminal until the player leaves. Warnings that came up are
@@ -94,6 +96,7 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         data,
         first,
         remote,
+        room,
     } = start;
     let (mut app, boot) = App::new(entropy(), &data.stored(), None);
     if let Some(why) = data.unwritable() {
@@ -117,8 +120,15 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         remote,
         tx,
         warnings: vec![],
+        room: None,
+        conns: 0,
+        clock,
     };
     shell.carry_out(&mut app, boot);
+    if let Some(code) = room {
+        let effects = app.join_room(&code);
+        shell.carry_out(&mut app, effects);
+    }
 
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
@@ -155,6 +165,15 @@ fn run(
     };
     while !stop.load(Ordering::Relaxed) {
         while let Ok(answer) = answers.try_recv() {
+            // A room connection closed since is no longer heard.
+            if let Some(conn) = answer.room_conn() {
+                if shell.room.as_ref().map(|(c, _)| *c) != Some(conn) {
+                    continue;
+                }
+                if matches!(answer, Answer::RoomClosed { .. }) {
+                    shell.room = None;
+                }
+            }
             let effects = answer.apply(app, now());
             shell.carry_out(app, effects);
         }
@@ -282,9 +301,22 @@ struct Shell {
     remote: Option<Remote>,
     tx: mpsc::Sender<Answer>,
     warnings: Vec<String>,
+    /// The live room's connection, and its number.
+    room: Option<(u64, RoomLink)>,
+    /// Room connections made so far: each one's number.
+    conns: u64,
+    /// The game's monotonic clock.
+    clock: Instant,
 }
 
 impl Shell {
+    fn now(&self) -> Now {
+        Now {
+            mono: self.clock.elapsed().as_secs_f64() * 1000.0,
+            unix_ms: unix_ms(),
+        }
+    }
+
     fn warn(&mut self, message: String) {
         self.data.log(&message);
         self.warnings.push(message);
@@ -306,24 +338,33 @@ impl Shell {
                     }
                 }
                 Effect::Copy(text) => copy(&text),
-                Effect::RoomSay(_) | Effect::LeaveRoom => {}
-                Effect::OpenRoom(_) | Effect::JoinRoom(_) => queue.extend(Answer::NoRooms.apply(
-                    app,
-                    Now {
-                        mono: 0.0,
-                        unix_ms: unix_ms(),
-                    },
-                )),
+                Effect::JoinRoom(code) => {
+                    // One room at a time: the last one's connection goes.
+                    self.room = None;
+                    self.conns += 1;
+                    let joined = match &self.remote {
+                        Some(remote) => remote.join(&code, self.conns, self.tx.clone()),
+                        None => Err(net::NO_SERVER.to_owned()),
+                    };
+                    match joined {
+                        Ok(link) => {
+                            self.room = Some((self.conns, link));
+                            // ssh holds what is said until the channel is up.
+                            queue.extend(app.room_connected());
+                        }
+                        Err(why) => queue.extend(app.room_closed(&why, self.now())),
+                    }
+                }
+                Effect::RoomSay(ask) => {
+                    if let Some((_, link)) = &mut self.room {
+                        link.say(&ask);
+                    }
+                }
+                Effect::LeaveRoom => self.room = None,
                 request => match &self.remote {
                     Some(remote) => remote.send(request, self.tx.clone()),
                     // No server: answered at once, as a request that could not go out.
-                    None => queue.extend(Answer::no_server(request).apply(
-                        app,
-                        Now {
-                            mono: 0.0,
-                            unix_ms: unix_ms(),
-                        },
-                    )),
+                    None => queue.extend(Answer::no_server(request).apply(app, self.now())),
                 },
             }
         }

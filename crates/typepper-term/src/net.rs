@@ -3,12 +3,17 @@
 //! player is their key: the token the game keeps is for the web.
 //!
 //! Each request runs `ssh` on a thread of its own; its answer comes back to the frame
-//! loop as an [`Answer`], which the loop hands to the app.
+//! loop as an [`Answer`], which the loop hands to the app. A live room is one `ssh`
+//! running `v1 room <code>` for as long as the game is in it ([`RoomLink`]): the game's
+//! messages go to its standard input and the room's come from its standard output, a JSON
+//! line each, read by a thread of its own.
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::Sender;
+use std::sync::{Arc, Condvar, Mutex};
 
+use typepper_api::room::{Ask, Opened, Say};
 use typepper_api::{BoardRow, Exit, IssuedSeed, Player};
 use typepper_game::app::{App, Effect, Now, SubmitError};
 
@@ -42,8 +47,22 @@ pub enum Answer {
         /// Its replay bytes.
         bytes: Result<Vec<u8>, String>,
     },
-    /// To [`Effect::OpenRoom`] and [`Effect::JoinRoom`]: not yet over SSH.
-    NoRooms,
+    /// To [`Effect::OpenRoom`].
+    RoomOpened(Result<Opened, String>),
+    /// A message from room connection `conn` ([`RoomLink`]).
+    RoomSaid {
+        /// Which connection: one closed since is no longer heard.
+        conn: u64,
+        /// What the room said.
+        say: Say,
+    },
+    /// Room connection `conn` ended, and why.
+    RoomClosed {
+        /// Which connection.
+        conn: u64,
+        /// Why, in words.
+        why: String,
+    },
     /// To [`Effect::FetchSeed`].
     Seed {
         /// The mode key.
@@ -65,11 +84,17 @@ impl Answer {
             }
             Answer::Run { id, bytes } => app.run_loaded(&id, bytes, now.mono),
             Answer::Seed { mode, answer } => app.seed_issued(&mode, answer, now.unix_ms),
-            Answer::NoRooms => {
-                let mut fx = app.room_opened(Err(NO_ROOMS.into()));
-                fx.extend(app.room_closed(NO_ROOMS, now));
-                fx
-            }
+            Answer::RoomOpened(opened) => app.room_opened(opened),
+            Answer::RoomSaid { say, .. } => app.room_said(say, now),
+            Answer::RoomClosed { why, .. } => app.room_closed(&why, now),
+        }
+    }
+
+    /// The room connection this answer is from, if it is from one.
+    pub fn room_conn(&self) -> Option<u64> {
+        match self {
+            Answer::RoomSaid { conn, .. } | Answer::RoomClosed { conn, .. } => Some(*conn),
+            _ => None,
         }
     }
 
@@ -79,11 +104,8 @@ impl Answer {
     }
 }
 
-/// What the terminal game says of live rooms, which it can't join yet.
-const NO_ROOMS: &str = "live rooms are in the browser for now: the terminal's come next";
-
 /// What the game says when it has no server to ask.
-const NO_SERVER: &str = "no server set: start typepper with --server ssh://host[:port]";
+pub const NO_SERVER: &str = "no server set: start typepper with --server ssh://host[:port]";
 
 /// Why a command got no answer.
 #[derive(Debug)]
@@ -114,19 +136,21 @@ impl Failure {
     /// What `ssh` exiting 255 with `said` on stderr means: its own failure. Its warnings
     /// are never the reason.
     fn of_ssh(said: &str, status: std::process::ExitStatus) -> Failure {
+        Failure::of_stderr(said).unwrap_or_else(|| Failure::Offline(format!("ssh failed ({status})")))
+    }
+
+    /// What `said` on `ssh`'s stderr means, but for its warnings; `None` when that is
+    /// nothing.
+    fn of_stderr(said: &str) -> Option<Failure> {
         let lines: Vec<&str> = said
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with("Warning:"))
             .collect();
         if lines.iter().any(|l| l.contains("Permission denied")) {
-            return Failure::NoKey;
+            return Some(Failure::NoKey);
         }
-        Failure::Offline(if lines.is_empty() {
-            format!("ssh failed ({status})")
-        } else {
-            lines.join("; ")
-        })
+        (!lines.is_empty()).then(|| Failure::Offline(lines.join("; ")))
     }
 }
 
@@ -180,25 +204,42 @@ fn answer(request: Effect, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failure
                 }),
             mode,
         },
-        Effect::OpenRoom(_) | Effect::JoinRoom(_) => Answer::NoRooms,
-        // Not requests: the shell carries these out itself.
+        Effect::OpenRoom(mode) => Answer::RoomOpened(
+            exec(&format!("v1 room-open {mode}"), &[])
+                .map_err(Failure::text)
+                .and_then(|out| {
+                    serde_json::from_slice(&out)
+                        .map_err(|e| format!("the server's answer isn't a room ({e})"))
+                }),
+        ),
+        // Not requests: the shell carries these out itself (a room's connection is a
+        // [`RoomLink`]).
         Effect::Save { .. }
         | Effect::Remove(_)
         | Effect::Warn(_)
         | Effect::Copy(_)
+        | Effect::JoinRoom(_)
         | Effect::RoomSay(_)
         | Effect::LeaveRoom => Answer::Linked(Err("not a request".into())),
     }
 }
 
+/// Requests over SSH at once. The server lets one address log in 4 connections at a
+/// time (`--ssh-handshakes`): a linked game asks for five seeds together, and the fifth
+/// was refused under load and waited half a minute to be asked again. A live room's
+/// connection is the fourth.
+const AT_ONCE: usize = 3;
+
 /// A server reached over SSH.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Remote {
     /// `[user@]host`.
     host: String,
     port: Option<u16>,
     /// The command that runs `ssh`, and its own arguments.
     ssh: Vec<String>,
+    /// Requests running now, at most [`AT_ONCE`], and the signal that one ended.
+    running: Arc<(Mutex<usize>, Condvar)>,
 }
 
 impl Remote {
@@ -242,40 +283,74 @@ impl Remote {
             host: host.to_owned(),
             port,
             ssh,
+            running: Arc::default(),
         })
     }
 
-    /// Sends `request` in the background; its answer goes to `tx`.
+    /// Sends `request` in the background, once fewer than [`AT_ONCE`] others run; its
+    /// answer goes to `tx`.
     pub fn send(&self, request: Effect, tx: Sender<Answer>) {
         let remote = self.clone();
         std::thread::spawn(move || {
+            let (count, ended) = &*remote.running;
+            {
+                let mut running = count.lock().unwrap_or_else(|p| p.into_inner());
+                while *running >= AT_ONCE {
+                    running = ended.wait(running).unwrap_or_else(|p| p.into_inner());
+                }
+                *running += 1;
+            }
             let answer = answer(request, |command, stdin| remote.exec(command, stdin));
+            *count.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
+            ended.notify_one();
             // The game may have ended meanwhile: then no one waits for the answer.
             let _ = tx.send(answer);
         });
     }
 
+    /// Joins live room `code` as connection `conn`: the room's messages and the
+    /// connection's end go to `tx`. Dropping the link leaves the room.
+    pub fn join(&self, code: &str, conn: u64, tx: Sender<Answer>) -> Result<RoomLink, String> {
+        let mut c = self.command(&format!("v1 room {code}"));
+        // A connection that went quiet (a network gone) is noticed within 15 s, so the
+        // game can try again while the round still runs.
+        c.args(["-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"]);
+        c.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c
+            .spawn()
+            .map_err(|e| format!("cannot run {}: {e}", self.ssh[0]))?;
+        let (Some(stdin), Some(stdout), Some(mut stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("ssh's pipes did not open".into());
+        };
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let say = serde_json::from_str(&line).unwrap_or_else(|e| {
+                    Say::Refused(format!("the room said something the game can't read ({e})"))
+                });
+                if tx.send(Answer::RoomSaid { conn, say }).is_err() {
+                    return;
+                }
+            }
+            // Its standard output ended: so did ssh, and stderr says why if anything
+            // went wrong on the way.
+            let mut said = String::new();
+            let _ = stderr.read_to_string(&mut said);
+            let why = Failure::of_stderr(&said).map_or("the server ended it".into(), Failure::text);
+            let _ = tx.send(Answer::RoomClosed { conn, why });
+        });
+        Ok(RoomLink { child, stdin })
+    }
+
     /// Runs a `v1` command on the server: its standard output, or why not.
     fn exec(&self, command: &str, stdin: &[u8]) -> Result<Vec<u8>, Failure> {
-        let mut c = Command::new(&self.ssh[0]);
-        c.args(&self.ssh[1..]);
-        // No prompts: the game owns the terminal. A new server's key is taken on first
-        // sight and checked from then on, as `ssh` does with accept-new.
-        c.args([
-            "-o",
-            "BatchMode=yes",
-            "-o",
-            "ConnectTimeout=10",
-            "-o",
-            "StrictHostKeyChecking=accept-new",
-            // Its warnings (a host key added) are not the game's to show.
-            "-o",
-            "LogLevel=ERROR",
-        ]);
-        if let Some(port) = self.port {
-            c.args(["-p", &port.to_string()]);
-        }
-        c.arg("--").arg(&self.host).arg(command);
+        let mut c = self.command(command);
         c.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -299,6 +374,55 @@ impl Remote {
             Some(code) if Exit::of(code) == Some(Exit::NotLinked) => Err(Failure::NotLinked(said)),
             Some(_) => Err(Failure::Refused(said)),
         }
+    }
+
+    /// `ssh` to the server, running `command` there.
+    fn command(&self, command: &str) -> Command {
+        let mut c = Command::new(&self.ssh[0]);
+        c.args(&self.ssh[1..]);
+        // No prompts: the game owns the terminal. A new server's key is taken on first
+        // sight and checked from then on, as `ssh` does with accept-new.
+        c.args([
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "ConnectTimeout=10",
+            "-o",
+            "StrictHostKeyChecking=accept-new",
+            // Its warnings (a host key added) are not the game's to show.
+            "-o",
+            "LogLevel=ERROR",
+        ]);
+        if let Some(port) = self.port {
+            c.args(["-p", &port.to_string()]);
+        }
+        c.arg("--").arg(&self.host).arg(command);
+        c
+    }
+}
+
+/// A live room's connection: `ssh … v1 room <code>`, running until dropped.
+pub struct RoomLink {
+    child: Child,
+    stdin: ChildStdin,
+}
+
+impl RoomLink {
+    /// Says `ask` to the room. A connection that broke says so through its reader
+    /// ([`Answer::RoomClosed`]), so a failed write is left to it.
+    pub fn say(&mut self, ask: &Ask) {
+        if let Ok(mut line) = serde_json::to_string(ask) {
+            line.push('\n');
+            let _ = self.stdin.write_all(line.as_bytes());
+            let _ = self.stdin.flush();
+        }
+    }
+}
+
+impl Drop for RoomLink {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

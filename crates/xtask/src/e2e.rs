@@ -158,6 +158,9 @@ pub fn run_suite(args: &[String]) -> Result<()> {
     let e2e = root().join("e2e");
     install::npm(&e2e)?;
     let chromium = install::chromium()?;
+    // A terminal racer plays in tmux, over SSH with OpenSSH's client.
+    install::debian(&["tmux"], std::path::Path::new("/usr/bin/tmux"))?;
+    install::debian(&["openssh-client"], std::path::Path::new("/usr/bin/ssh"))?;
     step("building the server and the CLI for the browser tests");
     run(&mut cmd(
         "cargo",
@@ -167,8 +170,9 @@ pub fn run_suite(args: &[String]) -> Result<()> {
     let server = Server::start(
         &target.join("typepper-server"),
         None,
-        &[RATE_LIMITS_OFF, &["--quiet"]].concat(),
+        &[RATE_LIMITS_OFF, &["--quiet", "--ssh-listen", "127.0.0.1:0"]].concat(),
     )?;
+    let ssh = server.ssh.clone().context("the server did not say where its SSH is")?;
     step(&format!(
         "running the browser tests against {} (Playwright, {})",
         server.url,
@@ -178,6 +182,7 @@ pub fn run_suite(args: &[String]) -> Result<()> {
     c.args(args.iter().filter(|a| a.as_str() != "--"))
         .current_dir(&e2e)
         .env("TYPEPPER_URL", &server.url)
+        .env("TYPEPPER_SSH_ADDR", &ssh)
         .env("TYPEPPER_CLI", target.join("typepper"))
         .env("TYPEPPER_CHROMIUM", &chromium);
     let result = run(&mut c);
