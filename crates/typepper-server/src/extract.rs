@@ -29,6 +29,10 @@ impl Asked for typepper_api::SeedRequest {
     const HOW: &'static str = r#"send {"mode": "<a mode key, e.g. time:15>"} as JSON"#;
 }
 
+impl Asked for typepper_api::room::Open {
+    const HOW: &'static str = r#"send {"mode": "<a mode key, e.g. time:15>"} as JSON"#;
+}
+
 impl Asked for crate::players::LinkKey {
     const HOW: &'static str = r#"send {"name": "<your name>", "token": <a token or null>} as JSON"#;
 }

@@ -199,7 +199,7 @@ impl Inner {
 pub async fn open(
     State(st): State<Arc<Shared>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    Json(open): Json<Open>,
+    crate::extract::Json(open): crate::extract::Json<Open>,
 ) -> Result<Response, ApiError> {
     let mode: Mode = open
         .mode

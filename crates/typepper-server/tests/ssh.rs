@@ -1327,7 +1327,11 @@ fn a_linked_key_opens_and_races_a_live_room_line_by_line() {
     // A mode this build doesn't have is refused with the route's sentence.
     let refused = ada.run("v1 room-open time:7", b"");
     assert_eq!(refused.status.code(), Some(1));
-    assert!(text(&refused.stderr).contains("time:7"), "{}", text(&refused.stderr));
+    assert!(
+        text(&refused.stderr).contains("time:7"),
+        "{}",
+        text(&refused.stderr)
+    );
 
     let mut child = ada
         .command(&format!("v1 room {code}"))

@@ -136,7 +136,8 @@ impl Failure {
     /// What `ssh` exiting 255 with `said` on stderr means: its own failure. Its warnings
     /// are never the reason.
     fn of_ssh(said: &str, status: std::process::ExitStatus) -> Failure {
-        Failure::of_stderr(said).unwrap_or_else(|| Failure::Offline(format!("ssh failed ({status})")))
+        Failure::of_stderr(said)
+            .unwrap_or_else(|| Failure::Offline(format!("ssh failed ({status})")))
     }
 
     /// What `said` on `ssh`'s stderr means, but for its warnings; `None` when that is

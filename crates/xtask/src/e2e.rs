@@ -172,7 +172,10 @@ pub fn run_suite(args: &[String]) -> Result<()> {
         None,
         &[RATE_LIMITS_OFF, &["--quiet", "--ssh-listen", "127.0.0.1:0"]].concat(),
     )?;
-    let ssh = server.ssh.clone().context("the server did not say where its SSH is")?;
+    let ssh = server
+        .ssh
+        .clone()
+        .context("the server did not say where its SSH is")?;
     step(&format!(
         "running the browser tests against {} (Playwright, {})",
         server.url,
