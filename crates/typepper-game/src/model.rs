@@ -1320,7 +1320,9 @@ impl App {
             {
                 let gap = race::Seconds(lead.ms.unsigned_abs());
                 let name = live.name_of(other);
-                let _ = if at == 0 {
+                let _ = if lead.chars == 0 {
+                    write!(line, " · tied with {name}")
+                } else if at == 0 {
                     write!(line, " · +{gap} on {name}")
                 } else {
                     write!(line, " · +{gap} to {name}")

@@ -258,6 +258,9 @@ fn the_owner_starts_and_anyone_else_says_ready() {
 #[test]
 fn keys_go_out_once_a_frame_and_the_others_are_carets_with_a_standing() {
     let mut app = racing();
+    // Before a key, no one leads.
+    let lines = room_lines(&app, 3_200.0);
+    assert_eq!(lines[0], "1st of 2 · tied with grace", "{lines:?}");
     let mut t = 3_300.0;
     let sent = type_keys(&mut app, &mut t, 90.0, 30);
     // Every key typed went out, in order, in round time from the go.

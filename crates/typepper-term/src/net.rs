@@ -312,10 +312,10 @@ impl Remote {
     /// Joins live room `code` as connection `conn`: the room's messages and the
     /// connection's end go to `tx`. Dropping the link leaves the room.
     pub fn join(&self, code: &str, conn: u64, tx: Sender<Answer>) -> Result<RoomLink, String> {
-        let mut c = self.command(&format!("v1 room {code}"));
         // A connection that went quiet (a network gone) is noticed within 15 s, so the
         // game can try again while the round still runs.
-        c.args(["-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"]);
+        let alive = ["-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"];
+        let mut c = self.command(&alive, &format!("v1 room {code}"));
         c.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -351,7 +351,7 @@ impl Remote {
 
     /// Runs a `v1` command on the server: its standard output, or why not.
     fn exec(&self, command: &str, stdin: &[u8]) -> Result<Vec<u8>, Failure> {
-        let mut c = self.command(command);
+        let mut c = self.command(&[], command);
         c.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -377,10 +377,10 @@ impl Remote {
         }
     }
 
-    /// `ssh` to the server, running `command` there.
-    fn command(&self, command: &str) -> Command {
+    /// `ssh` to the server with `options` of its own, running `command` there.
+    fn command(&self, options: &[&str], command: &str) -> Command {
         let mut c = Command::new(&self.ssh[0]);
-        c.args(&self.ssh[1..]);
+        c.args(&self.ssh[1..]).args(options);
         // No prompts: the game owns the terminal. A new server's key is taken on first
         // sight and checked from then on, as `ssh` does with accept-new.
         c.args([
