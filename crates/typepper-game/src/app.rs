@@ -12,6 +12,7 @@
 //! (offline, not linked, or watching someone's round and playing it yourself) a round is
 //! played on a seed of the game's own, and the server keeps it unranked.
 
+mod room;
 use typepper_api::room::Ask;
 pub use typepper_api::{BoardRow, Player};
 use typepper_api::{IssuedSeed, Line, RANKED_BEST, Ranked, Utc};

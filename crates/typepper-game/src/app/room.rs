@@ -1,0 +1,422 @@
+//! The app in a live room: opening and joining it, the server's messages, keys and
+//! ticks there, as effects like every other network call (the room's state is
+//! [`crate::room`]).
+
+use typepper_api::room::{Ask, Opened, Phase, Say, is_code};
+use typepper_engine::{Mode, Op};
+
+use super::{App, Effect, Key, Now, RESULTS_HOLD_MS, Screen, delete_word, ms_since};
+use crate::palette::Tone;
+use crate::race;
+use crate::room::{Live, Naming, RETRIES, RETRY_MS, Seat};
+use crate::storage::{self, Entry};
+
+impl App {
+    /// The room on screen, or the one a round watched from its results returns to.
+    fn live_mut(&mut self) -> Option<&mut Live> {
+        match (&mut self.screen, &mut self.list) {
+            (Screen::Room(live), _) | (_, Some(Screen::Room(live))) => Some(live),
+            _ => None,
+        }
+    }
+
+    /// `f` on the menu: a room for the picked mode. A player who never linked names
+    /// themselves for it first.
+    pub(crate) fn open_room(&mut self) -> Vec<Effect> {
+        let mut live = Live::new(self.menu_mode(), None);
+        let fx = if self.player.is_some() {
+            vec![Effect::OpenRoom(live.mode.key())]
+        } else {
+            live.naming = Some(self.naming());
+            vec![]
+        };
+        self.notice = None;
+        self.screen = Screen::Room(Box::new(live));
+        fx
+    }
+
+    /// The name prompt, with the name this game last raced under.
+    fn naming(&self) -> Naming {
+        Naming {
+            name: self
+                .room_seat
+                .as_ref()
+                .map_or_else(String::new, |s| s.name.clone()),
+            error: None,
+        }
+    }
+
+    /// Joins room `code`: a `?room=` link, `typepper --room`. A seat this game held in
+    /// it is taken back; a player who never linked names themselves first.
+    pub fn join_room(&mut self, code: &str) -> Vec<Effect> {
+        let code = code.trim().to_ascii_lowercase();
+        if !is_code(&code) {
+            let why = format!("{code:?} is not a room code: 8 letters and digits");
+            self.notice = Some((why, Tone::Wrong));
+            self.screen = Screen::Menu;
+            return vec![];
+        }
+        let mut live = Live::new(self.menu_mode(), Some(code.clone()));
+        live.link = self.game_url.as_ref().map(|g| format!("{g}?room={code}"));
+        if let Some(seat) = self.room_seat.as_ref().filter(|s| s.code == code) {
+            live.resume = Some(seat.secret.clone());
+            live.name = Some(seat.name.clone()).filter(|n| !n.is_empty());
+        }
+        let fx = if self.player.is_none() && live.resume.is_none() {
+            live.naming = Some(self.naming());
+            vec![]
+        } else {
+            live.note = Some(("joining…".into(), Tone::Dim));
+            vec![Effect::JoinRoom(code)]
+        };
+        self.notice = None;
+        self.screen = Screen::Room(Box::new(live));
+        fx
+    }
+
+    /// The server's answer to [`Effect::OpenRoom`]: the room, which the game joins.
+    pub fn room_opened(&mut self, answer: Result<Opened, String>) -> Vec<Effect> {
+        let Screen::Room(live) = &mut self.screen else {
+            return vec![];
+        };
+        if live.code.is_some() {
+            return vec![];
+        }
+        match answer {
+            Ok(opened) => {
+                live.link = Some(match &self.game_url {
+                    Some(game) => format!("{game}?room={}", opened.code),
+                    None => opened.link,
+                });
+                live.note = Some(("joining…".into(), Tone::Dim));
+                live.code = Some(opened.code.clone());
+                vec![Effect::JoinRoom(opened.code)]
+            }
+            Err(why) => {
+                self.notice = Some((format!("no room: {why}"), Tone::Wrong));
+                self.screen = Screen::Menu;
+                vec![]
+            }
+        }
+    }
+
+    /// The connection [`Effect::JoinRoom`] asked for is up: the hello goes.
+    pub fn room_connected(&mut self) -> Vec<Effect> {
+        let token = self.player.as_ref().map(|p| p.token.clone());
+        let Some(live) = self.live_mut() else {
+            return vec![Effect::LeaveRoom];
+        };
+        live.connected = true;
+        live.retry = None;
+        vec![Effect::RoomSay(live.hello(token.as_deref()))]
+    }
+
+    /// The room's connection closed (`why`, from the shell) at `now`. A racer in a race
+    /// tries to come back; anyone else is told.
+    pub fn room_closed(&mut self, why: &str, now: Now) -> Vec<Effect> {
+        let Some(live) = self.live_mut() else {
+            return vec![];
+        };
+        let was = live.connected;
+        live.lost();
+        let comes_back = live.resume.is_some()
+            && matches!(live.phase, Phase::Countdown | Phase::Racing)
+            && live.results.is_none();
+        let tries = live.retry.map_or(RETRIES, |(_, left)| left);
+        if comes_back && tries > 0 {
+            live.retry = Some((now.mono + RETRY_MS, tries));
+            live.note = Some((
+                format!("connection lost ({why}): coming back…"),
+                Tone::Wrong,
+            ));
+        } else if was || live.results.is_none() {
+            live.retry = None;
+            live.note = Some((format!("the room's connection closed: {why}"), Tone::Wrong));
+        }
+        vec![]
+    }
+
+    /// What the room says, at `now`.
+    pub fn room_said(&mut self, say: Say, now: Now) -> Vec<Effect> {
+        let Some(live) = self.live_mut() else {
+            return vec![Effect::LeaveRoom];
+        };
+        let mut fx = vec![];
+        match say {
+            Say::Welcome {
+                room,
+                mode,
+                you,
+                resume,
+                owner,
+            } => {
+                if let Ok(mode) = mode.parse() {
+                    live.mode = mode;
+                }
+                live.you = you;
+                live.owner = owner;
+                live.note = None;
+                if let Some(secret) = &resume {
+                    live.resume = Some(secret.clone());
+                    let seat = Seat {
+                        code: room.clone(),
+                        secret: secret.clone(),
+                        name: live.name.clone().unwrap_or_default(),
+                    };
+                    fx.push(Effect::Save {
+                        key: storage::ROOM.into(),
+                        value: seat.to_string(),
+                    });
+                    self.room_seat = Some(seat);
+                }
+                let Some(live) = self.live_mut() else {
+                    return fx;
+                };
+                live.code = Some(room);
+                if you.is_none() {
+                    let note = "the race is full or has begun: you are watching";
+                    live.note = Some((note.into(), Tone::Dim));
+                }
+            }
+            Say::Lobby { phase, racers } => {
+                // A rematch: back in the lobby, the last race's rounds gone.
+                if phase == Phase::Lobby && live.phase != Phase::Lobby {
+                    live.race = None;
+                    live.results = None;
+                    live.row = 0;
+                }
+                live.phase = phase;
+                live.racers = racers;
+            }
+            Say::Countdown(ms) => {
+                live.go_at = Some(now.mono + f64::from(ms));
+                live.phase = Phase::Countdown;
+            }
+            Say::Go(seed) => {
+                live.go(seed, now.mono);
+                self.sessions += 1;
+            }
+            Say::Resume { seed, at, keys } => {
+                live.resumed(seed, at, &keys, now.mono);
+                self.sessions += 1;
+            }
+            Say::Keys { racer, keys } => live.keys(racer, &keys),
+            Say::Out { racer, why } => {
+                if live.you == Some(racer) {
+                    live.note = Some((format!("you are out: {why}"), Tone::Wrong));
+                } else {
+                    let note = format!("{} is out: {why}", live.name_of(racer));
+                    live.note = Some((note, Tone::Dim));
+                }
+            }
+            Say::Results(finishes) => {
+                live.phase = Phase::Over;
+                live.since = now.mono;
+                live.row = 0;
+                let mine = live.you.and_then(|you| {
+                    let finish = finishes.iter().find(|f| f.racer == you)?;
+                    let (replay, score) = live.race.as_ref()?.scored(you)?;
+                    Some((replay, score, finish.share.clone()))
+                });
+                live.results = Some(finishes);
+                // Your round is yours like any other: in the history, with its link.
+                // The server stored it already; nothing goes to the outbox.
+                if let Some((replay, score, share)) = mine {
+                    self.history.push(Entry {
+                        unix_ms: now.unix_ms,
+                        replay,
+                        score,
+                        share,
+                    });
+                    let excess = self.history.len().saturating_sub(storage::HISTORY_MAX);
+                    self.history.drain(..excess);
+                    fx.push(self.save_history());
+                }
+            }
+            Say::Refused(why) => live.note = Some((why, Tone::Wrong)),
+        }
+        fx
+    }
+
+    /// A frame at `now` in a room: your keys out, a lost connection tried again, your
+    /// round's end.
+    pub(crate) fn tick_room(&mut self, now: Now) -> Vec<Effect> {
+        let Some(live) = self.live_mut() else {
+            return vec![];
+        };
+        let mut fx = vec![];
+        if let Some((at, left)) = live.retry
+            && now.mono >= at
+            && let Some(code) = live.code.clone()
+        {
+            live.retry = Some((now.mono + RETRY_MS * 4.0, left - 1));
+            fx.push(Effect::JoinRoom(code));
+        }
+        if let Some(ask) = live.outgoing() {
+            fx.push(Effect::RoomSay(ask));
+        }
+        fx
+    }
+
+    /// A key in a room.
+    pub(crate) fn room_key(&mut self, key: Key, now: Now) -> Vec<Effect> {
+        let Screen::Room(live) = &mut self.screen else {
+            return vec![];
+        };
+        if live.naming.is_some() {
+            return self.naming_key(key);
+        }
+        let leave = |app: &mut App| {
+            app.screen = Screen::Menu;
+            app.list = None;
+            vec![Effect::RoomSay(Ask::Leave), Effect::LeaveRoom]
+        };
+        match live.phase {
+            Phase::Racing if live.racing() && live.results.is_none() => {
+                let Some(race) = live.race.as_mut() else {
+                    return vec![];
+                };
+                let you = live.you.unwrap_or_default();
+                let t = ms_since(race.origin, now.mono);
+                let Some(mine) = race.of_mut(you) else {
+                    return vec![];
+                };
+                let round = &mut mine.round;
+                let started = round.started().is_some();
+                let zen = round.mode() == Mode::Zen;
+                let op = match key {
+                    Key::Char(' ') | Key::Backspace | Key::DeleteWord if !started => None,
+                    Key::Char(c) => Some(Op::Char(c)),
+                    Key::Backspace | Key::DeleteWord => Some(Op::Backspace),
+                    Key::Escape if zen && started && !round.is_over(t) => Some(Op::End),
+                    Key::Escape => return leave(self),
+                    _ => None,
+                };
+                if let Some(op) = op {
+                    let t = t.max(round.last_input());
+                    if key == Key::DeleteWord {
+                        delete_word(round, t);
+                    } else {
+                        let _ = round.apply(t, op);
+                    }
+                    mine.trail.mark(race::progress(&mine.round), t);
+                }
+                vec![]
+            }
+            Phase::Over if live.results.is_some() => {
+                let rows = live.results.as_ref().map_or(0, Vec::len);
+                let held = now.mono - live.since < RESULTS_HOLD_MS;
+                match key {
+                    Key::Char(_) if held => vec![],
+                    Key::Up if rows > 0 => {
+                        live.row = (live.row + rows - 1) % rows;
+                        vec![]
+                    }
+                    Key::Down if rows > 0 => {
+                        live.row = (live.row + 1) % rows;
+                        vec![]
+                    }
+                    Key::Tab => vec![Effect::RoomSay(Ask::Rematch)],
+                    Key::Enter | Key::Char('r') | Key::Char('g') => {
+                        let race = key == Key::Char('g');
+                        self.watch_finisher(race, now);
+                        vec![]
+                    }
+                    Key::Char('c') => live.link.clone().map_or_else(Vec::new, |link| {
+                        live.note = Some(("room link copied".into(), Tone::Dim));
+                        vec![Effect::Copy(link)]
+                    }),
+                    Key::Escape => leave(self),
+                    _ => vec![],
+                }
+            }
+            Phase::Lobby => match key {
+                Key::Enter if live.you.is_some() && live.you == Some(live.owner) => {
+                    vec![Effect::RoomSay(Ask::Start)]
+                }
+                Key::Enter | Key::Char(' ') | Key::Char('r') if live.you.is_some() => {
+                    vec![Effect::RoomSay(Ask::Ready)]
+                }
+                Key::Char('c') => live.link.clone().map_or_else(Vec::new, |link| {
+                    live.note = Some(("room link copied".into(), Tone::Dim));
+                    vec![Effect::Copy(link)]
+                }),
+                Key::Escape => leave(self),
+                _ => vec![],
+            },
+            _ => match key {
+                Key::Escape => leave(self),
+                _ => vec![],
+            },
+        }
+    }
+
+    fn naming_key(&mut self, key: Key) -> Vec<Effect> {
+        let Screen::Room(live) = &mut self.screen else {
+            return vec![];
+        };
+        let Some(naming) = &mut live.naming else {
+            return vec![];
+        };
+        match key {
+            Key::Escape => self.screen = Screen::Menu,
+            Key::Backspace => {
+                naming.name.pop();
+                naming.error = None;
+            }
+            Key::DeleteWord => {
+                naming.name.clear();
+                naming.error = None;
+            }
+            Key::Char(c) if naming.name.chars().count() < 20 && !c.is_whitespace() => {
+                naming.name.push(c);
+                naming.error = None;
+            }
+            Key::Enter => match typepper_api::check_name(&naming.name) {
+                Ok(()) => {
+                    live.name = Some(naming.name.clone());
+                    live.naming = None;
+                    live.note = Some(("joining…".into(), Tone::Dim));
+                    return vec![match &live.code {
+                        Some(code) => Effect::JoinRoom(code.clone()),
+                        None => Effect::OpenRoom(live.mode.key()),
+                    }];
+                }
+                Err(why) => naming.error = Some(why.into()),
+            },
+            _ => {}
+        }
+        vec![]
+    }
+
+    /// Watches (or races) the picked row's round of a room's results, from the keys this
+    /// game saw; esc comes back to the results.
+    fn watch_finisher(&mut self, race: bool, now: Now) {
+        let Screen::Room(live) = &self.screen else {
+            return;
+        };
+        let Some(finish) = live.results.as_ref().and_then(|r| r.get(live.row)) else {
+            return;
+        };
+        let name = live.name_of(finish.racer).to_owned();
+        let Some((replay, _)) = live.race.as_ref().and_then(|r| r.scored(finish.racer)) else {
+            return;
+        };
+        let room = core::mem::replace(&mut self.screen, Screen::Menu);
+        let opened = if race {
+            self.race(replay, name)
+        } else {
+            self.watch(replay, Some(name), now.mono)
+        };
+        match opened {
+            // Esc from the round, or its results, goes back to the room.
+            Ok(()) => self.list = Some(room),
+            Err(why) => {
+                self.screen = room;
+                if let Some(live) = self.live_mut() {
+                    live.note = Some((why, Tone::Wrong));
+                }
+            }
+        }
+    }
+}
