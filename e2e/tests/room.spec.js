@@ -65,7 +65,7 @@ async function gather(owner, others) {
   return link;
 }
 
-/** A room's results row of `name`: `1st · ada (you) · unranked: … · 92 wpm · 97.5% · <share>`. */
+/** A room's results row of `name`: `1st · ada (you) · ranked · 92 wpm · 97.5% · <share>`. */
 function rowOf(lines, name) {
   return lines.find((l) => /^(▸ | {2})\d+(st|nd|rd|th) · /.test(l) && l.includes(` ${name} `));
 }
@@ -158,6 +158,9 @@ test("two browsers race through a room link: each sees the other's caret, the st
   // Each racer's numbers are their stored run's.
   await matchesStoredRun(page, first);
   await matchesStoredRun(page, second);
+  // Both linked, on the room's seed: ranked as rounds on issued seeds are.
+  expect(first).toMatch(/^▸ 1st · \S+ · ranked · /);
+  expect(second).toMatch(/^ {2}2nd · \S+ (\(you\) )?· ranked · /);
   // Both screens list the same rounds.
   expect(await rows(other)).toEqual(await rows(page));
   // Linked racers' rounds go to their history, with their links.
@@ -303,7 +306,7 @@ test("a terminal racer, over SSH, races a browser racer: each sees the other's c
     save("room-terminal-results.txt", results);
     const lines = await room(page);
     expect(rowOf(lines, "tess"), lines.join("\n")).toContain("not stored: only a linked game's rounds are kept");
-    expect(rowOf(lines, ada), lines.join("\n")).toBeTruthy();
+    expect(rowOf(lines, ada), lines.join("\n")).toContain(" · ranked · ");
     expect(results).toContain("tess (you)");
     expect(results).toContain(ada);
     await shot(page, "room-terminal-results");

@@ -156,6 +156,7 @@ impl Shared {
             },
             watch: self.config.watch,
             new_id: secrets::run_id,
+            live: None,
         }
     }
 

@@ -255,8 +255,10 @@ async fn clock(st: Arc<Shared>, code: String, live: Arc<Live>) {
         });
         if over && race > told {
             told = race;
-            let finished = live.act(now, |room| (room.finished(), vec![]));
-            let rows = keep(&st, finished).await;
+            let (finished, went) = live.act(now, |room| ((room.finished(), room.went()), vec![]));
+            // The go, in unix ms: the rooms' clock is the process's own.
+            let went = st.now_ms() - i64::try_from(now.saturating_sub(went)).unwrap_or(0);
+            let rows = keep(&st, finished, went).await;
             let now = st.rooms.now();
             live.act(now, |_| ((), vec![(To::All, Say::Results(rows))]));
         }
@@ -274,13 +276,26 @@ async fn clock(st: Arc<Shared>, code: String, live: Arc<Live>) {
 
 /// Stores each linked racer's round as a run, through the submission's own path (judged,
 /// copies refused, quotas kept), and fills in its row: the run, its share link, and
-/// what became of it. A room's seed is not issued to each racer, so its rounds are
-/// stored unranked (docs/TRUST.md says why).
-async fn keep(st: &Shared, finished: Vec<room::Finished>) -> Vec<typepper_api::room::Finish> {
+/// what became of it. The room's seed counts as issued to each of them at the go
+/// (`went`, unix ms), so a round ranks as one on an issued seed does (docs/TRUST.md).
+async fn keep(
+    st: &Shared,
+    finished: Vec<room::Finished>,
+    went: i64,
+) -> Vec<typepper_api::room::Finish> {
     let mut rows = Vec::with_capacity(finished.len());
     for done in finished {
         let mut row = done.finish;
         if let Some(player) = done.player {
+            let mut sub = st.submission(player);
+            sub.live = Some(crate::store::IssuedSeed {
+                seed: done.replay.seed,
+                player,
+                mode: done.replay.mode.clone(),
+                issued_ms: went,
+                expires_ms: sub.now_ms,
+                run: None,
+            });
             let bytes = done.replay.encode();
             let entry = crate::submit::Entry {
                 claim: done.replay.play().map_or(0, |(_, s)| s.headline().value),
@@ -289,7 +304,7 @@ async fn keep(st: &Shared, finished: Vec<room::Finished>) -> Vec<typepper_api::r
             };
             let judged = vec![crate::submit::judge(&entry)];
             let deadline = Instant::now() + Duration::from_secs(st.config.request_timeout_secs);
-            let job = crate::submit::job(st.submission(player), judged, deadline);
+            let job = crate::submit::job(sub, judged, deadline);
             row.kept = match st.store.submit(job).await {
                 Ok(Ok(done)) => match done.into_iter().next() {
                     Some(done) => {
@@ -583,7 +598,10 @@ async fn join(
     token: Option<String>,
     resume: Option<String>,
 ) -> Result<Joined, String> {
-    let (tx, rx) = mpsc::channel(OUTBOX);
+    // A connection's outbox holds OUTBOX messages past its greeting: a long race's
+    // catch-up comes at once, and a client that stops reading is let go at the same
+    // point as any other.
+    let outbox = |greeting: usize| mpsc::channel(OUTBOX + greeting);
     let now = st.rooms.now();
     if let Some(secret) = resume {
         let Ok(mut inner) = live.inner.lock() else {
@@ -592,6 +610,7 @@ async fn join(
         let conn = inner.next_conn;
         inner.next_conn += 1;
         let (id, said) = inner.room.resume(&secret, now)?;
+        let (tx, rx) = outbox(said.len());
         inner.conns.push(Conn {
             id: conn,
             racer: Some(id),
@@ -632,21 +651,22 @@ async fn join(
     let conn = inner.next_conn;
     inner.next_conn += 1;
     let (id, said) = inner.room.join(who, secrets::token())?;
+    // A spectator is no racer the room can address: its greeting goes to it alone.
+    let greeting = match id {
+        Some(_) => vec![],
+        None => inner.room.greeting(now),
+    };
+    let (tx, rx) = outbox(greeting.len() + said.len());
+    for say in greeting {
+        if let Ok(text) = serde_json::to_string(&say) {
+            let _ = tx.try_send(text.into());
+        }
+    }
     inner.conns.push(Conn {
         id: conn,
         racer: id,
         tx,
     });
-    // A spectator is no racer the room can address: its greeting goes to it alone.
-    if id.is_none()
-        && let Some(c) = inner.conns.last()
-    {
-        for say in inner.room.greeting(now) {
-            if let Ok(text) = serde_json::to_string(&say) {
-                let _ = c.tx.try_send(text.into());
-            }
-        }
-    }
     inner.deliver(said, now);
     Ok((conn, id, rx))
 }

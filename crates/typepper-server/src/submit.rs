@@ -182,6 +182,9 @@ pub struct Submission {
     pub watch: rank::Watch,
     /// Draws a new run id.
     pub new_id: fn() -> String,
+    /// A seed the player's round was played on live, in a room this server held: it
+    /// counts as issued to them at the room's go (docs/TRUST.md says why).
+    pub live: Option<crate::store::IssuedSeed>,
 }
 
 /// The store's [`Job`] for the judged entries of one body: its plan is [`plan`].
@@ -209,6 +212,7 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
     // copy of one earlier in the body, on a seed an earlier one used, or confirm one.
     let mut rounds = known.rounds.clone();
     let mut seeds = known.seeds.clone();
+    seeds.extend(sub.live.iter().cloned());
     let mut usage = known.usage;
     let mut record = known.record.clone();
     let mut steps = Vec::with_capacity(judged.len());

@@ -155,6 +155,20 @@ fn zen(seed: u64, wpm: u32, secs: u32) -> (Replay, Vec<Key>) {
     (replay.clone(), keys.collect())
 }
 
+/// A synthetic BLITZ 15s round on `seed` at `wpm`: its replay and keys.
+fn blitz(seed: u64, wpm: u32) -> (Replay, Vec<Key>) {
+    let typist = Typist {
+        wpm,
+        seed: u64::from(wpm),
+        ..Typist::default()
+    };
+    let replay = synth(Mode::BLITZ_15, seed, &typist);
+    let keys = replay
+        .timeline()
+        .filter_map(|(t, op)| Some((t?, op.code())));
+    (replay.clone(), keys.collect())
+}
+
 /// Sends `keys` as they come due after `go`, a frame's worth (16 ms) at a time.
 async fn type_keys(ws: &mut Socket, keys: &[Key], go: Instant) {
     let mut sent = 0;
@@ -194,6 +208,53 @@ async fn two_racers_race_key_by_key_and_the_results_are_the_engines() {
         let db = pg::FreshDb::create(&url);
         let srv = start_on(Some(&db.url), |_| {}).await;
         race(&srv, &srv).await;
+    }
+}
+
+/// A linked racer's round counts as one on a seed the server issued to them: the room's
+/// seed was drawn by the server and told to no one before the go (docs/TRUST.md). On
+/// both backends: ranked, and on the board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_linked_racers_round_on_the_rooms_seed_is_ranked() {
+    let srv = start(|_| {}).await;
+    let db = std::env::var("TYPEPPER_TEST_POSTGRES_URL")
+        .ok()
+        .map(|url| pg::FreshDb::create(&url));
+    let pg = match &db {
+        Some(db) => Some(start_on(Some(&db.url), |_| {}).await),
+        None => None,
+    };
+    let ranked = async |srv: &Running| {
+        let code = room(srv, "time:15").await;
+        let hello = Ask::Hello {
+            name: None,
+            token: Some(link(srv, "ada").await),
+            resume: None,
+        };
+        let (mut ada, Some(_), _) = hello_as(srv, &code, hello).await else {
+            panic!("ada watches")
+        };
+        send(&mut ada, &Ask::Start).await;
+        let (seed, go_at) = go(&mut ada).await;
+        let (replay, keys) = blitz(seed, 70);
+        type_keys(&mut ada, &keys, go_at).await;
+        let rows = until(&mut ada, |s| match s {
+            Say::Results(rows) => Some(rows.clone()),
+            _ => None,
+        })
+        .await;
+        assert_eq!(rows[0].kept, "ranked");
+        let run = rows[0].run.clone().unwrap();
+        let (status, board) = request(srv, "GET", "/v1/boards/time:15", "").await;
+        assert_eq!(status, 200, "{board}");
+        let board: typepper_api::Board = serde_json::from_str(&board).unwrap();
+        assert_eq!(board.rows[0].run, run);
+        let (_, score) = replay.play().unwrap();
+        assert_eq!(board.rows[0].score, score.headline().value);
+    };
+    match &pg {
+        Some(pg) => tokio::join!(ranked(&srv), ranked(pg)).0,
+        None => ranked(&srv).await,
     }
 }
 
@@ -284,7 +345,8 @@ async fn race(srv: &Running, other: &Running) {
         rows[0].share.as_deref(),
         Some(format!("http://typepper.test/r/{run}").as_str())
     );
-    assert!(rows[0].kept.starts_with("unranked: "), "{}", rows[0].kept);
+    // A ZEN round of a few seconds: short of a ranked ZEN round's 30 s.
+    assert_eq!(rows[0].kept, "unranked: a ranked ZEN round lasts at least 30 s");
     let (status, _) = request(srv, "GET", &format!("/v1/runs/{run}"), "").await;
     assert_eq!(status, 200);
     let stored = srv.state.store.run(run.clone()).await.unwrap().unwrap();

@@ -12,6 +12,13 @@ use typepper_engine::{Mode, Op, Replay, Round};
 
 use crate::store::PlayerId;
 
+/// Most keys in one `keys` message of a catch-up (a late spectator's, a racer's coming
+/// back): the widest key, `[4294967295,4294967295],`, is 24 bytes, so 320 of them stay
+/// under NOTIFY's 8000 bytes with the message around them. The longest race, 16 racers'
+/// 10 minutes at 150 wpm, catches up in 375 messages; the connection's outbox makes room
+/// for them (the hub's `join`).
+pub const CATCH_UP_KEYS: usize = 320;
+
 /// How long after the text a racer may take to type a first key before they are out.
 pub const START_GRACE_MS: u64 = 15_000;
 
@@ -204,7 +211,7 @@ impl Room {
                     });
                 }
                 for seat in self.seats.iter().filter(|s| Some(s.id) != except) {
-                    for keys in seat.keys.chunks(MAX_KEYS_PER_MESSAGE) {
+                    for keys in seat.keys.chunks(CATCH_UP_KEYS) {
                         out.push(Say::Keys {
                             racer: seat.id,
                             keys: keys.to_vec(),
@@ -506,6 +513,11 @@ impl Room {
         said
     }
 
+    /// When the last race's text came, on the rooms' clock.
+    pub fn went(&self) -> u64 {
+        self.go_at
+    }
+
     /// Every finished round of the race, best first.
     pub fn finished(&self) -> Vec<Finished> {
         let mut done: Vec<_> = self
@@ -728,7 +740,7 @@ mod tests {
         assert_eq!(keys_of(&greeting, 1), ada);
         assert_eq!(keys_of(&greeting, 2), grace);
         assert!(greeting.iter().all(|s| match s {
-            Say::Keys { keys, .. } => keys.len() <= MAX_KEYS_PER_MESSAGE,
+            Say::Keys { keys, .. } => keys.len() <= CATCH_UP_KEYS,
             _ => true,
         }));
         // Grace's connection drops and comes back: her own keys in the resume, ada's after.

@@ -320,6 +320,7 @@ async fn insert(tx: &mut impl Tx, run: &NewRun) -> Result<Stored, StoreError> {
         &[Arg::I64(run.player)],
     )
     .await?;
+    // A room's seed has no row: the room played it once per racer, and holds no more.
     if let Some(seed) = run.uses_seed {
         tx.execute(
             "UPDATE seeds SET run_id = $1 WHERE seed = $2",
