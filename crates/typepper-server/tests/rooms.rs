@@ -346,7 +346,10 @@ async fn race(srv: &Running, other: &Running) {
         Some(format!("http://typepper.test/r/{run}").as_str())
     );
     // A ZEN round of a few seconds: short of a ranked ZEN round's 30 s.
-    assert_eq!(rows[0].kept, "unranked: a ranked ZEN round lasts at least 30 s");
+    assert_eq!(
+        rows[0].kept,
+        "unranked: a ranked ZEN round lasts at least 30 s"
+    );
     let (status, _) = request(srv, "GET", &format!("/v1/runs/{run}"), "").await;
     assert_eq!(status, 200);
     let stored = srv.state.store.run(run.clone()).await.unwrap().unwrap();
