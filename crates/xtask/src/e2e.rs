@@ -140,10 +140,20 @@ impl Server {
     /// (`RssAnon`). The database's pages that SQLite reads through a memory map are the
     /// OS's file cache, shared and reclaimable, and not counted.
     pub fn rss_kib(&self) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|l| l.starts_with("RssAnon:"))?;
-        line.split_whitespace().nth(1)?.parse().ok()
+        rss_kib(self.child.id())
     }
+
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+/// Process `pid`'s own memory now, in KiB (`RssAnon`: see [`Server::rss_kib`]).
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("RssAnon:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 impl Drop for Server {

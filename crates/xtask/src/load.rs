@@ -1135,7 +1135,7 @@ fn env_number(var: &str, default: u64) -> Result<u64> {
 
 /// The machine line: cores, CPU model, and the file system the databases lived on
 /// (SQLite syncs every commit, so the disk matters).
-fn machine() -> String {
+pub(crate) fn machine() -> String {
     let cores = output(&mut Command::new("nproc")).map_or_else(
         || {
             std::thread::available_parallelism()

@@ -12,6 +12,7 @@ mod load;
 mod modules;
 mod pg;
 mod procs;
+mod rooms_load;
 mod sh;
 mod ssh_client;
 mod tasks;
@@ -28,10 +29,12 @@ commands:
   bench   the engine's benchmarks (criterion) and the server's load test
   e2e     only the browser tests (arguments go to Playwright, e.g. a file or -g <title>)
   load    only the server's load test, or the set-ups whose name has the argument in it
-          (TYPEPPER_LOAD_SECS, TYPEPPER_LOAD_BODIES)
+          (TYPEPPER_LOAD_SECS, TYPEPPER_LOAD_BODIES); `load rooms`: how many live racers one
+          server holds
   pg      a throwaway PostgreSQL cluster until Ctrl-C, for working on the PostgreSQL store
   term    the terminal game's start-up and keypress-to-screen times, and SSH beside HTTP
-  frames  only the game's figures in headless Chromium: load, frame times, a ghost's cost
+  frames  only the game's figures in headless Chromium: load, frame times, a ghost's cost,
+          a live room's key-to-screen latency
 
 Everything missing is installed first; each step says what it is doing.";
 
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Some("test") => tasks::test(&args[1..]),
         Some("bench") => tasks::bench(&args[1..]),
         Some("e2e") => crate::web::build().and_then(|()| e2e::run_suite(&args[1..])),
+        Some("load") if args.get(1).is_some_and(|a| a == "rooms") => rooms_load::run(),
         Some("load") => load::run(args.get(1).map_or("", String::as_str)),
         Some("pg") => pg::hold(),
         Some("term") => term::run(),

@@ -274,9 +274,12 @@ pub fn browser_figures() -> Result<()> {
         "measuring the game in headless Chromium against {}",
         server.url
     ));
-    let mut c = cmd("node", &["perf/frames.mjs"]);
-    c.current_dir(&e2e)
-        .env("TYPEPPER_URL", &server.url)
-        .env("TYPEPPER_CHROMIUM", &chromium);
-    run(&mut c)
+    for script in ["perf/frames.mjs", "perf/rooms.mjs"] {
+        let mut c = cmd("node", &[script]);
+        c.current_dir(&e2e)
+            .env("TYPEPPER_URL", &server.url)
+            .env("TYPEPPER_CHROMIUM", &chromium);
+        run(&mut c)?;
+    }
+    Ok(())
 }
