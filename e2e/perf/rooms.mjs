@@ -8,18 +8,9 @@
 //
 // Both pages run in one browser on one machine, so their clocks are one:
 // `performance.timeOrigin + performance.now()` on each.
-import { chromium } from "@playwright/test";
+import { launch, pct, url } from "./chromium.mjs";
 
-const url = process.env.TYPEPPER_URL ?? "http://127.0.0.1:8080";
-const browser = await chromium.launch({
-  executablePath: process.env.TYPEPPER_CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
-};
+const browser = await launch();
 const ms = (x) => `${x.toFixed(1)} ms`;
 
 /** A page of its own context (its own storage and socket), on the menu. */
