@@ -275,6 +275,97 @@ async fn two_servers_on_one_postgresql_hold_one_race_a_racer_on_each() {
     assert!(refused.to_string().contains("404"), "{refused}");
 }
 
+/// The attack of a crash: the process holding a room dies (`kill -9`) while a racer on
+/// another process waits in it. The racer is told the room's server is gone, within the
+/// relay's silence (15 s), rather than waiting for ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_racer_is_told_when_the_rooms_server_dies() {
+    let (Ok(url), Some(bin)) = (
+        std::env::var("TYPEPPER_TEST_POSTGRES_URL"),
+        std::env::var_os("TYPEPPER_SERVER_BIN"),
+    ) else {
+        eprintln!("skipped: no PostgreSQL or server binary here (cargo xtask test has both)");
+        return;
+    };
+    let db = pg::FreshDb::create(&url);
+    let dir = tempfile::tempdir().unwrap();
+    let mut owner = std::process::Command::new(bin)
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--quiet",
+            "--database-url",
+            &db.url,
+        ])
+        .arg("--data-dir")
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed when the test ends, however it ends.
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let stdout = owner.stdout.take().unwrap();
+    let mut owner = Kill(owner);
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).unwrap();
+    let at = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let (status, body) = {
+        let mut tcp = std::net::TcpStream::connect(at).unwrap();
+        let body = r#"{"mode":"time:15"}"#;
+        let head = format!(
+            "POST /v1/rooms HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        std::io::Write::write_all(&mut tcp, head.as_bytes()).unwrap();
+        let mut answer = String::new();
+        std::io::Read::read_to_string(&mut tcp, &mut answer).unwrap();
+        let status: u16 = answer[9..12].parse().unwrap();
+        (
+            status,
+            answer
+                .split("\r\n\r\n")
+                .nth(1)
+                .unwrap_or_default()
+                .to_owned(),
+        )
+    };
+    assert_eq!(status, 201, "{body}");
+    let opened: typepper_api::room::Opened = serde_json::from_str(&body).unwrap();
+
+    let other = start_on(Some(&db.url), |_| {}).await;
+    let (mut grace, Some(_), _) = join(&other, &opened.code, "grace").await else {
+        panic!("grace watches")
+    };
+    let _ = owner.0.kill();
+    let _ = owner.0.wait();
+    // Read past `next`'s 10 s: the silence itself takes 15.
+    let told = async {
+        while let Some(Ok(message)) = grace.next().await {
+            if let Message::Text(text) = message
+                && let Ok(Say::Refused(why)) = serde_json::from_str(&text)
+            {
+                return why;
+            }
+        }
+        panic!("the room closed without a word");
+    };
+    let why = tokio::time::timeout(Duration::from_secs(30), told)
+        .await
+        .expect("told within 30 s");
+    assert_eq!(why, "the room's server is gone: this room has ended");
+}
+
 /// ada (linked) and grace race a ZEN round in a room `srv` opens: ada connected to `srv`,
 /// grace to `other` (the same server, or another on the same PostgreSQL).
 async fn race(srv: &Running, other: &Running) {

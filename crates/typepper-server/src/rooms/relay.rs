@@ -18,14 +18,15 @@
 //!    refused, and the racer told.
 //!
 //! When the owning process dies, its rooms die with it: a race's clock and its engines
-//! were there, and rooms are minutes long. Racers connected to other processes then hear
-//! nothing more from the room. (Telling them so, after a silence, is the game's next
-//! step: docs/spec/rooms.md.)
+//! were there, and rooms are minutes long. A process asks the owner of each of its
+//! connections whether it still holds it (`ping`, every [`PING_EVERY`]); the owner
+//! answers (`pong`). A connection with no answer and no message from the room for
+//! [`SILENT_FOR`] is told that the room's server is gone, and closed.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, oneshot};
@@ -41,6 +42,11 @@ const ROOMS: &str = "typepper_rooms";
 const FIND_WITHIN: Duration = Duration::from_secs(2);
 /// The longest payload PostgreSQL's NOTIFY takes is 8000 bytes; a little under it.
 const MAX_PAYLOAD: usize = 7_900;
+/// How often a connection to a room elsewhere asks whether its owner still holds it.
+const PING_EVERY: Duration = Duration::from_secs(5);
+/// How long a connection hears nothing from its room's owner before it gives the room up:
+/// three pings unanswered.
+const SILENT_FOR: Duration = Duration::from_secs(15);
 
 /// One notification between processes.
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
@@ -69,6 +75,10 @@ enum Note {
     Out { conn: u64, text: String },
     /// For this process's connection `conn`: the room let it go.
     Close { conn: u64 },
+    /// Does the owner still hold `from`'s connection `conn`?
+    Ping { from: String, conn: u64 },
+    /// For this process's connection `conn`: its owner holds it.
+    Pong { conn: u64 },
 }
 
 /// This process's end of the relay.
@@ -83,6 +93,8 @@ pub struct Relay {
     inboxes: Mutex<HashMap<(String, u64), mpsc::Sender<Wire>>>,
     /// Asked who owns a code: who waits for the answer.
     finding: Mutex<HashMap<String, Vec<oneshot::Sender<String>>>>,
+    /// This process's connections to rooms elsewhere: when their owner was last heard.
+    heard: Mutex<HashMap<u64, Instant>>,
 }
 
 fn channel_of(process: &str) -> String {
@@ -125,6 +137,7 @@ pub async fn start(st: Arc<Shared>, url: &str) -> anyhow::Result<()> {
         outboxes: Mutex::default(),
         inboxes: Mutex::default(),
         finding: Mutex::default(),
+        heard: Mutex::default(),
     });
     if st.rooms.relay.set(relay.clone()).is_err() {
         anyhow::bail!("the rooms' relay was started twice");
@@ -216,6 +229,7 @@ impl Relay {
                 }
             }
             Note::Out { conn, text } => {
+                self.heard_from(conn);
                 let outbox = self
                     .outboxes
                     .lock()
@@ -229,12 +243,40 @@ impl Relay {
                 }
             }
             Note::Close { conn } => self.close(conn),
+            Note::Ping { from, conn } => {
+                let held = self
+                    .inboxes
+                    .lock()
+                    .is_ok_and(|i| i.contains_key(&(from.clone(), conn)));
+                if held {
+                    self.notify(&channel_of(&from), &Note::Pong { conn }).await;
+                }
+            }
+            Note::Pong { conn } => self.heard_from(conn),
         }
+    }
+
+    /// Connection `conn`'s owner was heard from now.
+    fn heard_from(&self, conn: u64) {
+        if let Ok(mut heard) = self.heard.lock()
+            && let Some(at) = heard.get_mut(&conn)
+        {
+            *at = Instant::now();
+        }
+    }
+
+    /// How long since connection `conn`'s owner was last heard from.
+    fn silent(&self, conn: u64) -> Duration {
+        let heard = self.heard.lock().ok().and_then(|h| h.get(&conn).copied());
+        heard.map_or(Duration::ZERO, |at| at.elapsed())
     }
 
     fn close(&self, conn: u64) {
         if let Ok(mut outboxes) = self.outboxes.lock() {
             outboxes.remove(&conn);
+        }
+        if let Ok(mut heard) = self.heard.lock() {
+            heard.remove(&conn);
         }
     }
 
@@ -297,6 +339,11 @@ impl Relay {
         if let Ok(mut outboxes) = self.outboxes.lock() {
             outboxes.insert(conn, tx);
         }
+        if let Ok(mut heard) = self.heard.lock() {
+            heard.insert(conn, Instant::now());
+        }
+        let mut ping = tokio::time::interval(PING_EVERY);
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let to = channel_of(owner);
         let open = Note::Open {
             code: code.to_owned(),
@@ -324,6 +371,15 @@ impl Relay {
                             let _ = out.send(refusal("the room's server can't be reached")).await;
                             break;
                         }
+                    }
+                    _ = ping.tick() => {
+                        if self.silent(conn) > SILENT_FOR {
+                            let why = "the room's server is gone: this room has ended";
+                            let _ = out.send(refusal(why)).await;
+                            break;
+                        }
+                        let from = self.me.clone();
+                        self.notify(&to, &Note::Ping { from, conn }).await;
                     }
                 }
             }
