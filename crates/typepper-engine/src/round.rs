@@ -223,6 +223,11 @@ impl Round {
         self.last
     }
 
+    /// How many inputs it has taken.
+    pub fn inputs(&self) -> usize {
+        self.inputs.len()
+    }
+
     /// When the round ends if no further input changes it: BLITZ's clock, ZEN's End, the
     /// moment the flame reaches the caret. `None` before the first input, and in ZEN
     /// until End.

@@ -1366,13 +1366,15 @@ impl App {
         }
         if let Some(finishes) = &live.results {
             for (i, f) in finishes.iter().enumerate() {
-                let score = live.race.as_ref().and_then(|r| r.scored(f.racer)).map_or(
-                    f.headline.clone(),
-                    |(_, s)| {
-                        // The mode is the title's: each row says the racer's own numbers.
-                        format!("{} · {}%", s.headline(), Decimal(s.accuracy_x100.into()))
-                    },
-                );
+                // The score alone: a frame has no use for the round's replay.
+                let scored = live
+                    .race
+                    .as_ref()
+                    .and_then(|r| r.of(f.racer)?.round.score());
+                let score = scored.map_or(f.headline.clone(), |s| {
+                    // The mode is the title's: each row says the racer's own numbers.
+                    format!("{} · {}%", s.headline(), Decimal(s.accuracy_x100.into()))
+                });
                 let you = live.you == Some(f.racer);
                 rows.push(RoomRow {
                     place: ordinal(i + 1),

@@ -138,7 +138,7 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
     watch_for_the_end(stop.clone());
     let mut terminal = ratatui::init();
     let _ = crossterm::execute!(std::io::stdout(), EnableBracketedPaste);
-    let result = run(&mut terminal, &mut app, &mut shell, &answers, &stop, clock);
+    let result = run(&mut terminal, &mut app, &mut shell, &answers, &stop);
     let _ = crossterm::execute!(std::io::stdout(), DisableBracketedPaste);
     // A terminal gone takes no restoring (and `restore` panics when it can't say so).
     let _ = ratatui::try_restore();
@@ -152,17 +152,12 @@ fn run(
     shell: &mut Shell,
     answers: &mpsc::Receiver<Answer>,
     stop: &AtomicBool,
-    clock: Instant,
 ) -> Result<(), String> {
     let zone = LocalZone::system();
     let palette = Palette::new(Depth::from_env(|k| std::env::var(k).ok()));
     let mut scroll = Scroll::default();
     let mut shown: Option<Model> = None;
     let io = |e: std::io::Error| format!("the terminal failed: {e}");
-    let now = || Now {
-        mono: clock.elapsed().as_secs_f64() * 1000.0,
-        unix_ms: unix_ms(),
-    };
     while !stop.load(Ordering::Relaxed) {
         while let Ok(answer) = answers.try_recv() {
             // A room connection closed since is no longer heard.
@@ -174,12 +169,12 @@ fn run(
                     shell.room = None;
                 }
             }
-            let effects = answer.apply(app, now());
+            let effects = answer.apply(app, shell.now());
             shell.carry_out(app, effects);
         }
-        let effects = app.tick(now());
+        let effects = app.tick(shell.now());
         shell.carry_out(app, effects);
-        let model = app.model(now().mono, &zone);
+        let model = app.model(shell.now().mono, &zone);
         if shown.as_ref() != Some(&model) {
             terminal
                 .draw(|f| render::draw(f, &model, &mut scroll, &palette))
@@ -200,12 +195,12 @@ fn run(
                 Event::Key(k) if quits(&k, shown.as_ref()) => return Ok(()),
                 Event::Key(k) => {
                     if let Some(key) = key_of(&k) {
-                        let effects = app.key(key, now());
+                        let effects = app.key(key, shell.now());
                         shell.carry_out(app, effects);
                     }
                 }
                 Event::Paste(text) => {
-                    let effects = app.text(&text, now());
+                    let effects = app.text(&text, shell.now());
                     shell.carry_out(app, effects);
                 }
                 Event::Resize(..) => shown = None,
