@@ -210,7 +210,10 @@ test("a racer who reloads mid-race comes back to their seat, with their keys, an
   await typeWords(other, 2);
   await expect(other.locator("[data-mirror=room]")).toContainText("the finishers, best first", { timeout: 30_000 });
   const lines = await room(other);
-  expect(lines.find((l) => l.includes("bob (you)"))).toMatch(/^▸ 1st · bob \(you\) · not stored: .* · \d+ wpm · [\d.]+%$/);
+  // Bob never linked: his round is stored as a guest's, unranked, with its share link.
+  expect(lines.find((l) => l.includes("bob (you)"))).toMatch(
+    /^▸ 1st · bob \(you\) · unranked: raced as a guest: .* · \d+ wpm · [\d.]+% · http\S+\/r\/[0-9A-Za-z]{8}$/,
+  );
   expect(lines.find((l) => l.includes("· ada ·"))).toMatch(/^ {2}2nd · ada · /);
   await shot(other, "room-resumed-results");
   expect(errors).toEqual([]);
@@ -305,7 +308,7 @@ test("a terminal racer, over SSH, races a browser racer: each sees the other's c
     const results = await term.waitFor(/the finishers, best first/);
     save("room-terminal-results.txt", results);
     const lines = await room(page);
-    expect(rowOf(lines, "tess"), lines.join("\n")).toContain("not stored: only a linked game's rounds are kept");
+    expect(rowOf(lines, "tess"), lines.join("\n")).toContain("unranked: raced as a guest: link a game to rank your rounds");
     expect(rowOf(lines, ada), lines.join("\n")).toContain(" · ranked · ");
     expect(results).toContain("tess (you)");
     expect(results).toContain(ada);

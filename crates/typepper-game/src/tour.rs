@@ -390,15 +390,10 @@ fn room(tour: &mut Tour) {
         finish(
             2,
             "120 wpm",
-            None,
-            "not stored: only a linked game's rounds are kept",
-        ),
-        finish(
-            1,
-            "9 wpm",
             Some("http://typepper.test/r/abcdEFGH"),
-            "unranked: a room's seed is not issued to each racer",
+            "unranked: raced as a guest: link a game to rank your rounds",
         ),
+        finish(1, "9 wpm", None, "not stored: too little typing to keep"),
     ];
     say(tour, Say::Results(finishes));
     tour.see("room, results");

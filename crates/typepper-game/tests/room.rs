@@ -317,7 +317,8 @@ fn the_results_list_the_finishers_and_your_round_goes_to_the_history() {
             headline: "60 wpm".into(),
             run: None,
             share: None,
-            kept: "not stored: only a linked game's rounds are kept".into(),
+            kept: "not stored: too little typing to keep: 3 judged keystrokes, and a run needs 20"
+                .into(),
         },
     ];
     let fx = app.room_said(Say::Results(finishes), at(t));

@@ -187,6 +187,7 @@ mod tests {
                 replay: vec![7; bytes],
             },
             player: "ada".into(),
+            guest: false,
             hidden: false,
         }
     }

@@ -46,6 +46,10 @@ pub struct Config {
     /// Joins of live rooms a second per IP (bursts of twice that); 0 turns it off.
     #[arg(long, env = "TYPEPPER_ROOM_JOIN_RATE", default_value_t = 5)]
     pub room_join_rate: u32,
+    /// Rounds of guests (racers in rooms who never linked) stored an hour per IP, in
+    /// bursts of as many; 0 turns the limit off. Counted by the process holding the room.
+    #[arg(long, env = "TYPEPPER_GUEST_RUNS_PER_HOUR", default_value_t = 120)]
+    pub guest_runs_per_hour: u32,
     /// Live rooms open at once on this server.
     #[arg(long, env = "TYPEPPER_MAX_ROOMS", default_value_t = 1_000)]
     pub max_rooms: usize,

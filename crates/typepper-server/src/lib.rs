@@ -157,6 +157,7 @@ impl Shared {
             watch: self.config.watch,
             new_id: secrets::run_id,
             live: None,
+            guest: false,
         }
     }
 

@@ -57,6 +57,8 @@ pub struct Rooms {
     epoch: Instant,
     opens: Limiter<IpAddr>,
     joins: Limiter<IpAddr>,
+    /// Guests' rounds stored, per address.
+    guests: Limiter<IpAddr>,
     max_rooms: usize,
     max_connections: usize,
     connections: Arc<std::sync::atomic::AtomicUsize>,
@@ -93,6 +95,7 @@ impl Rooms {
                 config.room_join_rate,
                 config.room_join_rate.saturating_mul(2),
             ),
+            guests: Limiter::hourly(config.guest_runs_per_hour, config.guest_runs_per_hour),
             max_rooms: config.max_rooms,
             max_connections: config.max_room_connections,
             connections: Arc::default(),
@@ -274,10 +277,12 @@ async fn clock(st: Arc<Shared>, code: String, live: Arc<Live>) {
     }
 }
 
-/// Stores each linked racer's round as a run, through the submission's own path (judged,
+/// Stores each finished round as a run, through the submission's own path (judged,
 /// copies refused, quotas kept), and fills in its row: the run, its share link, and
-/// what became of it. The room's seed counts as issued to each of them at the go
-/// (`went`, unix ms), so a round ranks as one on an issued seed does (docs/TRUST.md).
+/// what became of it. The room's seed counts as issued to each linked racer at the go
+/// (`went`, unix ms), so their round ranks as one on an issued seed does
+/// (docs/TRUST.md). A guest's round is stored as a guest player's of its own, unranked,
+/// while their address has guest rounds left this hour.
 async fn keep(
     st: &Shared,
     finished: Vec<room::Finished>,
@@ -286,49 +291,96 @@ async fn keep(
     let mut rows = Vec::with_capacity(finished.len());
     for done in finished {
         let mut row = done.finish;
-        if let Some(player) = done.player {
-            let mut sub = st.submission(player);
-            sub.live = Some(crate::store::IssuedSeed {
-                seed: done.replay.seed,
-                player,
-                mode: done.replay.mode.clone(),
-                issued_ms: went,
-                expires_ms: sub.now_ms,
-                run: None,
-            });
-            let bytes = done.replay.encode();
-            let entry = crate::submit::Entry {
-                claim: done.replay.play().map_or(0, |(_, s)| s.headline().value),
-                replay: done.replay,
-                bytes: &bytes,
-            };
-            let judged = vec![crate::submit::judge(&entry)];
-            let deadline = Instant::now() + Duration::from_secs(st.config.request_timeout_secs);
-            let job = crate::submit::job(sub, judged, deadline);
-            row.kept = match st.store.submit(job).await {
-                Ok(Ok(done)) => match done.into_iter().next() {
-                    Some(done) => {
-                        let share = |id: &str| st.config.share_link(id);
-                        match crate::submit::line(done, &share) {
-                            typepper_api::Line::Ok {
-                                id, share, ranked, ..
-                            } => {
-                                row.run = Some(id);
-                                row.share = Some(share);
-                                kept(&ranked)
-                            }
-                            typepper_api::Line::No(why) => format!("not stored: {why}"),
-                        }
-                    }
-                    None => "not stored: the server kept nothing of it".into(),
-                },
-                Ok(Err(quota)) => format!("not stored: {quota}"),
-                Err(e) => format!("not stored: {e}"),
-            };
+        if let Some(keeper) = done.keeper {
+            match kept_as(st, keeper, &done.replay, went).await {
+                Ok(sub) => store(st, sub, done.replay, &mut row).await,
+                Err(why) => row.kept = format!("not stored: {why}"),
+            }
         }
         rows.push(row);
     }
     rows
+}
+
+/// The submission a finished round is stored through: a linked racer's own, on the room's
+/// seed issued at the go, or a new guest's.
+async fn kept_as(
+    st: &Shared,
+    keeper: room::Keeper,
+    replay: &typepper_engine::Replay,
+    went: i64,
+) -> Result<crate::submit::Submission, String> {
+    match keeper {
+        room::Keeper::Player(player) => {
+            let mut sub = st.submission(player);
+            sub.live = Some(crate::store::IssuedSeed {
+                seed: replay.seed,
+                player,
+                mode: replay.mode.clone(),
+                issued_ms: went,
+                expires_ms: sub.now_ms,
+                run: None,
+            });
+            Ok(sub)
+        }
+        room::Keeper::Guest { name, from } => {
+            if st.rooms.guests.take(&from, Instant::now()).is_err() {
+                return Err(format!(
+                    "guest rounds from your address are past this hour's {}: link a game to \
+                     keep more",
+                    st.config.guest_runs_per_hour
+                ));
+            }
+            let token = secrets::token_hash(&secrets::token());
+            let guest = st
+                .store
+                .create_guest(name, token, st.now_ms())
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(crate::submit::Submission {
+                guest: true,
+                ..st.submission(guest.id)
+            })
+        }
+    }
+}
+
+/// Stores `replay` through `sub`, and says in `row` what became of it.
+async fn store(
+    st: &Shared,
+    sub: crate::submit::Submission,
+    replay: typepper_engine::Replay,
+    row: &mut typepper_api::room::Finish,
+) {
+    let bytes = replay.encode();
+    let entry = crate::submit::Entry {
+        claim: replay.play().map_or(0, |(_, s)| s.headline().value),
+        replay,
+        bytes: &bytes,
+    };
+    let judged = vec![crate::submit::judge(&entry)];
+    let deadline = Instant::now() + Duration::from_secs(st.config.request_timeout_secs);
+    let job = crate::submit::job(sub, judged, deadline);
+    row.kept = match st.store.submit(job).await {
+        Ok(Ok(done)) => match done.into_iter().next() {
+            Some(done) => {
+                let share = |id: &str| st.config.share_link(id);
+                match crate::submit::line(done, &share) {
+                    typepper_api::Line::Ok {
+                        id, share, ranked, ..
+                    } => {
+                        row.run = Some(id);
+                        row.share = Some(share);
+                        kept(&ranked)
+                    }
+                    typepper_api::Line::No(why) => format!("not stored: {why}"),
+                }
+            }
+            None => "not stored: the server kept nothing of it".into(),
+        },
+        Ok(Err(quota)) => format!("not stored: {quota}"),
+        Err(e) => format!("not stored: {e}"),
+    };
 }
 
 /// What a stored run's standing reads as: `ranked`, `unranked: …`, `pending: …`.
@@ -352,9 +404,18 @@ pub async fn live(
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| async move {
-            websocket(st, target, code, socket).await;
+            websocket(st, target, code, addr.ip(), socket).await;
             drop(admitted);
         }))
+}
+
+/// Who a connection to a room comes from: its address, and the player its SSH key is
+/// linked to, if any.
+#[derive(Clone, Debug)]
+pub(crate) struct Caller {
+    pub keyed: Option<crate::store::Player>,
+    /// A guest's stored rounds are counted against it.
+    pub ip: IpAddr,
 }
 
 /// Where a room is: held here, or by another process (its id) on the same PostgreSQL.
@@ -369,14 +430,14 @@ pub(crate) async fn connect(
     st: Arc<Shared>,
     target: Target,
     code: &str,
-    keyed: Option<crate::store::Player>,
+    caller: Caller,
     inbound: mpsc::Receiver<Wire>,
     out: mpsc::Sender<Utf8Bytes>,
 ) {
     match (target, st.rooms.relay.get().cloned()) {
-        (Target::Here(live), _) => session(st, live, keyed, inbound, out).await,
+        (Target::Here(live), _) => session(st, live, caller, inbound, out).await,
         (Target::There(owner), Some(relay)) => {
-            relay.remote(&owner, code, keyed, inbound, out).await;
+            relay.remote(&owner, code, caller, inbound, out).await;
         }
         (Target::There(_), None) => {
             let _ = out.send(refusal("no room here by that code")).await;
@@ -453,7 +514,7 @@ pub(crate) fn refusal(why: &str) -> Utf8Bytes {
 
 /// `GET /v1/rooms/<code>/live`'s connection, once upgraded: the WebSocket's frames in and
 /// out of a [`session`].
-async fn websocket(st: Arc<Shared>, target: Target, code: String, socket: WebSocket) {
+async fn websocket(st: Arc<Shared>, target: Target, code: String, ip: IpAddr, socket: WebSocket) {
     use futures_util::{SinkExt, StreamExt};
     let (mut sink, mut stream) = socket.split();
     let (wire, inbound) = mpsc::channel(OUTBOX);
@@ -481,7 +542,8 @@ async fn websocket(st: Arc<Shared>, target: Target, code: String, socket: WebSoc
             let _ = wire.send(got).await;
         }
     });
-    connect(st, target, &code, None, inbound, out).await;
+    let caller = Caller { keyed: None, ip };
+    connect(st, target, &code, caller, inbound, out).await;
     // The session is over (and `out` with it): the writer sends a close frame, and the
     // reader waits a moment for the client's.
     let _ = writer.await;
@@ -495,13 +557,13 @@ async fn websocket(st: Arc<Shared>, target: Target, code: String, socket: WebSoc
 }
 
 /// One connection to a room, whatever carries it: who joins (from the first message, or
-/// `keyed`, the player an SSH key is linked to), then its messages in and the room's out,
+/// the player the caller's SSH key is linked to), then its messages in and the room's out,
 /// until the transport closes, the room lets it go, or it breaks a limit. Dropping `out`
 /// closes the transport.
 pub(crate) async fn session(
     st: Arc<Shared>,
     live: Arc<Live>,
-    keyed: Option<crate::store::Player>,
+    caller: Caller,
     mut inbound: mpsc::Receiver<Wire>,
     out: mpsc::Sender<Utf8Bytes>,
 ) {
@@ -512,7 +574,7 @@ pub(crate) async fn session(
                 name,
                 token,
                 resume,
-            }) => join(&st, &live, keyed, name, token, resume).await,
+            }) => join(&st, &live, caller, name, token, resume).await,
             _ => Err("say who you are first (hello)".into()),
         },
         _ => Err("say who you are first (hello)".into()),
@@ -593,7 +655,7 @@ type Joined = (u64, Option<u32>, mpsc::Receiver<Utf8Bytes>);
 async fn join(
     st: &Shared,
     live: &Live,
-    keyed: Option<crate::store::Player>,
+    caller: Caller,
     name: Option<String>,
     token: Option<String>,
     resume: Option<String>,
@@ -619,11 +681,13 @@ async fn join(
         inner.deliver(said, now);
         return Ok((conn, Some(id), rx));
     }
-    let who = match (keyed, token, name) {
+    let from = caller.ip;
+    let who = match (caller.keyed, token, name) {
         // Over SSH, a linked key is its player, whatever the hello says.
         (Some(player), ..) => Joiner {
             name: player.name,
             player: Some(player.id),
+            from,
         },
         (None, Some(token), _) => {
             let player = st
@@ -635,11 +699,16 @@ async fn join(
             Joiner {
                 name: player.name,
                 player: Some(player.id),
+                from,
             }
         }
         (None, None, Some(name)) => {
             typepper_api::check_name(&name).map_err(String::from)?;
-            Joiner { name, player: None }
+            Joiner {
+                name,
+                player: None,
+                from,
+            }
         }
         (None, None, None) => {
             return Err("a name for this room, or a linked game's token".into());
@@ -710,6 +779,7 @@ mod tests {
             let who = Joiner {
                 name: name.into(),
                 player: None,
+                from: IpAddr::from([127, 0, 0, 1]),
             };
             let (id, said) = inner.room.join(who, format!("secret-{name}")).unwrap();
             let (tx, rx) = mpsc::channel(OUTBOX);

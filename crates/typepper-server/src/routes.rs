@@ -293,8 +293,9 @@ async fn run(st: St, Path(id): Path<String>) -> Result<Response, ApiError> {
             // A run never changes; it may expire, which a day's cache can outlive.
             (header::CACHE_CONTROL, "public, max-age=86400"),
         ],
-        // Names are letters, digits, `_` and `-`: always a valid header value.
-        [(typepper_api::PLAYER_HEADER, run.player.clone())],
+        // Names are letters, digits, `_` and `-`, and a guest's ` (guest)`: always a
+        // valid header value.
+        [(typepper_api::PLAYER_HEADER, run.by())],
         run.played.replay.clone(),
     )
         .into_response())
@@ -429,7 +430,7 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ApiError> {
         Some(run) => {
             let mode: Option<Mode> = run.played.mode.parse().ok();
             let title_mode = mode.map_or_else(|| run.played.mode.clone(), Mode::title);
-            let player = &run.player;
+            let player = run.by();
             // What the game says of the round, in its words: `1 word`, `98.5%`.
             let headline = Headline {
                 value: run.played.score,

@@ -724,7 +724,8 @@ impl Conn {
                     }
                 })
             };
-            crate::rooms::connect(state.clone(), target, &code, keyed, inbound, out).await;
+            let caller = crate::rooms::Caller { keyed, ip };
+            crate::rooms::connect(state.clone(), target, &code, caller, inbound, out).await;
             let _ = writer.await;
             drop(admitted);
             let over = Outcome {

@@ -156,6 +156,15 @@ pub struct Usage {
     pub bytes: u64,
 }
 
+/// A guest's name key: no chosen name folds to one starting `#`.
+pub fn guest_key(token_hash: &[u8; 32]) -> String {
+    let hex: String = token_hash[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("#guest-{hex}")
+}
+
 /// A stored run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
@@ -163,8 +172,21 @@ pub struct Run {
     pub played: Played,
     /// The player's name.
     pub player: String,
+    /// The player is a guest (a room's racer who never linked).
+    pub guest: bool,
     /// The operator took it (or its player) off the boards.
     pub hidden: bool,
+}
+
+impl Run {
+    /// Whose run it is, as pages and headers say it: a guest's name says so, so that no
+    /// guest passes for the player who holds the name.
+    pub fn by(&self) -> String {
+        match self.guest {
+            true => format!("{} (guest)", self.player),
+            false => self.player.clone(),
+        }
+    }
 }
 
 /// One row of a board: a player's best run of the month in a mode.
@@ -463,6 +485,11 @@ pub struct Job {
 pub trait Store: Send + Sync + 'static {
     /// Creates a player whose name (lower-cased, `name_key`) is free.
     fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player>;
+
+    /// Creates a guest: a player of its own for one racer who never linked, named as they
+    /// asked whoever else is named so, and keyed by [`guest_key`] of `token_hash`, a
+    /// token no one is ever given.
+    fn create_guest(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player>;
 
     /// The player whose token hashes to `token_hash`.
     fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>>;

@@ -185,6 +185,9 @@ pub struct Submission {
     /// A seed the player's round was played on live, in a room this server held: it
     /// counts as issued to them at the room's go (docs/TRUST.md says why).
     pub live: Option<crate::store::IssuedSeed>,
+    /// The player is a guest: a room's racer who never linked. Their runs are stored,
+    /// never ranked.
+    pub guest: bool,
 }
 
 /// The store's [`Job`] for the judged entries of one body: its plan is [`plan`].
@@ -257,7 +260,14 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             continue;
         }
         let seed = seeds.iter_mut().find(|s| s.seed == v.seed);
-        let standing = match rank::standing(&v.score, seed.as_deref(), sub.player, sub.now_ms) {
+        let standing = match sub.guest {
+            true => Ok(rank::Standing {
+                unranked: Some(rank::Unranked::Guest),
+                uses_seed: false,
+            }),
+            false => rank::standing(&v.score, seed.as_deref(), sub.player, sub.now_ms),
+        };
+        let standing = match standing {
             Ok(s) => s,
             Err(why) => {
                 steps.push(Step::Answer(Answer::No(why)));

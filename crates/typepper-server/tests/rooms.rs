@@ -258,6 +258,51 @@ async fn a_linked_racers_round_on_the_rooms_seed_is_ranked() {
     }
 }
 
+/// Guests' rounds are stored, so a flood of guests is a flood of runs: an address has so
+/// many stored an hour, and past that a guest's round is in the results, not stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guests_rounds_past_their_addresss_hourly_allowance_are_not_stored() {
+    let srv = start(|c| c.guest_runs_per_hour = 1).await;
+    let code = room(&srv, "zen").await;
+    let (mut ada, Some(_), _) = join(&srv, &code, "ada").await else {
+        panic!("ada watches")
+    };
+    let (mut grace, Some(_), _) = join(&srv, &code, "grace").await else {
+        panic!("grace watches")
+    };
+    send(&mut ada, &Ask::Start).await;
+    let ((seed, go_a), (_, go_g)) = tokio::join!(go(&mut ada), go(&mut grace));
+    let (_, ada_keys) = zen(seed, 90, 5);
+    let (_, grace_keys) = zen(seed, 60, 5);
+    tokio::join!(
+        type_keys(&mut ada, &ada_keys, go_a),
+        type_keys(&mut grace, &grace_keys, go_g)
+    );
+    let rows = until(&mut ada, |s| match s {
+        Say::Results(rows) => Some(rows.clone()),
+        _ => None,
+    })
+    .await;
+    let kept: Vec<_> = rows
+        .iter()
+        .map(|r| (r.run.is_some(), r.kept.as_str()))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            (
+                true,
+                "unranked: raced as a guest: link a game to rank your rounds"
+            ),
+            (
+                false,
+                "not stored: guest rounds from your address are past this hour's 1: link a \
+                 game to keep more"
+            )
+        ]
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_on_one_postgresql_hold_one_race_a_racer_on_each() {
     let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
@@ -445,12 +490,18 @@ async fn race(srv: &Running, other: &Running) {
     assert_eq!(status, 200);
     let stored = srv.state.store.run(run.clone()).await.unwrap().unwrap();
     assert_eq!(stored.played.replay, ada_replay.encode());
-    // grace isn't linked: her round is in the results, and not kept.
-    assert_eq!(rows[1].run, None);
+    // grace isn't linked: her round is stored all the same, as a guest's, unranked.
+    let guest = rows[1].run.clone().unwrap();
     assert_eq!(
         rows[1].kept,
-        "not stored: only a linked game's rounds are kept"
+        "unranked: raced as a guest: link a game to rank your rounds"
     );
+    let stored = srv.state.store.run(guest.clone()).await.unwrap().unwrap();
+    assert_eq!(stored.played.replay, grace_replay.encode());
+    assert_eq!(stored.by(), "grace (guest)");
+    let (status, page) = request(srv, "GET", &format!("/r/{guest}"), "").await;
+    assert_eq!(status, 200);
+    assert!(page.contains("grace (guest) typed"), "{page}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -281,7 +281,7 @@ mod tests {
                     headline: "31 words".into(),
                     run: None,
                     share: None,
-                    kept: "not stored: only a linked game's rounds are kept".into(),
+                    kept: "not stored: too little typing to keep: 3 judged keystrokes, and a run needs 20".into(),
                 },
             ]),
             Say::Refused("the race is over".into()),

@@ -24,6 +24,7 @@
 //! [`SILENT_FOR`] is told that the room's server is gone, and closed.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,7 +33,7 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{AsyncMessage, NoTls};
 
-use super::{OUTBOX, Wire, refusal, session};
+use super::{Caller, OUTBOX, Wire, refusal, session};
 use crate::Shared;
 use crate::store::Player;
 
@@ -56,12 +57,15 @@ enum Note {
     Find { code: String, from: String },
     /// `owner` owns `code`.
     Here { code: String, owner: String },
-    /// `from`'s connection `conn` joins `code`, as the player its SSH key is, if any.
+    /// `from`'s connection `conn` joins `code`, as the player its SSH key is, if any,
+    /// from address `ip` (none from a process of a version before it was sent).
     Open {
         code: String,
         from: String,
         conn: u64,
         keyed: Option<(i64, String)>,
+        #[serde(default)]
+        ip: Option<IpAddr>,
     },
     /// A message from `from`'s connection `conn` (none: a message that is no text).
     In {
@@ -210,7 +214,15 @@ impl Relay {
                 from,
                 conn,
                 keyed,
-            } => self.hold(st, code, from, conn, keyed),
+                ip,
+            } => {
+                let caller = Caller {
+                    keyed: keyed.map(|(id, name)| Player { id, name }),
+                    // Unknown addresses share one allowance of guest rounds.
+                    ip: ip.unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)),
+                };
+                self.hold(st, code, from, conn, caller);
+            }
             Note::In { from, conn, text } => {
                 let wire = self
                     .inboxes
@@ -281,14 +293,7 @@ impl Relay {
     }
 
     /// Runs the session of `from`'s connection `conn` to room `code`, held here.
-    fn hold(
-        self: &Relay,
-        st: &Arc<Shared>,
-        code: String,
-        from: String,
-        conn: u64,
-        keyed: Option<(i64, String)>,
-    ) {
+    fn hold(self: &Relay, st: &Arc<Shared>, code: String, from: String, conn: u64, caller: Caller) {
         let (Some(live), Some(relay)) = (st.rooms.get(&code), st.rooms.relay.get().cloned()) else {
             return;
         };
@@ -297,7 +302,6 @@ impl Relay {
             inboxes.insert((from.clone(), conn), wire);
         }
         let (out, mut outbound) = mpsc::channel::<Utf8Bytes>(OUTBOX);
-        let keyed = keyed.map(|(id, name)| Player { id, name });
         let st = st.clone();
         tokio::spawn(async move {
             let to = channel_of(&from);
@@ -315,7 +319,7 @@ impl Relay {
                     }
                 })
             };
-            session(st, live, keyed, inbound, out).await;
+            session(st, live, caller, inbound, out).await;
             let _ = forward.await;
             if let Ok(mut inboxes) = relay.inboxes.lock() {
                 inboxes.remove(&(from, conn));
@@ -330,7 +334,7 @@ impl Relay {
         &self,
         owner: &str,
         code: &str,
-        keyed: Option<Player>,
+        caller: Caller,
         mut inbound: mpsc::Receiver<Wire>,
         out: mpsc::Sender<Utf8Bytes>,
     ) {
@@ -349,7 +353,8 @@ impl Relay {
             code: code.to_owned(),
             from: self.me.clone(),
             conn,
-            keyed: keyed.map(|p| (p.id, p.name)),
+            keyed: caller.keyed.map(|p| (p.id, p.name)),
+            ip: Some(caller.ip),
         };
         if self.notify(&to, &open).await {
             loop {

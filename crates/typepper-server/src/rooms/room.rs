@@ -47,6 +47,8 @@ pub struct Joiner {
     pub name: String,
     /// Their player, if linked.
     pub player: Option<PlayerId>,
+    /// Their address: a guest's stored rounds count against it.
+    pub from: std::net::IpAddr,
 }
 
 /// A racer's place in the room.
@@ -97,16 +99,28 @@ pub struct Room {
     races: u32,
 }
 
-/// A finished round, best first among its room's: what the results say of it, and for a
-/// linked racer, what to store.
+/// A finished round, best first among its room's: what the results say of it, and whose
+/// to store it as.
 #[derive(Clone, Debug)]
 pub struct Finished {
     /// The results' row, without its run until stored.
     pub finish: Finish,
-    /// The racer's player, if linked.
-    pub player: Option<PlayerId>,
+    /// Whose to store it as; `None` for a round too small to keep.
+    pub keeper: Option<Keeper>,
     /// The round.
     pub replay: Replay,
+}
+
+/// Whose a finished round is to be stored as.
+#[derive(Clone, Debug)]
+pub enum Keeper {
+    /// A linked racer's player.
+    Player(PlayerId),
+    /// A guest, who never linked: a name for the room, from an address.
+    Guest {
+        name: String,
+        from: std::net::IpAddr,
+    },
 }
 
 impl Room {
@@ -537,13 +551,18 @@ impl Room {
                     share: None,
                     kept: format!(
                         "not stored: {}",
-                        seat.unkept
-                            .as_deref()
-                            .unwrap_or("only a linked game's rounds are kept")
+                        seat.unkept.as_deref().unwrap_or("not yet")
                     ),
                 },
                 // Nothing to store of a round too small to keep.
-                player: seat.who.player.filter(|_| seat.unkept.is_none()),
+                keeper: match (&seat.unkept, seat.who.player) {
+                    (Some(_), _) => None,
+                    (None, Some(player)) => Some(Keeper::Player(player)),
+                    (None, None) => Some(Keeper::Guest {
+                        name: seat.who.name.clone(),
+                        from: seat.who.from,
+                    }),
+                },
                 replay: round.replay(),
             })
             .collect()
@@ -599,6 +618,7 @@ mod tests {
         Joiner {
             name: name.into(),
             player: None,
+            from: std::net::IpAddr::from([127, 0, 0, 1]),
         }
     }
 

@@ -31,6 +31,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0002_trust.sql"),
     include_str!("../../migrations/postgres/0003_keys.sql"),
     include_str!("../../migrations/postgres/0004_guard.sql"),
+    include_str!("../../migrations/postgres/0005_guests.sql"),
 ];
 
 /// The longest any statement may run: a stuck query becomes an error the request can
@@ -125,29 +126,27 @@ impl PgStore {
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
         self.pool.get().await.map_err(pool_error)
     }
-}
 
-impl Store for PgStore {
-    fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
+    /// A new player row; a name key some row holds already is [`StoreError::NameTaken`].
+    fn insert_player(
+        &self,
+        name: String,
+        key: String,
+        token_hash: [u8; 32],
+        now_ms: i64,
+        guest: bool,
+    ) -> Fut<'_, Player> {
         Box::pin(async move {
             let c = self.client().await?;
             let s = c
                 .prepare_cached(
-                    "INSERT INTO players (name, name_key, token_hash, created_ms)
-                     VALUES ($1, $2, $3, $4) ON CONFLICT (name_key) DO NOTHING RETURNING id",
+                    "INSERT INTO players (name, name_key, token_hash, created_ms, guest)
+                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (name_key) DO NOTHING RETURNING id",
                 )
                 .await
                 .map_err(db)?;
             let row = c
-                .query_opt(
-                    &s,
-                    &[
-                        &name,
-                        &typepper_api::name_key(&name),
-                        &&token_hash[..],
-                        &now_ms,
-                    ],
-                )
+                .query_opt(&s, &[&name, &key, &&token_hash[..], &now_ms, &guest])
                 .await
                 .map_err(db)?;
             match row {
@@ -155,6 +154,18 @@ impl Store for PgStore {
                 None => Err(StoreError::NameTaken(name)),
             }
         })
+    }
+}
+
+impl Store for PgStore {
+    fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
+        let key = typepper_api::name_key(&name);
+        self.insert_player(name, key, token_hash, now_ms, false)
+    }
+
+    fn create_guest(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
+        let key = super::guest_key(&token_hash);
+        self.insert_player(name, key, token_hash, now_ms, true)
     }
 
     fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>> {

@@ -37,6 +37,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0002_trust.sql"),
     include_str!("../../migrations/sqlite/0003_keys.sql"),
     include_str!("../../migrations/sqlite/0004_guard.sql"),
+    include_str!("../../migrations/sqlite/0005_guests.sql"),
 ];
 
 /// Readers beside the writer.
@@ -185,6 +186,33 @@ impl SqliteStore {
             answer
                 .await
                 .map_err(|_| StoreError::Db("the writer stopped".into()))?
+        })
+    }
+
+    /// A new player row; a name key some row holds already is [`StoreError::NameTaken`].
+    fn insert_player(
+        &self,
+        name: String,
+        key: String,
+        token_hash: [u8; 32],
+        now_ms: i64,
+        guest: bool,
+    ) -> Fut<'_, Player> {
+        self.write(None, move |c| {
+            let inserted = c
+                .prepare_cached(
+                    "INSERT INTO players (name, name_key, token_hash, created_ms, guest)
+                     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name_key) DO NOTHING",
+                )
+                .and_then(|mut s| s.execute(params![name, key, &token_hash[..], now_ms, guest]))
+                .map_err(db)?;
+            match inserted {
+                0 => Err(StoreError::NameTaken(name.clone())),
+                _ => Ok(Player {
+                    id: c.last_insert_rowid(),
+                    name: name.clone(),
+                }),
+            }
         })
     }
 }
@@ -336,29 +364,13 @@ impl Store for SqliteStore {
     }
 
     fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
-        self.write(None, move |c| {
-            let inserted = c
-                .prepare_cached(
-                    "INSERT INTO players (name, name_key, token_hash, created_ms)
-                     VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name_key) DO NOTHING",
-                )
-                .and_then(|mut s| {
-                    s.execute(params![
-                        name,
-                        typepper_api::name_key(&name),
-                        &token_hash[..],
-                        now_ms
-                    ])
-                })
-                .map_err(db)?;
-            match inserted {
-                0 => Err(StoreError::NameTaken(name.clone())),
-                _ => Ok(Player {
-                    id: c.last_insert_rowid(),
-                    name: name.clone(),
-                }),
-            }
-        })
+        let key = typepper_api::name_key(&name);
+        self.insert_player(name, key, token_hash, now_ms, false)
+    }
+
+    fn create_guest(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
+        let key = super::guest_key(&token_hash);
+        self.insert_player(name, key, token_hash, now_ms, true)
     }
 
     fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>> {

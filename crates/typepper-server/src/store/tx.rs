@@ -175,7 +175,7 @@ pub async fn run(tx: &mut impl Tx, id: &str) -> Result<Option<Run>, StoreError> 
     let rows = tx
         .query(
             "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.duration_ms,
-                    r.created_ms, r.unranked, r.replay, r.pending, r.hidden OR p.banned
+                    r.created_ms, r.unranked, r.replay, r.pending, r.hidden OR p.banned, p.guest
              FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = $1",
             &[Arg::Text(id)],
         )
@@ -195,6 +195,7 @@ pub async fn run(tx: &mut impl Tx, id: &str) -> Result<Option<Run>, StoreError> 
         },
         player: r.text(1),
         hidden: r.int(11).unwrap_or(0) != 0,
+        guest: r.int(12).unwrap_or(0) != 0,
     }))
 }
 

@@ -189,6 +189,8 @@ pub enum Unranked {
     ShortZen,
     /// The operator banned its player.
     Banned,
+    /// Raced in a room by a guest, who never linked a game.
+    Guest,
 }
 
 impl fmt::Display for Unranked {
@@ -208,6 +210,7 @@ impl fmt::Display for Unranked {
                 MIN_ZEN_MS / 1000
             ),
             Unranked::Banned => f.write_str("the operator took your runs off the boards"),
+            Unranked::Guest => f.write_str("raced as a guest: link a game to rank your rounds"),
         }
     }
 }

@@ -507,6 +507,7 @@ pub async fn story(store: &dyn Store) {
                 replay: every_byte.clone(),
             },
             player: "Zoë".into(),
+            guest: false,
             hidden: false,
         })
     );
@@ -634,6 +635,38 @@ pub async fn story(store: &dyn Store) {
     usage(store, &cy, may).await;
     unused_names(store, may).await;
     guard(store, may).await;
+    guests(store, may).await;
+}
+
+/// A room's racer who never linked: a player row of their own, whatever their name.
+async fn guests(store: &dyn Store, now: i64) {
+    // Taken names are a guest's to race under; each guest is a row of its own.
+    let ana = store
+        .create_guest(String::from("ana"), [61; 32], now)
+        .await
+        .unwrap();
+    let again = store
+        .create_guest(String::from("ana"), [62; 32], now)
+        .await
+        .unwrap();
+    assert_ne!(ana.id, again.id);
+    assert_eq!(ana.name, "ana");
+    // A guest's run is stored like any, and says whose it is as a guest's.
+    let mut raced = run("guest001", &ana, S30, (70, 9700), now);
+    raced.played.unranked = Some("played as a guest".into());
+    insert(store, &[raced]).await.unwrap();
+    let kept = store.run(String::from("guest001")).await.unwrap().unwrap();
+    assert!(kept.guest);
+    assert_eq!(kept.by(), "ana (guest)");
+    // Linking the name is not stopped by its guests, and its runs are no guest's.
+    let real = store.run(String::from("ana00011")).await.unwrap().unwrap();
+    assert_eq!((real.guest, real.by()), (false, String::from("ana")));
+    assert!(matches!(
+        store
+            .create_player(String::from("ANA"), [63; 32], now)
+            .await,
+        Err(StoreError::NameTaken(_))
+    ));
 }
 
 /// A fresh player named `name`, linked at `at`, with token hash `[n; 32]`.
