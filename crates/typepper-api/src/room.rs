@@ -163,6 +163,10 @@ pub enum Say {
         resume: Option<String>,
         /// Who may start it.
         owner: u32,
+        /// The link that joins it, `<game>/?room=<code>`: a racer who joined by its code
+        /// alone can pass it on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        link: Option<String>,
     },
     /// Everyone in the room, and where it is: after any change.
     Lobby {

@@ -308,6 +308,7 @@ fn room(tour: &mut Tour) {
         you: Some(1),
         resume: Some("s3cr3t".into()),
         owner: 1,
+        link: None,
     };
     say(tour, welcome);
     let lobby = |phase, states: [State; 3]| Say::Lobby {

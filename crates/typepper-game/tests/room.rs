@@ -90,6 +90,7 @@ fn in_lobby() -> App {
         you: Some(1),
         resume: Some("s3cr3t".into()),
         owner: 1,
+        link: None,
     };
     let fx = app.room_said(welcome, at(10.0));
     // The seat is kept, to be taken back after a reload.
@@ -243,6 +244,7 @@ fn the_owner_starts_and_anyone_else_says_ready() {
         you: Some(2),
         resume: Some("s".into()),
         owner: 1,
+        link: None,
     };
     grace.room_said(welcome, at(0.0));
     assert_eq!(
@@ -464,6 +466,7 @@ fn a_spectator_watches_the_leader() {
         you: None,
         resume: None,
         owner: 1,
+        link: None,
     };
     app.room_said(welcome, at(0.0));
     let notice = Mirror::of(&model(&app, 0.0)).notice;
@@ -516,4 +519,37 @@ fn a_spectator_watches_the_leader() {
     // Typing does nothing to a round that is not yours.
     assert_eq!(app.key(Key::Char('x'), at(100.0)), vec![]);
     assert_eq!(room_lines(&app, 100.0), lines);
+}
+
+/// The terminal knows no game address of its own: joined by a room's code alone, it
+/// shows and copies the link the server's welcome gives.
+#[test]
+fn a_game_joined_by_its_code_alone_copies_the_servers_link() {
+    let ada = Player {
+        name: "ada".into(),
+        token: "t0k3n".into(),
+    };
+    let stored = Stored {
+        player: Some(format_player(&ada)),
+        ..Stored::default()
+    };
+    let mut app = App::new(7, &stored, None).0;
+    assert_eq!(app.join_room(CODE), vec![Effect::JoinRoom(CODE.into())]);
+    app.room_connected();
+    let link = format!("https://typepper.test/?room={CODE}");
+    let welcome = Say::Welcome {
+        room: CODE.into(),
+        mode: "time:15".into(),
+        you: Some(2),
+        resume: Some("s3cr3t".into()),
+        owner: 1,
+        link: Some(link.clone()),
+    };
+    app.room_said(welcome, at(0.0));
+    app.room_said(
+        racers(&[(1, "grace", State::Waiting), (2, "ada", State::Waiting)]),
+        at(1.0),
+    );
+    assert!(room_lines(&app, 1.0).contains(&format!("link {link}")));
+    assert_eq!(app.key(Key::Char('c'), at(2.0)), vec![Effect::Copy(link)]);
 }

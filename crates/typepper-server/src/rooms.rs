@@ -227,9 +227,10 @@ pub async fn open(
         let code = std::iter::repeat_with(new_code)
             .find(|c| !map.contains_key(c))
             .unwrap_or_default();
+        let link = format!("{}/?room={code}", st.config.public_url);
         let live = Arc::new(Live {
             inner: Mutex::new(Inner {
-                room: Room::new(code.clone(), mode, new_seed()),
+                room: Room::new(code.clone(), mode, new_seed()).linked(link),
                 conns: vec![],
                 next_conn: 1,
             }),

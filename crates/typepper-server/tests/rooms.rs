@@ -128,15 +128,20 @@ async fn join(srv: &Running, code: &str, name: &str) -> (Socket, Option<u32>, St
     hello_as(srv, code, hello).await
 }
 
-/// Joins with `hello`.
+/// Joins with `hello`. The welcome says the link that joins the room (whichever server
+/// holds it), for a racer who came by its code alone.
 async fn hello_as(srv: &Running, code: &str, hello: Ask) -> (Socket, Option<u32>, String) {
     let mut ws = connect(srv, code).await;
     send(&mut ws, &hello).await;
-    let (you, resume) = until(&mut ws, |s| match s {
-        Say::Welcome { you, resume, .. } => Some((*you, resume.clone().unwrap_or_default())),
+    let (you, resume, link) = until(&mut ws, |s| match s {
+        Say::Welcome {
+            you, resume, link, ..
+        } => Some((*you, resume.clone().unwrap_or_default(), link.clone())),
         _ => None,
     })
     .await;
+    let link = link.unwrap();
+    assert!(link.ends_with(&format!("/?room={code}")), "{link}");
     (ws, you, resume)
 }
 

@@ -157,6 +157,7 @@ fn say(v: &JsValue) -> Option<Say> {
             you: number(&get(&body, "you")),
             resume: text(&body, "resume"),
             owner: number(&get(&body, "owner"))?,
+            link: text(&body, "link"),
         },
         "lobby" => Say::Lobby {
             phase: match text(&body, "phase")?.as_str() {
@@ -230,6 +231,7 @@ mod tests {
                 you: Some(2),
                 resume: Some("s3cr\"t".into()),
                 owner: 1,
+                link: Some("https://typepper.test/?room=k3fq7m2x".into()),
             },
             Say::Welcome {
                 room: "k3fq7m2x".into(),
@@ -237,6 +239,7 @@ mod tests {
                 you: None,
                 resume: None,
                 owner: 1,
+                link: None,
             },
             Say::Lobby {
                 phase: Phase::Countdown,

@@ -149,6 +149,7 @@ impl App {
                 you,
                 resume,
                 owner,
+                link,
             } => {
                 if let Ok(mode) = mode.parse() {
                     live.mode = mode;
@@ -156,6 +157,11 @@ impl App {
                 live.you = you;
                 live.owner = owner;
                 live.note = None;
+                // A game that knows its own address says its own link; one joined by
+                // code alone (the terminal's `--room`) takes the server's.
+                if live.link.is_none() {
+                    live.link = link;
+                }
                 if let Some(secret) = &resume {
                     live.resume = Some(secret.clone());
                     let seat = Seat {

@@ -97,6 +97,8 @@ pub struct Room {
     go_at: u64,
     /// Races run so far: the results of each are told once.
     races: u32,
+    /// The link that joins it, as its welcome says.
+    link: Option<String>,
 }
 
 /// A finished round, best first among its room's: what the results say of it, and whose
@@ -136,6 +138,15 @@ impl Room {
             seed,
             go_at: 0,
             races: 0,
+            link: None,
+        }
+    }
+
+    /// The room, its welcome saying `link` joins it.
+    pub fn linked(self, link: String) -> Room {
+        Room {
+            link: Some(link),
+            ..self
         }
     }
 
@@ -194,6 +205,7 @@ impl Room {
             you: seat.map(|s| s.id),
             resume: seat.map(|s| s.resume.clone()),
             owner: self.owner.unwrap_or(0),
+            link: self.link.clone(),
         }
     }
 
