@@ -2,7 +2,7 @@
 // it; a friend opens the link and watches; its board row plays; rounds played without
 // an issued seed, offline, wait in the outbox, go when back online, and come back
 // unranked.
-import { test, expect, boot, mirror, onScreen, shot, typeWords, stored } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, pastResultsHold, save, shot, typeWords, stored } from "./fixtures.js";
 
 const name = `e2e_${Date.now() % 1e9}`;
 
@@ -59,31 +59,37 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   const html = await (await page.request.get(link_)).text();
   expect(html).toContain(`<title>${headline} · BLITZ 15s · typepper</title>`);
   expect(html).toContain(`<meta property="og:title" content="${headline} · BLITZ 15s · typepper">`);
-  expect(html).toMatch(/<meta property="og:image" content="[^"]+\/web\/og\.png">/);
+  const id = link_.split("/").pop();
+  const card = html.match(/<meta property="og:image" content="([^"]+)">/)[1];
+  expect(card).toMatch(new RegExp(`/r/${id}/card\\.png$`));
+  // The card the preview shows: this round's own PNG, looked at in the screenshots.
+  const png = await page.request.get(card);
+  expect(png.headers()["content-type"]).toBe("image/png");
+  save("share-card.png", await png.body());
 
-  // A friend, with their own empty browser, opens the link: it offers to watch the
-  // round or to race it. They race it first: the ghost bears the player's name.
+  // A friend, with their own empty browser, opens the link: the page refreshes to the
+  // game, watching the round at once. `g` races it: the ghost bears the player's name.
   const friend = await browser.newContext();
   const theirs = await friend.newPage();
   const friendLog = [];
   theirs.on("console", (m) => friendLog.push(`${m.type()}: ${m.text()}`));
   await theirs.goto(link_);
-  await shot(theirs, "share-page");
-  await theirs.getByRole("link", { name: "Race this round" }).click();
-  await onScreen(theirs, "playing");
-  await expect(theirs.locator("[data-mirror=banner]")).toHaveText(`RACE · BLITZ 15s · vs ${name}`);
-  await expect(theirs.locator("[data-mirror=ghost]")).toHaveText(`tied with ${name}`);
-  await theirs.goto(link_);
-  await theirs.getByRole("link", { name: "Watch the round" }).click();
+  await theirs.waitForURL(new RegExp(`/\\?replay=${id}$`));
   await onScreen(theirs, "replay");
   await expect(theirs.locator("[data-mirror=banner]")).toHaveText(`REPLAY · BLITZ 15s · ${name}`);
   await theirs.waitForTimeout(1200);
   await shot(theirs, "friend-watching");
   await onScreen(theirs, "results");
   expect(await mirror(theirs, "results")).toBe(results);
+  await pastResultsHold(theirs);
+  await theirs.keyboard.press("g");
+  await onScreen(theirs, "playing");
+  await expect(theirs.locator("[data-mirror=banner]")).toHaveText(`RACE · BLITZ 15s · vs ${name}`);
+  await expect(theirs.locator("[data-mirror=ghost]")).toHaveText(`tied with ${name}`);
   expect(await theirs.evaluate(() => localStorage.getItem("history"))).toBeNull();
   expect(friendLog.filter((l) => l.startsWith("error"))).toEqual([]);
   await friend.close();
+
 
   // The round ranks on this month's board, and its row plays it.
   await page.keyboard.press("Escape");

@@ -102,6 +102,9 @@ pub struct Config {
     /// Bytes of recently read runs kept in memory (runs over 1/256 of it are not kept).
     #[arg(long, env = "TYPEPPER_CACHE_BYTES", default_value_t = 64 << 20)]
     pub cache_bytes: usize,
+    /// Bytes of runs' cards (link preview PNGs) kept in memory once drawn.
+    #[arg(long, env = "TYPEPPER_CARD_CACHE_BYTES", default_value_t = 16 << 20)]
+    pub card_cache_bytes: usize,
     /// Don't log a line per request.
     #[arg(long, env = "TYPEPPER_QUIET")]
     pub quiet: bool,

@@ -31,6 +31,7 @@
 //! ```
 
 mod cache;
+pub mod card;
 pub mod client;
 pub mod config;
 mod defaults;
@@ -93,6 +94,8 @@ pub struct Shared {
     verifying: tokio::sync::Semaphore,
     /// Runs recently served.
     runs: cache::RunCache,
+    /// Runs' cards drawn.
+    cards: Arc<card::Cards>,
     /// What the server has done, for `GET /metrics`.
     pub metrics: metrics::Metrics,
     /// Connections open now ([`serve`] counts them).
@@ -130,6 +133,7 @@ impl Shared {
             register_limit: Limiter::hourly(config.register_per_hour, config.register_per_hour),
             verifying: tokio::sync::Semaphore::new(cpus * 2),
             runs: cache::RunCache::new(config.cache_bytes),
+            cards: Arc::new(card::Cards::new(config.card_cache_bytes)),
             metrics: metrics::Metrics::default(),
             connections: Arc::default(),
             ssh_body_bytes: std::sync::atomic::AtomicUsize::new(0),
@@ -174,6 +178,7 @@ impl Shared {
         self.metrics.render(&metrics::Gauges {
             connections: self.connections.load(std::sync::atomic::Ordering::Relaxed),
             cache: self.runs.stats(),
+            cards: self.cards.stats(),
             limiter_keys: self.ip_limit.len(),
             ssh_body_bytes: self
                 .ssh_body_bytes

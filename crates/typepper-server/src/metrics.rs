@@ -78,6 +78,8 @@ pub struct Gauges {
     pub connections: usize,
     /// The run cache.
     pub cache: crate::cache::Stats,
+    /// Runs' cards.
+    pub cards: crate::card::Stats,
     /// Keys the per-IP limiter holds.
     pub limiter_keys: usize,
     /// Bytes of `v1 submit` bodies the SSH server holds while they arrive.
@@ -173,6 +175,18 @@ impl Metrics {
                 cache.misses,
             ),
             (
+                "typepper_card_bytes",
+                "gauge",
+                "Bytes of runs' cards held.",
+                gauges.cards.bytes as u64,
+            ),
+            (
+                "typepper_cards_drawn_total",
+                "counter",
+                "Runs' cards drawn.",
+                gauges.cards.drawn,
+            ),
+            (
                 "typepper_limiter_keys",
                 "gauge",
                 "Addresses the per-IP limit holds.",
@@ -240,12 +254,18 @@ mod tests {
                 hits: 4,
                 misses: 2,
             },
+            cards: crate::card::Stats {
+                cards: 1,
+                bytes: 40_000,
+                drawn: 3,
+            },
             limiter_keys: 5,
             ssh_body_bytes: 7,
             commits: Some((2, 9)),
         });
         for line in [
             "typepper_requests_total{route=\"/v1/runs/{id}\",status=\"200\"} 2",
+            "typepper_cards_drawn_total 3",
             "typepper_requests_total{route=\"/v1/submit\",status=\"429\"} 1",
             "typepper_rounds_total{outcome=\"copy\"} 1",
             "typepper_verify_seconds_bucket{le=\"0.0005\"} 1",

@@ -66,6 +66,7 @@ pub fn pages(static_dir: &std::path::Path) -> Router<Arc<Shared>> {
 pub fn shares() -> Router<Arc<Shared>> {
     Router::new()
         .route("/r/{id}", get(share))
+        .route("/r/{id}/card.png", get(card))
         .route("/{id}", get(share_host))
 }
 
@@ -375,15 +376,68 @@ struct SharePage<'a> {
     title: String,
     heading: String,
     description: String,
+    /// The run's card, or the site's image for a run that is gone: 1200×630 PNGs both.
     image: String,
+    /// What the image shows, in words.
+    image_alt: String,
     share: String,
     game: &'a str,
     /// The game watching the round, and racing it.
     play: Option<(String, String)>,
 }
 
-/// `GET /r/<id>`: the page a share link opens, with link-preview tags and two ways into
-/// the game: watch the round, or race it.
+/// Where run `id`'s card is: on the game's own host, which serves `/r/` whatever the
+/// share host is.
+fn card_url(st: &Shared, id: &str) -> String {
+    format!("{}/r/{id}/card.png", st.config.public_url)
+}
+
+/// `GET /r/<id>/card.png`: the run's card (`card.rs`), drawn the first time it is asked
+/// for and kept. A run never changes, so neither does its card: it is cached for good,
+/// and known again by its `ETag`.
+async fn card(st: St, headers: HeaderMap, Path(id): Path<String>) -> Result<Response, ApiError> {
+    if !typepper_api::is_run_id(&id) {
+        return Err(ApiError::NotFound(
+            "no such run: a run id is 8 letters and digits".into(),
+        ));
+    }
+    let gone = || ApiError::NotFound(format!("no run {id}: it never was, or it expired"));
+    let run = cached_run(&st, &id).await?.ok_or_else(gone)?;
+    let etag = format!("\"{id}-{}\"", crate::card::VERSION);
+    let cached = [
+        (
+            header::CACHE_CONTROL,
+            "public, max-age=31536000, immutable".to_owned(),
+        ),
+        (header::ETAG, etag.clone()),
+    ];
+    let known = headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|tag| tag.trim().trim_start_matches("W/"))
+        .any(|tag| tag == etag || tag == "*");
+    if known {
+        return Ok((StatusCode::NOT_MODIFIED, cached).into_response());
+    }
+    let (replay, by, at) = (run.played.replay.clone(), run.by(), run.played.created_ms);
+    let png = st
+        .cards
+        .get_or_draw(&id, move || crate::card::Card::of(&replay, by, at))
+        .await
+        .map_err(ApiError::Internal)?;
+    Ok((
+        [(header::CONTENT_TYPE, "image/png")],
+        cached,
+        Body::from(bytes::Bytes::from_owner(png)),
+    )
+        .into_response())
+}
+
+/// `GET /r/<id>`: the page a share link opens: link-preview tags for the crawlers (the
+/// run's own card their image), and for people a refresh to the game watching the round,
+/// where `g` races it; links to both for a browser that doesn't refresh.
 async fn share(st: St, Path(id): Path<String>) -> Result<Response, ApiError> {
     share_page(&st, id).await
 }
@@ -418,7 +472,6 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ApiError> {
     } else {
         None
     };
-    let image = format!("{game}/web/og.png");
     // A path that is no run id is not said back: it can hold anything, control
     // characters too, and the page would carry them into its tags.
     let share = if typepper_api::is_run_id(&id) {
@@ -453,7 +506,11 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ApiError> {
                     title: format!("{headline} · {title_mode} · typepper"),
                     heading: format!("{headline} · {title_mode}"),
                     description,
-                    image,
+                    image: card_url(st, &id),
+                    image_alt: format!(
+                        "{headline} in {title_mode} by {player} at {accuracy}% accuracy, with \
+                         the round's speed each second"
+                    ),
                     share,
                     game,
                     play: Some((format!("{game}/?replay={id}"), format!("{game}/?race={id}"))),
@@ -469,7 +526,8 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ApiError> {
                     "Runs are kept for {} days, or longer while they are a player's best of the month. This one is no longer here.",
                     st.config.retention_days
                 ),
-                image,
+                image: format!("{game}/web/og.png"),
+                image_alt: "typepper, a typing game whose every round is a replay".into(),
                 share,
                 game,
                 play: None,

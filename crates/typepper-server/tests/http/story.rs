@@ -243,7 +243,7 @@ async fn share_pages_say_what_happened_and_offer_to_watch_or_race() {
         let description = meta(&html, "property", "og:description").expect("og:description");
         assert!(description.starts_with("ada typed "), "{description}");
         let image = meta(&html, "property", "og:image").expect("og:image");
-        assert!(image.starts_with(&format!("{PUBLIC}/")), "{image}");
+        assert_eq!(image, format!("{PUBLIC}/r/{id}/card.png"));
         assert!(description.ends_with("or race it."), "{description}");
         // Accuracy as the game writes it: `98.5%`, never `98.50%`.
         let accuracy = description
@@ -256,8 +256,11 @@ async fn share_pages_say_what_happened_and_offer_to_watch_or_race() {
             accuracy.parse::<f64>().is_ok() && !(accuracy.contains('.') && accuracy.ends_with('0')),
             "{description}"
         );
-        // Two ways in, so no refresh takes the friend past the choice.
-        assert_eq!(meta(&html, "http-equiv", "refresh"), None);
+        // People go straight to the round; a browser that doesn't refresh has links.
+        assert_eq!(
+            meta(&html, "http-equiv", "refresh"),
+            Some(format!("0; url={PUBLIC}/?replay={id}"))
+        );
         for (label, url) in [
             ("Watch the round", format!("{PUBLIC}/?replay={id}")),
             ("Race this round", format!("{PUBLIC}/?race={id}")),
@@ -279,6 +282,103 @@ async fn share_pages_say_what_happened_and_offer_to_watch_or_race() {
     );
     assert_eq!(meta(&gone.text(), "http-equiv", "refresh"), None);
     assert_only_template_tags(&gone.text());
+}
+
+/// A share link unfurls as its run's own card: the tags a chat app reads, read by parsing
+/// the page, point at a PNG the server draws once and serves for good.
+#[tokio::test]
+async fn a_share_page_unfurls_as_its_runs_card_which_is_cached_for_good() {
+    let srv = Server::new().await;
+    let token = srv.link("ada").await;
+    let round = blitz(3);
+    let [Line::Ok { id, .. }] = &srv.submit_lines(&token, entry(&round)).await[..] else {
+        panic!("stored")
+    };
+    let html = srv.get(&format!("/r/{id}")).await.text();
+    let dom = tl::parse(&html, tl::ParserOptions::default()).expect("the page parses");
+    let parser = dom.parser();
+    let tag = |attr: &str, key: &str| -> Option<String> {
+        dom.query_selector("meta")?
+            .filter_map(|h| h.get(parser)?.as_tag())
+            .find(|t| {
+                t.attributes().get(attr).flatten().map(|v| v.as_utf8_str()) == Some(key.into())
+            })
+            .and_then(|t| Some(unescape(&t.attributes().get("content")??.as_utf8_str())))
+    };
+    let (_, score) = round.play().expect("plays");
+    let card = format!("{PUBLIC}/r/{id}/card.png");
+    let want = [
+        ("property", "og:image", card.clone()),
+        ("property", "og:image:width", "1200".into()),
+        ("property", "og:image:height", "630".into()),
+        ("property", "og:image:type", "image/png".into()),
+        (
+            "property",
+            "og:image:alt",
+            format!(
+                "{} in BLITZ 15s by ada at {}% accuracy, with the round's speed each second",
+                score.headline(),
+                typepper_engine::Decimal(score.accuracy_x100.into())
+            ),
+        ),
+        ("name", "twitter:card", "summary_large_image".into()),
+        ("name", "theme-color", "#141218".into()),
+        (
+            "http-equiv",
+            "refresh",
+            format!("0; url={PUBLIC}/?replay={id}"),
+        ),
+    ];
+    for (attr, key, value) in want {
+        assert_eq!(tag(attr, key).as_deref(), Some(&value[..]), "{key}");
+    }
+
+    // The card: a 1200×630 PNG, cached for good, and known again by its ETag.
+    let path = card.strip_prefix(PUBLIC).expect("on the game's host");
+    let png = srv.get(path).await;
+    assert_eq!(png.status, StatusCode::OK);
+    assert_eq!(png.header(header::CONTENT_TYPE), Some("image/png"));
+    assert_eq!(
+        png.header(header::CACHE_CONTROL),
+        Some("public, max-age=31536000, immutable")
+    );
+    let drawn = resvg::tiny_skia::Pixmap::decode_png(&png.body).expect("a PNG");
+    assert_eq!((drawn.width(), drawn.height()), (1200, 630));
+    let etag = png.header(header::ETAG).expect("an ETag").to_owned();
+    let again = srv
+        .send(
+            request(Method::GET, path)
+                .header(header::IF_NONE_MATCH, &etag)
+                .body(Body::empty())
+                .expect("a request"),
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    assert!(again.body.is_empty());
+    assert_eq!(again.header(header::ETAG), Some(&etag[..]));
+    // Asked again, the same bytes: drawn once, kept. A card asked for by many at once
+    // is drawn once for all of them.
+    assert_eq!(srv.get(path).await.body, png.body);
+    let [Line::Ok { id: other, .. }] = &srv.submit_lines(&token, entry(&blitz(4))).await[..] else {
+        panic!("stored")
+    };
+    let other = format!("/r/{other}/card.png");
+    let many = futures_util::future::join_all((0..8).map(|_| srv.get(&other))).await;
+    assert!(
+        many.iter()
+            .all(|r| r.status == StatusCode::OK && r.body == many[0].body)
+    );
+    assert_ne!(many[0].body, png.body);
+    let metrics = srv.state.metrics_text();
+    assert!(
+        metrics.lines().any(|l| l == "typepper_cards_drawn_total 2"),
+        "{metrics}"
+    );
+
+    // A run that is gone has no card, and a path that is no run id none either.
+    for gone in ["/r/ZZZZZZZZ/card.png", "/r/not-an-id/card.png"] {
+        assert_eq!(srv.get(gone).await.status, StatusCode::NOT_FOUND, "{gone}");
+    }
 }
 
 #[tokio::test]

@@ -1,0 +1,502 @@
+//! Each run's own card: the 1200×630 PNG a share link unfurls as in a chat.
+//!
+//! How it is made:
+//! 1. [`Card::of`] plays the run's replay and takes what the card says: the headline, the
+//!    mode's title, the player, accuracy and consistency, the date, and the results
+//!    chart's model from the game crate (its lines, errors, scale and legend), so the card
+//!    draws the one chart the results screen draws, in the game's colours.
+//! 2. [`Card::svg`] lays it out as an SVG. The font is monospace, so a text's width is
+//!    its length times the font's advance: each text is fitted to its room by shrinking
+//!    its size, never by running past the edge or into another.
+//! 3. [`Cards::draw`] renders the SVG to a PNG with resvg. The only font is the one
+//!    embedded in the binary (JetBrains Mono Bold, SIL OFL 1.1: `fonts/OFL.txt`), loaded
+//!    once: no system font, file or network is read at draw time.
+//! 4. [`Cards`] keeps the PNGs drawn, within a byte budget, the oldest going first, and
+//!    draws each run's once however many ask at the same moment.
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::OnceCell;
+use typepper_engine::{Decimal, Replay};
+use typepper_game::model::Chart;
+use typepper_game::palette::Tone;
+
+/// The card's size in pixels: the size link previews ask for (1.91:1).
+pub const WIDTH: u32 = 1200;
+/// The card's height.
+pub const HEIGHT: u32 = 630;
+/// Bumped when the card's drawing changes: it is part of the `ETag`, so a card drawn
+/// otherwise is another resource.
+pub const VERSION: u32 = 1;
+
+/// The one font a card is drawn with.
+static FONT: &[u8] = include_bytes!("../fonts/JetBrainsMono-Bold.ttf");
+/// Its family name, as the SVG asks for it.
+const FAMILY: &str = "JetBrains Mono";
+/// Every glyph of the font is this wide, in ems.
+const ADVANCE: f64 = 0.6;
+/// The space around everything.
+const MARGIN: f64 = 64.0;
+/// Room between two texts on one line.
+const GAP: f64 = 40.0;
+// The lines' baselines are set so that each text's line box (the font's ascent, 1.02 em,
+// over its descent, 0.3 em) ends above the next one's: the layout test checks the boxes
+// resvg lays out.
+
+/// What a run's card says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Card {
+    /// `108 wpm`, `31 words`.
+    pub headline: String,
+    /// `BLITZ 15s`.
+    pub title: String,
+    /// Whose: `ada`, `ada (guest)`.
+    pub player: String,
+    /// `97.5% accuracy · 81.2% consistency`.
+    pub stats: String,
+    /// `2026-12-03`, UTC.
+    pub date: String,
+    /// The results chart.
+    pub chart: Chart,
+}
+
+/// A text placed on the card.
+#[derive(Clone, Debug, PartialEq)]
+struct Label<'a> {
+    text: &'a str,
+    /// Where its baseline starts (or, for [`Anchor::End`], ends).
+    x: f64,
+    y: f64,
+    size: f64,
+    tone: Tone,
+    anchor: Anchor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Anchor {
+    Start,
+    End,
+}
+
+impl Card {
+    /// The card of a run of `player`'s, stored at `created_ms`, with `replay` bytes;
+    /// `None` if the replay doesn't play.
+    pub fn of(replay: &[u8], player: String, created_ms: i64) -> Option<Card> {
+        let (_, score) = Replay::decode(replay).ok()?.play().ok()?;
+        Some(Card {
+            headline: score.headline().to_string(),
+            title: score.mode.title(),
+            player,
+            stats: format!(
+                "{}% accuracy · {}% consistency",
+                Decimal(score.accuracy_x100.into()),
+                Decimal(score.consistency_x100.into())
+            ),
+            date: typepper_api::Utc::of(created_ms).day(),
+            chart: Chart::new(&score.samples, None),
+        })
+    }
+
+    /// The card as an SVG of [`WIDTH`] × [`HEIGHT`].
+    pub fn svg(&self) -> String {
+        let (w, h) = (f64::from(WIDTH), f64::from(HEIGHT));
+        let inner = w - 2.0 * MARGIN;
+        let mut svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FAMILY}"><rect width="{WIDTH}" height="{HEIGHT}" fill="{}"/>"#,
+            css(Tone::Background)
+        );
+        // The flame along the top edge, in the game's HOT PURSUIT colours.
+        svg.push_str(r#"<linearGradient id="flame">"#);
+        let flame = typepper_game::palette::FLAME;
+        for (i, rgb) in flame.iter().enumerate() {
+            let at = i * 100 / (flame.len() - 1);
+            let _ = write!(svg, r##"<stop offset="{at}%" stop-color="#{rgb:06x}"/>"##);
+        }
+        let _ = write!(
+            svg,
+            r#"</linearGradient><rect width="{WIDTH}" height="10" fill="url(#flame)"/>"#
+        );
+        for label in self.labels(inner) {
+            let _ = write!(
+                svg,
+                r#"<text x="{:.1}" y="{:.1}" font-size="{:.1}" fill="{}"{}>{}</text>"#,
+                label.x,
+                label.y,
+                label.size,
+                css(label.tone),
+                match label.anchor {
+                    Anchor::Start => "",
+                    Anchor::End => r#" text-anchor="end""#,
+                },
+                escape(label.text)
+            );
+        }
+        self.draw_chart(&mut svg, MARGIN, 436.0, inner, h - 436.0 - 34.0);
+        svg.push_str("</svg>");
+        svg
+    }
+
+    /// Every text but the chart's, fitted to its room.
+    fn labels(&self, inner: f64) -> Vec<Label<'_>> {
+        let right = MARGIN + inner;
+        let half = (inner - GAP) / 2.0;
+        let label = |text, x, y, size, tone, anchor| Label {
+            text,
+            x,
+            y,
+            size,
+            tone,
+            anchor,
+        };
+        use Anchor::{End, Start};
+        let wordmark = label("typepper", MARGIN, 78.0, 44.0, Tone::Accent, Start);
+        let date = label(&self.date, right, 78.0, 30.0, Tone::Dim, End);
+        let headline = label(
+            &self.headline,
+            MARGIN,
+            256.0,
+            fit(&self.headline, 160.0, inner),
+            Tone::Accent,
+            Start,
+        );
+        // The title and the player share a line, each in its half.
+        let title = label(
+            &self.title,
+            MARGIN,
+            352.0,
+            fit(&self.title, 46.0, half),
+            Tone::Text,
+            Start,
+        );
+        let player = label(
+            &self.player,
+            right,
+            352.0,
+            fit(&self.player, 46.0, half),
+            Tone::Caret,
+            End,
+        );
+        // The stats on the left and the chart's legend on the right, read from the right.
+        let legend: Vec<_> = self.chart.legend().collect();
+        let legend_size = 24.0;
+        let legend_width: f64 = legend
+            .iter()
+            .map(|(text, _)| width(text, legend_size) + GAP / 2.0)
+            .sum();
+        let stats = label(
+            &self.stats,
+            MARGIN,
+            400.0,
+            fit(&self.stats, 30.0, inner - legend_width - GAP),
+            Tone::Dim,
+            Start,
+        );
+        let mut labels = vec![wordmark, date, headline, title, player, stats];
+        let mut x = right;
+        for (text, tone) in legend {
+            labels.push(label(text, x, 400.0, legend_size, tone, End));
+            x -= width(text, legend_size) + GAP / 2.0;
+        }
+        labels
+    }
+
+    /// The results chart in the box at (`x`, `y`) of `width` × `height`: grid lines at the
+    /// chart's ticks, raw and wpm each second, and a dot on each second with errors.
+    fn draw_chart(&self, svg: &mut String, x: f64, y: f64, width: f64, height: f64) {
+        let chart = &self.chart;
+        let top = f64::from(chart.top.max(1)) * 100.0;
+        let bottom = y + height;
+        let step = width / (chart.seconds.max(2) - 1) as f64;
+        // A long round's seconds are close together: its marks thin out with them, so
+        // an hour's chart reads as lines, not as a wall of dots.
+        let thin = |most: f64, least: f64| (step * most / 24.0).clamp(least, most);
+        let at = |i: usize, v: u32| {
+            let v = f64::from(v).min(top);
+            (x + i as f64 * step, bottom - v / top * height)
+        };
+        for tick in chart.ticks() {
+            let ty = bottom - f64::from(tick) * 100.0 / top * height;
+            let _ = write!(
+                svg,
+                r#"<line x1="{x:.1}" y1="{ty:.1}" x2="{:.1}" y2="{ty:.1}" stroke="{}" stroke-width="2"/>"#,
+                x + width,
+                css(Tone::Faint)
+            );
+        }
+        for line in chart.lines() {
+            let mut points = String::new();
+            for (i, v) in line.points().enumerate() {
+                let (px, py) = at(i, v);
+                let _ = write!(points, "{px:.1},{py:.1} ");
+            }
+            let _ = write!(
+                svg,
+                r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{:.1}" stroke-linejoin="round" stroke-linecap="round"/>"#,
+                points.trim_end(),
+                css(line.tone),
+                if line.bold {
+                    thin(6.0, 3.0)
+                } else {
+                    thin(3.0, 1.0)
+                }
+            );
+        }
+        for (i, raw) in chart.errors() {
+            let (px, py) = at(i, raw);
+            let _ = write!(
+                svg,
+                r#"<circle cx="{px:.1}" cy="{py:.1}" r="{:.1}" fill="{}"/>"#,
+                thin(6.0, 1.5),
+                css(Tone::Wrong)
+            );
+        }
+    }
+}
+
+/// How wide `text` is at `size`, in pixels.
+fn width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * ADVANCE * size
+}
+
+/// `size`, or as much smaller as `text` needs to be at most `room` wide.
+fn fit(text: &str, size: f64, room: f64) -> f64 {
+    let wide = width(text, size);
+    if wide <= room {
+        size
+    } else {
+        size * room / wide
+    }
+}
+
+/// A tone's colour as SVG writes it.
+fn css(tone: Tone) -> String {
+    format!("#{:06x}", tone.rgb())
+}
+
+/// `text` safe inside an SVG element.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Cards drawn, by run id, within a byte budget; and the font, loaded once.
+pub struct Cards {
+    fonts: Arc<resvg::usvg::fontdb::Database>,
+    budget: usize,
+    inner: Mutex<Held>,
+    /// Cards drawn so far.
+    drawn: AtomicU64,
+}
+
+#[derive(Default)]
+struct Held {
+    /// Each run's card, drawn or being drawn: everyone who asks meanwhile waits on the
+    /// one drawing.
+    cards: HashMap<String, Kept>,
+    /// Ids in the order they were put in, for eviction.
+    order: VecDeque<String>,
+    /// Bytes of the cards drawn.
+    bytes: usize,
+}
+
+/// One run's card.
+struct Kept {
+    cell: Arc<OnceCell<Arc<[u8]>>>,
+    /// Its bytes are in [`Held::bytes`].
+    counted: bool,
+}
+
+/// What the cards hold and have done, for the metrics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Cards held.
+    pub cards: usize,
+    /// Bytes of them.
+    pub bytes: usize,
+    /// Cards drawn since the server started.
+    pub drawn: u64,
+}
+
+impl Cards {
+    /// No cards yet, at most `budget` bytes of them; the font loaded.
+    pub fn new(budget: usize) -> Cards {
+        let mut fonts = resvg::usvg::fontdb::Database::new();
+        fonts.load_font_data(FONT.to_vec());
+        Cards {
+            fonts: Arc::new(fonts),
+            budget,
+            inner: Mutex::default(),
+            drawn: AtomicU64::new(0),
+        }
+    }
+
+    /// `svg` drawn as a PNG.
+    pub fn draw(&self, svg: &str) -> Result<Vec<u8>, String> {
+        let options = resvg::usvg::Options {
+            font_family: FAMILY.into(),
+            fontdb: self.fonts.clone(),
+            ..resvg::usvg::Options::default()
+        };
+        let tree = resvg::usvg::Tree::from_str(svg, &options)
+            .map_err(|e| format!("the card's SVG doesn't parse: {e}"))?;
+        let mut pixmap =
+            resvg::tiny_skia::Pixmap::new(WIDTH, HEIGHT).ok_or("no pixmap of the card's size")?;
+        resvg::render(
+            &tree,
+            resvg::tiny_skia::Transform::identity(),
+            &mut pixmap.as_mut(),
+        );
+        pixmap
+            .encode_png()
+            .map_err(|e| format!("the card doesn't encode: {e}"))
+    }
+
+    /// The card of run `id`, drawn by `draw` the first time it is asked for (on a
+    /// blocking thread: a card takes milliseconds of CPU) and kept.
+    pub async fn get_or_draw(
+        self: &Arc<Self>,
+        id: &str,
+        card: impl FnOnce() -> Option<Card> + Send + 'static,
+    ) -> Result<Arc<[u8]>, String> {
+        let cell = {
+            let mut held = self.held();
+            match held.cards.get(id) {
+                Some(card) => card.cell.clone(),
+                None => {
+                    let cell = Arc::new(OnceCell::new());
+                    let card = Kept {
+                        cell: cell.clone(),
+                        counted: false,
+                    };
+                    held.cards.insert(id.to_owned(), card);
+                    held.order.push_back(id.to_owned());
+                    cell
+                }
+            }
+        };
+        let cards = self.clone();
+        let drawn = cell
+            .get_or_try_init(|| async move {
+                let png = tokio::task::spawn_blocking(move || {
+                    let card = card().ok_or("the run's replay doesn't play")?;
+                    cards.drawn.fetch_add(1, Ordering::Relaxed);
+                    cards.draw(&card.svg())
+                })
+                .await
+                .map_err(|e| format!("drawing the card stopped: {e}"))??;
+                Ok::<_, String>(Arc::from(png))
+            })
+            .await;
+        match drawn {
+            Ok(png) => {
+                self.account(id, png.len());
+                Ok(png.clone())
+            }
+            Err(why) => {
+                // Nothing is kept of a card that failed: the next ask tries again.
+                self.held().cards.remove(id);
+                Err(why)
+            }
+        }
+    }
+
+    /// Counts a drawn card's bytes once, and drops the oldest cards past the budget.
+    fn account(&self, id: &str, bytes: usize) {
+        let mut held = self.held();
+        let Held {
+            cards,
+            order,
+            bytes: total,
+        } = &mut *held;
+        match cards.get_mut(id) {
+            Some(card) if !card.counted => card.counted = true,
+            _ => return,
+        }
+        *total += bytes;
+        while *total > self.budget {
+            let Some(victim) = order.pop_front() else {
+                break;
+            };
+            if let Some(card) = cards.remove(&victim)
+                && card.counted
+            {
+                *total -= card.cell.get().map_or(0, |png| png.len());
+            }
+        }
+    }
+
+    /// What the cards hold.
+    pub fn stats(&self) -> Stats {
+        let held = self.held();
+        Stats {
+            cards: held.cards.len(),
+            bytes: held.bytes,
+            drawn: self.drawn.load(Ordering::Relaxed),
+        }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use typepper_engine::Mode;
+    use typepper_engine::synth::{Typist, synth};
+
+    fn replay(seed: u64) -> Vec<u8> {
+        synth(Mode::BLITZ_15, seed, &Typist::default()).encode()
+    }
+
+    #[tokio::test]
+    async fn cards_are_kept_within_their_budget_the_oldest_going_first() {
+        let one = Cards::new(1 << 20)
+            .draw(&Card::of(&replay(1), "ada".into(), 0).unwrap().svg())
+            .unwrap()
+            .len();
+        // Room for two cards and a half.
+        let cards = Arc::new(Cards::new(one * 5 / 2));
+        for seed in 1..=4 {
+            let bytes = replay(seed);
+            let id = format!("run{seed:05}");
+            cards
+                .get_or_draw(&id, move || Card::of(&bytes, "ada".into(), 0))
+                .await
+                .unwrap();
+            assert!(cards.stats().bytes <= one * 5 / 2, "{:?}", cards.stats());
+        }
+        assert_eq!(cards.stats().cards, 2);
+        assert_eq!(cards.stats().drawn, 4);
+        // The newest is kept; the oldest was let go, and is drawn again when asked for.
+        let again = || Card::of(&replay(4), "ada".into(), 0);
+        cards.get_or_draw("run00004", again).await.unwrap();
+        assert_eq!(cards.stats().drawn, 4);
+        let first = || Card::of(&replay(1), "ada".into(), 0);
+        cards.get_or_draw("run00001", first).await.unwrap();
+        assert_eq!(cards.stats().drawn, 5);
+    }
+
+    #[tokio::test]
+    async fn a_replay_that_does_not_play_draws_no_card_and_keeps_nothing() {
+        let cards = Arc::new(Cards::new(1 << 20));
+        let drawn = cards
+            .get_or_draw("junk0000", || Card::of(b"junk", "ada".into(), 0))
+            .await;
+        assert_eq!(drawn, Err("the run's replay doesn't play".into()));
+        assert_eq!(cards.stats().cards, 0);
+    }
+}

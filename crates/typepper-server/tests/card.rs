@@ -1,0 +1,117 @@
+//! Each run's card, drawn as the server draws it: a 1200×630 PNG, the same bytes for the
+//! same run, and a layout that holds for the longest texts a card can have. The cards
+//! drawn are written to `target/tmp/cards/` to be looked at.
+
+// Every value here is the test's own: a failed unwrap is a failed step, with its line.
+#![allow(clippy::unwrap_used)]
+
+use resvg::usvg;
+use typepper_engine::Mode;
+use typepper_engine::synth::{Typist, synth};
+use typepper_server::card::{Card, Cards, HEIGHT, WIDTH};
+
+const DAY: i64 = 1_796_154_720_000;
+
+fn card(mode: Mode, wpm: u32, player: &str) -> Card {
+    let typist = Typist {
+        wpm,
+        zen_ms: 20_000,
+        ..Typist::default()
+    };
+    let replay = synth(mode, 7, &typist).encode();
+    Card::of(&replay, player.into(), DAY).unwrap()
+}
+
+/// Writes `png` where a person can look at it.
+fn keep(name: &str, png: &[u8]) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cards");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
+#[test]
+fn a_card_is_a_1200_by_630_png_the_same_for_one_run_and_another_for_another() {
+    let cards = Cards::new(1 << 20);
+    let ada = card(Mode::BLITZ_15, 90, "ada");
+    let png = cards.draw(&ada.svg()).unwrap();
+    let decoded = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (WIDTH, HEIGHT));
+    assert_eq!(cards.draw(&ada.svg()).unwrap(), png, "one run, one card");
+    let grace = card(Mode::BLITZ_15, 60, "grace");
+    assert_ne!(cards.draw(&grace.svg()).unwrap(), png);
+    keep("blitz", &png);
+}
+
+/// Every text's box on the card, as resvg lays it out with the embedded font.
+fn text_boxes(svg: &str) -> Vec<(String, usvg::Rect)> {
+    let mut fonts = usvg::fontdb::Database::new();
+    fonts.load_font_data(include_bytes!("../fonts/JetBrainsMono-Bold.ttf").to_vec());
+    let options = usvg::Options {
+        fontdb: std::sync::Arc::new(fonts),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options).unwrap();
+    let mut boxes = vec![];
+    let mut groups = vec![tree.root()];
+    while let Some(group) = groups.pop() {
+        for node in group.children() {
+            match node {
+                usvg::Node::Group(g) => groups.push(g),
+                usvg::Node::Text(t) => {
+                    let words: String = t.chunks().iter().map(|c| c.text()).collect();
+                    boxes.push((words, t.abs_bounding_box()));
+                }
+                _ => {}
+            }
+        }
+    }
+    boxes
+}
+
+#[test]
+fn no_text_leaves_the_card_or_overlaps_another_however_long() {
+    let cards = Cards::new(1 << 20);
+    let hour = Typist {
+        wpm: 60,
+        zen_ms: 3_600_000,
+        ..Typist::default()
+    };
+    let zen_hour = Card::of(&synth(Mode::Zen, 3, &hour).encode(), "ada".into(), DAY).unwrap();
+    let extremes = [
+        (
+            "long-name",
+            card(Mode::BLITZ_60, 80, "abcdefghijklmnopqrst (guest)"),
+        ),
+        ("299-wpm", card(Mode::BLITZ_15, 299, "ada")),
+        ("zen-hour", zen_hour),
+        ("drill", card(Mode::drill("qzxjkvbw").unwrap(), 70, "ada")),
+        (
+            "pursuit",
+            card(Mode::pursuit(17).unwrap(), 120, "mmmmmmmmmmmmmmmmmmmm"),
+        ),
+    ];
+    for (name, card) in extremes {
+        let svg = card.svg();
+        let boxes = text_boxes(&svg);
+        // The wordmark, the date, the headline, the title, the player, the stats and
+        // three words of legend: each drawn, none cut.
+        assert_eq!(boxes.len(), 9, "{name}: {boxes:?}");
+        for (text, b) in &boxes {
+            let inside = b.left() >= 0.0
+                && b.top() >= 0.0
+                && b.right() <= WIDTH as f32
+                && b.bottom() <= HEIGHT as f32;
+            assert!(inside, "{name}: {text:?} leaves the card: {b:?}");
+        }
+        for (i, (a, ab)) in boxes.iter().enumerate() {
+            for (b, bb) in &boxes[i + 1..] {
+                let apart = ab.right() <= bb.left()
+                    || bb.right() <= ab.left()
+                    || ab.bottom() <= bb.top()
+                    || bb.bottom() <= ab.top();
+                assert!(apart, "{name}: {a:?} {ab:?} overlaps {b:?} {bb:?}");
+            }
+        }
+        keep(name, &cards.draw(&svg).unwrap());
+    }
+}
