@@ -10,7 +10,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use typepper_engine::Mode;
 use typepper_engine::synth::{Typist, synth};
-use typepper_server::card::{Card, Cards};
+use typepper_server::card::{self, Card, Cards};
 
 fn card(c: &mut Criterion) {
     let typist = Typist {
@@ -32,6 +32,14 @@ fn card(c: &mut Criterion) {
         });
         g.bench_function("draw (PNG)", |b| {
             b.iter(|| cards.draw(black_box(&svg)).expect("draws"))
+        });
+        // Where a draw's time goes: the pixels, then the PNG.
+        g.bench_function("render (pixels)", |b| {
+            b.iter(|| cards.render(black_box(&svg)).expect("renders"))
+        });
+        let pixels = cards.render(&svg).expect("renders");
+        g.bench_function("encode (PNG)", |b| {
+            b.iter(|| card::encode(black_box(&pixels)).expect("encodes"))
         });
         g.finish();
     }

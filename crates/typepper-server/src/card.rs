@@ -271,6 +271,29 @@ fn fit(text: &str, size: f64, room: f64) -> f64 {
     }
 }
 
+/// `pixmap` as a PNG of RGB: the card is opaque, so its alpha would be a quarter of the
+/// bytes to compress for nothing. Unfiltered rows suit a picture of flat colours: deflate
+/// finds their runs as they are, and filtering them only costs time (docs/PERFORMANCE.md
+/// has the sizes and times of each choice).
+pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
+    let mut rgb = Vec::with_capacity(pixmap.pixels().len() * 3);
+    for pixel in pixmap.pixels() {
+        let c = pixel.demultiply();
+        rgb.extend([c.red(), c.green(), c.blue()]);
+    }
+    let mut png = Vec::new();
+    let mut encoder = png::Encoder::new(&mut png, pixmap.width(), pixmap.height());
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Balanced);
+    encoder.set_filter(png::Filter::NoFilter);
+    let wrote = encoder
+        .write_header()
+        .and_then(|mut w| w.write_image_data(&rgb).and_then(|()| w.finish()));
+    wrote.map_err(|e| format!("the card doesn't encode: {e}"))?;
+    Ok(png)
+}
+
 /// A tone's colour as SVG writes it.
 fn css(tone: Tone) -> String {
     format!("#{:06x}", tone.rgb())
@@ -344,6 +367,11 @@ impl Cards {
 
     /// `svg` drawn as a PNG.
     pub fn draw(&self, svg: &str) -> Result<Vec<u8>, String> {
+        encode(&self.render(svg)?)
+    }
+
+    /// `svg` drawn in pixels.
+    pub fn render(&self, svg: &str) -> Result<resvg::tiny_skia::Pixmap, String> {
         let options = resvg::usvg::Options {
             font_family: FAMILY.into(),
             fontdb: self.fonts.clone(),
@@ -358,9 +386,7 @@ impl Cards {
             resvg::tiny_skia::Transform::identity(),
             &mut pixmap.as_mut(),
         );
-        pixmap
-            .encode_png()
-            .map_err(|e| format!("the card doesn't encode: {e}"))
+        Ok(pixmap)
     }
 
     /// The card of run `id`, drawn by `draw` the first time it is asked for (on a

@@ -996,7 +996,7 @@ fn bodies(seeds: &[IssuedTo], workers: usize) -> Result<Vec<u8>> {
 
 /// One submission: a round of [`MODE`] on `seed` with its true claim. The typist's speed
 /// varies with the seed, as a crowd's would.
-fn body(seed: u64) -> Result<Vec<u8>> {
+pub(crate) fn body(seed: u64) -> Result<Vec<u8>> {
     let typist = Typist {
         wpm: 50 + (seed % 80) as u32,
         accuracy: 94 + (seed % 6) as u32,
@@ -1015,7 +1015,7 @@ fn body(seed: u64) -> Result<Vec<u8>> {
 }
 
 /// Links a player named `name` and returns its token.
-fn link(addr: &str, name: &str) -> Result<String> {
+pub(crate) fn link(addr: &str, name: &str) -> Result<String> {
     let new = typepper_api::NewPlayer { name: name.into() };
     let (status, body) = http(
         addr,
@@ -1035,9 +1035,8 @@ fn link(addr: &str, name: &str) -> Result<String> {
     Ok(linked.token)
 }
 
-/// Submits one round (not among the bodies) and returns its run id.
 /// Submits one body of one round and returns its run id.
-fn submit_one(addr: &str, token: &str, submission: &[u8]) -> Result<String> {
+pub(crate) fn submit_one(addr: &str, token: &str, submission: &[u8]) -> Result<String> {
     let bearer = format!("Bearer {token}");
     let (status, body) = http(
         addr,

@@ -5,6 +5,7 @@
 //! postgresql, cargo-fuzz — idempotently, saying what it does on a line of its own.
 
 mod build;
+mod cards_load;
 mod e2e;
 mod install;
 mod load;
@@ -30,7 +31,7 @@ commands:
   e2e     only the browser tests (arguments go to Playwright, e.g. a file or -g <title>)
   load    only the server's load test, or the set-ups whose name has the argument in it
           (TYPEPPER_LOAD_SECS, TYPEPPER_LOAD_BODIES); `load rooms`: how many live racers one
-          server holds
+          server holds; `load cards`: share pages and cards, cold and cached
   pg      a throwaway PostgreSQL cluster until Ctrl-C, for working on the PostgreSQL store
   term    the terminal game's start-up and keypress-to-screen times, and SSH beside HTTP
   frames  only the game's figures in headless Chromium: load, frame times, a ghost's cost,
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         Some("bench") => tasks::bench(&args[1..]),
         Some("e2e") => crate::web::build().and_then(|()| e2e::run_suite(&args[1..])),
         Some("load") if args.get(1).is_some_and(|a| a == "rooms") => rooms_load::run(),
+        Some("load") if args.get(1).is_some_and(|a| a == "cards") => cards_load::run(),
         Some("load") => load::run(args.get(1).map_or("", String::as_str)),
         Some("pg") => pg::hold(),
         Some("term") => term::run(),
