@@ -126,7 +126,10 @@ fn get(addr: &str, path: &str, etag: Option<&str>) -> Result<(Took, Option<Strin
     }
     let etag = head
         .lines()
-        .find_map(|l| l.strip_prefix("etag: ").or_else(|| l.strip_prefix("ETag: ")))
+        .find_map(|l| {
+            l.strip_prefix("etag: ")
+                .or_else(|| l.strip_prefix("ETag: "))
+        })
         .map(str::to_owned);
     Ok((Took { first_ms, last_ms }, etag, answer.len() - end - 4))
 }

@@ -353,6 +353,42 @@ async fn an_ipv6_slash_64_shares_one_bucket() {
 }
 
 /// Share pages used to be unlimited, and each miss a database read.
+/// A burst of cards for made-up ids costs a database read each at most once a minute,
+/// and the address's bucket like any share page.
+#[tokio::test]
+async fn card_misses_are_limited_per_ip_and_remembered() {
+    let srv = Server::with(|c| c.ip_rate = 1).await;
+    let card = |id: &str| {
+        from_ip(
+            request(Method::GET, &format!("/r/{id}/card.png"))
+                .body(Body::empty())
+                .expect("a request"),
+            [10, 0, 0, 5],
+        )
+    };
+    let started = Instant::now();
+    let mut statuses = vec![];
+    for _ in 0..3 {
+        statuses.push(srv.send(card("aaaaaaaa")).await.status);
+    }
+    if started.elapsed() < Duration::from_secs(1) {
+        assert_eq!(statuses[2], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
+    }
+    assert_eq!(statuses[..2], [StatusCode::NOT_FOUND; 2]);
+    // Every miss after the first was answered from memory, and nothing was drawn.
+    let misses = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::NOT_FOUND)
+        .count();
+    let metrics = srv.state.metrics_text();
+    for line in [
+        format!("typepper_cache_hits_total {}", misses - 1),
+        "typepper_cards_drawn_total 0".into(),
+    ] {
+        assert!(metrics.lines().any(|l| l == line), "{line} in\n{metrics}");
+    }
+}
+
 #[tokio::test]
 async fn share_pages_are_limited_per_ip_and_misses_are_remembered() {
     let srv = Server::with(|c| c.ip_rate = 1).await;
