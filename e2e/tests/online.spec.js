@@ -61,7 +61,7 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   expect(html).toContain(`<meta property="og:title" content="${headline} · BLITZ 15s · typepper">`);
   const id = link_.split("/").pop();
   const card = html.match(/<meta property="og:image" content="([^"]+)">/)[1];
-  expect(card).toMatch(new RegExp(`/r/${id}/card\\.png$`));
+  expect(card).toMatch(new RegExp(`/r/${id}/card\\.png\\?v=\\d+$`));
   // The card the preview shows: this round's own PNG, looked at in the screenshots.
   const png = await page.request.get(card);
   expect(png.headers()["content-type"]).toBe("image/png");
@@ -89,7 +89,6 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   expect(await theirs.evaluate(() => localStorage.getItem("history"))).toBeNull();
   expect(friendLog.filter((l) => l.startsWith("error"))).toEqual([]);
   await friend.close();
-
 
   // The round ranks on this month's board, and its row plays it.
   await page.keyboard.press("Escape");

@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::OnceCell;
@@ -28,8 +28,8 @@ use typepper_game::palette::Tone;
 pub const WIDTH: u32 = 1200;
 /// The card's height.
 pub const HEIGHT: u32 = 630;
-/// Bumped when the card's drawing changes: it is part of the `ETag`, so a card drawn
-/// otherwise is another resource.
+/// Bumped when the card's drawing changes. A card is cached for good, so the version is
+/// in the URL share pages give for it (`?v=`), and in its `ETag`.
 pub const VERSION: u32 = 1;
 
 /// The one font a card is drawn with.
@@ -314,11 +314,19 @@ fn escape(text: &str) -> String {
     out
 }
 
+/// Draws that may wait for a core at once; past them a card is refused as busy.
+const QUEUED: usize = 64;
+
 /// Cards drawn, by run id, within a byte budget; and the font, loaded once.
 pub struct Cards {
     fonts: Arc<resvg::usvg::fontdb::Database>,
     budget: usize,
     inner: Mutex<Held>,
+    /// A draw holds a permit: as many draw at once as the machine has cores, so a burst
+    /// of cold cards waits its turn rather than each holding a canvas's megabytes.
+    drawing: tokio::sync::Semaphore,
+    /// Draws waiting for a permit or drawing.
+    queued: AtomicUsize,
     /// Cards drawn so far.
     drawn: AtomicU64,
 }
@@ -328,8 +336,12 @@ struct Held {
     /// Each run's card, drawn or being drawn: everyone who asks meanwhile waits on the
     /// one drawing.
     cards: HashMap<String, Kept>,
-    /// Ids in the order they were put in, for eviction.
-    order: VecDeque<String>,
+    /// Ids in the order they were put in, with their entry's generation, for eviction:
+    /// an id evicted and asked for again is a new entry, which its old place in the
+    /// order must not evict.
+    order: VecDeque<(String, u64)>,
+    /// The next entry's generation.
+    next: u64,
     /// Bytes of the cards drawn.
     bytes: usize,
 }
@@ -337,8 +349,18 @@ struct Held {
 /// One run's card.
 struct Kept {
     cell: Arc<OnceCell<Arc<[u8]>>>,
-    /// Its bytes are in [`Held::bytes`].
-    counted: bool,
+    generation: u64,
+    /// Its size once drawn and counted in [`Held::bytes`].
+    bytes: Option<usize>,
+}
+
+/// Why there is no card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CardError {
+    /// Too many cards are waiting to be drawn: ask again in a moment.
+    Busy,
+    /// The run's card can't be drawn (its replay doesn't play, or resvg failed).
+    Broken(String),
 }
 
 /// What the cards hold and have done, for the metrics.
@@ -357,10 +379,13 @@ impl Cards {
     pub fn new(budget: usize) -> Cards {
         let mut fonts = resvg::usvg::fontdb::Database::new();
         fonts.load_font_data(FONT.to_vec());
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Cards {
             fonts: Arc::new(fonts),
             budget,
             inner: Mutex::default(),
+            drawing: tokio::sync::Semaphore::new(cores),
+            queued: AtomicUsize::new(0),
             drawn: AtomicU64::new(0),
         }
     }
@@ -389,77 +414,127 @@ impl Cards {
         Ok(pixmap)
     }
 
-    /// The card of run `id`, drawn by `draw` the first time it is asked for (on a
-    /// blocking thread: a card takes milliseconds of CPU) and kept.
+    /// The card of run `id`, drawn from `card` the first time it is asked for, and kept.
     pub async fn get_or_draw(
         self: &Arc<Self>,
         id: &str,
         card: impl FnOnce() -> Option<Card> + Send + 'static,
-    ) -> Result<Arc<[u8]>, String> {
-        let cell = {
+    ) -> Result<Arc<[u8]>, CardError> {
+        let (cell, generation) = {
             let mut held = self.held();
-            match held.cards.get(id) {
-                Some(card) => card.cell.clone(),
-                None => {
-                    let cell = Arc::new(OnceCell::new());
-                    let card = Kept {
-                        cell: cell.clone(),
-                        counted: false,
-                    };
-                    held.cards.insert(id.to_owned(), card);
-                    held.order.push_back(id.to_owned());
-                    cell
+            let Held {
+                cards, order, next, ..
+            } = &mut *held;
+            let kept = cards.entry(id.to_owned()).or_insert_with(|| {
+                *next += 1;
+                order.push_back((id.to_owned(), *next));
+                Kept {
+                    cell: Arc::new(OnceCell::new()),
+                    generation: *next,
+                    bytes: None,
                 }
-            }
+            });
+            (kept.cell.clone(), kept.generation)
         };
-        let cards = self.clone();
-        let drawn = cell
-            .get_or_try_init(|| async move {
-                let png = tokio::task::spawn_blocking(move || {
-                    let card = card().ok_or("the run's replay doesn't play")?;
-                    cards.drawn.fetch_add(1, Ordering::Relaxed);
-                    cards.draw(&card.svg())
-                })
-                .await
-                .map_err(|e| format!("drawing the card stopped: {e}"))??;
-                Ok::<_, String>(Arc::from(png))
-            })
-            .await;
-        match drawn {
-            Ok(png) => {
-                self.account(id, png.len());
-                Ok(png.clone())
-            }
-            Err(why) => {
-                // Nothing is kept of a card that failed: the next ask tries again.
-                self.held().cards.remove(id);
-                Err(why)
-            }
+        if let Some(png) = cell.get() {
+            return Ok(png.clone());
         }
+        // The drawing is a task of its own: a request that gives up (its timeout, its
+        // client gone) leaves it to finish, rather than throwing away what the next ask
+        // would draw again.
+        let (cards, id) = (self.clone(), id.to_owned());
+        let drawing = tokio::spawn(async move {
+            let drawn = cell
+                .get_or_try_init(|| cards.clone().png(card))
+                .await
+                .cloned();
+            match &drawn {
+                Ok(png) => cards.account(&id, generation, png.len()),
+                // Nothing is kept of a card that failed: the next ask tries again.
+                Err(_) => cards.forget(&id, generation),
+            }
+            drawn
+        });
+        drawing
+            .await
+            .map_err(|e| CardError::Broken(format!("drawing the card stopped: {e}")))?
     }
 
-    /// Counts a drawn card's bytes once, and drops the oldest cards past the budget.
-    fn account(&self, id: &str, bytes: usize) {
+    /// `card` drawn as a PNG on a blocking thread (it takes milliseconds of CPU), once a
+    /// core is free for it.
+    async fn png(
+        self: Arc<Self>,
+        card: impl FnOnce() -> Option<Card> + Send + 'static,
+    ) -> Result<Arc<[u8]>, CardError> {
+        if self.queued.fetch_add(1, Ordering::SeqCst) >= QUEUED {
+            self.queued.fetch_sub(1, Ordering::SeqCst);
+            return Err(CardError::Busy);
+        }
+        let drawn = async {
+            let _permit = self.drawing.acquire().await.map_err(|_| CardError::Busy)?;
+            let cards = self.clone();
+            tokio::task::spawn_blocking(move || {
+                let card = card().ok_or("the run's replay doesn't play")?;
+                cards.drawn.fetch_add(1, Ordering::Relaxed);
+                cards.draw(&card.svg())
+            })
+            .await
+            .map_err(|e| format!("drawing the card stopped: {e}"))
+            .flatten()
+            .map(Arc::from)
+            .map_err(CardError::Broken)
+        }
+        .await;
+        self.queued.fetch_sub(1, Ordering::SeqCst);
+        drawn
+    }
+
+    /// Counts the card drawn for entry `generation` of `id`, if it is still held, and
+    /// drops the oldest cards past the budget.
+    fn account(&self, id: &str, generation: u64, bytes: usize) {
         let mut held = self.held();
         let Held {
             cards,
             order,
             bytes: total,
+            ..
         } = &mut *held;
         match cards.get_mut(id) {
-            Some(card) if !card.counted => card.counted = true,
+            Some(kept) if kept.generation == generation && kept.bytes.is_none() => {
+                kept.bytes = Some(bytes);
+            }
             _ => return,
         }
         *total += bytes;
         while *total > self.budget {
-            let Some(victim) = order.pop_front() else {
+            let Some((victim, generation)) = order.pop_front() else {
                 break;
             };
-            if let Some(card) = cards.remove(&victim)
-                && card.counted
+            if cards
+                .get(&victim)
+                .is_some_and(|k| k.generation == generation)
+                && let Some(kept) = cards.remove(&victim)
             {
-                *total -= card.cell.get().map_or(0, |png| png.len());
+                *total -= kept.bytes.unwrap_or(0);
             }
+        }
+    }
+
+    /// Lets go of entry `generation` of `id`, whose card could not be drawn.
+    fn forget(&self, id: &str, generation: u64) {
+        let mut held = self.held();
+        if held
+            .cards
+            .get(id)
+            .is_some_and(|k| k.generation == generation)
+        {
+            held.cards.remove(id);
+        }
+        // The order keeps its place until eviction reaches it; don't let failures grow
+        // it past the cards it stands for.
+        if held.order.len() > 2 * held.cards.len() + 64 {
+            let Held { cards, order, .. } = &mut *held;
+            order.retain(|(id, g)| cards.get(id).is_some_and(|k| k.generation == *g));
         }
     }
 
@@ -516,13 +591,39 @@ mod tests {
         assert_eq!(cards.stats().drawn, 5);
     }
 
+    /// A request that gives up leaves its card to be drawn, once, for the next.
+    #[tokio::test]
+    async fn a_card_asked_for_and_given_up_on_is_drawn_once_all_the_same() {
+        let cards = Arc::new(Cards::new(1 << 20));
+        let bytes = replay(1);
+        let given_up = tokio::time::timeout(
+            std::time::Duration::ZERO,
+            cards.get_or_draw("run00001", move || Card::of(&bytes, "ada".into(), 0)),
+        )
+        .await;
+        assert!(
+            given_up.is_err(),
+            "the request gave up before the card was drawn"
+        );
+        let bytes = replay(1);
+        let png = cards
+            .get_or_draw("run00001", move || Card::of(&bytes, "ada".into(), 0))
+            .await
+            .unwrap();
+        assert_eq!(cards.stats().drawn, 1);
+        assert_eq!(cards.stats().bytes, png.len());
+    }
+
     #[tokio::test]
     async fn a_replay_that_does_not_play_draws_no_card_and_keeps_nothing() {
         let cards = Arc::new(Cards::new(1 << 20));
         let drawn = cards
             .get_or_draw("junk0000", || Card::of(b"junk", "ada".into(), 0))
             .await;
-        assert_eq!(drawn, Err("the run's replay doesn't play".into()));
+        assert_eq!(
+            drawn,
+            Err(CardError::Broken("the run's replay doesn't play".into()))
+        );
         assert_eq!(cards.stats().cards, 0);
     }
 }

@@ -19,13 +19,13 @@ pub mod relay;
 pub mod room;
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Extension, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::mpsc;
@@ -34,7 +34,7 @@ use typepper_engine::Mode;
 
 use self::room::{Joiner, Room, Said, To};
 use crate::limit::Limiter;
-use crate::{ApiError, Shared, secrets};
+use crate::{ApiError, ClientIp, Shared, client, secrets};
 
 /// Messages a connection's outbox holds before its client counts as not reading.
 pub(crate) const OUTBOX: usize = 256;
@@ -201,7 +201,7 @@ impl Inner {
 /// `POST /v1/rooms`: opens a room for a mode.
 pub async fn open(
     State(st): State<Arc<Shared>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     crate::extract::Json(open): crate::extract::Json<Open>,
 ) -> Result<Response, ApiError> {
     let mode: Mode = open
@@ -212,7 +212,7 @@ pub async fn open(
     if st.config.room_rate > 0 {
         rooms
             .opens
-            .take(&addr.ip(), Instant::now())
+            .take(&client::bucket(ip), Instant::now())
             .map_err(ApiError::RateLimited)?;
     }
     let code = {
@@ -325,7 +325,12 @@ async fn kept_as(
             Ok(sub)
         }
         room::Keeper::Guest { name, from } => {
-            if st.rooms.guests.take(&from, Instant::now()).is_err() {
+            if st
+                .rooms
+                .guests
+                .take(&client::bucket(from), Instant::now())
+                .is_err()
+            {
                 return Err(format!(
                     "guest rounds from your address are past this hour's {}: link a game to \
                      keep more",
@@ -396,16 +401,16 @@ fn kept(ranked: &typepper_api::Ranked) -> String {
 /// `GET /v1/rooms/<code>/live`: the room's WebSocket.
 pub async fn live(
     State(st): State<Arc<Shared>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(code): Path<String>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let (target, admitted) = st.rooms.admit(&st.config, &code, addr.ip()).await?;
+    let (target, admitted) = st.rooms.admit(&st.config, &code, ip).await?;
     Ok(ws
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| async move {
-            websocket(st, target, code, addr.ip(), socket).await;
+            websocket(st, target, code, ip, socket).await;
             drop(admitted);
         }))
 }
@@ -470,7 +475,7 @@ impl Rooms {
         }
         if config.room_join_rate > 0 {
             self.joins
-                .take(&ip, Instant::now())
+                .take(&client::bucket(ip), Instant::now())
                 .map_err(ApiError::RateLimited)?;
         }
         let target = match (self.get(code), self.relay.get()) {

@@ -387,9 +387,11 @@ struct SharePage<'a> {
 }
 
 /// Where run `id`'s card is: on the game's own host, which serves `/r/` whatever the
-/// share host is.
+/// share host is. The card is cached for good, so a card drawn otherwise
+/// ([`crate::card::VERSION`]) is asked for at another URL.
 fn card_url(st: &Shared, id: &str) -> String {
-    format!("{}/r/{id}/card.png", st.config.public_url)
+    let version = crate::card::VERSION;
+    format!("{}/r/{id}/card.png?v={version}", st.config.public_url)
 }
 
 /// `GET /r/<id>/card.png`: the run's card (`card.rs`), drawn the first time it is asked
@@ -426,7 +428,12 @@ async fn card(st: St, headers: HeaderMap, Path(id): Path<String>) -> Result<Resp
         .cards
         .get_or_draw(&id, move || crate::card::Card::of(&replay, by, at))
         .await
-        .map_err(ApiError::Internal)?;
+        .map_err(|e| match e {
+            crate::card::CardError::Busy => {
+                ApiError::Unavailable("too many cards are being drawn: try again".into(), 1)
+            }
+            crate::card::CardError::Broken(why) => ApiError::Internal(why),
+        })?;
     Ok((
         [(header::CONTENT_TYPE, "image/png")],
         cached,

@@ -315,9 +315,10 @@ async fn insert(tx: &mut impl Tx, run: &NewRun) -> Result<Stored, StoreError> {
         ],
     )
     .await?;
-    // Writes only a player's first run: after it, no row matches.
+    // Writes only a player's first run: after it, no row matches. A guest is never used:
+    // the sweep releases its row with its runs (docs/spec/rooms.md, "Guests").
     tx.execute(
-        "UPDATE players SET used = true WHERE id = $1 AND NOT used",
+        "UPDATE players SET used = true WHERE id = $1 AND NOT used AND NOT guest",
         &[Arg::I64(run.player)],
     )
     .await?;

@@ -352,7 +352,6 @@ async fn an_ipv6_slash_64_shares_one_bucket() {
     }
 }
 
-/// Share pages used to be unlimited, and each miss a database read.
 /// A burst of cards for made-up ids costs a database read each at most once a minute,
 /// and the address's bucket like any share page.
 #[tokio::test]
@@ -389,6 +388,7 @@ async fn card_misses_are_limited_per_ip_and_remembered() {
     }
 }
 
+/// Share pages used to be unlimited, and each miss a database read.
 #[tokio::test]
 async fn share_pages_are_limited_per_ip_and_misses_are_remembered() {
     let srv = Server::with(|c| c.ip_rate = 1).await;

@@ -640,13 +640,15 @@ pub async fn story(store: &dyn Store) {
 
 /// A room's racer who never linked: a player row of their own, whatever their name.
 async fn guests(store: &dyn Store, now: i64) {
+    // The guests raced ten days ago: old enough to release, and no one else is.
+    let raced_at = now - 10 * DAY;
     // Taken names are a guest's to race under; each guest is a row of its own.
     let ana = store
-        .create_guest(String::from("ana"), [61; 32], now)
+        .create_guest(String::from("ana"), [61; 32], raced_at)
         .await
         .unwrap();
     let again = store
-        .create_guest(String::from("ana"), [62; 32], now)
+        .create_guest(String::from("ana"), [62; 32], raced_at)
         .await
         .unwrap();
     assert_ne!(ana.id, again.id);
@@ -658,15 +660,33 @@ async fn guests(store: &dyn Store, now: i64) {
     let kept = store.run(String::from("guest001")).await.unwrap().unwrap();
     assert!(kept.guest);
     assert_eq!(kept.by(), "ana (guest)");
-    // Linking the name is not stopped by its guests, and its runs are no guest's.
+    // A player's runs are no guest's, and a guest takes no name: one raced only by
+    // guests is still free to link.
     let real = store.run(String::from("ana00011")).await.unwrap().unwrap();
     assert_eq!((real.guest, real.by()), (false, String::from("ana")));
-    assert!(matches!(
-        store
-            .create_player(String::from("ANA"), [63; 32], now)
-            .await,
-        Err(StoreError::NameTaken(_))
-    ));
+    let zed = store
+        .create_guest(String::from("zed"), [63; 32], raced_at)
+        .await
+        .unwrap();
+    let linked = store
+        .create_player(String::from("ZED"), [64; 32], now)
+        .await
+        .unwrap();
+    assert_eq!(linked.name, "ZED");
+    // A guest is never a used name: the sweep releases its row once it is old, with
+    // whatever of its rows are left (the runs are gone by then: kept 8 days, released
+    // after 30). Players with runs stay.
+    let horizon = Horizon {
+        runs_before_ms: 0,
+        seeds_before_ms: 0,
+        usage_before_day: "0000-00-00".into(),
+        unused_players_before_ms: now - 5 * DAY,
+    };
+    let swept = sweep_all(store, &horizon, 100).await;
+    assert_eq!(swept.players, 3, "ana's two guests and zed: {swept:?}");
+    assert_eq!(store.run(String::from("guest001")).await.unwrap(), None);
+    assert!(store.player_by_token([64; 32]).await.unwrap().is_some());
+    let _ = (again, zed);
 }
 
 /// A fresh player named `name`, linked at `at`, with token hash `[n; 32]`.
