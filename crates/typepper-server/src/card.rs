@@ -131,7 +131,7 @@ impl Card {
                     Anchor::Start => "",
                     Anchor::End => r#" text-anchor="end""#,
                 },
-                escape(label.text)
+                crate::escape_markup(label.text)
             );
         }
         self.draw_chart(&mut svg, MARGIN, 436.0, inner, h - 436.0 - 34.0);
@@ -297,21 +297,6 @@ pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
 /// A tone's colour as SVG writes it.
 fn css(tone: Tone) -> String {
     format!("#{:06x}", tone.rgb())
-}
-
-/// `text` safe inside an SVG element.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Draws that may wait for a core at once; past them a card is refused as busy.

@@ -326,6 +326,14 @@ async fn log(State(state): State<Arc<Shared>>, req: Request, next: Next) -> Resp
     response
 }
 
+/// `s` safe in HTML or SVG, as an element's text or an attribute's value.
+pub(crate) fn escape_markup(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// `YYYY-MM` (UTC) of unix milliseconds.
 pub fn month_of(unix_ms: i64) -> String {
     typepper_api::Utc::of(unix_ms).month()

@@ -96,17 +96,12 @@ async fn index(st: St) -> Result<Response, ApiError> {
     };
     let html = html.replace(
         r#"<meta name="typepper-api" content="">"#,
-        &format!(r#"<meta name="typepper-api" content="{}">"#, attr(&api)),
+        &format!(
+            r#"<meta name="typepper-api" content="{}">"#,
+            crate::escape_markup(&api)
+        ),
     );
     Ok(([(header::CACHE_CONTROL, "no-cache")], Html(html)).into_response())
-}
-
-/// Escapes a value for an HTML attribute.
-fn attr(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 /// `POST /v1/players` `{"name": "ada"}`: links a game to a new player.

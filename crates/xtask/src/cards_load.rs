@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 
 use crate::e2e::{Server, TempDir};
-use crate::load::{body, link, machine, submit_one};
+use crate::load::{body, link, machine, p50_p99, submit_one};
 use crate::sh::step;
 
 /// Runs asked for.
@@ -74,8 +74,8 @@ pub fn run() -> Result<()> {
     println!("| request | TTFB p50 | TTFB p99 | whole answer p50 | whole answer p99 |");
     println!("|---|---|---|---|---|");
     for (what, took) in &mut rows {
-        let first = percentiles(took.iter().map(|t| t.first_ms).collect());
-        let last = percentiles(took.iter().map(|t| t.last_ms).collect());
+        let first = p50_p99(took.iter().map(|t| t.first_ms).collect());
+        let last = p50_p99(took.iter().map(|t| t.last_ms).collect());
         println!(
             "| {what} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms |",
             first.0, first.1, last.0, last.1
@@ -88,13 +88,6 @@ pub fn run() -> Result<()> {
     );
     drop(server);
     Ok(())
-}
-
-/// p50 and p99 of `values`.
-fn percentiles(mut values: Vec<f64>) -> (f64, f64) {
-    values.sort_by(f64::total_cmp);
-    let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
-    (at(0.5), at(0.99))
 }
 
 /// `GET path` on a new connection, with `If-None-Match: etag` if given: its times, its

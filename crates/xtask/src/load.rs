@@ -1058,6 +1058,13 @@ pub(crate) fn submit_one(addr: &str, token: &str, submission: &[u8]) -> Result<S
     }
 }
 
+/// The median and the 99th percentile of `values`, which are not empty.
+pub(crate) fn p50_p99(mut values: Vec<f64>) -> (f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.99))
+}
+
 /// One HTTP/1.1 request on a fresh connection: the status and the body.
 pub(crate) fn http(
     addr: &str,

@@ -35,10 +35,7 @@ pub fn ours() -> Vec<Proc> {
             let pid: i32 = e.file_name().to_str()?.parse().ok()?;
             let exe = std::fs::read_link(e.path().join("exe")).ok()?;
             ours_at(&exe, &target)?;
-            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
-            // The fields after the command's name, which is in parentheses.
-            let after = stat.rsplit_once(") ")?.1;
-            let started = after.split_whitespace().nth(19)?.parse().ok()?;
+            let started = stat_field(pid as u32, 22)?;
             Some(Proc {
                 pid,
                 started,
@@ -46,6 +43,19 @@ pub fn ours() -> Vec<Proc> {
             })
         })
         .collect()
+}
+
+/// Field `n` of `/proc/<pid>/stat`, numbered from 1 as proc(5) numbers them: 14 and 15
+/// are its user and system CPU time in clock ticks, 22 the tick it started at.
+pub fn stat_field(pid: u32, n: usize) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command's name, which is in parentheses and may hold anything: field 3 on.
+    let after = stat.rsplit_once(')')?.1;
+    after
+        .split_whitespace()
+        .nth(n.checked_sub(3)?)?
+        .parse()
+        .ok()
 }
 
 /// Whether `exe` is one of our binaries under `target`.
@@ -77,5 +87,16 @@ mod tests {
         assert!(ours_at(Path::new("/w/target/release/xtask"), target).is_none());
         // A test's own executable, under deps/, isn't a game or a server.
         assert!(ours_at(Path::new("/w/target/debug/deps/ssh-0123"), target).is_none());
+    }
+
+    #[test]
+    fn this_processs_stat_gives_its_start_and_its_cpu_times() {
+        let me = std::process::id();
+        let started = stat_field(me, 22).unwrap();
+        assert_eq!(stat_field(me, 22), Some(started), "a process starts once");
+        assert!(stat_field(me, 14).is_some() && stat_field(me, 15).is_some());
+        // Field 1 is the pid, before the name: not a field this reads.
+        assert_eq!(stat_field(me, 1), None);
+        assert_eq!(stat_field(u32::MAX, 22), None, "no such process");
     }
 }

@@ -177,17 +177,17 @@ fn step_of(server: &Server, addr: &str, rooms: usize, baseline: u64) -> Result<F
             failed[0]
         );
     }
-    latencies.sort_by(f64::total_cmp);
-    let at = |p: f64| latencies[((latencies.len() - 1) as f64 * p) as usize];
     if latencies.is_empty() {
         bail!("no key was fanned out");
     }
+    let keys = latencies.len();
+    let (p50_ms, p99_ms) = crate::load::p50_p99(latencies);
     let peak = *peak.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
     Ok(Figures {
         racers: rooms * RACERS,
-        p50_ms: at(0.5),
-        p99_ms: at(0.99),
-        keys: latencies.len(),
+        p50_ms,
+        p99_ms,
+        keys,
         cpu,
         racers_cpu,
         kib_per_racer: peak.saturating_sub(baseline) as f64 / (rooms * RACERS) as f64,
@@ -324,20 +324,7 @@ fn hear(ws: &mut WebSocket<TcpStream>) -> Result<Option<Say>> {
 
 /// The process's CPU time so far, in clock ticks (user and system).
 fn cpu_ticks(pid: u32) -> u64 {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return 0;
-    };
-    // After the command's closing parenthesis: fields 3 on; utime and stime are 14 and 15.
-    let Some((_, rest)) = stat.rsplit_once(')') else {
-        return 0;
-    };
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let field = |n: usize| {
-        fields
-            .get(n - 3)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
+    let field = |n| crate::procs::stat_field(pid, n).unwrap_or(0);
     field(14) + field(15)
 }
 

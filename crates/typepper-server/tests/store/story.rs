@@ -664,7 +664,7 @@ async fn guests(store: &dyn Store, now: i64) {
     // guests is still free to link.
     let real = store.run(String::from("ana00011")).await.unwrap().unwrap();
     assert_eq!((real.guest, real.by()), (false, String::from("ana")));
-    let zed = store
+    store
         .create_guest(String::from("zed"), [63; 32], raced_at)
         .await
         .unwrap();
@@ -686,7 +686,6 @@ async fn guests(store: &dyn Store, now: i64) {
     assert_eq!(swept.players, 3, "ana's two guests and zed: {swept:?}");
     assert_eq!(store.run(String::from("guest001")).await.unwrap(), None);
     assert!(store.player_by_token([64; 32]).await.unwrap().is_some());
-    let _ = (again, zed);
 }
 
 /// A fresh player named `name`, linked at `at`, with token hash `[n; 32]`.
