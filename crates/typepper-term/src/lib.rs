@@ -3,12 +3,15 @@
 //!
 //! The shell:
 //! 1. reads the data dir ([`data`]) and boots the game's [`App`] from it;
-//! 2. turns crossterm's key and paste events into the game's [`Key`]s, stamped with the
-//!    moment they were read;
-//! 3. ticks the app, asks it for the screen's model, and draws the model ([`render`]) when
-//!    it differs from the last one drawn (or the terminal was resized);
-//! 4. carries out the app's effects: files in the data dir, the clipboard (OSC 52), and
-//!    the requests to the server, answered from a background thread ([`net`]).
+//! 2. hands crossterm's key, paste and resize events to the [`game`], which turns them into
+//!    the app's keys, ticks it, and draws its screen's model ([`render`]) when it differs
+//!    from the last one drawn (or the terminal was resized);
+//! 3. carries out the app's effects as the game's [`Host`]: files in the data dir, and
+//!    the requests to the server, answered from a background thread ([`net`]); and writes
+//!    what the game puts on the clipboard (OSC 52).
+//!
+//! The server plays the same [`game`] with a terminal at the far end of an SSH channel
+//! ([`stream`]): one drawing of each screen, whoever's terminal it is on.
 //!
 //! The terminal is put back as it was on every way out: the end of the game, an error,
 //! SIGTERM or SIGHUP, and a panic (ratatui's hook restores it before the panic prints).
@@ -16,33 +19,26 @@
 //! too, whatever it was doing: see [`watch_for_the_end`].
 
 pub mod data;
+pub mod game;
 pub mod net;
 pub mod render;
+pub mod stream;
 
 use std::io::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use base64::Engine as _;
-use crossterm::event::{
-    self, DisableBracketedPaste, EnableBracketedPaste, Event, KeyCode, KeyEvent, KeyEventKind,
-    KeyModifiers,
-};
-use typepper_game::app::{App, Effect, Key, Now};
-use typepper_game::layout::Scroll;
-use typepper_game::model::{Kind, Model};
+use crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste};
+use typepper_api::room::Ask;
+use typepper_game::app::{App, Effect};
 use typepper_game::zone::Zone;
 
 use self::data::DataDir;
+use self::game::{Flow, Game, Host};
 use self::net::{Answer, Remote, RoomLink};
 use self::render::{Depth, Palette};
-
-/// How often the screen is looked at while a round runs: its clock and flame move.
-const FRAME: Duration = Duration::from_millis(16);
-/// How often it is looked at otherwise.
-const IDLE_FRAME: Duration = Duration::from_millis(100);
 
 /// The system's time zone, as the system's zone database says.
 pub struct LocalZone(jiff::tz::TimeZone);
@@ -98,36 +94,28 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         remote,
         room,
     } = start;
-    let (mut app, boot) = App::new(entropy(), &data.stored(), None);
+    let (mut app, boot) = App::new(game::entropy(u64::from(std::process::id())), &data.stored(), None);
     if let Some(why) = data.unwritable() {
         app.cannot_keep(why);
     }
-    let clock = Instant::now();
-    let now = |clock: Instant| Now {
-        mono: clock.elapsed().as_secs_f64() * 1000.0,
-        unix_ms: unix_ms(),
-    };
     if let Some(First { bytes, race, who }) = first {
         if race {
             app.race_bytes(&bytes, who)?;
         } else {
-            app.watch_bytes(&bytes, who, now(clock).mono)?;
+            app.watch_bytes(&bytes, who, 0.0)?;
         }
     }
     let (tx, answers) = mpsc::channel();
-    let mut shell = Shell {
+    let host = Local {
         data,
         remote,
         tx,
-        warnings: vec![],
         room: None,
-        conns: 0,
-        clock,
     };
-    shell.carry_out(&mut app, boot);
+    let palette = Palette::new(Depth::from_env(|k| std::env::var(k).ok()));
+    let mut game = Game::new(app, boot, host, palette, Box::new(LocalZone::system()));
     if let Some(code) = room {
-        let effects = app.join_room(&code);
-        shell.carry_out(&mut app, effects);
+        game.with_app(|app, _| app.join_room(&code));
     }
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -138,73 +126,39 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
     watch_for_the_end(stop.clone());
     let mut terminal = ratatui::init();
     let _ = crossterm::execute!(std::io::stdout(), EnableBracketedPaste);
-    let result = run(&mut terminal, &mut app, &mut shell, &answers, &stop);
+    let result = run(&mut terminal, &mut game, &answers, &stop);
     let _ = crossterm::execute!(std::io::stdout(), DisableBracketedPaste);
     // A terminal gone takes no restoring (and `restore` panics when it can't say so).
     let _ = ratatui::try_restore();
-    result.map(|()| shell.warnings)
+    result.map(|()| game.warnings())
 }
 
 /// The frame loop.
 fn run(
     terminal: &mut ratatui::DefaultTerminal,
-    app: &mut App,
-    shell: &mut Shell,
+    game: &mut Game<Local>,
     answers: &mpsc::Receiver<Answer>,
     stop: &AtomicBool,
 ) -> Result<(), String> {
-    let zone = LocalZone::system();
-    let palette = Palette::new(Depth::from_env(|k| std::env::var(k).ok()));
-    let mut scroll = Scroll::default();
-    let mut shown: Option<Model> = None;
     let io = |e: std::io::Error| format!("the terminal failed: {e}");
     while !stop.load(Ordering::Relaxed) {
         while let Ok(answer) = answers.try_recv() {
-            // A room connection closed since is no longer heard.
-            if let Some(conn) = answer.room_conn() {
-                if shell.room.as_ref().map(|(c, _)| *c) != Some(conn) {
-                    continue;
-                }
-                if matches!(answer, Answer::RoomClosed { .. }) {
-                    shell.room = None;
-                }
-            }
-            let effects = answer.apply(app, shell.now());
-            shell.carry_out(app, effects);
+            game.answer(answer);
         }
-        let effects = app.tick(shell.now());
-        shell.carry_out(app, effects);
-        let model = app.model(shell.now().mono, &zone);
-        if shown.as_ref() != Some(&model) {
-            terminal
-                .draw(|f| render::draw(f, &model, &mut scroll, &palette))
-                .map_err(io)?;
-            shown = Some(model);
+        game.tick();
+        game.draw(terminal).map_err(io)?;
+        for text in game.take_copies() {
+            let mut out = std::io::stdout();
+            let _ = out.write_all(game::osc52(&text).as_bytes());
+            let _ = out.flush();
         }
-        let wait = if matches!(&shown, Some(m) if m.kind.runs()) {
-            FRAME
-        } else {
-            IDLE_FRAME
-        };
-        if !event::poll(wait).map_err(io)? {
+        if !event::poll(game.wait()).map_err(io)? {
             continue;
         }
         // Every event waiting is taken before the next draw.
         loop {
-            match event::read().map_err(io)? {
-                Event::Key(k) if quits(&k, shown.as_ref()) => return Ok(()),
-                Event::Key(k) => {
-                    if let Some(key) = key_of(&k) {
-                        let effects = app.key(key, shell.now());
-                        shell.carry_out(app, effects);
-                    }
-                }
-                Event::Paste(text) => {
-                    let effects = app.text(&text, shell.now());
-                    shell.carry_out(app, effects);
-                }
-                Event::Resize(..) => shown = None,
-                _ => {}
+            if game.event(event::read().map_err(io)?) == Flow::Quit {
+                return Ok(());
             }
             if !event::poll(Duration::ZERO).map_err(io)? {
                 break;
@@ -253,195 +207,61 @@ fn terminal_hung_up() -> bool {
     ready > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
-/// Ctrl-C anywhere, or `q` on the menu, leaves the game. Not esc: esc is how a round
-/// goes back to the menu, and a second esc there would quit a player who meant one.
-fn quits(k: &KeyEvent, shown: Option<&Model>) -> bool {
-    let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
-    let q_on_menu = k.code == KeyCode::Char('q')
-        && k.modifiers.is_empty()
-        && shown.is_some_and(|m| m.kind == Kind::Menu);
-    k.kind != KeyEventKind::Release && (ctrl_c || q_on_menu)
-}
-
-/// The game's key for a terminal key, if it is one.
-pub fn key_of(k: &KeyEvent) -> Option<Key> {
-    if k.kind == KeyEventKind::Release {
-        return None;
-    }
-    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
-    let alt = k.modifiers.contains(KeyModifiers::ALT);
-    Some(match k.code {
-        // Some terminals send backspace as ctrl-h, so that is a backspace; ctrl-w is the
-        // terminal's own word erase.
-        KeyCode::Char('h') if ctrl => Key::Backspace,
-        KeyCode::Char('w') if ctrl => Key::DeleteWord,
-        KeyCode::Char(_) if ctrl || alt => return None,
-        KeyCode::Char(c) => Key::Char(c),
-        KeyCode::Backspace if ctrl || alt => Key::DeleteWord,
-        KeyCode::Backspace => Key::Backspace,
-        KeyCode::Enter => Key::Enter,
-        KeyCode::Esc => Key::Escape,
-        KeyCode::Tab => Key::Tab,
-        KeyCode::Up => Key::Up,
-        KeyCode::Down => Key::Down,
-        KeyCode::Left => Key::Left,
-        KeyCode::Right => Key::Right,
-        _ => return None,
-    })
-}
-
-/// What carries out the app's effects.
-struct Shell {
+/// The local game's host: the data dir, and the server over the system's `ssh`, its
+/// answers coming back on `tx`.
+struct Local {
     data: DataDir,
     remote: Option<Remote>,
     tx: mpsc::Sender<Answer>,
-    warnings: Vec<String>,
-    /// The live room's connection, and its number.
-    room: Option<(u64, RoomLink)>,
-    /// Room connections made so far: each one's number.
-    conns: u64,
-    /// The game's monotonic clock.
-    clock: Instant,
+    /// The live room's connection.
+    room: Option<RoomLink>,
 }
 
-impl Shell {
-    fn now(&self) -> Now {
-        Now {
-            mono: self.clock.elapsed().as_secs_f64() * 1000.0,
-            unix_ms: unix_ms(),
-        }
+impl Host for Local {
+    fn save(&mut self, key: &str, value: &str) -> Result<(), String> {
+        self.data.save(key, value)
     }
 
-    fn warn(&mut self, message: String) {
-        self.data.log(&message);
-        self.warnings.push(message);
+    fn remove(&mut self, key: &str) -> Result<(), String> {
+        self.data.remove(key)
     }
 
-    fn carry_out(&mut self, app: &mut App, effects: Vec<Effect>) {
-        let mut queue: std::collections::VecDeque<Effect> = effects.into();
-        while let Some(effect) = queue.pop_front() {
-            match effect {
-                Effect::Warn(message) => self.warn(message),
-                Effect::Save { key, value } => {
-                    if let Err(e) = self.data.save(&key, &value) {
-                        self.warn(format!("{e}: the round still counts"));
-                    }
-                }
-                Effect::Remove(key) => {
-                    if let Err(e) = self.data.remove(&key) {
-                        self.warn(e);
-                    }
-                }
-                Effect::Copy(text) => copy(&text),
-                Effect::JoinRoom(code) => {
-                    // One room at a time: the last one's connection goes.
-                    self.room = None;
-                    self.conns += 1;
-                    let joined = match &self.remote {
-                        Some(remote) => remote.join(&code, self.conns, self.tx.clone()),
-                        None => Err(net::NO_SERVER.to_owned()),
-                    };
-                    match joined {
-                        Ok(link) => {
-                            self.room = Some((self.conns, link));
-                            // ssh holds what is said until the channel is up.
-                            queue.extend(app.room_connected());
-                        }
-                        Err(why) => queue.extend(app.room_closed(&why, self.now())),
-                    }
-                }
-                Effect::RoomSay(ask) => {
-                    if let Some((_, link)) = &mut self.room {
-                        link.say(&ask);
-                    }
-                }
-                Effect::LeaveRoom => self.room = None,
-                request => match &self.remote {
-                    Some(remote) => remote.send(request, self.tx.clone()),
-                    // No server: answered at once, as a request that could not go out.
-                    None => queue.extend(Answer::no_server(request).apply(app, self.now())),
-                },
+    fn log(&mut self, message: &str) {
+        self.data.log(message);
+    }
+
+    fn send(&mut self, request: Effect) -> Option<Answer> {
+        match &self.remote {
+            Some(remote) => {
+                remote.send(request, self.tx.clone());
+                None
             }
+            // No server: answered at once, as a request that could not go out.
+            None => Some(Answer::no_server(request)),
         }
     }
-}
 
-/// Puts `text` on the clipboard through the terminal (OSC 52), which most terminals and
-/// tmux pass on, over SSH too.
-fn copy(text: &str) {
-    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
-    let mut out = std::io::stdout();
-    let _ = write!(out, "\x1b]52;c;{encoded}\x07");
-    let _ = out.flush();
-}
+    fn join(&mut self, code: &str, conn: u64) -> Result<(), String> {
+        self.room = None;
+        let remote = self.remote.as_ref().ok_or(net::NO_SERVER)?;
+        self.room = Some(remote.join(code, conn, self.tx.clone())?);
+        Ok(())
+    }
 
-fn unix_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
+    fn say(&mut self, ask: &Ask) {
+        if let Some(link) = &mut self.room {
+            link.say(ask);
+        }
+    }
 
-/// Randomness for the game's own seeds: the clock and the process, mixed. Seeds only
-/// need to differ between rounds; the server issues the ones that count.
-fn entropy() -> u64 {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let mut rng = typepper_engine::rng::Rng::new(nanos ^ u64::from(std::process::id()) << 32);
-    rng.next_u64()
+    fn leave(&mut self) {
+        self.room = None;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn terminal_keys_become_the_game_s() {
-        let key = |code, modifiers| key_of(&KeyEvent::new(code, modifiers));
-        assert_eq!(
-            key(KeyCode::Char('é'), KeyModifiers::NONE),
-            Some(Key::Char('é'))
-        );
-        assert_eq!(
-            key(KeyCode::Char('🌶'), KeyModifiers::NONE),
-            Some(Key::Char('🌶'))
-        );
-        assert_eq!(
-            key(KeyCode::Char('A'), KeyModifiers::SHIFT),
-            Some(Key::Char('A'))
-        );
-        assert_eq!(
-            key(KeyCode::Char('h'), KeyModifiers::CONTROL),
-            Some(Key::Backspace)
-        );
-        for (code, modifiers) in [
-            (KeyCode::Char('w'), KeyModifiers::CONTROL),
-            (KeyCode::Backspace, KeyModifiers::CONTROL),
-            (KeyCode::Backspace, KeyModifiers::ALT),
-        ] {
-            assert_eq!(key(code, modifiers), Some(Key::DeleteWord), "{modifiers:?}");
-        }
-        assert_eq!(key(KeyCode::Char('x'), KeyModifiers::CONTROL), None);
-        assert_eq!(key(KeyCode::Esc, KeyModifiers::NONE), Some(Key::Escape));
-        assert_eq!(key(KeyCode::F(1), KeyModifiers::NONE), None);
-    }
-
-    #[test]
-    fn esc_on_the_menu_does_not_quit_q_does() {
-        let (app, _) = App::new(0, &typepper_game::storage::Stored::default(), None);
-        let menu = app.model(0.0, &LocalZone(jiff::tz::TimeZone::UTC));
-        assert_eq!(menu.kind, Kind::Menu);
-        let press = |code, modifiers| quits(&KeyEvent::new(code, modifiers), Some(&menu));
-        assert!(!press(KeyCode::Esc, KeyModifiers::NONE));
-        assert!(press(KeyCode::Char('q'), KeyModifiers::NONE));
-        assert!(!press(KeyCode::Char('q'), KeyModifiers::ALT));
-        assert!(press(KeyCode::Char('c'), KeyModifiers::CONTROL));
-        // Off the menu, q is a letter.
-        assert!(!quits(
-            &KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE),
-            None
-        ));
-    }
 
     #[test]
     fn the_local_zone_follows_summer_time() {

@@ -109,7 +109,7 @@ pub const NO_SERVER: &str = "no server set: start typepper with --server ssh://h
 
 /// Why a command got no answer.
 #[derive(Debug)]
-enum Failure {
+pub enum Failure {
     /// `ssh` couldn't reach the server, or couldn't start.
     Offline(String),
     /// The server took none of the player's SSH keys (or they have none).
@@ -158,11 +158,40 @@ impl Failure {
 /// Carries out `request` with `exec` (a `v1` command and its standard input, to its
 /// standard output) and reads what comes back.
 fn answer(request: Effect, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failure>) -> Answer {
+    let out = command(&request).and_then(|(command, stdin)| exec(&command, &stdin));
+    read_answer(request, out)
+}
+
+/// The `v1` command that carries out `request`, and its standard input; why not, for
+/// what is no request or can't be one.
+pub fn command(request: &Effect) -> Result<(String, Vec<u8>), Failure> {
+    Ok(match request {
+        Effect::Submit { body, .. } => ("v1 submit".into(), body.clone()),
+        Effect::Link(name) => (format!("v1 link {name}"), vec![]),
+        Effect::FetchBoard(mode) => (format!("v1 board {mode}"), vec![]),
+        Effect::FetchRun(id) if typepper_api::is_run_id(id) => (format!("v1 replay {id}"), vec![]),
+        Effect::FetchRun(id) => return Err(Failure::Refused(format!("{id:?} is not a run id"))),
+        Effect::FetchSeed { mode, .. } => (format!("v1 seed {mode}"), vec![]),
+        Effect::OpenRoom(mode) => (format!("v1 room-open {mode}"), vec![]),
+        // Not requests: the shell carries these out itself.
+        Effect::Save { .. }
+        | Effect::Remove(_)
+        | Effect::Warn(_)
+        | Effect::Copy(_)
+        | Effect::JoinRoom(_)
+        | Effect::RoomSay(_)
+        | Effect::LeaveRoom => return Err(Failure::Refused("not a request".into())),
+    })
+}
+
+/// The answer to `request`, from what its [`command`] wrote on its standard output, or
+/// why it failed.
+pub fn read_answer(request: Effect, out: Result<Vec<u8>, Failure>) -> Answer {
     let text = |out: Vec<u8>| String::from_utf8_lossy(&out).into_owned();
     match request {
-        Effect::Submit { body, keys, .. } => Answer::Submitted {
+        Effect::Submit { keys, .. } => Answer::Submitted {
             keys,
-            answer: exec("v1 submit", &body).map(text).map_err(|f| match f {
+            answer: out.map(text).map_err(|f| match f {
                 Failure::Offline(why) => SubmitError::Offline(why),
                 // Kept, to send once the key is sorted out.
                 Failure::NoKey => SubmitError::Offline(NO_KEY.into()),
@@ -170,51 +199,20 @@ fn answer(request: Effect, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failure
                 Failure::Refused(why) => SubmitError::Refused(why),
             }),
         },
-        Effect::Link(name) => Answer::Linked(
-            exec(&format!("v1 link {name}"), &[])
-                .map_err(Failure::text)
-                .and_then(|out| {
-                    serde_json::from_slice(&out)
-                        .map_err(|e| format!("the server's answer isn't a player ({e})"))
-                }),
-        ),
+        Effect::Link(_) => Answer::Linked(json(out, "a player")),
         Effect::FetchBoard(mode) => Answer::Board {
-            rows: exec(&format!("v1 board {mode}"), &[])
-                .map_err(Failure::text)
-                .and_then(|out| {
-                    serde_json::from_slice::<typepper_api::Board>(&out)
-                        .map(|board| board.rows)
-                        .map_err(|e| format!("the server's board isn't one ({e})"))
-                }),
+            rows: json(out, "a board").map(|board: typepper_api::Board| board.rows),
             mode,
         },
         Effect::FetchRun(id) => Answer::Run {
-            bytes: if typepper_api::is_run_id(&id) {
-                exec(&format!("v1 replay {id}"), &[]).map_err(Failure::text)
-            } else {
-                Err(format!("{id:?} is not a run id"))
-            },
+            bytes: out.map_err(Failure::text),
             id,
         },
         Effect::FetchSeed { mode, .. } => Answer::Seed {
-            answer: exec(&format!("v1 seed {mode}"), &[])
-                .map_err(Failure::text)
-                .and_then(|out| {
-                    serde_json::from_slice(&out)
-                        .map_err(|e| format!("the server's seed isn't one ({e})"))
-                }),
+            answer: json(out, "a seed"),
             mode,
         },
-        Effect::OpenRoom(mode) => Answer::RoomOpened(
-            exec(&format!("v1 room-open {mode}"), &[])
-                .map_err(Failure::text)
-                .and_then(|out| {
-                    serde_json::from_slice(&out)
-                        .map_err(|e| format!("the server's answer isn't a room ({e})"))
-                }),
-        ),
-        // Not requests: the shell carries these out itself (a room's connection is a
-        // [`RoomLink`]).
+        Effect::OpenRoom(_) => Answer::RoomOpened(json(out, "a room")),
         Effect::Save { .. }
         | Effect::Remove(_)
         | Effect::Warn(_)
@@ -223,6 +221,16 @@ fn answer(request: Effect, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failure
         | Effect::RoomSay(_)
         | Effect::LeaveRoom => Answer::Linked(Err("not a request".into())),
     }
+}
+
+/// A JSON answer read as `what`, or why not.
+fn json<T: serde::de::DeserializeOwned>(
+    out: Result<Vec<u8>, Failure>,
+    what: &str,
+) -> Result<T, String> {
+    out.map_err(Failure::text).and_then(|out| {
+        serde_json::from_slice(&out).map_err(|e| format!("the server's answer isn't {what} ({e})"))
+    })
 }
 
 /// Requests over SSH at once. The server lets one address log in 4 connections at a
@@ -519,7 +527,7 @@ mod tests {
         }) else {
             panic!()
         };
-        assert!(rows.unwrap_err().contains("isn't one"));
+        assert!(rows.unwrap_err().contains("isn't a board"));
 
         let submit = || Effect::Submit {
             token: String::new(),
