@@ -34,14 +34,22 @@ impl Tmux {
 
     /// The same, with more of the environment (`NAME='value' …`).
     fn start_with(name: &str, data: &Path, env: &str, args: &str) -> Tmux {
+        Tmux::run(
+            name,
+            &format!(
+                "TYPEPPER_DATA_DIR={} {env} {} {args}",
+                data.display(),
+                binary().display()
+            ),
+        )
+    }
+
+    /// Runs `command` in a 100×30 xterm, saying how it exited.
+    fn run(name: &str, command: &str) -> Tmux {
         let tmux = Tmux {
             socket: format!("typepper-test-{name}-{}", std::process::id()),
         };
-        let command = format!(
-            "TYPEPPER_DATA_DIR={} TERM=xterm-256color {env} {} {args}; echo EXITED $?; sleep 60",
-            data.display(),
-            binary().display()
-        );
+        let command = format!("TERM=xterm-256color {command}; echo EXITED $?; sleep 60");
         let ok = tmux
             .cmd(&["new-session", "-d", "-x", "100", "-y", "30", &command])
             .status()
@@ -392,11 +400,16 @@ fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
 struct Server {
     child: std::process::Child,
     ssh_port: u16,
+    http_port: u16,
     _dir: PathBuf,
 }
 
 impl Server {
     fn start(binary: &Path, dir: PathBuf) -> Server {
+        Server::start_with(binary, dir, &[])
+    }
+
+    fn start_with(binary: &Path, dir: PathBuf, extra: &[&str]) -> Server {
         use std::io::BufRead as _;
         let mut child = Command::new(binary)
             .args(["--listen", "127.0.0.1:0", "--ssh-listen", "127.0.0.1:0"])
@@ -405,29 +418,57 @@ impl Server {
             .arg("--static-dir")
             .arg(&dir)
             .args(["--quiet", "--ip-rate", "0"])
+            .args(extra)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
         let mut out = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let port = |line: &str| -> u16 {
+            line.split_whitespace()
+                .next()
+                .and_then(|a| a.rsplit(':').next())
+                .and_then(|p| p.parse().ok())
+                .unwrap()
+        };
+        let http = out
+            .by_ref()
+            .map_while(Result::ok)
+            .find_map(|l| l.strip_prefix("typepper is serving on http://").map(port))
+            .expect("the server's HTTP address");
         let ssh = out
             .by_ref()
             .map_while(Result::ok)
-            .find_map(|l| l.strip_prefix("ssh on ssh://").map(str::to_owned))
+            .find_map(|l| l.strip_prefix("ssh on ssh://").map(port))
             .expect("the server's SSH address");
-        let port = ssh
-            .split_whitespace()
-            .next()
-            .and_then(|a| a.rsplit(':').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap();
         // Its stdout stays read, so that it never writes into a closed pipe.
         std::thread::spawn(move || out.for_each(drop));
         Server {
             child,
-            ssh_port: port,
+            ssh_port: ssh,
+            http_port: http,
             _dir: dir,
         }
+    }
+
+    /// `GET path`'s body, over HTTP.
+    fn get(&self, path: &str) -> Vec<u8> {
+        use std::io::{Read as _, Write as _};
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.http_port)).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut raw = vec![];
+        s.read_to_end(&mut raw).unwrap();
+        assert!(
+            raw.starts_with(b"HTTP/1.1 200"),
+            "{}",
+            String::from_utf8_lossy(&raw)
+        );
+        let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        raw[split + 4..].to_vec()
     }
 }
 
@@ -674,4 +715,221 @@ fn a_read_only_data_dir_is_read_and_the_game_plays() {
         "nothing kept: {left:?}"
     );
     std::fs::remove_dir_all(&data).unwrap();
+}
+
+// The whole game over `ssh host`, with nothing installed: OpenSSH's own client in tmux,
+// against the server binary `cargo xtask test` built.
+
+/// The server and OpenSSH's client, or why this test can't run here.
+fn ssh_game_server(name: &str, extra: &[&str]) -> Option<Server> {
+    let Some(server_bin) = std::env::var_os("TYPEPPER_SERVER_BIN") else {
+        eprintln!("skipped: cargo xtask test sets TYPEPPER_SERVER_BIN to the server it built");
+        return None;
+    };
+    if !has_tmux() || Command::new("ssh-keygen").arg("-?").output().is_err() {
+        eprintln!("skipped: no tmux or OpenSSH here (cargo xtask test installs them)");
+        return None;
+    }
+    Some(Server::start_with(
+        Path::new(&server_bin),
+        temp_dir(name),
+        extra,
+    ))
+}
+
+/// `ssh -tt` to the server's game: with `key`, or as a guest with none. `then` follows
+/// the host (`race <code>`).
+fn ssh_game(name: &str, server: &Server, key: Option<&Path>, then: &str) -> Tmux {
+    let identity = match key {
+        Some(key) => format!("-i {} -o IdentitiesOnly=yes", key.display()),
+        None => "-o PubkeyAuthentication=no".to_owned(),
+    };
+    Tmux::run(
+        name,
+        &format!(
+            "ssh -tt {identity} -o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no \
+             -o LogLevel=ERROR -p {} 127.0.0.1 {then}",
+            server.ssh_port
+        ),
+    )
+}
+
+/// A person's uneven rhythm (a bot's even one would be refused).
+fn human_gaps() -> impl FnMut() -> Duration {
+    let mut state = 0x9e37_79b9_u64;
+    move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        Duration::from_millis(70 + (state >> 33) % 160)
+    }
+}
+
+#[test]
+fn the_whole_game_over_ssh_links_a_key_ranks_its_round_and_keeps_its_history() {
+    let Some(server) = ssh_game_server("sshgame", &[]) else {
+        return;
+    };
+    let dir = temp_dir("sshgame-key");
+    let key = dir.join("key");
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(&key)
+        .status()
+        .unwrap();
+    assert!(made.success());
+
+    // A new key is asked for a name first.
+    let game = ssh_game("sshgame", &server, Some(&key), "");
+    game.wait_for("link this game", 15);
+    game.type_text("sshgrace");
+    game.keys(&["Enter"]);
+    game.wait_for("linked: your rounds will be sent", 20);
+    game.wait_for("BLITZ 15s  RANKED", 20);
+
+    game.type_text("1");
+    game.wait_for("start typing", 5);
+    let mut gap = human_gaps();
+    let until = Instant::now() + TYPING;
+    let resize_at = Instant::now() + Duration::from_secs(5);
+    let mut resized = false;
+    while Instant::now() < until {
+        if !resized && Instant::now() >= resize_at {
+            // The window changes mid-round: the next frame is drawn at the new size, and
+            // the words are typed on off the new screen.
+            let ok = game
+                .cmd(&["resize-window", "-x", "80", "-y", "24"])
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok);
+            std::thread::sleep(Duration::from_millis(300));
+            let screen = game.screen();
+            assert!(screen.contains("BLITZ 15s"), "{screen}");
+            assert!(screen.lines().all(|l| l.chars().count() <= 80), "{screen}");
+            resized = true;
+        }
+        game.type_next_word_with(&mut gap, Some(until));
+    }
+    assert!(resized);
+    let results = game.wait_for("share http", 30);
+    assert!(results.contains("ranked"), "{results}");
+    let headline = results
+        .lines()
+        .find(|l| l.contains("wpm  BLITZ 15s"))
+        .map(|l| l.split("  ").next().unwrap().trim().to_owned())
+        .unwrap_or_else(|| panic!("no headline:\n{results}"));
+    let id: String = results
+        .split("/r/")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+
+    // The run is the round the screen showed: its bytes over HTTP score to the headline.
+    let bytes = server.get(&format!("/v1/runs/{id}"));
+    let file = dir.join("run.replay");
+    std::fs::write(&file, &bytes).unwrap();
+    assert_eq!(scored_headline(&file), headline);
+
+    // Watched again from the history.
+    std::thread::sleep(Duration::from_millis(1200));
+    game.keys(&["Escape"]);
+    game.wait_for("▸ BLITZ 15s", 5);
+    game.type_text("h");
+    game.wait_for(&headline, 5);
+    game.keys(&["Enter"]);
+    game.wait_for("REPLAY · BLITZ 15s", 5);
+    let watched = game.wait_for("accuracy", 25);
+    assert!(
+        watched.contains(&format!("{headline}  BLITZ 15s")),
+        "{watched}"
+    );
+    game.keys(&["C-c"]);
+    game.wait_for("EXITED 0", 5);
+    drop(game);
+
+    // Connecting again: the key is its player's, and the history was kept on the server.
+    let again = ssh_game("sshgame2", &server, Some(&key), "");
+    let menu = again.wait_for("linked as sshgrace", 15);
+    assert!(!menu.contains("link this game"), "{menu}");
+    again.type_text("h");
+    again.wait_for(&headline, 5);
+    again.keys(&["C-c"]);
+    again.wait_for("EXITED 0", 5);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_guest_over_ssh_plays_and_nothing_is_kept() {
+    let Some(server) = ssh_game_server("sshguest", &[]) else {
+        return;
+    };
+    let game = ssh_game("sshguest", &server, None, "");
+    let menu = game.wait_for("▸ BLITZ 15s", 15);
+    assert!(menu.contains("guest"), "{menu}");
+    // A ZEN round, ended with esc.
+    game.type_text("z");
+    game.wait_for("start typing", 5);
+    let mut gap = human_gaps();
+    let until = Instant::now() + Duration::from_secs(4);
+    while Instant::now() < until {
+        game.type_next_word_with(&mut gap, Some(until));
+    }
+    game.keys(&["Escape"]);
+    let results = game.wait_for("accuracy", 10);
+    assert!(!results.contains("share http"), "{results}");
+    // Linking needs a key.
+    std::thread::sleep(Duration::from_millis(1200));
+    game.keys(&["Escape"]);
+    game.wait_for("▸ BLITZ 15s", 5);
+    game.type_text("l");
+    game.wait_for("link this game", 5);
+    game.type_text("ghost");
+    game.keys(&["Enter"]);
+    game.wait_for("connect with a public key", 10);
+    game.keys(&["C-c"]);
+    game.wait_for("EXITED 0", 5);
+    // Nothing was stored: no run on the board, and the name is free.
+    let board = String::from_utf8(server.get("/v1/boards/zen")).unwrap();
+    assert!(board.contains("\"rows\":[]"), "{board}");
+}
+
+#[test]
+fn ssh_games_are_limited_per_address_close_when_idle_and_say_why_at_shutdown() {
+    let Some(mut server) = ssh_game_server(
+        "sshlimits",
+        &["--ssh-games-per-ip", "1", "--ssh-game-idle-timeout", "3"],
+    ) else {
+        return;
+    };
+    let first = ssh_game("sshlimit1", &server, None, "");
+    first.wait_for("▸ BLITZ 15s", 15);
+    // A second game from the same address is refused with a sentence.
+    let second = ssh_game("sshlimit2", &server, None, "");
+    let refused = second.wait_for("EXITED", 15);
+    assert!(refused.contains("games open already"), "{refused}");
+    assert!(refused.contains("EXITED 1"), "{refused}");
+    drop(second);
+    // No key for 3 s: the game closes, and says why.
+    let idle = first.wait_for("EXITED", 15);
+    assert!(idle.contains("without a key"), "{idle}");
+    drop(first);
+
+    // A round in progress when the server stops is closed with a line, not submitted.
+    let playing = ssh_game("sshlimit3", &server, None, "");
+    playing.wait_for("▸ BLITZ 15s", 15);
+    playing.type_text("1");
+    playing.wait_for("start typing", 5);
+    playing.type_text("a");
+    let ok = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let closed = playing.wait_for("EXITED", 15);
+    assert!(closed.contains("the server is restarting"), "{closed}");
+    let _ = server.child.wait();
 }

@@ -823,13 +823,7 @@ impl App {
             Key::Char('z') => self.play(Mode::Zen, None),
             Key::Char('p') => self.play(self.pursuit(), None),
             Key::Char('h') => self.open_history(),
-            Key::Char('l') => {
-                self.screen = Screen::Link {
-                    name: String::new(),
-                    error: None,
-                    waiting: false,
-                }
-            }
+            Key::Char('l') => self.ask_to_link(),
             Key::Char('b') => {
                 // The board of the selected mode: the menu's first items are the boards'
                 // modes in their order. A drill has none, so the first.
@@ -956,6 +950,16 @@ impl App {
             _ => {}
         }
         vec![]
+    }
+
+    /// Opens the screen that asks for a name to link the game under: `l` on the menu, or
+    /// a shell whose player has not linked yet (a new key over `ssh host`).
+    pub fn ask_to_link(&mut self) {
+        self.screen = Screen::Link {
+            name: String::new(),
+            error: None,
+            waiting: false,
+        };
     }
 
     /// The shell can keep nothing (`why`: a read-only dir, a browser without storage):

@@ -183,6 +183,38 @@ pub struct SshLimits {
         default_value_t = 64 << 20
     )]
     pub body_budget: usize,
+    /// Games (`ssh host` with a terminal) played at once from one address.
+    #[arg(
+        long = "ssh-games-per-ip",
+        value_name = "SSH_GAMES_PER_IP",
+        env = "TYPEPPER_SSH_GAMES_PER_IP",
+        default_value_t = 4
+    )]
+    pub games_per_ip: usize,
+    /// Games played at once over SSH, from everyone.
+    #[arg(
+        long = "ssh-games",
+        value_name = "SSH_GAMES",
+        env = "TYPEPPER_SSH_GAMES",
+        default_value_t = 500
+    )]
+    pub games: usize,
+    /// Seconds a game over SSH may go without a key before it is closed.
+    #[arg(
+        long = "ssh-game-idle-timeout",
+        value_name = "SSH_GAME_IDLE_TIMEOUT",
+        env = "TYPEPPER_SSH_GAME_IDLE_TIMEOUT",
+        default_value_t = 300
+    )]
+    pub game_idle_secs: u64,
+    /// Seconds a game over SSH may last at most (its connection's `--ssh-max-time` too).
+    #[arg(
+        long = "ssh-game-max-time",
+        value_name = "SSH_GAME_MAX_TIME",
+        env = "TYPEPPER_SSH_GAME_MAX_TIME",
+        default_value_t = 3_600
+    )]
+    pub game_max_secs: u64,
 }
 
 impl Default for SshLimits {

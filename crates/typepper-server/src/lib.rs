@@ -39,6 +39,7 @@ mod error;
 mod extract;
 mod limit;
 pub mod metrics;
+mod play;
 mod players;
 pub mod refusal;
 pub mod rooms;
@@ -104,6 +105,8 @@ pub struct Shared {
     ssh_body_bytes: std::sync::atomic::AtomicUsize,
     /// The live rooms this process holds.
     pub rooms: rooms::Rooms,
+    /// The games played over SSH now.
+    games: Arc<play::Games>,
 }
 
 impl Shared {
@@ -138,6 +141,7 @@ impl Shared {
             connections: Arc::default(),
             ssh_body_bytes: std::sync::atomic::AtomicUsize::new(0),
             rooms: rooms::Rooms::new(&config),
+            games: Arc::new(play::Games::new(config.ssh.games_per_ip, config.ssh.games)),
             store,
             config,
             clock,
@@ -180,6 +184,7 @@ impl Shared {
             cache: self.runs.stats(),
             cards: self.cards.stats(),
             limiter_keys: self.ip_limit.len(),
+            ssh_games: self.games.playing(),
             ssh_body_bytes: self
                 .ssh_body_bytes
                 .load(std::sync::atomic::Ordering::Relaxed),

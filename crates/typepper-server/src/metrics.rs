@@ -84,6 +84,8 @@ pub struct Gauges {
     pub limiter_keys: usize,
     /// Bytes of `v1 submit` bodies the SSH server holds while they arrive.
     pub ssh_body_bytes: usize,
+    /// Games played over SSH now.
+    pub ssh_games: usize,
     /// The store's commits and the work they carried, if it groups them.
     pub commits: Option<(u64, u64)>,
 }
@@ -198,6 +200,12 @@ impl Metrics {
                 "Bytes of v1 submit bodies held over SSH while they arrive.",
                 gauges.ssh_body_bytes as u64,
             ),
+            (
+                "typepper_ssh_games",
+                "gauge",
+                "Games played over SSH now.",
+                gauges.ssh_games as u64,
+            ),
         ];
         let grouped = gauges.commits.map(|(commits, work)| {
             [
@@ -261,6 +269,7 @@ mod tests {
             },
             limiter_keys: 5,
             ssh_body_bytes: 7,
+            ssh_games: 2,
             commits: Some((2, 9)),
         });
         for line in [
@@ -276,6 +285,7 @@ mod tests {
             "typepper_cache_hits_total 4",
             "typepper_db_committed_work_total 9",
             "typepper_ssh_body_bytes 7",
+            "typepper_ssh_games 2",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

@@ -62,7 +62,7 @@ use russh::keys::ssh_key::{Algorithm, HashAlg, LineEnding, PrivateKey, PublicKey
 use russh::server::{
     Auth, ChannelOpenHandle, Handle, Msg, PublicKeyOffer, Session, VerifiedPublicKey,
 };
-use russh::{Channel, ChannelId};
+use russh::{Channel, ChannelId, ChannelWriteHalf};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinSet;
@@ -70,6 +70,7 @@ use tower::ServiceExt as _;
 use typepper_api::Exit;
 
 use crate::config::SshLimits;
+use crate::play;
 use crate::serve::Acceptor;
 use crate::{MAX_BODY, Shared, SshKey};
 
@@ -165,6 +166,8 @@ struct Gate {
     handshaking: AtomicUsize,
     /// Keys being linked now: a key links one player, even asked for twice at once.
     linking: Mutex<std::collections::HashSet<String>>,
+    /// The games being played.
+    games: Arc<play::Games>,
 }
 
 /// What one address holds.
@@ -328,10 +331,22 @@ pub async fn serve_ssh(
     let limits = state.limits();
     let config = Arc::new(russh::server::Config {
         keys: vec![host_key],
-        // Players are their keys: no passwords to offer and refuse.
-        methods: russh::MethodSet::from(&[russh::MethodKind::PublicKey][..]),
+        // Players are their keys. A client with none (or none the server takes) comes in
+        // as a guest through keyboard-interactive with no questions asked, which OpenSSH
+        // tries after its keys: no password is ever asked for. Not `none`, which OpenSSH
+        // tries first, before any key.
+        methods: russh::MethodSet::from(
+            &[
+                russh::MethodKind::PublicKey,
+                russh::MethodKind::KeyboardInteractive,
+            ][..],
+        ),
         // Slow or silent clients are let go, as HTTP's header timeout does.
         inactivity_timeout: Some(limits.header_timeout.max(Duration::from_secs(1)) * 3),
+        // A game on the menu sends nothing for minutes: the client's answers to these
+        // keep its connection alive, and a client gone answers none.
+        keepalive_interval: Some(limits.header_timeout.max(Duration::from_secs(1))),
+        keepalive_max: 3,
         auth_rejection_time: Duration::from_millis(300),
         auth_rejection_time_initial: Some(Duration::ZERO),
         max_auth_attempts: 6,
@@ -356,6 +371,7 @@ pub async fn serve_ssh(
         addresses: Mutex::default(),
         handshaking: AtomicUsize::new(0),
         linking: Mutex::default(),
+        games: state.games.clone(),
     });
     let mut sessions = JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -386,6 +402,8 @@ pub async fn serve_ssh(
         while sessions.try_join_next().is_some() {}
     }
     drop(listener);
+    // Games end at once, each with a line saying why: they hold no request to finish.
+    gate.games.close_all();
     let grace = tokio::time::sleep(limits.grace);
     tokio::pin!(grace);
     loop {
@@ -491,9 +509,24 @@ async fn connection(
     drop(socket);
 }
 
+/// The game a command plays with a terminal: `play` (the menu) or `race <code>` (a live
+/// room); `None` for any other.
+fn play_command(text: &str) -> Option<Option<String>> {
+    match text.split_whitespace().collect::<Vec<_>>()[..] {
+        ["play"] => Some(None),
+        ["race", code] if code.len() <= 16 => Some(Some(code.to_owned())),
+        _ => None,
+    }
+}
+
+/// `mutex`, locked: a panic elsewhere leaves its data as it was, and usable.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// A command of the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Command {
+pub(crate) enum Command {
     Submit,
     Replay(String),
     Board(String, Option<String>),
@@ -505,7 +538,7 @@ enum Command {
 
 impl Command {
     /// Reads an exec request's text.
-    fn parse(text: &str) -> Result<Command, String> {
+    pub(crate) fn parse(text: &str) -> Result<Command, String> {
         let words: Vec<&str> = text.split_whitespace().collect();
         let command = match words[..] {
             ["v1", "submit"] => Command::Submit,
@@ -527,10 +560,10 @@ impl Command {
 }
 
 /// What a command gives back: its stdout, its stderr, its exit status.
-struct Outcome {
-    stdout: Vec<u8>,
-    stderr: String,
-    status: u32,
+pub(crate) struct Outcome {
+    pub(crate) stdout: Vec<u8>,
+    pub(crate) stderr: String,
+    pub(crate) status: u32,
 }
 
 impl Outcome {
@@ -578,6 +611,13 @@ struct Chan {
     closing: Notify,
     /// `v1 room`: where its lines go, and the part of a line not yet ended.
     room: Mutex<Option<(tokio::sync::mpsc::Sender<crate::rooms::Wire>, Vec<u8>)>>,
+    /// Its writing half, which waits for the client's window: a game's frames go
+    /// through it, so a client that stops reading holds no more than its window.
+    out: Mutex<Option<ChannelWriteHalf<Msg>>>,
+    /// The terminal its pty request asked for, if it did.
+    pty: Mutex<Option<play::Pty>>,
+    /// A game's input, while one is played on it.
+    game: Mutex<Option<tokio::sync::mpsc::Sender<play::Told>>>,
 }
 
 impl Chan {
@@ -800,6 +840,57 @@ impl Conn {
         first
     }
 
+    /// Whether `channel` asked for a terminal.
+    fn has_terminal(&self, channel: ChannelId) -> bool {
+        self.channels
+            .get(&channel)
+            .is_some_and(|c| lock(&c.pty).as_ref().is_some_and(|p| !p.term.is_empty()))
+    }
+
+    /// Plays the game on `channel` (joining `room` first), if a seat is free; else says
+    /// why on the client's screen and closes it.
+    fn game(&mut self, channel: ChannelId, room: Option<String>, session: &Session) {
+        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
+            return;
+        };
+        let (Some(out), Some(pty)) = (lock(&chan.out).take(), lock(&chan.pty).clone()) else {
+            return;
+        };
+        let games = self.slot.gate.games.clone();
+        let seat = match games.sit(self.peer.ip()) {
+            Ok(seat) => seat,
+            Err(why) => {
+                let _ = session;
+                tokio::spawn(async move {
+                    let _ = out.data(format!("typepper: {why}\r\n").as_bytes()).await;
+                    let _ = out.exit_status(Exit::Refused.code().into()).await;
+                    let _ = out.eof().await;
+                    let _ = out.close().await;
+                });
+                return;
+            }
+        };
+        let (told_tx, told) = tokio::sync::mpsc::channel(play::INPUT_QUEUE);
+        *lock(&chan.game) = Some(told_tx);
+        let limits = &self.state.config.ssh;
+        // A moment before the connection's own end, so the game can say why.
+        let ends_by =
+            self.started + Duration::from_secs(limits.max_secs.max(1)) - Duration::from_millis(500);
+        tokio::spawn(play::play(play::Setup {
+            state: self.state.clone(),
+            router: self.router.clone(),
+            peer: self.peer,
+            key: self.key.clone(),
+            pty,
+            room,
+            told,
+            out,
+            seat,
+            games,
+            ends_by,
+        }));
+    }
+
     /// The time since the connection started, in ms (never [`BUSY`]).
     fn elapsed_ms(&self) -> u64 {
         u64::try_from(self.started.elapsed().as_millis()).unwrap_or(BUSY - 1)
@@ -846,7 +937,7 @@ async fn answer(
 }
 
 /// Runs `command` through the HTTP routes, as the client at `peer` with `key`.
-async fn execute(
+pub(crate) async fn execute(
     router: Router,
     peer: SocketAddr,
     key: Option<String>,
@@ -989,6 +1080,17 @@ impl russh::server::Handler for Conn {
         Ok(Auth::Accept)
     }
 
+    async fn auth_keyboard_interactive<'a>(
+        &'a mut self,
+        _user: &str,
+        _submethods: &str,
+        _response: Option<russh::server::Response<'a>>,
+    ) -> Result<Auth, Self::Error> {
+        // A guest: no key, and nothing asked.
+        self.key = None;
+        Ok(Auth::Accept)
+    }
+
     async fn auth_succeeded(&mut self, _session: &mut Session) -> Result<(), Self::Error> {
         self.slot.authenticated();
         self.idle_since.store(self.elapsed_ms(), Ordering::SeqCst);
@@ -1004,9 +1106,11 @@ impl russh::server::Handler for Conn {
         reply: ChannelOpenHandle,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        // Never read: russh would wait on a full, unread channel.
+        // Its reading half is never read (russh would wait on a full, unread one): the
+        // handler's calls say all it would. Dropped, russh's sends to it fail at once.
         let id = channel.id();
-        drop(channel);
+        let (read, write) = channel.split();
+        drop(read);
         self.commands += 1;
         if self.commands > self.state.config.ssh.max_commands {
             session.disconnect(
@@ -1021,7 +1125,9 @@ impl russh::server::Handler for Conn {
             // Dropping the handle refuses the channel.
             return Ok(());
         }
-        self.channels.insert(id, Arc::default());
+        let chan = Chan::default();
+        *lock(&chan.out) = Some(write);
+        self.channels.insert(id, Arc::new(chan));
         reply.accept().await;
         Ok(())
     }
@@ -1029,19 +1135,70 @@ impl russh::server::Handler for Conn {
     async fn pty_request(
         &mut self,
         channel: ChannelId,
-        _term: &str,
-        _col_width: u32,
-        _row_height: u32,
+        term: &str,
+        col_width: u32,
+        row_height: u32,
         _pix_width: u32,
         _pix_height: u32,
         _modes: &[(russh::Pty, u32)],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        self.no_session(
-            channel,
-            "no terminal here: typepper speaks a line protocol, not a shell",
-            session,
-        )
+        // Before the channel's one request (a shell, or a command): the terminal it runs on.
+        let Some(chan) = self
+            .channels
+            .get(&channel)
+            .filter(|c| !c.requested.load(Ordering::SeqCst))
+        else {
+            return session.channel_failure(channel);
+        };
+        let mut pty = lock(&chan.pty);
+        let env = pty.take().map(|p| p.env).unwrap_or_default();
+        *pty = Some(play::Pty {
+            term: term.chars().take(64).collect(),
+            cols: col_width,
+            rows: row_height,
+            env,
+        });
+        session.channel_success(channel)
+    }
+
+    async fn env_request(
+        &mut self,
+        channel: ChannelId,
+        variable_name: &str,
+        variable_value: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        match self.channels.get(&channel) {
+            Some(chan) => {
+                lock(&chan.pty)
+                    .get_or_insert_with(play::Pty::default)
+                    .set_env(variable_name, variable_value);
+                session.channel_success(channel)
+            }
+            None => session.channel_failure(channel),
+        }
+    }
+
+    async fn window_change_request(
+        &mut self,
+        channel: ChannelId,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if let Some(chan) = self.channels.get(&channel) {
+            if let Some(pty) = lock(&chan.pty).as_mut() {
+                (pty.cols, pty.rows) = (col_width, row_height);
+            }
+            if let Some(game) = lock(&chan.game).as_ref() {
+                // A resize lost to a flood is made up by the next.
+                let _ = game.try_send(play::Told::Resize(col_width, row_height));
+            }
+        }
+        Ok(())
     }
 
     async fn shell_request(
@@ -1049,11 +1206,20 @@ impl russh::server::Handler for Conn {
         channel: ChannelId,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        self.no_session(
-            channel,
-            "no shell here: run one command, as in ssh <host> v1 board time:15",
-            session,
-        )
+        if !self.has_terminal(channel) {
+            return self.no_session(
+                channel,
+                "no shell here: ssh -t <host> plays the game; or run one command, as in \
+                 ssh <host> v1 board time:15",
+                session,
+            );
+        }
+        if !self.first_request(channel) {
+            return session.channel_failure(channel);
+        }
+        session.channel_success(channel)?;
+        self.game(channel, None, session);
+        Ok(())
     }
 
     async fn subsystem_request(
@@ -1097,6 +1263,15 @@ impl russh::server::Handler for Conn {
             return session.channel_failure(channel);
         }
         session.channel_success(channel)?;
+        if let Some(game) = std::str::from_utf8(data).ok().and_then(play_command) {
+            if !self.has_terminal(channel) {
+                let why = "the game needs a terminal: ssh -t <host> (and race <code>)";
+                self.answer_now(channel, Outcome::usage(why), session);
+            } else {
+                self.game(channel, game, session);
+            }
+            return Ok(());
+        }
         let command = if data.len() > MAX_COMMAND {
             Err(format!("a command is at most {MAX_COMMAND} bytes: {USAGE}"))
         } else {
@@ -1148,6 +1323,11 @@ impl russh::server::Handler for Conn {
         let Some(chan) = self.channels.get(&channel) else {
             return Ok(());
         };
+        if let Some(game) = lock(&chan.game).as_ref() {
+            // More than a person types, unread: dropped, never held.
+            let _ = game.try_send(play::Told::Bytes(data.to_vec()));
+            return Ok(());
+        }
         if chan.lines(data).is_err() {
             // A flood of lines, or one past the longest message: the room lets it go.
             chan.room.lock().unwrap_or_else(|p| p.into_inner()).take();
@@ -1190,8 +1370,10 @@ impl russh::server::Handler for Conn {
         let stdin = match self.channels.get(&channel) {
             Some(chan) if chan.submitting.load(Ordering::SeqCst) => chan.take_stdin(&self.slot),
             Some(chan) => {
-                // A room's stdin ended: so has its player's part in the room.
+                // A room's stdin ended: so has its player's part in the room; and a
+                // game's, its player's keys.
                 chan.room.lock().unwrap_or_else(|p| p.into_inner()).take();
+                lock(&chan.game).take();
                 return Ok(());
             }
             _ => return Ok(()),
@@ -1211,6 +1393,7 @@ impl russh::server::Handler for Conn {
             chan.take();
             chan.take_stdin(&self.slot);
             chan.room.lock().unwrap_or_else(|p| p.into_inner()).take();
+            lock(&chan.game).take();
             chan.closed.store(true, Ordering::SeqCst);
             chan.closing.notify_one();
         }

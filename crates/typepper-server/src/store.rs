@@ -329,6 +329,7 @@ pub const PLAYER_ROWS: &[&str] = &[
     "bests",
     "pbs",
     "runs",
+    "saves",
 ];
 
 /// Every table with a `run_id`, and why retention leaves it when it deletes the run. None
@@ -508,6 +509,19 @@ pub trait Store: Send + Sync + 'static {
 
     /// The player the SSH key with `fingerprint` is linked to.
     fn player_by_key(&self, fingerprint: String) -> Fut<'_, Option<Player>>;
+
+    /// What the game keeps for `player`, who plays it over `ssh host`: each entry's key
+    /// and text (`history`, `last.replay`, …; see the game's `storage`).
+    fn saves(&self, player: PlayerId) -> Fut<'_, Vec<(String, String)>>;
+
+    /// Keeps `value` under `key` for `player`; `None` forgets what `key` holds.
+    fn save(
+        &self,
+        player: PlayerId,
+        key: String,
+        value: Option<String>,
+        now_ms: i64,
+    ) -> Fut<'_, ()>;
 
     /// Keeps an issued seed. If its player then has more than `max_open` seeds that are
     /// neither used nor expired, the oldest of them are withdrawn (deleted).

@@ -48,6 +48,13 @@ impl LocalZone {
     pub fn system() -> LocalZone {
         LocalZone(jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC))
     }
+
+    /// The zone `tz` names (`Europe/Paris`), as a `TZ` a client sent says; UTC for none or
+    /// one the zone database doesn't know.
+    pub fn named(tz: Option<&str>) -> LocalZone {
+        let zone = tz.and_then(|tz| jiff::tz::TimeZone::get(tz.trim_start_matches(':')).ok());
+        LocalZone(zone.unwrap_or(jiff::tz::TimeZone::UTC))
+    }
 }
 
 impl Zone for LocalZone {
@@ -94,7 +101,11 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         remote,
         room,
     } = start;
-    let (mut app, boot) = App::new(game::entropy(u64::from(std::process::id())), &data.stored(), None);
+    let (mut app, boot) = App::new(
+        game::entropy(u64::from(std::process::id())),
+        &data.stored(),
+        None,
+    );
     if let Some(why) = data.unwritable() {
         app.cannot_keep(why);
     }

@@ -32,6 +32,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0003_keys.sql"),
     include_str!("../../migrations/postgres/0004_guard.sql"),
     include_str!("../../migrations/postgres/0005_guests.sql"),
+    include_str!("../../migrations/postgres/0006_saves.sql"),
 ];
 
 /// The longest any statement may run: a stuck query becomes an error the request can
@@ -253,6 +254,54 @@ impl Store for PgStore {
                 id: r.get(0),
                 name: r.get(1),
             }))
+        })
+    }
+
+    fn saves(&self, player: PlayerId) -> Fut<'_, Vec<(String, String)>> {
+        Box::pin(async move {
+            let c = self.client().await?;
+            let s = c
+                .prepare_cached("SELECT key, value FROM saves WHERE player_id = $1 ORDER BY key")
+                .await
+                .map_err(db)?;
+            let rows = c.query(&s, &[&player]).await.map_err(db)?;
+            Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+        })
+    }
+
+    fn save(
+        &self,
+        player: PlayerId,
+        key: String,
+        value: Option<String>,
+        now_ms: i64,
+    ) -> Fut<'_, ()> {
+        Box::pin(async move {
+            let c = self.client().await?;
+            match &value {
+                Some(value) => {
+                    let s = c
+                        .prepare_cached(
+                            "INSERT INTO saves (player_id, key, value, saved_ms)
+                             VALUES ($1, $2, $3, $4)
+                             ON CONFLICT (player_id, key)
+                             DO UPDATE SET value = excluded.value, saved_ms = excluded.saved_ms",
+                        )
+                        .await
+                        .map_err(db)?;
+                    c.execute(&s, &[&player, &key, value, &now_ms])
+                        .await
+                        .map_err(db)?
+                }
+                None => {
+                    let s = c
+                        .prepare_cached("DELETE FROM saves WHERE player_id = $1 AND key = $2")
+                        .await
+                        .map_err(db)?;
+                    c.execute(&s, &[&player, &key]).await.map_err(db)?
+                }
+            };
+            Ok(())
         })
     }
 

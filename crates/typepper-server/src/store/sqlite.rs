@@ -38,6 +38,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0003_keys.sql"),
     include_str!("../../migrations/sqlite/0004_guard.sql"),
     include_str!("../../migrations/sqlite/0005_guests.sql"),
+    include_str!("../../migrations/sqlite/0006_saves.sql"),
 ];
 
 /// Readers beside the writer.
@@ -432,6 +433,40 @@ impl Store for SqliteStore {
             .optional()
         });
         Box::pin(std::future::ready(found))
+    }
+
+    fn saves(&self, player: PlayerId) -> Fut<'_, Vec<(String, String)>> {
+        let found = self.read(|c| {
+            c.prepare_cached("SELECT key, value FROM saves WHERE player_id = ?1 ORDER BY key")?
+                .query_map([player], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect()
+        });
+        Box::pin(std::future::ready(found))
+    }
+
+    fn save(
+        &self,
+        player: PlayerId,
+        key: String,
+        value: Option<String>,
+        now_ms: i64,
+    ) -> Fut<'_, ()> {
+        self.write(None, move |c| {
+            match &value {
+                Some(value) => c
+                    .prepare_cached(
+                        "INSERT INTO saves (player_id, key, value, saved_ms) VALUES (?1, ?2, ?3, ?4)
+                         ON CONFLICT (player_id, key)
+                         DO UPDATE SET value = excluded.value, saved_ms = excluded.saved_ms",
+                    )
+                    .and_then(|mut s| s.execute(params![player, key, value, now_ms])),
+                None => c
+                    .prepare_cached("DELETE FROM saves WHERE player_id = ?1 AND key = ?2")
+                    .and_then(|mut s| s.execute(params![player, key])),
+            }
+            .map_err(db)?;
+            Ok(())
+        })
     }
 
     fn issue_seed(&self, seed: IssuedSeed, max_open: u32) -> Fut<'_, ()> {

@@ -636,6 +636,38 @@ pub async fn story(store: &dyn Store) {
     unused_names(store, may).await;
     guard(store, may).await;
     guests(store, may).await;
+    saves(store, may).await;
+}
+
+/// What the game keeps for a player over `ssh host`: one entry per key, the last
+/// written, each player's own.
+async fn saves(store: &dyn Store, now: i64) {
+    let kim = player(store, "kim", 71, now).await;
+    let lou = player(store, "lou", 72, now).await;
+    let put = |p: &Player, key: &str, value: Option<&str>| {
+        store.save(p.id, key.into(), value.map(String::from), now)
+    };
+    put(&kim, "history", Some("1 1 aa -")).await.unwrap();
+    put(&kim, "history", Some("1 1 aa -\n1 2 bb -"))
+        .await
+        .unwrap();
+    put(&kim, "outbox/5", Some("cc")).await.unwrap();
+    put(&kim, "drill", Some("qz")).await.unwrap();
+    put(&kim, "drill", None).await.unwrap();
+    // Forgetting what was never kept is no error.
+    put(&kim, "live", None).await.unwrap();
+    put(&lou, "history", Some("1 3 dd -")).await.unwrap();
+    assert_eq!(
+        store.saves(kim.id).await.unwrap(),
+        vec![
+            ("history".into(), "1 1 aa -\n1 2 bb -".into()),
+            ("outbox/5".into(), "cc".into())
+        ]
+    );
+    assert_eq!(
+        store.saves(lou.id).await.unwrap(),
+        vec![("history".into(), "1 3 dd -".into())]
+    );
 }
 
 /// A room's racer who never linked: a player row of their own, whatever their name.
@@ -673,6 +705,11 @@ async fn guests(store: &dyn Store, now: i64) {
         .await
         .unwrap();
     assert_eq!(linked.name, "ZED");
+    // Whatever a released player kept goes with them.
+    store
+        .save(again.id, "drill".into(), Some("xy".into()), raced_at)
+        .await
+        .unwrap();
     // A guest is never a used name: the sweep releases its row once it is old, with
     // whatever of its rows are left (the runs are gone by then: kept 8 days, released
     // after 30). Players with runs stay.

@@ -1,0 +1,568 @@
+//! The whole game over SSH: `ssh -p 2222 host` with a terminal plays typepper with
+//! nothing installed. The game is the terminal game's own ([`typepper_term::game`]),
+//! drawn by the same code as the `typepper` binary; this module is only its shell:
+//!
+//! - **Keys** are the client's bytes, read as the local game reads its terminal's events
+//!   ([`Input`]); its window size comes from the pty request and each window change.
+//! - **Frames** are drawn into memory ([`Screen`]) and go out on the channel, one at a
+//!   time: the next frame is drawn only once the last one has gone into the client's
+//!   window. A client that stops reading holds one frame and its window, no more; the
+//!   frames it missed are skipped, and the latest screen is drawn when it reads again.
+//! - **Requests** (a submission, a seed, a board, a run, a link, a room) run in-process
+//!   as the `v1` commands they stand for, through the same routes and checks as a
+//!   client's own: a player here is their key, as for `v1`.
+//! - **What the game keeps** (history, last round, drill, outbox) is kept per player in
+//!   the database ([`Store::save`](crate::store::Store::save)) for a key linked to one. A
+//!   guest (no key) keeps nothing: their game is in memory until they leave.
+//!
+//! Sessions are limited per address and in all ([`Games`]), ended after a time with no
+//! key and at a most time, and closed with a line saying why on server shutdown. A
+//! round in progress then is dropped, never submitted half-typed.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use crossterm::event::Event;
+use ratatui::Terminal;
+use russh::ChannelWriteHalf;
+use russh::server::Msg;
+use tokio::sync::{mpsc, watch};
+use typepper_api::Exit;
+use typepper_api::room::{Ask, Say};
+use typepper_game::app::{App, Effect};
+use typepper_game::storage::{self, Stored};
+use typepper_term::game::{self, Flow, Game, Host};
+use typepper_term::net::{self, Answer, Failure};
+use typepper_term::render::{Depth, Palette};
+use typepper_term::stream::{self, Input, Screen};
+
+use crate::Shared;
+use crate::store::PlayerId;
+
+/// What a game is told by its channel.
+#[derive(Debug)]
+pub(crate) enum Told {
+    /// The client's keys, as bytes.
+    Bytes(Vec<u8>),
+    /// The client's window is now this many columns and rows.
+    Resize(u32, u32),
+}
+
+/// Input chunks a game holds unread; past it, more are dropped (a person types a few a
+/// second: this is a client flooding).
+pub(crate) const INPUT_QUEUE: usize = 64;
+
+/// The games being played, per address and in all, and the signal that ends them.
+pub(crate) struct Games {
+    per_ip: usize,
+    all: usize,
+    playing: Mutex<HashMap<IpAddr, usize>>,
+    /// Set once the server is shutting down.
+    closing: watch::Sender<bool>,
+}
+
+/// A game's place at [`Games`], given back when dropped.
+pub(crate) struct Seat {
+    games: Arc<Games>,
+    ip: IpAddr,
+}
+
+impl Games {
+    pub(crate) fn new(per_ip: usize, all: usize) -> Games {
+        Games {
+            per_ip,
+            all,
+            playing: Mutex::default(),
+            closing: watch::Sender::new(false),
+        }
+    }
+
+    /// A seat for a game from `ip`, or why there is none.
+    pub(crate) fn sit(self: &Arc<Games>, ip: IpAddr) -> Result<Seat, String> {
+        let ip = crate::client::bucket(ip);
+        let mut playing = self.playing.lock().unwrap_or_else(|p| p.into_inner());
+        if playing.values().sum::<usize>() >= self.all {
+            return Err(format!(
+                "the server is full: {} games are being played; try again in a few minutes",
+                self.all
+            ));
+        }
+        let mine = playing.entry(ip).or_default();
+        if *mine >= self.per_ip {
+            return Err(format!(
+                "your address has {} games open already: close one and try again",
+                self.per_ip
+            ));
+        }
+        *mine += 1;
+        Ok(Seat {
+            games: self.clone(),
+            ip,
+        })
+    }
+
+    /// Ends every game, each with a line saying why.
+    pub(crate) fn close_all(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Games being played now.
+    pub(crate) fn playing(&self) -> usize {
+        let playing = self.playing.lock().unwrap_or_else(|p| p.into_inner());
+        playing.values().sum()
+    }
+}
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        let mut playing = self.games.playing.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(mine) = playing.get_mut(&self.ip) {
+            *mine -= 1;
+            if *mine == 0 {
+                playing.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// The client's terminal, as its pty request and environment said.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Pty {
+    /// `TERM`.
+    pub term: String,
+    pub cols: u32,
+    pub rows: u32,
+    /// `COLORTERM`, `NO_COLOR`, `TZ`, if the client sent them.
+    pub env: Vec<(String, String)>,
+}
+
+impl Pty {
+    /// The variables the game reads, and only those, from a client's env request.
+    pub(crate) fn set_env(&mut self, name: &str, value: &str) {
+        if ["COLORTERM", "NO_COLOR", "TZ"].contains(&name) && value.len() <= 64 {
+            self.env.retain(|(n, _)| n != name);
+            self.env.push((name.to_owned(), value.to_owned()));
+        }
+    }
+
+    fn var(&self, name: &str) -> Option<String> {
+        if name == "TERM" {
+            return Some(self.term.clone());
+        }
+        self.env
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    }
+}
+
+/// Everything one game needs.
+pub(crate) struct Setup {
+    pub state: Arc<Shared>,
+    pub router: Router,
+    pub peer: SocketAddr,
+    /// The fingerprint of the client's key; `None` for a guest.
+    pub key: Option<String>,
+    pub pty: Pty,
+    /// A live room to join at once (`ssh -t host race <code>`).
+    pub room: Option<String>,
+    pub told: mpsc::Receiver<Told>,
+    pub out: ChannelWriteHalf<Msg>,
+    pub seat: Seat,
+    pub games: Arc<Games>,
+    /// When the game must end at the latest (its connection's lifetime, say).
+    pub ends_by: tokio::time::Instant,
+}
+
+/// Why a game ended, for the line the client is left with.
+enum End {
+    Quit,
+    Gone,
+    Idle(u64),
+    Lifetime,
+    Shutdown,
+}
+
+impl End {
+    fn line(&self) -> Option<String> {
+        Some(match self {
+            End::Quit | End::Gone => return None,
+            End::Idle(secs) => {
+                let time = match secs {
+                    60 => "a minute".to_owned(),
+                    s if s % 60 == 0 => format!("{} minutes", s / 60),
+                    1 => "a second".to_owned(),
+                    s => format!("{s} seconds"),
+                };
+                format!("typepper: closed after {time} without a key; connect again to play")
+            }
+            End::Lifetime => {
+                "typepper: this game reached its most time; connect again to play on".into()
+            }
+            End::Shutdown => "typepper: the server is restarting, so your game was closed \
+                              (a round in progress was not submitted); connect again in a moment"
+                .into(),
+        })
+    }
+}
+
+/// Plays a game on the channel until the player leaves, the client goes, a limit is
+/// reached or the server shuts down; then the client's terminal is put back, the reason
+/// said, and the channel closed with exit status 0 (the player left) or 1.
+pub(crate) async fn play(setup: Setup) {
+    let Setup {
+        state,
+        router,
+        peer,
+        key,
+        pty,
+        room,
+        mut told,
+        out,
+        seat,
+        games,
+        ends_by,
+    } = setup;
+    let limits = state.config.ssh.clone();
+    let player = match &key {
+        Some(key) => state.store.player_by_key(key.clone()).await.ok().flatten(),
+        None => None,
+    };
+    let mut stored = Stored::default();
+    if let Some(player) = &player {
+        match state.store.saves(player.id).await {
+            Ok(saves) => stored = stored_of(saves),
+            Err(e) => tracing::warn!("reading {}'s saves: {e}", player.name),
+        }
+        stored.player = Some(player.name.clone());
+    }
+    let (answers_tx, mut answers) = mpsc::unbounded_channel();
+    let keeper = key
+        .clone()
+        .map(|key| Keeper::start(state.clone(), key, player.as_ref().map(|p| p.id)));
+    let host = Remote {
+        state: state.clone(),
+        router,
+        peer,
+        key: key.clone(),
+        answers: answers_tx,
+        keeper,
+        room: None,
+    };
+    let game_url = Some(format!(
+        "{}/",
+        state.config.public_url.trim_end_matches('/')
+    ));
+    let (mut app, boot) = App::new(game::entropy(peer.port().into()), &stored, game_url);
+    if key.is_none() {
+        app.cannot_keep(
+            "you came without an SSH key, so you play as a guest and nothing is ranked",
+        );
+    } else if player.is_none() {
+        app.ask_to_link();
+    }
+    let palette = Palette::new(Depth::from_env(|k| pty.var(k)));
+    let zone = Box::new(zone_of(pty.var("TZ")));
+    let mut game = Game::new(app, boot, host, palette, zone);
+    if let Some(code) = room {
+        game.with_app(|app, _| app.join_room(&code));
+    }
+
+    let mut terminal = match Terminal::new(Screen::new(stream::clamp(pty.cols, pty.rows))) {
+        Ok(terminal) => terminal,
+        Err(e) => return tracing::warn!("an SSH game's screen failed: {e}"),
+    };
+    terminal.backend_mut().write(stream::OPEN);
+    // One frame in flight: the writer takes the next only once the last is in the
+    // client's window.
+    let (frames, mut to_write) = mpsc::channel::<Vec<u8>>(1);
+    let writer = tokio::spawn(async move {
+        while let Some(bytes) = to_write.recv().await {
+            if out.data(&bytes[..]).await.is_err() {
+                break;
+            }
+        }
+        out
+    });
+    let mut input = Input::default();
+    let mut closing = games.closing.subscribe();
+    let idle = Duration::from_secs(limits.game_idle_secs.max(1));
+    let ends_by =
+        ends_by.min(tokio::time::Instant::now() + Duration::from_secs(limits.game_max_secs.max(1)));
+    let mut last_key = tokio::time::Instant::now();
+    let end = loop {
+        tokio::select! {
+            biased;
+            _ = closing.wait_for(|c| *c) => break End::Shutdown,
+            told = told.recv() => match told {
+                None => break End::Gone,
+                Some(Told::Bytes(bytes)) => {
+                    last_key = tokio::time::Instant::now();
+                    let events = input.feed(&bytes);
+                    if events.into_iter().any(|e| game.event(e) == Flow::Quit) {
+                        break End::Quit;
+                    }
+                }
+                Some(Told::Resize(cols, rows)) => {
+                    terminal.backend_mut().resize(stream::clamp(cols, rows));
+                    game.event(Event::Resize(0, 0));
+                }
+            },
+            Some(answer) = answers.recv() => game.answer(answer),
+            () = tokio::time::sleep(game.wait()) => {}
+            () = tokio::time::sleep_until(last_key + idle) => break End::Idle(idle.as_secs()),
+            () = tokio::time::sleep_until(ends_by) => break End::Lifetime,
+        }
+        game.tick();
+        // The writer is still sending the last frame: this one is skipped, and the
+        // screen drawn once it is free.
+        let Ok(permit) = frames.try_reserve() else {
+            continue;
+        };
+        if let Err(e) = game.draw(&mut terminal) {
+            tracing::warn!("an SSH game's frame failed: {e}");
+            break End::Gone;
+        }
+        for text in game.take_copies() {
+            terminal.backend_mut().write(game::osc52(&text).as_bytes());
+        }
+        let bytes = terminal.backend_mut().take();
+        if !bytes.is_empty() {
+            permit.send(bytes);
+        }
+    };
+    drop(game);
+    let mut last = stream::CLOSE.to_vec();
+    if let Some(line) = end.line() {
+        last.extend_from_slice(line.as_bytes());
+        last.extend_from_slice(b"\r\n");
+    }
+    let status = if matches!(end, End::Quit) { 0 } else { 1 };
+    let _ = frames.send(last).await;
+    drop(frames);
+    // The last frame and line go out within a moment, or not at all (a client that
+    // stopped reading).
+    if let Ok(Ok(out)) = tokio::time::timeout(Duration::from_secs(5), writer).await {
+        let _ = out.exit_status(status).await;
+        let _ = out.eof().await;
+        let _ = out.close().await;
+    }
+    drop(seat);
+}
+
+/// A time zone from a client's `TZ`, or UTC.
+fn zone_of(tz: Option<String>) -> typepper_term::LocalZone {
+    typepper_term::LocalZone::named(tz.as_deref())
+}
+
+/// The game's stored entries from a player's rows.
+fn stored_of(saves: Vec<(String, String)>) -> Stored {
+    let mut stored = Stored::default();
+    for (key, value) in saves {
+        match key.as_str() {
+            storage::HISTORY => stored.history = value,
+            storage::DRILL => stored.drill = Some(value),
+            storage::LIVE => stored.live = Some(value),
+            storage::ROOM => stored.room = Some(value),
+            k if k.starts_with(storage::OUTBOX) => stored.outbox.push((key, value)),
+            // `last.replay` is for `--replay`; the player is who the key says.
+            _ => {}
+        }
+    }
+    stored
+}
+
+/// The longest entry kept for a player: 50 rounds of history, each a long ZEN round.
+const MAX_SAVE: usize = 4 << 20;
+
+/// Writes a player's entries to the database, in the order the game made them, from a
+/// task of its own: the game never waits for the database. Until the key is linked they
+/// are held here, and written once it is.
+struct Keeper {
+    tx: mpsc::UnboundedSender<Keep>,
+}
+
+enum Keep {
+    Save(String, Option<String>),
+    /// The key was linked: from now on, entries are the player's.
+    Linked,
+}
+
+impl Keeper {
+    /// A keeper for the key `key`, linked to `player` if it is.
+    fn start(state: Arc<Shared>, key: String, player: Option<PlayerId>) -> Keeper {
+        let (tx, mut rx) = mpsc::unbounded_channel::<Keep>();
+        tokio::spawn(async move {
+            let mut player = player;
+            // Entries not written yet: the last of each key, in order.
+            let mut held: Vec<(String, Option<String>)> = vec![];
+            while let Some(keep) = rx.recv().await {
+                match keep {
+                    Keep::Save(key, value) => {
+                        held.retain(|(k, _)| *k != key);
+                        held.push((key, value));
+                    }
+                    Keep::Linked if player.is_none() => {
+                        let linked = state.store.player_by_key(key.clone()).await;
+                        player = linked.ok().flatten().map(|p| p.id);
+                    }
+                    Keep::Linked => {}
+                }
+                let Some(id) = player else { continue };
+                for (key, value) in held.drain(..) {
+                    let now = (state.clock)();
+                    if let Err(e) = state.store.save(id, key.clone(), value, now).await {
+                        tracing::warn!("keeping {key} for player {id}: {e}");
+                    }
+                }
+            }
+        });
+        Keeper { tx }
+    }
+}
+
+/// The game's host on the server: requests run in-process, entries kept in the database.
+struct Remote {
+    state: Arc<Shared>,
+    router: Router,
+    peer: SocketAddr,
+    key: Option<String>,
+    answers: mpsc::UnboundedSender<Answer>,
+    /// A key's entries; a guest keeps none.
+    keeper: Option<Keeper>,
+    /// The live room's messages, while in one.
+    room: Option<mpsc::Sender<crate::rooms::Wire>>,
+}
+
+impl Host for Remote {
+    fn save(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let Some(keeper) = &self.keeper else {
+            return Ok(());
+        };
+        if key == storage::PLAYER {
+            let _ = keeper.tx.send(Keep::Linked);
+            return Ok(());
+        }
+        if value.len() > MAX_SAVE {
+            return Err(format!("{key} is over {MAX_SAVE} bytes and was not kept"));
+        }
+        let _ = keeper
+            .tx
+            .send(Keep::Save(key.to_owned(), Some(value.to_owned())));
+        Ok(())
+    }
+
+    fn remove(&mut self, key: &str) -> Result<(), String> {
+        if let Some(keeper) = &self.keeper {
+            let _ = keeper.tx.send(Keep::Save(key.to_owned(), None));
+        }
+        Ok(())
+    }
+
+    fn log(&mut self, message: &str) {
+        tracing::debug!("an SSH game from {}: {message}", self.peer);
+    }
+
+    fn send(&mut self, request: Effect) -> Option<Answer> {
+        let (command, stdin) = match net::command(&request) {
+            Ok(command) => command,
+            Err(failure) => return Some(net::read_answer(request, Err(failure))),
+        };
+        let (router, peer, key, answers) = (
+            self.router.clone(),
+            self.peer,
+            self.key.clone(),
+            self.answers.clone(),
+        );
+        tokio::spawn(async move {
+            let out = match crate::ssh::Command::parse(&command) {
+                Ok(command) => {
+                    let outcome = crate::ssh::execute(router, peer, key, command, stdin).await;
+                    outcome.into_result()
+                }
+                Err(why) => Err(Failure::Refused(why)),
+            };
+            let _ = answers.send(net::read_answer(request, out));
+        });
+        None
+    }
+
+    fn join(&mut self, code: &str, conn: u64) -> Result<(), String> {
+        let (wire, inbound) = mpsc::channel(crate::rooms::OUTBOX);
+        let (out, mut outbound) =
+            mpsc::channel::<axum::extract::ws::Utf8Bytes>(crate::rooms::OUTBOX);
+        self.room = Some(wire);
+        let (state, key, answers, ip) = (
+            self.state.clone(),
+            self.key.clone(),
+            self.answers.clone(),
+            self.peer.ip(),
+        );
+        let code = code.to_owned();
+        tokio::spawn(async move {
+            let closed = |why: String| Answer::RoomClosed { conn, why };
+            let (target, admitted) = match state.rooms.admit(&state.config, &code, ip).await {
+                Ok(admitted) => admitted,
+                Err(e) => {
+                    let _ = answers.send(closed(e.to_string()));
+                    return;
+                }
+            };
+            let keyed = match key {
+                Some(key) => state.store.player_by_key(key).await.ok().flatten(),
+                None => None,
+            };
+            let reader = {
+                let answers = answers.clone();
+                tokio::spawn(async move {
+                    while let Some(text) = outbound.recv().await {
+                        let say = serde_json::from_str(text.as_str()).unwrap_or_else(|e| {
+                            Say::Refused(format!(
+                                "the room said something the game can't read ({e})"
+                            ))
+                        });
+                        if answers.send(Answer::RoomSaid { conn, say }).is_err() {
+                            return;
+                        }
+                    }
+                })
+            };
+            let caller = crate::rooms::Caller { keyed, ip };
+            crate::rooms::connect(state.clone(), target, &code, caller, inbound, out).await;
+            let _ = reader.await;
+            drop(admitted);
+            let _ = answers.send(closed("the room closed".into()));
+        });
+        Ok(())
+    }
+
+    fn say(&mut self, ask: &Ask) {
+        if let (Some(wire), Ok(text)) = (&self.room, serde_json::to_string(ask)) {
+            // A room that takes no more has let this player go, and says so.
+            let _ = wire.try_send(crate::rooms::Wire::Text(text));
+        }
+    }
+
+    fn leave(&mut self) {
+        self.room = None;
+    }
+}
+
+impl crate::ssh::Outcome {
+    /// The command's standard output, or why it failed, as a client reads its exit
+    /// status.
+    fn into_result(self) -> Result<Vec<u8>, Failure> {
+        if self.status == u32::from(Exit::Ok.code()) {
+            return Ok(self.stdout);
+        }
+        let why = self.stderr.trim().to_owned();
+        if self.status == u32::from(Exit::NotLinked.code()) {
+            Err(Failure::NotLinked(why))
+        } else {
+            Err(Failure::Refused(why))
+        }
+    }
+}
