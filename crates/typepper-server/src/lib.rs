@@ -51,6 +51,7 @@ pub mod ssh;
 pub mod store;
 pub mod submit;
 pub mod sweep;
+mod v1;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;

@@ -478,9 +478,9 @@ impl Host for Remote {
             self.answers.clone(),
         );
         tokio::spawn(async move {
-            let out = match crate::ssh::Command::parse(&command) {
+            let out = match crate::v1::Command::parse(&command) {
                 Ok(command) => {
-                    let outcome = crate::ssh::execute(router, peer, key, command, stdin).await;
+                    let outcome = crate::v1::execute(router, peer, key, command, stdin).await;
                     outcome.into_result()
                 }
                 Err(why) => Err(Failure::Refused(why)),
@@ -551,7 +551,7 @@ impl Host for Remote {
     }
 }
 
-impl crate::ssh::Outcome {
+impl crate::v1::Outcome {
     /// The command's standard output, or why it failed, as a client reads its exit
     /// status.
     fn into_result(self) -> Result<Vec<u8>, Failure> {

@@ -18,13 +18,13 @@
 //! connection open for as long as the race. A key linked to a player races as that
 //! player, whatever its hello says.
 //!
-//! How it works: each command becomes the HTTP request it stands for and goes through the
+//! How it works: each command becomes the HTTP request it stands for ([`crate::v1`]) and goes through the
 //! same router, so the body limit, rate limits, timeouts, checks and answers are the
 //! HTTP API's own. The request carries the connection's address ([`ConnectInfo`]) and the
 //! key's fingerprint ([`SshKey`]), which the routes read in place of a bearer token. A
 //! refusal is the route's sentence on stderr with an exit status ([`Exit`]): 3 for a key
 //! linked to no player (HTTP's 401), so that a client can tell it apart without reading
-//! the sentence, 1 for any other; an unknown command, a shell, a pty or a subsystem get a
+//! the sentence, 1 for any other; an unknown command, a shell without a terminal or a subsystem get a
 //! sentence and exit status 2. A submission runs only
 //! once its stdin has ended: a connection dropped mid-body stores nothing.
 //!
@@ -54,9 +54,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use axum::Router;
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{Method, Request, StatusCode, header};
 use russh::keys::ssh_key::private::Ed25519Keypair;
 use russh::keys::ssh_key::{Algorithm, HashAlg, LineEnding, PrivateKey, PublicKey};
 use russh::server::{
@@ -66,13 +63,13 @@ use russh::{Channel, ChannelId, ChannelWriteHalf};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, oneshot};
 use tokio::task::JoinSet;
-use tower::ServiceExt as _;
 use typepper_api::Exit;
 
 use crate::config::SshLimits;
 use crate::play;
 use crate::serve::Acceptor;
-use crate::{MAX_BODY, Shared, SshKey};
+use crate::v1::{Command, Outcome, USAGE, execute};
+use crate::{MAX_BODY, Shared};
 
 /// Session channels one connection may have open at once.
 pub const MAX_CHANNELS: usize = 4;
@@ -86,11 +83,6 @@ const BUSY: u64 = u64::MAX;
 
 /// The smallest RSA key a player may connect with, in bits.
 pub const MIN_RSA_BITS: u32 = 2048;
-
-/// The commands, for a sentence about a wrong one.
-const USAGE: &str = "the v1 commands are: v1 submit (the body on stdin), v1 replay <id>, \
-                     v1 board <mode> [YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
-                     v1 room-open <mode>, v1 room <code>";
 
 /// The host key at `path`, made (Ed25519, mode 0600) if there is none.
 pub fn host_key(path: &Path) -> anyhow::Result<PrivateKey> {
@@ -524,74 +516,6 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// A command of the protocol.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Command {
-    Submit,
-    Replay(String),
-    Board(String, Option<String>),
-    Link(String, Option<String>),
-    Seed(String),
-    RoomOpen(String),
-    Room(String),
-}
-
-impl Command {
-    /// Reads an exec request's text.
-    pub(crate) fn parse(text: &str) -> Result<Command, String> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let command = match words[..] {
-            ["v1", "submit"] => Command::Submit,
-            ["v1", "replay", id] => Command::Replay(id.into()),
-            ["v1", "board", mode] => Command::Board(mode.into(), None),
-            ["v1", "board", mode, month] => Command::Board(mode.into(), Some(month.into())),
-            ["v1", "link", name] => Command::Link(name.into(), None),
-            ["v1", "link", name, token] => Command::Link(name.into(), Some(token.into())),
-            ["v1", "seed", mode] => Command::Seed(mode.into()),
-            ["v1", "room-open", mode] => Command::RoomOpen(mode.into()),
-            ["v1", "room", code] => Command::Room(code.into()),
-            _ => {
-                let shown: String = text.chars().take(80).collect();
-                return Err(format!("no command {shown:?} here: {USAGE}"));
-            }
-        };
-        Ok(command)
-    }
-}
-
-/// What a command gives back: its stdout, its stderr, its exit status.
-pub(crate) struct Outcome {
-    pub(crate) stdout: Vec<u8>,
-    pub(crate) stderr: String,
-    pub(crate) status: u32,
-}
-
-impl Outcome {
-    fn ok(stdout: Vec<u8>) -> Outcome {
-        Outcome {
-            stdout,
-            stderr: String::new(),
-            status: Exit::Ok.code().into(),
-        }
-    }
-
-    fn refused(why: impl Into<String>) -> Outcome {
-        Outcome::ended(Exit::Refused, why)
-    }
-
-    fn usage(why: impl Into<String>) -> Outcome {
-        Outcome::ended(Exit::Usage, why)
-    }
-
-    fn ended(exit: Exit, why: impl Into<String>) -> Outcome {
-        Outcome {
-            stdout: vec![],
-            stderr: why.into(),
-            status: exit.code().into(),
-        }
-    }
-}
-
 /// One session channel, shared by the handler, the task answering it and a body's timer.
 #[derive(Default)]
 struct Chan {
@@ -933,122 +857,6 @@ async fn answer(
     .await;
     if done.is_err() {
         ends.notify_one();
-    }
-}
-
-/// Runs `command` through the HTTP routes, as the client at `peer` with `key`.
-pub(crate) async fn execute(
-    router: Router,
-    peer: SocketAddr,
-    key: Option<String>,
-    command: Command,
-    stdin: Vec<u8>,
-) -> Outcome {
-    // A request that can't be made (a path no URI can hold) is refused, never sent as
-    // something else.
-    let request = |method: Method, path: String, body: Vec<u8>| {
-        let mut req = Request::builder()
-            .method(method)
-            .uri(path)
-            .header(header::CONTENT_TYPE, "application/octet-stream")
-            .body(Body::from(body))
-            .ok()?;
-        req.extensions_mut().insert(ConnectInfo(peer));
-        if let Some(key) = &key {
-            req.extensions_mut().insert(SshKey(key.clone()));
-        }
-        Some(req)
-    };
-    let call = |req: Option<Request<Body>>| {
-        let router = router.clone();
-        async move {
-            let Some(req) = req else {
-                let why = "the command's words can't be sent as a request".as_bytes();
-                return (StatusCode::BAD_REQUEST, why.to_vec());
-            };
-            let response = match router.oneshot(req).await {
-                Ok(r) => r,
-                Err(never) => match never {},
-            };
-            let status = response.status();
-            let body = axum::body::to_bytes(response.into_body(), 2 * MAX_BODY)
-                .await
-                .map(|b| b.to_vec())
-                .unwrap_or_default();
-            (status, body)
-        }
-    };
-    let refused = |status: StatusCode, body: &[u8]| {
-        let text = String::from_utf8_lossy(body).trim().to_owned();
-        let exit = if status == StatusCode::UNAUTHORIZED {
-            Exit::NotLinked
-        } else {
-            Exit::Refused
-        };
-        Outcome::ended(
-            exit,
-            if text.is_empty() {
-                format!("the server answered {status}")
-            } else {
-                text
-            },
-        )
-    };
-    // Answered as the route answers: its body on stdout, or its refusal.
-    let answered = |(status, body): (StatusCode, Vec<u8>)| {
-        if status.is_success() {
-            Outcome::ok(body)
-        } else {
-            refused(status, &body)
-        }
-    };
-    match command {
-        // A room streams, on its own path (Conn::room), never as one request.
-        Command::Room(_) => Outcome::refused("a room is joined on its own channel"),
-        Command::Submit => answered(call(request(Method::POST, "/v1/submit".into(), stdin)).await),
-        Command::Replay(id) => {
-            if !typepper_api::is_run_id(&id) {
-                return Outcome::refused(format!("{id:?} is not a run id"));
-            }
-            answered(call(request(Method::GET, format!("/v1/runs/{id}"), vec![])).await)
-        }
-        Command::Board(mode, month) => {
-            let ok = |s: &str| {
-                s.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"-:".contains(&b))
-            };
-            if !ok(&mode) || !month.as_deref().is_none_or(ok) {
-                return Outcome::refused(format!("{mode:?} is not a mode of the boards"));
-            }
-            let query = month.map_or(String::new(), |m| format!("?month={m}"));
-            let path = format!("/v1/boards/{mode}{query}");
-            answered(call(request(Method::GET, path, vec![])).await)
-        }
-        Command::Seed(mode) => {
-            let body = serde_json::to_vec(&typepper_api::SeedRequest { mode }).unwrap_or_default();
-            answered(call(request(Method::POST, "/v1/seeds".into(), body)).await)
-        }
-        Command::RoomOpen(mode) => {
-            let body = serde_json::to_vec(&typepper_api::room::Open { mode }).unwrap_or_default();
-            answered(call(request(Method::POST, "/v1/rooms".into(), body)).await)
-        }
-        Command::Link(name, token) => {
-            if key.is_none() {
-                return Outcome::refused("no key: connect with a public key to link it");
-            }
-            let body =
-                serde_json::to_vec(&crate::players::LinkKey { name, token }).unwrap_or_default();
-            let (status, body) = call(request(Method::POST, "/v1/keys".into(), body)).await;
-            // 200 rather than 201: the key was linked already, and stays its player's.
-            let already = (status == StatusCode::OK)
-                .then(|| serde_json::from_slice::<typepper_api::Player>(&body).ok())
-                .flatten();
-            let mut outcome = answered((status, body));
-            if let Some(player) = already {
-                outcome.stderr = format!("this key is linked to {} already", player.name);
-            }
-            outcome
-        }
     }
 }
 
