@@ -42,13 +42,20 @@ use typepper_term::stream::{self, Input, Screen};
 use crate::Shared;
 use crate::store::PlayerId;
 
-/// What a game is told by its channel.
-#[derive(Debug)]
-pub(crate) enum Told {
-    /// The client's keys, as bytes.
-    Bytes(Vec<u8>),
-    /// The client's window is now this many columns and rows.
-    Resize(u32, u32),
+/// What a game hears from its channel: the client's keys, and its window's size, the
+/// latest of which is the one that counts (a flood of resizes is never queued).
+pub(crate) struct Feed {
+    pub keys: mpsc::Sender<Vec<u8>>,
+    pub size: watch::Sender<(u32, u32)>,
+}
+
+impl Feed {
+    /// A feed for a game on a terminal of `pty`'s size, and its game's ends of it.
+    pub(crate) fn new(pty: &Pty) -> (Feed, mpsc::Receiver<Vec<u8>>, watch::Receiver<(u32, u32)>) {
+        let (keys, keys_rx) = mpsc::channel(INPUT_QUEUE);
+        let (size, size_rx) = watch::channel((pty.cols, pty.rows));
+        (Feed { keys, size }, keys_rx, size_rx)
+    }
 }
 
 /// Input chunks a game holds unread; past it, more are dropped (a person types a few a
@@ -169,7 +176,10 @@ pub(crate) struct Setup {
     pub pty: Pty,
     /// A live room to join at once (`ssh -t host race <code>`).
     pub room: Option<String>,
-    pub told: mpsc::Receiver<Told>,
+    /// The client's keys; closed when its input ends.
+    pub keys: mpsc::Receiver<Vec<u8>>,
+    /// The client's window's size.
+    pub size: watch::Receiver<(u32, u32)>,
     pub out: ChannelWriteHalf<Msg>,
     pub seat: Seat,
     pub games: Arc<Games>,
@@ -220,7 +230,8 @@ pub(crate) async fn play(setup: Setup) {
         key,
         pty,
         room,
-        mut told,
+        mut keys,
+        mut size,
         out,
         seat,
         games,
@@ -297,20 +308,19 @@ pub(crate) async fn play(setup: Setup) {
         tokio::select! {
             biased;
             _ = closing.wait_for(|c| *c) => break End::Shutdown,
-            told = told.recv() => match told {
-                None => break End::Gone,
-                Some(Told::Bytes(bytes)) => {
-                    last_key = tokio::time::Instant::now();
-                    let events = input.feed(&bytes);
-                    if events.into_iter().any(|e| game.event(e) == Flow::Quit) {
-                        break End::Quit;
-                    }
+            bytes = keys.recv() => {
+                let Some(bytes) = bytes else { break End::Gone };
+                last_key = tokio::time::Instant::now();
+                let events = input.feed(&bytes);
+                if events.into_iter().any(|e| game.event(e) == Flow::Quit) {
+                    break End::Quit;
                 }
-                Some(Told::Resize(cols, rows)) => {
-                    terminal.backend_mut().resize(stream::clamp(cols, rows));
-                    game.event(Event::Resize(0, 0));
-                }
-            },
+            }
+            Ok(()) = size.changed() => {
+                let (cols, rows) = *size.borrow_and_update();
+                terminal.backend_mut().resize(stream::clamp(cols, rows));
+                game.event(Event::Resize(0, 0));
+            }
             Some(answer) = answers.recv() => game.answer(answer),
             () = tokio::time::sleep(game.wait()) => {}
             () = tokio::time::sleep_until(last_key + idle) => break End::Idle(idle.as_secs()),

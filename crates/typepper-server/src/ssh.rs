@@ -540,8 +540,8 @@ struct Chan {
     out: Mutex<Option<ChannelWriteHalf<Msg>>>,
     /// The terminal its pty request asked for, if it did.
     pty: Mutex<Option<play::Pty>>,
-    /// A game's input, while one is played on it.
-    game: Mutex<Option<tokio::sync::mpsc::Sender<play::Told>>>,
+    /// A game's keys and window size, while one is played on it.
+    game: Mutex<Option<play::Feed>>,
 }
 
 impl Chan {
@@ -773,7 +773,7 @@ impl Conn {
 
     /// Plays the game on `channel` (joining `room` first), if a seat is free; else says
     /// why on the client's screen and closes it.
-    fn game(&mut self, channel: ChannelId, room: Option<String>, session: &Session) {
+    fn game(&mut self, channel: ChannelId, room: Option<String>) {
         let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
             return;
         };
@@ -784,7 +784,6 @@ impl Conn {
         let seat = match games.sit(self.peer.ip()) {
             Ok(seat) => seat,
             Err(why) => {
-                let _ = session;
                 tokio::spawn(async move {
                     let _ = out.data(format!("typepper: {why}\r\n").as_bytes()).await;
                     let _ = out.exit_status(Exit::Refused.code().into()).await;
@@ -794,8 +793,8 @@ impl Conn {
                 return;
             }
         };
-        let (told_tx, told) = tokio::sync::mpsc::channel(play::INPUT_QUEUE);
-        *lock(&chan.game) = Some(told_tx);
+        let (feed, keys, size) = play::Feed::new(&pty);
+        *lock(&chan.game) = Some(feed);
         let limits = &self.state.config.ssh;
         // A moment before the connection's own end, so the game can say why.
         let ends_by =
@@ -807,7 +806,8 @@ impl Conn {
             key: self.key.clone(),
             pty,
             room,
-            told,
+            keys,
+            size,
             out,
             seat,
             games,
@@ -1002,8 +1002,7 @@ impl russh::server::Handler for Conn {
                 (pty.cols, pty.rows) = (col_width, row_height);
             }
             if let Some(game) = lock(&chan.game).as_ref() {
-                // A resize lost to a flood is made up by the next.
-                let _ = game.try_send(play::Told::Resize(col_width, row_height));
+                game.size.send_replace((col_width, row_height));
             }
         }
         Ok(())
@@ -1026,7 +1025,7 @@ impl russh::server::Handler for Conn {
             return session.channel_failure(channel);
         }
         session.channel_success(channel)?;
-        self.game(channel, None, session);
+        self.game(channel, None);
         Ok(())
     }
 
@@ -1076,7 +1075,7 @@ impl russh::server::Handler for Conn {
                 let why = "the game needs a terminal: ssh -t <host> (and race <code>)";
                 self.answer_now(channel, Outcome::usage(why), session);
             } else {
-                self.game(channel, game, session);
+                self.game(channel, game);
             }
             return Ok(());
         }
@@ -1133,7 +1132,7 @@ impl russh::server::Handler for Conn {
         };
         if let Some(game) = lock(&chan.game).as_ref() {
             // More than a person types, unread: dropped, never held.
-            let _ = game.try_send(play::Told::Bytes(data.to_vec()));
+            let _ = game.keys.try_send(data.to_vec());
             return Ok(());
         }
         if chan.lines(data).is_err() {

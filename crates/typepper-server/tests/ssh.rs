@@ -118,20 +118,25 @@ impl Server {
     }
 
     fn http(&self, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
-        let mut s = TcpStream::connect(self.http).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        );
-        s.write_all(head.as_bytes()).unwrap();
-        s.write_all(body).unwrap();
-        let mut raw = vec![];
-        s.read_to_end(&mut raw).unwrap();
-        let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-        let status = std::str::from_utf8(&raw[9..12]).unwrap().parse().unwrap();
-        (status, raw[split + 4..].to_vec())
+        http_at(self.http, method, path, body)
     }
+}
+
+/// `method path` with `body` to the HTTP server at `at`: status and body.
+fn http_at(at: SocketAddr, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let mut s = TcpStream::connect(at).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(body).unwrap();
+    let mut raw = vec![];
+    s.read_to_end(&mut raw).unwrap();
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let status = std::str::from_utf8(&raw[9..12]).unwrap().parse().unwrap();
+    (status, raw[split + 4..].to_vec())
 }
 
 /// A child process, killed and waited for when dropped.
@@ -479,12 +484,16 @@ fn one_shared_connection_runs_command_after_command() {
 
 /// A client of russh's, for what OpenSSH won't do on purpose.
 mod raw {
+    use std::pin::Pin;
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::task::{Context, Poll, Waker};
     use std::time::Duration;
 
-    use russh::ChannelMsg;
-    use russh::client::{self, Handle};
+    use russh::client::{self, Handle, Msg};
     use russh::keys::{PrivateKeyWithHashAlg, load_secret_key};
+    use russh::{Channel, ChannelMsg};
+    use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
     /// Trusts any host key: the server is the test's own.
     pub struct Trusting;
@@ -518,13 +527,157 @@ mod raw {
             nodelay: true,
             ..config
         });
+        client::connect_stream(config, tcp(at, local).await, Trusting)
+            .await
+            .unwrap()
+    }
+
+    /// A TCP connection to `at` from the loopback address `local`.
+    async fn tcp(at: std::net::SocketAddr, local: [u8; 4]) -> tokio::net::TcpStream {
         let socket = tokio::net::TcpSocket::new_v4().unwrap();
         socket.bind(std::net::SocketAddr::from((local, 0))).unwrap();
         let stream = socket.connect(at).await.unwrap();
         stream.set_nodelay(true).unwrap();
-        client::connect_stream(config, stream, Trusting)
+        stream
+    }
+
+    /// A connection from `local` logged in as a guest: keyboard-interactive, nothing
+    /// asked.
+    pub async fn guest(at: std::net::SocketAddr, local: [u8; 4]) -> Handle<Trusting> {
+        let handle = connect_with(at, local, client::Config::default()).await;
+        as_guest(handle).await
+    }
+
+    async fn as_guest(mut handle: Handle<Trusting>) -> Handle<Trusting> {
+        let auth = handle
+            .authenticate_keyboard_interactive_start("guest", None)
             .await
-            .unwrap()
+            .unwrap();
+        assert!(
+            matches!(auth, client::KeyboardInteractiveAuthResponse::Success),
+            "{auth:?}"
+        );
+        handle
+    }
+
+    /// A guest's connection from `local` whose client stops reading from its socket while
+    /// [`Pause::set`] says so: the channel's window the server has runs out, and no more
+    /// is granted until it reads again.
+    pub async fn paused_guest(
+        at: std::net::SocketAddr,
+        local: [u8; 4],
+    ) -> (Handle<Trusting>, Arc<Pause>) {
+        let pause = Arc::new(Pause::default());
+        let stream = Paused {
+            tcp: tcp(at, local).await,
+            pause: pause.clone(),
+        };
+        let config = Arc::new(client::Config {
+            inactivity_timeout: None,
+            // A small window: the server has this much to send, then waits.
+            window_size: 64 * 1024,
+            ..client::Config::default()
+        });
+        let handle = client::connect_stream(config, stream, Trusting)
+            .await
+            .unwrap();
+        (as_guest(handle).await, pause)
+    }
+
+    /// Whether a [`Paused`] socket reads, and its reader to wake when it may again.
+    #[derive(Default)]
+    pub struct Pause {
+        on: AtomicBool,
+        reader: std::sync::Mutex<Option<Waker>>,
+    }
+
+    impl Pause {
+        pub fn set(&self, on: bool) {
+            self.on.store(on, Ordering::SeqCst);
+            if !on && let Some(reader) = self.reader.lock().unwrap().take() {
+                reader.wake();
+            }
+        }
+    }
+
+    /// A socket that reads nothing while paused.
+    struct Paused {
+        tcp: tokio::net::TcpStream,
+        pause: Arc<Pause>,
+    }
+
+    impl AsyncRead for Paused {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            if self.pause.on.load(Ordering::SeqCst) {
+                *self.pause.reader.lock().unwrap() = Some(cx.waker().clone());
+                // Set again: it may have been unset between the load and the lock.
+                if self.pause.on.load(Ordering::SeqCst) {
+                    return Poll::Pending;
+                }
+            }
+            Pin::new(&mut self.tcp).poll_read(cx, buf)
+        }
+    }
+
+    impl AsyncWrite for Paused {
+        fn poll_write(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
+            Pin::new(&mut self.tcp).poll_write(cx, buf)
+        }
+
+        fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Pin::new(&mut self.tcp).poll_flush(cx)
+        }
+
+        fn poll_shutdown(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            Pin::new(&mut self.tcp).poll_shutdown(cx)
+        }
+    }
+
+    /// A game on `handle`: a pty of `cols`×`rows` for `xterm-256color`, and a shell.
+    pub async fn game(handle: &Handle<Trusting>, cols: u32, rows: u32) -> Channel<Msg> {
+        let channel = handle.channel_open_session().await.unwrap();
+        channel
+            .request_pty(true, "xterm-256color", cols, rows, 0, 0, &[])
+            .await
+            .unwrap();
+        channel.request_shell(true).await.unwrap();
+        channel
+    }
+
+    /// What `channel` sends until its output holds `text` (within a minute: a guard
+    /// against a hang, not a timing).
+    pub async fn read_until(channel: &mut Channel<Msg>, text: &str) -> Vec<u8> {
+        let mut out = vec![];
+        let found = tokio::time::timeout(Duration::from_secs(60), async {
+            while let Some(msg) = channel.wait().await {
+                if let ChannelMsg::Data { data } = msg {
+                    out.extend_from_slice(&data);
+                    if String::from_utf8_lossy(&out).contains(text) {
+                        return true;
+                    }
+                }
+            }
+            false
+        })
+        .await;
+        assert_eq!(
+            found,
+            Ok(true),
+            "no {text:?} in {}",
+            String::from_utf8_lossy(&out)
+        );
+        out
     }
 
     /// A connection logged in with the key at `key`.
@@ -941,6 +1094,44 @@ fn small_rsa_keys_and_sha1_signatures_are_refused() {
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
+/// The attack: trying key after key as fast as the server answers. A refused key is
+/// answered only after the server's rejection time (300 ms; a first `none` probe, which
+/// every client sends, at once), so one connection tries a few keys a second, and at most
+/// its six attempts.
+#[test]
+fn a_refused_key_costs_its_client_time() {
+    use russh::keys::{HashAlg, PrivateKeyWithHashAlg, load_secret_key};
+    if !has_ssh() {
+        eprintln!("skipped: no ssh-keygen here");
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let rsa = Player::with_key(dir.path(), "rsa", &server, &["-t", "rsa", "-b", "2048"]);
+    let key = std::sync::Arc::new(load_secret_key(&rsa.key, None).unwrap());
+    runtime().block_on(async {
+        let mut handle = raw::connect(server.ssh).await;
+        // Signed with SHA-1 (`ssh-rsa`), which the server refuses.
+        let sha1 = PrivateKeyWithHashAlg::new(key.clone(), None);
+        let asked = std::time::Instant::now();
+        let auth = handle.authenticate_publickey("player", sha1).await.unwrap();
+        let refused = asked.elapsed();
+        assert!(!auth.success(), "SHA-1 taken");
+        let sha2 = PrivateKeyWithHashAlg::new(key, Some(HashAlg::Sha256));
+        let asked = std::time::Instant::now();
+        let auth = handle.authenticate_publickey("player", sha2).await.unwrap();
+        let taken = asked.elapsed();
+        assert!(auth.success(), "{auth:?}");
+        eprintln!("refused in {refused:?}, taken in {taken:?}");
+        // Not a timing of the machine: the server waits this long on purpose, and can't
+        // answer sooner.
+        assert!(
+            refused >= Duration::from_millis(300),
+            "refused in {refused:?}"
+        );
+    });
+}
+
 /// The attack: 300 keys linked to one player in 5.6 s; and a key linked as `newbie` linked
 /// again as `newbie2`. Keys per player are capped, and a key belongs to one player.
 #[test]
@@ -1207,6 +1398,119 @@ fn a_channel_runs_one_request() {
         }
         assert_eq!((successes, failures), (1, 1));
     });
+}
+
+/// Idle games from this many addresses, one each.
+const IDLE_GAMES: u64 = 200;
+
+/// The attack: games held open by clients that send nothing, and one client that stopped
+/// taking its output while it asked, resize after resize, for whole new screens at the
+/// largest size. Each idle game costs a bounded few hundred KiB; the client that never
+/// reads holds its window's worth and one screen, not the screens it missed (they are
+/// skipped, and the latest drawn once it reads), and is let go once it answers no
+/// keepalive. `/healthz` answers throughout, and every idle game is still there.
+/// `TYPEPPER_SSH_IDLE_GAMES` sets another number of idle games.
+#[test]
+fn idle_games_and_a_client_that_never_reads_hold_bounded_memory() {
+    let idle_games = std::env::var("TYPEPPER_SSH_IDLE_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(IDLE_GAMES)
+        .max(10);
+    let server = Server::start_with(&[
+        "--header-timeout",
+        "3",
+        "--ssh-games",
+        "1000",
+        "--metrics-listen",
+        "127.0.0.1:0",
+    ]);
+    // `/healthz`, asked every 100 ms from a thread of its own for the whole test.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let health = std::thread::spawn({
+        let (at, done) = (server.http, done.clone());
+        move || {
+            let mut answered = 0;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                let (status, body) = http_at(at, "GET", "/healthz", b"");
+                assert_eq!(status, 200, "{}", text(&body));
+                answered += 1;
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            answered
+        }
+    });
+    runtime().block_on(async {
+        let at = server.ssh;
+        // One game first, so that what is loaded once (the words, the code) is loaded.
+        let first = raw::guest(at, [127, 0, 1, 1]).await;
+        let mut channel = raw::game(&first, 80, 24).await;
+        raw::read_until(&mut channel, "every round is a replay").await;
+        let before = server.rss_kib();
+
+        // Each from an address of its own, as many players are; eight handshakes at a time.
+        let handshakes = std::sync::Arc::new(tokio::sync::Semaphore::new(8));
+        let mut tasks = tokio::task::JoinSet::new();
+        for i in 0..idle_games {
+            let handshakes = handshakes.clone();
+            let local = [127, 0, 2 + (i / 250) as u8, 1 + (i % 250) as u8];
+            tasks.spawn(async move {
+                let _turn = handshakes.acquire().await.unwrap();
+                let handle = raw::guest(at, local).await;
+                let mut channel = raw::game(&handle, 80, 24).await;
+                raw::read_until(&mut channel, "every round is a replay").await;
+                (handle, channel)
+            });
+        }
+        let idle = tasks.join_all().await;
+        assert_eq!(server.gauge("typepper_ssh_games"), idle_games + 1);
+        let with_idle = server.rss_kib();
+        let per_game = with_idle.saturating_sub(before) / idle_games;
+        eprintln!(
+            "RSS with one game {before} KiB, with {} {with_idle} KiB: {per_game} KiB a game",
+            idle_games + 1
+        );
+        // Two screens of 80×24 cells, the game and its channel: a few hundred KiB.
+        assert!(per_game < 1024, "{per_game} KiB an idle game");
+
+        // A client that stops reading: the largest screen, a flood of resizes while it
+        // reads nothing, and last a window too small to play in.
+        let (slow, pause) = raw::paused_guest(at, [127, 0, 1, 2]).await;
+        let mut channel = raw::game(&slow, 320, 120).await;
+        let screen = raw::read_until(&mut channel, "every round is a replay").await;
+        pause.set(true);
+        const RESIZES: usize = 20_000;
+        for i in 0..RESIZES {
+            let (cols, rows) = if i % 2 == 0 { (319, 119) } else { (320, 120) };
+            channel.window_change(cols, rows, 0, 0).await.unwrap();
+        }
+        channel.window_change(39, 15, 0, 0).await.unwrap();
+        // Unread a while (past a keepalive: still let be, the client is sending).
+        let mut most = with_idle;
+        for _ in 0..40 {
+            most = most.max(server.rss_kib());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        pause.set(false);
+        // The words are placed one by one: the size is one of them.
+        let last = raw::read_until(&mut channel, "39×15").await;
+        let asked = RESIZES * screen.len();
+        let grown = most.saturating_sub(with_idle);
+        eprintln!(
+            "{RESIZES} resizes asked for {asked} bytes of screens, unread: RSS at most {grown} \
+             KiB over meanwhile, and {} bytes sent once read, to the latest screen",
+            last.len()
+        );
+        // What was sent is the window and a screen or two: the screens it missed were
+        // skipped, and the latest drawn.
+        assert!(last.len() < asked / 20, "{} bytes sent", last.len());
+        assert!(grown < 16 * 1024, "RSS grew by {grown} KiB");
+        assert_eq!(server.gauge("typepper_ssh_games"), idle_games + 2);
+        drop((first, idle, slow));
+    });
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let answered = health.join().expect("/healthz answered every time");
+    assert!(answered > 0);
 }
 
 /// The attack: connections that logged in and then only sent keepalives held every slot

@@ -18,6 +18,12 @@ use typepper_game::model::{
 /// The widest the text of a round is laid out, in columns: wider lines are hard to read.
 const TEXT_COLS: u16 = 72;
 
+/// The smallest window, in columns and rows, the screens are laid out for: the menu
+/// with all its modes, a round with its three lines, the results' headline stats. A
+/// smaller one is told so rather than drawn cut short. (Larger windows show more: the
+/// results' chart, the hints on fewer lines.)
+pub const MIN_SIZE: (u16, u16) = (40, 16);
+
 /// How many colours the terminal shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Depth {
@@ -121,6 +127,9 @@ fn xterm256(rgb: u32) -> u8 {
 /// Draws `model` on the whole frame. `scroll` keeps the round's lines between frames.
 pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) {
     let area = frame.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        return draw_too_small(frame, model, p);
+    }
     let footer = format!("{} · {}", model.hints, model.quits());
     // The hints take as many lines as they wrap to where the terminal is narrow, so none
     // is cut off; never more than a quarter of the screen.
@@ -161,6 +170,26 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         Body::Keys(k) => draw_keys(frame, body, k, p),
         Body::Room(r) => draw_room(frame, body, r, p),
     }
+}
+
+/// What a window smaller than [`MIN_SIZE`] shows: its size, the size wanted, and how to
+/// leave; in the middle, wrapped to whatever width there is. The game goes on behind it.
+fn draw_too_small(frame: &mut Frame, model: &Model, p: &Palette) {
+    let area = frame.area();
+    let (w, h) = MIN_SIZE;
+    let text = format!(
+        "this window is {}×{} · typepper needs {w}×{h} · make it larger · {}",
+        area.width,
+        area.height,
+        model.quits()
+    );
+    let fits = |t: &str| unicode_width::UnicodeWidthStr::width(t) <= usize::from(area.width);
+    let lines: Vec<Line> = layout::wrap(&text, fits)
+        .into_iter()
+        .map(|l| Line::from(p.span(l, Tone::Text)))
+        .collect();
+    let middle = below(area, area.height.saturating_sub(lines.len() as u16) / 2);
+    frame.render_widget(Paragraph::new(lines).alignment(Alignment::Center), middle);
 }
 
 /// The cells a glyph takes, as the terminal draws it: two for `中` and `🌶`; one for a
@@ -1041,6 +1070,36 @@ mod tests {
             "drawn otherwise than golden (TYPEPPER_BLESS=1 to accept):\n{}",
             wrong.join("\n")
         );
+    }
+
+    /// Every screen is drawn at every size, from one cell up, without a panic; below
+    /// [`MIN_SIZE`] each says the window is too small, and from it up none does.
+    #[test]
+    fn a_window_too_small_says_so_and_no_size_panics() {
+        let palette = Palette::new(Depth::TrueColor);
+        let (min_w, min_h) = MIN_SIZE;
+        let small = [(1, 1), (1, 60), (200, 1), (min_w - 1, 40), (120, min_h - 1)];
+        let whole = (min_w..min_w + 12).flat_map(|w| (min_h..min_h + 10).map(move |h| (w, h)));
+        for (name, model) in screens() {
+            for (w, h) in small.into_iter().chain(whole.clone()) {
+                let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+                terminal
+                    .draw(|f| draw(f, &model, &mut Scroll::default(), &palette))
+                    .unwrap();
+                let text = text_of(&terminal);
+                let says = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                let too_small = w < min_w || h < min_h;
+                assert_eq!(
+                    says.contains(&format!("typepper needs {min_w}×{min_h}")),
+                    too_small && w >= 20,
+                    "{name} at {w}×{h}:\n{text}"
+                );
+                if too_small && w >= 20 {
+                    assert!(says.contains(&format!("this window is {w}×{h}")), "{text}");
+                    assert!(says.contains(model.quits()), "{text}");
+                }
+            }
+        }
     }
 
     #[test]
