@@ -240,12 +240,7 @@ fn a_blitz_round_typed_off_the_screen_is_kept_and_watched_again() {
 
     // `typepper --replay` plays the last round to the same results.
     let replay = Tmux::start("replay", &data, "--replay");
-    replay.wait_for("REPLAY · BLITZ 15s", 10);
-    let watched = replay.wait_for("accuracy", 25);
-    assert!(
-        watched.contains(&format!("{headline}  BLITZ 15s")),
-        "{watched}"
-    );
+    watches_to(&replay, &headline);
     replay.keys(&["C-c"]);
     replay.wait_for("EXITED 0", 5);
     std::fs::remove_dir_all(&data).unwrap();
@@ -840,12 +835,7 @@ fn the_whole_game_over_ssh_links_a_key_ranks_its_round_and_keeps_its_history() {
     game.type_text("h");
     game.wait_for(&headline, 5);
     game.keys(&["Enter"]);
-    game.wait_for("REPLAY · BLITZ 15s", 5);
-    let watched = game.wait_for("accuracy", 25);
-    assert!(
-        watched.contains(&format!("{headline}  BLITZ 15s")),
-        "{watched}"
-    );
+    watches_to(&game, &headline);
     game.keys(&["C-c"]);
     game.wait_for("EXITED 0", 5);
     drop(game);
@@ -932,4 +922,15 @@ fn ssh_games_are_limited_per_address_close_when_idle_and_say_why_at_shutdown() {
     let closed = playing.wait_for("EXITED", 15);
     assert!(closed.contains("the server is restarting"), "{closed}");
     let _ = server.child.wait();
+}
+
+/// Waits for `game`'s replay of a BLITZ 15s round to play to its results, and checks they
+/// show `headline`.
+fn watches_to(game: &Tmux, headline: &str) {
+    game.wait_for("REPLAY · BLITZ 15s", 10);
+    let watched = game.wait_for("accuracy", 25);
+    assert!(
+        watched.contains(&format!("{headline}  BLITZ 15s")),
+        "{watched}"
+    );
 }

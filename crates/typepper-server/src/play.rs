@@ -513,18 +513,6 @@ impl Host for Remote {
         );
         let code = code.to_owned();
         tokio::spawn(async move {
-            let closed = |why: String| Answer::RoomClosed { conn, why };
-            let (target, admitted) = match state.rooms.admit(&state.config, &code, ip).await {
-                Ok(admitted) => admitted,
-                Err(e) => {
-                    let _ = answers.send(closed(e.to_string()));
-                    return;
-                }
-            };
-            let keyed = match key {
-                Some(key) => state.store.player_by_key(key).await.ok().flatten(),
-                None => None,
-            };
             let reader = {
                 let answers = answers.clone();
                 tokio::spawn(async move {
@@ -540,11 +528,10 @@ impl Host for Remote {
                     }
                 })
             };
-            let caller = crate::rooms::Caller { keyed, ip };
-            crate::rooms::connect(state.clone(), target, &code, caller, inbound, out).await;
+            let joined = crate::rooms::join_over_ssh(state, &code, key, ip, inbound, out).await;
             let _ = reader.await;
-            drop(admitted);
-            let _ = answers.send(closed("the room closed".into()));
+            let why = joined.map_or_else(|e| e.to_string(), |()| "the room closed".into());
+            let _ = answers.send(Answer::RoomClosed { conn, why });
         });
         Ok(())
     }

@@ -451,6 +451,27 @@ pub(crate) async fn connect(
     }
 }
 
+/// A player over SSH in room `code`, from the `v1 room` command or the game played over
+/// SSH: let in (or why not), as the player `key` is linked to if any, connected until the
+/// room or the player is done.
+pub(crate) async fn join_over_ssh(
+    st: Arc<Shared>,
+    code: &str,
+    key: Option<String>,
+    ip: IpAddr,
+    inbound: mpsc::Receiver<Wire>,
+    out: mpsc::Sender<Utf8Bytes>,
+) -> Result<(), ApiError> {
+    let (target, admitted) = st.rooms.admit(&st.config, code, ip).await?;
+    let keyed = match key {
+        Some(key) => st.store.player_by_key(key).await.ok().flatten(),
+        None => None,
+    };
+    connect(st.clone(), target, code, Caller { keyed, ip }, inbound, out).await;
+    drop(admitted);
+    Ok(())
+}
+
 /// A connection let into a room, counted until dropped.
 pub(crate) struct Admitted(Arc<std::sync::atomic::AtomicUsize>);
 

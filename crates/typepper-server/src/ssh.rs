@@ -665,17 +665,6 @@ impl Conn {
         let ip = self.peer.ip();
         tokio::spawn(async move {
             let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
-            let (target, admitted) = match state.rooms.admit(&state.config, &code, ip).await {
-                Ok(admitted) => admitted,
-                Err(e) => {
-                    let refused = Outcome::refused(e.to_string());
-                    return answer(&handle, channel, refused, &chan, &ends, budget).await;
-                }
-            };
-            let keyed = match key {
-                Some(key) => state.store.player_by_key(key).await.ok().flatten(),
-                None => None,
-            };
             let writer = {
                 let handle = handle.clone();
                 tokio::spawn(async move {
@@ -688,14 +677,15 @@ impl Conn {
                     }
                 })
             };
-            let caller = crate::rooms::Caller { keyed, ip };
-            crate::rooms::connect(state.clone(), target, &code, caller, inbound, out).await;
+            let joined = crate::rooms::join_over_ssh(state, &code, key, ip, inbound, out).await;
             let _ = writer.await;
-            drop(admitted);
-            let over = Outcome {
-                stdout: vec![],
-                stderr: String::new(),
-                status: 0,
+            let over = match joined {
+                Ok(()) => Outcome {
+                    stdout: vec![],
+                    stderr: String::new(),
+                    status: 0,
+                },
+                Err(e) => Outcome::refused(e.to_string()),
             };
             answer(&handle, channel, over, &chan, &ends, budget).await;
         });

@@ -10,6 +10,11 @@
 //!    /v1/submit`, with a new `ssh` (a new connection and handshake) for each command, and
 //!    with one connection kept open and shared (OpenSSH's `ControlMaster`), against a new
 //!    TCP connection for each HTTP request.
+//! 4. **The game over SSH**, played by OpenSSH's `ssh -tt` in a pseudo-terminal as a
+//!    guest: keypress to screen as in 2; the bytes a second sent to a player typing at 100
+//!    wpm; and players typing at 100 wpm at once, a fresh server for each step, until the
+//!    p99 passes 50 ms, with the server's CPU and its memory per player, idle and playing.
+//!    The players' `ssh` and `script` processes share the machine with the server.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -73,6 +78,9 @@ pub fn run() -> Result<()> {
     )?;
     let wire = ssh_beside_http(&server, &dir.0)?;
 
+    step("the game over ssh -tt: one player, then players typing at once");
+    let over_ssh = ssh_games(&server_bin)?;
+
     println!();
     println!(
         "machine: nproc {}",
@@ -81,9 +89,11 @@ pub fn run() -> Result<()> {
     println!("{:<44} {:>10} {:>10}", "", "p50", "p99");
     print_row("start-up to the menu's first frame", &starts);
     print_row("keypress to the frame that moves the caret", &keys);
+    print_row("the same over ssh -tt (the SSH game)", &over_ssh.keys);
     for (name, times) in &wire {
         print_row(name, times);
     }
+    over_ssh.print();
     let rate = |name: &str| {
         wire.iter()
             .find(|(n, _)| n == name)
@@ -152,10 +162,26 @@ struct Game {
 impl Game {
     fn spawn(cli: &Path, data: &Path) -> Result<Game> {
         std::fs::create_dir_all(data)?;
-        let command = format!("stty cols 100 rows 30; exec {}", cli.display());
+        Game::in_pty(&cli.display().to_string(), &[("TYPEPPER_DATA_DIR", data)])
+    }
+
+    /// OpenSSH's client playing the game on the server's SSH port `port` as a guest (no
+    /// key: keyboard-interactive, which asks nothing).
+    fn over_ssh(port: &str) -> Result<Game> {
+        let command = format!(
+            "ssh -tt -p {port} -o PubkeyAuthentication=no \
+             -o PreferredAuthentications=keyboard-interactive -o StrictHostKeyChecking=no \
+             -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR 127.0.0.1"
+        );
+        Game::in_pty(&command, &[])
+    }
+
+    /// `command` in a pseudo-terminal of 100×30, with `env`.
+    fn in_pty(command: &str, env: &[(&str, &Path)]) -> Result<Game> {
+        let command = format!("stty cols 100 rows 30; exec {command}");
         let mut child = Command::new("script")
             .args(["-qfc", &command, "/dev/null"])
-            .env("TYPEPPER_DATA_DIR", data)
+            .envs(env.iter().copied())
             .env("TERM", "xterm-256color")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -229,14 +255,26 @@ fn caret(out: &[u8]) -> Option<(u32, u32)> {
     Some((row.parse().ok()?, col.parse().ok()?))
 }
 
-/// The time from each key written to the frame that moves the caret.
+/// The time from each key written to the frame that moves the caret, in the local game.
 fn keypresses(cli: &Path, data: &Path) -> Result<Vec<Duration>> {
     let mut game = Game::spawn(cli, data)?;
     game.until(|out| contains(out, b"every round is a replay"), "the menu")?;
+    let (at, _) = zen(&mut game)?;
+    // The clock redraws once a second: a key is sent on a quiet screen.
+    let typed = type_round(&mut game, at, KEYS, Duration::from_millis(25))?;
+    game.quit();
+    if typed.times.len() < KEYS * 9 / 10 {
+        bail!("only {} of {KEYS} keys moved the caret", typed.times.len());
+    }
+    Ok(typed.times)
+}
+
+/// Starts a ZEN round on `game`'s menu: where its caret is, and the bytes of the round's
+/// first screen.
+fn zen(game: &mut Game) -> Result<((u32, u32), usize)> {
     game.send(b"z")?;
-    let mut at = None;
     let deadline = Instant::now() + Duration::from_secs(20);
-    while at.is_none() {
+    loop {
         match game
             .out
             .recv_timeout(deadline.saturating_duration_since(Instant::now()))
@@ -244,48 +282,294 @@ fn keypresses(cli: &Path, data: &Path) -> Result<Vec<Duration>> {
             Ok(chunk) => game.seen.extend(chunk),
             Err(_) => bail!("no ZEN round on screen"),
         }
-        at = caret(&game.seen);
+        if let Some(at) = caret(&game.seen) {
+            let screen = game.seen.len();
+            game.seen.clear();
+            return Ok((at, screen));
+        }
     }
-    game.seen.clear();
-    let mut times = vec![];
+}
+
+/// Keys typed, timed.
+struct Typed {
+    /// From each key written to the frame that moved the caret.
+    times: Vec<Duration>,
+    /// Keys whose caret was not seen to move within a second: the text scrolled a line
+    /// under it, or the frame was that late.
+    lost: usize,
+    /// Bytes the game wrote from the first key to the last key's frame.
+    bytes: usize,
+    /// From the first key to the last key's frame.
+    took: Duration,
+}
+
+/// Types `keys` keys of a round whose caret is at `at`, one every `every` (from when the
+/// last was sent, or when its frame came if that was later), each timed from its write to
+/// the frame that moves the caret.
+fn type_round(game: &mut Game, at: (u32, u32), keys: usize, every: Duration) -> Result<Typed> {
+    let (mut at, mut times, mut lost, mut bytes) = (at, vec![], 0, 0);
     let letters = b"typepper";
-    for i in 0..KEYS {
+    let started = Instant::now();
+    let mut due = started;
+    for i in 0..keys {
         // A word of four letters, then a space: every key moves the caret.
         let key = if i % 5 == 4 {
             b' '
         } else {
             letters[i % letters.len()]
         };
-        // The clock redraws once a second: a key is sent on a quiet screen.
-        std::thread::sleep(Duration::from_millis(25));
+        std::thread::sleep(due.saturating_duration_since(Instant::now()));
         while let Ok(chunk) = game.out.try_recv() {
+            bytes += chunk.len();
             game.seen.extend(chunk);
         }
-        let before = caret(&game.seen).or(at);
+        let before = caret(&game.seen).unwrap_or(at);
         game.seen.clear();
         let sent = Instant::now();
+        due = sent + every;
         game.send(&[key])?;
         // A key whose caret lands where it was (the text scrolled by a line under it)
-        // can't be told from a clock's redraw: it is left out after half a second.
-        let window = sent + Duration::from_millis(500);
+        // can't be told from a clock's redraw: it is left out after a second.
+        let window = sent + Duration::from_secs(1);
+        let mut moved = false;
         while let Ok(chunk) = game
             .out
             .recv_timeout(window.saturating_duration_since(Instant::now()))
         {
+            bytes += chunk.len();
             game.seen.extend(chunk);
             let now = caret(&game.seen);
-            if now.is_some() && now != before {
+            if let Some(now) = now.filter(|&now| now != before) {
                 times.push(sent.elapsed());
                 at = now;
+                moved = true;
                 break;
             }
         }
+        lost += usize::from(!moved);
     }
+    Ok(Typed {
+        times,
+        lost,
+        bytes,
+        took: started.elapsed(),
+    })
+}
+
+/// Players typing at once over SSH, at each step, until the p99 passes [`LIMIT_MS`].
+const PLAYERS: &[usize] = &[10, 25, 50, 100, 150, 200, 250, 300, 400];
+/// The keypress-to-frame p99 past which a step is too many.
+const LIMIT_MS: f64 = 50.0;
+/// A key every this long is 100 wpm (five keys a word).
+const AT_100_WPM: Duration = Duration::from_millis(120);
+/// Keys each player types at a step.
+const STEP_KEYS: usize = 75;
+
+/// The SSH game's figures.
+struct OverSsh {
+    /// One player's keys, typed as the local game's are.
+    keys: Vec<Duration>,
+    /// One player at 100 wpm: bytes a second, bytes a key, and the round's first screen.
+    rate: (f64, f64, usize),
+    steps: Vec<Step>,
+}
+
+/// Players typing at once at 100 wpm, each over its own `ssh`, on a fresh server.
+struct Step {
+    players: usize,
+    p50_ms: f64,
+    p99_ms: f64,
+    lost: usize,
+    /// The server's CPU while they typed, and the whole machine's, in cores.
+    cpu: f64,
+    machine: f64,
+    /// The server's memory over what it had before they came, per player: on the menu,
+    /// then at the end of their rounds.
+    idle_kib: u64,
+    playing_kib: u64,
+}
+
+impl OverSsh {
+    fn print(&self) {
+        let (per_sec, per_key, screen) = self.rate;
+        println!(
+            "the SSH game at 100 wpm: {per_sec:.0} bytes/s to the client, {per_key:.0} a key, \
+             where the round's whole first screen was {screen} bytes"
+        );
+        println!(
+            "{:>8} {:>9} {:>9} {:>8} {:>11} {:>12} {:>15} {:>18}",
+            "players",
+            "p50",
+            "p99",
+            "unmoved",
+            "server CPU",
+            "machine CPU",
+            "KiB each, idle",
+            "KiB each, playing"
+        );
+        for s in &self.steps {
+            println!(
+                "{:>8} {:>6.2} ms {:>6.2} ms {:>8} {:>9.2} c {:>10.2} c {:>15} {:>18}",
+                s.players, s.p50_ms, s.p99_ms, s.lost, s.cpu, s.machine, s.idle_kib, s.playing_kib
+            );
+        }
+    }
+}
+
+/// The server started for SSH games from one address, as many as asked.
+fn ssh_game_server(server_bin: &Path) -> Result<(Server, String)> {
+    let server = Server::start(
+        server_bin,
+        None,
+        &[
+            crate::e2e::RATE_LIMITS_OFF,
+            &[
+                "--ssh-listen",
+                "127.0.0.1:0",
+                "--quiet",
+                "--ssh-per-ip",
+                "1000",
+                "--ssh-games-per-ip",
+                "1000",
+                "--ssh-games",
+                "1000",
+                "--ssh-handshakes",
+                "1000",
+            ],
+        ]
+        .concat(),
+    )?;
+    let ssh = server.ssh.clone().context("the server's SSH address")?;
+    let port = ssh.rsplit_once(':').context("host:port")?.1.to_owned();
+    Ok((server, port))
+}
+
+/// The SSH game measured: one player's keys, its bytes at 100 wpm, and steps of players
+/// typing at once.
+fn ssh_games(server_bin: &Path) -> Result<OverSsh> {
+    let (server, port) = ssh_game_server(server_bin)?;
+    let mut game = Game::over_ssh(&port)?;
+    game.until(
+        |out| contains(out, b"every round is a replay"),
+        "the menu over ssh",
+    )?;
+    let (at, _) = zen(&mut game)?;
+    let typed = type_round(&mut game, at, KEYS, Duration::from_millis(25))?;
     game.quit();
-    if times.len() < KEYS * 9 / 10 {
-        bail!("only {} of {KEYS} keys moved the caret", times.len());
+    let mut game = Game::over_ssh(&port)?;
+    game.until(
+        |out| contains(out, b"every round is a replay"),
+        "the menu over ssh",
+    )?;
+    let (at, screen) = zen(&mut game)?;
+    let paced = type_round(&mut game, at, 100, AT_100_WPM)?;
+    game.quit();
+    drop(server);
+    let secs = paced.took.as_secs_f64();
+    let rate = (
+        paced.bytes as f64 / secs,
+        paced.bytes as f64 / 100.0,
+        screen,
+    );
+
+    let mut steps = vec![];
+    for &players in PLAYERS {
+        step(&format!("{players} players typing at 100 wpm over ssh"));
+        let step = players_at_once(server_bin, players)?;
+        let past = step.p99_ms > LIMIT_MS;
+        steps.push(step);
+        if past {
+            break;
+        }
     }
-    Ok(times)
+    Ok(OverSsh {
+        keys: typed.times,
+        rate,
+        steps,
+    })
+}
+
+/// `players` games over `ssh` on a fresh server, on the menu, then each typing a ZEN
+/// round at 100 wpm, their first keys spread over a key's time.
+fn players_at_once(server_bin: &Path, players: usize) -> Result<Step> {
+    let (server, port) = ssh_game_server(server_bin)?;
+    let before = server.rss_kib().unwrap_or(0);
+    let mut games = vec![];
+    for _ in 0..players {
+        let mut game = Game::over_ssh(&port)?;
+        game.until(
+            |out| contains(out, b"every round is a replay"),
+            "the menu over ssh",
+        )?;
+        games.push(game);
+    }
+    let idle = server.rss_kib().unwrap_or(0);
+    let ticks = || {
+        let pid = server.pid();
+        crate::procs::stat_field(pid, 14).unwrap_or(0)
+            + crate::procs::stat_field(pid, 15).unwrap_or(0)
+    };
+    let (cpu_from, machine_from, started) = (ticks(), busy_ticks()?, Instant::now());
+    let typing: Vec<_> = games
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut game)| {
+            std::thread::spawn(move || -> Result<(Typed, Game)> {
+                std::thread::sleep(AT_100_WPM * i as u32 / players as u32);
+                let (at, _) = zen(&mut game)?;
+                Ok((type_round(&mut game, at, STEP_KEYS, AT_100_WPM)?, game))
+            })
+        })
+        .collect();
+    let (mut times, mut lost, mut games) = (vec![], 0, vec![]);
+    for player in typing {
+        let (typed, game) = player
+            .join()
+            .map_err(|_| anyhow::anyhow!("a player's thread panicked"))??;
+        times.extend(typed.times.iter().map(|t| t.as_secs_f64() * 1000.0));
+        lost += typed.lost;
+        games.push(game);
+    }
+    // Clock ticks are hundredths of a second (USER_HZ) on Linux.
+    let secs = started.elapsed().as_secs_f64();
+    let cpu = (ticks() - cpu_from) as f64 / 100.0 / secs;
+    let machine = (busy_ticks()? - machine_from) as f64 / 100.0 / secs;
+    let playing = server.rss_kib().unwrap_or(0);
+    for game in games {
+        game.quit();
+    }
+    if times.is_empty() {
+        bail!("no key of {players} players moved its caret");
+    }
+    let (p50_ms, p99_ms) = crate::load::p50_p99(times);
+    let each = |kib: u64| kib.saturating_sub(before) / players as u64;
+    Ok(Step {
+        players,
+        p50_ms,
+        p99_ms,
+        lost,
+        cpu,
+        machine,
+        idle_kib: each(idle),
+        playing_kib: each(playing),
+    })
+}
+
+/// The machine's busy time so far, all cores, in clock ticks: `/proc/stat`'s first line,
+/// user to softirq, less idle and I/O wait (steal is the host's, guest counted in user).
+fn busy_ticks() -> Result<u64> {
+    let stat = std::fs::read_to_string("/proc/stat")?;
+    let ticks: Vec<u64> = stat
+        .lines()
+        .next()
+        .context("/proc/stat's first line")?
+        .split_whitespace()
+        .skip(1)
+        .take(7)
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    let idle = ticks.get(3).copied().unwrap_or(0) + ticks.get(4).copied().unwrap_or(0);
+    Ok(ticks.iter().sum::<u64>() - idle)
 }
 
 /// Times `v1 replay` and `v1 submit` over SSH, fresh and shared, beside HTTP's.
