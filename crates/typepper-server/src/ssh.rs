@@ -1,4 +1,9 @@
-//! The `v1` line protocol over SSH, for the terminal game.
+//! The SSH server: the `v1` line protocol for the terminal game, and the whole game for a
+//! client with a terminal.
+//!
+//! A shell request with a pty (`ssh -t host`), or the exec commands `play` and
+//! `race <code>` with one, plays the game itself over the channel ([`crate::play`]). A
+//! client with no key comes in through keyboard-interactive, which asks nothing, as a guest.
 //!
 //! A player is their SSH key: any key may connect, and a key linked to a player
 //! (`v1 link`) submits and draws seeds as that player. Each exec request is one command:
@@ -24,9 +29,9 @@
 //! key's fingerprint ([`SshKey`]), which the routes read in place of a bearer token. A
 //! refusal is the route's sentence on stderr with an exit status ([`Exit`]): 3 for a key
 //! linked to no player (HTTP's 401), so that a client can tell it apart without reading
-//! the sentence, 1 for any other; an unknown command, a shell without a terminal or a subsystem get a
-//! sentence and exit status 2. A submission runs only
-//! once its stdin has ended: a connection dropped mid-body stores nothing.
+//! the sentence, 1 for any other; an unknown command, a shell without a terminal or a
+//! subsystem get a sentence and exit status 2. A submission runs only once its stdin has
+//! ended: a connection dropped mid-body stores nothing.
 //!
 //! What a client may hold, and for how long ([`SshLimits`], each a flag):
 //! 1. **Slots.** Connections and handshakes in progress are capped per address and in all

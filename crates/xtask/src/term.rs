@@ -13,7 +13,7 @@
 //! 4. **The game over SSH**, played by OpenSSH's `ssh -tt` in a pseudo-terminal as a
 //!    guest: keypress to screen as in 2; the bytes a second sent to a player typing at 100
 //!    wpm; and players typing at 100 wpm at once, a fresh server for each step, until the
-//!    p99 passes 50 ms, with the server's CPU and its memory per player, idle and playing.
+//!    p99 passes 50 ms two steps in a row, with the server's CPU and its memory per player, idle and playing.
 //!    The players' `ssh` and `script` processes share the machine with the server.
 
 use std::io::{Read, Write};
@@ -472,13 +472,19 @@ fn ssh_games(server_bin: &Path) -> Result<OverSsh> {
         screen,
     );
 
-    let mut steps = vec![];
+    // One step over the line can be the machine's noise: two in a row end it.
+    let mut steps: Vec<Step> = vec![];
     for &players in PLAYERS {
         step(&format!("{players} players typing at 100 wpm over ssh"));
-        let step = players_at_once(server_bin, players)?;
-        let past = step.p99_ms > LIMIT_MS;
-        steps.push(step);
-        if past {
+        steps.push(players_at_once(server_bin, players)?);
+        if steps
+            .iter()
+            .rev()
+            .take(2)
+            .filter(|s| s.p99_ms > LIMIT_MS)
+            .count()
+            == 2
+        {
             break;
         }
     }
