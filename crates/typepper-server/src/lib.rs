@@ -190,6 +190,7 @@ impl Shared {
                 .ssh_body_bytes
                 .load(std::sync::atomic::Ordering::Relaxed),
             commits: self.store.commits(),
+            round_trips: self.store.round_trips(),
         })
     }
 }

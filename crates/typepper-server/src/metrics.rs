@@ -88,6 +88,8 @@ pub struct Gauges {
     pub ssh_games: usize,
     /// The store's commits and the work they carried, if it groups them.
     pub commits: Option<(u64, u64)>,
+    /// The store's writers' statements and round trips, if it counts them.
+    pub round_trips: Option<(u64, u64)>,
 }
 
 impl Metrics {
@@ -212,7 +214,7 @@ impl Metrics {
                 (
                     "typepper_db_commits_total",
                     "counter",
-                    "SQLite commits (an fsync each).",
+                    "Commits of the database's writers (a flush to disk each).",
                     commits,
                 ),
                 (
@@ -223,7 +225,24 @@ impl Metrics {
                 ),
             ]
         });
-        for (name, kind, help, value) in lines.into_iter().chain(grouped.into_iter().flatten()) {
+        let trips = gauges.round_trips.map(|(statements, trips)| {
+            [
+                (
+                    "typepper_db_statements_total",
+                    "counter",
+                    "Statements the database's writers sent.",
+                    statements,
+                ),
+                (
+                    "typepper_db_round_trips_total",
+                    "counter",
+                    "Round trips those statements took (pipelined ones share one).",
+                    trips,
+                ),
+            ]
+        });
+        let optional = grouped.into_iter().chain(trips).flatten();
+        for (name, kind, help, value) in lines.into_iter().chain(optional) {
             let _ = writeln!(
                 out,
                 "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
@@ -271,6 +290,7 @@ mod tests {
             ssh_body_bytes: 7,
             ssh_games: 2,
             commits: Some((2, 9)),
+            round_trips: Some((40, 12)),
         });
         for line in [
             "typepper_requests_total{route=\"/v1/runs/{id}\",status=\"200\"} 2",
@@ -284,6 +304,7 @@ mod tests {
             "typepper_open_connections 3",
             "typepper_cache_hits_total 4",
             "typepper_db_committed_work_total 9",
+            "typepper_db_round_trips_total 12",
             "typepper_ssh_body_bytes 7",
             "typepper_ssh_games 2",
         ] {

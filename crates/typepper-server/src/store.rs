@@ -389,6 +389,17 @@ pub enum StoreError {
     Db(String),
 }
 
+impl StoreError {
+    /// The same failure again, for each of a group it failed: a database that is away
+    /// stays away; any other is said as it was.
+    pub fn again(&self) -> StoreError {
+        match self {
+            StoreError::Unavailable(m) => StoreError::Unavailable(m.clone()),
+            other => StoreError::Db(other.to_string()),
+        }
+    }
+}
+
 /// What the database knows that a submission's plan depends on, read inside its
 /// transaction with those rows locked.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -576,6 +587,12 @@ pub trait Store: Send + Sync + 'static {
     fn commits(&self) -> Option<(u64, u64)> {
         None
     }
+
+    /// For a store over a network: the statements its writers sent so far, and the round
+    /// trips they took (statements sent together share one).
+    fn round_trips(&self) -> Option<(u64, u64)> {
+        None
+    }
 }
 
 /// What a retention sweep deletes: everything older than these.
@@ -619,7 +636,8 @@ pub struct Options {
     /// Where the embedded SQLite database lives.
     #[arg(long, env = "TYPEPPER_DATA_DIR", default_value = "data", global = true)]
     pub data_dir: std::path::PathBuf,
-    /// Most submissions one SQLite commit carries (group commit); 1 commits each alone.
+    /// Most submissions one commit carries (group commit), on SQLite and PostgreSQL; 1
+    /// commits each alone.
     #[arg(long, env = "TYPEPPER_GROUP_COMMIT", default_value_t = 64)]
     pub group_commit: usize,
     /// Most PostgreSQL connections this server opens.

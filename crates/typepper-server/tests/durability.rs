@@ -421,11 +421,31 @@ fn the_server_binary_serves_from_postgresql_and_exits_cleanly() {
 /// there after a restart, byte for byte.
 #[test]
 fn kill_9_during_group_commits_loses_no_acknowledged_run() {
+    kill_9_during_group_commits(&[]);
+}
+
+/// The same on PostgreSQL: a group the server was killed in the middle of is rolled back
+/// by the database, and every group whose runs were told of was committed.
+#[test]
+fn kill_9_during_postgres_group_commits_loses_no_acknowledged_run() {
+    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set (cargo xtask test sets it)"
+        );
+        return;
+    };
+    let _alone = PG_ALONE.lock().unwrap_or_else(|p| p.into_inner());
+    let db = pg::FreshDb::create(&url);
+    kill_9_during_group_commits(&["--database-url", &db.url]);
+}
+
+fn kill_9_during_group_commits(flags: &[&str]) {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Arc, Mutex};
     let dir = tempfile::tempdir().expect("a temp dir");
     let (data, web) = dirs(dir.path());
-    let server = Running::start(&data, &web);
+    let server = Running::start_with(&data, &web, flags);
     let addr = server.addr;
     let acked = Arc::new(Mutex::new(Vec::<(String, Vec<u8>)>::new()));
     let stop = Arc::new(AtomicBool::new(false));
@@ -467,7 +487,7 @@ fn kill_9_during_group_commits_loses_no_acknowledged_run() {
     }
     let acked = acked.lock().expect("a lock").clone();
     assert!(acked.len() >= 40);
-    let server = Running::start(&data, &web);
+    let server = Running::start_with(&data, &web, flags);
     for (id, bytes) in &acked {
         let run = server.request("GET", &format!("/v1/runs/{id}"), None, b"");
         assert_eq!(run.status, 200, "acknowledged run {id} after kill -9");

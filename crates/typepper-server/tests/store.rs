@@ -48,6 +48,28 @@ async fn sqlite_commits_many_submissions_as_one_group() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("group.sqlite3");
     let store = SqliteStore::open(&path, 64).unwrap();
+    one_group(&store).await;
+}
+
+#[tokio::test]
+async fn postgres_commits_many_submissions_as_one_group() {
+    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set"
+        );
+        return;
+    };
+    let db = store::pg::FreshDb::create(&url);
+    one_group(&*open(&db.url).await).await;
+    drop(db);
+}
+
+/// Submissions that wait while a writer is busy are committed together, as one group
+/// (`--group-commit` 64): those given up on are skipped, those past their deadline
+/// refused, and one that fails its own checks, or whose run can't be stored, fails alone
+/// while the rest of its group is stored.
+async fn one_group(store: &dyn Store) {
     let player = store
         .create_player("ada".into(), [1; 32], 0)
         .await
@@ -74,39 +96,48 @@ async fn sqlite_commits_many_submissions_as_one_group() {
         }
     };
     let later = Instant::now() + Duration::from_secs(60);
-    let commits = store.commits();
+    let commits = store.commits().unwrap().0;
     let first = store.submit(job(0, later, true));
     while !holding.load(Ordering::SeqCst) {
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
-    // While the first holds the writer: sixty more, one whose asker gives up, and one
-    // whose deadline passes before it can start.
-    let waiting: Vec<_> = (1..=60)
+    // While the first holds the writer: fifty-six more; one whose asker gives up; one
+    // whose deadline has passed; one its checks refuse; one whose run id is another's.
+    let waiting: Vec<_> = (1..=56)
         .map(|n| store.submit(job(n, later, false)))
         .collect();
     drop(store.submit(job(61, later, false)));
-    let late = store.submit(job(62, Instant::now() + Duration::from_millis(50), false));
+    let late = store.submit(job(62, Instant::now() - Duration::from_millis(1), false));
+    let refused = store.submit(Job {
+        plan: Box::new(|_| Err("not this one".into())),
+        ..job(63, later, false)
+    });
+    let taken = store.submit(job(1, later, false));
     assert!(first.await.unwrap().is_ok());
     for answer in futures_join(waiting).await {
         assert!(matches!(&answer.unwrap().unwrap()[..], [Done::Stored(..)]));
     }
     assert!(matches!(late.await, Err(StoreError::Late)));
+    assert_eq!(refused.await.unwrap(), Err("not this one".into()));
+    let taken = taken.await;
     assert!(
-        store.commits() <= commits + 2,
-        "sixty-one submissions in {} commits",
-        store.commits() - commits
+        matches!(&taken, Err(StoreError::Db(why)) if why.contains("taken")),
+        "{taken:?}"
     );
-    for n in 0..=60 {
+    let (now, carried) = store.commits().unwrap();
+    assert!(
+        now <= commits + 2,
+        "fifty-seven submissions in {} commits",
+        now - commits
+    );
+    assert!(carried >= 57, "{carried} submissions committed");
+    for n in 0..=56 {
         let id = store::story::run_for(player, n).played.id;
         assert!(store.run(id).await.unwrap().is_some());
     }
-    for gone in [61, 62] {
+    for gone in [61, 62, 63] {
         let id = store::story::run_for(player, gone).played.id;
-        assert_eq!(
-            store.run(id).await.unwrap(),
-            None,
-            "nobody was told of {gone}"
-        );
+        assert_eq!(store.run(id).await.unwrap(), None, "{gone} is not stored");
     }
 }
 

@@ -10,19 +10,27 @@
 //!   answers 503 with `Retry-After`; the pool drops broken connections and opens new ones
 //!   when the database is back, so the server recovers without a restart.
 //!
-//! A submission is one transaction that first locks its player's row and an advisory lock
-//! for each of its rounds' fingerprint keys, taken in order, so that two instances can't
-//! both store one round or both spend one seed.
+//! Submissions are committed in groups, as on SQLite: the ones waiting at the same moment
+//! share one transaction ([`writer`]), which first locks their players' rows and an
+//! advisory lock for each of their rounds' fingerprint keys and seeds, each set taken in
+//! order, so that two instances can't both store one round or both spend one seed, nor
+//! wait on each other. Each submission runs in a savepoint of its own, so one that fails
+//! fails alone, and each is answered only once the transaction has committed. Inside a
+//! submission, the statements that don't wait on each other's answers are pipelined:
+//! sent together, one round trip ([`PgTx`]).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::NoTls;
 
-use super::tx::{self, Arg, Cell, Row, Tx};
+use super::tx::{self, Arg, Cell, Row, Statement, Tx};
 use super::{
-    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, KnownRound, Options, PLAYER_ROWS,
-    Player, PlayerId, RowKey, Run, Store, StoreError,
+    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, Known, KnownRound, Options,
+    PLAYER_ROWS, Player, PlayerId, Record, RowKey, Run, Store, StoreError,
 };
 
 /// Migrations in order; the `schema_migrations` table records which have run.
@@ -39,9 +47,41 @@ const MIGRATIONS: &[&str] = &[
 /// answer, not a connection held for ever.
 pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Writers committing groups of submissions at once: while one waits on its commit's
+/// flush to disk, another works.
+const WRITERS: usize = 2;
+
 /// PostgreSQL behind [`Store`].
 pub struct PgStore {
     pool: Pool,
+    /// Submissions waiting for a writer.
+    waiting: mpsc::UnboundedSender<Waiting>,
+    counts: Arc<Counts>,
+}
+
+/// What the writers have done, for the metrics.
+#[derive(Default)]
+struct Counts {
+    /// Transactions committed, and the submissions they carried.
+    commits: AtomicU64,
+    committed: AtomicU64,
+    /// Statements sent, and the round trips they took: pipelined statements share one.
+    statements: AtomicU64,
+    round_trips: AtomicU64,
+}
+
+impl Counts {
+    fn sent(&self, statements: usize) {
+        self.statements
+            .fetch_add(statements as u64, Ordering::Relaxed);
+        self.round_trips.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// A submission waiting for a writer, and where its answer goes.
+struct Waiting {
+    job: Job,
+    answer: oneshot::Sender<Result<Result<Vec<Done>, String>, StoreError>>,
 }
 
 /// A PostgreSQL error as the store says it: anything but an answer from the database
@@ -121,7 +161,18 @@ impl PgStore {
             tx.commit().await?;
         }
         drop(client);
-        Ok(PgStore { pool })
+        let (waiting, queue) = mpsc::unbounded_channel();
+        let counts = Arc::new(Counts::default());
+        let queue = Arc::new(tokio::sync::Mutex::new(queue));
+        for _ in 0..WRITERS {
+            let (pool, queue, counts) = (pool.clone(), queue.clone(), counts.clone());
+            tokio::spawn(writer(pool, queue, options.group_commit.max(1), counts));
+        }
+        Ok(PgStore {
+            pool,
+            waiting,
+            counts,
+        })
     }
 
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
@@ -348,27 +399,38 @@ impl Store for PgStore {
         })
     }
 
-    fn submit(&self, mut job: Job) -> Fut<'_, Result<Vec<Done>, String>> {
+    fn submit(&self, job: Job) -> Fut<'_, Result<Vec<Done>, String>> {
+        // Queued now, as SQLite's writer queues: what is asked together waits together.
+        let (answer, answered) = oneshot::channel();
+        let sent = self.waiting.send(Waiting { job, answer }).is_ok();
+        let gone = || StoreError::Unavailable("the database's writers have stopped".into());
         Box::pin(async move {
-            let mut c = self.client().await?;
-            if Instant::now() > job.deadline {
-                return Err(StoreError::Late);
+            if !sent {
+                return Err(gone());
             }
-            let tx = c.transaction().await.map_err(db)?;
-            lock(&tx, job.player, &job.keys, &job.seeds).await?;
-            let done = tx::submit(&mut PgTx(&tx), &mut job).await?;
-            // A plan that stores nothing is rolled back as the transaction drops.
-            if done.is_ok() {
-                tx.commit().await.map_err(db)?;
-            }
-            Ok(done)
+            // Dropped unanswered (the request gave up), the writer skips it.
+            answered.await.map_err(|_| gone())?
         })
+    }
+
+    fn commits(&self) -> Option<(u64, u64)> {
+        Some((
+            self.counts.commits.load(Ordering::Relaxed),
+            self.counts.committed.load(Ordering::Relaxed),
+        ))
+    }
+
+    fn round_trips(&self) -> Option<(u64, u64)> {
+        Some((
+            self.counts.statements.load(Ordering::Relaxed),
+            self.counts.round_trips.load(Ordering::Relaxed),
+        ))
     }
 
     fn run(&self, id: String) -> Fut<'_, Option<Run>> {
         Box::pin(async move {
             let c = self.client().await?;
-            tx::run(&mut PgTx(&c), &id).await
+            tx::run(&mut PgTx::new(&c), &id).await
         })
     }
 
@@ -587,37 +649,153 @@ fn expired_when(kind: Expiring) -> &'static str {
     }
 }
 
-/// Locks `player`'s row and an advisory lock for each key (on its first eight bytes) and
-/// each seed, in order, so that two submissions sharing keys can't each wait on the
-/// other, and two rounds on one seed (a copy and its original) are judged one after the
-/// other.
-async fn lock(
-    tx: &impl GenericClient,
-    player: super::PlayerId,
-    keys: &[[u8; 32]],
-    seeds: &[u64],
-) -> Result<(), StoreError> {
-    let s = tx
-        .prepare_cached("SELECT 1 FROM players WHERE id = $1 FOR UPDATE")
-        .await
-        .map_err(db)?;
-    tx.execute(&s, &[&player]).await.map_err(db)?;
-    let mut locks: Vec<i64> = keys
+/// A writer: takes the submissions waiting (up to `group`), does them in one transaction
+/// on a connection of `pool`'s, each in a savepoint of its own, commits once, and answers
+/// each. Submissions given up on are skipped, and those past their deadline refused.
+async fn writer(
+    pool: Pool,
+    queue: Arc<tokio::sync::Mutex<mpsc::UnboundedReceiver<Waiting>>>,
+    group: usize,
+    counts: Arc<Counts>,
+) {
+    loop {
+        let mut batch = vec![];
+        {
+            let mut queue = queue.lock().await;
+            let Some(first) = queue.recv().await else {
+                return;
+            };
+            batch.push(first);
+            while batch.len() < group {
+                match queue.try_recv() {
+                    Ok(w) => batch.push(w),
+                    Err(_) => break,
+                }
+            }
+        }
+        let now = Instant::now();
+        let mut todo = Vec::with_capacity(batch.len());
+        for w in batch {
+            if w.answer.is_closed() {
+                continue;
+            }
+            if now > w.job.deadline {
+                let _ = w.answer.send(Err(StoreError::Late));
+                continue;
+            }
+            todo.push(w);
+        }
+        if todo.is_empty() {
+            continue;
+        }
+        let mut jobs: Vec<&mut Job> = todo.iter_mut().map(|w| &mut w.job).collect();
+        match commit_group(&pool, &mut jobs, &counts).await {
+            Ok(done) => {
+                counts.commits.fetch_add(1, Ordering::Relaxed);
+                counts
+                    .committed
+                    .fetch_add(todo.len() as u64, Ordering::Relaxed);
+                for (w, done) in todo.into_iter().zip(done) {
+                    let _ = w.answer.send(done);
+                }
+            }
+            Err(e) => {
+                for w in todo {
+                    let _ = w.answer.send(Err(e.again()));
+                }
+            }
+        }
+    }
+}
+
+/// What became of one submission of a group.
+type Outcome = Result<Result<Vec<Done>, String>, StoreError>;
+
+/// Does `jobs` in one transaction, each in a savepoint of its own: what became of each,
+/// once committed; or why none was.
+async fn commit_group(
+    pool: &Pool,
+    jobs: &mut [&mut Job],
+    counts: &Counts,
+) -> Result<Vec<Outcome>, StoreError> {
+    let (players, locks) = locks_of(jobs);
+    let mut c = pool.get().await.map_err(pool_error)?;
+    let tx = c.transaction().await.map_err(db)?;
+    counts.sent(1);
+    lock(&tx, &players, &locks, counts).await?;
+    let mut out = Vec::with_capacity(jobs.len());
+    for job in jobs.iter_mut() {
+        run_sql(&tx, "SAVEPOINT work", counts).await?;
+        let done = tx::submit(&mut PgTx::counted(&tx, counts), job).await;
+        // A failed job's writes go, and the group goes on; a plan that stores nothing
+        // wrote nothing.
+        if done.is_err() {
+            run_sql(&tx, "ROLLBACK TO SAVEPOINT work", counts).await?;
+        }
+        run_sql(&tx, "RELEASE SAVEPOINT work", counts).await?;
+        out.push(done);
+    }
+    tx.commit().await.map_err(db)?;
+    counts.sent(1);
+    Ok(out)
+}
+
+/// Runs one statement with no parameters, counted.
+async fn run_sql(tx: &impl GenericClient, sql: &str, counts: &Counts) -> Result<(), StoreError> {
+    tx.batch_execute(sql).await.map_err(db)?;
+    counts.sent(1);
+    Ok(())
+}
+
+/// What a group of `jobs` locks: its players, and a lock id for each of their keys (its
+/// first eight bytes) and seeds; each sorted, once.
+fn locks_of(jobs: &[&mut Job]) -> (Vec<PlayerId>, Vec<i64>) {
+    let mut players: Vec<PlayerId> = jobs.iter().map(|j| j.player).collect();
+    players.sort_unstable();
+    players.dedup();
+    let mut locks: Vec<i64> = jobs
         .iter()
-        .map(|k| i64::from_le_bytes([k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7]]))
-        .chain(seeds.iter().map(|&s| s as i64))
+        .flat_map(|j| {
+            j.keys
+                .iter()
+                .map(|k| i64::from_le_bytes([k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7]]))
+                .chain(j.seeds.iter().map(|&s| s as i64))
+        })
         .collect();
     locks.sort_unstable();
     locks.dedup();
-    if !locks.is_empty() {
+    (players, locks)
+}
+
+/// Locks the rows of `players`, then the advisory `locks`, each in order, in one round
+/// trip: two groups sharing a player or a key can't each wait on the other, and two
+/// rounds on one seed (a copy and its original) are judged one after the other.
+async fn lock(
+    tx: &impl GenericClient,
+    players: &[PlayerId],
+    locks: &[i64],
+    counts: &Counts,
+) -> Result<(), StoreError> {
+    let rows = async {
+        let s = tx
+            .prepare_cached("SELECT 1 FROM players WHERE id = ANY($1) ORDER BY id FOR UPDATE")
+            .await?;
+        tx.execute(&s, &[&players]).await
+    };
+    let advisory = async {
+        if locks.is_empty() {
+            return Ok(0);
+        }
         let s = tx
             .prepare_cached(
                 "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k",
             )
-            .await
-            .map_err(db)?;
-        tx.execute(&s, &[&locks]).await.map_err(db)?;
-    }
+            .await?;
+        tx.execute(&s, &[&locks]).await
+    };
+    // Sent in this order, and run in it: the rows, then the advisory locks.
+    tokio::try_join!(rows, advisory).map_err(db)?;
+    counts.sent(2);
     Ok(())
 }
 
@@ -696,8 +874,32 @@ async fn seeds(tx: &impl GenericClient, wanted: &[u64]) -> Result<Vec<IssuedSeed
         .collect())
 }
 
-/// A connection of the pool's, or a transaction on one, as a [`Tx`].
-struct PgTx<'a, C>(&'a C);
+/// A connection of the pool's, or a transaction on one, as a [`Tx`]; counting its
+/// statements and round trips if it is a writer's.
+struct PgTx<'a, C> {
+    c: &'a C,
+    counts: Option<&'a Counts>,
+}
+
+impl<'a, C> PgTx<'a, C> {
+    fn new(c: &'a C) -> PgTx<'a, C> {
+        PgTx { c, counts: None }
+    }
+
+    fn counted(c: &'a C, counts: &'a Counts) -> PgTx<'a, C> {
+        PgTx {
+            c,
+            counts: Some(counts),
+        }
+    }
+
+    /// `statements` sent together, one round trip.
+    fn sent(&self, statements: usize) {
+        if let Some(counts) = self.counts {
+            counts.sent(statements);
+        }
+    }
+}
 
 impl tokio_postgres::types::ToSql for Arg<'_> {
     fn to_sql(
@@ -731,13 +933,14 @@ fn params<'a>(args: &'a [Arg<'_>]) -> Vec<&'a (dyn tokio_postgres::types::ToSql 
 
 impl<C: GenericClient> Tx for PgTx<'_, C> {
     async fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64, StoreError> {
-        let s = self.0.prepare_cached(sql).await.map_err(db)?;
-        self.0.execute(&s, &params(args)).await.map_err(db)
+        self.sent(1);
+        execute(self.c, sql, args).await
     }
 
     async fn insert(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<bool, StoreError> {
-        let s = self.0.prepare_cached(sql).await.map_err(db)?;
-        match self.0.execute(&s, &params(args)).await {
+        self.sent(1);
+        let s = self.c.prepare_cached(sql).await.map_err(db)?;
+        match self.c.execute(&s, &params(args)).await {
             Ok(_) => Ok(true),
             Err(e) => {
                 let taken = e.as_db_error().is_some_and(|d| {
@@ -750,8 +953,9 @@ impl<C: GenericClient> Tx for PgTx<'_, C> {
     }
 
     async fn query(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<Row>, StoreError> {
-        let s = self.0.prepare_cached(sql).await.map_err(db)?;
-        let rows = self.0.query(&s, &params(args)).await.map_err(db)?;
+        self.sent(1);
+        let s = self.c.prepare_cached(sql).await.map_err(db)?;
+        let rows = self.c.query(&s, &params(args)).await.map_err(db)?;
         rows.iter().map(row).collect()
     }
 
@@ -760,12 +964,56 @@ impl<C: GenericClient> Tx for PgTx<'_, C> {
         keys: &[[u8; 32]],
         seeds: &[u64],
     ) -> Result<Vec<KnownRound>, StoreError> {
-        rounds(self.0, keys, seeds).await
+        self.sent(1);
+        rounds(self.c, keys, seeds).await
     }
 
     async fn seeds(&mut self, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
-        seeds(self.0, wanted).await
+        self.sent(1);
+        seeds(self.c, wanted).await
     }
+
+    async fn execute_all(&mut self, statements: &[Statement<'_>]) -> Result<Vec<u64>, StoreError> {
+        // Polled together, tokio-postgres sends them all before reading an answer, and
+        // PostgreSQL runs them in the order sent.
+        let each = statements
+            .iter()
+            .map(|(sql, args)| execute(self.c, sql, args));
+        let changed = futures_util::future::try_join_all(each).await?;
+        self.sent(statements.len());
+        Ok(changed)
+    }
+
+    async fn known(
+        &mut self,
+        player: PlayerId,
+        day: &str,
+        keys: &[[u8; 32]],
+        on: &[u64],
+    ) -> Result<Known, StoreError> {
+        let c = self.c;
+        let (mut a, mut b, mut d) = (PgTx::new(c), PgTx::new(c), PgTx::new(c));
+        let (rounds, seeds, usage, record, pending) = tokio::try_join!(
+            rounds(c, keys, on),
+            seeds(c, on),
+            tx::usage(&mut a, player, day),
+            tx::record(&mut b, player, day),
+            tx::pending(&mut d, player),
+        )?;
+        self.sent(5);
+        Ok(Known {
+            rounds,
+            seeds,
+            usage,
+            record: Record { pending, ..record },
+        })
+    }
+}
+
+/// Runs `sql`, prepared once per connection; how many rows it changed.
+async fn execute<C: GenericClient>(c: &C, sql: &str, args: &[Arg<'_>]) -> Result<u64, StoreError> {
+    let s = c.prepare_cached(sql).await.map_err(db)?;
+    c.execute(&s, &params(args)).await.map_err(db)
 }
 
 /// A PostgreSQL row as [`Cell`]s, by each column's type.

@@ -325,7 +325,7 @@ fn write_loop(
             Err(e) => {
                 let e = db(e);
                 for w in todo {
-                    w.failed(clone_error(&e));
+                    w.failed(e.again());
                 }
                 continue;
             }
@@ -342,17 +342,10 @@ fn write_loop(
             Err(e) => {
                 let e = db(e);
                 for w in todo {
-                    w.failed(clone_error(&e));
+                    w.failed(e.again());
                 }
             }
         }
-    }
-}
-
-fn clone_error(e: &StoreError) -> StoreError {
-    match e {
-        StoreError::Unavailable(m) => StoreError::Unavailable(m.clone()),
-        other => StoreError::Db(other.to_string()),
     }
 }
 

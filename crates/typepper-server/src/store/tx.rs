@@ -100,7 +100,7 @@ pub fn int(v: u32) -> i32 {
 /// SQLite's hold its connection and are ready at once; PostgreSQL's are, and whoever holds
 /// one knows which it has.
 #[allow(async_fn_in_trait)]
-pub trait Tx {
+pub trait Tx: Sized {
     /// Runs `sql`; how many rows it changed.
     async fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64, StoreError>;
 
@@ -121,7 +121,42 @@ pub trait Tx {
 
     /// The issued seeds among `wanted`.
     async fn seeds(&mut self, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError>;
+
+    /// Runs `statements` in order; how many rows each changed. A backend that can send
+    /// them all before reading the first answer (PostgreSQL pipelines them) does, so
+    /// they cost one round trip; should one fail, the ones after it are not kept.
+    async fn execute_all(&mut self, statements: &[Statement<'_>]) -> Result<Vec<u64>, StoreError> {
+        let mut changed = Vec::with_capacity(statements.len());
+        for (sql, args) in statements {
+            changed.push(self.execute(sql, args).await?);
+        }
+        Ok(changed)
+    }
+
+    /// What the plan of a job of `player`'s on `day`, with rounds of `keys` on `seeds`,
+    /// needs to know; as [`execute_all`](Tx::execute_all), a backend that can asks for it
+    /// all at once.
+    async fn known(
+        &mut self,
+        player: PlayerId,
+        day: &str,
+        keys: &[[u8; 32]],
+        seeds: &[u64],
+    ) -> Result<Known, StoreError> {
+        Ok(Known {
+            rounds: self.rounds(keys, seeds).await?,
+            seeds: self.seeds(seeds).await?,
+            usage: usage(self, player, day).await?,
+            record: Record {
+                pending: pending(self, player).await?,
+                ..record(self, player, day).await?
+            },
+        })
+    }
 }
+
+/// A statement and its parameters.
+pub type Statement<'a> = (&'static str, Vec<Arg<'a>>);
 
 /// Runs a future that never waits (SQLite's: each statement is done when it is called),
 /// on the thread that asks, with no runtime.
@@ -142,12 +177,9 @@ pub async fn submit(
     tx: &mut impl Tx,
     job: &mut Job,
 ) -> Result<Result<Vec<Done>, String>, StoreError> {
-    let known = Known {
-        rounds: tx.rounds(&job.keys, &job.seeds).await?,
-        seeds: tx.seeds(&job.seeds).await?,
-        usage: usage(tx, job.player, &job.day).await?,
-        record: record(tx, job.player, &job.day).await?,
-    };
+    let known = tx
+        .known(job.player, &job.day, &job.keys, &job.seeds)
+        .await?;
     for _ in 0..ID_TRIES {
         let steps = match (job.plan)(&known) {
             Ok(steps) => steps,
@@ -200,7 +232,7 @@ pub async fn run(tx: &mut impl Tx, id: &str) -> Result<Option<Run>, StoreError> 
 }
 
 /// A player's runs and bytes on `day`.
-async fn usage(tx: &mut impl Tx, player: PlayerId, day: &str) -> Result<Usage, StoreError> {
+pub async fn usage(tx: &mut impl Tx, player: PlayerId, day: &str) -> Result<Usage, StoreError> {
     let rows = tx
         .query(
             "SELECT runs, bytes FROM usage WHERE player_id = $1 AND day = $2",
@@ -213,8 +245,9 @@ async fn usage(tx: &mut impl Tx, player: PlayerId, day: &str) -> Result<Usage, S
     }))
 }
 
-/// What `player`'s own runs say of them, their record as it was when `day` began.
-async fn record(tx: &mut impl Tx, player: PlayerId, day: &str) -> Result<Record, StoreError> {
+/// What `player`'s own runs say of them, their record as it was when `day` began: all
+/// but their runs waiting to be confirmed ([`pending`]).
+pub async fn record(tx: &mut impl Tx, player: PlayerId, day: &str) -> Result<Record, StoreError> {
     let found = tx
         .query(
             "SELECT banned, CASE WHEN best_day IS NULL OR best_day < $2 THEN best_x100
@@ -227,7 +260,16 @@ async fn record(tx: &mut impl Tx, player: PlayerId, day: &str) -> Result<Record,
         let best = r.int(1).map(|b| u32::try_from(b).unwrap_or(0));
         (r.int(0).unwrap_or(0) != 0, best)
     });
-    let pending = tx
+    Ok(Record {
+        banned,
+        best_wpm_x100: best,
+        pending: vec![],
+    })
+}
+
+/// `player`'s ranked runs waiting off the boards for them to confirm.
+pub async fn pending(tx: &mut impl Tx, player: PlayerId) -> Result<Vec<PendingRun>, StoreError> {
+    Ok(tx
         .query(
             "SELECT id, wpm_x100 FROM runs
              WHERE player_id = $1 AND pending IS NOT NULL AND NOT hidden",
@@ -239,12 +281,7 @@ async fn record(tx: &mut impl Tx, player: PlayerId, day: &str) -> Result<Record,
             id: r.text(0),
             wpm_x100: r.uint(1),
         })
-        .collect();
-    Ok(Record {
-        banned,
-        best_wpm_x100: best,
-        pending,
-    })
+        .collect())
 }
 
 /// Does a plan's steps: stores each run, answers the rest.
@@ -289,50 +326,49 @@ async fn insert(tx: &mut impl Tx, run: &NewRun) -> Result<Stored, StoreError> {
     if !inserted {
         return Err(StoreError::IdTaken(run.played.id.clone()));
     }
-    tx.execute(
-        "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms, mode, seed, prefix)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        &[
-            Arg::Bytes(&run.round.key),
-            Arg::Text(&run.played.id),
-            Arg::I64(run.player),
-            Arg::Bytes(&run.round.blocks),
-            Arg::I64(run.played.created_ms),
-            Arg::Text(&run.played.mode),
-            Arg::I64(run.round.seed as i64),
-            Arg::Bytes(&run.round.prefix),
-        ],
-    )
-    .await?;
-    tx.execute(
-        "INSERT INTO usage (player_id, day, runs, bytes) VALUES ($1, $2, 1, $3)
-         ON CONFLICT (player_id, day) DO UPDATE SET
-             runs = usage.runs + 1, bytes = usage.bytes + excluded.bytes",
-        &[
-            Arg::I64(run.player),
-            Arg::Text(&run.day),
-            Arg::I64(run.played.replay.len() as i64),
-        ],
-    )
-    .await?;
-    // Writes only a player's first run: after it, no row matches. A guest is never used:
-    // the sweep releases its row with its runs (docs/spec/rooms.md, "Guests").
-    tx.execute(
-        "UPDATE players SET used = true WHERE id = $1 AND NOT used AND NOT guest",
-        &[Arg::I64(run.player)],
-    )
-    .await?;
+    let mut writes: Vec<Statement> = vec![
+        (
+            "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms, mode, seed,
+                                 prefix)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            vec![
+                Arg::Bytes(&run.round.key),
+                Arg::Text(&run.played.id),
+                Arg::I64(run.player),
+                Arg::Bytes(&run.round.blocks),
+                Arg::I64(run.played.created_ms),
+                Arg::Text(&run.played.mode),
+                Arg::I64(run.round.seed as i64),
+                Arg::Bytes(&run.round.prefix),
+            ],
+        ),
+        (
+            "INSERT INTO usage (player_id, day, runs, bytes) VALUES ($1, $2, 1, $3)
+             ON CONFLICT (player_id, day) DO UPDATE SET
+                 runs = usage.runs + 1, bytes = usage.bytes + excluded.bytes",
+            vec![
+                Arg::I64(run.player),
+                Arg::Text(&run.day),
+                Arg::I64(run.played.replay.len() as i64),
+            ],
+        ),
+        // Writes only a player's first run: after it, no row matches. A guest is never
+        // used: the sweep releases its row with its runs (docs/spec/rooms.md, "Guests").
+        (
+            "UPDATE players SET used = true WHERE id = $1 AND NOT used AND NOT guest",
+            vec![Arg::I64(run.player)],
+        ),
+    ];
     // A room's seed has no row: the room played it once per racer, and holds no more.
     if let Some(seed) = run.uses_seed {
-        tx.execute(
+        writes.push((
             "UPDATE seeds SET run_id = $1 WHERE seed = $2",
-            &[Arg::Text(&run.played.id), Arg::I64(seed as i64)],
-        )
-        .await?;
+            vec![Arg::Text(&run.played.id), Arg::I64(seed as i64)],
+        ));
     }
-    let pb = if run.played.unranked.is_none() && run.played.pending.is_none() {
-        best(
-            tx,
+    let ranked = run.played.unranked.is_none() && run.played.pending.is_none();
+    if ranked {
+        writes.extend(best(
             (run.player, &run.day),
             (&run.played.mode, &run.month),
             (
@@ -341,11 +377,11 @@ async fn insert(tx: &mut impl Tx, run: &NewRun) -> Result<Stored, StoreError> {
                 run.played.wpm_x100,
                 run.played.created_ms,
             ),
-        )
-        .await?
-    } else {
-        false
-    };
+        ));
+    }
+    let changed = tx.execute_all(&writes).await?;
+    // The last write of `best` is the personal best's: a row changed is a new one.
+    let pb = ranked && changed.last().is_some_and(|&n| n > 0);
     for id in &run.confirms {
         let confirmed = tx
             .query(
@@ -358,63 +394,61 @@ async fn insert(tx: &mut impl Tx, run: &NewRun) -> Result<Stored, StoreError> {
         if let Some(r) = confirmed.first() {
             let (mode, month) = (r.text(0), r.text(1));
             let at = (id.as_str(), r.uint(2), r.uint(3), r.int(4).unwrap_or(0));
-            best(tx, (run.player, &run.day), (&mode, &month), at).await?;
+            tx.execute_all(&best((run.player, &run.day), (&mode, &month), at))
+                .await?;
         }
     }
     Ok(Stored { pb })
 }
 
-/// Puts a run on the boards: the player's monthly best in its mode if it beats it, and
-/// their personal best likewise; whether it is a new personal best.
-async fn best(
-    tx: &mut impl Tx,
-    (player, day): (PlayerId, &str),
-    (mode, month): (&str, &str),
-    (id, score, wpm_x100, created_ms): (&str, u32, u32, i64),
-) -> Result<bool, StoreError> {
-    // The player's record rises; what it was before the day began is kept for the day.
-    tx.execute(
-        "UPDATE players SET
-             record_x100 = CASE WHEN best_day IS NULL OR best_day < $2 THEN best_x100
-                                ELSE record_x100 END,
-             best_day = $2, best_x100 = $3
-         WHERE id = $1 AND (best_x100 IS NULL OR best_x100 < $3)",
-        &[Arg::I64(player), Arg::Text(day), Arg::I32(int(wpm_x100))],
-    )
-    .await?;
-    tx.execute(
-        "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (player_id, mode, month) DO UPDATE SET
-             run_id = excluded.run_id, score = excluded.score,
-             wpm_x100 = excluded.wpm_x100, created_ms = excluded.created_ms
-         WHERE excluded.score > bests.score
-            OR (excluded.score = bests.score AND excluded.wpm_x100 > bests.wpm_x100)",
-        &[
-            Arg::I64(player),
-            Arg::Text(mode),
-            Arg::Text(month),
-            Arg::Text(id),
-            Arg::I32(int(score)),
-            Arg::I32(int(wpm_x100)),
-            Arg::I64(created_ms),
-        ],
-    )
-    .await?;
-    let pb = tx
-        .execute(
+/// What puts a run on the boards: the player's monthly best in its mode if it beats it,
+/// and their personal best likewise (the last statement: a row it changes is a new
+/// personal best).
+fn best<'a>(
+    (player, day): (PlayerId, &'a str),
+    (mode, month): (&'a str, &'a str),
+    (id, score, wpm_x100, created_ms): (&'a str, u32, u32, i64),
+) -> [Statement<'a>; 3] {
+    [
+        // The player's record rises; what it was before the day began is kept for the day.
+        (
+            "UPDATE players SET
+                 record_x100 = CASE WHEN best_day IS NULL OR best_day < $2 THEN best_x100
+                                    ELSE record_x100 END,
+                 best_day = $2, best_x100 = $3
+             WHERE id = $1 AND (best_x100 IS NULL OR best_x100 < $3)",
+            vec![Arg::I64(player), Arg::Text(day), Arg::I32(int(wpm_x100))],
+        ),
+        (
+            "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (player_id, mode, month) DO UPDATE SET
+                 run_id = excluded.run_id, score = excluded.score,
+                 wpm_x100 = excluded.wpm_x100, created_ms = excluded.created_ms
+             WHERE excluded.score > bests.score
+                OR (excluded.score = bests.score AND excluded.wpm_x100 > bests.wpm_x100)",
+            vec![
+                Arg::I64(player),
+                Arg::Text(mode),
+                Arg::Text(month),
+                Arg::Text(id),
+                Arg::I32(int(score)),
+                Arg::I32(int(wpm_x100)),
+                Arg::I64(created_ms),
+            ],
+        ),
+        (
             "INSERT INTO pbs (player_id, mode, score, wpm_x100) VALUES ($1, $2, $3, $4)
              ON CONFLICT (player_id, mode) DO UPDATE SET
                  score = excluded.score, wpm_x100 = excluded.wpm_x100
              WHERE excluded.score > pbs.score
                 OR (excluded.score = pbs.score AND excluded.wpm_x100 > pbs.wpm_x100)",
-            &[
+            vec![
                 Arg::I64(player),
                 Arg::Text(mode),
                 Arg::I32(int(score)),
                 Arg::I32(int(wpm_x100)),
             ],
-        )
-        .await?;
-    Ok(pb > 0)
+        ),
+    ]
 }

@@ -559,6 +559,40 @@ async fn the_same_round_sent_by_two_players_at_once_is_stored_once() {
     }
 }
 
+/// The same round sent at once by two players, each to a server of their own over one
+/// PostgreSQL: each server commits its submissions in groups, and the advisory locks
+/// still let one of them store it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_round_sent_to_two_servers_at_once_is_stored_once() {
+    for srv in Server::each(|_| {}).await {
+        let Some(other) = srv.twin().await else {
+            continue;
+        };
+        let (ada, grace) = players(&srv).await;
+        for n in 0..4 {
+            let rounds: Vec<Replay> = (1..=8).map(|i| blitz(n * 100 + i)).collect();
+            let body = entries(&rounds);
+            let (a, g) = tokio::join!(
+                srv.submit(&ada, body.clone()),
+                other.submit(&grace, body.clone())
+            );
+            let oks: usize = [&a, &g]
+                .iter()
+                .map(|reply| {
+                    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
+                    reply
+                        .lines()
+                        .iter()
+                        .filter(|l| matches!(l, Line::Ok { .. }))
+                        .count()
+                })
+                .sum();
+            assert_eq!(oks, 8, "each round stored by one of them");
+        }
+        assert_eq!(srv.stored_runs(), 32);
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_players_round_sent_twice_at_once_is_one_run_answered_twice() {
     for srv in Server::each(|_| {}).await {

@@ -82,15 +82,32 @@ impl Server {
         out
     }
 
+    /// Another server instance on this one's PostgreSQL database, with a store of its
+    /// own (its own connections and writers, as a second process has); `None` on SQLite.
+    pub async fn twin(&self) -> Option<Server> {
+        let url = self.pg.as_ref()?.url.clone();
+        Some(Server::open(Some(url), None, |_| {}).await)
+    }
+
     /// A server on PostgreSQL's `pg`, or SQLite in the temp dir.
     async fn on(pg: Option<FreshDb>, tweak: impl FnOnce(&mut Config)) -> Server {
+        let url = pg.as_ref().map(|db| db.url.clone());
+        Server::open(url, pg, tweak).await
+    }
+
+    /// A server on the PostgreSQL database at `url` (dropped with it if `pg`), or SQLite
+    /// in the temp dir.
+    async fn open(
+        url: Option<String>,
+        pg: Option<FreshDb>,
+        tweak: impl FnOnce(&mut Config),
+    ) -> Server {
         let dir = tempfile::tempdir().expect("a temp dir");
         let static_dir = dir.path().join("static");
         std::fs::create_dir_all(static_dir.join("web/pkg")).expect("web/pkg");
         std::fs::write(static_dir.join("index.html"), INDEX).expect("index.html");
         std::fs::write(static_dir.join("web/pkg/typepper_web_bg.wasm"), WASM).expect("wasm");
         std::fs::write(static_dir.join("web/og.png"), b"\x89PNG\r\n\x1a\n").expect("og.png");
-        let url = pg.as_ref().map(|db| db.url.clone());
         let options =
             typepper_server::store::Options::new(url.as_deref(), &dir.path().join("data"));
         let store = typepper_server::store::open(&options).await.expect("store");
