@@ -643,6 +643,10 @@ pub struct Options {
     /// Most PostgreSQL connections this server opens.
     #[arg(long, env = "TYPEPPER_PG_CONNECTIONS", default_value_t = 16)]
     pub pg_connections: usize,
+    /// PostgreSQL writers: each commits a group of submissions at a time, on a connection
+    /// of its own, while the others work.
+    #[arg(long, env = "TYPEPPER_PG_WRITERS", default_value_t = 4)]
+    pub pg_writers: usize,
     /// Seconds a PostgreSQL connection, or the wait for a free one, may take.
     #[arg(long, env = "TYPEPPER_PG_TIMEOUT", default_value = "5", value_parser = seconds)]
     pub pg_timeout: std::time::Duration,

@@ -368,8 +368,15 @@ fn prepare(name: &str, server: &Server, plan: &Plan, bodies: &Path) -> Result<Re
         "{name}: linking {players} players and issuing each {SEEDS_EACH} seeds for {MODE}"
     ));
     let started = Instant::now();
-    let seeds = issue_seeds(&addr, &tag, players, ISSUERS)?;
+    let mut seeds = issue_seeds(&addr, &tag, players, ISSUERS)?;
     let issued = Instant::now();
+    // A player plays one round at a time: the rounds in flight together are different
+    // players', each player's first round, then each one's second, and so on.
+    let each = SEEDS_EACH as usize;
+    let mut order: Vec<usize> = (0..seeds.len()).collect();
+    order.sort_by_key(|i| (i % each, i / each));
+    let mut by_player: Vec<Option<IssuedTo>> = seeds.drain(..).map(Some).collect();
+    let seeds: Vec<IssuedTo> = order.iter().filter_map(|&i| by_player[i].take()).collect();
     println!(
         "    {} seeds in {:.1} s",
         seeds.len(),
@@ -508,12 +515,10 @@ fn measure_together(setups: &[Setup], plan: &Plan, results: &mut Results) -> Res
             plan.secs
         ));
         let ids = plan.script.with_file_name(format!("ids-{}", slug(name)));
-        let before = commits(server);
+        let before = writers(server);
         let mut report = submit_run(&server.url, plan, bodies, &ids)?;
-        if let (Some((c0, w0)), Some((c1, w1))) = (before, commits(server))
-            && c1 > c0
-        {
-            report.group = Some((w1 - w0) as f64 / (c1 - c0) as f64);
+        if let (Some(a), Some(b)) = (before, writers(server)) {
+            report.grouped(&a, &b);
         }
         results.rows.push(Row {
             backend: name,
@@ -619,9 +624,18 @@ fn flood(name: &str, addr: &str) -> Result<Vec<String>> {
     Ok(ids)
 }
 
-/// The server's commits so far and the work they carried (SQLite's group commit), from
-/// its metrics.
-fn commits(server: &Server) -> Option<(u64, u64)> {
+/// What a server's database writers have done so far, from its metrics.
+#[derive(Clone, Copy, Debug, Default)]
+struct Writers {
+    commits: u64,
+    committed: u64,
+    /// Statements and round trips, where the store counts them (PostgreSQL).
+    statements: Option<u64>,
+    round_trips: Option<u64>,
+}
+
+/// The server's [`Writers`] figures now.
+fn writers(server: &Server) -> Option<Writers> {
     let url = server.metrics.as_deref()?.strip_prefix("http://")?;
     let (addr, path) = url.split_once('/')?;
     let (_, body) = http(addr, "GET", &format!("/{path}"), &[], b"").ok()?;
@@ -630,10 +644,30 @@ fn commits(server: &Server) -> Option<(u64, u64)> {
         text.lines()
             .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse::<u64>().ok())
     };
-    Some((
-        value("typepper_db_commits_total")?,
-        value("typepper_db_committed_work_total")?,
-    ))
+    Some(Writers {
+        commits: value("typepper_db_commits_total")?,
+        committed: value("typepper_db_committed_work_total")?,
+        statements: value("typepper_db_statements_total"),
+        round_trips: value("typepper_db_round_trips_total"),
+    })
+}
+
+impl Report {
+    /// Submissions a commit, and statements and round trips a submission, between the
+    /// writers' figures `a` and `b`.
+    fn grouped(&mut self, a: &Writers, b: &Writers) {
+        let committed = b.committed.saturating_sub(a.committed);
+        if b.commits > a.commits {
+            self.group = Some(committed as f64 / (b.commits - a.commits) as f64);
+        }
+        if let (Some(s0), Some(s1), Some(t0), Some(t1)) =
+            (a.statements, b.statements, a.round_trips, b.round_trips)
+            && committed > 0
+        {
+            let each = |n: u64| n as f64 / committed as f64;
+            self.trips = Some((each(s1 - s0), each(t1 - t0)));
+        }
+    }
 }
 
 /// Two servers on one PostgreSQL, loaded at once: the scale-out the design promises.
@@ -653,7 +687,8 @@ fn two_servers(url: &str, plan: &Plan, results: &mut Results) -> Result<()> {
         .iter()
         .map(|s| plan.script.with_file_name(format!("ids-two-{s}")))
         .collect();
-    let reports = std::thread::scope(|s| {
+    let before = [writers(&a), writers(&b)];
+    let mut reports = std::thread::scope(|s| {
         let runs: Vec<_> = [&a, &b]
             .iter()
             .zip(&halves)
@@ -667,6 +702,11 @@ fn two_servers(url: &str, plan: &Plan, results: &mut Results) -> Result<()> {
             .map(|r| r.join().unwrap_or_else(|_| bail!("a wrk thread panicked")))
             .collect::<Result<Vec<_>>>()
     })?;
+    for ((report, server), before) in reports.iter_mut().zip([&a, &b]).zip(before) {
+        if let (Some(before), Some(after)) = (before, writers(server)) {
+            report.grouped(&before, &after);
+        }
+    }
     for (route, report) in ["POST /v1/submit, server A", "POST /v1/submit, server B"]
         .into_iter()
         .zip(reports)
@@ -797,8 +837,10 @@ struct Report {
     /// Non-2xx or 3xx answers plus socket errors.
     errors: u64,
     submit: Option<SubmitCounts>,
-    /// Submissions a commit, on average (SQLite's group commit).
+    /// Submissions a commit, on average (group commit).
     group: Option<f64>,
+    /// Statements and round trips a submission, on average (PostgreSQL's writers).
+    trips: Option<(f64, f64)>,
     /// A cold run that read nearly every stored run within its second: its rate is a
     /// floor set by how many runs there were, not a measure of the server.
     exhausted: bool,
@@ -1230,6 +1272,11 @@ fn table(rows: &[Row]) -> String {
             }
             if let Some(group) = r.group {
                 notes.push(format!("{group:.1} submissions a commit"));
+            }
+            if let Some((statements, trips)) = r.trips {
+                notes.push(format!(
+                    "{statements:.1} statements and {trips:.1} round trips a submission"
+                ));
             }
         }
         if r.errors > 0 {

@@ -10,14 +10,17 @@
 //!   answers 503 with `Retry-After`; the pool drops broken connections and opens new ones
 //!   when the database is back, so the server recovers without a restart.
 //!
-//! Submissions are committed in groups, as on SQLite: the ones waiting at the same moment
-//! share one transaction ([`writer`]), which first locks their players' rows and an
-//! advisory lock for each of their rounds' fingerprint keys and seeds, each set taken in
-//! order, so that two instances can't both store one round or both spend one seed, nor
-//! wait on each other. Each submission runs in a savepoint of its own, so one that fails
-//! fails alone, and each is answered only once the transaction has committed. Inside a
-//! submission, the statements that don't wait on each other's answers are pipelined:
-//! sent together, one round trip ([`PgTx`]).
+//! Submissions are committed in groups, as on SQLite. A server has a few writers
+//! (`--pg-writers`), and a player's submissions always go to the same one; the ones
+//! waiting for a writer at the same moment share one transaction ([`writer`]), which
+//! first locks their players' rows and an advisory lock for each of their rounds'
+//! fingerprint keys and seeds, each set taken in order, so that two writers or two
+//! instances can't both store one round or both spend one seed, nor wait on each other
+//! in a circle. Each submission runs in a savepoint of its own, so one that fails fails
+//! alone, and each is answered only once the transaction has committed. The statements
+//! that don't wait on each other's answers are pipelined, sent together in one round
+//! trip ([`PgTx`]): a submission takes three (its savepoint and reads; its run; its other
+//! writes), and a group three more (begin; its locks; commit).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -47,15 +50,12 @@ const MIGRATIONS: &[&str] = &[
 /// answer, not a connection held for ever.
 pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Writers committing groups of submissions at once: while one waits on its commit's
-/// flush to disk, another works.
-const WRITERS: usize = 2;
-
 /// PostgreSQL behind [`Store`].
 pub struct PgStore {
     pool: Pool,
-    /// Submissions waiting for a writer.
-    waiting: mpsc::UnboundedSender<Waiting>,
+    /// Submissions waiting for each writer: a player's always go to the same one, so
+    /// that two writers never wait on each other for a player's row.
+    waiting: Vec<mpsc::UnboundedSender<Waiting>>,
     counts: Arc<Counts>,
 }
 
@@ -113,6 +113,8 @@ impl PgStore {
     pub async fn open(url: &str, options: &Options) -> anyhow::Result<PgStore> {
         let mut config: tokio_postgres::Config = url.parse()?;
         config.connect_timeout(options.pg_timeout);
+        // Not `plan_cache_mode=force_generic_plan`, though it measured faster: a plan made
+        // once, when the tables were small, is kept as they grow (docs/PERFORMANCE.md).
         config.options(format!(
             "-c statement_timeout={}",
             STATEMENT_TIMEOUT.as_millis()
@@ -161,13 +163,15 @@ impl PgStore {
             tx.commit().await?;
         }
         drop(client);
-        let (waiting, queue) = mpsc::unbounded_channel();
         let counts = Arc::new(Counts::default());
-        let queue = Arc::new(tokio::sync::Mutex::new(queue));
-        for _ in 0..WRITERS {
-            let (pool, queue, counts) = (pool.clone(), queue.clone(), counts.clone());
-            tokio::spawn(writer(pool, queue, options.group_commit.max(1), counts));
-        }
+        let waiting = (0..options.pg_writers.max(1))
+            .map(|_| {
+                let (waiting, queue) = mpsc::unbounded_channel();
+                let (pool, counts) = (pool.clone(), counts.clone());
+                tokio::spawn(writer(pool, queue, options.group_commit.max(1), counts));
+                waiting
+            })
+            .collect();
         Ok(PgStore {
             pool,
             waiting,
@@ -402,7 +406,8 @@ impl Store for PgStore {
     fn submit(&self, job: Job) -> Fut<'_, Result<Vec<Done>, String>> {
         // Queued now, as SQLite's writer queues: what is asked together waits together.
         let (answer, answered) = oneshot::channel();
-        let sent = self.waiting.send(Waiting { job, answer }).is_ok();
+        let writer = job.player.unsigned_abs() as usize % self.waiting.len();
+        let sent = self.waiting[writer].send(Waiting { job, answer }).is_ok();
         let gone = || StoreError::Unavailable("the database's writers have stopped".into());
         Box::pin(async move {
             if !sent {
@@ -654,23 +659,16 @@ fn expired_when(kind: Expiring) -> &'static str {
 /// each. Submissions given up on are skipped, and those past their deadline refused.
 async fn writer(
     pool: Pool,
-    queue: Arc<tokio::sync::Mutex<mpsc::UnboundedReceiver<Waiting>>>,
+    mut queue: mpsc::UnboundedReceiver<Waiting>,
     group: usize,
     counts: Arc<Counts>,
 ) {
-    loop {
-        let mut batch = vec![];
-        {
-            let mut queue = queue.lock().await;
-            let Some(first) = queue.recv().await else {
-                return;
-            };
-            batch.push(first);
-            while batch.len() < group {
-                match queue.try_recv() {
-                    Ok(w) => batch.push(w),
-                    Err(_) => break,
-                }
+    while let Some(first) = queue.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < group {
+            match queue.try_recv() {
+                Ok(w) => batch.push(w),
+                Err(_) => break,
             }
         }
         let now = Instant::now();
@@ -725,14 +723,14 @@ async fn commit_group(
     lock(&tx, &players, &locks, counts).await?;
     let mut out = Vec::with_capacity(jobs.len());
     for job in jobs.iter_mut() {
-        run_sql(&tx, "SAVEPOINT work", counts).await?;
-        let done = tx::submit(&mut PgTx::counted(&tx, counts), job).await;
+        // The savepoint goes out with the job's first reads.
+        let done = tx::submit(&mut PgTx::counted(&tx, counts, "SAVEPOINT work"), job).await;
         // A failed job's writes go, and the group goes on; a plan that stores nothing
-        // wrote nothing.
+        // wrote nothing. The savepoint is not released: the next job's, of the same
+        // name, hides it, and the commit ends them all (a round trip a job less).
         if done.is_err() {
             run_sql(&tx, "ROLLBACK TO SAVEPOINT work", counts).await?;
         }
-        run_sql(&tx, "RELEASE SAVEPOINT work", counts).await?;
         out.push(done);
     }
     tx.commit().await.map_err(db)?;
@@ -879,17 +877,25 @@ async fn seeds(tx: &impl GenericClient, wanted: &[u64]) -> Result<Vec<IssuedSeed
 struct PgTx<'a, C> {
     c: &'a C,
     counts: Option<&'a Counts>,
+    /// A statement to send ahead of the reads of [`Tx::known`], in their round trip.
+    lead: Option<&'static str>,
 }
 
 impl<'a, C> PgTx<'a, C> {
     fn new(c: &'a C) -> PgTx<'a, C> {
-        PgTx { c, counts: None }
+        PgTx {
+            c,
+            counts: None,
+            lead: None,
+        }
     }
 
-    fn counted(c: &'a C, counts: &'a Counts) -> PgTx<'a, C> {
+    /// A writer's: its statements counted, and `lead` sent with its first reads.
+    fn counted(c: &'a C, counts: &'a Counts, lead: &'static str) -> PgTx<'a, C> {
         PgTx {
             c,
             counts: Some(counts),
+            lead: Some(lead),
         }
     }
 
@@ -992,15 +998,22 @@ impl<C: GenericClient> Tx for PgTx<'_, C> {
         on: &[u64],
     ) -> Result<Known, StoreError> {
         let c = self.c;
+        let lead = self.lead.take();
         let (mut a, mut b, mut d) = (PgTx::new(c), PgTx::new(c), PgTx::new(c));
-        let (rounds, seeds, usage, record, pending) = tokio::try_join!(
+        let ((), rounds, seeds, usage, record, pending) = tokio::try_join!(
+            async {
+                match lead {
+                    Some(sql) => c.batch_execute(sql).await.map_err(db),
+                    None => Ok(()),
+                }
+            },
             rounds(c, keys, on),
             seeds(c, on),
             tx::usage(&mut a, player, day),
             tx::record(&mut b, player, day),
             tx::pending(&mut d, player),
         )?;
-        self.sent(5);
+        self.sent(5 + usize::from(lead.is_some()));
         Ok(Known {
             rounds,
             seeds,

@@ -171,8 +171,9 @@ pub fn now<F: Future>(work: F) -> F::Output {
 }
 
 /// Reads what `job`'s plan needs, runs it, and stores what it says, in `tx`: the
-/// transaction the backend opened (and, for PostgreSQL, locked). A plan's `Err` comes
-/// back as `Ok(Err(why))` with nothing written.
+/// transaction the backend opened (and, for PostgreSQL, locked), inside a savepoint
+/// named `work` that the backend set for the job, and releases or rolls back to after
+/// it. A plan's `Err` comes back as `Ok(Err(why))` with nothing written.
 pub async fn submit(
     tx: &mut impl Tx,
     job: &mut Job,
@@ -185,17 +186,14 @@ pub async fn submit(
             Ok(steps) => steps,
             Err(why) => return Ok(Err(why)),
         };
-        // A taken run id fails its statement, and in PostgreSQL the whole transaction
-        // with it: a savepoint keeps the locks and reads above.
-        tx.execute("SAVEPOINT steps", &[]).await?;
-        let done = store_steps(tx, steps).await;
-        if done.is_err() {
-            tx.execute("ROLLBACK TO SAVEPOINT steps", &[]).await?;
-        }
-        tx.execute("RELEASE SAVEPOINT steps", &[]).await?;
-        match done {
+        match store_steps(tx, steps).await {
             Ok(done) => return Ok(Ok(done)),
-            Err(StoreError::IdTaken(_)) => continue,
+            // A taken run id fails its statement, and in PostgreSQL the transaction with
+            // it: back to the job's savepoint, which keeps the locks (taken before it)
+            // and what was read, and the plan again with new ids.
+            Err(StoreError::IdTaken(_)) => {
+                tx.execute("ROLLBACK TO SAVEPOINT work", &[]).await?;
+            }
             Err(e) => return Err(e),
         }
     }
