@@ -368,15 +368,14 @@ fn prepare(name: &str, server: &Server, plan: &Plan, bodies: &Path) -> Result<Re
         "{name}: linking {players} players and issuing each {SEEDS_EACH} seeds for {MODE}"
     ));
     let started = Instant::now();
-    let mut seeds = issue_seeds(&addr, &tag, players, ISSUERS)?;
+    let seeds = issue_seeds(&addr, &tag, players, ISSUERS)?;
     let issued = Instant::now();
     // A player plays one round at a time: the rounds in flight together are different
     // players', each player's first round, then each one's second, and so on.
     let each = SEEDS_EACH as usize;
-    let mut order: Vec<usize> = (0..seeds.len()).collect();
-    order.sort_by_key(|i| (i % each, i / each));
-    let mut by_player: Vec<Option<IssuedTo>> = seeds.drain(..).map(Some).collect();
-    let seeds: Vec<IssuedTo> = order.iter().filter_map(|&i| by_player[i].take()).collect();
+    let mut turns: Vec<(usize, IssuedTo)> = seeds.into_iter().enumerate().collect();
+    turns.sort_by_key(|&(i, _)| (i % each, i / each));
+    let seeds: Vec<IssuedTo> = turns.into_iter().map(|(_, seed)| seed).collect();
     println!(
         "    {} seeds in {:.1} s",
         seeds.len(),
