@@ -495,3 +495,264 @@ async fn every_table_that_refers_to_players_or_runs_is_cleaned() {
         }
     }
 }
+
+/// One submission of the together test: whose, its round's key and seed, and what its
+/// plan does.
+struct Spec {
+    player: usize,
+    key: u8,
+    seed: Option<u64>,
+    score: u32,
+    ranked: bool,
+    /// Its plan refuses it.
+    refused: bool,
+    /// Its plan stores a second run too.
+    twice: bool,
+    /// Its run's id is another's, the first time.
+    taken: bool,
+}
+
+/// A job of [`Spec`]'s, numbered `n`, whose plan stores what it read: a digest of its
+/// `Known` goes into its run's duration, so that a job that read otherwise stores
+/// otherwise. A round already stored with its key is refused as a copy.
+fn spec_job(spec: &Spec, n: u8, players: &[i64], slow: Option<Arc<AtomicBool>>) -> Job {
+    let player = players[spec.player];
+    let first_player = players[0];
+    let key = [spec.key; 32];
+    let mut first = true;
+    let (seed, score, ranked, refused, twice, taken) = (
+        spec.seed,
+        spec.score,
+        spec.ranked,
+        spec.refused,
+        spec.twice,
+        spec.taken,
+    );
+    Job {
+        player,
+        day: "2026-03-01".into(),
+        keys: vec![key],
+        seeds: seed.into_iter().collect(),
+        deadline: Instant::now() + Duration::from_secs(60),
+        plan: Box::new(move |known| {
+            if let Some(holding) = &slow {
+                holding.store(true, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(300));
+            }
+            if refused {
+                return Err("not this one".into());
+            }
+            if known.rounds.iter().any(|r| r.key == key) {
+                return Err("a copy".into());
+            }
+            // In any order: the order rows come in is not what a plan reads.
+            let mut read: Vec<String> = (known.rounds.iter().map(|r| format!("{r:?}")))
+                .chain(known.seeds.iter().map(|s| format!("{s:?}")))
+                .chain(known.record.pending.iter().map(|p| format!("{p:?}")))
+                .collect();
+            read.sort();
+            read.push(format!(
+                "{:?} {} {:?}",
+                known.usage, known.record.banned, known.record.best_wpm_x100
+            ));
+            let digest = read.concat().bytes().fold(2_166_136_261u32, |h, b| {
+                (h ^ u32::from(b)).wrapping_mul(16_777_619)
+            });
+            let mut run = store::story::run_for(player, n);
+            if taken && first {
+                // Run 0's id: stored before this group.
+                run.played.id = store::story::run_for(first_player, 0).played.id;
+            }
+            first = false;
+            run.played.score = score;
+            run.played.wpm_x100 = score * 100;
+            run.played.duration_ms = digest % 1_000_000;
+            run.played.unranked = (!ranked).then(|| "practice".into());
+            run.round.key = key;
+            run.round.seed = seed.unwrap_or(u64::from(n));
+            run.uses_seed = seed.filter(|s| known.seeds.iter().any(|k| k.seed == *s));
+            let mut steps = vec![Step::Store(Box::new(run.clone()))];
+            if twice {
+                run.played.id.push('x');
+                run.round.key = [key[0].wrapping_add(128); 32];
+                steps.push(Step::Store(Box::new(run)));
+            }
+            Ok(steps)
+        }),
+    }
+}
+
+/// Plays `groups` of specs into `store`: the first job of each group holds the one
+/// writer while the rest queue behind it. What became of each job.
+async fn play_specs(store: &dyn Store, groups: &[Vec<Spec>], players: &[i64]) -> Vec<String> {
+    let mut out = vec![];
+    let mut n = 0u8;
+    for group in groups {
+        let holding = Arc::new(AtomicBool::new(false));
+        let mut answers = vec![];
+        for (i, spec) in group.iter().enumerate() {
+            let slow = (i == 0).then(|| holding.clone());
+            answers.push(store.submit(spec_job(spec, n, players, slow)));
+            n += 1;
+            if i == 0 {
+                while !holding.load(Ordering::SeqCst) {
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                }
+            }
+        }
+        for answer in futures_join(answers).await {
+            // What a player is told, and what a stored run read (its duration), shortly.
+            out.push(match answer {
+                Ok(Ok(done)) => done
+                    .iter()
+                    .map(|d| match d {
+                        Done::Stored(run, stored) => format!(
+                            "{} {} read {} pb {}",
+                            run.played.id, run.played.score, run.played.duration_ms, stored.pb
+                        ),
+                        Done::Answered(answer) => format!("{answer:?}"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                other => format!("{other:?}"),
+            });
+        }
+    }
+    out
+}
+
+/// Everything the submissions wrote, table by table, a row a line.
+fn dump(db: &store::pg::FreshDb) -> Vec<String> {
+    [
+        "SELECT id, player_id, mode, score, wpm_x100, duration_ms, unranked FROM runs",
+        "SELECT encode(round_key, 'hex'), run_id, player_id, seed FROM rounds",
+        "SELECT player_id, day, runs, bytes FROM usage",
+        "SELECT id, used, best_x100, record_x100, best_day FROM players",
+        "SELECT player_id, mode, month, run_id, score FROM bests",
+        "SELECT player_id, mode, score, wpm_x100 FROM pbs",
+        "SELECT seed, player_id, run_id FROM seeds",
+    ]
+    .iter()
+    .flat_map(|sql| {
+        db.rows(&format!(
+            "SELECT row_to_json(t)::text, '', '' FROM ({sql}) t ORDER BY 1"
+        ))
+        .into_iter()
+        .map(|(row, _, _)| row)
+    })
+    .collect()
+}
+
+/// A group's submissions that share no player, key or seed are done together, in a few
+/// multi-row statements; the rest one by one. Whatever the mix (a player twice, a copy,
+/// two rounds on one issued seed, a refusal, a plan storing two runs, a taken run id),
+/// what each is answered and what the database holds after are exactly what one commit
+/// a submission gives.
+#[tokio::test]
+async fn postgres_submissions_done_together_store_what_one_by_one_stores() {
+    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set"
+        );
+        return;
+    };
+    let spec = |player, key, seed, score| Spec {
+        player,
+        key,
+        seed,
+        score,
+        ranked: true,
+        refused: false,
+        twice: false,
+        taken: false,
+    };
+    let groups = vec![
+        vec![
+            spec(0, 1, None, 50),
+            spec(1, 2, Some(1001), 60),
+            spec(2, 3, Some(1002), 70),
+            spec(3, 4, None, 40),
+            // Player 1 again, a better round: after the first.
+            spec(1, 5, None, 65),
+            // A copy of player 3's round by player 4.
+            spec(4, 4, None, 41),
+            // Player 6 on player 2's seed.
+            spec(6, 7, Some(1002), 71),
+            Spec {
+                refused: true,
+                ..spec(5, 8, None, 80)
+            },
+            Spec {
+                twice: true,
+                ..spec(7, 9, None, 90)
+            },
+            Spec {
+                ranked: false,
+                ..spec(5, 10, Some(1005), 30)
+            },
+        ],
+        vec![
+            spec(0, 20, None, 55),
+            // A taken id: the group is done again one by one.
+            Spec {
+                taken: true,
+                ..spec(2, 21, None, 75)
+            },
+            spec(3, 22, None, 45),
+            spec(4, 23, None, 20),
+        ],
+        vec![
+            spec(0, 30, None, 10),
+            spec(1, 31, None, 99),
+            spec(2, 32, None, 60),
+            spec(6, 33, Some(1006), 61),
+            spec(7, 34, None, 91),
+        ],
+    ];
+    let mut seen = vec![];
+    for group_commit in [64, 1] {
+        let db = store::pg::FreshDb::create(&url);
+        let options = Options {
+            group_commit,
+            pg_writers: 1,
+            ..Options::new(Some(&db.url), std::path::Path::new("unused"))
+        };
+        let store = typepper_server::store::open(&options).await.unwrap();
+        let mut players = vec![];
+        for p in 0..8u8 {
+            let name = format!("p{p}");
+            players.push(store.create_player(name, [p; 32], 0).await.unwrap().id);
+        }
+        for seed in [1001, 1002, 1005, 1006] {
+            let issued = typepper_server::store::IssuedSeed {
+                seed,
+                player: players[(seed % 10) as usize],
+                mode: typepper_engine::Mode::BLITZ_15.key(),
+                issued_ms: 0,
+                expires_ms: i64::MAX,
+                run: None,
+            };
+            store.issue_seed(issued, 10).await.unwrap();
+        }
+        let commits = store.commits().unwrap().0;
+        let answers = play_specs(&*store, &groups, &players).await;
+        let trips = store.round_trips().unwrap().1;
+        let commits = store.commits().unwrap().0 - commits;
+        seen.push((answers, dump(&db), commits, trips));
+        drop(store);
+        drop(db);
+    }
+    let (together, alone) = (&seen[0], &seen[1]);
+    assert_eq!(together.0, alone.0, "the answers");
+    assert_eq!(together.1, alone.1, "what the database holds");
+    assert!(together.1.iter().any(|r| r.contains("\"used\":true")));
+    assert_eq!(alone.2, 19, "one by one: a commit each");
+    assert!(together.2 <= 6, "{} commits for three groups", together.2);
+    assert!(
+        together.3 < alone.3,
+        "round trips together {} and alone {}",
+        together.3,
+        alone.3
+    );
+}

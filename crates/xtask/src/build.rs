@@ -11,3 +11,15 @@ pub fn release_server() -> Result<std::path::PathBuf> {
     run(cmd("cargo", &["build", "--release"]).args(packages))?;
     Ok(target_dir().join("release/typepper-server"))
 }
+
+/// Builds `package`'s example `name` for release; its path.
+pub fn release_example(package: &str, name: &str) -> Result<std::path::PathBuf> {
+    step(&format!(
+        "building {package}'s example {name} (cargo build --release --example {name})"
+    ));
+    run(&mut cmd(
+        "cargo",
+        &["build", "--release", "-p", package, "--example", name],
+    ))?;
+    Ok(target_dir().join("release/examples").join(name))
+}

@@ -28,7 +28,7 @@ pub struct Server {
     pub metrics: Option<String>,
     /// `host:port` of its SSH, when started with `--ssh-listen`.
     pub ssh: Option<String>,
-    _data: Option<TempDir>,
+    data: Option<TempDir>,
 }
 
 /// A temporary directory, removed when dropped.
@@ -130,7 +130,7 @@ impl Server {
             url,
             metrics,
             ssh,
-            _data: Some(data),
+            data: Some(data),
         })
     }
 }
@@ -146,6 +146,11 @@ impl Server {
     /// Its process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// Its data dir, when it made one (where its SQLite database is).
+    pub fn data_dir(&self) -> Option<&Path> {
+        self.data.as_ref().map(|d| d.0.as_path())
     }
 }
 

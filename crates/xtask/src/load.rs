@@ -1,11 +1,13 @@
-//! The server's load test, the second half of `cargo xtask bench`.
+//! The server's load test, the second half of `cargo xtask bench`; `cargo xtask load
+//! --short` is the same in a few minutes (see [`SHORT`]).
 //!
-//! 1. Debian's wrk is installed if missing; the server and the CLI are built for release.
+//! 1. Debian's wrk is installed if missing; the server, the CLI and the store's fill
+//!    (`typepper-server`'s example `fill`) are built for release.
 //! 2. For each backend — SQLite in a fresh data dir, PostgreSQL in a throwaway cluster —
 //!    the release server starts on port 0 with its rate limits off.
 //! 3. Ranked rounds are played on seeds the server issued, as the game plays them: a
-//!    crowd of players is linked, each is issued [`SEEDS_EACH`] seeds for BLITZ 60s (the
-//!    most one player may hold), and a distinct round is synthesized on every seed, in
+//!    crowd of players is linked, each is issued [`SEEDS_EACH`] seeds (the most one
+//!    player may hold), and a distinct round is synthesized on every seed, in
 //!    this process, into one file of submission bodies (each after its length and its
 //!    player's token) that wrk's Lua script reads once. A copy is refused, so every
 //!    submit request needs a round of its own.
@@ -14,9 +16,15 @@
 //!    once every seed is older than its round is long (sooner, the server refuses a
 //!    round as not played on it), `POST /v1/submit`, whose script counts `ok` (and of
 //!    those, ranked) and `no` answers: a verified run is an `ok`, not a 200.
-//! 5. One table: requests a second, p50 and p99, and each route's rate against
-//!    `/healthz`'s on the same server, with the machine and the wrk command lines.
+//! 5. Cold reads: far more runs than a run of reads could reach are loaded straight into
+//!    the database through the store's own insert path (the `fill` example), both the
+//!    database's cache and the OS's cache of its files are emptied, and wrk reads them
+//!    in a shuffled order, each once.
+//! 6. One table: requests a second, p50 and p99, and each route's rate against
+//!    `/healthz`'s on the same server, with the machine and the wrk command lines; and
+//!    where the CPU went in each run: every process's CPU seconds, from `/proc`.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -31,17 +39,50 @@ use typepper_engine::synth::{Typist, synth};
 
 use crate::e2e::{Server, TempDir};
 use crate::install;
+use crate::pg::Cluster;
 use crate::sh::{output, step};
 
 /// Seconds each route is loaded for, unless this says otherwise.
 const SECS_VAR: &str = "TYPEPPER_LOAD_SECS";
-const DEFAULT_SECS: u64 = 10;
 /// How many submission bodies to make, unless this says otherwise.
 const BODIES_VAR: &str = "TYPEPPER_LOAD_BODIES";
-/// Bodies made per second of the submit run: eight times the goal of 1,000 verified runs
-/// a second, and twice what the 2-core machine this was written on verifies on SQLite
-/// (about 3,600), so that running out means a much faster server, and says so.
-const BODIES_PER_SEC: u64 = 8_000;
+/// How many runs to load straight in for the cold reads, unless this says otherwise.
+const FILL_VAR: &str = "TYPEPPER_LOAD_FILL";
+
+/// How much the load test does.
+#[derive(Clone, Copy, Debug)]
+struct Form {
+    /// Seconds each route is loaded for.
+    secs: u64,
+    /// The ranked rounds' mode. A seed is ripe for its round once the round could have
+    /// been played on it: a BLITZ 60s seed after 61 seconds.
+    mode: Mode,
+    /// Bodies made per second of the submit run: several times what the machine
+    /// verifies, so that running out means a much faster server, and says so.
+    bodies_per_sec: u64,
+    /// Runs loaded straight into a database for its cold reads.
+    fill: u64,
+}
+
+/// `cargo xtask load`: 10 s a route, BLITZ 60s rounds (8,000 bodies a second: twice
+/// what the 2-core machine this was written on verifies on SQLite), 500,000 runs to read.
+const LONG: Form = Form {
+    secs: 10,
+    mode: Mode::BLITZ_60,
+    bodies_per_sec: 8_000,
+    fill: 500_000,
+};
+
+/// `cargo xtask load --short`: every set-up and ratio of the long form in a few
+/// minutes. 2 s a route; BLITZ 15s rounds, whose seeds ripen in 16 s rather than 61
+/// (four times cheaper to verify, so more bodies a second); 100,000 runs to read, still
+/// several times what the reads reach.
+const SHORT: Form = Form {
+    secs: 2,
+    mode: Mode::BLITZ_15,
+    bodies_per_sec: 16_000,
+    fill: 100_000,
+};
 
 /// One wrk thread and 32 connections for every route but the submit run: the machine
 /// this was written for has two cores, one for wrk and one for the server.
@@ -58,9 +99,8 @@ const WRK: &str = "/usr/bin/wrk";
 /// The goals the brief sets.
 const RUNS_GOAL: f64 = 0.5;
 const SUBMIT_GOAL: f64 = 1_000.0;
-
-/// The cold GET run's seconds: short enough not to run out of stored runs.
-const COLD_SECS: u64 = 1;
+/// Durable PostgreSQL's verified runs against SQLite's with group commit (issue 25).
+const POSTGRES_GOAL: f64 = 0.5;
 
 /// The yardstick of the cold run: `/healthz` asked by the cold run's script.
 const SCRIPTED_HEALTHZ: &str = "GET /healthz, scripted";
@@ -71,16 +111,12 @@ const SEEDS_EACH: u32 = typepper_api::MAX_OPEN_SEEDS;
 /// Threads asking for seeds at once: enough that the writer commits many together.
 const ISSUERS: usize = 16;
 
-/// The rounds' mode, and how long one lasts.
-const MODE: Mode = Mode::BLITZ_60;
-const ROUND: Duration = Duration::from_secs(60);
-
 /// The submit script. Each thread reads the bodies file once in `init` and takes every
 /// n-th body; `response` sorts answers into ok / no / other; `done` prints the counts
 /// on one line for [`Report::parse`]. When a thread's bodies run out it stops rather
 /// than send a duplicate (which would be a cheap refusal, not a verification).
 const SUBMIT_LUA: &str = r#"-- cargo xtask bench: POST /v1/submit, a distinct round each request.
--- args: <bodies file> <threads> <ids file prefix>
+-- args: <bodies file> <threads>
 -- The file holds, for each body: its length (u32 LE), its player's token (64 bytes), the body.
 local threads = {}
 local next_tid = 0
@@ -110,8 +146,6 @@ function init(args)
   end
   data = nil
   taken, oks, ranked, nos, others, ran_out, first_no = 0, 0, 0, 0, 0, 0, ""
-  -- The stored runs' ids, for the cold GET /v1/runs/<id> run after this one.
-  ids_out = assert(io.open(args[3] .. "." .. tid, "w"))
 end
 
 function request()
@@ -136,7 +170,6 @@ function response(status, headers, body)
   if status == 200 and head == "ok " then
     oks = oks + 1
     if body:find(" ranked\n", 1, true) then ranked = ranked + 1 end
-    ids_out:write(body:sub(4, 11), "\n")
   elseif status == 200 and head == "no " then
     nos = nos + 1
     if first_no == "" then first_no = body:gsub("%s+$", "") end
@@ -160,8 +193,9 @@ function done(summary, latency, requests)
 end
 "#;
 
-/// GET /v1/runs/<id> over every stored run once, in turn: none was read before, so none
-/// is in the server's run cache and each is a database read.
+/// GET /v1/runs/<id> over the filled runs, each once, in the ids file's shuffled order:
+/// none was read before, so none is in the server's run cache and each is a database
+/// read, at a random place in its table.
 const COLD_LUA: &str = r#"-- cargo xtask bench: GET /v1/runs/<id>, each stored run once.
 -- args: <ids file> [a path to ask for instead, with the same work on this side]
 function init(args)
@@ -185,32 +219,46 @@ function request()
 end
 "#;
 
-/// Runs the load test on every set-up whose name contains `only` (all when empty) and
-/// prints the tables.
-pub fn run(only: &str) -> Result<()> {
+/// Runs the load test: `args` may say `--short` (the [`SHORT`] form) and a word; only
+/// the set-ups whose name contains it are run. Prints the tables.
+pub fn run(args: &[String]) -> Result<()> {
+    let short = args.iter().any(|a| a == "--short");
+    let only = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .map_or("", String::as_str);
+    let form = if short { SHORT } else { LONG };
     install::debian(&["wrk"], Path::new(WRK))?;
     let server = crate::build::release_server()?;
-    let secs = env_number(SECS_VAR, DEFAULT_SECS)?;
-    let count = env_number(BODIES_VAR, secs * BODIES_PER_SEC)?;
+    let fill = crate::build::release_example("typepper-server", "fill")?;
+    let secs = env_number(SECS_VAR, form.secs)?;
+    let form = Form {
+        secs,
+        fill: env_number(FILL_VAR, form.fill)?,
+        ..form
+    };
+    let count = env_number(BODIES_VAR, secs * form.bodies_per_sec)?;
     let dir = TempDir::new("typepper-load")?;
     let plan = Plan {
-        secs,
+        form,
         count,
         bodies: dir.0.join("bodies"),
         script: dir.0.join("submit.lua"),
         server,
+        fill,
     };
     std::fs::write(&plan.script, SUBMIT_LUA)?;
+    std::fs::write(plan.script.with_file_name("cold.lua"), COLD_LUA)?;
 
     let mut results = Results::default();
     let sqlite = [
-        Setup::new("SQLite", None).every_route().memory(),
+        Setup::new("SQLite", None).every_route().memory().cold(),
         Setup::new("SQLite, a commit each", None).flags(&["--group-commit", "1"]),
         Setup::new("SQLite on tmpfs", None).data_in(Path::new("/dev/shm")),
     ];
     let wanted = |name: &str| name.to_lowercase().contains(&only.to_lowercase());
     let sqlite: Vec<Setup> = sqlite.into_iter().filter(|s| wanted(s.name)).collect();
-    if let Err(e) = measure_together(&sqlite, &plan, &mut results) {
+    if let Err(e) = measure_together(&sqlite, None, &plan, &mut results) {
         print_results(&plan, &results);
         return Err(e.context("the load test on SQLite failed"));
     }
@@ -219,14 +267,16 @@ pub fn run(only: &str) -> Result<()> {
         return Ok(());
     }
     let pg = crate::pg::with_cluster(|url| {
-        let setup = Setup::new("PostgreSQL, fsync off", Some(url)).every_route();
-        measure(&setup, &plan, &mut results)
+        let setup = Setup::new("PostgreSQL, fsync off", Some(url));
+        measure(&setup, None, &plan, &mut results).map(drop)
     })
     .and_then(|()| {
-        crate::pg::with_durable_cluster(|url| {
-            let setup = Setup::new("PostgreSQL", Some(url)).every_route();
-            measure(&setup, &plan, &mut results)?;
-            two_servers(url, &plan, &mut results)
+        crate::pg::with_durable_cluster(|cluster| {
+            let setup = Setup::new("PostgreSQL", Some(&cluster.url()))
+                .every_route()
+                .cold();
+            let ids = measure(&setup, Some(cluster), &plan, &mut results)?;
+            two_servers(cluster, ids.as_deref(), &plan, &mut results)
         })
     });
     print_results(&plan, &results);
@@ -235,11 +285,14 @@ pub fn run(only: &str) -> Result<()> {
 
 /// What every set-up's run shares.
 struct Plan {
-    secs: u64,
+    form: Form,
+    /// Submission bodies made for each set-up.
     count: u64,
     bodies: PathBuf,
     script: PathBuf,
     server: PathBuf,
+    /// The store's fill, for the cold reads.
+    fill: PathBuf,
 }
 
 /// One server set-up to measure.
@@ -253,6 +306,8 @@ struct Setup {
     every_route: bool,
     /// The server's memory before and after, and after a flood of megabyte runs.
     memory: bool,
+    /// Reads of runs loaded straight in, with every cache emptied first.
+    cold: bool,
 }
 
 impl Setup {
@@ -264,6 +319,7 @@ impl Setup {
             flags: &[],
             every_route: false,
             memory: false,
+            cold: false,
         }
     }
 
@@ -279,6 +335,10 @@ impl Setup {
             memory: true,
             ..self
         }
+    }
+
+    fn cold(self) -> Setup {
+        Setup { cold: true, ..self }
     }
 
     fn flags(self, flags: &'static [&'static str]) -> Setup {
@@ -323,6 +383,8 @@ struct Results {
     rows: Vec<Row>,
     /// `(what, RSS in KiB)`.
     memory: Vec<(String, u64)>,
+    /// What the OS held of each database's files around its cold reads.
+    caches: Vec<String>,
 }
 
 /// One route on one set-up.
@@ -364,11 +426,12 @@ fn prepare(name: &str, server: &Server, plan: &Plan, bodies: &Path) -> Result<Re
     );
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let players = plan.count.div_ceil(u64::from(SEEDS_EACH));
+    let mode = plan.form.mode;
     step(&format!(
-        "{name}: linking {players} players and issuing each {SEEDS_EACH} seeds for {MODE}"
+        "{name}: linking {players} players and issuing each {SEEDS_EACH} seeds for {mode}"
     ));
     let started = Instant::now();
-    let seeds = issue_seeds(&addr, &tag, players, ISSUERS)?;
+    let seeds = issue_seeds(&addr, &tag, players, ISSUERS, mode)?;
     let issued = Instant::now();
     // A player plays one round at a time: the rounds in flight together are different
     // players', each player's first round, then each one's second, and so on.
@@ -385,7 +448,7 @@ fn prepare(name: &str, server: &Server, plan: &Plan, bodies: &Path) -> Result<Re
         "{name}: synthesizing a round on each seed ({workers} threads, the engine's synth)"
     ));
     let started = Instant::now();
-    std::fs::write(bodies, self::bodies(&seeds, workers)?)
+    std::fs::write(bodies, self::bodies(&seeds, workers, mode)?)
         .with_context(|| format!("writing {}", bodies.display()))?;
     println!(
         "    {} bodies in {:.1} s",
@@ -399,9 +462,10 @@ fn prepare(name: &str, server: &Server, plan: &Plan, bodies: &Path) -> Result<Re
     })
 }
 
-/// Waits until every seed issued at `issued` is older than a round lasts.
-fn ripen(name: &str, issued: Instant) {
-    let ripe = issued + ROUND + Duration::from_secs(1);
+/// Waits until every seed of `mode` issued at `issued` is older than a round lasts.
+fn ripen(name: &str, issued: Instant, mode: Mode) {
+    let round = Duration::from_secs(mode.clock_secs().unwrap_or(60).into());
+    let ripe = issued + round + Duration::from_secs(1);
     if let Some(wait) = ripe.checked_duration_since(Instant::now()) {
         step(&format!(
             "{name}: waiting {:.0} s, until the last seed is older than a round",
@@ -411,14 +475,14 @@ fn ripen(name: &str, issued: Instant) {
     }
 }
 
-/// The submit run against `url`, with `bodies`; the stored runs' ids go to `ids`.
-fn submit_run(url: &str, plan: &Plan, bodies: &Path, ids: &Path) -> Result<Report> {
+/// The submit run against `url`, with `bodies`.
+fn submit_run(url: &str, plan: &Plan, bodies: &Path) -> Result<Report> {
     let threads = WRK_THREADS.to_string();
-    let (bodies, ids) = (bodies.to_string_lossy(), ids.to_string_lossy());
-    let args = [bodies.as_ref(), threads.as_str(), ids.as_ref()];
+    let bodies = bodies.to_string_lossy();
+    let args = [bodies.as_ref(), threads.as_str()];
     let report = wrk_with(
         &format!("{url}/v1/submit"),
-        plan.secs,
+        plan.form.secs,
         SUBMIT_CONNECTIONS,
         Some((&plan.script, &args)),
     )?;
@@ -431,49 +495,48 @@ fn submit_run(url: &str, plan: &Plan, bodies: &Path, ids: &Path) -> Result<Repor
     Ok(report)
 }
 
-/// Every stored run's id (the submit run wrote them a thread a file).
-fn stored_ids(prefix: &Path) -> Result<PathBuf> {
-    let mut all = String::new();
-    for t in 0..WRK_THREADS {
-        all.push_str(
-            &std::fs::read_to_string(format!("{}.{t}", prefix.display())).unwrap_or_default(),
-        );
-    }
-    let path = prefix.with_extension("all");
-    std::fs::write(&path, &all)?;
-    Ok(path)
-}
-
-/// GET /v1/runs/<id> over every run in `ids`, each once, for a second; or, with
-/// `instead`, that path as often, wrk doing the same work a request (the yardstick for a
-/// scripted run: the script costs wrk's core time a request that plain wrk does not).
+/// GET /v1/runs/<id> over the runs in `ids`, each once; or, with `instead`, that path as
+/// often, wrk doing the same work a request (the yardstick for a scripted run: the
+/// script costs wrk's core time a request that plain wrk does not).
 fn cold_run(url: &str, plan: &Plan, ids: &Path, instead: Option<&str>) -> Result<Report> {
-    let cold_script = plan.script.with_file_name("cold.lua");
-    std::fs::write(&cold_script, COLD_LUA)?;
     let count = std::fs::read_to_string(ids)?.lines().count();
-    // One second: wrk counts its whole duration even after the ids run out, so the run
-    // must end first (a second takes fewer ids than the submissions stored, as checked).
     let ids_arg = ids.to_string_lossy();
     let mut args = vec![ids_arg.as_ref()];
     args.extend(instead);
     let mut report = wrk(
         &format!("{url}/v1/runs/x"),
-        COLD_SECS,
-        Some((&cold_script, &args)),
+        plan.form.secs,
+        Some((&plan.script.with_file_name("cold.lua"), &args)),
     )?;
+    // wrk counts its whole duration even after the ids run out: then the rate is a
+    // floor set by how many there were.
     report.exhausted = report.requests * 10 >= count as u64 * 9;
     Ok(report)
 }
 
-/// Loads one set-up's routes, in the order that lets its seeds age meanwhile.
-fn measure(setup: &Setup, plan: &Plan, results: &mut Results) -> Result<()> {
-    measure_together(std::slice::from_ref(setup), plan, results)
+/// Loads one set-up's routes, in the order that lets its seeds age meanwhile; the ids
+/// of the runs it filled its database with, if it read them cold.
+fn measure(
+    setup: &Setup,
+    pg: Option<&Cluster>,
+    plan: &Plan,
+    results: &mut Results,
+) -> Result<Option<PathBuf>> {
+    measure_together(std::slice::from_ref(setup), pg, plan, results)
 }
 
 /// Loads several set-ups: each is readied (its crowd, seeds and rounds) and its reads
 /// loaded first, then their submissions run one right after another, so that the disk
-/// they are compared on is the same disk, minutes apart at most.
-fn measure_together(setups: &[Setup], plan: &Plan, results: &mut Results) -> Result<()> {
+/// they are compared on is the same disk, minutes apart at most. `pg` is the cluster of
+/// a PostgreSQL set-up's, to restart for its cold reads. The ids of the runs filled in
+/// for cold reads, if a set-up had them.
+fn measure_together(
+    setups: &[Setup],
+    pg: Option<&Cluster>,
+    plan: &Plan,
+    results: &mut Results,
+) -> Result<Option<PathBuf>> {
+    let secs = plan.form.secs;
     let mut ready = vec![];
     for setup in setups {
         let name = setup.name;
@@ -496,8 +559,8 @@ fn measure_together(setups: &[Setup], plan: &Plan, results: &mut Results) -> Res
             gets.push(("GET /r/<id>", format!("{url}/r/{}", r.probe)));
         }
         for (route, target) in gets {
-            step(&format!("{name}: {route} for {} s (wrk)", plan.secs));
-            let report = wrk(&target, plan.secs, None)?;
+            step(&format!("{name}: {route} for {secs} s (wrk)"));
+            let report = with_cpu(&[&server], || wrk(&target, secs, None))?;
             results.rows.push(Row {
                 backend: name,
                 route,
@@ -508,14 +571,12 @@ fn measure_together(setups: &[Setup], plan: &Plan, results: &mut Results) -> Res
     }
     for (setup, server, r, bodies) in &ready {
         let name = setup.name;
-        ripen(name, r.issued);
+        ripen(name, r.issued, plan.form.mode);
         step(&format!(
-            "{name}: POST /v1/submit for {} s, a new ranked round each request (wrk)",
-            plan.secs
+            "{name}: POST /v1/submit for {secs} s, a new ranked round each request (wrk)"
         ));
-        let ids = plan.script.with_file_name(format!("ids-{}", slug(name)));
         let before = writers(server);
-        let mut report = submit_run(&server.url, plan, bodies, &ids)?;
+        let mut report = with_cpu(&[server], || submit_run(&server.url, plan, bodies))?;
         if let (Some(a), Some(b)) = (before, writers(server)) {
             report.grouped(&a, &b);
         }
@@ -525,27 +586,36 @@ fn measure_together(setups: &[Setup], plan: &Plan, results: &mut Results) -> Res
             report,
         });
     }
+    let mut filled = None;
     for (setup, server, r, _) in &ready {
         let name = setup.name;
-        if setup.every_route {
-            // Every run the submissions stored, each fetched once: the database, uncached.
-            let ids = plan.script.with_file_name(format!("ids-{}", slug(name)));
-            let all = stored_ids(&ids)?;
-            step(&format!(
-                "{name}: GET /v1/runs/<id> over the stored runs, each once (wrk)"
-            ));
-            let report = cold_run(&server.url, plan, &all, Some("/healthz"))?;
-            results.rows.push(Row {
-                backend: name,
-                route: SCRIPTED_HEALTHZ,
-                report,
-            });
-            let report = cold_run(&server.url, plan, &all, None)?;
-            results.rows.push(Row {
-                backend: name,
-                route: "GET /v1/runs/<id> cold",
-                report,
-            });
+        if setup.cold {
+            let ids = plan.script.with_file_name(format!("filled-{}", slug(name)));
+            fill(name, setup.database_url.as_deref(), server, plan, &ids)?;
+            // The files the reads read: PostgreSQL's relations, or SQLite's database.
+            let data = match pg {
+                Some(cluster) => cluster.data().join("base"),
+                None => server.data_dir().context("no data dir")?.to_owned(),
+            };
+            empty_caches(name, &[server], pg, &data, results)?;
+            for (route, instead) in [
+                (SCRIPTED_HEALTHZ, Some("/healthz")),
+                ("GET /v1/runs/<id> cold", None),
+            ] {
+                step(&format!(
+                    "{name}: {route}, each filled run once, for {secs} s (wrk)"
+                ));
+                let report = with_cpu(&[server], || cold_run(&server.url, plan, &ids, instead))?;
+                results.rows.push(Row {
+                    backend: name,
+                    route,
+                    report,
+                });
+            }
+            results
+                .caches
+                .push(format!("{name}: after the cold reads, {}", cached(&data)?));
+            filled = Some(ids);
         }
         if setup.memory {
             let rss = |what: &str, results: &mut Results| {
@@ -565,7 +635,123 @@ fn measure_together(setups: &[Setup], plan: &Plan, results: &mut Results) -> Res
             rss("after reading each of them three times more", results);
         }
     }
+    Ok(filled)
+}
+
+/// Loads [`Form::fill`] runs straight into `server`'s database with the store's fill
+/// (the store's own insert path), their ids to `ids` in a shuffled order.
+fn fill(
+    name: &str,
+    database_url: Option<&str>,
+    server: &Server,
+    plan: &Plan,
+    ids: &Path,
+) -> Result<()> {
+    step(&format!(
+        "{name}: loading {} runs straight into the database (the store's fill)",
+        plan.form.fill
+    ));
+    let mut c = Command::new(&plan.fill);
+    c.arg("--runs")
+        .arg(plan.form.fill.to_string())
+        .arg("--ids")
+        .arg(ids);
+    match (database_url, server.data_dir()) {
+        (Some(url), _) => c.args(["--database-url", url]),
+        (None, Some(dir)) => c.arg("--data-dir").arg(dir),
+        (None, None) => bail!("{name}: the server has neither a database URL nor a data dir"),
+    };
+    crate::sh::run(&mut c)
+}
+
+/// Empties the caches between the database's files (under `data`) and `servers`:
+/// PostgreSQL's own (`pg`, restarted) and the OS's page cache of the files (each synced,
+/// then dropped with `dd iflag=nocache`: no root is needed for a file one can read, as
+/// it is for `/proc/sys/vm/drop_caches`). Says in `results` what was left cached.
+fn empty_caches(
+    name: &str,
+    servers: &[&Server],
+    pg: Option<&Cluster>,
+    data: &Path,
+    results: &mut Results,
+) -> Result<()> {
+    if let Some(cluster) = pg {
+        cluster.restart()?;
+        for server in servers {
+            await_database(server)?;
+        }
+    }
+    step(&format!(
+        "{name}: dropping the OS's cache of the database's files (sync, dd iflag=nocache)"
+    ));
+    let files = files_under(data)?;
+    crate::sh::run(Command::new("sync").args(&files))?;
+    for file in &files {
+        crate::sh::run(
+            Command::new("dd")
+                .arg(format!("if={}", file.display()))
+                .args(["iflag=nocache", "count=0", "status=none"]),
+        )?;
+    }
+    results
+        .caches
+        .push(format!("{name}: before the cold reads, {}", cached(data)?));
     Ok(())
+}
+
+/// Waits until `server` reads from its database again (a run that is not there: 404),
+/// after the database restarted under it.
+fn await_database(server: &Server) -> Result<()> {
+    let addr = server.url.trim_start_matches("http://");
+    for _ in 0..100 {
+        if let Ok((404, _)) = http(addr, "GET", "/v1/runs/00000000", &[], b"") {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bail!(
+        "{} did not read from its database again within 10 s",
+        server.url
+    )
+}
+
+/// The database's files under `dir`, recursively: every file but logs.
+fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut out = vec![];
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            out.extend(files_under(&entry.path())?);
+        } else if kind.is_file() && entry.path().extension().is_none_or(|e| e != "log") {
+            out.push(entry.path());
+        }
+    }
+    Ok(out)
+}
+
+/// How much of the files under `dir` is in the OS's page cache (util-linux's fincore).
+fn cached(dir: &Path) -> Result<String> {
+    let files = files_under(dir)?;
+    let text = output(
+        Command::new("fincore")
+            .args(["--bytes", "--noheadings", "--raw", "--output", "RES,SIZE"])
+            .args(&files),
+    )
+    .context("fincore (util-linux) did not run")?;
+    let (mut resident, mut size) = (0u64, 0u64);
+    for line in text.lines() {
+        if let [r, s] = line.split_whitespace().collect::<Vec<_>>()[..] {
+            resident += r.parse::<u64>().unwrap_or(0);
+            size += s.parse::<u64>().unwrap_or(0);
+        }
+    }
+    let mib = |b: u64| b as f64 / 1_048_576.0;
+    Ok(format!(
+        "{:.1} MiB of the database's {:.0} MiB of files in the OS's cache",
+        mib(resident),
+        mib(size)
+    ))
 }
 
 /// Stores 40 ZEN rounds of ten hours (about 0.8 MiB each) and reads each twice: the
@@ -623,6 +809,107 @@ fn flood(name: &str, addr: &str) -> Result<Vec<String>> {
     Ok(ids)
 }
 
+/// Runs `run` (a wrk run) and notes in its report where the CPU went meanwhile.
+fn with_cpu(servers: &[&Server], run: impl FnOnce() -> Result<Report>) -> Result<Report> {
+    let mark = CpuMark::now(servers);
+    let mut report = run()?;
+    report.cpu = Some(mark.since(servers));
+    Ok(report)
+}
+
+/// CPU seconds the processes sharing the machine took in one run, from `/proc`.
+#[derive(Clone, Debug, Default)]
+struct Cpu {
+    /// The run's length.
+    wall: f64,
+    /// Each server's.
+    servers: Vec<f64>,
+    /// Every PostgreSQL process's together (its backends, writer, WAL writer…).
+    postgres: f64,
+    /// wrk's: this process's children that ended meanwhile.
+    wrk: f64,
+}
+
+/// The clock ticks each process had used at one moment.
+struct CpuMark {
+    at: Instant,
+    servers: Vec<u64>,
+    /// Every `postgres` process's, by pid: one that starts meanwhile counts from 0.
+    postgres: HashMap<u32, u64>,
+    children: u64,
+}
+
+impl CpuMark {
+    fn now(servers: &[&Server]) -> CpuMark {
+        let own = |pid: u32| ticks(&pid.to_string()).map_or(0, |t| t.1);
+        CpuMark {
+            at: Instant::now(),
+            servers: servers.iter().map(|s| own(s.pid())).collect(),
+            postgres: postgres_ticks(),
+            children: ticks("self").map_or(0, |t| t.2),
+        }
+    }
+
+    fn since(&self, servers: &[&Server]) -> Cpu {
+        let now = CpuMark::now(servers);
+        let hz = clock_ticks();
+        let secs = |t: u64| t as f64 / hz;
+        Cpu {
+            wall: self.at.elapsed().as_secs_f64(),
+            servers: now
+                .servers
+                .iter()
+                .zip(&self.servers)
+                .map(|(b, a)| secs(b.saturating_sub(*a)))
+                .collect(),
+            postgres: secs(
+                now.postgres
+                    .iter()
+                    .map(|(pid, t)| t.saturating_sub(*self.postgres.get(pid).unwrap_or(&0)))
+                    .sum(),
+            ),
+            wrk: secs(now.children.saturating_sub(self.children)),
+        }
+    }
+}
+
+/// Process `pid`'s (or `self`'s) name, its own CPU ticks (user and system), and those of
+/// its children that ended and were waited for; `/proc/<pid>/stat`'s fields 2, 14 + 15
+/// and 16 + 17.
+fn ticks(pid: &str) -> Option<(String, u64, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The name may hold spaces and parentheses: it ends at the last ')'.
+    let (head, rest) = stat.rsplit_once(')')?;
+    let name = head.split_once('(')?.1.to_owned();
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let n = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<u64>().ok());
+    Some((name, n(14)? + n(15)?, n(16)? + n(17)?))
+}
+
+/// Every `postgres` process's CPU ticks, by pid.
+fn postgres_ticks() -> HashMap<u32, u64> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return HashMap::new();
+    };
+    dir.filter_map(|e| {
+        let name = e.ok()?.file_name().into_string().ok()?;
+        let pid: u32 = name.parse().ok()?;
+        let (comm, own, _) = ticks(&name)?;
+        (comm == "postgres").then_some((pid, own))
+    })
+    .collect()
+}
+
+/// Clock ticks a second (`getconf CLK_TCK`; Linux's is 100).
+fn clock_ticks() -> f64 {
+    static HZ: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *HZ.get_or_init(|| {
+        output(Command::new("getconf").arg("CLK_TCK"))
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or(100.0)
+    })
+}
+
 /// What a server's database writers have done so far, from its metrics.
 #[derive(Clone, Copy, Debug, Default)]
 struct Writers {
@@ -670,42 +957,33 @@ impl Report {
 }
 
 /// Two servers on one PostgreSQL, loaded at once: the scale-out the design promises.
-fn two_servers(url: &str, plan: &Plan, results: &mut Results) -> Result<()> {
+/// `filled`: the ids of the runs loaded in for the one server's cold reads, read again
+/// here, half through each server.
+fn two_servers(
+    cluster: &Cluster,
+    filled: Option<&Path>,
+    plan: &Plan,
+    results: &mut Results,
+) -> Result<()> {
     const NAME: &str = "2 servers, one PostgreSQL";
-    let setup = Setup::new(NAME, Some(url));
+    let secs = plan.form.secs;
+    let setup = Setup::new(NAME, Some(&cluster.url()));
     let (a, b) = (setup.start(plan)?, setup.start(plan)?);
     // Players and seeds are the database's: any server takes them.
     let ready = prepare(NAME, &a, plan, &plan.bodies)?;
-    let halves = split_bodies(&plan.bodies)?;
-    ripen(NAME, ready.issued);
+    let halves = split_in_two(&plan.bodies, Framing::Bodies)?;
+    ripen(NAME, ready.issued, plan.form.mode);
     step(&format!(
-        "{NAME}: POST /v1/submit to both at once for {} s (two wrk)",
-        plan.secs
+        "{NAME}: POST /v1/submit to both at once for {secs} s (two wrk)"
     ));
-    let ids: Vec<PathBuf> = ["a", "b"]
-        .iter()
-        .map(|s| plan.script.with_file_name(format!("ids-two-{s}")))
-        .collect();
     let before = [writers(&a), writers(&b)];
-    let mut reports = std::thread::scope(|s| {
-        let runs: Vec<_> = [&a, &b]
-            .iter()
-            .zip(&halves)
-            .zip(&ids)
-            .map(|((server, bodies), ids)| {
-                let url = server.url.clone();
-                s.spawn(move || submit_run(&url, plan, bodies, ids))
-            })
-            .collect();
-        runs.into_iter()
-            .map(|r| r.join().unwrap_or_else(|_| bail!("a wrk thread panicked")))
-            .collect::<Result<Vec<_>>>()
-    })?;
+    let (mut reports, cpu) = both(&a, &b, &halves, |url, bodies| submit_run(url, plan, bodies))?;
     for ((report, server), before) in reports.iter_mut().zip([&a, &b]).zip(before) {
         if let (Some(before), Some(after)) = (before, writers(server)) {
             report.grouped(&before, &after);
         }
     }
+    reports[0].cpu = Some(cpu);
     for (route, report) in ["POST /v1/submit, server A", "POST /v1/submit, server B"]
         .into_iter()
         .zip(reports)
@@ -716,22 +994,17 @@ fn two_servers(url: &str, plan: &Plan, results: &mut Results) -> Result<()> {
             report,
         });
     }
+    let Some(filled) = filled else {
+        return Ok(());
+    };
+    let data = cluster.data().join("base");
+    empty_caches(NAME, &[&a, &b], Some(cluster), &data, results)?;
+    let halves = split_in_two(filled, Framing::Lines)?;
     step(&format!(
-        "{NAME}: GET /v1/runs/<id> cold on both at once (two wrk)"
+        "{NAME}: GET /v1/runs/<id> cold on both at once, half the filled runs each (two wrk)"
     ));
-    let reports = std::thread::scope(|s| {
-        let runs: Vec<_> = [&a, &b]
-            .iter()
-            .zip(&ids)
-            .map(|(server, ids)| {
-                let url = server.url.clone();
-                s.spawn(move || cold_run(&url, plan, &stored_ids(ids)?, None))
-            })
-            .collect();
-        runs.into_iter()
-            .map(|r| r.join().unwrap_or_else(|_| bail!("a wrk thread panicked")))
-            .collect::<Result<Vec<_>>>()
-    })?;
+    let (mut reports, cpu) = both(&a, &b, &halves, |url, ids| cold_run(url, plan, ids, None))?;
+    reports[0].cpu = Some(cpu);
     for (route, report) in [
         "GET /v1/runs/<id> cold, server A",
         "GET /v1/runs/<id> cold, server B",
@@ -748,19 +1021,61 @@ fn two_servers(url: &str, plan: &Plan, results: &mut Results) -> Result<()> {
     Ok(())
 }
 
-/// The bodies file in two halves (alternate bodies), for two servers.
-fn split_bodies(bodies: &Path) -> Result<[PathBuf; 2]> {
-    let all = std::fs::read(bodies)?;
+/// `run` against servers `a` and `b` at once, each with its own file: their reports, and
+/// the CPU both runs took together.
+fn both(
+    a: &Server,
+    b: &Server,
+    files: &[PathBuf; 2],
+    run: impl Fn(&str, &Path) -> Result<Report> + Sync,
+) -> Result<(Vec<Report>, Cpu)> {
+    let mark = CpuMark::now(&[a, b]);
+    let servers = [a, b];
+    let reports = std::thread::scope(|s| {
+        let runs: Vec<_> = servers
+            .iter()
+            .zip(files)
+            .map(|(server, file)| {
+                let run = &run;
+                s.spawn(move || run(&server.url, file))
+            })
+            .collect();
+        runs.into_iter()
+            .map(|r| r.join().unwrap_or_else(|_| bail!("a wrk thread panicked")))
+            .collect::<Result<Vec<_>>>()
+    })?;
+    Ok((reports, mark.since(&[a, b])))
+}
+
+/// How a file splits into items: bodies after their length and token, or lines.
+#[derive(Clone, Copy, PartialEq)]
+enum Framing {
+    Bodies,
+    Lines,
+}
+
+/// `path` in two halves (alternate items), for two servers.
+fn split_in_two(path: &Path, framing: Framing) -> Result<[PathBuf; 2]> {
+    let all = std::fs::read(path)?;
     let mut halves = [vec![], vec![]];
     let (mut rest, mut i) = (&all[..], 0);
-    while rest.len() >= 68 {
-        let len = u32::from_le_bytes(rest[..4].try_into()?) as usize;
-        let end = 68 + len;
-        halves[i % 2].extend_from_slice(&rest[..end.min(rest.len())]);
-        rest = &rest[end.min(rest.len())..];
+    while !rest.is_empty() {
+        let end = match framing {
+            Framing::Bodies if rest.len() >= 68 => {
+                68 + u32::from_le_bytes(rest[..4].try_into()?) as usize
+            }
+            Framing::Bodies => break,
+            Framing::Lines => rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(rest.len(), |n| n + 1),
+        };
+        let end = end.min(rest.len());
+        halves[i % 2].extend_from_slice(&rest[..end]);
+        rest = &rest[end..];
         i += 1;
     }
-    let paths = [bodies.with_extension("a"), bodies.with_extension("b")];
+    let paths = [path.with_extension("a"), path.with_extension("b")];
     for (path, half) in paths.iter().zip(halves) {
         std::fs::write(path, half)?;
     }
@@ -840,9 +1155,11 @@ struct Report {
     group: Option<f64>,
     /// Statements and round trips a submission, on average (PostgreSQL's writers).
     trips: Option<(f64, f64)>,
-    /// A cold run that read nearly every stored run within its second: its rate is a
-    /// floor set by how many runs there were, not a measure of the server.
+    /// A cold run that read nearly every stored run: its rate is a floor set by how many
+    /// runs there were, not a measure of the server.
     exhausted: bool,
+    /// Where the machine's CPU went meanwhile.
+    cpu: Option<Cpu>,
     raw: String,
 }
 
@@ -947,14 +1264,20 @@ type IssuedTo = (u64, String);
 
 /// Links `players` players (`l<tag>-0`, `l<tag>-1`, …) and has each issued
 /// [`SEEDS_EACH`] seeds, on `workers` threads.
-fn issue_seeds(addr: &str, tag: &str, players: u64, workers: usize) -> Result<Vec<IssuedTo>> {
+fn issue_seeds(
+    addr: &str,
+    tag: &str,
+    players: u64,
+    workers: usize,
+    mode: Mode,
+) -> Result<Vec<IssuedTo>> {
     let players: Vec<u64> = (0..players).collect();
     fan_out(&players, workers, "issuing seeds", |chunk| {
         let mut out = vec![];
         for p in chunk {
             let token = link(addr, &format!("l{tag}-{p}"))?;
             for _ in 0..SEEDS_EACH {
-                out.push((issue(addr, &token)?, token.clone()));
+                out.push((issue(addr, &token, mode)?, token.clone()));
             }
         }
         Ok(out)
@@ -991,10 +1314,10 @@ fn fan_out<I: Sync, T: Send>(
     Ok(all)
 }
 
-/// `POST /v1/seeds` for [`MODE`] as the player with `token`: the seed.
-fn issue(addr: &str, token: &str) -> Result<u64> {
+/// `POST /v1/seeds` for `mode` as the player with `token`: the seed.
+fn issue(addr: &str, token: &str, mode: Mode) -> Result<u64> {
     let bearer = format!("Bearer {token}");
-    let request = serde_json::to_vec(&typepper_api::SeedRequest { mode: MODE.key() })?;
+    let request = serde_json::to_vec(&typepper_api::SeedRequest { mode: mode.key() })?;
     let (status, body) = http(
         addr,
         "POST",
@@ -1016,13 +1339,13 @@ fn issue(addr: &str, token: &str) -> Result<u64> {
     Ok(seed.seed)
 }
 
-/// The submission bodies of a round on each of `seeds`, each after its length (u32 LE)
-/// and its player's token, made on `workers` threads.
-fn bodies(seeds: &[IssuedTo], workers: usize) -> Result<Vec<u8>> {
+/// The submission bodies of a round of `mode` on each of `seeds`, each after its length
+/// (u32 LE) and its player's token, made on `workers` threads.
+fn bodies(seeds: &[IssuedTo], workers: usize, mode: Mode) -> Result<Vec<u8>> {
     fan_out(seeds, workers, "typing rounds", |chunk| {
         let mut out = vec![];
         for (seed, token) in chunk {
-            let body = body(*seed)?;
+            let body = body_in(mode, *seed)?;
             let len = u32::try_from(body.len())?;
             if token.len() != 64 {
                 bail!("a token of {} bytes, not 64", token.len());
@@ -1035,16 +1358,21 @@ fn bodies(seeds: &[IssuedTo], workers: usize) -> Result<Vec<u8>> {
     })
 }
 
-/// One submission: a round of [`MODE`] on `seed` with its true claim. The typist's speed
-/// varies with the seed, as a crowd's would.
+/// One submission: a round of BLITZ 60s on `seed` with its true claim.
 pub(crate) fn body(seed: u64) -> Result<Vec<u8>> {
+    body_in(Mode::BLITZ_60, seed)
+}
+
+/// One submission: a round of `mode` on `seed` with its true claim. The typist's speed
+/// varies with the seed, as a crowd's would.
+fn body_in(mode: Mode, seed: u64) -> Result<Vec<u8>> {
     let typist = Typist {
         wpm: 50 + (seed % 80) as u32,
         accuracy: 94 + (seed % 6) as u32,
         seed,
         ..Typist::default()
     };
-    let replay = synth(MODE, seed, &typist);
+    let replay = synth(mode, seed, &typist);
     let (_, score) = replay
         .play()
         .map_err(|e| anyhow::anyhow!("a synthesized round does not play: {e}"))?;
@@ -1213,20 +1541,34 @@ fn print_results(plan: &Plan, results: &Results) {
     let rows = &results.rows;
     println!();
     println!("{}", machine());
-    let flags = wrk_flags(plan.secs, WRK_CONNECTIONS).join(" ");
-    let submit_flags = wrk_flags(plan.secs, SUBMIT_CONNECTIONS).join(" ");
+    let flags = wrk_flags(plan.form.secs, WRK_CONNECTIONS).join(" ");
+    let submit_flags = wrk_flags(plan.form.secs, SUBMIT_CONNECTIONS).join(" ");
     println!("wrk:     wrk {flags} <url>");
     println!(
-        "         wrk {submit_flags} -s submit.lua <url>/v1/submit -- <bodies file> {WRK_THREADS} <ids>"
+        "         wrk {submit_flags} -s submit.lua <url>/v1/submit -- <bodies file> {WRK_THREADS}"
     );
     println!(
-        "         ({} distinct ranked rounds on issued seeds for each set-up; SQLite: \
-         synchronous=FULL, WAL; \"PostgreSQL, fsync off\" is the tests' throwaway cluster, \
-         \"PostgreSQL\" syncs every commit)",
-        plan.count
+        "         ({} distinct ranked rounds of {} on issued seeds for each set-up; \
+         SQLite: synchronous=FULL, WAL; \"PostgreSQL, fsync off\" is the tests' throwaway \
+         cluster, \"PostgreSQL\" syncs every commit)",
+        plan.count, plan.form.mode
     );
     println!();
     print!("{}", table(rows));
+    println!();
+    print!("{}", cpu_table(rows));
+    if !results.caches.is_empty() {
+        println!();
+        println!(
+            "cold reads: runs loaded straight in ({} each), read in a shuffled order, each \
+             once; before them PostgreSQL was restarted (its own cache, shared_buffers, \
+             empty) and the OS's cache of each database's files dropped:",
+            plan.form.fill
+        );
+        for line in &results.caches {
+            println!("  {line}");
+        }
+    }
     if !results.memory.is_empty() {
         println!();
         println!("server memory (RssAnon: its own, not the database's mapped pages):");
@@ -1238,6 +1580,49 @@ fn print_results(plan: &Plan, results: &Results) {
     for line in verdicts(rows) {
         println!("{line}");
     }
+}
+
+/// Where the CPU went in each run: CPU seconds of the servers, PostgreSQL and wrk, and
+/// what was left of the machine's cores over the run.
+fn cpu_table(rows: &[Row]) -> String {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as f64;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "where the CPU went (CPU seconds from /proc, of {cores:.0} cores × the run's seconds):"
+    );
+    let _ = writeln!(
+        out,
+        "{:<26} {:<33} {:>7} {:>9} {:>10} {:>7} {:>7}",
+        "backend", "route", "run s", "server", "PostgreSQL", "wrk", "idle"
+    );
+    for row in rows {
+        let Some(cpu) = &row.report.cpu else {
+            continue;
+        };
+        let servers: f64 = cpu.servers.iter().sum();
+        let server = match &cpu.servers[..] {
+            [one] => format!("{one:.2}"),
+            many => many
+                .iter()
+                .map(|s| format!("{s:.2}"))
+                .collect::<Vec<_>>()
+                .join("+"),
+        };
+        let idle = (cores * cpu.wall - servers - cpu.postgres - cpu.wrk).max(0.0);
+        let line = format!(
+            "{:<26} {:<33} {:>7.2} {:>9} {:>10.2} {:>7.2} {:>7.2}",
+            row.backend,
+            row.route.trim_end_matches(", server A"),
+            cpu.wall,
+            server,
+            cpu.postgres,
+            cpu.wrk,
+            idle
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
 }
 
 fn table(rows: &[Row]) -> String {
@@ -1311,8 +1696,8 @@ fn verdicts(rows: &[Row]) -> Vec<String> {
         };
         if row.report.exhausted {
             out.push(format!(
-                "{}: {} at least {} of /healthz: every stored run was read within the \
-                 second, so this is a floor set by how many were stored, not a measure",
+                "{}: {} at least {} of /healthz: nearly every filled run was read, so \
+                 this is a floor set by how many were filled, not a measure (raise {FILL_VAR})",
                 row.backend,
                 row.route,
                 percent(row.report.rps / base),
@@ -1376,9 +1761,35 @@ fn verdicts(rows: &[Row]) -> Vec<String> {
         verified("PostgreSQL"),
         verified("2 servers, one PostgreSQL"),
     );
+    if one > 0.0 && sqlite > 0.0 {
+        out.push(format!(
+            "PostgreSQL: {} verified runs/s, {} of SQLite's with group commit (goal ≥ {}): {}; \
+             with fsync off {}",
+            thousands(one),
+            percent(one / sqlite),
+            percent(POSTGRES_GOAL),
+            met(one >= POSTGRES_GOAL * sqlite),
+            thousands(verified("PostgreSQL, fsync off")),
+        ));
+    }
     if one > 0.0 && two > 0.0 {
         out.push(format!(
             "PostgreSQL: two servers {} verified runs/s together, {:.2}× one server's {}",
+            thousands(two),
+            two / one,
+            thousands(one)
+        ));
+    }
+    let cold = |backend: &str| {
+        rows.iter()
+            .filter(|r| r.backend == backend && r.route.starts_with("GET /v1/runs/<id> cold"))
+            .map(|r| r.report.rps)
+            .sum::<f64>()
+    };
+    let (one, two) = (cold("PostgreSQL"), cold("2 servers, one PostgreSQL"));
+    if one > 0.0 && two > 0.0 {
+        out.push(format!(
+            "PostgreSQL: two servers read {} cold runs/s together, {:.2}× one server's {}",
             thousands(two),
             two / one,
             thousands(one)
@@ -1502,7 +1913,7 @@ typepper-submit ok=12690 ranked=12689 no=6 other=4 ran_out=0 first_no=no a copy 
     #[test]
     fn bodies_are_distinct_true_claims_with_their_lengths_and_tokens() {
         let seeds: Vec<IssuedTo> = (1..=7).map(|s| (s, format!("{s:064}"))).collect();
-        let all = bodies(&seeds, 3).unwrap();
+        let all = bodies(&seeds, 3, Mode::BLITZ_15).unwrap();
         let mut rest = &all[..];
         let mut seen = std::collections::HashSet::new();
         while !rest.is_empty() {

@@ -29,8 +29,9 @@ commands:
   test    every check: fmt, clippy -D warnings, all tests, the engine for wasm32, a short fuzz run
   bench   the engine's benchmarks (criterion) and the server's load test
   e2e     only the browser tests (arguments go to Playwright, e.g. a file or -g <title>)
-  load    only the server's load test, or the set-ups whose name has the argument in it
-          (TYPEPPER_LOAD_SECS, TYPEPPER_LOAD_BODIES); `load rooms`: how many live racers one
+  load    only the server's load test, or the set-ups whose name has the argument in it;
+          `load --short`: the same set-ups and ratios in a few minutes (TYPEPPER_LOAD_SECS,
+          TYPEPPER_LOAD_BODIES, TYPEPPER_LOAD_FILL); `load rooms`: how many live racers one
           server holds; `load cards`: share pages and cards, cold and cached
   pg      a throwaway PostgreSQL cluster until Ctrl-C, for working on the PostgreSQL store
   term    the terminal game's start-up and keypress-to-screen times, and SSH beside HTTP
@@ -52,7 +53,7 @@ fn main() -> ExitCode {
         Some("e2e") => crate::web::build().and_then(|()| e2e::run_suite(&args[1..])),
         Some("load") if args.get(1).is_some_and(|a| a == "rooms") => rooms_load::run(),
         Some("load") if args.get(1).is_some_and(|a| a == "cards") => cards_load::run(),
-        Some("load") => load::run(args.get(1).map_or("", String::as_str)),
+        Some("load") => load::run(&args[1..]),
         Some("pg") => pg::hold(),
         Some("term") => term::run(),
         Some("frames") => tasks::browser_figures(),

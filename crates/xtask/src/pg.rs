@@ -42,11 +42,12 @@ pub fn with_cluster<T>(f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
 }
 
 /// [`with_cluster`] on a cluster that syncs every commit to disk (`fsync` and
-/// `synchronous_commit` on, as in production), for measuring, not for tests.
-pub fn with_durable_cluster<T>(f: impl FnOnce(&str) -> Result<T>) -> Result<T> {
+/// `synchronous_commit` on, as in production), for measuring, not for tests; `f` may
+/// restart it and read its files.
+pub fn with_durable_cluster<T>(f: impl FnOnce(&Cluster) -> Result<T>) -> Result<T> {
     let bin = crate::install::postgres()?;
     let cluster = Cluster::start(bin, true)?;
-    f(&cluster.url())
+    f(&cluster)
 }
 
 /// [`with_cluster`], also giving `f` the command that controls the server: `pg_ctl` with
@@ -74,7 +75,7 @@ pub fn hold() -> Result<()> {
 }
 
 /// A running throwaway cluster; dropping it stops it and deletes its dir.
-struct Cluster {
+pub struct Cluster {
     /// PostgreSQL's bin dir.
     bin: PathBuf,
     /// The temp dir: `data/` (the cluster), `postgres.log`, and the unix socket.
@@ -183,8 +184,36 @@ impl Cluster {
         Ok(cluster)
     }
 
-    fn url(&self) -> String {
+    /// The URL of its `postgres` database, as its superuser.
+    pub fn url(&self) -> String {
         format!("postgres://{SUPERUSER}@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// Its data dir: the database's files.
+    pub fn data(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
+    /// Stops it and starts it again (`pg_ctl restart`, fast): its own cache is then
+    /// empty. Clients see their connections end and must make new ones.
+    pub fn restart(&self) -> Result<()> {
+        step("restarting PostgreSQL (pg_ctl restart --mode fast), which empties its cache");
+        let mut restart = self.command("pg_ctl");
+        restart
+            .arg("--pgdata")
+            .arg(self.data())
+            .arg("--log")
+            .arg(self.dir.join("postgres.log"))
+            .args([
+                "--wait",
+                "--timeout",
+                WAIT_SECS,
+                "--mode",
+                "fast",
+                "restart",
+            ])
+            .stdout(Stdio::null());
+        run(&mut restart)
     }
 
     /// `pg_ctl` for this cluster, as a line of words (see [`with_cluster_ctl`]).

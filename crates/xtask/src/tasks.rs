@@ -254,7 +254,7 @@ pub fn bench(args: &[String]) -> Result<()> {
     );
     c.args(args.iter().filter(|a| a.as_str() != "--"));
     run(&mut c)?;
-    crate::load::run("")?;
+    crate::load::run(&[])?;
     browser_figures()
 }
 

@@ -16,12 +16,19 @@
 //! first locks their players' rows and an advisory lock for each of their rounds'
 //! fingerprint keys and seeds, each set taken in order, so that two writers or two
 //! instances can't both store one round or both spend one seed, nor wait on each other
-//! in a circle. Each submission runs in a savepoint of its own, so one that fails fails
-//! alone, and each is answered only once the transaction has committed. The statements
-//! that don't wait on each other's answers are pipelined, sent together in one round
-//! trip ([`PgTx`]): a submission takes three (its savepoint and reads; its run; its other
-//! writes), and a group three more (begin; its locks; commit).
+//! in a circle. Each submission is answered only once the transaction has committed.
+//!
+//! The submissions of a group that share no player, key or seed are done together
+//! ([`together`]): their reads are one statement a table, their plans run in memory, and
+//! their writes are one multi-row statement a table, so a group of any size takes five
+//! round trips (begin; its locks; the reads; the writes; commit). The rest are done one
+//! by one after them, each in a savepoint of its own so that one that fails fails alone,
+//! with the statements that don't wait on each other's answers pipelined ([`PgTx`]):
+//! three round trips each (its savepoint and reads; its run; its other writes).
 
+mod together;
+
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -709,8 +716,8 @@ async fn writer(
 /// What became of one submission of a group.
 type Outcome = Result<Result<Vec<Done>, String>, StoreError>;
 
-/// Does `jobs` in one transaction, each in a savepoint of its own: what became of each,
-/// once committed; or why none was.
+/// Does `jobs` in one transaction: those that may, together; the rest one by one, each
+/// in a savepoint of its own. What became of each, once committed; or why none was.
 async fn commit_group(
     pool: &Pool,
     jobs: &mut [&mut Job],
@@ -721,21 +728,36 @@ async fn commit_group(
     let tx = c.transaction().await.map_err(db)?;
     counts.sent(1);
     lock(&tx, &players, &locks, counts).await?;
-    let mut out = Vec::with_capacity(jobs.len());
-    for job in jobs.iter_mut() {
+    let mut out: Vec<Option<Outcome>> = jobs.iter().map(|_| None).collect();
+    let (both, mut alone) = together::split(jobs);
+    if both.len() > 1 {
+        let (done, after) = together::run(&tx, jobs, &both, counts).await.map_err(db)?;
+        for (i, outcome) in done {
+            out[i] = Some(Ok(outcome));
+        }
+        alone.extend(after);
+        // In the order they came: a job sharing something with an earlier one follows it.
+        alone.sort_unstable();
+    } else {
+        alone = (0..jobs.len()).collect();
+    }
+    for i in alone {
         // The savepoint goes out with the job's first reads.
-        let done = tx::submit(&mut PgTx::counted(&tx, counts, "SAVEPOINT work"), job).await;
+        let done = tx::submit(&mut PgTx::counted(&tx, counts, "SAVEPOINT work"), jobs[i]).await;
         // A failed job's writes go, and the group goes on; a plan that stores nothing
         // wrote nothing. The savepoint is not released: the next job's, of the same
         // name, hides it, and the commit ends them all (a round trip a job less).
         if done.is_err() {
             run_sql(&tx, "ROLLBACK TO SAVEPOINT work", counts).await?;
         }
-        out.push(done);
+        out[i] = Some(done);
     }
     tx.commit().await.map_err(db)?;
     counts.sent(1);
-    Ok(out)
+    Ok(out
+        .into_iter()
+        .map(|o| o.unwrap_or_else(|| Err(StoreError::Db("a submission was left undone".into()))))
+        .collect())
 }
 
 /// Runs one statement with no parameters, counted.
@@ -797,12 +819,28 @@ async fn lock(
     Ok(())
 }
 
-/// Every stored round with one of `keys`, and the latest on each of `seeds`.
+/// Every stored round with one of `keys`, and the latest on each of `seeds`; each once.
 async fn rounds(
     tx: &impl GenericClient,
     keys: &[[u8; 32]],
     seeds: &[u64],
 ) -> Result<Vec<KnownRound>, StoreError> {
+    let found = rounds_found(tx, keys, seeds).await.map_err(db)?;
+    let mut seen = HashSet::new();
+    Ok(found
+        .into_iter()
+        .map(|(_, round)| round)
+        .filter(|r| seen.insert((r.key, r.run.clone())))
+        .collect())
+}
+
+/// Every stored round with one of `keys`, and the latest on each of `seeds`, each with
+/// the seed it was found on (`None`: by its key); a round found both ways is there twice.
+async fn rounds_found(
+    tx: &impl GenericClient,
+    keys: &[[u8; 32]],
+    seeds: &[u64],
+) -> Result<Vec<(Option<u64>, KnownRound)>, tokio_postgres::Error> {
     if keys.is_empty() && seeds.is_empty() {
         return Ok(vec![]);
     }
@@ -811,19 +849,18 @@ async fn rounds(
     let s = tx
         .prepare_cached(&format!(
             "WITH found AS (
-                 SELECT * FROM rounds WHERE round_key = ANY($1)
-                 UNION
-                 SELECT l.* FROM unnest($2::bigint[]) AS s(seed), LATERAL (
+                 SELECT NULL::bigint AS via, * FROM rounds WHERE round_key = ANY($1)
+                 UNION ALL
+                 SELECT s.seed, l.* FROM unnest($2::bigint[]) AS s(seed), LATERAL (
                      SELECT * FROM rounds WHERE rounds.seed = s.seed
                      ORDER BY created_ms DESC LIMIT {}) l)
              SELECT k.round_key, k.run_id, k.player_id, k.blocks, k.mode, k.seed, k.prefix,
-                    r.score, r.unranked, r.pending, r.id IS NOT NULL
+                    r.score, r.unranked, r.pending, r.id IS NOT NULL, k.via
              FROM found k LEFT JOIN runs r ON r.id = k.run_id",
             super::ROUNDS_ON_A_SEED
         ))
-        .await
-        .map_err(db)?;
-    let rows = tx.query(&s, &[&wanted, &on]).await.map_err(db)?;
+        .await?;
+    let rows = tx.query(&s, &[&wanted, &on]).await?;
     Ok(rows
         .iter()
         .filter_map(|r| {
@@ -832,7 +869,8 @@ async fn rounds(
                 (Some(mode), Some(seed)) => Some((mode, seed as u64, r.get(6))),
                 _ => None,
             };
-            Some(KnownRound {
+            let via = r.get::<_, Option<i64>>(11).map(|s| s as u64);
+            let round = KnownRound {
                 key: key.try_into().ok()?,
                 run: r.get(1),
                 player: r.get(2),
@@ -841,12 +879,16 @@ async fn rounds(
                 stored: r
                     .get::<_, bool>(10)
                     .then(|| (uint(r.get(7)), super::standing(r.get(8), r.get(9)))),
-            })
+            };
+            Some((via, round))
         })
         .collect())
 }
 
-async fn seeds(tx: &impl GenericClient, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
+async fn seeds(
+    tx: &impl GenericClient,
+    wanted: &[u64],
+) -> Result<Vec<IssuedSeed>, tokio_postgres::Error> {
     if wanted.is_empty() {
         return Ok(vec![]);
     }
@@ -856,9 +898,8 @@ async fn seeds(tx: &impl GenericClient, wanted: &[u64]) -> Result<Vec<IssuedSeed
             "SELECT seed, player_id, mode, issued_ms, expires_ms, run_id
              FROM seeds WHERE seed = ANY($1)",
         )
-        .await
-        .map_err(db)?;
-    let rows = tx.query(&s, &[&bits]).await.map_err(db)?;
+        .await?;
+    let rows = tx.query(&s, &[&bits]).await?;
     Ok(rows
         .iter()
         .map(|r| IssuedSeed {
@@ -976,7 +1017,7 @@ impl<C: GenericClient> Tx for PgTx<'_, C> {
 
     async fn seeds(&mut self, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
         self.sent(1);
-        seeds(self.c, wanted).await
+        seeds(self.c, wanted).await.map_err(db)
     }
 
     async fn execute_all(&mut self, statements: &[Statement<'_>]) -> Result<Vec<u64>, StoreError> {
@@ -1008,7 +1049,7 @@ impl<C: GenericClient> Tx for PgTx<'_, C> {
                 }
             },
             rounds(c, keys, on),
-            seeds(c, on),
+            async { seeds(c, on).await.map_err(db) },
             tx::usage(&mut a, player, day),
             tx::record(&mut b, player, day),
             tx::pending(&mut d, player),
