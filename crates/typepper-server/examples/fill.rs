@@ -10,7 +10,8 @@
 //! from a pool of [`POOL`]: the replays repeat, their ids and round keys do not. They go
 //! in through [`Store::submit`], the path every verified run takes (group commit, the
 //! run's round, its player's usage), as jobs of [`RUNS_A_JOB`] runs each, unranked so
-//! that no board is touched. The ids are written one a line in a shuffled order, so that
+//! that no board is touched. Then SQLite's WAL is checkpointed into the database file,
+//! and PostgreSQL's tables vacuumed and analysed. The ids are written one a line in a shuffled order, so that
 //! reading them in turn reads the table at random, as share links do.
 
 use std::fmt::Write as _;
@@ -70,6 +71,14 @@ async fn main() -> Result<()> {
         ids.extend(done?);
     }
     drop(work);
+    if args.store.is_postgres() {
+        // As autovacuum would soon: the planner's statistics then know the tables' sizes,
+        // and no vacuum of them runs while they are measured.
+        let url = args.store.url.as_deref().unwrap_or_default();
+        let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
+        tokio::spawn(connection);
+        client.batch_execute("VACUUM ANALYZE").await?;
+    }
     if let Some(path) = args.store.sqlite_path() {
         // The runs are in the WAL until a checkpoint copies them into the database file,
         // which the server's reads would otherwise find in the WAL, warm: copy them now.

@@ -644,8 +644,10 @@ pub struct Options {
     #[arg(long, env = "TYPEPPER_PG_CONNECTIONS", default_value_t = 16)]
     pub pg_connections: usize,
     /// PostgreSQL writers: each commits a group of submissions at a time, on a connection
-    /// of its own, while the others work.
-    #[arg(long, env = "TYPEPPER_PG_WRITERS", default_value_t = 4)]
+    /// of its own, while the others work. More writers make smaller groups, and a group
+    /// costs PostgreSQL about the same whatever its size (measured: 2 stored a third more
+    /// than 4; docs/PERFORMANCE.md).
+    #[arg(long, env = "TYPEPPER_PG_WRITERS", default_value_t = 2)]
     pub pg_writers: usize,
     /// Seconds a PostgreSQL connection, or the wait for a free one, may take.
     #[arg(long, env = "TYPEPPER_PG_TIMEOUT", default_value = "5", value_parser = seconds)]

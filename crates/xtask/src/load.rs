@@ -208,12 +208,15 @@ end
 function request()
   taken = taken + 1
   local id = ids[taken]
+  if instead then
+    -- The yardstick takes an id as a read does, and goes round them again: it is never
+    -- the one to run out.
+    if id == nil then taken = 0 end
+    return wrk.format("GET", instead)
+  end
   if id == nil then
     wrk.thread:stop()
     return wrk.format("GET", "/healthz")
-  end
-  if instead then
-    return wrk.format("GET", instead)
   end
   return wrk.format("GET", "/v1/runs/" .. id)
 end
@@ -267,7 +270,7 @@ pub fn run(args: &[String]) -> Result<()> {
         return Ok(());
     }
     let pg = crate::pg::with_cluster(|url| {
-        let setup = Setup::new("PostgreSQL, fsync off", Some(url));
+        let setup = Setup::new("PostgreSQL, fsync off", Some(url)).filled();
         measure(&setup, None, &plan, &mut results).map(drop)
     })
     .and_then(|()| {
@@ -306,7 +309,10 @@ struct Setup {
     every_route: bool,
     /// The server's memory before and after, and after a flood of megabyte runs.
     memory: bool,
-    /// Reads of runs loaded straight in, with every cache emptied first.
+    /// Runs loaded straight in first ([`Form::fill`]): what it measures, it measures on
+    /// a database that holds them.
+    filled: bool,
+    /// Reads of those runs, with every cache emptied first.
     cold: bool,
 }
 
@@ -319,6 +325,7 @@ impl Setup {
             flags: &[],
             every_route: false,
             memory: false,
+            filled: false,
             cold: false,
         }
     }
@@ -337,8 +344,19 @@ impl Setup {
         }
     }
 
+    fn filled(self) -> Setup {
+        Setup {
+            filled: true,
+            ..self
+        }
+    }
+
     fn cold(self) -> Setup {
-        Setup { cold: true, ..self }
+        Setup {
+            filled: true,
+            cold: true,
+            ..self
+        }
     }
 
     fn flags(self, flags: &'static [&'static str]) -> Setup {
@@ -510,7 +528,7 @@ fn cold_run(url: &str, plan: &Plan, ids: &Path, instead: Option<&str>) -> Result
     )?;
     // wrk counts its whole duration even after the ids run out: then the rate is a
     // floor set by how many there were.
-    report.exhausted = report.requests * 10 >= count as u64 * 9;
+    report.exhausted = instead.is_none() && report.requests * 10 >= count as u64 * 9;
     Ok(report)
 }
 
@@ -546,6 +564,10 @@ fn measure_together(
         {
             results.memory.push((format!("{name}: started"), kib));
         }
+        let ids = plan.script.with_file_name(format!("filled-{}", slug(name)));
+        if setup.filled {
+            fill(name, setup.database_url.as_deref(), &server, plan, &ids)?;
+        }
         let bodies = plan.bodies.with_extension(slug(name));
         let r = prepare(name, &server, plan, &bodies)?;
         let url = &server.url;
@@ -567,9 +589,9 @@ fn measure_together(
                 report,
             });
         }
-        ready.push((setup, server, r, bodies));
+        ready.push((setup, server, r, bodies, ids));
     }
-    for (setup, server, r, bodies) in &ready {
+    for (setup, server, r, bodies, _) in &ready {
         let name = setup.name;
         ripen(name, r.issued, plan.form.mode);
         step(&format!(
@@ -587,11 +609,9 @@ fn measure_together(
         });
     }
     let mut filled = None;
-    for (setup, server, r, _) in &ready {
+    for (setup, server, r, _, ids) in &ready {
         let name = setup.name;
         if setup.cold {
-            let ids = plan.script.with_file_name(format!("filled-{}", slug(name)));
-            fill(name, setup.database_url.as_deref(), server, plan, &ids)?;
             // The files the reads read: PostgreSQL's relations, or SQLite's database.
             let data = match pg {
                 Some(cluster) => cluster.data().join("base"),
@@ -605,7 +625,7 @@ fn measure_together(
                 step(&format!(
                     "{name}: {route}, each filled run once, for {secs} s (wrk)"
                 ));
-                let report = with_cpu(&[server], || cold_run(&server.url, plan, &ids, instead))?;
+                let report = with_cpu(&[server], || cold_run(&server.url, plan, ids, instead))?;
                 results.rows.push(Row {
                     backend: name,
                     route,
@@ -615,7 +635,7 @@ fn measure_together(
             results
                 .caches
                 .push(format!("{name}: after the cold reads, {}", cached(&data)?));
-            filled = Some(ids);
+            filled = Some(ids.clone());
         }
         if setup.memory {
             let rss = |what: &str, results: &mut Results| {
