@@ -256,8 +256,12 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut results = Results::default();
     let sqlite = [
         Setup::new("SQLite", None).every_route().memory().cold(),
-        Setup::new("SQLite, a commit each", None).flags(&["--group-commit", "1"]),
-        Setup::new("SQLite on tmpfs", None).data_in(Path::new("/dev/shm")),
+        Setup::new("SQLite, a commit each", None)
+            .flags(&["--group-commit", "1"])
+            .filled(),
+        Setup::new("SQLite on tmpfs", None)
+            .data_in(Path::new("/dev/shm"))
+            .filled(),
     ];
     let wanted = |name: &str| name.to_lowercase().contains(&only.to_lowercase());
     let sqlite: Vec<Setup> = sqlite.into_iter().filter(|s| wanted(s.name)).collect();

@@ -10,6 +10,11 @@
 //! share a player. A submission whose plan stores more than one run, or confirms runs
 //! waiting for it, is done alone after the rest (the writes of its runs depend on each
 //! other's), as is each of the group's should a run's id turn out to be taken.
+//!
+//! A join with an array of rows also names the table's keys in an `= ANY` of the array:
+//! the planner guesses an `unnest` at a hundred rows, and against that guess may scan a
+//! small table whole (a profile showed heap page scans under the group's statements)
+//! rather than look each row up by its key.
 
 use std::collections::{HashMap, HashSet};
 
@@ -141,7 +146,8 @@ async fn known(
             .prepare_cached(
                 "SELECT u.player_id, u.runs, u.bytes
                  FROM unnest($1::bigint[], $2::text[]) AS v(player, day)
-                 JOIN usage u ON u.player_id = v.player AND u.day = v.day",
+                 JOIN usage u ON u.player_id = v.player AND u.day = v.day
+                 WHERE u.player_id = ANY($1)",
             )
             .await?;
         tx.query(&s, &[&players, &days]).await
@@ -154,7 +160,8 @@ async fn known(
                         CASE WHEN p.best_day IS NULL OR p.best_day < v.day THEN p.best_x100
                              ELSE p.record_x100 END
                  FROM unnest($1::bigint[], $2::text[]) AS v(player, day)
-                 JOIN players p ON p.id = v.player",
+                 JOIN players p ON p.id = v.player
+                 WHERE p.id = ANY($1)",
             )
             .await?;
         tx.query(&s, &[&players, &days]).await
@@ -368,7 +375,7 @@ async fn write(
             .prepare_cached(
                 "UPDATE seeds SET run_id = v.run
                  FROM unnest($1::bigint[], $2::text[]) AS v(seed, run)
-                 WHERE seeds.seed = v.seed",
+                 WHERE seeds.seed = v.seed AND seeds.seed = ANY($1)",
             )
             .await?;
         tx.execute(&s, &[&spent, &spent_by]).await
@@ -385,7 +392,7 @@ async fn write(
                                         THEN best_x100 ELSE record_x100 END,
                      best_day = v.day, best_x100 = v.wpm
                  FROM unnest($1::bigint[], $2::text[], $3::int[]) AS v(player, day, wpm)
-                 WHERE players.id = v.player
+                 WHERE players.id = v.player AND players.id = ANY($1)
                    AND (players.best_x100 IS NULL OR players.best_x100 < v.wpm)",
             )
             .await?;
