@@ -11,8 +11,9 @@
 //! in through [`Store::submit`], the path every verified run takes (group commit, the
 //! run's round, its player's usage), as jobs of [`RUNS_A_JOB`] runs each, unranked so
 //! that no board is touched. Then SQLite's WAL is checkpointed into the database file,
-//! and PostgreSQL's tables vacuumed and analysed. The ids are written one a line in a shuffled order, so that
-//! reading them in turn reads the table at random, as share links do.
+//! and PostgreSQL's tables vacuumed and analysed. The ids are written one a line in a
+//! shuffled order, so that reading them in turn reads the table at random, as share
+//! links do.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -148,13 +149,14 @@ async fn fill(
         .await
         .context("linking the fill's player")?;
     let at = typepper_api::Utc::of(now_ms);
+    let ids: Vec<String> = runs.clone().map(|i| id(&hash(tag, i))).collect();
     let steps: Vec<Step> = runs
-        .map(|i| {
+        .zip(&ids)
+        .map(|(i, id)| {
             let v = &pool[(i % POOL) as usize];
-            let key = hash(tag, i);
             Step::Store(Box::new(NewRun {
                 played: Played {
-                    id: id(&key),
+                    id: id.clone(),
                     mode: Mode::BLITZ_60.key(),
                     score: v.score.headline().value,
                     wpm_x100: v.score.wpm_x100,
@@ -169,7 +171,7 @@ async fn fill(
                 month: at.month(),
                 day: at.day(),
                 round: RoundPrint {
-                    key,
+                    key: hash(tag, i),
                     blocks: v.round.blocks.clone(),
                     seed: v.seed,
                     prefix: v.round.prefix.clone(),
@@ -177,13 +179,6 @@ async fn fill(
                 confirms: vec![],
                 uses_seed: None,
             }))
-        })
-        .collect();
-    let ids = steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Store(run) => Some(run.played.id.clone()),
-            Step::Answer(_) => None,
         })
         .collect();
     let job = Job {

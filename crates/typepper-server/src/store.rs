@@ -63,6 +63,13 @@ pub struct Played {
     pub pending: Option<String>,
 }
 
+impl Played {
+    /// Whether it goes on the boards now: ranked, and not waiting to be confirmed.
+    pub fn on_boards(&self) -> bool {
+        self.unranked.is_none() && self.pending.is_none()
+    }
+}
+
 /// A verified run about to be stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewRun {

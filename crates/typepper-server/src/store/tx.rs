@@ -364,7 +364,7 @@ async fn insert(tx: &mut impl Tx, run: &NewRun) -> Result<Stored, StoreError> {
             vec![Arg::Text(&run.played.id), Arg::I64(seed as i64)],
         ));
     }
-    let ranked = run.played.unranked.is_none() && run.played.pending.is_none();
+    let ranked = run.played.on_boards();
     if ranked {
         writes.extend(best(
             (run.player, &run.day),

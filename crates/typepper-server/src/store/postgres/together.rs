@@ -113,8 +113,7 @@ fn did(step: Step, pbs: &HashSet<PlayerId>) -> Done {
     match step {
         Step::Answer(answer) => Done::Answered(answer),
         Step::Store(run) => {
-            let ranked = run.played.unranked.is_none() && run.played.pending.is_none();
-            let pb = ranked && pbs.contains(&run.player);
+            let pb = run.played.on_boards() && pbs.contains(&run.player);
             Done::Stored(run, Stored { pb })
         }
     }
@@ -280,7 +279,7 @@ async fn write(
     let ranked: Vec<&NewRun> = runs
         .iter()
         .copied()
-        .filter(|r| r.played.unranked.is_none() && r.played.pending.is_none())
+        .filter(|r| r.played.on_boards())
         .collect();
     let r_players = column(&ranked, |r| r.player);
     let r_days = column(&ranked, |r| r.day.as_str());
