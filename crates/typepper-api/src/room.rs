@@ -112,6 +112,13 @@ pub struct Racer {
     pub name: String,
     /// What they are doing.
     pub state: State,
+    /// A guest: they never linked a game, and the name is theirs for this room only.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub guest: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 /// Where the room is.

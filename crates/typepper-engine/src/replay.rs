@@ -269,7 +269,7 @@ impl Replay {
 
     /// How many bytes [`Replay::encode`] writes.
     pub fn encoded_len(&self) -> usize {
-        let header = MAGIC.len() + 1 + 4 + 1 + mode_prefix(&self.mode).len() + 8;
+        let header = header_len(&self.mode);
         let inputs: usize = self
             .inputs
             .iter()
@@ -458,6 +458,11 @@ fn mode_text(mode: &str) -> String {
     } else {
         format!("\"{}\"", mode.escape_debug())
     }
+}
+
+/// The bytes of a replay's header (magic to seed) for a mode key.
+pub(crate) fn header_len(mode: &str) -> usize {
+    MAGIC.len() + 1 + 4 + 1 + mode_prefix(mode).len() + 8
 }
 
 fn mode_prefix(mode: &str) -> &str {

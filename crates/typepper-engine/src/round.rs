@@ -7,7 +7,7 @@
 use core::fmt;
 
 use crate::heat::{self, Streak, Tier};
-use crate::replay::{Input, Op, Replay};
+use crate::replay::{Input, Op, Replay, varint_len};
 use crate::score::{self, CharCounts, Sample, Score};
 use crate::text::{self, Words};
 use crate::{Mode, VERSION};
@@ -69,6 +69,9 @@ pub enum Refusal {
     },
     /// End is ZEN's; other modes end by their clock or the flame.
     EndOutsideZen,
+    /// The round's replay would pass [`MAX_BYTES`](crate::MAX_BYTES), which no decoder
+    /// reads: the round holds all a replay can.
+    Full,
 }
 
 impl fmt::Display for Refusal {
@@ -79,6 +82,11 @@ impl fmt::Display for Refusal {
             }
             Refusal::Backwards { last } => write!(f, "an input earlier than the one at {last} ms"),
             Refusal::EndOutsideZen => f.write_str("an End outside ZEN"),
+            Refusal::Full => write!(
+                f,
+                "the round holds all a replay can ({} bytes)",
+                crate::MAX_BYTES
+            ),
         }
     }
 }
@@ -100,6 +108,8 @@ pub struct Round {
     starts: Vec<usize>,
     /// Inputs as recorded, for [`Round::replay`].
     inputs: Vec<Input>,
+    /// The bytes [`Round::replay`] would encode to, but for the input count's varint.
+    encoded: usize,
     started: Option<u32>,
     last: u32,
     last_stroke: Option<u32>,
@@ -185,6 +195,7 @@ impl Round {
             typed: Vec::with_capacity(256),
             starts: vec![0],
             inputs: Vec::with_capacity(256),
+            encoded: crate::replay::header_len(&mode.key()),
             started: None,
             last: 0,
             last_stroke: None,
@@ -261,6 +272,20 @@ impl Round {
         if op == Op::End && self.mode != Mode::Zen {
             return Err(Refusal::EndOutsideZen);
         }
+        // Every replay a decoder reads fits, so no recorded round is refused here: only a
+        // round fed more than any replay holds (a flood of keys) stops growing.
+        let input = varint_len(u64::from(t - self.last)) + varint_len(op.code().into());
+        let count = self.inputs.len() as u64;
+        let mut after = self.encoded + input + varint_len(count + 1);
+        if self.mode == Mode::Zen && op != Op::End {
+            // Room kept for an End at the same ms (two bytes, and the count's growth): a
+            // full ZEN round can still end.
+            after += 2 + varint_len(count + 2) - varint_len(count + 1);
+        }
+        if after > crate::MAX_BYTES {
+            return Err(Refusal::Full);
+        }
+        self.encoded += input;
         let mut fx = Effects::default();
         if self.started.is_none() {
             self.started = Some(t);

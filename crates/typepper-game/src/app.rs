@@ -17,7 +17,7 @@ use typepper_api::room::Ask;
 pub use typepper_api::{BoardRow, Player};
 use typepper_api::{IssuedSeed, Line, RANKED_BEST, Ranked, Utc};
 use typepper_engine::rng::Rng;
-use typepper_engine::{Drill, Mode, Op, Replay, Round, Score, hex};
+use typepper_engine::{Drill, Mode, Op, Refusal, Replay, Round, Score, hex};
 
 use crate::keys::{Analysis, By, Trend};
 use crate::palette::Tone;
@@ -781,7 +781,7 @@ impl App {
                             delete_word(&mut session.round, t);
                         } else {
                             // A refused key (after the end) has no effect: the tick ends it.
-                            let _ = session.round.apply(t, op);
+                            type_key(&mut session.round, t, op);
                         }
                         // Only a race's lead reads where your caret has been.
                         if session.ghost.is_some() {
@@ -1347,6 +1347,14 @@ impl App {
             Screen::Play(s) => s.origin.map_or(0, |o| ms_since(o, now)),
             _ => 0,
         }
+    }
+}
+
+/// The player's key into their round. A ZEN round that holds all a replay can ends there,
+/// as its rules keep room for (RULES.md); any other refused key has no effect.
+pub(crate) fn type_key(round: &mut Round, t: u32, op: Op) {
+    if round.apply(t, op) == Err(Refusal::Full) {
+        let _ = round.apply(t, Op::End);
     }
 }
 

@@ -869,12 +869,13 @@ pub fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
-/// A racer's name as a room lists it: `ada (you)` for yours.
-fn racer_name(name: &str, you: bool) -> String {
-    if you {
-        format!("{name} (you)")
-    } else {
-        name.to_owned()
+/// A racer's name as a room lists it: `ada (you)` for yours, `ada (guest)` for a racer
+/// who never linked, so that no guest passes for the player who holds the name.
+fn racer_name(name: &str, you: bool, guest: bool) -> String {
+    match (you, guest) {
+        (true, _) => format!("{name} (you)"),
+        (false, true) => format!("{name} (guest)"),
+        (false, false) => name.to_owned(),
     }
 }
 
@@ -1378,7 +1379,7 @@ impl App {
                 let you = live.you == Some(f.racer);
                 rows.push(RoomRow {
                     place: ordinal(i + 1),
-                    name: racer_name(live.name_of(f.racer), you),
+                    name: racer_name(live.name_of(f.racer), you, live.is_guest(f.racer)),
                     state: f.kept.clone(),
                     score,
                     share: f.share.clone(),
@@ -1401,7 +1402,7 @@ impl App {
                 let state = state_word(r.state);
                 rows.push(RoomRow {
                     place: String::new(),
-                    name: racer_name(&r.name, you),
+                    name: racer_name(&r.name, you, r.guest),
                     state: if r.id == live.owner {
                         format!("owner · {state}")
                     } else {

@@ -123,6 +123,17 @@ impl Race {
         self.rounds.iter_mut().find(|r| r.id == id)
     }
 
+    /// The server's copy of your keys, from the next it has not told you of: those your
+    /// round lacks go into it (a reloaded game's round has none; a round this game kept
+    /// has them all), and all count as sent. A long round's copy comes in several
+    /// messages: the resume's, then `keys` messages of your own number.
+    fn yours(&mut self, you: u32, keys: &[Sent]) {
+        let have = self.of(you).map_or(0, |r| r.round.inputs());
+        let skip = have.saturating_sub(self.sent).min(keys.len());
+        self.land(you, &keys[skip..]);
+        self.sent += keys.len();
+    }
+
     /// Plays racer `id`'s `keys` into their round. The server took them, so the rules
     /// take them too; one that doesn't read is dropped.
     fn land(&mut self, id: u32, keys: &[Sent]) {
@@ -207,6 +218,11 @@ impl Live {
             .map_or("someone", |r| r.name.as_str())
     }
 
+    /// Whether racer `id` is a guest: a name for this room only.
+    pub fn is_guest(&self, id: u32) -> bool {
+        self.racers.iter().any(|r| r.id == id && r.guest)
+    }
+
     /// Racer `id`'s state.
     pub fn state_of(&self, id: u32) -> Option<State> {
         self.racers.iter().find(|r| r.id == id).map(|r| r.state)
@@ -267,26 +283,28 @@ impl Live {
         // others' rounds start again: their keys so far come next.
         let kept = self.you.and_then(|you| {
             let mine = self.race.as_ref()?.of(you)?;
-            (mine.round.replay().inputs.len() >= keys.len()).then(|| mine.clone())
+            (mine.round.seed() == seed).then(|| mine.clone())
         });
         if let Some(you) = self.you {
-            match kept {
-                Some(mine) => {
-                    if let Some(slot) = race.of_mut(you) {
-                        *slot = mine;
-                    }
-                }
-                None => race.land(you, keys),
+            if let (Some(mine), Some(slot)) = (kept, race.of_mut(you)) {
+                *slot = mine;
             }
-            race.sent = keys.len();
+            race.yours(you, keys);
         }
         self.race = Some(race);
         self.go_at = None;
         self.phase = Phase::Racing;
     }
 
-    /// Racer `id`'s keys, as the server took them.
+    /// Racer `id`'s keys, as the server took them: yours only after a resume, the rest
+    /// of its copy of your round.
     pub fn keys(&mut self, id: u32, keys: &[Sent]) {
+        if let Some(race) = &mut self.race
+            && self.you == Some(id)
+        {
+            race.yours(id, keys);
+            return;
+        }
         if let Some(race) = &mut self.race {
             // A racer who joined the lobby after this game's text came has no round yet.
             if race.of(id).is_none() {

@@ -321,6 +321,7 @@ fn room(tour: &mut Tour) {
                 id,
                 name: name.into(),
                 state,
+                guest: false,
             })
             .collect(),
     };

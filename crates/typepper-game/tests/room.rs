@@ -56,6 +56,7 @@ fn racers(states: &[(u32, &str, State)]) -> Say {
                 id,
                 name: name.into(),
                 state,
+                guest: false,
             })
             .collect(),
     }
@@ -479,11 +480,13 @@ fn a_spectator_watches_the_leader() {
                     id: 1,
                     name: "ada".into(),
                     state: State::Typing,
+                    guest: false,
                 },
                 Racer {
                     id: 2,
                     name: "grace".into(),
                     state: State::Typing,
+                    guest: true,
                 },
             ],
         },

@@ -117,6 +117,49 @@ pub struct Config {
     /// The SSH server's limits.
     #[command(flatten)]
     pub ssh: SshLimits,
+    /// What one address may hold of live rooms, and how long a room lives.
+    #[command(flatten)]
+    pub rooms: RoomLimits,
+}
+
+/// What one client may hold of live rooms, and how long a room lives.
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
+pub struct RoomLimits {
+    /// Live rooms open at once that one address opened (an IPv6 /64 counts as one).
+    #[arg(
+        long = "rooms-per-ip",
+        value_name = "ROOMS_PER_IP",
+        env = "TYPEPPER_ROOMS_PER_IP",
+        default_value_t = 4
+    )]
+    pub open_per_ip: usize,
+    /// Connections to live rooms (racers and spectators) at once from one address: a
+    /// classroom behind one address races together.
+    #[arg(
+        long = "room-connections-per-ip",
+        value_name = "ROOM_CONNECTIONS_PER_IP",
+        env = "TYPEPPER_ROOM_CONNECTIONS_PER_IP",
+        default_value_t = 40
+    )]
+    pub connections_per_ip: usize,
+    /// Seconds a room stays open with no racer saying anything; then it closes, with
+    /// every connection to it.
+    #[arg(
+        long = "room-idle-timeout",
+        value_name = "ROOM_IDLE_TIMEOUT",
+        env = "TYPEPPER_ROOM_IDLE_TIMEOUT",
+        default_value_t = 600
+    )]
+    pub idle_timeout_secs: u64,
+    /// Seconds a room stays open at most (a race under way finishes first); then it
+    /// closes, with every connection to it.
+    #[arg(
+        long = "room-max-time",
+        value_name = "ROOM_MAX_TIME",
+        env = "TYPEPPER_ROOM_MAX_TIME",
+        default_value_t = 7_200
+    )]
+    pub max_time_secs: u64,
 }
 
 /// What one SSH client may hold of the server.

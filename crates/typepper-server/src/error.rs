@@ -12,6 +12,9 @@ pub enum ApiError {
     /// 401: no token, or one no player has.
     #[error("{0}")]
     Unauthorized(&'static str),
+    /// 403: not from this server's own game (a page elsewhere using its visitors).
+    #[error("{0}")]
+    Forbidden(String),
     /// 404: no such thing (or no longer).
     #[error("{0}")]
     NotFound(String),
@@ -49,6 +52,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Timeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::Conflict(_) => StatusCode::CONFLICT,

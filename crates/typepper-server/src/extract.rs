@@ -141,3 +141,30 @@ pub fn register_limit(st: &Shared, ip: Option<&ClientIp>) -> Result<(), ApiError
     }
     Ok(())
 }
+
+/// A request from this server's own game, or from no browser at all (the terminal, a
+/// script). A browser says where the page that made a request came from (`Origin`);
+/// one from elsewhere is refused 403, so that no other site can use its visitors'
+/// browsers (and their many addresses) to open rooms or hold connections to them.
+pub struct OurGame;
+
+impl FromRequestParts<Arc<Shared>> for OurGame {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, st: &Arc<Shared>) -> Result<OurGame, ApiError> {
+        let Some(origin) = parts.headers.get(header::ORIGIN) else {
+            return Ok(OurGame);
+        };
+        let origin = origin.to_str().unwrap_or_default();
+        let ours = [&st.config.public_url, &st.config.api_url]
+            .map(|url| crate::config::Config::origin_of(url));
+        if ours.iter().any(|o| o.eq_ignore_ascii_case(origin)) {
+            return Ok(OurGame);
+        }
+        Err(ApiError::Forbidden(format!(
+            "this server's rooms are for its own game at {}: a page at {origin:?} can't \
+             use them",
+            ours[0]
+        )))
+    }
+}

@@ -186,6 +186,12 @@ impl Shared {
             cards: self.cards.stats(),
             limiter_keys: self.ip_limit.len(),
             ssh_games: self.games.playing(),
+            rooms: (self.rooms.rooms_open(), self.rooms.connections_open()),
+            relay: self.rooms.relay.get().map(|r| {
+                let count =
+                    |n: &std::sync::atomic::AtomicU64| n.load(std::sync::atomic::Ordering::Relaxed);
+                (count(&r.sent), count(&r.statements))
+            }),
             ssh_body_bytes: self
                 .ssh_body_bytes
                 .load(std::sync::atomic::Ordering::Relaxed),

@@ -133,9 +133,170 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
     }
 }
 
+/// A limit's time as a person says it: `a second`, `40 seconds`, `a minute`, `10 minutes`,
+/// `2 hours`, in the sentences that tell someone a limit ended something of theirs.
+pub fn spell(d: Duration) -> String {
+    match d.as_secs() {
+        1 => "a second".into(),
+        s if s < 60 || (s % 60 != 0 && s < 3600) => format!("{s} seconds"),
+        60 => "a minute".into(),
+        3600 => "an hour".into(),
+        s if s % 3600 == 0 => format!("{} hours", s / 3600),
+        s => format!("{} minutes", s / 60),
+    }
+}
+
+/// One bucket of its own, for what one connection or one game may send: `rate` a second,
+/// in bursts of `burst`.
+#[derive(Clone, Copy, Debug)]
+pub struct Allowance {
+    rate: f64,
+    burst: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl Allowance {
+    /// A full bucket at `now`.
+    pub fn new(rate: f64, burst: f64, now: Instant) -> Allowance {
+        Allowance {
+            rate,
+            burst,
+            tokens: burst,
+            at: now,
+        }
+    }
+
+    /// Takes `n` at `now`: `false`, taking nothing, if there aren't as many.
+    pub fn take(&mut self, n: f64, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        self.at = now;
+        if self.tokens >= n {
+            self.tokens -= n;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Things held at once (games, connections, rooms), counted per key (an address's
+/// bucket) and in all, each under its cap. A [`Hold`] gives its place back when dropped,
+/// however its holder ends.
+pub struct Held<K: Hash + Eq + Clone> {
+    per_key: usize,
+    all: usize,
+    counts: Mutex<HashMap<K, usize>>,
+}
+
+/// Why nothing more may be held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Full {
+    /// The key holds its most: this many.
+    Key(usize),
+    /// Everyone together holds the most: this many.
+    All(usize),
+}
+
+/// One place at a [`Held`], given back when dropped.
+pub struct Hold<K: Hash + Eq + Clone> {
+    held: std::sync::Arc<Held<K>>,
+    key: K,
+}
+
+impl<K: Hash + Eq + Clone> Held<K> {
+    /// At most `per_key` for one key, and `all` in all.
+    pub fn new(per_key: usize, all: usize) -> Held<K> {
+        Held {
+            per_key,
+            all,
+            counts: Mutex::default(),
+        }
+    }
+
+    /// A place for `key`, or why there is none.
+    pub fn hold(self: &std::sync::Arc<Self>, key: K) -> Result<Hold<K>, Full> {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        if counts.values().sum::<usize>() >= self.all {
+            return Err(Full::All(self.all));
+        }
+        let mine = counts.entry(key.clone()).or_default();
+        if *mine >= self.per_key {
+            return Err(Full::Key(self.per_key));
+        }
+        *mine += 1;
+        Ok(Hold {
+            held: self.clone(),
+            key,
+        })
+    }
+
+    /// How many are held now, in all.
+    pub fn len(&self) -> usize {
+        let counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        counts.values().sum()
+    }
+}
+
+impl<K: Hash + Eq + Clone> Drop for Hold<K> {
+    fn drop(&mut self) {
+        let mut counts = self.held.counts.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = counts.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(&self.key);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn held_places_are_capped_per_key_and_in_all_and_given_back_on_drop() {
+        let held = std::sync::Arc::new(Held::new(2, 3));
+        let a1 = held.hold(1).unwrap();
+        let _a2 = held.hold(1).unwrap();
+        assert_eq!(held.hold(1).err(), Some(Full::Key(2)));
+        let _b = held.hold(2).unwrap();
+        assert_eq!(held.hold(3).err(), Some(Full::All(3)));
+        drop(a1);
+        assert_eq!(held.len(), 2);
+        assert!(held.hold(1).is_ok(), "a place given back is free again");
+    }
+
+    #[test]
+    fn limits_are_spelled_as_a_person_says_them() {
+        let said: Vec<String> = [1, 40, 60, 90, 300, 3600, 7200, 5400]
+            .map(|s| spell(Duration::from_secs(s)))
+            .into();
+        assert_eq!(
+            said,
+            [
+                "a second",
+                "40 seconds",
+                "a minute",
+                "90 seconds",
+                "5 minutes",
+                "an hour",
+                "2 hours",
+                "90 minutes"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_allowance_bursts_then_refills_at_its_rate() {
+        let t = Instant::now();
+        let mut a = Allowance::new(10.0, 20.0, t);
+        assert!(a.take(20.0, t));
+        assert!(!a.take(1.0, t));
+        assert!(a.take(5.0, t + Duration::from_millis(500)));
+        assert!(!a.take(1.0, t + Duration::from_millis(500)));
+    }
 
     #[test]
     fn bursts_then_the_rate() {

@@ -210,9 +210,12 @@ async fn main() -> anyhow::Result<()> {
         stopped(stopping),
     )
     .await?;
+    // Each room stores the rounds it was storing, tells its connections why, and closes.
+    let within = std::time::Duration::from_secs(state.config.shutdown_secs);
     if state
         .rooms
-        .close_all("the server is stopping: this room ends")
+        .close_all("the server is stopping: this room ends", within)
+        .await
         > 0
     {
         // A moment for the connections to send that line.

@@ -86,6 +86,12 @@ pub struct Gauges {
     pub ssh_body_bytes: usize,
     /// Games played over SSH now.
     pub ssh_games: usize,
+    /// Live rooms open here now, and connections to rooms (here and elsewhere) through
+    /// this process.
+    pub rooms: (usize, usize),
+    /// Notes the rooms' relay sent to other processes, and the statements that carried
+    /// them, if it runs.
+    pub relay: Option<(u64, u64)>,
     /// The store's commits and the work they carried, if it groups them.
     pub commits: Option<(u64, u64)>,
     /// The store's writers' statements and round trips, if it counts them.
@@ -208,6 +214,18 @@ impl Metrics {
                 "Games played over SSH now.",
                 gauges.ssh_games as u64,
             ),
+            (
+                "typepper_rooms",
+                "gauge",
+                "Live rooms open on this process now.",
+                gauges.rooms.0 as u64,
+            ),
+            (
+                "typepper_room_connections",
+                "gauge",
+                "Connections to live rooms through this process now.",
+                gauges.rooms.1 as u64,
+            ),
         ];
         let grouped = gauges.commits.map(|(commits, work)| {
             [
@@ -241,7 +259,23 @@ impl Metrics {
                 ),
             ]
         });
-        let optional = grouped.into_iter().chain(trips).flatten();
+        let relay = gauges.relay.map(|(notes, statements)| {
+            [
+                (
+                    "typepper_relay_notes_total",
+                    "counter",
+                    "Notes the rooms' relay sent to other processes.",
+                    notes,
+                ),
+                (
+                    "typepper_relay_statements_total",
+                    "counter",
+                    "Statements that carried them (a batch each).",
+                    statements,
+                ),
+            ]
+        });
+        let optional = grouped.into_iter().chain(trips).chain(relay).flatten();
         for (name, kind, help, value) in lines.into_iter().chain(optional) {
             let _ = writeln!(
                 out,
@@ -289,6 +323,8 @@ mod tests {
             limiter_keys: 5,
             ssh_body_bytes: 7,
             ssh_games: 2,
+            rooms: (4, 31),
+            relay: Some((50, 3)),
             commits: Some((2, 9)),
             round_trips: Some((40, 12)),
         });
@@ -307,6 +343,9 @@ mod tests {
             "typepper_db_round_trips_total 12",
             "typepper_ssh_body_bytes 7",
             "typepper_ssh_games 2",
+            "typepper_rooms 4",
+            "typepper_room_connections 31",
+            "typepper_relay_notes_total 50",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

@@ -19,9 +19,8 @@
 //! key and at a most time, and closed with a line saying why on server shutdown. A
 //! round in progress then is dropped, never submitted half-typed.
 
-use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -40,13 +39,16 @@ use typepper_term::render::{Depth, Palette};
 use typepper_term::stream::{self, Input, Screen};
 
 use crate::Shared;
+use crate::limit::{Allowance, Full, Held, Hold};
 use crate::store::PlayerId;
 
 /// What a game hears from its channel: the client's keys, and its window's size, the
 /// latest of which is the one that counts (a flood of resizes is never queued).
 pub(crate) struct Feed {
-    pub keys: mpsc::Sender<Vec<u8>>,
+    keys: mpsc::Sender<Vec<u8>>,
     pub size: watch::Sender<(u32, u32)>,
+    /// The input bytes it may still take: see [`BYTES_PER_SECOND`].
+    bytes: Allowance,
 }
 
 impl Feed {
@@ -54,7 +56,19 @@ impl Feed {
     pub(crate) fn new(pty: &Pty) -> (Feed, mpsc::Receiver<Vec<u8>>, watch::Receiver<(u32, u32)>) {
         let (keys, keys_rx) = mpsc::channel(INPUT_QUEUE);
         let (size, size_rx) = watch::channel((pty.cols, pty.rows));
-        (Feed { keys, size }, keys_rx, size_rx)
+        let bytes = Allowance::new(BYTES_PER_SECOND, BYTE_BURST, std::time::Instant::now());
+        (Feed { keys, size, bytes }, keys_rx, size_rx)
+    }
+
+    /// The client's bytes, for the game: dropped unread past the game's allowance, or
+    /// while its queue is full.
+    pub(crate) fn input(&mut self, data: &[u8]) {
+        if self
+            .bytes
+            .take(data.len() as f64, std::time::Instant::now())
+        {
+            let _ = self.keys.try_send(data.to_vec());
+        }
     }
 }
 
@@ -62,53 +76,70 @@ impl Feed {
 /// second: this is a client flooding).
 pub(crate) const INPUT_QUEUE: usize = 64;
 
+/// Input bytes a game takes a second, in bursts of [`BYTE_BURST`]: a person's keys are a
+/// few bytes each, and a paste a few KiB. Past it a chunk is dropped before it is read,
+/// so a flood costs the server neither memory nor the work of reading it.
+pub(crate) const BYTES_PER_SECOND: f64 = 16.0 * 1024.0;
+/// See [`BYTES_PER_SECOND`].
+pub(crate) const BYTE_BURST: f64 = 64.0 * 1024.0;
+
+/// Keys a game takes a second, in bursts of [`KEY_BURST`] (a paste counts a key a
+/// character): a person types under 20 a second, and a held key repeats about 30 times.
+/// Past it a key is dropped; ctrl-c always gets through.
+pub(crate) const KEYS_PER_SECOND: f64 = 60.0;
+/// See [`KEYS_PER_SECOND`].
+pub(crate) const KEY_BURST: f64 = 600.0;
+
+/// How long a game that ended has to say its last line to a client that stopped reading;
+/// its seat is free already.
+const FAREWELL: Duration = Duration::from_secs(5);
+
+/// What one input event costs of a game's [`KEYS_PER_SECOND`]: nothing for ctrl-c, which
+/// always leaves, nor for what no key made (a resize, focus).
+fn cost(event: &Event) -> f64 {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    match event {
+        Event::Key(key)
+            if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) =>
+        {
+            0.0
+        }
+        Event::Key(_) => 1.0,
+        Event::Paste(text) => text.chars().count() as f64,
+        _ => 0.0,
+    }
+}
+
 /// The games being played, per address and in all, and the signal that ends them.
 pub(crate) struct Games {
-    per_ip: usize,
-    all: usize,
-    playing: Mutex<HashMap<IpAddr, usize>>,
+    playing: Arc<Held<IpAddr>>,
     /// Set once the server is shutting down.
     closing: watch::Sender<bool>,
 }
 
 /// A game's place at [`Games`], given back when dropped.
-pub(crate) struct Seat {
-    games: Arc<Games>,
-    ip: IpAddr,
-}
+pub(crate) type Seat = Hold<IpAddr>;
 
 impl Games {
     pub(crate) fn new(per_ip: usize, all: usize) -> Games {
         Games {
-            per_ip,
-            all,
-            playing: Mutex::default(),
+            playing: Arc::new(Held::new(per_ip, all)),
             closing: watch::Sender::new(false),
         }
     }
 
     /// A seat for a game from `ip`, or why there is none.
-    pub(crate) fn sit(self: &Arc<Games>, ip: IpAddr) -> Result<Seat, String> {
-        let ip = crate::client::bucket(ip);
-        let mut playing = self.playing.lock().unwrap_or_else(|p| p.into_inner());
-        if playing.values().sum::<usize>() >= self.all {
-            return Err(format!(
-                "the server is full: {} games are being played; try again in a few minutes",
-                self.all
-            ));
-        }
-        let mine = playing.entry(ip).or_default();
-        if *mine >= self.per_ip {
-            return Err(format!(
-                "your address has {} games open already: close one and try again",
-                self.per_ip
-            ));
-        }
-        *mine += 1;
-        Ok(Seat {
-            games: self.clone(),
-            ip,
-        })
+    pub(crate) fn sit(&self, ip: IpAddr) -> Result<Seat, String> {
+        self.playing
+            .hold(crate::client::bucket(ip))
+            .map_err(|full| match full {
+                Full::All(all) => format!(
+                    "the server is full: {all} games are being played; try again in a few minutes"
+                ),
+                Full::Key(mine) => {
+                    format!("your address has {mine} games open already: close one and try again")
+                }
+            })
     }
 
     /// Ends every game, each with a line saying why.
@@ -118,20 +149,7 @@ impl Games {
 
     /// Games being played now.
     pub(crate) fn playing(&self) -> usize {
-        let playing = self.playing.lock().unwrap_or_else(|p| p.into_inner());
-        playing.values().sum()
-    }
-}
-
-impl Drop for Seat {
-    fn drop(&mut self) {
-        let mut playing = self.games.playing.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(mine) = playing.get_mut(&self.ip) {
-            *mine -= 1;
-            if *mine == 0 {
-                playing.remove(&self.ip);
-            }
-        }
+        self.playing.len()
     }
 }
 
@@ -201,12 +219,7 @@ impl End {
         Some(match self {
             End::Quit | End::Gone => return None,
             End::Idle(secs) => {
-                let time = match secs {
-                    60 => "a minute".to_owned(),
-                    s if s % 60 == 0 => format!("{} minutes", s / 60),
-                    1 => "a second".to_owned(),
-                    s => format!("{s} seconds"),
-                };
+                let time = crate::limit::spell(Duration::from_secs(*secs));
                 format!("typepper: closed after {time} without a key; connect again to play")
             }
             End::Lifetime => {
@@ -299,6 +312,7 @@ pub(crate) async fn play(setup: Setup) {
         out
     });
     let mut input = Input::default();
+    let mut allowance = Allowance::new(KEYS_PER_SECOND, KEY_BURST, std::time::Instant::now());
     let mut closing = games.closing.subscribe();
     let idle = Duration::from_secs(limits.game_idle_secs.max(1));
     let ends_by =
@@ -311,8 +325,10 @@ pub(crate) async fn play(setup: Setup) {
             bytes = keys.recv() => {
                 let Some(bytes) = bytes else { break End::Gone };
                 last_key = tokio::time::Instant::now();
-                let events = input.feed(&bytes);
-                if events.into_iter().any(|e| game.event(e) == Flow::Quit) {
+                let now = std::time::Instant::now();
+                let mut events = input.feed(&bytes).into_iter();
+                // Keys past the allowance are dropped, a flood's with them.
+                if events.any(|e| allowance.take(cost(&e), now) && game.event(e) == Flow::Quit) {
                     break End::Quit;
                 }
             }
@@ -345,22 +361,31 @@ pub(crate) async fn play(setup: Setup) {
         }
     };
     drop(game);
+    // The game is over: its seat is free now, whatever its client does next. (A client
+    // that stopped reading can hold the writer for ever: russh waits for a window that a
+    // dead session never grants.)
+    drop(seat);
     let mut last = stream::CLOSE.to_vec();
     if let Some(line) = end.line() {
         last.extend_from_slice(line.as_bytes());
         last.extend_from_slice(b"\r\n");
     }
     let status = if matches!(end, End::Quit) { 0 } else { 1 };
-    let _ = frames.send(last).await;
-    drop(frames);
-    // The last frame and line go out within a moment, or not at all (a client that
-    // stopped reading).
-    if let Ok(Ok(out)) = tokio::time::timeout(Duration::from_secs(5), writer).await {
-        let _ = out.exit_status(status).await;
-        let _ = out.eof().await;
-        let _ = out.close().await;
+    // The last frame and line go out within a moment, or not at all; either way the
+    // writer and the channel go with this task.
+    let stop = writer.abort_handle();
+    let farewell = async move {
+        let _ = frames.send(last).await;
+        drop(frames);
+        if let Ok(out) = writer.await {
+            let _ = out.exit_status(status).await;
+            let _ = out.eof().await;
+            let _ = out.close().await;
+        }
+    };
+    if tokio::time::timeout(FAREWELL, farewell).await.is_err() {
+        stop.abort();
     }
-    drop(seat);
 }
 
 /// A time zone from a client's `TZ`, or UTC.

@@ -74,6 +74,9 @@ pub enum Refusal {
         /// The stored run it copies.
         run: String,
     },
+    /// On a live room's seed while the room holds it: every connection to the room saw
+    /// its racers' keys, so a round on it is only the room's to store (docs/TRUST.md).
+    LiveRoom,
 }
 
 impl Refusal {
@@ -94,6 +97,7 @@ impl Refusal {
             Refusal::WrongClaim { .. } => "wrong_claim",
             Refusal::TooSoon { .. } => "too_soon",
             Refusal::Copy { .. } => "copy",
+            Refusal::LiveRoom => "live_room",
         }
     }
 }
@@ -140,6 +144,10 @@ impl fmt::Display for Refusal {
                  {lasts_s} s: it can't have been played on it"
             ),
             Refusal::Copy { run } => write!(f, "a copy of run {run}"),
+            Refusal::LiveRoom => f.write_str(
+                "this text is a live room's, and the room keeps its own rounds: watch them \
+                 there, or race them once the room has stored them",
+            ),
         }
     }
 }
@@ -396,6 +404,12 @@ mod tests {
                 },
                 "a copy of run abcdEFGH",
                 "copy",
+            ),
+            (
+                Refusal::LiveRoom,
+                "this text is a live room's, and the room keeps its own rounds: watch them \
+                 there, or race them once the room has stored them",
+                "live_room",
             ),
         ];
         for (refusal, sentence, kind) in table {

@@ -7,7 +7,7 @@ use askama::Template;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Extension, Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
@@ -389,23 +389,49 @@ fn card_url(st: &Shared, id: &str) -> String {
     format!("{}/r/{id}/card.png?v={version}", st.config.public_url)
 }
 
+/// `?v=<drawing version>` on a card's URL.
+#[derive(serde::Deserialize)]
+struct Drawing {
+    v: Option<String>,
+}
+
 /// `GET /r/<id>/card.png`: the run's card (`card.rs`), drawn the first time it is asked
 /// for and kept. A run never changes, so neither does its card: it is cached for good,
 /// and known again by its `ETag`.
-async fn card(st: St, headers: HeaderMap, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn card(
+    st: St,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(drawing): Query<Drawing>,
+) -> Result<Response, ApiError> {
     if !typepper_api::is_run_id(&id) {
         return Err(ApiError::NotFound(
             "no such run: a run id is 8 letters and digits".into(),
         ));
     }
+    // Only this drawing's URL is cached for good: a shared cache must never keep today's
+    // card under the URL of a drawing to come. The bare URL follows the drawing, so it is
+    // kept a day.
+    let version = crate::card::VERSION;
+    let keep = match drawing.v {
+        Some(v) if v == version.to_string() => "public, max-age=31536000, immutable",
+        None => "public, max-age=86400",
+        Some(v) => {
+            let why = format!(
+                "no card of drawing version {v:?}: this server draws cards of version {version}"
+            );
+            let mut refused = ApiError::NotFound(why).into_response();
+            refused
+                .headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            return Ok(refused);
+        }
+    };
     let gone = || ApiError::NotFound(format!("no run {id}: it never was, or it expired"));
     let run = cached_run(&st, &id).await?.ok_or_else(gone)?;
-    let etag = format!("\"{id}-{}\"", crate::card::VERSION);
+    let etag = format!("\"{id}-{version}\"");
     let cached = [
-        (
-            header::CACHE_CONTROL,
-            "public, max-age=31536000, immutable".to_owned(),
-        ),
+        (header::CACHE_CONTROL, keep.to_owned()),
         (header::ETAG, etag.clone()),
     ];
     let known = headers

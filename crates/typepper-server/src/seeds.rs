@@ -34,6 +34,7 @@ pub async fn issue(
             issued_ms: now_ms,
             expires_ms: now_ms + SEED_LIFETIME_MS,
             run: None,
+            room: false,
         };
         match store.issue_seed(seed.clone(), MAX_OPEN_SEEDS).await {
             Err(StoreError::SeedTaken(_)) => continue,

@@ -676,7 +676,13 @@ impl Conn {
                     while let Some(text) = outbound.recv().await {
                         let mut line = text.as_str().as_bytes().to_vec();
                         line.push(b'\n');
-                        if handle.data(channel, line).await.is_err() {
+                        // A client that takes no line for a while is let go, as a
+                        // WebSocket's is.
+                        let written = tokio::time::timeout(
+                            crate::rooms::WRITE_WITHIN,
+                            handle.data(channel, line),
+                        );
+                        if !matches!(written.await, Ok(Ok(()))) {
                             return;
                         }
                     }
@@ -1125,9 +1131,9 @@ impl russh::server::Handler for Conn {
         let Some(chan) = self.channels.get(&channel) else {
             return Ok(());
         };
-        if let Some(game) = lock(&chan.game).as_ref() {
-            // More than a person types, unread: dropped, never held.
-            let _ = game.keys.try_send(data.to_vec());
+        if let Some(game) = lock(&chan.game).as_mut() {
+            // More than a person types: dropped, never held.
+            game.input(data);
             return Ok(());
         }
         if chan.lines(data).is_err() {

@@ -152,6 +152,9 @@ pub struct IssuedSeed {
     pub expires_ms: i64,
     /// The run it counted for, once one has.
     pub run: Option<String>,
+    /// A live room's seed rather than a player's: no submission outside the room may use
+    /// it until `expires_ms` (the room stores its rounds itself; docs/TRUST.md).
+    pub room: bool,
 }
 
 /// A player's runs and stored bytes on one UTC day.
@@ -249,15 +252,19 @@ pub enum Expiring {
     /// Players who never had a run stored, linked before the horizon, with every row of
     /// theirs ([`PLAYER_ROWS`]).
     Players,
+    /// Live rooms' seeds whose rooms let go of them (or never could: a process that
+    /// died), expired as issued seeds are.
+    RoomSeeds,
 }
 
 impl Expiring {
     /// Every kind, in the order a sweep deletes them: a player's rows before the player.
-    pub const ALL: [Expiring; 4] = [
+    pub const ALL: [Expiring; 5] = [
         Expiring::Runs,
         Expiring::Seeds,
         Expiring::Usage,
         Expiring::Players,
+        Expiring::RoomSeeds,
     ];
 
     /// The key before every row of this kind.
@@ -267,6 +274,7 @@ impl Expiring {
             Expiring::Seeds => RowKey::Seed(i64::MIN, i64::MIN),
             Expiring::Usage => RowKey::Usage(String::new(), PlayerId::MIN),
             Expiring::Players => RowKey::Player(PlayerId::MIN),
+            Expiring::RoomSeeds => RowKey::Seed(i64::MIN, i64::MIN),
         }
     }
 }
@@ -280,6 +288,7 @@ impl Expiring {
             Expiring::Seeds => ("seeds", "expires_ms, seed"),
             Expiring::Usage => ("usage", "day, player_id"),
             Expiring::Players => ("players", "id, id"),
+            Expiring::RoomSeeds => ("room_seeds", "until_ms, seed"),
         }
     }
 }
@@ -304,6 +313,7 @@ impl std::fmt::Display for Expiring {
             Expiring::Seeds => "seeds",
             Expiring::Usage => "usage",
             Expiring::Players => "unused players",
+            Expiring::RoomSeeds => "rooms' seeds",
         })
     }
 }
@@ -546,6 +556,15 @@ pub trait Store: Send + Sync + 'static {
     /// [`StoreError::SeedTaken`] if the seed exists.
     fn issue_seed(&self, seed: IssuedSeed, max_open: u32) -> Fut<'_, ()>;
 
+    /// Holds `seed` for a live room until `until_ms`: a submission on it outside the
+    /// room is refused until then (see [`IssuedSeed::room`]). Holding it again moves the
+    /// time; a time now or past lets it go.
+    fn live_seed(&self, seed: u64, until_ms: i64) -> Fut<'_, ()>;
+
+    /// Whether a linked player (no guest) has `name`, or one that looks like it
+    /// (`typepper_api::name_key`).
+    fn name_taken(&self, name: String) -> Fut<'_, bool>;
+
     /// Runs a submission in one transaction: locks its player and keys, reads what it
     /// needs, runs its plan, stores what the plan says, and commits; a plan's `Err`
     /// rolls it back and comes back as `Ok(Err(why))`. Answered only once committed.
@@ -621,7 +640,7 @@ impl Horizon {
     fn bound(&self, kind: Expiring) -> tx::Arg<'_> {
         match kind {
             Expiring::Runs => tx::Arg::I64(self.runs_before_ms),
-            Expiring::Seeds => tx::Arg::I64(self.seeds_before_ms),
+            Expiring::Seeds | Expiring::RoomSeeds => tx::Arg::I64(self.seeds_before_ms),
             Expiring::Usage => tx::Arg::Text(&self.usage_before_day),
             Expiring::Players => tx::Arg::I64(self.unused_players_before_ms),
         }

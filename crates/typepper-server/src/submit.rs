@@ -228,6 +228,15 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             }
         };
         let mode = v.score.mode.key();
+        // A live room's seed is the room's while it holds it: only its own round (the
+        // room's submission, `live`) may use it.
+        let held = seeds
+            .iter()
+            .any(|s| s.room && s.seed == v.seed && s.expires_ms > sub.now_ms);
+        if held && sub.live.as_ref().is_none_or(|l| l.seed != v.seed) {
+            steps.push(Step::Answer(Answer::No(Refusal::LiveRoom)));
+            continue;
+        }
         // The same keys first: a round sent again is known by its key before anything
         // that merely shares a seed with it.
         let same = rounds
@@ -259,7 +268,7 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             steps.push(Step::Answer(answer));
             continue;
         }
-        let seed = seeds.iter_mut().find(|s| s.seed == v.seed);
+        let seed = seeds.iter_mut().find(|s| s.seed == v.seed && !s.room);
         let standing = match sub.guest {
             true => Ok(rank::Standing {
                 unranked: Some(rank::Unranked::Guest),

@@ -68,7 +68,7 @@ pub async fn sweep(store: &dyn Store, horizon: &Horizon, batch: u32) -> Swept {
                 Ok(n) => {
                     let count = match kind {
                         Expiring::Runs => &mut swept.runs,
-                        Expiring::Seeds => &mut swept.seeds,
+                        Expiring::Seeds | Expiring::RoomSeeds => &mut swept.seeds,
                         Expiring::Usage => &mut swept.usage,
                         Expiring::Players => &mut swept.players,
                     };

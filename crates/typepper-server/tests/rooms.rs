@@ -288,22 +288,24 @@ async fn guests_rounds_past_their_addresss_hourly_allowance_are_not_stored() {
         _ => None,
     })
     .await;
-    let kept: Vec<_> = rows
+    // Rounds are stored as they finish: the first to finish had the hour's one.
+    let mut kept: Vec<_> = rows
         .iter()
         .map(|r| (r.run.is_some(), r.kept.as_str()))
         .collect();
+    kept.sort();
     assert_eq!(
         kept,
         [
             (
-                true,
-                "unranked: raced as a guest: link a game to rank your rounds"
-            ),
-            (
                 false,
                 "not stored: guest rounds from your address are past this hour's 1: link a \
                  game to keep more"
-            )
+            ),
+            (
+                true,
+                "unranked: raced as a guest: link a game to rank your rounds"
+            ),
         ]
     );
 }
@@ -690,7 +692,14 @@ async fn a_stopping_server_tells_each_room_why_and_closes_it() {
     let code = room(&srv, "zen").await;
     let (mut ada, _, _) = join(&srv, &code, "ada").await;
     let (mut linus, _, _) = join(&srv, &code, "linus").await;
-    assert_eq!(srv.state.rooms.close_all("the server is stopping"), 2);
+    let within = Duration::from_secs(5);
+    assert_eq!(
+        srv.state
+            .rooms
+            .close_all("the server is stopping", within)
+            .await,
+        1
+    );
     for ws in [&mut ada, &mut linus] {
         until(ws, |s| {
             (*s == Say::Refused("the server is stopping".into())).then_some(())
@@ -749,4 +758,732 @@ async fn a_flood_of_messages_closes_its_connection() {
     })
     .await;
     assert_eq!(why, "more than 100 messages a second: closed");
+}
+
+/// A connection to room `code` from `from` (the server trusts `X-Forwarded-For`), with an
+/// `Origin` if given: the socket, or the refusal's status and body.
+async fn connect_as(
+    srv: &Running,
+    code: &str,
+    from: &str,
+    origin: Option<&str>,
+) -> Result<Socket, (u16, String)> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{}/v1/rooms/{code}/live", srv.addr)
+        .into_client_request()
+        .unwrap();
+    let headers = request.headers_mut();
+    headers.insert("X-Forwarded-For", from.parse().unwrap());
+    if let Some(origin) = origin {
+        headers.insert("Origin", origin.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            let body = response.body().clone().unwrap_or_default();
+            Err((
+                response.status().as_u16(),
+                String::from_utf8_lossy(&body).into_owned(),
+            ))
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The results, read until they come.
+async fn results(ws: &mut Socket) -> Vec<typepper_api::room::Finish> {
+    until(ws, |s| match s {
+        Say::Results(rows) => Some(rows.clone()),
+        _ => None,
+    })
+    .await
+}
+
+/// The attack: a spectator who joined after the go posted the keys it had been shown to
+/// `/v1/submit` under its own token, and the honest racer's round was then refused as a
+/// copy of it (in ZEN the window is the whole race). While the room holds its text, a
+/// round on it from outside the room is refused, and the racer's own round is stored.
+/// Once it is, a copy is known as one. On both backends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectators_copy_of_a_racers_keys_is_refused_while_the_room_holds_its_text() {
+    let attempt = async |srv: &Running| {
+        let code = room(srv, "zen").await;
+        let victim = Ask::Hello {
+            name: None,
+            token: Some(link(srv, "victim").await),
+            resume: None,
+        };
+        let thief_token = link(srv, "thief").await;
+        let (mut victim, Some(victim_id), _) = hello_as(srv, &code, victim).await else {
+            panic!("the victim watches")
+        };
+        send(&mut victim, &Ask::Start).await;
+        let (seed, go_at) = go(&mut victim).await;
+        let (_, keys) = zen(seed, 91, 16);
+        // The spectator joins once the race is on, and is shown every key.
+        let (mut spectator, None, _) = join(srv, &code, "watcher").await else {
+            panic!("a late joiner races")
+        };
+        let typing = async {
+            type_keys(&mut victim, &keys, go_at).await;
+            victim
+        };
+        let copying = async {
+            let mut seen: Vec<Key> = vec![];
+            while seen.last().is_none_or(|&(t, _)| t < 12_000) {
+                if let Say::Keys { racer, keys } = next(&mut spectator).await
+                    && racer == victim_id
+                {
+                    seen.extend(keys);
+                }
+            }
+            // The keys seen, ended as a ZEN round is, posted while the victim types on.
+            let mut copy = Replay {
+                engine: typepper_engine::VERSION,
+                mode: "zen".into(),
+                seed,
+                inputs: vec![],
+            };
+            let mut last = 0;
+            for (t, op) in seen
+                .iter()
+                .copied()
+                .chain([(seen.last().unwrap().0 + 90, 1)])
+            {
+                let op = typepper_engine::Op::from_code(op.into()).unwrap();
+                copy.inputs
+                    .push(typepper_engine::Input { dt: t - last, op });
+                last = t;
+            }
+            let answer = submit_as(srv, &thief_token, &copy).await;
+            (copy, answer)
+        };
+        let (mut victim, (copy, answer)) = tokio::join!(typing, copying);
+        assert_eq!(
+            answer,
+            "no this text is a live room's, and the room keeps its own rounds: watch them \
+             there, or race them once the room has stored them\n"
+        );
+        let rows = results(&mut victim).await;
+        assert_eq!(rows[0].racer, victim_id);
+        assert_eq!(
+            rows[0].kept,
+            "unranked: a ranked ZEN round lasts at least 30 s"
+        );
+        // Once the room has stored its rounds, the text is anyone's to race again, and a
+        // copy is known as one.
+        let again = submit_as(srv, &thief_token, &copy).await;
+        let run = rows[0].run.clone().unwrap();
+        assert_eq!(
+            again,
+            format!("no a copy of run {run}\n"),
+            "{} keys copied of {}",
+            copy.inputs.len(),
+            keys.len()
+        );
+    };
+    let srv = start(|_| {}).await;
+    attempt(&srv).await;
+    if let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") {
+        let db = pg::FreshDb::create(&url);
+        attempt(&start_on(Some(&db.url), |_| {}).await).await;
+    }
+}
+
+/// `POST /v1/submit` of `replay` as the player with `token`: the answer's text (its body,
+/// chunked or not).
+async fn submit_as(srv: &Running, token: &str, replay: &Replay) -> String {
+    let (_, score) = replay.play().unwrap();
+    let body = typepper_api::submission([(score.headline().value, &replay.encode()[..])]);
+    let mut tcp = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+    let head = format!(
+        "POST /v1/submit HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: application/octet-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n",
+        body.len()
+    );
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    tcp.write_all(&body).await.unwrap();
+    let mut answer = vec![];
+    tcp.read_to_end(&mut answer).await.unwrap();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or_default();
+    match head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        true => dechunk(body),
+        false => body.to_owned(),
+    }
+}
+
+/// A chunked body's text.
+fn dechunk(body: &str) -> String {
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap();
+        if size == 0 {
+            break;
+        }
+        out.push_str(&after[..size]);
+        rest = &after[size + 2..];
+    }
+    out
+}
+
+/// The attack: the room's owner typed the victim's keys back as the room passed them on,
+/// with the same times, and a tie went to the lower seat: the thief ranked and the
+/// victim's round was refused as a copy. An echo is out, and the original is stored and
+/// ranked. On both backends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_echo_of_another_racers_keys_is_out_and_the_original_ranks() {
+    let attempt = async |srv: &Running| {
+        let code = room(srv, "time:15").await;
+        let as_player = async |name: &str| Ask::Hello {
+            name: None,
+            token: Some(link(srv, name).await),
+            resume: None,
+        };
+        let thief = as_player("owner").await;
+        let victim = as_player("honest").await;
+        let (mut thief, Some(thief_id), _) = hello_as(srv, &code, thief).await else {
+            panic!()
+        };
+        let (mut victim, Some(victim_id), _) = hello_as(srv, &code, victim).await else {
+            panic!()
+        };
+        send(&mut thief, &Ask::Start).await;
+        let ((seed, go_v), (_, _)) = tokio::join!(go(&mut victim), go(&mut thief));
+        let (_, keys) = blitz(seed, 91);
+        let typing = async {
+            type_keys(&mut victim, &keys, go_v).await;
+            victim
+        };
+        // The thief sends each key of the victim's back as soon as it is shown it.
+        let echoing = async {
+            let mut echoed = 0;
+            while echoed < keys.len() {
+                if let Say::Keys { racer, keys } = next(&mut thief).await
+                    && racer == victim_id
+                {
+                    echoed += keys.len();
+                    send(&mut thief, &Ask::Keys(keys)).await;
+                }
+            }
+            thief
+        };
+        let (mut victim, mut thief) = tokio::join!(typing, echoing);
+        let why = until(&mut thief, |s| match s {
+            Say::Out { racer, why } if *racer == thief_id => Some(why.clone()),
+            _ => None,
+        })
+        .await;
+        assert_eq!(
+            why,
+            "your keys echo honest's, as this room passed them on: a copy is no round of yours"
+        );
+        let rows = results(&mut victim).await;
+        let kept: Vec<_> = rows.iter().map(|r| (r.racer, r.kept.as_str())).collect();
+        assert_eq!(kept, [(victim_id, "ranked")]);
+    };
+    let srv = start(|_| {}).await;
+    attempt(&srv).await;
+    if let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") {
+        let db = pg::FreshDb::create(&url);
+        attempt(&start_on(Some(&db.url), |_| {}).await).await;
+    }
+}
+
+/// The attack: one ZEN guest sent 316,000 keys in a minute, all taken and passed on. A
+/// round takes 40 keys in a second of its time at most; past that its racer is out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_keys_into_a_room_puts_its_racer_out() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let (mut flood, Some(flood_id), _) = join(&srv, &code, "flood").await else {
+        panic!()
+    };
+    let (mut watcher, _, _) = join(&srv, &code, "watcher").await;
+    send(&mut flood, &Ask::Start).await;
+    let (_, go_at) = go(&mut flood).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let t = go_at.elapsed().as_millis() as u32;
+    for _ in 0..3 {
+        send(&mut flood, &Ask::Keys(vec![(t, u32::from('a') + 2); 64])).await;
+    }
+    let why = until(&mut flood, |s| match s {
+        Say::Out { racer, why } if *racer == flood_id => Some(why.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(
+        why,
+        "more than 40 keys in one second of the round: no person types that fast"
+    );
+    // What the others were passed: the 40 the round took, no more.
+    let mut passed = 0;
+    loop {
+        match next(&mut watcher).await {
+            Say::Keys { racer, keys } if racer == flood_id => passed += keys.len(),
+            Say::Out { racer, .. } if racer == flood_id => break,
+            _ => {}
+        }
+    }
+    assert_eq!(passed, 40);
+}
+
+/// The attack: one address held every room and every room connection the server had, for
+/// good, and everyone else was refused. An address has so many rooms open and so many
+/// connections at once; then it is told why, and others are not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_so_many_rooms_and_connections_and_no_more() {
+    let srv = start(|c| {
+        c.proxies.trust = true;
+        c.rooms.open_per_ip = 2;
+        c.rooms.connections_per_ip = 3;
+        c.room_join_rate = 0;
+    })
+    .await;
+    let opened = |from: &'static str| async move {
+        let mut tcp = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+        let body = r#"{"mode":"zen"}"#;
+        let head = format!(
+            "POST /v1/rooms HTTP/1.1\r\nHost: t\r\nX-Forwarded-For: {from}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        tcp.write_all(head.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        tcp.read_to_string(&mut answer).await.unwrap();
+        (answer[9..12].parse::<u16>().unwrap(), answer)
+    };
+    let (a, first) = opened("10.0.0.1").await;
+    assert_eq!(a, 201);
+    assert_eq!(opened("10.0.0.1").await.0, 201);
+    let (status, answer) = opened("10.0.0.1").await;
+    assert_eq!(status, 429);
+    assert!(
+        answer.contains("your address has 2 rooms open, its most"),
+        "{answer}"
+    );
+    assert_eq!(opened("10.0.0.2").await.0, 201, "another address opens one");
+    let opened: typepper_api::room::Opened =
+        serde_json::from_str(first.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+    let code = opened.code;
+    let mut held = vec![];
+    for _ in 0..3 {
+        held.push(connect_as(&srv, &code, "10.0.0.9", None).await.unwrap());
+    }
+    let (status, body) = connect_as(&srv, &code, "10.0.0.9", None)
+        .await
+        .map(drop)
+        .unwrap_err();
+    assert_eq!(status, 429);
+    assert!(
+        body.contains("your address has 3 connections to rooms, its most"),
+        "{body}"
+    );
+    assert!(connect_as(&srv, &code, "10.0.0.10", None).await.is_ok());
+    // One closed, its place is free again.
+    drop(held.pop());
+    let mut freed = false;
+    for _ in 0..50 {
+        if connect_as(&srv, &code, "10.0.0.9", None).await.is_ok() {
+            freed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(freed, "a closed connection gives its place back");
+}
+
+/// The attack: an idle room, and the spectator in it, stayed for good (a spectator stayed
+/// 75 s after its room had gone). A room with no racer saying anything closes after its
+/// idle time, and one open its most time closes too, each with every connection in it,
+/// told why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_room_and_an_old_one_close_with_every_connection_in_them() {
+    for (tweak, said) in [
+        (
+            (|c: &mut typepper_server::Config| c.rooms.idle_timeout_secs = 1)
+                as fn(&mut typepper_server::Config),
+            "this room has closed after a second with no one racing: open a new one to race \
+             again",
+        ),
+        (
+            |c: &mut typepper_server::Config| c.rooms.max_time_secs = 1,
+            "this room has closed after a second, its most: open a new one to race again",
+        ),
+    ] {
+        let srv = start(tweak).await;
+        let code = room(&srv, "zen").await;
+        let (mut ada, _, _) = join(&srv, &code, "ada").await;
+        let (mut linus, _, _) = join(&srv, &code, "linus").await;
+        for ws in [&mut ada, &mut linus] {
+            let why = until(ws, |s| match s {
+                Say::Refused(why) => Some(why.clone()),
+                _ => None,
+            })
+            .await;
+            assert_eq!(why, said);
+            let end = tokio::time::timeout(Duration::from_secs(10), ws.next())
+                .await
+                .unwrap();
+            assert!(matches!(end, None | Some(Ok(Message::Close(_)))), "{end:?}");
+        }
+        let url = format!("ws://{}/v1/rooms/{code}/live", srv.addr);
+        let gone = tokio_tungstenite::connect_async(url).await.unwrap_err();
+        assert!(gone.to_string().contains("404"), "{gone}");
+        assert_eq!(srv.state.rooms.rooms_open(), 0);
+    }
+}
+
+/// The attack: any web page could open rooms (a cross-site `text/plain` POST answered
+/// 201) and hold connections to them, using its visitors as many addresses. A browser
+/// says where the page is: one from elsewhere is refused, and the game's own is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_elsewhere_can_neither_open_nor_join_rooms() {
+    let srv = start(|_| {}).await;
+    let post = async |origin: &str, kind: &str| {
+        let mut tcp = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+        let body = r#"{"mode":"zen"}"#;
+        let head = format!(
+            "POST /v1/rooms HTTP/1.1\r\nHost: t\r\nOrigin: {origin}\r\nContent-Type: {kind}\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        tcp.write_all(head.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        tcp.read_to_string(&mut answer).await.unwrap();
+        (answer[9..12].parse::<u16>().unwrap(), answer)
+    };
+    let (status, answer) = post("https://evil.example", "text/plain").await;
+    assert_eq!(status, 403);
+    assert!(
+        answer.contains(
+            "this server's rooms are for its own game at http://typepper.test: a page at \
+             \"https://evil.example\" can't use them"
+        ),
+        "{answer}"
+    );
+    assert_eq!(srv.state.rooms.rooms_open(), 0);
+    assert_eq!(
+        post("http://typepper.test", "application/json").await.0,
+        201
+    );
+    let code = room(&srv, "zen").await;
+    let refused = connect_as(&srv, &code, "10.0.0.1", Some("https://evil.example"))
+        .await
+        .map(drop)
+        .unwrap_err();
+    assert_eq!(refused.0, 403);
+    assert!(
+        connect_as(&srv, &code, "10.0.0.1", Some("http://typepper.test"))
+            .await
+            .is_ok()
+    );
+}
+
+/// A message over 4 KiB closed the socket with no close frame (1005), where the spec
+/// says it is refused. It is refused, and the close frame says why (1009).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_over_4_kib_is_refused_with_a_close_frame_saying_so() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let (mut ada, _, _) = join(&srv, &code, "ada").await;
+    let long = format!("{{\"keys\":[{}]}}", vec!["[1,99]"; 1000].join(","));
+    ada.send(Message::Text(long.into())).await.unwrap();
+    let mut refused = None;
+    let closed = loop {
+        match tokio::time::timeout(Duration::from_secs(10), ada.next()).await {
+            Ok(Some(Ok(Message::Text(text)))) => {
+                if let Ok(Say::Refused(why)) = serde_json::from_str(&text) {
+                    refused = Some(why);
+                }
+            }
+            Ok(Some(Ok(Message::Close(frame)))) => break frame,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(
+        refused.as_deref(),
+        Some("a message is at most 4096 bytes: closed")
+    );
+    let frame = closed.expect("a close frame");
+    assert_eq!(u16::from(frame.code), 1009);
+}
+
+/// The attack: a linked racer ended a ZEN round a minute before the others, and lost it
+/// when the owner's process was killed: rounds were stored only once every one was over.
+/// Each round is stored as it finishes. On both backends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_round_is_stored_before_the_race_is_over() {
+    let attempt = async |srv: &Running, pg: Option<&str>| {
+        let code = room(srv, "zen").await;
+        let hello = Ask::Hello {
+            name: None,
+            token: Some(link(srv, "early").await),
+            resume: None,
+        };
+        let (mut early, Some(_), _) = hello_as(srv, &code, hello).await else {
+            panic!()
+        };
+        let (mut late, Some(_), _) = join(srv, &code, "late").await else {
+            panic!()
+        };
+        send(&mut early, &Ask::Start).await;
+        let ((seed, go_e), (_, go_l)) = tokio::join!(go(&mut early), go(&mut late));
+        let (replay, keys) = zen(seed, 80, 5);
+        let (_, slow) = zen(seed, 40, 30);
+        // The late racer's first keys, so that they are not out, then nothing for a while.
+        let first: Vec<Key> = slow.iter().copied().take(5).collect();
+        tokio::join!(
+            type_keys(&mut early, &keys, go_e),
+            type_keys(&mut late, &first, go_l)
+        );
+        // The race is on (late is typing); early's round is stored already.
+        let bytes = replay.encode();
+        let mut stored = false;
+        for _ in 0..100 {
+            if stored_replays(srv, pg).await.contains(&bytes) {
+                stored = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(
+            stored,
+            "the finished round is stored while the race goes on"
+        );
+    };
+    let srv = start(|_| {}).await;
+    attempt(&srv, None).await;
+    if let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") {
+        let db = pg::FreshDb::create(&url);
+        let srv = start_on(Some(&db.url), |_| {}).await;
+        attempt(&srv, Some(&db.url)).await;
+    }
+}
+
+/// Every stored run's replay, read from the database itself: `srv`'s SQLite file, or the
+/// PostgreSQL database at `pg`.
+async fn stored_replays(srv: &Running, pg: Option<&str>) -> Vec<Vec<u8>> {
+    let (file, pg) = (
+        srv.dir.path().join("data").join("typepper.sqlite3"),
+        pg.map(str::to_owned),
+    );
+    tokio::task::spawn_blocking(move || match pg {
+        Some(url) => {
+            let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            let rows = client.query("SELECT replay FROM runs", &[]).unwrap();
+            rows.iter().map(|r| r.get(0)).collect()
+        }
+        None => {
+            let c = rusqlite::Connection::open(file).unwrap();
+            let mut s = c.prepare("SELECT replay FROM runs").unwrap();
+            s.query_map([], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        }
+    })
+    .await
+    .unwrap()
+}
+
+/// Two servers on the PostgreSQL this run has, the first holding rooms; `None` (and a
+/// line saying so) without one.
+async fn two_servers() -> Option<(pg::FreshDb, Running, Running)> {
+    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
+        eprintln!("skipped: no PostgreSQL here (cargo xtask test starts one)");
+        return None;
+    };
+    let db = pg::FreshDb::create(&url);
+    let tweak = |c: &mut typepper_server::Config| {
+        c.room_join_rate = 0;
+        c.rooms.connections_per_ip = 1_000;
+    };
+    let one = start_on(Some(&db.url), tweak).await;
+    let two = start_on(Some(&db.url), tweak).await;
+    Some((db, one, two))
+}
+
+/// The notes a server's relay has sent so far.
+fn notes(srv: &Running) -> u64 {
+    let text = srv.state.metrics_text();
+    text.lines()
+        .find_map(|l| l.strip_prefix("typepper_relay_notes_total ")?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The attack: every room message was one NOTIFY per connection on another process, so
+/// a thousand spectators there turned each key into a thousand statements, and a racer's
+/// keys came seconds late. A room says each message once to each process, whatever its
+/// connections there, and each of them gets every key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_says_each_message_once_to_another_process_whatever_its_connections() {
+    let Some((_db, one, two)) = two_servers().await else {
+        return;
+    };
+    let code = room(&one, "zen").await;
+    let (mut near, Some(near_id), _) = join(&one, &code, "near").await else {
+        panic!()
+    };
+    send(&mut near, &Ask::Start).await;
+    let (seed, go_at) = go(&mut near).await;
+    const WATCHING: usize = 100;
+    let mut watching = vec![];
+    for i in 0..WATCHING {
+        let (ws, None, _) = join(&two, &code, &format!("watcher{i}")).await else {
+            panic!("a watcher races")
+        };
+        watching.push(ws);
+    }
+    let before = notes(&one);
+    let (_, keys) = zen(seed, 90, 5);
+    let messages = {
+        let mut sent = 0;
+        let mut next = 0;
+        while next < keys.len() {
+            let now = go_at.elapsed().as_millis() as u32;
+            let due = keys[next..].iter().take_while(|(t, _)| *t <= now).count();
+            if due > 0 {
+                send(&mut near, &Ask::Keys(keys[next..next + due].to_vec())).await;
+                next += due;
+                sent += 1;
+            }
+            tokio::time::sleep(Duration::from_millis(16)).await;
+        }
+        sent
+    };
+    // Every watcher sees every key.
+    for ws in &mut watching {
+        let mut seen = 0;
+        while seen < keys.len() {
+            if let Say::Keys { racer, keys } = next(ws).await
+                && racer == near_id
+            {
+                seen += keys.len();
+            }
+        }
+        assert_eq!(seen, keys.len());
+    }
+    let sent = notes(&one) - before;
+    eprintln!(
+        "{messages} messages of keys to {WATCHING} connections on another process: {sent} notes"
+    );
+    // A note a message (and a few for the lobby and pings), not one a connection.
+    assert!(sent < 2 * messages as u64 + 20, "{sent} notes");
+}
+
+/// The attack: a racer relayed through another process could not come back after about
+/// 650 keys (the resume was one message too long to relay), and the failed try held the
+/// seat. A resume is read out in chunks, through either process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_rounds_resume_through_another_process_comes_back_whole() {
+    let Some((_db, one, two)) = two_servers().await else {
+        return;
+    };
+    let code = room(&one, "zen").await;
+    let (mut far, Some(far_id), secret) = join(&two, &code, "far").await else {
+        panic!()
+    };
+    send(&mut far, &Ask::Start).await;
+    let (_, go_at) = go(&mut far).await;
+    // 650 keys at 40 a second, the most a round takes: words of four letters.
+    let keys: Vec<Key> = (0u32..650)
+        .map(|i| {
+            let op = if i % 5 == 4 { ' ' } else { 'a' };
+            (100 + 25 * i, u32::from(op) + 2)
+        })
+        .collect();
+    type_keys(&mut far, &keys, go_at).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    drop(far);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let resume = Ask::Hello {
+        name: None,
+        token: None,
+        resume: Some(secret),
+    };
+    let mut back = connect(&two, &code).await;
+    send(&mut back, &resume).await;
+    let mut had: Vec<Key> = until(&mut back, |s| match s {
+        Say::Resume { keys, .. } => Some(keys.clone()),
+        Say::Refused(why) => panic!("{why}"),
+        _ => None,
+    })
+    .await;
+    while had.len() < keys.len() {
+        if let Say::Keys { racer, keys } = next(&mut back).await
+            && racer == far_id
+        {
+            had.extend(keys);
+        }
+    }
+    assert_eq!(had, keys);
+}
+
+/// The attack: on PostgreSQL each join of a code no room has waited 2 s for an owner to
+/// answer, and 150 a second held the server's connections. The directory answers at
+/// once: no note is sent, and such a join costs about what a read of a missing run does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_no_room_has_is_answered_at_once_on_postgresql() {
+    let Some((_db, _one, two)) = two_servers().await else {
+        return;
+    };
+    let before = notes(&two);
+    let started = std::time::Instant::now();
+    for i in 0..20 {
+        let url = format!("ws://{}/v1/rooms/0000000{}/live", two.addr, i % 10);
+        let refused = tokio_tungstenite::connect_async(url).await.unwrap_err();
+        assert!(refused.to_string().contains("404"), "{refused}");
+    }
+    let joins = started.elapsed();
+    let started = std::time::Instant::now();
+    for _ in 0..20 {
+        let (status, _) = request(&two, "GET", "/v1/runs/00000000", "").await;
+        assert_eq!(status, 404);
+    }
+    let reads = started.elapsed();
+    assert_eq!(notes(&two), before, "no note for a code no one holds");
+    // Not a timing of the machine: a ratio in one run, where waiting for an owner was a
+    // thousand times a read.
+    assert!(
+        joins < reads * 20,
+        "20 joins of no room took {joins:?}, 20 reads of no run {reads:?}"
+    );
+}
+
+/// The attack: a guest took a linked player's name in a room (`5tar3949` for `star3949`)
+/// and the player was then refused as already there. A guest can't take a name that is a
+/// linked player's, or looks like one; the lobby marks guests as such.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_cannot_race_under_a_linked_players_name() {
+    let srv = start(|_| {}).await;
+    link(&srv, "star3949").await;
+    let code = room(&srv, "zen").await;
+    let mut ws = connect(&srv, &code).await;
+    let hello = Ask::Hello {
+        name: Some("5tar3949".into()),
+        token: None,
+        resume: None,
+    };
+    send(&mut ws, &hello).await;
+    assert_eq!(
+        next(&mut ws).await,
+        Say::Refused(
+            "5tar3949 is a linked player's name (or looks like one): pick another, or link \
+             your game to race as yourself"
+                .into()
+        )
+    );
+    let (mut guest, _, _) = join(&srv, &code, "visitor").await;
+    let racers = until(&mut guest, |s| match s {
+        Say::Lobby { racers, .. } => Some(racers.clone()),
+        _ => None,
+    })
+    .await;
+    assert!(racers[0].guest, "{racers:?}");
 }

@@ -1706,3 +1706,83 @@ fn a_linked_key_opens_and_races_a_live_room_line_by_line() {
     let status = child.wait().unwrap();
     assert!(status.success(), "{status}");
 }
+
+/// The attack: four guest games from one address sent 32 KiB chunks as fast as the
+/// server took them, and took it from 551 MB to 6 GB in 25 s with both cores busy. A game
+/// takes so many bytes and keys a second; the rest is dropped unread, and the game still
+/// answers its player.
+#[test]
+fn keys_into_the_ssh_game_past_a_persons_are_dropped() {
+    let server = Server::start_with(&["--metrics-listen", "127.0.0.1:0"]);
+    runtime().block_on(async {
+        let handle = raw::guest(server.ssh, [127, 0, 3, 1]).await;
+        let mut channel = raw::game(&handle, 80, 24).await;
+        raw::read_until(&mut channel, "every round is a replay").await;
+        channel.data(&b"z"[..]).await.unwrap();
+        let before = server.rss_kib();
+        // 32 MiB of `a`, as fast as the channel takes it, while the screen is read.
+        let chunk = vec![b'a'; 32 << 10];
+        let (mut reader, writer) = channel.split();
+        let reading = tokio::spawn(async move {
+            while let Some(msg) = reader.wait().await {
+                if matches!(msg, russh::ChannelMsg::Close | russh::ChannelMsg::Eof) {
+                    break;
+                }
+            }
+        });
+        let mut most = before;
+        for i in 0..1024 {
+            writer.data(&chunk[..]).await.unwrap();
+            if i % 64 == 0 {
+                most = most.max(server.rss_kib());
+            }
+        }
+        most = most.max(server.rss_kib());
+        let grown = most.saturating_sub(before);
+        eprintln!("32 MiB of keys sent: RSS grew by at most {grown} KiB");
+        // What a round of what was taken holds, and the screens: a few MiB at most.
+        assert!(grown < 32 * 1024, "RSS grew by {grown} KiB");
+        // The game still answers: ctrl-c leaves, and its channel closes.
+        writer.data(&b"\x03"[..]).await.unwrap();
+        tokio::time::timeout(Duration::from_secs(30), reading)
+            .await
+            .expect("the game leaves on ctrl-c")
+            .unwrap();
+        assert_eq!(server.gauge("typepper_ssh_games"), 0);
+    });
+}
+
+/// The attack: a guest game that stopped reading, sent a few thousand window changes and
+/// disconnected kept its seat for good (its last frame waited on a window a dead session
+/// never grants); eight such games filled a server of eight. A game's seat is given back
+/// within seconds of its connection ending, whatever its writer is doing.
+#[test]
+fn a_game_that_never_reads_and_leaves_gives_its_seat_back() {
+    let server = Server::start_with(&["--ssh-games", "1", "--metrics-listen", "127.0.0.1:0"]);
+    runtime().block_on(async {
+        let (slow, pause) = raw::paused_guest(server.ssh, [127, 0, 4, 1]).await;
+        let mut channel = raw::game(&slow, 320, 120).await;
+        raw::read_until(&mut channel, "every round is a replay").await;
+        pause.set(true);
+        for i in 0..3_000 {
+            let (cols, rows) = if i % 2 == 0 { (319, 119) } else { (320, 120) };
+            channel.window_change(cols, rows, 0, 0).await.unwrap();
+        }
+        assert_eq!(server.gauge("typepper_ssh_games"), 1);
+        // Gone, without a word: its socket closes with the client.
+        drop((channel, slow));
+        let mut freed = false;
+        for _ in 0..300 {
+            if server.gauge("typepper_ssh_games") == 0 {
+                freed = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(freed, "the seat is given back once its connection has gone");
+        // And a new player is let in.
+        let next = raw::guest(server.ssh, [127, 0, 4, 2]).await;
+        let mut channel = raw::game(&next, 80, 24).await;
+        raw::read_until(&mut channel, "every round is a replay").await;
+    });
+}

@@ -732,6 +732,7 @@ async fn postgres_submissions_done_together_store_what_one_by_one_stores() {
                 issued_ms: 0,
                 expires_ms: i64::MAX,
                 run: None,
+                room: false,
             };
             store.issue_seed(issued, 10).await.unwrap();
         }

@@ -180,6 +180,7 @@ fn say(v: &JsValue) -> Option<Say> {
                         "out" => State::Out,
                         _ => return None,
                     },
+                    guest: get(r, "guest").as_bool().unwrap_or(false),
                 })
             })?,
         },
@@ -248,11 +249,13 @@ mod tests {
                         id: 1,
                         name: "ada".into(),
                         state: State::Ready,
+                        guest: false,
                     },
                     Racer {
                         id: 2,
                         name: "bob".into(),
                         state: State::Gone,
+                        guest: true,
                     },
                 ],
             },

@@ -4,6 +4,7 @@
 //! at the exact version in Cargo.lock, wasm-pack, npm packages, Debian's chromium and
 //! postgresql, cargo-fuzz — idempotently, saying what it does on a line of its own.
 
+mod attacks;
 mod build;
 mod cards_load;
 mod e2e;
@@ -32,7 +33,10 @@ commands:
   load    only the server's load test, or the set-ups whose name has the argument in it;
           `load --short`: the same set-ups and ratios in a few minutes (TYPEPPER_LOAD_SECS,
           TYPEPPER_LOAD_BODIES, TYPEPPER_LOAD_FILL); `load rooms`: how many live racers one
-          server holds; `load cards`: share pages and cards, cold and cached
+          server holds; `load cards`: share pages and cards, cold and cached;
+          `load attacks [ssh|room|relay]`: the floods of issue 37 (keys into the ssh game
+          and rooms, spectators that never read, connections that send nothing across two
+          processes)
   pg      a throwaway PostgreSQL cluster until Ctrl-C, for working on the PostgreSQL store
   term    the terminal game's start-up and keypress-to-screen times, and SSH beside HTTP
   frames  only the game's figures in headless Chromium: load, frame times, a ghost's cost,
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Some("e2e") => crate::web::build().and_then(|()| e2e::run_suite(&args[1..])),
         Some("load") if args.get(1).is_some_and(|a| a == "rooms") => rooms_load::run(),
         Some("load") if args.get(1).is_some_and(|a| a == "cards") => cards_load::run(),
+        Some("load") if args.get(1).is_some_and(|a| a == "attacks") => attacks::run(&args[2..]),
         Some("load") => load::run(&args[1..]),
         Some("pg") => pg::hold(),
         Some("term") => term::run(),

@@ -146,12 +146,12 @@ fn show(d: Duration) -> String {
     }
 }
 
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
+pub(crate) fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }
 
 /// The release game in a pseudo-terminal of 100×30, its output read on a thread.
-struct Game {
+pub(crate) struct Game {
     child: Child,
     stdin: ChildStdin,
     out: mpsc::Receiver<Vec<u8>>,
@@ -167,7 +167,7 @@ impl Game {
 
     /// OpenSSH's client playing the game on the server's SSH port `port` as a guest (no
     /// key: keyboard-interactive, which asks nothing).
-    fn over_ssh(port: &str) -> Result<Game> {
+    pub(crate) fn over_ssh(port: &str) -> Result<Game> {
         let command = format!(
             "ssh -tt -p {port} -o PubkeyAuthentication=no \
              -o PreferredAuthentications=keyboard-interactive -o StrictHostKeyChecking=no \
@@ -208,7 +208,7 @@ impl Game {
     }
 
     /// Waits until the output since the last call satisfies `done`.
-    fn until(&mut self, done: impl Fn(&[u8]) -> bool, what: &str) -> Result<()> {
+    pub(crate) fn until(&mut self, done: impl Fn(&[u8]) -> bool, what: &str) -> Result<()> {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             if done(&self.seen) {
@@ -223,14 +223,20 @@ impl Game {
         }
     }
 
-    fn send(&mut self, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn send(&mut self, bytes: &[u8]) -> Result<()> {
         self.stdin.write_all(bytes)?;
         self.stdin.flush()?;
         Ok(())
     }
 
+    /// Lets go of its output so far, unread.
+    pub(crate) fn discard(&mut self) {
+        while self.out.try_recv().is_ok() {}
+        self.seen.clear();
+    }
+
     /// Ctrl-C, and the process reaped.
-    fn quit(mut self) {
+    pub(crate) fn quit(mut self) {
         let _ = self.send(b"\x03");
         let deadline = Instant::now() + Duration::from_secs(5);
         while Instant::now() < deadline {

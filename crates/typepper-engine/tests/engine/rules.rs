@@ -330,3 +330,39 @@ fn other_rules_and_modes_are_refused_by_name() {
             .contains("no mode \"time:10\"")
     );
 }
+
+/// A flood of keys: a round stops taking inputs at what a replay can hold, and what it
+/// took still encodes, decodes and plays. A full ZEN round keeps room to end.
+#[test]
+fn a_round_holds_what_a_replay_can_and_no_more() {
+    let mut round = Round::new(Mode::Zen, 3);
+    let mut taken = 0u32;
+    let refused = loop {
+        match round.apply(taken / 64, Op::Char('a')) {
+            Ok(_) => taken += 1,
+            Err(why) => break why,
+        }
+    };
+    assert_eq!(refused, Refusal::Full);
+    assert_eq!(round.apply(taken / 64, Op::Backspace), Err(Refusal::Full));
+    round.apply(taken / 64, Op::End).unwrap();
+    let bytes = round.replay().encode();
+    assert!(
+        bytes.len() <= typepper_engine::MAX_BYTES && bytes.len() + 3 > typepper_engine::MAX_BYTES,
+        "{} bytes",
+        bytes.len()
+    );
+    let (_, score) = Replay::decode(&bytes).unwrap().play().unwrap();
+    assert!(score.keys > 0);
+    // A BLITZ round's clock ends it first: a flood inside fifteen seconds fills it too.
+    let mut blitz = Round::new(Mode::BLITZ_15, 3);
+    let mut t = 0;
+    while blitz.apply(t / 40, Op::Char('a')).is_ok() {
+        t += 1;
+    }
+    assert!(blitz.replay().encode().len() <= typepper_engine::MAX_BYTES);
+    assert_eq!(
+        Refusal::Full.to_string(),
+        "the round holds all a replay can (1048576 bytes)"
+    );
+}

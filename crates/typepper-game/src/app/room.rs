@@ -303,7 +303,7 @@ impl App {
                     if key == Key::DeleteWord {
                         delete_word(round, t);
                     } else {
-                        let _ = round.apply(t, op);
+                        super::type_key(round, t, op);
                     }
                     mine.trail.mark(race::progress(&mine.round), t);
                 }

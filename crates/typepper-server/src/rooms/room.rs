@@ -1,8 +1,11 @@
-//! One live room's rules, apart from its sockets: who is in it, where it is, and each
-//! racer's keys played through the engine as they arrive. Time is an argument, in ms on
-//! the hub's clock, so that every rule is a plain test.
+//! One live room's rules, apart from its sockets and its task: who is in it, where it is,
+//! and each racer's keys played through the engine as they arrive. Time is an argument,
+//! in ms on the rooms' clock, so that every rule is a plain test.
 //!
-//! Each call returns what to say to whom; the hub sends it.
+//! Each call returns what to say to whom; the room's task sends it (`task.rs`).
+
+use std::collections::VecDeque;
+use std::sync::Arc;
 
 use typepper_api::room::{
     CLOCK_ALLOWANCE_MS, COUNTDOWN_MS, Finish, Key, MAX_KEYS_PER_MESSAGE, MAX_RACERS, Phase, Racer,
@@ -10,14 +13,23 @@ use typepper_api::room::{
 };
 use typepper_engine::{Mode, Op, Replay, Round};
 
+use super::echo::{self, Echo, Track};
 use crate::store::PlayerId;
 
 /// Most keys in one `keys` message of a catch-up (a late spectator's, a racer's coming
-/// back): the widest key, `[4294967295,4294967295],`, is 24 bytes, so 320 of them stay
-/// under NOTIFY's 8000 bytes with the message around them. The longest race, 16 racers'
-/// 10 minutes at 150 wpm, catches up in 375 messages; the connection's outbox makes room
-/// for them (the hub's `join`).
-pub const CATCH_UP_KEYS: usize = 320;
+/// back): the widest key, `[4294967295,4294967295],`, is 24 bytes, so 300 of them stay
+/// under NOTIFY's 8000 bytes with the message and the relay's envelope around them.
+pub const CATCH_UP_KEYS: usize = 300;
+
+/// Most keys a racer's round takes in any one second of its round time: twice the
+/// fastest bursts people type (250 wpm is 21 a second). Keys are counted by the time
+/// claimed for them, which can't run ahead of the server's clock, so a round holds at
+/// most this many a second it lasts: [`MAX_ROUND_KEYS`] in the longest race.
+pub const MAX_KEYS_PER_SECOND: usize = 40;
+
+/// The most keys any racer's round can hold: [`MAX_KEYS_PER_SECOND`] for
+/// [`MAX_RACE_MS`].
+pub const MAX_ROUND_KEYS: usize = MAX_KEYS_PER_SECOND * (MAX_RACE_MS / 1000) as usize;
 
 /// How long after the text a racer may take to type a first key before they are out.
 pub const START_GRACE_MS: u64 = 15_000;
@@ -41,14 +53,84 @@ pub enum To {
 pub type Said = Vec<(To, Say)>;
 
 /// Someone who asked to join: a name, and the player it is if linked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Joiner {
     /// The name they race under.
     pub name: String,
-    /// Their player, if linked.
+    /// Their player, if linked; a guest has none.
     pub player: Option<PlayerId>,
     /// Their address: a guest's stored rounds count against it.
     pub from: std::net::IpAddr,
+}
+
+/// A racer's keys so far: whole chunks of [`CATCH_UP_KEYS`], shared with every catch-up
+/// that reads them, and the chunk being filled.
+#[derive(Clone, Debug, Default)]
+struct Typed {
+    sealed: Vec<Arc<[Key]>>,
+    tail: Vec<Key>,
+}
+
+impl Typed {
+    fn push(&mut self, key: Key) {
+        self.tail.push(key);
+        if self.tail.len() == CATCH_UP_KEYS {
+            self.sealed.push(std::mem::take(&mut self.tail).into());
+        }
+    }
+
+    /// Every key so far, a message's worth a chunk; only the last chunk is copied.
+    fn snapshot(&self) -> Snapshot {
+        let mut chunks = self.sealed.clone();
+        if !self.tail.is_empty() {
+            chunks.push(self.tail.as_slice().into());
+        }
+        Snapshot(chunks)
+    }
+}
+
+/// A racer's keys at one moment, a message's worth a chunk.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Snapshot(Vec<Arc<[Key]>>);
+
+impl Snapshot {
+    /// Every key, in order.
+    pub fn keys(&self) -> impl Iterator<Item = Key> + '_ {
+        self.0.iter().flat_map(|c| c.iter().copied())
+    }
+
+    /// The first chunk, and the rest.
+    fn split_first(mut self) -> (Vec<Key>, Snapshot) {
+        if self.0.is_empty() {
+            return (vec![], self);
+        }
+        let first = self.0.remove(0).to_vec();
+        (first, self)
+    }
+}
+
+/// What a connection arriving late is told: a few messages, then each racer's keys so
+/// far, read out a message at a time as the connection takes them. The keys are shared
+/// with the room, so a reader that is slow to take them holds no copy of its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CatchUp {
+    /// Said first, as they are.
+    pub head: Vec<Say>,
+    /// Then each racer's keys, as `keys` messages of [`CATCH_UP_KEYS`] at most.
+    pub keys: Vec<(u32, Snapshot)>,
+}
+
+impl CatchUp {
+    /// Every message, in order.
+    pub fn messages(&self) -> impl Iterator<Item = Say> + '_ {
+        let keys = self.keys.iter().flat_map(|(racer, snapshot)| {
+            snapshot.0.iter().map(move |chunk| Say::Keys {
+                racer: *racer,
+                keys: chunk.to_vec(),
+            })
+        });
+        self.head.iter().cloned().chain(keys)
+    }
 }
 
 /// A racer's place in the room.
@@ -64,11 +146,17 @@ pub struct Seat {
     /// Their round, from the text on.
     round: Option<Round>,
     /// Every key the server took from them, in order.
-    keys: Vec<Key>,
+    typed: Typed,
+    /// Where each of their characters went, and when: what an echo is told by.
+    track: Track,
+    /// The claimed times of their last [`MAX_KEYS_PER_SECOND`] keys.
+    recent: VecDeque<u32>,
     /// A connection holds the seat.
     connected: bool,
     /// Why their finished round is too small to store, though it stands in the results.
     unkept: Option<String>,
+    /// Their finished round was handed to the room's task to store.
+    handed: bool,
 }
 
 impl Seat {
@@ -80,6 +168,11 @@ impl Seat {
     /// What they are doing.
     pub fn state(&self) -> State {
         self.state
+    }
+
+    /// Whether a connection holds the seat.
+    pub fn connected(&self) -> bool {
+        self.connected
     }
 }
 
@@ -101,12 +194,13 @@ pub struct Room {
     link: Option<String>,
 }
 
-/// A finished round, best first among its room's: what the results say of it, and whose
-/// to store it as.
+/// A finished round: what the results say of it, and whose to store it as.
 #[derive(Clone, Debug)]
 pub struct Finished {
     /// The results' row, without its run until stored.
     pub finish: Finish,
+    /// Its headline's number: the results are best first by it.
+    pub value: u32,
     /// Whose to store it as; `None` for a round too small to keep.
     pub keeper: Option<Keeper>,
     /// The round.
@@ -165,6 +259,11 @@ impl Room {
         self.mode
     }
 
+    /// The seed of its race: the next one's in the lobby.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// Where it is.
     pub fn phase(&self) -> Phase {
         self.phase
@@ -191,6 +290,7 @@ impl Room {
             id: s.id,
             name: s.who.name.clone(),
             state: s.state,
+            guest: s.who.player.is_none(),
         });
         Say::Lobby {
             phase: self.phase,
@@ -211,54 +311,64 @@ impl Room {
 
     /// What a spectator is told on joining at `now`: the room, who is in it, and where
     /// the race is, with every racer's keys so far, so that it watches from the start.
-    pub fn greeting(&self, now: u64) -> Vec<Say> {
-        let mut out = vec![self.welcome(None), self.lobby()];
-        out.extend(self.so_far(now, None));
-        out
+    pub fn greeting(&self, now: u64) -> CatchUp {
+        let mut catch_up = self.so_far(now, None);
+        catch_up
+            .head
+            .splice(0..0, [self.welcome(None), self.lobby()]);
+        catch_up
     }
 
     /// Where the race is at `now`, for a connection arriving late: the countdown left, or
     /// the round time with every racer's keys but `except`'s (whose own come in its
-    /// [`Say::Resume`]), a message's worth at a time.
-    fn so_far(&self, now: u64, except: Option<u32>) -> Vec<Say> {
+    /// [`Say::Resume`]).
+    fn so_far(&self, now: u64, except: Option<u32>) -> CatchUp {
+        let mut catch_up = CatchUp::default();
         match self.phase {
             Phase::Countdown => {
                 let left = self.go_at.saturating_sub(now);
-                vec![Say::Countdown(u32::try_from(left).unwrap_or(COUNTDOWN_MS))]
+                let left = u32::try_from(left).unwrap_or(COUNTDOWN_MS);
+                catch_up.head.push(Say::Countdown(left));
             }
             Phase::Racing => {
-                let mut out = vec![];
                 if except.is_none() {
                     let (seed, at) = (self.seed, self.round_time(now));
-                    out.push(Say::Resume {
+                    catch_up.head.push(Say::Resume {
                         seed,
                         at,
                         keys: vec![],
                     });
                 }
-                for seat in self.seats.iter().filter(|s| Some(s.id) != except) {
-                    for keys in seat.keys.chunks(CATCH_UP_KEYS) {
-                        out.push(Say::Keys {
-                            racer: seat.id,
-                            keys: keys.to_vec(),
-                        });
-                    }
-                }
-                out
+                let others = self.seats.iter().filter(|s| Some(s.id) != except);
+                catch_up.keys = others.map(|s| (s.id, s.typed.snapshot())).collect();
             }
-            Phase::Lobby | Phase::Over => vec![],
+            Phase::Lobby | Phase::Over => {}
         }
+        catch_up
     }
 
     /// `who` joins, given `resume` as the secret to come back with: a racer in the lobby
-    /// while there is room, else a spectator (`None`). Refused when the name is taken.
+    /// while there is room, else a spectator (`None`). Refused when the name is taken: by
+    /// the same player, or for a guest, by anyone whose name looks like it
+    /// (`typepper_api::name_key`). A linked player is never refused their own name for a
+    /// guest's: the lobby marks guests.
     pub fn join(&mut self, who: Joiner, resume: String) -> Result<(Option<u32>, Said), String> {
-        let taken = |s: &Seat| s.who.name.eq_ignore_ascii_case(&who.name);
-        if self.seats.iter().any(taken) {
-            return Err(format!("{} is already in this room", who.name));
+        let key = typepper_api::name_key(&who.name);
+        let clash = self.seats.iter().find(|s| match who.player {
+            Some(player) => s.who.player == Some(player),
+            None => typepper_api::name_key(&s.who.name) == key,
+        });
+        if let Some(seat) = clash {
+            return Err(match seat.who.name == who.name {
+                true => format!("{} is already in this room", who.name),
+                false => format!(
+                    "{} is already in this room as {}: pick another name",
+                    who.name, seat.who.name
+                ),
+            });
         }
         if self.phase != Phase::Lobby || self.seats.len() >= MAX_RACERS {
-            // A spectator: the hub tells its connection the room's [`Room::greeting`].
+            // A spectator: the room's task tells its connection the room's greeting.
             return Ok((None, vec![]));
         }
         let id = self.next_id;
@@ -270,9 +380,12 @@ impl Room {
             resume,
             state: State::Waiting,
             round: None,
-            keys: vec![],
+            typed: Typed::default(),
+            track: Track::default(),
+            recent: VecDeque::with_capacity(MAX_KEYS_PER_SECOND),
             connected: true,
             unkept: None,
+            handed: false,
         });
         let seat = self.seats.last();
         let said = vec![(To::One(id), self.welcome(seat)), (To::All, self.lobby())];
@@ -280,8 +393,11 @@ impl Room {
     }
 
     /// The racer whose secret is `resume` comes back at `now`: refused if the secret is no
-    /// one's, or a connection holds the seat already.
-    pub fn resume(&mut self, resume: &str, now: u64) -> Result<(u32, Said), String> {
+    /// one's, or a connection holds the seat already. They are told the room, then (in a
+    /// race) where it is with their own keys and everyone else's, read out as a catch-up:
+    /// their first keys in the [`Say::Resume`], the rest in `keys` messages of their own
+    /// number, before the others'.
+    pub fn resume(&mut self, resume: &str, now: u64) -> Result<(u32, CatchUp, Said), String> {
         let at = self.round_time(now);
         let (phase, seed) = (self.phase, self.seed);
         let Some(seat) = self.seats.iter_mut().find(|s| s.resume == resume) else {
@@ -299,19 +415,18 @@ impl Room {
             };
         }
         let id = seat.id;
-        let mut said = vec![];
         let seat = self.seats.iter().find(|s| s.id == id);
-        said.push((To::One(id), self.welcome(seat)));
+        let mut catch_up = self.so_far(now, Some(id));
+        let mut head = vec![self.welcome(seat)];
         if phase == Phase::Racing
             && let Some(seat) = seat
         {
-            let keys = seat.keys.clone();
-            said.push((To::One(id), Say::Resume { seed, at, keys }));
+            let (keys, rest) = seat.typed.snapshot().split_first();
+            head.push(Say::Resume { seed, at, keys });
+            catch_up.keys.insert(0, (id, rest));
         }
-        let others = self.so_far(now, Some(id));
-        said.extend(others.into_iter().map(|say| (To::One(id), say)));
-        said.push((To::All, self.lobby()));
-        Ok((id, said))
+        catch_up.head.splice(0..0, head);
+        Ok((id, catch_up, vec![(To::All, self.lobby())]))
     }
 
     /// Racer `id` is ready, or no longer.
@@ -347,7 +462,8 @@ impl Room {
 
     /// Racer `id`'s `keys`, arrived at `now`: played through their round and passed on to
     /// everyone else. A key claimed further ahead of the server's round time than
-    /// [`CLOCK_ALLOWANCE_MS`], or that the engine refuses, puts them out.
+    /// [`CLOCK_ALLOWANCE_MS`], one past [`MAX_KEYS_PER_SECOND`] in a second of the round,
+    /// or one the engine refuses, puts them out.
     pub fn keys(&mut self, id: u32, keys: &[Key], now: u64) -> Result<Said, String> {
         if keys.len() > MAX_KEYS_PER_MESSAGE {
             return Err(format!(
@@ -380,6 +496,14 @@ impl Room {
                 ));
                 break;
             }
+            let full = seat.recent.len() == MAX_KEYS_PER_SECOND;
+            if full && seat.recent.front().is_some_and(|&first| t < first + 1000) {
+                out = Some(format!(
+                    "more than {MAX_KEYS_PER_SECOND} keys in one second of the round: no \
+                     person types that fast"
+                ));
+                break;
+            }
             let op = match Op::from_code(code.into()) {
                 Ok(op) => op,
                 Err(e) => {
@@ -387,13 +511,21 @@ impl Room {
                     break;
                 }
             };
+            let place = round.view(t).caret();
             if let Err(e) = round.apply(t, op) {
                 out = Some(format!("a key the round refused: {e}"));
                 break;
             }
+            if full {
+                seat.recent.pop_front();
+            }
+            seat.recent.push_back(t);
+            if let Op::Char(_) = op {
+                seat.track.mark(place, t, at);
+            }
+            seat.typed.push((t, code));
             taken.push((t, code));
         }
-        seat.keys.extend_from_slice(&taken);
         let mut said = vec![];
         if !taken.is_empty() {
             said.push((
@@ -423,8 +555,11 @@ impl Room {
         for seat in &mut self.seats {
             seat.state = State::Waiting;
             seat.round = None;
-            seat.keys.clear();
+            seat.typed = Typed::default();
+            seat.track = Track::default();
+            seat.recent.clear();
             seat.unkept = None;
+            seat.handed = false;
         }
         if !self.seats.iter().any(|s| Some(s.id) == self.owner) {
             self.owner = self.seats.first().map(|s| s.id);
@@ -470,7 +605,9 @@ impl Room {
     }
 
     /// The clock at `now`: the text when the countdown ends; each round over when its
-    /// engine says so, or when its racer never began; the results when every round is.
+    /// engine says so, or when its racer never began; the race over when every round is.
+    /// A round that ends is judged as a submission of it would be, and one that echoes
+    /// another racer's keys ([`echo`]) puts its racer out.
     pub fn tick(&mut self, now: u64) -> Said {
         let mut said = vec![];
         if self.phase == Phase::Countdown && now >= self.go_at {
@@ -490,7 +627,8 @@ impl Room {
         }
         let at = self.round_time(now);
         let mut changed = false;
-        for seat in &mut self.seats {
+        let mut ended = vec![];
+        for (i, seat) in self.seats.iter_mut().enumerate() {
             let Some(round) = &seat.round else { continue };
             let typing = matches!(seat.state, State::Typing | State::Gone);
             if typing && round.is_over(at) {
@@ -503,16 +641,12 @@ impl Room {
                         State::Done
                     }
                     Err(Refusal::Cheat(why)) => {
-                        said.push((
-                            To::All,
-                            Say::Out {
-                                racer: seat.id,
-                                why,
-                            },
-                        ));
+                        let racer = seat.id;
+                        said.push((To::All, Say::Out { racer, why }));
                         State::Out
                     }
                 };
+                ended.push(i);
                 changed = true;
             } else if typing && round.started().is_none() && u64::from(at) > START_GRACE_MS {
                 seat.state = State::Out;
@@ -527,9 +661,29 @@ impl Room {
                 changed = true;
             }
         }
+        for i in ended {
+            if self.seats[i].state != State::Done {
+                continue;
+            }
+            if let Some(of) = self.echoed(i) {
+                let seat = &mut self.seats[i];
+                seat.state = State::Out;
+                let why = format!(
+                    "your keys echo {of}'s, as this room passed them on: a copy is no \
+                     round of yours"
+                );
+                said.push((
+                    To::All,
+                    Say::Out {
+                        racer: seat.id,
+                        why,
+                    },
+                ));
+            }
+        }
         let racing = |s: &Seat| matches!(s.state, State::Typing | State::Gone);
         if !self.seats.iter().any(racing) || u64::from(at) > MAX_RACE_MS {
-            // The results come once the linked racers' rounds are stored (the hub).
+            // The results come once the finished rounds are stored (the room's task).
             self.phase = Phase::Over;
             changed = true;
         }
@@ -539,26 +693,39 @@ impl Room {
         said
     }
 
+    /// Whose round (a name) the round of seat `i` echoes, if it echoes one: the other
+    /// racer whose keys it matches reached the server first.
+    fn echoed(&self, i: usize) -> Option<String> {
+        let mine = &self.seats[i].track;
+        self.seats
+            .iter()
+            .enumerate()
+            .filter(|&(j, other)| j != i && !other.track.is_empty())
+            .find(|(_, other)| echo::compare(mine, &other.track) == Some(Echo::First))
+            .map(|(_, other)| other.who.name.clone())
+    }
+
     /// When the last race's text came, on the rooms' clock.
     pub fn went(&self) -> u64 {
         self.go_at
     }
 
-    /// Every finished round of the race, best first.
-    pub fn finished(&self) -> Vec<Finished> {
-        let mut done: Vec<_> = self
-            .seats
-            .iter()
-            .filter(|s| s.state == State::Done)
-            .filter_map(|s| Some((s, s.round.as_ref()?)))
-            .filter_map(|(s, round)| Some((s, round, round.score()?)))
-            .collect();
-        done.sort_by_key(|(_, _, score)| std::cmp::Reverse(score.headline().value));
-        done.into_iter()
-            .map(|(seat, round, score)| Finished {
+    /// The rounds finished since this was last asked, in the order they finished: each is
+    /// stored as soon as it ends, so that no finished round waits on the race's end.
+    pub fn take_finished(&mut self) -> Vec<Finished> {
+        let mut out = vec![];
+        for seat in &mut self.seats {
+            if seat.state != State::Done || seat.handed {
+                continue;
+            }
+            let Some(round) = &seat.round else { continue };
+            let Some(score) = round.score() else { continue };
+            seat.handed = true;
+            let headline = score.headline();
+            out.push(Finished {
                 finish: Finish {
                     racer: seat.id,
-                    headline: score.headline().to_string(),
+                    headline: headline.to_string(),
                     run: None,
                     share: None,
                     kept: format!(
@@ -566,6 +733,7 @@ impl Room {
                         seat.unkept.as_deref().unwrap_or("not yet")
                     ),
                 },
+                value: headline.value,
                 // Nothing to store of a round too small to keep.
                 keeper: match (&seat.unkept, seat.who.player) {
                     (Some(_), _) => None,
@@ -576,8 +744,9 @@ impl Room {
                     }),
                 },
                 replay: round.replay(),
-            })
-            .collect()
+            });
+        }
+        out
     }
 
     fn seat(&mut self, id: u32) -> Result<&mut Seat, String> {
@@ -675,7 +844,9 @@ mod tests {
     fn a_taken_name_is_refused_and_a_late_joiner_watches() {
         let (mut room, _) = racing();
         let err = room.join(joiner("ADA"), "x".into()).unwrap_err();
-        assert_eq!(err, "ADA is already in this room");
+        assert_eq!(err, "ADA is already in this room as ada: pick another name");
+        let err = room.join(joiner("ada"), "x".into()).unwrap_err();
+        assert_eq!(err, "ada is already in this room");
         let (you, _) = room.join(joiner("linus"), "sl".into()).unwrap();
         assert_eq!(you, None);
     }
@@ -704,7 +875,7 @@ mod tests {
                 .any(|(_, s)| matches!(s, Say::Out { racer: 2, .. }))
         );
         assert_eq!(room.phase(), Phase::Over);
-        let rows = room.finished();
+        let rows = room.take_finished();
         assert_eq!(rows.len(), 1);
         let typist = Typist {
             wpm: 90,
@@ -728,7 +899,7 @@ mod tests {
         let said = room.tick(go + 16_000);
         assert!(!said.iter().any(|(_, s)| matches!(s, Say::Out { .. })));
         assert_eq!(room.phase(), Phase::Over);
-        let rows = room.finished();
+        let rows = room.take_finished();
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].finish.racer, 2);
         assert!(
@@ -739,6 +910,17 @@ mod tests {
             "{}",
             rows[1].finish.kept
         );
+    }
+
+    /// Every key of `racer` in messages of a catch-up.
+    fn keys_of(said: &[Say], racer: u32) -> Vec<Key> {
+        said.iter()
+            .filter_map(|s| match s {
+                Say::Keys { racer: r, keys } if *r == racer => Some(keys.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect()
     }
 
     #[test]
@@ -753,16 +935,7 @@ mod tests {
         let late = go + u64::from(ada.last().unwrap().0) + 40;
         room.keys(2, grace, late).unwrap();
         // A spectator: the round time, then each racer's keys, a message's worth at a time.
-        let greeting = room.greeting(late);
-        let keys_of = |said: &[Say], racer: u32| -> Vec<Key> {
-            said.iter()
-                .filter_map(|s| match s {
-                    Say::Keys { racer: r, keys } if *r == racer => Some(keys.clone()),
-                    _ => None,
-                })
-                .flatten()
-                .collect()
-        };
+        let greeting: Vec<Say> = room.greeting(late).messages().collect();
         let at = u32::try_from(late - go).unwrap();
         assert!(greeting.contains(&Say::Resume {
             seed: 42,
@@ -777,12 +950,9 @@ mod tests {
         }));
         // Grace's connection drops and comes back: her own keys in the resume, ada's after.
         room.disconnect(2, late);
-        let (_, said) = room.resume("sg", late + 500).unwrap();
-        let to_her: Vec<Say> = said
-            .into_iter()
-            .filter(|(to, _)| *to == To::One(2))
-            .map(|(_, s)| s)
-            .collect();
+        let (_, catch_up, said) = room.resume("sg", late + 500).unwrap();
+        assert!(said.iter().all(|(to, _)| *to == To::All));
+        let to_her: Vec<Say> = catch_up.messages().collect();
         assert!(to_her.contains(&Say::Resume {
             seed: 42,
             at: at + 500,
@@ -790,6 +960,199 @@ mod tests {
         }));
         assert_eq!(keys_of(&to_her, 1), ada);
         assert!(keys_of(&to_her, 2).is_empty());
+    }
+
+    /// The attack: a resume of about 650 keys was one message too long to relay, and the
+    /// racer could not come back. A long round's resume is read out in chunks: the first
+    /// in the resume, the rest as the racer's own `keys`, before anyone else's.
+    #[test]
+    fn a_long_rounds_resume_is_chunked_like_a_catch_up() {
+        let mut room = Room::new("k3fq7m2x".into(), Mode::Zen, 42);
+        room.join(joiner("ada"), "sa".into()).unwrap();
+        room.join(joiner("grace"), "sg".into()).unwrap();
+        room.start(1, 0).unwrap();
+        let go = u64::from(COUNTDOWN_MS);
+        room.tick(go);
+        let typist = Typist {
+            wpm: 130,
+            zen_ms: 60_000,
+            ..Typist::default()
+        };
+        let keys: Vec<Key> = synth(Mode::Zen, 42, &typist)
+            .timeline()
+            .filter_map(|(t, op)| Some((t?, op.code())))
+            .filter(|&(_, op)| op != 1)
+            .collect();
+        assert!(keys.len() > 650, "{} keys", keys.len());
+        for chunk in keys.chunks(8) {
+            let last = u64::from(chunk.last().unwrap().0);
+            room.keys(1, chunk, go + last + 30).unwrap();
+        }
+        let now = go + u64::from(keys.last().unwrap().0) + 100;
+        room.disconnect(1, now);
+        let (_, catch_up, _) = room.resume("sa", now).unwrap();
+        let said: Vec<Say> = catch_up.messages().collect();
+        let Say::Resume { keys: first, .. } = &said[1] else {
+            panic!("{:?}", said[1])
+        };
+        assert_eq!(first.len(), CATCH_UP_KEYS);
+        let mut back = first.clone();
+        back.extend(keys_of(&said, 1));
+        assert_eq!(back, keys);
+        for say in &said {
+            let text = serde_json::to_string(say).unwrap();
+            assert!(text.len() < 7_500, "{} bytes", text.len());
+        }
+    }
+
+    /// A catch-up holds the room's own chunks of keys, not copies: forty spectators that
+    /// never read hold forty pointers to one race.
+    #[test]
+    fn catch_ups_share_the_rooms_keys() {
+        let mut room = Room::new("k3fq7m2x".into(), Mode::Zen, 42);
+        room.join(joiner("ada"), "sa".into()).unwrap();
+        room.start(1, 0).unwrap();
+        let go = u64::from(COUNTDOWN_MS);
+        room.tick(go);
+        let typist = Typist {
+            wpm: 120,
+            zen_ms: 40_000,
+            ..Typist::default()
+        };
+        let keys: Vec<Key> = synth(Mode::Zen, 42, &typist)
+            .timeline()
+            .filter_map(|(t, op)| Some((t?, op.code())))
+            .filter(|&(_, op)| op != 1)
+            .collect();
+        for chunk in keys.chunks(8) {
+            let last = u64::from(chunk.last().unwrap().0);
+            room.keys(1, chunk, go + last + 30).unwrap();
+        }
+        let late = go + 45_000;
+        let (a, b) = (room.greeting(late), room.greeting(late + 1_000));
+        let sealed = |c: &CatchUp| c.keys[0].1.0[0].clone();
+        assert!(keys.len() > CATCH_UP_KEYS, "{} keys", keys.len());
+        assert!(Arc::ptr_eq(&sealed(&a), &sealed(&b)));
+    }
+
+    /// The attack: a ZEN guest sent 316,000 keys in a minute, all taken. A round takes at
+    /// most MAX_KEYS_PER_SECOND keys in any second of its time.
+    #[test]
+    fn a_flood_of_keys_puts_its_racer_out() {
+        let (mut room, go) = racing();
+        let a = u32::from(b'a') + 2;
+        // A person's burst: 40 keys spread over a second are taken.
+        let burst: Vec<Key> = (0..40).map(|i| (1_000 + i * 25, a)).collect();
+        room.keys(1, &burst, go + 2_100).unwrap();
+        assert_eq!(room.seats()[0].state(), State::Typing);
+        // The 41st within that second is one too many.
+        let said = room.keys(1, &[(1_990, a)], go + 2_100).unwrap();
+        let why = said.iter().find_map(|(_, s)| match s {
+            Say::Out { racer: 1, why } => Some(why.clone()),
+            _ => None,
+        });
+        assert_eq!(
+            why.as_deref(),
+            Some("more than 40 keys in one second of the round: no person types that fast")
+        );
+        assert_eq!(room.seats()[0].state(), State::Out);
+        assert_eq!(
+            MAX_ROUND_KEYS, 24_000,
+            "the most a round takes in the longest race"
+        );
+    }
+
+    /// The attack: a racer typed back another's keys as the room passed them on, 5 %
+    /// faster and a second late, and ranked above them, while the original was refused
+    /// as a copy. An echo is out of the race when its round ends, and the original
+    /// finishes.
+    #[test]
+    fn an_echo_of_another_racers_keys_is_out_and_the_original_finishes() {
+        let mut room = Room::new("k3fq7m2x".into(), Mode::BLITZ_15, 42);
+        room.join(joiner("thief"), "st".into()).unwrap();
+        room.join(joiner("victim"), "sv".into()).unwrap();
+        room.start(1, 0).unwrap();
+        let go = u64::from(COUNTDOWN_MS);
+        room.tick(go);
+        let victim = typed(&room, 91);
+        // The victim's keys arrive as typed; the thief's a second later, 5 % faster, and
+        // never before the victim's own key reached the server.
+        let mut arrivals: Vec<(u64, u32, Vec<Key>)> = vec![];
+        for chunk in victim.chunks(4) {
+            let last = u64::from(chunk.last().unwrap().0);
+            arrivals.push((go + last + 20, 2, chunk.to_vec()));
+            let echoed: Vec<Key> = chunk
+                .iter()
+                .map(|&(t, op)| (1_000 + t * 95 / 100, op))
+                .filter(|&(t, _)| t < 15_000)
+                .collect();
+            if let Some(&(t, _)) = echoed.last() {
+                let at = (go + u64::from(t) + 20).max(go + last + 60);
+                arrivals.push((at, 1, echoed));
+            }
+        }
+        arrivals.sort_by_key(|&(at, racer, _)| (at, racer));
+        let mut said = vec![];
+        for (at, racer, keys) in arrivals {
+            if let Ok(s) = room.keys(racer, &keys, at) {
+                said.extend(s);
+            }
+        }
+        said.extend(room.tick(go + 17_000));
+        assert_eq!(room.phase(), Phase::Over);
+        let out = said.iter().find_map(|(_, s)| match s {
+            Say::Out { racer: 1, why } => Some(why.clone()),
+            _ => None,
+        });
+        assert_eq!(
+            out.as_deref(),
+            Some(
+                "your keys echo victim's, as this room passed them on: a copy is no round of \
+                 yours"
+            )
+        );
+        let finished = room.take_finished();
+        assert_eq!(finished.len(), 1);
+        assert_eq!(finished[0].finish.racer, 2);
+    }
+
+    /// Look-alike names: a guest can't take a linked player's seat by spelling, and a
+    /// linked player is never refused for a guest who came first.
+    #[test]
+    fn a_guest_cannot_pass_for_a_racer_by_a_look_alike_name() {
+        let mut room = Room::new("k3fq7m2x".into(), Mode::Zen, 42);
+        room.join(joiner("star3949"), "a".into()).unwrap();
+        let err = room.join(joiner("5tar3949"), "b".into()).unwrap_err();
+        assert_eq!(
+            err,
+            "5tar3949 is already in this room as star3949: pick another name"
+        );
+        let linked = Joiner {
+            player: Some(7),
+            ..joiner("Star3949")
+        };
+        let (Some(id), said) = room.join(linked.clone(), "c".into()).unwrap() else {
+            panic!("a linked player watches")
+        };
+        let racers = said.iter().find_map(|(_, s)| match s {
+            Say::Lobby { racers, .. } => Some(racers.clone()),
+            _ => None,
+        });
+        let marks: Vec<(String, bool)> = racers
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.name, r.guest))
+            .collect();
+        assert_eq!(
+            marks,
+            [("star3949".into(), true), ("Star3949".into(), false)]
+        );
+        assert_eq!(id, 2);
+        // The same player twice is one seat.
+        assert_eq!(
+            room.join(linked, "d".into()).unwrap_err(),
+            "Star3949 is already in this room"
+        );
     }
 
     #[test]
@@ -839,9 +1202,9 @@ mod tests {
         );
         room.disconnect(1, go + 5_200);
         assert_eq!(room.seats()[0].state(), State::Gone);
-        let (id, said) = room.resume("sa", go + 6_000).unwrap();
+        let (id, catch_up, _) = room.resume("sa", go + 6_000).unwrap();
         assert_eq!(id, 1);
-        let resumed = said.iter().find_map(|(_, s)| match s {
+        let resumed = catch_up.head.iter().find_map(|s| match s {
             Say::Resume { at, keys, .. } => Some((*at, keys.clone())),
             _ => None,
         });

@@ -51,6 +51,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0004_guard.sql"),
     include_str!("../../migrations/postgres/0005_guests.sql"),
     include_str!("../../migrations/postgres/0006_saves.sql"),
+    include_str!("../../migrations/postgres/0007_rooms.sql"),
 ];
 
 /// The longest any statement may run: a stuck query becomes an error the request can
@@ -410,6 +411,40 @@ impl Store for PgStore {
         })
     }
 
+    fn live_seed(&self, seed: u64, until_ms: i64) -> Fut<'_, ()> {
+        Box::pin(async move {
+            let c = self.client().await?;
+            let s = c
+                .prepare_cached(
+                    "INSERT INTO room_seeds (seed, until_ms) VALUES ($1, $2)
+                     ON CONFLICT (seed) DO UPDATE SET until_ms = excluded.until_ms",
+                )
+                .await
+                .map_err(db)?;
+            c.execute(&s, &[&(seed as i64), &until_ms])
+                .await
+                .map_err(db)?;
+            Ok(())
+        })
+    }
+
+    fn name_taken(&self, name: String) -> Fut<'_, bool> {
+        Box::pin(async move {
+            let c = self.client().await?;
+            let s = c
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM players WHERE name_key = $1 AND NOT guest)",
+                )
+                .await
+                .map_err(db)?;
+            let row = c
+                .query_one(&s, &[&typepper_api::name_key(&name)])
+                .await
+                .map_err(db)?;
+            Ok(row.get(0))
+        })
+    }
+
     fn submit(&self, job: Job) -> Fut<'_, Result<Vec<Done>, String>> {
         // Queued now, as SQLite's writer queues: what is asked together waits together.
         let (answer, answered) = oneshot::channel();
@@ -505,6 +540,7 @@ impl Store for PgStore {
                     Expiring::Seeds => RowKey::Seed(r.get(0), r.get(1)),
                     Expiring::Usage => RowKey::Usage(r.get(0), r.get(1)),
                     Expiring::Players => RowKey::Player(r.get(0)),
+                    Expiring::RoomSeeds => RowKey::Seed(r.get(0), r.get(1)),
                 })
                 .collect())
         })
@@ -658,6 +694,7 @@ fn expired_when(kind: Expiring) -> &'static str {
         Expiring::Seeds => "expires_ms < $1",
         Expiring::Usage => "day < $1",
         Expiring::Players => "created_ms < $1 AND NOT used",
+        Expiring::RoomSeeds => "until_ms < $1",
     }
 }
 
@@ -895,8 +932,11 @@ async fn seeds(
     let bits: Vec<i64> = wanted.iter().map(|&s| s as i64).collect();
     let s = tx
         .prepare_cached(
-            "SELECT seed, player_id, mode, issued_ms, expires_ms, run_id
-             FROM seeds WHERE seed = ANY($1)",
+            "SELECT seed, player_id, mode, issued_ms, expires_ms, run_id, false
+             FROM seeds WHERE seed = ANY($1)
+             UNION ALL
+             SELECT seed, 0, '', 0, until_ms, NULL, true
+             FROM room_seeds WHERE seed = ANY($1)",
         )
         .await?;
     let rows = tx.query(&s, &[&bits]).await?;
@@ -909,6 +949,7 @@ async fn seeds(
             issued_ms: r.get(3),
             expires_ms: r.get(4),
             run: r.get(5),
+            room: r.get(6),
         })
         .collect())
 }

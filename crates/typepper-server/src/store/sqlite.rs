@@ -39,6 +39,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0004_guard.sql"),
     include_str!("../../migrations/sqlite/0005_guests.sql"),
     include_str!("../../migrations/sqlite/0006_saves.sql"),
+    include_str!("../../migrations/sqlite/0007_rooms.sql"),
 ];
 
 /// Readers beside the writer.
@@ -494,6 +495,28 @@ impl Store for SqliteStore {
         })
     }
 
+    fn live_seed(&self, seed: u64, until_ms: i64) -> Fut<'_, ()> {
+        self.write(None, move |c| {
+            c.prepare_cached(
+                "INSERT INTO room_seeds (seed, until_ms) VALUES (?1, ?2)
+                 ON CONFLICT (seed) DO UPDATE SET until_ms = excluded.until_ms",
+            )
+            .and_then(|mut s| s.execute(params![seed as i64, until_ms]))
+            .map_err(db)?;
+            Ok(())
+        })
+    }
+
+    fn name_taken(&self, name: String) -> Fut<'_, bool> {
+        let taken = self.read(|c| {
+            c.prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM players WHERE name_key = ?1 AND guest = 0)",
+            )?
+            .query_row([typepper_api::name_key(&name)], |r| r.get(0))
+        });
+        Box::pin(std::future::ready(taken))
+    }
+
     fn submit(&self, mut job: Job) -> Fut<'_, Result<Vec<Done>, String>> {
         // The writer is the only writer: the job's rows can't change under it.
         let deadline = job.deadline;
@@ -627,6 +650,7 @@ fn expired(
             Expiring::Seeds => RowKey::Seed(r.get(0)?, r.get(1)?),
             Expiring::Usage => RowKey::Usage(r.get(0)?, r.get(1)?),
             Expiring::Players => RowKey::Player(r.get(0)?),
+            Expiring::RoomSeeds => RowKey::Seed(r.get(0)?, r.get(1)?),
         })
     })?;
     rows.collect()
@@ -641,6 +665,7 @@ fn expired_when(kind: Expiring) -> &'static str {
         Expiring::Seeds => "expires_ms < ?1",
         Expiring::Usage => "day < ?1",
         Expiring::Players => "created_ms < ?1 AND used = 0",
+        Expiring::RoomSeeds => "until_ms < ?1",
     }
 }
 
@@ -779,6 +804,27 @@ fn seeds(c: &Connection, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> 
                     issued_ms: r.get(2)?,
                     expires_ms: r.get(3)?,
                     run: r.get(4)?,
+                    room: false,
+                })
+            })
+            .optional()
+            .map_err(db)?;
+        out.extend(found);
+    }
+    let mut s = c
+        .prepare_cached("SELECT until_ms FROM room_seeds WHERE seed = ?1")
+        .map_err(db)?;
+    for &seed in wanted {
+        let found = s
+            .query_row([seed as i64], |r| {
+                Ok(IssuedSeed {
+                    seed,
+                    player: 0,
+                    mode: String::new(),
+                    issued_ms: 0,
+                    expires_ms: r.get(0)?,
+                    run: None,
+                    room: true,
                 })
             })
             .optional()

@@ -339,6 +339,7 @@ mod tests {
             issued_ms: ISSUED,
             expires_ms: ISSUED + 3_600_000,
             run: None,
+            room: false,
         }
     }
 

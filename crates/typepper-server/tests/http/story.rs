@@ -379,6 +379,23 @@ async fn a_share_page_unfurls_as_its_runs_card_which_is_cached_for_good() {
     for gone in ["/r/ZZZZZZZZ/card.png", "/r/not-an-id/card.png"] {
         assert_eq!(srv.get(gone).await.status, StatusCode::NOT_FOUND, "{gone}");
     }
+    // The attack: `?v=<anything>` was served for good, so a shared cache could hold
+    // today's card under a later drawing's URL. Only this drawing's version is; the bare
+    // URL is, for a day.
+    let later = srv.get(&format!("{other}?v=99")).await;
+    assert_eq!(later.status, StatusCode::NOT_FOUND);
+    assert_eq!(later.header(header::CACHE_CONTROL), Some("no-store"));
+    assert!(
+        String::from_utf8_lossy(&later.body).contains("this server draws cards of version 1"),
+        "{:?}",
+        later.body
+    );
+    let bare = srv.get(&other).await;
+    assert_eq!(bare.status, StatusCode::OK);
+    assert_eq!(
+        bare.header(header::CACHE_CONTROL),
+        Some("public, max-age=86400")
+    );
 }
 
 #[tokio::test]

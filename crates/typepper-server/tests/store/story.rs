@@ -884,6 +884,7 @@ async fn seeds(store: &dyn Store, ana: &Player, bob: &Player, now: i64) {
         issued_ms: at,
         expires_ms: at + 3_600_000,
         run: None,
+        room: false,
     };
     // The top bit set: a u64 past i64 comes back as itself.
     let big = u64::MAX - 5;
@@ -975,6 +976,7 @@ async fn unused_names(store: &dyn Store, now: i64) {
                 issued_ms: now,
                 expires_ms: now + 3_600_000,
                 run: None,
+                room: false,
             },
             32,
         )
