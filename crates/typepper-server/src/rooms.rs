@@ -570,6 +570,8 @@ pub(crate) async fn session(
     let mut leaving = false;
     loop {
         tokio::select! {
+            // The transport gave up on its client (it took nothing for a while).
+            () = out.closed() => break,
             said = rx.recv() => {
                 // None: the room let this connection go (it stopped reading, was refused,
                 // or the room closed).

@@ -661,6 +661,11 @@ impl Conn {
         let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
             return;
         };
+        // The channel's own writing half waits for the client's window: a client that
+        // stops reading holds its window's worth, not every line the room says.
+        let Some(lines) = lock(&chan.out).take() else {
+            return;
+        };
         let (wire, inbound) = tokio::sync::mpsc::channel(crate::rooms::OUTBOX);
         *chan.room.lock().unwrap_or_else(|p| p.into_inner()) = Some((wire, vec![]));
         let (out, mut outbound) =
@@ -670,24 +675,19 @@ impl Conn {
         let ip = self.peer.ip();
         tokio::spawn(async move {
             let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
-            let writer = {
-                let handle = handle.clone();
-                tokio::spawn(async move {
-                    while let Some(text) = outbound.recv().await {
-                        let mut line = text.as_str().as_bytes().to_vec();
-                        line.push(b'\n');
-                        // A client that takes no line for a while is let go, as a
-                        // WebSocket's is.
-                        let written = tokio::time::timeout(
-                            crate::rooms::WRITE_WITHIN,
-                            handle.data(channel, line),
-                        );
-                        if !matches!(written.await, Ok(Ok(()))) {
-                            return;
-                        }
+            let writer = tokio::spawn(async move {
+                while let Some(text) = outbound.recv().await {
+                    let mut line = text.as_str().as_bytes().to_vec();
+                    line.push(b'\n');
+                    // A client that takes no line for a while is let go, as a
+                    // WebSocket's is.
+                    let written =
+                        tokio::time::timeout(crate::rooms::WRITE_WITHIN, lines.data(&line[..]));
+                    if !matches!(written.await, Ok(Ok(()))) {
+                        return;
                     }
-                })
-            };
+                }
+            });
             let joined = crate::rooms::join_over_ssh(state, &code, key, ip, inbound, out).await;
             let _ = writer.await;
             let over = match joined {

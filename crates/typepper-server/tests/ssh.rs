@@ -567,6 +567,15 @@ mod raw {
         at: std::net::SocketAddr,
         local: [u8; 4],
     ) -> (Handle<Trusting>, Arc<Pause>) {
+        paused_guest_with_window(at, local, 64 * 1024).await
+    }
+
+    /// [`paused_guest`] whose channels grant the server `window` bytes at a time.
+    pub async fn paused_guest_with_window(
+        at: std::net::SocketAddr,
+        local: [u8; 4],
+        window: u32,
+    ) -> (Handle<Trusting>, Arc<Pause>) {
         let pause = Arc::new(Pause::default());
         let stream = Paused {
             tcp: tcp(at, local).await,
@@ -575,7 +584,7 @@ mod raw {
         let config = Arc::new(client::Config {
             inactivity_timeout: None,
             // A small window: the server has this much to send, then waits.
-            window_size: 64 * 1024,
+            window_size: window,
             ..client::Config::default()
         });
         let handle = client::connect_stream(config, stream, Trusting)
@@ -1784,5 +1793,109 @@ fn a_game_that_never_reads_and_leaves_gives_its_seat_back() {
         let next = raw::guest(server.ssh, [127, 0, 4, 2]).await;
         let mut channel = raw::game(&next, 80, 24).await;
         raw::read_until(&mut channel, "every round is a replay").await;
+    });
+}
+
+/// The attack: spectators that never read each held their whole catch-up in the server's
+/// memory (13 MB each at 1.2 M keys), and stayed connected. A `v1 room` client that stops
+/// reading holds its channel's window, no more, and is let go once it has taken nothing
+/// for a few seconds. (Over a WebSocket the same session lets go the same way; on
+/// loopback the kernel's buffers would take megabytes first, so SSH's window is the one
+/// a test can close.)
+#[test]
+fn a_room_spectator_that_never_reads_is_let_go() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    use typepper_api::room::{Ask, Say};
+    let server = Server::start_with(&["--metrics-listen", "127.0.0.1:0", "--room-join-rate", "0"]);
+    let (status, opened) = server.http("POST", "/v1/rooms", br#"{"mode":"zen"}"#);
+    assert_eq!(status, 201, "{}", text(&opened));
+    let code = serde_json::from_slice::<typepper_api::room::Opened>(&opened)
+        .unwrap()
+        .code;
+    runtime().block_on(async {
+        let say = async |ws: &mut tokio_tungstenite::WebSocketStream<_>, ask: &Ask| {
+            let text = serde_json::to_string(ask).unwrap();
+            ws.send(Message::Text(text.into())).await.unwrap();
+        };
+        // Four racers type 200 keys each, at 40 a second (the most a round takes).
+        let url = format!("ws://{}/v1/rooms/{code}/live", server.http);
+        let mut racers = vec![];
+        for i in 0..4 {
+            let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+            let hello = Ask::Hello {
+                name: Some(format!("racer{i}")),
+                token: None,
+                resume: None,
+            };
+            say(&mut ws, &hello).await;
+            racers.push(ws);
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        say(&mut racers[0], &Ask::Start).await;
+        // Each reads all it is sent, in a task of its own, once it has the go.
+        let mut went = vec![];
+        for ws in &mut racers {
+            while let Some(Ok(message)) = ws.next().await {
+                if let Message::Text(t) = message
+                    && let Ok(Say::Go(_)) = serde_json::from_str(&t)
+                {
+                    went.push(std::time::Instant::now());
+                    break;
+                }
+            }
+        }
+        let keys: Vec<(u32, u32)> = (0u32..200)
+            .map(|i| (50 + 25 * i, u32::from(b'a' + (i % 26) as u8) + 2))
+            .collect();
+        let typing = racers.into_iter().zip(went).map(|(ws, go)| {
+            let keys = keys.clone();
+            tokio::spawn(async move {
+                let (mut sink, mut stream) = ws.split();
+                let reading = tokio::spawn(async move { while stream.next().await.is_some() {} });
+                let mut sent = 0;
+                while sent < keys.len() {
+                    let now = go.elapsed().as_millis() as u32;
+                    let due = keys[sent..].iter().take_while(|(t, _)| *t <= now).count();
+                    if due > 0 {
+                        let ask = Ask::Keys(keys[sent..sent + due].to_vec());
+                        let text = serde_json::to_string(&ask).unwrap();
+                        sink.send(Message::Text(text.into())).await.unwrap();
+                        sent += due;
+                    }
+                    tokio::time::sleep(Duration::from_millis(16)).await;
+                }
+                (sink, reading)
+            })
+        });
+        let typed = futures_util::future::join_all(typing).await;
+        assert_eq!(server.gauge("typepper_room_connections"), 4);
+        // The spectator: a guest whose client grants 4 KiB at a time and reads nothing.
+        // Its catch-up, 800 keys, is several times that.
+        let (slow, pause) = raw::paused_guest_with_window(server.ssh, [127, 0, 5, 1], 4096).await;
+        let channel = slow.channel_open_session().await.unwrap();
+        channel
+            .exec(true, format!("v1 room {code}").as_bytes())
+            .await
+            .unwrap();
+        pause.set(true);
+        channel
+            .data(&b"{\"hello\":{\"name\":\"slow\"}}\n"[..])
+            .await
+            .unwrap();
+        let mut joined = false;
+        let mut let_go = false;
+        for _ in 0..300 {
+            let open = server.gauge("typepper_room_connections");
+            joined |= open == 5;
+            if joined && open == 4 {
+                let_go = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(joined, "the spectator joined");
+        assert!(let_go, "the spectator that never reads is let go");
+        drop((typed, channel, slow));
     });
 }
