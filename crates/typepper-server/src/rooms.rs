@@ -455,7 +455,11 @@ impl Way {
                     conn: *conn,
                     who,
                 };
-                relay.send(owner, join).then_some(rx)
+                if !relay.send(owner, join) {
+                    relay.detach(code, *conn);
+                    return None;
+                }
+                Some(rx)
             }
         }
     }

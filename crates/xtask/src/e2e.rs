@@ -9,7 +9,9 @@ use anyhow::{Context, Result, bail};
 use crate::install;
 use crate::sh::{cmd, root, run, step};
 
-/// The server's flags that turn its rate limits off: a test sends faster than a person.
+/// The server's flags that turn its rate limits off (a test sends faster than a person),
+/// and lift what one address may hold of live rooms: every test's browser comes from
+/// 127.0.0.1, and a room lives on a minute after its last racer leaves.
 pub const RATE_LIMITS_OFF: &[&str] = &[
     "--ip-rate",
     "0",
@@ -17,6 +19,10 @@ pub const RATE_LIMITS_OFF: &[&str] = &[
     "0",
     "--register-rate",
     "0",
+    "--rooms-per-ip",
+    "1000",
+    "--room-connections-per-ip",
+    "4000",
 ];
 
 /// A server started for a test run, stopped when dropped.

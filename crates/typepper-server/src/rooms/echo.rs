@@ -43,25 +43,27 @@ const STRETCH_STEPS: usize = 81;
 /// A place in the text: the word, and the character's place in it.
 pub type Place = (usize, usize);
 
-/// One racer's keys by place: the last character typed at each, when it was claimed
-/// (round time, ms) and when it reached the server (the server's round time, ms).
+/// One racer's characters, in the order typed: where each went, when it was claimed
+/// (round time, ms) and when it reached the server (the server's round time, ms). Kept as
+/// they come, 16 bytes a key; what counts of them (the last at each place) is worked out
+/// when rounds are compared, once each ends.
 #[derive(Clone, Debug, Default)]
-pub struct Track(BTreeMap<Place, (u32, u32)>);
+pub struct Track(Vec<(Place, u32, u32)>);
 
 impl Track {
     /// A character typed at `place`, claimed at `t`, arrived at `arrived`.
     pub fn mark(&mut self, place: Place, t: u32, arrived: u32) {
-        self.0.insert(place, (t, arrived));
-    }
-
-    /// Places typed.
-    pub fn len(&self) -> usize {
-        self.0.len()
+        self.0.push((place, t, arrived));
     }
 
     /// Whether nothing is typed yet.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// The last character typed at each place: when claimed, and when it arrived.
+    fn places(&self) -> BTreeMap<Place, (u32, u32)> {
+        self.0.iter().map(|&(p, t, a)| (p, (t, a))).collect()
     }
 }
 
@@ -77,10 +79,11 @@ pub enum Echo {
 /// Whether one of `a` and `b` echoes the other, and which.
 pub fn compare(a: &Track, b: &Track) -> Option<Echo> {
     // The places both typed, in the text's order: (claimed, arrived) of each.
-    let common: Vec<((u32, u32), (u32, u32))> =
-        a.0.iter()
-            .filter_map(|(place, &at_a)| Some((at_a, *b.0.get(place)?)))
-            .collect();
+    let (a, b) = (a.places(), b.places());
+    let common: Vec<((u32, u32), (u32, u32))> = a
+        .iter()
+        .filter_map(|(place, &at_a)| Some((at_a, *b.get(place)?)))
+        .collect();
     let gaps: Vec<(f64, f64, usize)> = common
         .windows(2)
         .enumerate()
@@ -202,10 +205,11 @@ mod tests {
 
     /// The largest share of gaps that match under any stretch.
     fn matched_share(a: &Track, b: &Track) -> f64 {
-        let common: Vec<(u32, u32)> =
-            a.0.iter()
-                .filter_map(|(p, &(ta, _))| Some((ta, b.0.get(p)?.0)))
-                .collect();
+        let (a, b) = (a.places(), b.places());
+        let common: Vec<(u32, u32)> = a
+            .iter()
+            .filter_map(|(p, &(ta, _))| Some((ta, b.get(p)?.0)))
+            .collect();
         let gaps: Vec<(f64, f64)> = common
             .windows(2)
             .map(|w| {
@@ -241,8 +245,8 @@ mod tests {
             faster
                 .0
                 .into_iter()
-                .zip(original.0.values())
-                .map(|((place, (t, arrived)), &(_, seen))| (place, (t, arrived.max(seen + 20))))
+                .zip(&original.0)
+                .map(|((place, t, arrived), &(_, _, seen))| (place, t, arrived.max(seen + 20)))
                 .collect(),
         );
         assert_eq!(compare(&original, &faster), Some(Echo::Second));

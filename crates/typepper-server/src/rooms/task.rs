@@ -302,6 +302,10 @@ impl Task {
             Ask::Keys(keys) => self.room.keys(racer, &keys, now)?,
             Ask::Hello { .. } => return Err("you said hello already".into()),
             Ask::Rematch => {
+                // After the results, so that no round of this race is still being stored.
+                if self.told < self.room.races() {
+                    return Err("a rematch comes after the results".into());
+                }
                 let said = self.room.rematch(super::new_seed())?;
                 self.rows.clear();
                 said
@@ -448,9 +452,28 @@ impl Task {
             );
         }
         let said = text(&Say::Refused(why.into()));
+        let mut processes = vec![];
         for conn in std::mem::take(&mut self.conns) {
-            self.send(&conn, Out::Text(said.clone()));
-            self.let_go(conn);
+            match (&conn.to, &conn.id) {
+                (Listener::Here(tx), _) => {
+                    let _ = tx.try_send(Out::Text(said.clone()));
+                }
+                (Listener::There, ConnId::There(process, _)) => {
+                    if !processes.contains(process) {
+                        processes.push(process.clone());
+                    }
+                }
+                (Listener::There, ConnId::Here(_)) => {}
+            }
+        }
+        // Each other process is told once, for all its connections.
+        if let Some(relay) = self.st.rooms.relay.get() {
+            let code = self.room.code();
+            for process in processes {
+                relay.say(&process, code, Fan::All, &said);
+                let to = Fan::All;
+                relay.send(&process, Note::Drop { code: code.to_owned(), to });
+            }
         }
     }
 
