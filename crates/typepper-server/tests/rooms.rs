@@ -966,25 +966,20 @@ async fn an_echo_of_another_racers_keys_is_out_and_the_original_ranks() {
             type_keys(&mut victim, &keys, go_v).await;
             victim
         };
-        // The thief sends each key of the victim's back as soon as it is shown it.
+        // The thief sends each key of the victim's back as soon as it is shown it, until
+        // it is put out.
         let echoing = async {
-            let mut echoed = 0;
-            while echoed < keys.len() {
-                if let Say::Keys { racer, keys } = next(&mut thief).await
-                    && racer == victim_id
-                {
-                    echoed += keys.len();
-                    send(&mut thief, &Ask::Keys(keys)).await;
+            loop {
+                match next(&mut thief).await {
+                    Say::Keys { racer, keys } if racer == victim_id => {
+                        send(&mut thief, &Ask::Keys(keys)).await;
+                    }
+                    Say::Out { racer, why } if racer == thief_id => return why,
+                    _ => {}
                 }
             }
-            thief
         };
-        let (mut victim, mut thief) = tokio::join!(typing, echoing);
-        let why = until(&mut thief, |s| match s {
-            Say::Out { racer, why } if *racer == thief_id => Some(why.clone()),
-            _ => None,
-        })
-        .await;
+        let (mut victim, why) = tokio::join!(typing, echoing);
         assert_eq!(
             why,
             "your keys echo honest's, as this room passed them on: a copy is no round of yours"

@@ -472,7 +472,13 @@ impl Task {
             for process in processes {
                 relay.say(&process, code, Fan::All, &said);
                 let to = Fan::All;
-                relay.send(&process, Note::Drop { code: code.to_owned(), to });
+                relay.send(
+                    &process,
+                    Note::Drop {
+                        code: code.to_owned(),
+                        to,
+                    },
+                );
             }
         }
     }
