@@ -697,28 +697,17 @@ async fn who(
     Ok(Who::New(who))
 }
 
-/// The submission a finished round is stored through: a linked racer's own, on the room's
-/// seed issued at the go, or a new guest's.
+/// The submission a finished round is stored through: a linked racer's own, or a new
+/// guest's (unranked). Either way the room's seed counts as issued to them at the go
+/// (`went`, unix ms): the round is the room's own, which its held seed lets through.
 async fn kept_as(
     st: &Shared,
     keeper: room::Keeper,
     replay: &typepper_engine::Replay,
     went: i64,
 ) -> Result<crate::submit::Submission, String> {
-    match keeper {
-        room::Keeper::Player(player) => {
-            let mut sub = st.submission(player);
-            sub.live = Some(crate::store::IssuedSeed {
-                seed: replay.seed,
-                player,
-                mode: replay.mode.clone(),
-                issued_ms: went,
-                expires_ms: sub.now_ms,
-                run: None,
-                room: false,
-            });
-            Ok(sub)
-        }
+    let mut sub = match keeper {
+        room::Keeper::Player(player) => st.submission(player),
         room::Keeper::Guest { name, from } => {
             if st
                 .rooms
@@ -738,23 +727,22 @@ async fn kept_as(
                 .create_guest(name, token, st.now_ms())
                 .await
                 .map_err(|e| e.to_string())?;
-            let mut sub = crate::submit::Submission {
+            crate::submit::Submission {
                 guest: true,
                 ..st.submission(guest.id)
-            };
-            // The room's own seed: a guest's round is kept as the room's, though unranked.
-            sub.live = Some(crate::store::IssuedSeed {
-                seed: replay.seed,
-                player: guest.id,
-                mode: replay.mode.clone(),
-                issued_ms: went,
-                expires_ms: sub.now_ms,
-                run: None,
-                room: false,
-            });
-            Ok(sub)
+            }
         }
-    }
+    };
+    sub.live = Some(crate::store::IssuedSeed {
+        seed: replay.seed,
+        player: sub.player,
+        mode: replay.mode.clone(),
+        issued_ms: went,
+        expires_ms: sub.now_ms,
+        run: None,
+        room: false,
+    });
+    Ok(sub)
 }
 
 /// Stores `replay` through `sub`, and says in `row` what became of it.

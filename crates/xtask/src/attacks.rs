@@ -28,13 +28,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use tungstenite::WebSocket;
 use tungstenite::client::IntoClientRequest;
-use tungstenite::{Message, WebSocket};
 use typepper_api::room::{Ask, Key, Opened, Say};
 use typepper_engine::Mode;
 use typepper_engine::synth::{Typist, synth};
 
 use crate::e2e::{RATE_LIMITS_OFF, Server};
+use crate::rooms_load::say;
 use crate::sh::step;
 use crate::term::Game;
 
@@ -178,28 +179,18 @@ fn connect(addr: &str, code: &str, from: &str) -> Result<WebSocket<TcpStream>> {
     Ok(ws)
 }
 
-fn say(ws: &mut WebSocket<TcpStream>, ask: &Ask) -> Result<()> {
-    ws.send(Message::text(serde_json::to_string(ask)?))
-        .context("writing to the room")
-}
-
 /// The room's next message within `wait`, if any.
 fn hear(ws: &mut WebSocket<TcpStream>, wait: Duration) -> Result<Option<Say>> {
     ws.get_ref()
         .set_read_timeout(Some(wait.max(Duration::from_millis(1))))?;
-    match ws.read() {
-        Ok(Message::Text(text)) => Ok(serde_json::from_str(text.as_str()).ok()),
-        Ok(_) => Ok(None),
-        Err(tungstenite::Error::Io(e))
-            if matches!(
-                e.kind(),
-                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(e) => Err(e).context("reading the room"),
-    }
+    crate::rooms_load::hear(ws)
+}
+
+/// How many of `keys` from the `next`th are due `since` the go: a message's worth at most.
+fn due(keys: &[Key], next: usize, since: Instant) -> usize {
+    let now = since.elapsed().as_millis() as u32;
+    let due = keys[next..].iter().take_while(|k| k.0 <= now).count();
+    due.min(64)
 }
 
 fn hello(name: &str) -> Ask {
@@ -302,12 +293,7 @@ fn room_flood(binary: &std::path::Path) -> Result<()> {
     let person = std::thread::spawn(move || {
         let mut next = 0;
         while go.elapsed() < ROOM_FLOOD * 2 && next < keys.len() {
-            let now = go.elapsed().as_millis() as u32;
-            let due = keys[next..]
-                .iter()
-                .take_while(|k| k.0 <= now)
-                .count()
-                .min(64);
+            let due = due(&keys, next, go);
             if due > 0 && say(&mut person, &Ask::Keys(keys[next..next + due].to_vec())).is_err() {
                 break;
             }
@@ -527,12 +513,7 @@ fn race_across(
             let (mut next, mut delays, mut heard) = (0, vec![], 0usize);
             let deadline = go + Duration::from_secs(120);
             while Instant::now() < deadline {
-                let now = go.elapsed().as_millis() as u32;
-                let due = keys[next..]
-                    .iter()
-                    .take_while(|k| k.0 <= now)
-                    .count()
-                    .min(64);
+                let due = due(&keys, next, go);
                 if due > 0 {
                     if let Ok(mut sent) = sent.lock() {
                         sent.extend(std::iter::repeat_n((me, Instant::now()), due));

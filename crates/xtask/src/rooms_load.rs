@@ -300,13 +300,13 @@ fn race(addr: &str, code: &str, name: &str, sent: &Sent) -> Result<Vec<f64>> {
 }
 
 /// Says `ask` to the room.
-fn say(ws: &mut WebSocket<TcpStream>, ask: &Ask) -> Result<()> {
+pub(crate) fn say(ws: &mut WebSocket<TcpStream>, ask: &Ask) -> Result<()> {
     let text = serde_json::to_string(ask)?;
     ws.send(Message::text(text)).context("writing to the room")
 }
 
 /// The room's next message, or none within the read timeout.
-fn hear(ws: &mut WebSocket<TcpStream>) -> Result<Option<Say>> {
+pub(crate) fn hear(ws: &mut WebSocket<TcpStream>) -> Result<Option<Say>> {
     match ws.read() {
         Ok(Message::Text(text)) => Ok(serde_json::from_str(text.as_str()).ok()),
         Ok(_) => Ok(None),

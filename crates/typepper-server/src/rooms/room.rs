@@ -815,6 +815,20 @@ mod tests {
         (room, go)
     }
 
+    /// A ZEN round's keys on seed 42 at `wpm` for `ms`, without its End: `[t, op]`.
+    fn zen_keys(wpm: u32, ms: u32) -> Vec<Key> {
+        let typist = Typist {
+            wpm,
+            zen_ms: ms,
+            ..Typist::default()
+        };
+        synth(Mode::Zen, 42, &typist)
+            .timeline()
+            .filter_map(|(t, op)| Some((t?, op.code())))
+            .filter(|&(_, op)| op != 1)
+            .collect()
+    }
+
     /// A typist's keys for the room's round, as `[t, op]`.
     fn typed(room: &Room, wpm: u32) -> Vec<Key> {
         let typist = Typist {
@@ -973,16 +987,7 @@ mod tests {
         room.start(1, 0).unwrap();
         let go = u64::from(COUNTDOWN_MS);
         room.tick(go);
-        let typist = Typist {
-            wpm: 130,
-            zen_ms: 60_000,
-            ..Typist::default()
-        };
-        let keys: Vec<Key> = synth(Mode::Zen, 42, &typist)
-            .timeline()
-            .filter_map(|(t, op)| Some((t?, op.code())))
-            .filter(|&(_, op)| op != 1)
-            .collect();
+        let keys = zen_keys(130, 60_000);
         assert!(keys.len() > 650, "{} keys", keys.len());
         for chunk in keys.chunks(8) {
             let last = u64::from(chunk.last().unwrap().0);
@@ -1014,16 +1019,7 @@ mod tests {
         room.start(1, 0).unwrap();
         let go = u64::from(COUNTDOWN_MS);
         room.tick(go);
-        let typist = Typist {
-            wpm: 120,
-            zen_ms: 40_000,
-            ..Typist::default()
-        };
-        let keys: Vec<Key> = synth(Mode::Zen, 42, &typist)
-            .timeline()
-            .filter_map(|(t, op)| Some((t?, op.code())))
-            .filter(|&(_, op)| op != 1)
-            .collect();
+        let keys = zen_keys(120, 40_000);
         for chunk in keys.chunks(8) {
             let last = u64::from(chunk.last().unwrap().0);
             room.keys(1, chunk, go + last + 30).unwrap();
