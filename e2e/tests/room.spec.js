@@ -193,7 +193,8 @@ test("a racer who reloads mid-race comes back to their seat, with their keys, an
   await onScreen(other, "room");
   await other.keyboard.type("bob");
   await other.keyboard.press("Enter");
-  await expect(page.locator("[data-mirror=room]")).toContainText("bob · waiting");
+  // A racer who never linked is marked as a guest, so none passes for a player.
+  await expect(page.locator("[data-mirror=room]")).toContainText("bob (guest) · waiting");
   await page.keyboard.press("Enter");
   await onScreen(other, "playing");
   // Ada starts too: a racer with no key 15 s after the text is out.
@@ -214,7 +215,7 @@ test("a racer who reloads mid-race comes back to their seat, with their keys, an
   expect(lines.find((l) => l.includes("bob (you)"))).toMatch(
     /^▸ 1st · bob \(you\) · unranked: raced as a guest: .* · \d+ wpm · [\d.]+% · http\S+\/r\/[0-9A-Za-z]{8}$/,
   );
-  expect(lines.find((l) => l.includes("· ada ·"))).toMatch(/^ {2}2nd · ada · /);
+  expect(lines.find((l) => l.includes("· ada (guest) ·"))).toMatch(/^ {2}2nd · ada \(guest\) · /);
   await shot(other, "room-resumed-results");
   expect(errors).toEqual([]);
 });
@@ -281,7 +282,7 @@ test("a terminal racer, over SSH, races a browser racer: each sees the other's c
     term.keys("tess", true);
     term.keys("Enter");
     await term.waitFor(/tess \(you\)/);
-    await expect(page.locator("[data-mirror=room]")).toContainText("tess · waiting");
+    await expect(page.locator("[data-mirror=room]")).toContainText("tess (guest) · waiting");
     await page.keyboard.press("Enter");
     await onScreen(page, "playing");
     const words = (await mirror(page, "words")).split(" ");
