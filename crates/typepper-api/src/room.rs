@@ -181,6 +181,9 @@ pub enum Say {
         phase: Phase,
         /// The racers, in joining order.
         racers: Vec<Racer>,
+        /// Who may start it: the owner passes on when they leave (0: no racer).
+        #[serde(default)]
+        owner: u32,
     },
     /// The text comes in this many ms.
     Countdown(u32),

@@ -483,6 +483,8 @@ pub struct Ghost {
     pub over: bool,
     /// Your lead over it.
     pub lead: Lead,
+    /// Whose lead it is, when not yours: the racer a spectator follows.
+    pub from: Option<String>,
 }
 
 impl Ghost {
@@ -499,18 +501,23 @@ impl Ghost {
         Tone::lead(self.lead.chars)
     }
 
-    /// The lead as drawn beside the text: `vs ada · +12 chars · +0.8 s`, `· lv9`.
+    /// The lead as drawn beside the text: `vs ada · +12 chars · +0.8 s`, `· lv9`; a
+    /// spectator's, `grace vs ada · …`.
     pub fn label(&self) -> String {
-        let mut out = format!("vs {} · {}", self.name, self.lead.short());
+        let mut out = match &self.from {
+            Some(from) => format!("{from} vs {} · {}", self.name, self.lead.short()),
+            None => format!("vs {} · {}", self.name, self.lead.short()),
+        };
         if let Some(level) = self.level {
             let _ = write!(out, " · lv{level}");
         }
         out
     }
 
-    /// The lead in words, saying who is ahead: `you lead ada by 12 chars (0.8 s)`.
+    /// The lead in words, saying who is ahead: `you lead ada by 12 chars (0.8 s)`, or
+    /// for a spectator `grace leads ada by 12 chars (0.8 s)`.
     pub fn words(&self) -> String {
-        let mut out = self.lead.words(&self.name);
+        let mut out = self.lead.words_of(self.from.as_deref(), &self.name);
         if let Some(level) = self.level {
             let _ = write!(out, " · {} at lv{level}", self.name);
         }
@@ -848,10 +855,11 @@ pub struct BoardLine {
     pub accuracy: String,
 }
 
-/// `ROOM k3fq7m2x · BLITZ 15s` over a room's race.
+/// `ROOM k3fq7m2x · BLITZ 15s` over a room's race; `· watching` for a spectator's.
 fn room_banner(live: &room::Live) -> String {
+    let watching = if live.racing() { "" } else { " · watching" };
     format!(
-        "ROOM {} · {}",
+        "ROOM {} · {}{watching}",
         live.code.as_deref().unwrap_or(""),
         live.mode.title()
     )
@@ -1220,6 +1228,7 @@ impl App {
                 level: them.level(),
                 over: them.over(),
                 lead: g.lead(race::progress(&session.round), &session.trail, t),
+                from: None,
             };
             play.lead = Some((ghost.label(), ghost.tone()));
             play.ghosts.push(ghost);
@@ -1304,6 +1313,8 @@ impl App {
                 level: them.level(),
                 over: them.over(),
                 lead,
+                // A spectator follows the leader: the leads are theirs, not "yours".
+                from: live.you.is_none().then(|| live.name_of(me).to_owned()),
             });
         }
         play.lead = place(me).map(|at| {

@@ -200,14 +200,23 @@ impl Lead {
     /// `you lead ada by 12 chars (0.8 s)`, `ada leads you by 3 chars (0.2 s)`, `tied
     /// with ada`: who is ahead, always.
     pub fn words(self, name: &str) -> String {
+        self.words_of(None, name)
+    }
+
+    /// [`Lead::words`] for someone watched rather than you: `grace leads ada by 12 chars
+    /// (0.8 s)`, `grace and ada are tied`.
+    pub fn words_of(self, subject: Option<&str>, name: &str) -> String {
         let (n, s) = (
             chars(self.chars.unsigned_abs()),
             Seconds(self.ms.unsigned_abs()),
         );
-        match self.chars.signum() {
-            1 => format!("you lead {name} by {n} ({s})"),
-            -1 => format!("{name} leads you by {n} ({s})"),
-            _ => format!("tied with {name}"),
+        match (self.chars.signum(), subject) {
+            (1, None) => format!("you lead {name} by {n} ({s})"),
+            (-1, None) => format!("{name} leads you by {n} ({s})"),
+            (_, None) => format!("tied with {name}"),
+            (1, Some(who)) => format!("{who} leads {name} by {n} ({s})"),
+            (-1, Some(who)) => format!("{name} leads {who} by {n} ({s})"),
+            (_, Some(who)) => format!("{who} and {name} are tied"),
         }
     }
 }

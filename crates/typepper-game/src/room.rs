@@ -24,6 +24,13 @@ pub const RETRY_MS: f64 = 1_000.0;
 /// Tries to come back after a lost connection, one a [`RETRY_MS`], before giving up.
 pub const RETRIES: u32 = 10;
 
+/// How long a line saying what a key did stays (`room link copied`).
+pub const FLASH_MS: f64 = 2_000.0;
+
+/// How long the results stay on screen once a rematch is asked for, for each racer to
+/// finish reading them; tab goes to the lobby sooner, and the countdown does.
+pub const REMATCH_HOLD_MS: f64 = 15_000.0;
+
 /// A room: joining it, in it, or done with it.
 #[derive(Clone, Debug)]
 pub struct Live {
@@ -62,6 +69,16 @@ pub struct Live {
     pub since: f64,
     /// A line for the player: a refusal, why you are out, the connection's state.
     pub note: Option<(String, Tone)>,
+    /// When the note goes, on the monotonic clock, for one that says what a key did.
+    pub note_until: Option<f64>,
+    /// The room welcomed this connection: a refusal before it is the hello's.
+    pub welcomed: bool,
+    /// Back in the lobby for a rematch while the results are still on screen: when the
+    /// lobby takes their place, on the monotonic clock, unless a key or the countdown
+    /// brings it sooner.
+    pub lobby_at: Option<f64>,
+    /// This game asked for the rematch (tab): its lobby comes at once.
+    pub rematching: bool,
     /// After a lost connection: when to try again, and how many tries are left.
     pub retry: Option<(f64, u32)>,
 }
@@ -206,8 +223,33 @@ impl Live {
             row: 0,
             since: 0.0,
             note: None,
+            note_until: None,
+            welcomed: false,
+            lobby_at: None,
+            rematching: false,
             retry: None,
         }
+    }
+
+    /// Says `text` for a moment: what a key just did.
+    pub fn flash(&mut self, text: &str, now: f64) {
+        self.note = Some((text.into(), Tone::Dim));
+        self.note_until = Some(now + FLASH_MS);
+    }
+
+    /// Says `note` until something else is said.
+    pub fn say(&mut self, note: Option<(String, Tone)>) {
+        self.note = note;
+        self.note_until = None;
+    }
+
+    /// Leaves the last race's results for the lobby.
+    pub fn to_lobby(&mut self) {
+        self.race = None;
+        self.results = None;
+        self.row = 0;
+        self.lobby_at = None;
+        self.rematching = false;
     }
 
     /// Racer `id`'s name.
@@ -350,6 +392,7 @@ impl Live {
     /// resume, which says which the server has.
     pub fn lost(&mut self) {
         self.connected = false;
+        self.welcomed = false;
     }
 }
 

@@ -324,6 +324,7 @@ fn room(tour: &mut Tour) {
                 guest: false,
             })
             .collect(),
+        owner: 1,
     };
     say(
         tour,

@@ -59,6 +59,7 @@ fn racers(states: &[(u32, &str, State)]) -> Say {
                 guest: false,
             })
             .collect(),
+        owner: 1,
     }
 }
 
@@ -489,6 +490,7 @@ fn a_spectator_watches_the_leader() {
                     guest: true,
                 },
             ],
+            owner: 1,
         },
         at(0.0),
     );
@@ -519,6 +521,11 @@ fn a_spectator_watches_the_leader() {
     );
     let lines = room_lines(&app, 100.0);
     assert!(lines[0].starts_with("grace leads · 1st of 2"), "{lines:?}");
+    // A spectator is labelled as one, and the leads are the leader's, not "yours".
+    let seen = Mirror::of(&model(&app, 100.0));
+    assert!(seen.banner.ends_with("· watching"), "{}", seen.banner);
+    assert!(!seen.room.contains("you lead"), "{}", seen.room);
+    assert!(seen.room.contains("grace leads ada by"), "{}", seen.room);
     // Typing does nothing to a round that is not yours.
     assert_eq!(app.key(Key::Char('x'), at(100.0)), vec![]);
     assert_eq!(room_lines(&app, 100.0), lines);
@@ -555,4 +562,279 @@ fn a_game_joined_by_its_code_alone_copies_the_servers_link() {
     );
     assert!(room_lines(&app, 1.0).contains(&format!("link {link}")));
     assert_eq!(app.key(Key::Char('c'), at(2.0)), vec![Effect::Copy(link)]);
+}
+
+/// Results of a race of ada (you, 1st) and grace: what the server says at its end.
+fn results() -> Say {
+    Say::Results(vec![
+        Finish {
+            racer: 1,
+            headline: "99 wpm".into(),
+            run: Some("abcdEFGH".into()),
+            share: Some("https://typepper.test/r/abcdEFGH".into()),
+            kept: "ranked".into(),
+        },
+        Finish {
+            racer: 2,
+            headline: "60 wpm".into(),
+            run: None,
+            share: None,
+            kept: "not stored: too little typing to keep".into(),
+        },
+    ])
+}
+
+/// The play-test: a name already in the room was refused by the server, and the game
+/// said the server was unreachable and stayed on "joining…" with no way to pick another.
+/// The refusal is said, and the name asked for again.
+#[test]
+fn a_name_already_in_the_room_is_refused_and_asked_for_again() {
+    let mut app = game(false, None);
+    app.join_room(CODE);
+    for c in "ADA_PT".chars() {
+        app.key(Key::Char(c), at(0.0));
+    }
+    assert_eq!(
+        app.key(Key::Enter, at(0.0)),
+        vec![Effect::JoinRoom(CODE.into())]
+    );
+    app.room_connected();
+    let why = "ADA_PT is already in this room as ada_pt: pick another name";
+    let fx = app.room_said(Say::Refused(why.into()), at(10.0));
+    assert_eq!(fx, vec![Effect::LeaveRoom]);
+    // The server closes the connection after a refused hello: nothing more is said.
+    app.room_closed("closed", at(20.0));
+    let Screen::Room(room) = app.screen() else {
+        panic!("not in a room")
+    };
+    let naming = room.naming.as_ref().expect("asked for a name again");
+    assert_eq!(
+        (naming.name.as_str(), naming.error.as_deref()),
+        ("ADA_PT", Some(why))
+    );
+    let notice = Mirror::of(&model(&app, 20.0)).notice;
+    assert!(!notice.contains("unreachable"), "{notice}");
+    // Another name joins.
+    app.key(Key::DeleteWord, at(30.0));
+    for c in "ada_2".chars() {
+        app.key(Key::Char(c), at(30.0));
+    }
+    assert_eq!(
+        app.key(Key::Enter, at(30.0)),
+        vec![Effect::JoinRoom(CODE.into())]
+    );
+    assert_eq!(
+        app.room_connected(),
+        vec![Effect::RoomSay(Ask::Hello {
+            name: Some("ada_2".into()),
+            token: None,
+            resume: None,
+        })]
+    );
+}
+
+/// The play-test: a rematch pulled everyone out of their results the moment it was
+/// asked, and an old refusal stayed on the next race's results and in its lobby. The
+/// results stay until tab (or a stated moment), and what was said of the last race goes.
+#[test]
+fn a_rematch_lets_each_racer_finish_reading_and_forgets_the_last_race() {
+    let mut app = racing();
+    app.room_said(
+        Say::Out {
+            racer: 1,
+            why: "gaps between keys drawn evenly".into(),
+        },
+        at(4_000.0),
+    );
+    app.room_said(results(), at(20_000.0));
+    app.room_said(
+        racers(&[(1, "ada", State::Waiting), (2, "grace", State::Waiting)]),
+        at(21_000.0),
+    );
+    // Still the results, with a line saying how to join the rematch.
+    let lines = room_lines(&app, 21_100.0);
+    assert!(
+        lines.iter().any(|l| l.contains("1st · ada (you)")),
+        "{lines:?}"
+    );
+    let notice = Mirror::of(&model(&app, 21_100.0)).notice;
+    assert!(notice.contains("tab joins the lobby"), "{notice}");
+    assert!(!notice.contains("evenly"), "{notice}");
+    // Tab joins it now; then the lobby, and nothing of the last race is said.
+    assert_eq!(app.key(Key::Tab, at(22_000.0)), vec![]);
+    let lines = room_lines(&app, 22_000.0);
+    assert!(
+        lines.iter().any(|l| l.contains("owner · waiting")),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("1st ·")), "{lines:?}");
+    let notice = Mirror::of(&model(&app, 22_000.0)).notice;
+    assert!(!notice.contains("evenly"), "{notice}");
+    // Without a key, the lobby comes after 15 s; a countdown brings it at once.
+    let mut app = racing();
+    app.room_said(results(), at(20_000.0));
+    app.room_said(
+        racers(&[(1, "ada", State::Waiting), (2, "grace", State::Waiting)]),
+        at(21_000.0),
+    );
+    app.tick(at(35_000.0));
+    assert!(
+        room_lines(&app, 35_000.0)
+            .iter()
+            .any(|l| l.contains("1st ·"))
+    );
+    app.tick(at(36_100.0));
+    assert!(
+        !room_lines(&app, 36_100.0)
+            .iter()
+            .any(|l| l.contains("1st ·"))
+    );
+    let mut app = racing();
+    app.room_said(results(), at(20_000.0));
+    app.room_said(
+        racers(&[(1, "ada", State::Ready), (2, "grace", State::Ready)]),
+        at(21_000.0),
+    );
+    app.room_said(Say::Countdown(3_000), at(21_500.0));
+    let lines = room_lines(&app, 21_600.0);
+    assert!(lines.contains(&"3".to_owned()), "{lines:?}");
+}
+
+/// The play-test: `room link copied` stayed through the countdown, the race and the
+/// results. It says what the key did for a moment.
+#[test]
+fn room_link_copied_is_said_for_a_moment() {
+    let mut app = in_lobby();
+    let fx = app.key(Key::Char('c'), at(1_000.0));
+    assert!(matches!(&fx[..], [Effect::Copy(_)]), "{fx:?}");
+    assert!(Mirror::of(&model(&app, 1_100.0)).notice.contains("copied"));
+    app.tick(at(3_100.0));
+    assert!(!Mirror::of(&model(&app, 3_200.0)).notice.contains("copied"));
+}
+
+/// The play-test: after the owner left, no one learned they owned the room, and a
+/// rematch waited for ever. The lobby says who owns it now, and the new owner starts it.
+#[test]
+fn an_owner_who_leaves_hands_the_room_on_and_it_is_said() {
+    let mut app = game(true, None);
+    app.join_room(CODE);
+    app.room_connected();
+    let welcome = Say::Welcome {
+        room: CODE.into(),
+        mode: "time:15".into(),
+        you: Some(2),
+        resume: Some("s3cr3t".into()),
+        owner: 1,
+        link: None,
+    };
+    app.room_said(welcome, at(0.0));
+    app.room_said(
+        racers(&[(1, "grace", State::Waiting), (2, "ada", State::Waiting)]),
+        at(1.0),
+    );
+    // Not the owner: enter says ready.
+    assert_eq!(
+        app.key(Key::Enter, at(2.0)),
+        vec![Effect::RoomSay(Ask::Ready)]
+    );
+    app.room_said(
+        Say::Lobby {
+            phase: Phase::Lobby,
+            racers: vec![Racer {
+                id: 2,
+                name: "ada".into(),
+                state: State::Ready,
+                guest: false,
+            }],
+            owner: 2,
+        },
+        at(3.0),
+    );
+    let notice = Mirror::of(&model(&app, 4.0)).notice;
+    assert_eq!(
+        notice,
+        "grace left: the room is yours, enter starts the race"
+    );
+    assert_eq!(
+        app.key(Key::Enter, at(5.0)),
+        vec![Effect::RoomSay(Ask::Start)]
+    );
+}
+
+/// The play-test: someone who opened the link after the race ended was told the race was
+/// on and never saw the results, and stayed a spectator in the rematch; a spectator's
+/// lines said "you lead" as if they raced, and nothing said they watched. A late arrival
+/// sees the results and takes a seat at the rematch; a spectator is labelled as one.
+#[test]
+fn a_late_arrival_sees_the_results_and_races_the_rematch() {
+    let mut app = game(true, None);
+    app.join_room(CODE);
+    app.room_connected();
+    let watching = Say::Welcome {
+        room: CODE.into(),
+        mode: "time:15".into(),
+        you: None,
+        resume: None,
+        owner: 1,
+        link: None,
+    };
+    app.room_said(watching, at(0.0));
+    let over = Say::Lobby {
+        phase: Phase::Over,
+        racers: vec![
+            Racer {
+                id: 1,
+                name: "grace".into(),
+                state: State::Done,
+                guest: false,
+            },
+            Racer {
+                id: 2,
+                name: "linus".into(),
+                state: State::Done,
+                guest: false,
+            },
+        ],
+        owner: 1,
+    };
+    app.room_said(over, at(0.0));
+    app.room_said(results(), at(0.0));
+    let lines = room_lines(&app, 100.0);
+    assert!(lines.iter().any(|l| l.contains("1st · grace")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.contains("the race is on")),
+        "{lines:?}"
+    );
+    // The rematch seats them: a welcome with a number of their own.
+    app.room_said(
+        racers(&[(1, "grace", State::Waiting), (2, "linus", State::Waiting)]),
+        at(1_000.0),
+    );
+    let seated = Say::Welcome {
+        room: CODE.into(),
+        mode: "time:15".into(),
+        you: Some(3),
+        resume: Some("s3at".into()),
+        owner: 1,
+        link: None,
+    };
+    app.room_said(seated, at(1_100.0));
+    app.key(Key::Tab, at(1_200.0));
+    app.room_said(
+        racers(&[
+            (1, "grace", State::Waiting),
+            (2, "linus", State::Waiting),
+            (3, "ada", State::Waiting),
+        ]),
+        at(1_300.0),
+    );
+    let lines = room_lines(&app, 1_400.0);
+    assert!(
+        lines.iter().any(|l| l.contains("ada (you) · waiting")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        app.key(Key::Char('r'), at(1_500.0)),
+        vec![Effect::RoomSay(Ask::Ready)]
+    );
 }

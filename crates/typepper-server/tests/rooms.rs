@@ -634,6 +634,7 @@ async fn malformed_frames_and_keys_before_the_start_are_refused_and_the_racer_st
         Say::Lobby {
             phase: Phase::Lobby,
             racers,
+            ..
         } => (racers[0].state == typepper_api::room::State::Ready).then_some(()),
         _ => None,
     })
@@ -1547,4 +1548,58 @@ async fn a_round_that_ended_survives_kill_9_of_its_rooms_server() {
         stored(),
         "the ended round is in the database after the crash"
     );
+}
+
+/// The play-test: every racer pressed ready, every row said so, and nothing happened for
+/// 15 s. Once every racer is ready, the countdown starts, and every lobby says who owns
+/// the room.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_starts_once_everyone_is_ready() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let (mut ada, Some(ada_id), _) = join(&srv, &code, "ada").await else {
+        panic!()
+    };
+    let (mut grace, _, _) = join(&srv, &code, "grace").await;
+    send(&mut grace, &Ask::Ready).await;
+    let owner = until(&mut ada, |s| match s {
+        Say::Lobby { racers, owner, .. } if racers.len() == 2 => Some(*owner),
+        _ => None,
+    })
+    .await;
+    assert_eq!(owner, ada_id);
+    send(&mut ada, &Ask::Ready).await;
+    tokio::join!(go(&mut ada), go(&mut grace));
+}
+
+/// The play-test: someone who opened the link after the race ended was told the race was
+/// on and never saw the results, and stayed a spectator through the rematch. A late
+/// arrival gets the results, and a seat at the rematch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_arrival_sees_the_results_and_races_the_rematch() {
+    let srv = start(|_| {}).await;
+    let code = room(&srv, "zen").await;
+    let (mut ada, _, _) = join(&srv, &code, "ada").await;
+    send(&mut ada, &Ask::Start).await;
+    let (seed, go_at) = go(&mut ada).await;
+    let (_, keys) = zen(seed, 80, 5);
+    type_keys(&mut ada, &keys, go_at).await;
+    let rows = results(&mut ada).await;
+    let (mut late, None, _) = join(&srv, &code, "late").await else {
+        panic!("a late arrival races the race that is over")
+    };
+    assert_eq!(results(&mut late).await, rows);
+    send(&mut ada, &Ask::Rematch).await;
+    let seated = until(&mut late, |s| match s {
+        Say::Welcome { you, .. } => Some(*you),
+        _ => None,
+    })
+    .await;
+    assert!(seated.is_some(), "seated at the rematch");
+    let racers = until(&mut late, |s| match s {
+        Say::Lobby { racers, .. } if racers.len() == 2 => Some(racers.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(racers[1].name, "late");
 }

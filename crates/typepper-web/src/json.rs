@@ -183,6 +183,7 @@ fn say(v: &JsValue) -> Option<Say> {
                     guest: get(r, "guest").as_bool().unwrap_or(false),
                 })
             })?,
+            owner: number(&get(&body, "owner")).unwrap_or(0),
         },
         "countdown" => Say::Countdown(number(&body)?),
         "go" => Say::Go(seed(&body)?),
@@ -258,6 +259,7 @@ mod tests {
                         guest: true,
                     },
                 ],
+                owner: 1,
             },
             Say::Countdown(3000),
             Say::Go(u64::MAX - 7),

@@ -89,8 +89,11 @@ impl Socket {
     }
 
     /// Sends `ask`: dropped if the socket isn't open, as the room then learns nothing.
+    /// (The browser logs an error for a send on a closing socket: it is never tried.)
     pub fn say(&self, ask: &Ask) {
-        let _ = self.ws.send_with_str(&json::ask(ask));
+        if self.ws.ready_state() == WebSocket::OPEN {
+            let _ = self.ws.send_with_str(&json::ask(ask));
+        }
     }
 }
 

@@ -66,7 +66,7 @@ impl App {
             live.naming = Some(self.naming());
             vec![]
         } else {
-            live.note = Some(("joining…".into(), Tone::Dim));
+            live.say(Some(("joining…".into(), Tone::Dim)));
             vec![Effect::JoinRoom(code)]
         };
         self.notice = None;
@@ -88,7 +88,7 @@ impl App {
                     Some(game) => format!("{game}?room={}", opened.code),
                     None => opened.link,
                 });
-                live.note = Some(("joining…".into(), Tone::Dim));
+                live.say(Some(("joining…".into(), Tone::Dim)));
                 live.code = Some(opened.code.clone());
                 vec![Effect::JoinRoom(opened.code)]
             }
@@ -117,6 +117,11 @@ impl App {
         let Some(live) = self.live_mut() else {
             return vec![];
         };
+        if live.naming.is_some() {
+            // Its hello was refused: the refusal is on screen, with the name to change.
+            live.lost();
+            return vec![];
+        }
         let was = live.connected;
         live.lost();
         let comes_back = live.resume.is_some()
@@ -125,13 +130,16 @@ impl App {
         let tries = live.retry.map_or(RETRIES, |(_, left)| left);
         if comes_back && tries > 0 {
             live.retry = Some((now.mono + RETRY_MS, tries));
-            live.note = Some((
+            live.say(Some((
                 format!("connection lost ({why}): coming back…"),
                 Tone::Wrong,
-            ));
+            )));
         } else if was || live.results.is_none() {
             live.retry = None;
-            live.note = Some((format!("the room's connection closed: {why}"), Tone::Wrong));
+            live.say(Some((
+                format!("the room's connection closed: {why}"),
+                Tone::Wrong,
+            )));
         }
         vec![]
     }
@@ -156,7 +164,8 @@ impl App {
                 }
                 live.you = you;
                 live.owner = owner;
-                live.note = None;
+                live.welcomed = true;
+                live.say(None);
                 // A game that knows its own address says its own link; one joined by
                 // code alone (the terminal's `--room`) takes the server's.
                 if live.link.is_none() {
@@ -180,26 +189,56 @@ impl App {
                 };
                 live.code = Some(room);
                 if you.is_none() {
-                    let note = "the race is full or has begun: you are watching";
-                    live.note = Some((note.into(), Tone::Dim));
+                    let note = "the race is full or has begun: you are watching, and race the \
+                                next one";
+                    live.say(Some((note.into(), Tone::Dim)));
                 }
             }
-            Say::Lobby { phase, racers } => {
-                // A rematch: back in the lobby, the last race's rounds gone.
+            Say::Lobby {
+                phase,
+                racers,
+                owner,
+            } => {
                 if phase == Phase::Lobby && live.phase != Phase::Lobby {
-                    live.race = None;
-                    live.results = None;
-                    live.row = 0;
+                    // A rematch: the results stay a while for each racer to finish
+                    // reading them (tab goes sooner), and what was said of the last race
+                    // goes.
+                    if live.results.is_some() && !live.rematching {
+                        live.lobby_at = Some(now.mono + crate::room::REMATCH_HOLD_MS);
+                        let note = "a rematch: tab joins the lobby, or it opens in 15 s";
+                        live.say(Some((note.into(), Tone::Accent)));
+                    } else {
+                        live.to_lobby();
+                        live.say(None);
+                    }
                 }
+                // The room passed on: say to whom.
+                if owner != live.owner && live.owner != 0 && owner != 0 {
+                    let gone = live.name_of(live.owner).to_owned();
+                    let note = match live.you == Some(owner) {
+                        true => format!("{gone} left: the room is yours, enter starts the race"),
+                        false => {
+                            let next = racers.iter().find(|r| r.id == owner);
+                            let next = next.map_or("someone", |r| r.name.as_str());
+                            format!("{gone} left: {next} owns the room now")
+                        }
+                    };
+                    live.say(Some((note, Tone::Accent)));
+                }
+                live.owner = owner;
                 live.phase = phase;
                 live.racers = racers;
             }
             Say::Countdown(ms) => {
+                // The next race begins: its lobby takes the results' place now.
+                live.to_lobby();
                 live.go_at = Some(now.mono + f64::from(ms));
                 live.phase = Phase::Countdown;
+                live.say(None);
             }
             Say::Go(seed) => {
                 live.go(seed, now.mono);
+                live.say(None);
                 self.sessions += 1;
             }
             Say::Resume { seed, at, keys } => {
@@ -209,10 +248,10 @@ impl App {
             Say::Keys { racer, keys } => live.keys(racer, &keys),
             Say::Out { racer, why } => {
                 if live.you == Some(racer) {
-                    live.note = Some((format!("you are out: {why}"), Tone::Wrong));
+                    live.say(Some((format!("you are out: {why}"), Tone::Wrong)));
                 } else {
                     let note = format!("{} is out: {why}", live.name_of(racer));
-                    live.note = Some((note, Tone::Dim));
+                    live.say(Some((note, Tone::Dim)));
                 }
             }
             Say::Results(finishes) => {
@@ -239,7 +278,16 @@ impl App {
                     fx.push(self.save_history());
                 }
             }
-            Say::Refused(why) => live.note = Some((why, Tone::Wrong)),
+            // A hello refused (a name taken, say): the name again, with why.
+            Say::Refused(why) if !live.welcomed && live.name.is_some() => {
+                live.naming = Some(Naming {
+                    name: live.name.take().unwrap_or_default(),
+                    error: Some(why),
+                });
+                live.say(None);
+                fx.push(Effect::LeaveRoom);
+            }
+            Say::Refused(why) => live.say(Some((why, Tone::Wrong))),
         }
         fx
     }
@@ -251,6 +299,13 @@ impl App {
             return vec![];
         };
         let mut fx = vec![];
+        if live.note_until.is_some_and(|until| now.mono >= until) {
+            live.say(None);
+        }
+        if live.lobby_at.is_some_and(|at| now.mono >= at) {
+            live.to_lobby();
+            live.say(None);
+        }
         if let Some((at, left)) = live.retry
             && now.mono >= at
             && let Some(code) = live.code.clone()
@@ -309,7 +364,7 @@ impl App {
                 }
                 vec![]
             }
-            Phase::Over if live.results.is_some() => {
+            _ if live.results.is_some() => {
                 let rows = live.results.as_ref().map_or(0, Vec::len);
                 let held = now.mono - live.since < RESULTS_HOLD_MS;
                 match key {
@@ -322,14 +377,23 @@ impl App {
                         live.row = (live.row + 1) % rows;
                         vec![]
                     }
-                    Key::Tab => vec![Effect::RoomSay(Ask::Rematch)],
+                    // A rematch, or into the one asked for already.
+                    Key::Tab if live.lobby_at.is_some() => {
+                        live.to_lobby();
+                        live.say(None);
+                        vec![]
+                    }
+                    Key::Tab => {
+                        live.rematching = true;
+                        vec![Effect::RoomSay(Ask::Rematch)]
+                    }
                     Key::Enter | Key::Char('r') | Key::Char('g') => {
                         let race = key == Key::Char('g');
                         self.watch_finisher(race, now);
                         vec![]
                     }
                     Key::Char('c') => live.link.clone().map_or_else(Vec::new, |link| {
-                        live.note = Some(("room link copied".into(), Tone::Dim));
+                        live.flash("room link copied", now.mono);
                         vec![Effect::Copy(link)]
                     }),
                     Key::Escape => leave(self),
@@ -344,7 +408,7 @@ impl App {
                     vec![Effect::RoomSay(Ask::Ready)]
                 }
                 Key::Char('c') => live.link.clone().map_or_else(Vec::new, |link| {
-                    live.note = Some(("room link copied".into(), Tone::Dim));
+                    live.flash("room link copied", now.mono);
                     vec![Effect::Copy(link)]
                 }),
                 Key::Escape => leave(self),
@@ -382,7 +446,7 @@ impl App {
                 Ok(()) => {
                     live.name = Some(naming.name.clone());
                     live.naming = None;
-                    live.note = Some(("joining…".into(), Tone::Dim));
+                    live.say(Some(("joining…".into(), Tone::Dim)));
                     return vec![match &live.code {
                         Some(code) => Effect::JoinRoom(code.clone()),
                         None => Effect::OpenRoom(live.mode.key()),
@@ -420,7 +484,7 @@ impl App {
             Err(why) => {
                 self.screen = room;
                 if let Some(live) = self.live_mut() {
-                    live.note = Some((why, Tone::Wrong));
+                    live.say(Some((why, Tone::Wrong)));
                 }
             }
         }

@@ -295,6 +295,7 @@ impl Room {
         Say::Lobby {
             phase: self.phase,
             racers: racers.collect(),
+            owner: self.owner.unwrap_or(0),
         }
     }
 
@@ -415,6 +416,8 @@ impl Room {
             };
         }
         let id = seat.id;
+        // A room no racer held is theirs now.
+        self.owner.get_or_insert(id);
         let seat = self.seats.iter().find(|s| s.id == id);
         let mut catch_up = self.so_far(now, Some(id));
         let mut head = vec![self.welcome(seat)];
@@ -429,8 +432,9 @@ impl Room {
         Ok((id, catch_up, vec![(To::All, self.lobby())]))
     }
 
-    /// Racer `id` is ready, or no longer.
-    pub fn ready(&mut self, id: u32) -> Result<Said, String> {
+    /// Racer `id` is ready, or no longer, at `now`. Once every racer of two or more is
+    /// ready, the countdown starts: the lobby promises it.
+    pub fn ready(&mut self, id: u32, now: u64) -> Result<Said, String> {
         if self.phase != Phase::Lobby {
             return Err("the race has begun".into());
         }
@@ -439,6 +443,10 @@ impl Room {
             State::Ready => State::Waiting,
             _ => State::Ready,
         };
+        let everyone = self.seats.iter().all(|s| s.state == State::Ready);
+        if everyone && self.seats.len() >= 2 {
+            return self.start(id, now);
+        }
         Ok(vec![(To::All, self.lobby())])
     }
 
@@ -562,20 +570,18 @@ impl Room {
             seat.handed = false;
         }
         if !self.seats.iter().any(|s| Some(s.id) == self.owner) {
-            self.owner = self.seats.first().map(|s| s.id);
+            self.pass_on();
         }
         self.phase = Phase::Lobby;
         self.seed = seed;
         Ok(vec![(To::All, self.lobby())])
     }
 
-    /// Racer `id` leaves: gone from the lobby, or out of the race for good.
+    /// Racer `id` leaves: gone from the lobby, or out of the race for good. An owner who
+    /// leaves passes the room on to the first racer still connected.
     pub fn leave(&mut self, id: u32, now: u64) -> Said {
         if self.phase == Phase::Lobby {
             self.seats.retain(|s| s.id != id);
-            if self.owner == Some(id) {
-                self.owner = self.seats.first().map(|s| s.id);
-            }
         } else if let Ok(seat) = self.seat(id) {
             seat.connected = false;
             seat.resume.clear();
@@ -583,9 +589,18 @@ impl Room {
                 seat.state = State::Gone;
             }
         }
+        if self.owner == Some(id) {
+            self.pass_on();
+        }
         let mut said = vec![(To::All, self.lobby())];
         said.extend(self.tick(now));
         said
+    }
+
+    /// The room passes to the first racer still connected (none if no one is).
+    fn pass_on(&mut self) {
+        let next = self.seats.iter().find(|s| s.connected);
+        self.owner = next.map(|s| s.id);
     }
 
     /// Racer `id`'s connection went: they may come back within the round.
@@ -842,16 +857,54 @@ mod tests {
             .collect()
     }
 
+    /// The play-test: every racer pressed ready, every row said so, and nothing
+    /// happened; only the owner's enter ever started a race. The owner starts it, or it
+    /// starts once every racer is ready.
     #[test]
-    fn only_the_owner_starts_until_everyone_is_ready() {
+    fn a_room_starts_once_everyone_is_ready() {
         let mut room = Room::new("k3fq7m2x".into(), Mode::BLITZ_15, 42);
         room.join(joiner("ada"), "sa".into()).unwrap();
         room.join(joiner("grace"), "sg".into()).unwrap();
+        room.join(joiner("linus"), "sl".into()).unwrap();
         assert!(room.start(2, 0).is_err());
-        room.ready(1).unwrap();
-        room.ready(2).unwrap();
-        assert!(room.start(2, 0).is_ok());
+        room.ready(1, 0).unwrap();
+        room.ready(2, 0).unwrap();
+        assert_eq!(room.phase(), Phase::Lobby, "one is not ready yet");
+        let said = room.ready(3, 500).unwrap();
         assert_eq!(room.phase(), Phase::Countdown);
+        assert!(said.contains(&(To::All, Say::Countdown(COUNTDOWN_MS))));
+        assert_eq!(room.went(), 500 + u64::from(COUNTDOWN_MS));
+    }
+
+    /// The play-test: after the owner left, the others' lobbies still listed them, no one
+    /// learned they owned the room, and a rematch waited for ever. The room passes to the
+    /// first racer still connected, and every lobby says whose it is.
+    #[test]
+    fn an_owner_who_leaves_passes_the_room_on() {
+        let owner_of = |said: &Said| {
+            said.iter().rev().find_map(|(_, s)| match s {
+                Say::Lobby { owner, .. } => Some(*owner),
+                _ => None,
+            })
+        };
+        // In the lobby.
+        let mut room = Room::new("k3fq7m2x".into(), Mode::BLITZ_15, 42);
+        room.join(joiner("ada"), "sa".into()).unwrap();
+        room.join(joiner("grace"), "sg".into()).unwrap();
+        let said = room.leave(1, 0);
+        assert_eq!(owner_of(&said), Some(2));
+        // In a race: the owner leaves for good, and the next connected racer owns it.
+        let (mut room, go) = racing();
+        let said = room.leave(1, go + 200);
+        assert_eq!(owner_of(&said), Some(2));
+        // With no racer connected, no one owns it, until one comes back.
+        let said = room.leave(2, go + 300);
+        assert_eq!(owner_of(&said), Some(0));
+        let (mut room, go) = racing();
+        room.disconnect(2, go + 100);
+        room.leave(1, go + 200);
+        let (_, _, said) = room.resume("sg", go + 300).unwrap();
+        assert_eq!(owner_of(&said), Some(2));
     }
 
     #[test]

@@ -120,6 +120,8 @@ struct Conn {
     id: ConnId,
     racer: Option<u32>,
     to: Listener,
+    /// A spectator's hello: who takes a seat at the next rematch.
+    waiting: Option<Joiner>,
 }
 
 /// What a room's limits are, from the server's settings.
@@ -143,6 +145,7 @@ pub(crate) fn start(st: Arc<Shared>, room: Room, limits: Limits, hold: Hold<IpAd
         storing: JoinSet::new(),
         rows: vec![],
         told: 0,
+        results: None,
         went_unix_ms: 0,
         heard: Instant::now(),
         opened: Instant::now(),
@@ -163,6 +166,8 @@ struct Task {
     rows: Vec<(u32, Finish)>,
     /// Races whose results were told.
     told: u32,
+    /// The last race's results, for who arrives after them.
+    results: Option<Say>,
     /// When the race's text came, in unix ms.
     went_unix_ms: i64,
     /// When a racer last said anything.
@@ -246,6 +251,10 @@ impl Task {
     }
 
     fn join(&mut self, conn: ConnId, to: Listener, who: Who, now: u64) {
+        let waiting = match &who {
+            Who::New(joiner) => Some(joiner.clone()),
+            Who::Back(_) => None,
+        };
         let joined = match who {
             Who::Back(secret) => self
                 .room
@@ -253,8 +262,13 @@ impl Task {
                 .map(|(id, catch_up, said)| (Some(id), Some(catch_up), said)),
             Who::New(who) => self.room.join(who, secrets::token()).map(|(id, said)| {
                 // A spectator is no racer the room can address: its greeting goes to it
-                // alone, first.
-                let greeting = id.is_none().then(|| self.room.greeting(now));
+                // alone, first, with the results if the race is over.
+                let greeting = id.is_none().then(|| {
+                    let mut greeting = self.room.greeting(now);
+                    let over = self.room.phase() == Phase::Over;
+                    greeting.head.extend(self.results.clone().filter(|_| over));
+                    greeting
+                });
                 (id, greeting, said)
             }),
         };
@@ -265,6 +279,7 @@ impl Task {
                     id: conn,
                     racer: None,
                     to,
+                    waiting: None,
                 };
                 // Told, then let go: a refused hello ends its connection.
                 self.send(&refused, Out::Text(text(&Say::Refused(why))));
@@ -279,6 +294,7 @@ impl Task {
             id: conn,
             racer,
             to,
+            waiting: waiting.filter(|_| racer.is_none()),
         };
         let ok = match catch_up {
             Some(catch_up) => self.send(&joined, Out::CatchUp(catch_up)),
@@ -293,7 +309,13 @@ impl Task {
 
     fn asked(&mut self, racer: u32, ask: Ask, now: u64) -> Result<Said, String> {
         let said = match ask {
-            Ask::Ready => self.room.ready(racer)?,
+            Ask::Ready => {
+                let said = self.room.ready(racer, now)?;
+                if self.room.phase() == Phase::Countdown {
+                    self.hold_seed();
+                }
+                said
+            }
             Ask::Start => {
                 let said = self.room.start(racer, now)?;
                 self.hold_seed();
@@ -306,13 +328,33 @@ impl Task {
                 if self.told < self.room.races() {
                     return Err("a rematch comes after the results".into());
                 }
-                let said = self.room.rematch(super::new_seed())?;
+                let mut said = self.room.rematch(super::new_seed())?;
                 self.rows.clear();
+                self.results = None;
+                said.extend(self.seat_watchers());
                 said
             }
             Ask::Leave => vec![],
         };
         Ok(said)
+    }
+
+    /// Back in the lobby: whoever watched the last race takes a seat for the next, while
+    /// there is one.
+    fn seat_watchers(&mut self) -> Said {
+        let mut said = vec![];
+        for conn in &mut self.conns {
+            let Some(who) = conn.waiting.clone() else {
+                continue;
+            };
+            // The room may be full, or the name taken meanwhile: then they watch on.
+            if let Ok((Some(id), joined)) = self.room.join(who, secrets::token()) {
+                conn.racer = Some(id);
+                conn.waiting = None;
+                said.extend(joined);
+            }
+        }
+        said
     }
 
     /// The race's seed is the room's until its rounds are stored: a submission of it
@@ -354,8 +396,9 @@ impl Task {
             let mut rows = std::mem::take(&mut self.rows);
             // Best first; a tie goes to who finished first.
             rows.sort_by_key(|(value, _)| std::cmp::Reverse(*value));
-            let rows = rows.into_iter().map(|(_, row)| row).collect();
-            self.deliver(vec![(To::All, Say::Results(rows))]);
+            let rows = Say::Results(rows.into_iter().map(|(_, row)| row).collect());
+            self.results = Some(rows.clone());
+            self.deliver(vec![(To::All, rows)]);
             self.release_seed();
         }
         match (self.room.is_empty(), self.empty_since) {
