@@ -120,8 +120,96 @@ fn lay_out(play: &Play, start: usize, cols: usize, max_lines: usize, width: Widt
     lines
 }
 
+/// Rows of labels above a line of text: the most stacked before the rest overlap.
+pub const LABEL_ROWS: usize = 4;
+
+/// Where labels go above a line of text so that none overlaps another: each of `want`
+/// (its centre and width) wants to be centred over its caret, within `lo..hi`, `gap`
+/// apart from the next. Each goes on the row ([`LABEL_ROWS`] of them) and at the place
+/// nearest its caret that is free, the lowest row first of two as near. The left edge and
+/// row of each, in `want`'s order; `None` if one fits nowhere (too many, too long: the
+/// caller shortens them). The canvas lays racers' names out this way (the terminal lists
+/// them under the text instead).
+pub fn labels(want: &[(f64, f64)], lo: f64, hi: f64, gap: f64) -> Option<Vec<(f64, usize)>> {
+    let mut order: Vec<usize> = (0..want.len()).collect();
+    order.sort_by(|&a, &b| want[a].0.total_cmp(&want[b].0));
+    let mut rows: [Vec<(f64, f64)>; LABEL_ROWS] = Default::default();
+    let mut out = vec![(0.0, 0); want.len()];
+    for i in order {
+        let (centre, width) = want[i];
+        let last = hi - width;
+        if last < lo {
+            return None;
+        }
+        let ideal = (centre - width / 2.0).clamp(lo, last);
+        let free = |row: &[(f64, f64)], x: f64| {
+            (lo..=last).contains(&x)
+                && row
+                    .iter()
+                    .all(|&(a, b)| x + width + gap <= a || b + gap <= x)
+        };
+        // The places worth trying on a row: where it wants to be, and just past either
+        // side of each label there.
+        let best = rows.iter().enumerate().filter_map(|(r, row)| {
+            let sides = row.iter().flat_map(|&(a, b)| [b + gap, a - gap - width]);
+            std::iter::once(ideal)
+                .chain(sides)
+                .filter(|&x| free(row, x))
+                .map(|x| ((x - ideal).abs(), r, x))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+        });
+        let (_, row, left) = best.min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))?;
+        rows[row].push((left, left + width));
+        out[i] = (left, row);
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
+    /// The play-test: racers' labels overlapped into unreadable text when their carets
+    /// were close, on a desktop's width and a phone's. Laid out, none overlaps another,
+    /// each stays inside the column, and one alone sits right over its caret.
+    #[test]
+    fn labels_over_close_carets_never_overlap() {
+        let overlap = |a: (f64, usize, f64), b: (f64, usize, f64)| {
+            a.1 == b.1 && a.0 < b.0 + b.2 && b.0 < a.0 + a.2
+        };
+        // A desktop's column, a phone's: three to six labels, carets a few cells apart.
+        for (lo, hi) in [(0.0, 760.0), (0.0, 350.0)] {
+            for n in 2..=6 {
+                for spacing in [0.0, 3.0, 9.0, 40.0] {
+                    let want: Vec<(f64, f64)> = (0..n)
+                        .map(|i| (hi / 2.0 + spacing * f64::from(i), 70.0 + 9.0 * f64::from(i)))
+                        .collect();
+                    let placed = labels(&want, lo, hi, 6.0).expect("room for them all");
+                    let boxes: Vec<_> = placed
+                        .iter()
+                        .zip(&want)
+                        .map(|(&(x, r), &(_, w))| (x, r, w))
+                        .collect();
+                    for (i, a) in boxes.iter().enumerate() {
+                        assert!(a.0 >= lo && a.0 + a.2 <= hi, "{a:?} out of {lo}..{hi}");
+                        for b in &boxes[i + 1..] {
+                            assert!(!overlap(*a, *b), "{a:?} and {b:?} of {want:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            labels(&[(100.0, 40.0)], 0.0, 760.0, 6.0),
+            Some(vec![(80.0, 0)])
+        );
+        // At the column's edge: inside it.
+        assert_eq!(
+            labels(&[(5.0, 40.0)], 0.0, 760.0, 6.0),
+            Some(vec![(0.0, 0)])
+        );
+        // Sixteen long labels on a phone don't fit: the caller shortens them.
+        assert_eq!(labels(&[(100.0, 200.0); 16], 0.0, 350.0, 6.0), None);
+    }
+
     use super::*;
 
     #[test]

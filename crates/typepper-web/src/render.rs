@@ -57,6 +57,11 @@ impl Rect {
 /// A blinking caret's half period, in ms.
 const BLINK_MS: f64 = 530.0;
 
+/// Other racers' names over their carets: big enough to read on a phone, bold.
+const LABEL_PX: f64 = 13.0;
+/// The least room between two of them.
+const LABEL_GAP: f64 = 8.0;
+
 /// Whether a blinking caret shows at `now`.
 fn blink_on(now: f64) -> bool {
     (now / BLINK_MS).floor() as i64 % 2 == 0
@@ -879,9 +884,7 @@ impl Renderer {
                 self.flame(fx, fy, size, now, play.heat);
             }
         }
-        for (g, at) in ghosts_at {
-            self.ghost_caret(g, at, size);
-        }
+        self.ghost_carets(&ghosts_at, size);
         if let Some(target) = caret_at {
             self.caret(target, play.round, size, now, dt, play.started);
         }
@@ -897,27 +900,55 @@ impl Renderer {
         }
     }
 
-    /// The ghost's caret: faded, with its name above it.
-    fn ghost_caret(&self, g: &Ghost, (x, y): (f64, f64), size: f64) {
+    /// The other carets, faded, each with its name (and in a room its place and speed)
+    /// above it. The names over one line are laid out so that none overlaps another
+    /// (`layout::labels`), shortened to the names alone where they don't all fit.
+    fn ghost_carets(&self, ghosts: &[(&Ghost, (f64, f64))], size: f64) {
         let ctx = &self.ctx;
         ctx.set_global_alpha(0.55);
         self.fill_style(Tone::Ghost);
-        let r = Rect {
-            x: x - 1.0,
-            y: y - size * 0.92,
-            w: 2.5,
-            h: size * 1.12,
-        };
-        self.round_rect(r, 1.25);
-        ctx.fill();
-        // Over the caret, but inside the column at its ends.
-        self.font(11.0, 600);
-        let (x0, width) = self.column();
-        let label = g.caret_label();
-        let half = self.text_width(&label) / 2.0;
-        let x = x.min(x0 + width - half).max(x0 + half);
-        self.text(&label, x, y - size * 0.98, Tone::Ghost, "center");
+        for &(_, (x, y)) in ghosts {
+            let r = Rect {
+                x: x - 1.0,
+                y: y - size * 0.92,
+                w: 2.5,
+                h: size * 1.12,
+            };
+            self.round_rect(r, 1.25);
+            ctx.fill();
+        }
         ctx.set_global_alpha(1.0);
+        self.font(LABEL_PX, 700);
+        let (x0, width) = self.column();
+        let mut lines: Vec<f64> = ghosts.iter().map(|&(_, (_, y))| y).collect();
+        lines.dedup();
+        for line in lines {
+            let on: Vec<&(&Ghost, (f64, f64))> = ghosts.iter().filter(|g| g.1.1 == line).collect();
+            let place = |texts: &[String]| {
+                let want: Vec<(f64, f64)> = on
+                    .iter()
+                    .zip(texts)
+                    .map(|(g, t)| (g.1.0, self.text_width(t)))
+                    .collect();
+                layout::labels(&want, x0, x0 + width, LABEL_GAP)
+            };
+            let full: Vec<String> = on.iter().map(|g| g.0.caret_label()).collect();
+            let short: Vec<String> = on.iter().map(|g| g.0.name.clone()).collect();
+            let (texts, placed) = match place(&full) {
+                Some(placed) => (full, placed),
+                None => {
+                    let placed = place(&short).unwrap_or_else(|| {
+                        // Past what four rows hold: each over its caret, as best it can.
+                        on.iter().map(|g| (g.1.0, 0)).collect()
+                    });
+                    (short, placed)
+                }
+            };
+            for (text, (left, row)) in texts.iter().zip(placed) {
+                let y = line - size * 0.98 - row as f64 * (LABEL_PX + 3.0);
+                self.text(text, left, y, Tone::Ghost, "left");
+            }
+        }
     }
 
     fn caret(
