@@ -131,8 +131,13 @@ pub const LABEL_ROWS: usize = 4;
 /// caller shortens them). The canvas lays racers' names out this way (the terminal lists
 /// them under the text instead).
 pub fn labels(want: &[(f64, f64)], lo: f64, hi: f64, gap: f64) -> Option<Vec<(f64, usize)>> {
-    let mut order: Vec<usize> = (0..want.len()).collect();
-    order.sort_by(|&a, &b| want[a].0.total_cmp(&want[b].0));
+    // Left to right. An insertion sort of at most sixteen: the library's sort would
+    // carry its whole algorithm into the wasm for this one use.
+    let mut order: Vec<usize> = Vec::with_capacity(want.len());
+    for i in 0..want.len() {
+        let at = order.partition_point(|&o| want[o].0 <= want[i].0);
+        order.insert(at, i);
+    }
     let mut rows: [Vec<(f64, f64)>; LABEL_ROWS] = Default::default();
     let mut out = vec![(0.0, 0); want.len()];
     for i in order {
@@ -141,7 +146,8 @@ pub fn labels(want: &[(f64, f64)], lo: f64, hi: f64, gap: f64) -> Option<Vec<(f6
         if last < lo {
             return None;
         }
-        let ideal = (centre - width / 2.0).clamp(lo, last);
+        // Not `f64::clamp`: its check formats floats, which the wasm would carry.
+        let ideal = (centre - width / 2.0).max(lo).min(last);
         let free = |row: &[(f64, f64)], x: f64| {
             (lo..=last).contains(&x)
                 && row
