@@ -454,9 +454,20 @@ impl App {
     /// as if its key were pressed, except control characters, which stand for no key a
     /// round or a name takes: a pasted line's end is not enter, nor its tab a new round.
     pub fn text(&mut self, text: &str, now: Now) -> Vec<Effect> {
-        let mut fx = vec![];
+        let mut fx: Vec<Effect> = vec![];
         for c in text.chars().filter(|c| !c.is_control()) {
-            fx.extend(self.key(Key::Char(c), now));
+            for effect in self.key(Key::Char(c), now) {
+                // A room's keys go as typed; a paste's go together, a message's worth at
+                // a time, as a burst of typing does.
+                if let (Effect::RoomSay(Ask::Keys(more)), Some(Effect::RoomSay(Ask::Keys(keys)))) =
+                    (&effect, fx.last_mut())
+                    && keys.len() + more.len() <= typepper_api::room::MAX_KEYS_PER_MESSAGE
+                {
+                    keys.extend_from_slice(more);
+                    continue;
+                }
+                fx.push(effect);
+            }
         }
         fx
     }

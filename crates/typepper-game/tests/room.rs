@@ -147,9 +147,9 @@ fn type_keys(app: &mut App, t: &mut f64, gap: f64, keys: usize) -> Vec<Sent> {
         };
         let word = p.word(p.caret.0).expect("the current word").target();
         let c = word.chars().nth(p.caret.1).unwrap_or(' ');
-        app.key(Key::Char(c), at(*t));
+        let typed = app.key(Key::Char(c), at(*t));
         *t += gap;
-        for fx in app.tick(at(*t)) {
+        for fx in typed.into_iter().chain(app.tick(at(*t))) {
             match fx {
                 Effect::RoomSay(Ask::Keys(keys)) => sent.extend(keys),
                 Effect::RoomSay(other) => panic!("said {other:?} while typing"),
@@ -259,8 +259,10 @@ fn the_owner_starts_and_anyone_else_says_ready() {
     );
 }
 
+/// The play-test: a key waited for the next frame before it was sent, and reached the
+/// other browser at p99 65 ms. A key goes out as it is typed.
 #[test]
-fn keys_go_out_once_a_frame_and_the_others_are_carets_with_a_standing() {
+fn keys_go_out_as_typed_and_the_others_are_carets_with_a_standing() {
     let mut app = racing();
     // Before a key, no one leads.
     let lines = room_lines(&app, 3_200.0);
@@ -269,6 +271,18 @@ fn keys_go_out_once_a_frame_and_the_others_are_carets_with_a_standing() {
     let sent = type_keys(&mut app, &mut t, 90.0, 30);
     // Every key typed went out, in order, in round time from the go.
     assert_eq!(sent.len(), 30);
+    // Each with its keydown, not a frame later.
+    let Body::Play(p) = model(&app, t).body else {
+        panic!("not racing");
+    };
+    let word = p.word(p.caret.0).expect("the current word").target();
+    let c = word.chars().nth(p.caret.1).unwrap_or(' ');
+    let fx = app.key(Key::Char(c), at(t));
+    assert!(
+        matches!(&fx[..], [Effect::RoomSay(Ask::Keys(keys))] if keys.len() == 1),
+        "{fx:?}"
+    );
+    t += 90.0;
     assert!(sent.windows(2).all(|w| w[0].0 <= w[1].0));
     assert_eq!(sent[0].0, 200);
     // Grace is faster: her caret is on ada's text, with her name, place and wpm, and the
@@ -837,4 +851,21 @@ fn a_late_arrival_sees_the_results_and_races_the_rematch() {
         app.key(Key::Char('r'), at(1_500.0)),
         vec![Effect::RoomSay(Ask::Ready)]
     );
+}
+
+/// Keys go as typed, but a paste (or an input method's whole word) goes as one burst of
+/// messages of 64 keys, not one message a character: the server closes a connection past
+/// 100 messages a second.
+#[test]
+fn a_paste_in_a_race_goes_out_in_messages_of_many_keys() {
+    let mut app = racing();
+    let fx = app.text(&"a".repeat(100), at(3_300.0));
+    let sizes: Vec<usize> = fx
+        .iter()
+        .filter_map(|e| match e {
+            Effect::RoomSay(Ask::Keys(keys)) => Some(keys.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sizes, [64, 36]);
 }

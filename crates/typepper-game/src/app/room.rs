@@ -361,6 +361,9 @@ impl App {
                         super::type_key(round, t, op);
                     }
                     mine.trail.mark(race::progress(&mine.round), t);
+                    // Out as it is typed, not at the next frame: the others see it a frame
+                    // sooner. Keys typed faster than they go (a burst) still go together.
+                    return live.outgoing().map(Effect::RoomSay).into_iter().collect();
                 }
                 vec![]
             }
