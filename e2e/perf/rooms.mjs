@@ -38,7 +38,7 @@ await bob.goto(link);
 await screen(bob, "room");
 await bob.keyboard.type("bob");
 await bob.keyboard.press("Enter");
-await ada.waitForFunction(() => /bob · waiting/.test(document.querySelector("[data-mirror=room]")?.textContent ?? ""));
+await ada.waitForFunction(() => /bob \(guest\) · waiting/.test(document.querySelector("[data-mirror=room]")?.textContent ?? ""));
 
 // ada: each keydown's moment, and the moment of her own frame after it (a rAF queued
 // from the handler runs after the game's in the same frame).

@@ -98,6 +98,9 @@ pub struct Verified {
     pub score: Score,
     /// What makes the round itself.
     pub round: fingerprint::Fingerprint,
+    /// Timing no person was seen to produce, if the checks found it: the round is a
+    /// round all the same, kept but never ranked (a person's, now and then: docs/TRUST.md).
+    pub timing: Option<timing::Bot>,
 }
 
 /// One entry's outcome before storing: verified, or refused with a reason.
@@ -145,7 +148,8 @@ pub fn judge(entry: &Entry<'_>) -> Judged {
     if value == 0 {
         return Err(Refusal::ScoresNothing(score.headline()));
     }
-    timing::check(&judged).map_err(Refusal::Bot)?;
+    // Only junk is refused: a round whose one fault is its timing is kept, unranked.
+    let timing = timing::check(&judged).err();
     if entry.claim != value {
         return Err(Refusal::WrongClaim {
             claim: entry.claim,
@@ -157,6 +161,7 @@ pub fn judge(entry: &Entry<'_>) -> Judged {
         seed: replay.seed,
         score,
         round: print.finish(),
+        timing,
     })
 }
 
@@ -276,13 +281,16 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             }),
             false => rank::standing(&v.score, seed.as_deref(), sub.player, sub.now_ms),
         };
-        let standing = match standing {
+        let mut standing = match standing {
             Ok(s) => s,
             Err(why) => {
                 steps.push(Step::Answer(Answer::No(why)));
                 continue;
             }
         };
+        if let Some(bot) = &v.timing {
+            standing.unranked = Some(rank::Unranked::Timing(bot.to_string()));
+        }
         let boards = rank::boards(&v.score, standing.unranked, &record, &sub.watch);
         usage.runs += 1;
         usage.bytes += v.bytes.len() as u64;

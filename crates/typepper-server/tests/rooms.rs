@@ -719,8 +719,11 @@ async fn a_stopping_server_tells_each_room_why_and_closes_it() {
     }
 }
 
+/// Timing no person produces, in a room: the round is judged at its end as a submission
+/// is, and kept as one is, never ranked, with the reason in the results (a person's round
+/// is that now and then, and is not lost for it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn timing_no_person_produces_puts_its_racer_out_at_the_end_of_the_round() {
+async fn timing_no_person_produces_is_kept_off_the_boards_in_a_room_too() {
     let srv = start(|_| {}).await;
     let code = room(&srv, "zen").await;
     let (mut bot, Some(bot_id), _) = join(&srv, &code, "metronome").await else {
@@ -735,18 +738,17 @@ async fn timing_no_person_produces_puts_its_racer_out_at_the_end_of_the_round() 
         .map(|(i, &(_, op))| (200 + 100 * i, op))
         .collect();
     type_keys(&mut bot, &even, go_at).await;
-    let why = until(&mut bot, |s| match s {
-        Say::Out { racer, why } if *racer == bot_id => Some(why.clone()),
-        _ => None,
-    })
-    .await;
-    assert!(why.starts_with("timing as even as a metronome"), "{why}");
-    let rows = until(&mut bot, |s| match s {
-        Say::Results(rows) => Some(rows.clone()),
-        _ => None,
-    })
-    .await;
-    assert!(rows.is_empty(), "{rows:?}");
+    let rows = results(&mut bot).await;
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].racer, bot_id);
+    assert!(rows[0].run.is_some(), "kept");
+    assert!(
+        rows[0].kept.starts_with(
+            "unranked: the timing checks took it for a program's: timing as even as a metronome"
+        ),
+        "{}",
+        rows[0].kept
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -191,6 +191,9 @@ pub enum Unranked {
     Banned,
     /// Raced in a room by a guest, who never linked a game.
     Guest,
+    /// Its keys' timing is what the checks take for a program's (the sentence says how).
+    /// A person's round is that now and then: it is kept, never lost, and off the boards.
+    Timing(String),
 }
 
 impl fmt::Display for Unranked {
@@ -211,6 +214,7 @@ impl fmt::Display for Unranked {
             ),
             Unranked::Banned => f.write_str("the operator took your runs off the boards"),
             Unranked::Guest => f.write_str("raced as a guest: link a game to rank your rounds"),
+            Unranked::Timing(why) => write!(f, "the timing checks took it for a program's: {why}"),
         }
     }
 }

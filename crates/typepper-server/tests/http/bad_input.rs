@@ -144,7 +144,8 @@ async fn rounds_the_engine_would_not_play_as_claimed_are_refused() {
     })
     .await;
 
-    // Nothing typed, and a machine's timing.
+    // Nothing typed: refused. A machine's timing is no fault of the bytes: the round is
+    // kept, off the boards, and its claim checked as any round's.
     let blank = Replay {
         inputs: vec![],
         ..blitz(5)
@@ -157,9 +158,16 @@ async fn rounds_the_engine_would_not_play_as_claimed_are_refused() {
     }
     let body = typepper_api::submission([(0, &machine.encode()[..])]);
     refused_line(&srv, &token, body, |why| {
-        why.starts_with("keys came in bursts")
+        why.starts_with("claimed 0, but the replay scores")
     })
     .await;
+    let body = typepper_api::submission([(claim(&machine), &machine.encode()[..])]);
+    let lines = srv.submit_lines(&token, body).await;
+    assert!(
+        matches!(&lines[..], [Line::Ok { ranked: typepper_api::Ranked::No(why), .. }]
+            if why.starts_with("the timing checks took it for a program's: keys came in bursts")),
+        "{lines:?}"
+    );
 
     let board = srv.get("/v1/boards/time:15").await.json();
     let rows = board["rows"].as_array().expect("rows");
