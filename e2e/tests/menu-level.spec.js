@@ -1,35 +1,14 @@
 // A new player clicked the "›" beside HOT PURSUIT's level and the round started instead.
 // The arrows are targets of their own: a click moves the level and starts nothing.
-import { test, expect, boot, mirror } from "./fixtures.js";
-
-/** The CSS pixel of the rightmost bright text pixel right of the canvas's middle, within
- *  the menu's items: the "›" of HOT PURSUIT, its widest item. */
-async function rightArrow(page) {
-  return page.evaluate(() => {
-    const canvas = document.getElementById("screen");
-    const scale = canvas.width / canvas.clientWidth;
-    const { data, width, height } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
-    const [from, to] = [Math.round(width / 2), Math.round(width / 2 + 170 * scale)];
-    let best = null;
-    for (let y = 0; y < height; y++) {
-      for (let x = to; x > from; x--) {
-        const i = (y * width + x) * 4;
-        if (data[i] + data[i + 1] + data[i + 2] > 600) {
-          if (!best || x > best.x) best = { x, y };
-          break;
-        }
-      }
-    }
-    return best && { x: best.x / scale, y: best.y / scale };
-  });
-}
+import { test, expect, boot, recordText, drawnText } from "./fixtures.js";
 
 test("a click on the › beside HOT PURSUIT's level moves the level and starts nothing", async ({ page, consoleLog }) => {
+  await recordText(page);
   await boot(page);
-  await page.waitForTimeout(300);
-  const arrow = await rightArrow(page);
-  expect(arrow).not.toBeNull();
-  await page.mouse.click(arrow.x - 3, arrow.y);
+  // The item ends in its level's `›`: a click just inside its right end.
+  const item = (await drawnText(page)).find((t) => t.text.startsWith("HOT PURSUIT") && t.text.endsWith("›"));
+  expect(item).toBeTruthy();
+  await page.mouse.click(item.right - 3, (item.top + item.bottom) / 2);
   await expect(page.locator("[data-mirror=list]")).toContainText("▸ HOT PURSUIT from lv8");
   await expect(page.locator("[data-mirror=screen]")).toHaveText("menu");
 });

@@ -163,6 +163,14 @@ test("two browsers race through a room link: each sees the other's caret, the st
   expect(second).toMatch(/^ {2}2nd · \S+ (\(you\) )?· ranked · /);
   // Both screens list the same rounds.
   expect(await rows(other)).toEqual(await rows(page));
+  // Results that sit there ask for no frames: they redrew ten times a second (issue 38,
+  // item 12).
+  const idle = await other.evaluate(async () => {
+    window.typepper.clearTimes();
+    await new Promise((done) => setTimeout(done, 1_500));
+    return window.typepper.frameTimes().length;
+  });
+  expect(idle).toBeLessThanOrEqual(1);
   // Linked racers' rounds go to their history, with their links.
   const history = await page.evaluate(() => localStorage.getItem("history"));
   expect(history).toContain(first.includes("(you)") ? first.split(" ").pop() : second.split(" ").pop());

@@ -1,6 +1,7 @@
-// A share link as Lighthouse meets it: a stored run's link, audited for best practices
-// and SEO in Debian's Chromium. The page refreshes to the game watching the round, so
-// Lighthouse audits what a person lands on, and says it was sent on: both must score 1.
+// A share link as Lighthouse meets it: a stored run's link, audited for accessibility,
+// best practices and SEO in Debian's Chromium. The page refreshes to the game watching
+// the round, so Lighthouse audits what a person lands on (the game itself), and says it
+// was sent on: each must score 1.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,7 +31,7 @@ async function storedRun(request, dir) {
   return line.split(" ")[4];
 }
 
-test("a share link scores 1 for best practices and SEO in Lighthouse", async ({ request }) => {
+test("a share link, and the game it lands on, score 1 for accessibility, best practices and SEO in Lighthouse", async ({ request }) => {
   test.setTimeout(180_000);
   const dir = mkdtempSync(join(tmpdir(), "typepper-lighthouse-"));
   try {
@@ -45,7 +46,7 @@ test("a share link scores 1 for best practices and SEO in Lighthouse", async ({ 
         "--quiet",
         "--output=json",
         `--output-path=${report}`,
-        "--only-categories=best-practices,seo",
+        "--only-categories=accessibility,best-practices,seo",
         "--chrome-flags=--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking --disable-component-update --disable-sync",
       ],
       { env: { ...process.env, CHROME_PATH: process.env.TYPEPPER_CHROMIUM ?? "/usr/bin/chromium" }, timeout: 150_000 },
@@ -61,7 +62,7 @@ test("a share link scores 1 for best practices and SEO in Lighthouse", async ({ 
     // The refresh took it to the game, watching the round.
     expect(result.finalDisplayedUrl).toBe(`${base}/?replay=${link.split("/").pop()}`);
     expect(failing).toEqual([]);
-    expect(scores).toEqual({ "best-practices": 1, seo: 1 });
+    expect(scores).toEqual({ accessibility: 1, "best-practices": 1, seo: 1 });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -167,7 +167,15 @@ pub struct Session {
     pub ghost: Option<Box<Ghost>>,
     /// Where your caret has been, for the lead's seconds.
     pub trail: Trail,
+    /// Started by a letter on the menu: until this monotonic time, letters are the rest
+    /// of what was typed there, before the words were on screen, and not the round's.
+    pub hold: Option<f64>,
 }
+
+/// How long a round started by a letter on the menu takes no letters, in ms: a word typed
+/// there would be scored against words the player had not seen, and a person reads the
+/// text before typing it.
+pub const MENU_LETTER_HOLD_MS: f64 = 600.0;
 
 /// A replay being played back.
 #[derive(Clone, Debug)]
@@ -556,6 +564,7 @@ impl App {
             watch: None,
             ghost: None,
             trail: Trail::default(),
+            hold: None,
         }));
     }
 
@@ -575,6 +584,7 @@ impl App {
             }),
             ghost: None,
             trail: Trail::default(),
+            hold: None,
         }));
         Ok(())
     }
@@ -778,6 +788,7 @@ impl App {
                     // start the clock (the rules ignore both on an empty word): the clock
                     // waits for a letter.
                     Key::Char(' ') | Key::Backspace | Key::DeleteWord if !started => None,
+                    Key::Char(_) if session.hold.is_some_and(|until| now.mono < until) => None,
                     Key::Char(c) => Some(Op::Char(c)),
                     Key::Backspace | Key::DeleteWord => Some(Op::Backspace),
                     // Esc ends a ZEN round; before its first key there is no round to end.
@@ -845,7 +856,20 @@ impl App {
             Key::Char('f') => return self.open_room(),
             Key::Char('s') => {
                 self.live_stats = !self.live_stats;
-                let value = if self.live_stats { "on" } else { "off" };
+                let (value, said) = if self.live_stats {
+                    (
+                        "on",
+                        "live stats on: your speed shows as you type · s hides it",
+                    )
+                } else {
+                    (
+                        "off",
+                        "live stats off: your speed shows at the end · s shows it",
+                    )
+                };
+                // Said, or a player who typed a word starting with s never learns why
+                // their speed went.
+                self.notice = Some((said.into(), Tone::Dim));
                 return vec![Effect::Save {
                     key: storage::LIVE.into(),
                     value: value.into(),
@@ -876,12 +900,15 @@ impl App {
                     }
                 }
             }
-            // A letter no command takes starts the picked mode with it, so that a word
-            // typed at the menu is the round's first word, not lost. (ASCII: Unicode's
-            // letter tables would cost the wasm more than a word starting with é is worth.)
+            // A letter no command takes starts the picked mode, and is nothing more: the
+            // words were not on screen, so it would be scored against a text the player
+            // had not seen. (ASCII: Unicode's letter tables would cost the wasm more than
+            // a word starting with é is worth.)
             Key::Char(c) if c.is_ascii_alphabetic() => {
                 self.play(self.menu_mode(), None);
-                return self.key(key, now);
+                if let Screen::Play(session) = &mut self.screen {
+                    session.hold = Some(now.mono + MENU_LETTER_HOLD_MS);
+                }
             }
             _ => {}
         }
@@ -1088,6 +1115,44 @@ impl App {
         fx.extend(self.tick_round(now));
         fx.extend(self.tick_room(now));
         fx
+    }
+
+    /// When the screen next changes by itself, with no key and no message: `now` while a
+    /// round or a race moves, the next second of a countdown, the end of a note or of the
+    /// rematch's hold, a seed to let go; `None` when only a key or a message changes it.
+    /// A shell asks for its next frame then, and sleeps until it (or an event) comes.
+    pub fn wake(&self, now: Now) -> Option<f64> {
+        let mut at: Option<f64> = None;
+        let mut soon = |t: f64| at = Some(at.map_or(t, |a| a.min(t)));
+        // The seeds' clock is the wall's: its moments become the monotonic clock's.
+        let wall = |unix_ms: i64| now.mono + (unix_ms - now.unix_ms as i64).max(0) as f64;
+        if let Some(expires) = self.issued.iter().map(|i| i.expires_ms).min() {
+            soon(wall(expires - SEED_MARGIN_MS));
+        }
+        if self.player.is_some() && self.seeds_retry_at > now.unix_ms {
+            soon(wall(self.seeds_retry_at as i64));
+        }
+        match &self.screen {
+            // A round moves from its first key (a replay's, a race's ghost's) to its end.
+            Screen::Play(session) if session.origin.is_some() => soon(now.mono),
+            Screen::Room(live) => {
+                if live.race.is_some() && live.results.is_none() {
+                    soon(now.mono);
+                }
+                if let Some(go) = live.go_at {
+                    // The count shows whole seconds: it changes as each one ends.
+                    // (`floor`, not `rem_euclid`: the wasm has floor, and fmod would come
+                    // from a library.)
+                    let left = go - now.mono;
+                    let into = left - (left / 1_000.0).floor() * 1_000.0;
+                    soon(now.mono + into.max(1.0));
+                }
+                let moments = [live.note_until, live.lobby_at, live.retry.map(|(t, _)| t)];
+                moments.into_iter().flatten().for_each(&mut soon);
+            }
+            _ => {}
+        }
+        at
     }
 
     /// A seed request for each mode on the menu that has no usable seed and none asked
@@ -1732,18 +1797,58 @@ mod tests {
     }
 
     #[test]
-    fn a_word_typed_at_the_menu_starts_the_picked_mode_and_is_its_first() {
+    /// The play-test: `the` typed at the menu was scored against words the player had
+    /// not seen (`wrong 3`, `accuracy 0%`). Its letters start the picked mode and are
+    /// nothing more; the clock waits for a key typed once the words are there.
+    fn a_word_typed_at_the_menu_starts_the_picked_mode_and_is_not_scored() {
         let mut app = fresh();
         app.key(Key::Down, at(0.0));
-        app.text("the", at(0.0));
+        app.key(Key::Char('t'), at(0.0));
+        app.key(Key::Char('h'), at(90.0));
+        app.key(Key::Char('e'), at(180.0));
         let Screen::Play(s) = &app.screen else {
             panic!("not playing")
         };
         assert_eq!(s.round.mode(), Mode::BLITZ_30);
+        assert!(s.round.started().is_none(), "the clock waits");
+        let first = s.round.view(0).word(0).unwrap().target();
+        let c = first.chars().next().unwrap();
+        app.key(Key::Char(c), at(MENU_LETTER_HOLD_MS));
+        let Screen::Play(s) = &app.screen else {
+            panic!("not playing")
+        };
         let view = s.round.view(s.round.last_input());
         let typed: String = view.word(0).unwrap().typed().iter().collect();
-        assert_eq!(typed, "the");
-        assert!(s.round.started().is_some(), "the clock runs from the t");
+        assert_eq!(typed, c.to_string());
+    }
+
+    /// The play-test: the idle menu ran 60 frames a second, and a round waited for its
+    /// first key at 60 too. Nothing moves there by itself; a round does once it starts.
+    #[test]
+    fn only_a_moving_screen_asks_to_be_woken() {
+        let mut app = fresh();
+        assert_eq!(app.wake(at(0.0)), None, "the menu");
+        app.key(Key::Char('1'), at(0.0));
+        assert_eq!(app.wake(at(10.0)), None, "a round before its first key");
+        let Screen::Play(s) = &app.screen else {
+            panic!("not playing")
+        };
+        let first = s.round.view(0).word(0).unwrap().target();
+        app.key(Key::Char(first.chars().next().unwrap()), at(20.0));
+        assert_eq!(app.wake(at(30.0)), Some(30.0), "a round under way");
+        app.key(Key::Escape, at(40.0));
+        assert_eq!(app.wake(at(50.0)), None, "the menu again");
+    }
+
+    #[test]
+    fn s_on_the_menu_says_what_it_did() {
+        let mut app = fresh();
+        app.key(Key::Char('s'), at(0.0));
+        let said = app.notice.clone().map(|(n, _)| n).unwrap_or_default();
+        assert!(said.starts_with("live stats off"), "{said}");
+        app.key(Key::Char('s'), at(0.0));
+        let said = app.notice.clone().map(|(n, _)| n).unwrap_or_default();
+        assert!(said.starts_with("live stats on"), "{said}");
     }
 
     #[test]

@@ -120,10 +120,11 @@ fn lay_out(play: &Play, start: usize, cols: usize, max_lines: usize, width: Widt
     lines
 }
 
-/// Rows of labels above a line of text: the most stacked before the rest overlap.
-pub const LABEL_ROWS: usize = 4;
+/// Rows of labels at a line of text: one over it and one under it, in the gaps between
+/// lines; a third would lie on the next line's letters.
+pub const LABEL_ROWS: usize = 2;
 
-/// Where labels go above a line of text so that none overlaps another: each of `want`
+/// Where labels go at a line of text so that none overlaps another: each of `want`
 /// (its centre and width) wants to be centred over its caret, within `lo..hi`, `gap`
 /// apart from the next. Each goes on the row ([`LABEL_ROWS`] of them) and at the place
 /// nearest its caret that is free, the lowest row first of two as near. The left edge and
@@ -181,9 +182,10 @@ mod tests {
         let overlap = |a: (f64, usize, f64), b: (f64, usize, f64)| {
             a.1 == b.1 && a.0 < b.0 + b.2 && b.0 < a.0 + a.2
         };
-        // A desktop's column, a phone's: three to six labels, carets a few cells apart.
-        for (lo, hi) in [(0.0, 760.0), (0.0, 350.0)] {
-            for n in 2..=6 {
+        // A desktop's column with up to six labels, a phone's with up to four (more are
+        // shortened to names): carets a few cells apart.
+        for (lo, hi, most) in [(0.0, 760.0, 6), (0.0, 350.0, 4)] {
+            for n in 2..=most {
                 for spacing in [0.0, 3.0, 9.0, 40.0] {
                     let want: Vec<(f64, f64)> = (0..n)
                         .map(|i| (hi / 2.0 + spacing * f64::from(i), 70.0 + 9.0 * f64::from(i)))

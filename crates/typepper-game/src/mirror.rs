@@ -1,16 +1,22 @@
 //! The text mirror: a screen's model as plain text fields, for what a screen reader says
 //! and what the tests read. The browser puts each field in a `[data-mirror=<name>]`
-//! element beside its canvas.
+//! element beside its canvas, and the screen's [`Tap`]s in it as buttons.
+//!
+//! Only [`Mirror::announce`] is live: it changes when something happens (a screen opens,
+//! a round starts, a countdown ticks, a round ends), never with the clock or the live
+//! speed, so a screen reader says what a person needs and is quiet while they type. The
+//! rest is there to be read when asked.
 
-use core::fmt::Write as _;
-
-use crate::model::{Body, Model, Word};
+use crate::model::{Body, Model, Tap, Word};
 
 /// The mirror's fields, each a `[data-mirror=<name>]` element on the page.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Mirror {
     /// `menu`, `playing`, `replay`, `results`, `history`, `link`, `boards` or `keys`.
     pub screen: &'static str,
+    /// What a screen reader says as it changes: the screen and what just happened on it
+    /// (`BLITZ 15s · go`, the results); the one live field.
+    pub announce: String,
     /// `REPLAY · BLITZ 15s` while watching someone's round, `RACE · BLITZ 15s · vs ada`
     /// in a race, else empty.
     pub banner: String,
@@ -33,19 +39,26 @@ pub struct Mirror {
     /// In a room: its link, and each racer's name and state; in its race, the standing
     /// and each racer's lead, place and speed; after it, the finishers.
     pub room: String,
+    /// The menu's other lines: its tagline, the last round, who is playing.
+    pub lines: String,
+    /// The keys the screen takes.
+    pub hints: &'static str,
+    /// The screen's buttons, which the page makes real buttons of.
+    pub taps: &'static [Tap],
 }
 
 /// The field names, in the order of [`Mirror::fields`].
-pub const FIELDS: [&str; 11] = [
-    "screen", "banner", "status", "words", "typed", "results", "list", "notice", "share", "ghost",
-    "room",
+pub const FIELDS: [&str; 14] = [
+    "screen", "announce", "banner", "status", "words", "typed", "results", "list", "notice",
+    "share", "ghost", "room", "lines", "hints",
 ];
 
 impl Mirror {
     /// The fields' texts, in the order of [`FIELDS`].
-    pub fn fields(&self) -> [&str; 11] {
+    pub fn fields(&self) -> [&str; 14] {
         [
             self.screen,
+            &self.announce,
             &self.banner,
             &self.status,
             &self.words,
@@ -56,6 +69,8 @@ impl Mirror {
             &self.share,
             &self.ghost,
             &self.room,
+            &self.lines,
+            self.hints,
         ]
     }
 }
@@ -70,32 +85,38 @@ impl Mirror {
             screen: model.kind.name(),
             banner: model.banner.clone().unwrap_or_default(),
             notice: model.notice.clone().map(|(n, _)| n).unwrap_or_default(),
+            hints: model.hints,
+            taps: model.taps,
             ..Mirror::default()
         };
+        m.announce = announce(model);
         match &model.body {
             Body::Menu(menu) => {
                 for (i, item) in menu.items.iter().enumerate() {
-                    let badge = item.badge().map_or(String::new(), |b| format!(" · {b}"));
-                    let _ = writeln!(m.list, "{}{}{badge}", mark(i, menu.selected), item.title());
+                    let badge = item.badge().map_or([""; 2], |b| [" · ", b]);
+                    let title = item.title();
+                    line(
+                        &mut m.list,
+                        &[mark(i, menu.selected), &title, badge[0], badge[1]],
+                    );
                 }
                 m.status = menu.race.clone().unwrap_or_default();
+                line(&mut m.lines, &[menu.tagline]);
+                if let Some(last) = &menu.last_round {
+                    line(&mut m.lines, &[last]);
+                }
+                line(&mut m.lines, &[&menu.player]);
             }
             Body::History(h) => {
                 if let Some(empty) = h.empty {
                     m.list = empty.into();
                 }
                 for (i, r) in h.rows.iter().enumerate() {
-                    let share = r
-                        .share
-                        .as_deref()
-                        .map_or(String::new(), |s| format!(" · {s}"));
-                    let _ = writeln!(
-                        m.list,
-                        "{}{} · {} · {}{share}",
-                        mark(i, h.selected),
-                        r.date,
-                        r.headline,
-                        r.title
+                    let share = r.share.as_deref().map_or([""; 2], |s| [" · ", s]);
+                    let cells = [&r.date, " · ", &r.headline, " · ", &r.title];
+                    line(
+                        &mut m.list,
+                        &[&[mark(i, h.selected)][..], &cells, &share].concat(),
                     );
                 }
             }
@@ -110,10 +131,10 @@ impl Mirror {
                 match (&play.lead, &play.ghosts[..]) {
                     // A room's race: the standing, then everyone.
                     (Some((standing, _)), ghosts) if ghosts.iter().any(|g| g.tag.is_some()) => {
-                        let _ = writeln!(m.room, "{standing}");
+                        line(&mut m.room, &[standing]);
                         for g in ghosts {
                             let tag = g.tag.as_deref().unwrap_or_default();
-                            let _ = writeln!(m.room, "{} · {tag}", g.words());
+                            line(&mut m.room, &[&g.words(), " · ", tag]);
                         }
                     }
                     (_, [g]) => m.ghost = g.words(),
@@ -121,32 +142,30 @@ impl Mirror {
                 }
             }
             Body::Room(r) => {
-                let _ = writeln!(m.room, "{}", r.title);
+                line(&mut m.room, &[&r.title]);
                 if let Some(link) = &r.link {
-                    let _ = writeln!(m.room, "link {link}");
+                    line(&mut m.room, &["link ", link]);
                     m.share = link.clone();
                 }
                 if let Some(big) = &r.big {
-                    let _ = writeln!(m.room, "{big}");
+                    line(&mut m.room, &[big]);
                 }
                 if let Some(name) = &r.name {
                     m.typed = name.clone();
                 }
-                let _ = writeln!(m.room, "{}", r.caption);
+                line(&mut m.room, &[&r.caption]);
                 for (i, row) in r.rows.iter().enumerate() {
                     let cells = [&row.place, &row.name, &row.state, &row.score];
-                    let share = row.share.iter();
                     let cells: Vec<&str> = cells
                         .into_iter()
-                        .chain(share)
+                        .chain(&row.share)
                         .map(String::as_str)
                         .filter(|c| !c.is_empty())
                         .collect();
-                    let _ = writeln!(
-                        m.room,
-                        "{}{}",
-                        mark(i, r.selected.unwrap_or(usize::MAX)),
-                        cells.join(" · ")
+                    let cells = cells.join(" · ");
+                    line(
+                        &mut m.room,
+                        &[mark(i, r.selected.unwrap_or(usize::MAX)), &cells],
                     );
                 }
             }
@@ -160,48 +179,100 @@ impl Mirror {
                 m.typed = link.name.clone();
             }
             Body::Keys(k) => {
-                m.status = format!("{} · {}", k.by, k.caption);
+                m.status = [k.by, &k.caption].join(" · ");
                 if let Some(empty) = k.empty {
                     m.notice = empty.into();
                 }
                 for list in &k.lists {
-                    let _ = writeln!(m.list, "{}:", list.title);
+                    line(&mut m.list, &[list.title, ":"]);
                     if list.lines.is_empty() {
-                        let _ = writeln!(m.list, "  {}", list.none);
+                        line(&mut m.list, &["  ", list.none]);
                     }
-                    for line in list.lines.iter().chain(&list.note) {
-                        let _ = writeln!(m.list, "  {line}");
+                    for l in list.lines.iter().chain(&list.note) {
+                        line(&mut m.list, &["  ", l]);
                     }
                 }
                 if let Some((offer, drill)) = k.offer() {
-                    let _ = writeln!(m.list, "{offer} {drill}");
+                    line(&mut m.list, &[offer, " ", &drill]);
                 }
                 if let Some(why) = k.no_drill {
-                    let _ = writeln!(m.list, "{why}");
+                    line(&mut m.list, &[why]);
                 }
                 m.results = k.trend.clone();
             }
             Body::Boards(b) => {
-                m.status = format!("{} · this month", b.mode);
+                m.status = [&b.mode.title(), " · this month"].concat();
                 // Loading, why the rows didn't come, or that there are none.
                 if let Some((say, _)) = &b.say {
                     m.notice = say.clone();
                 }
                 for (i, r) in b.rows.iter().enumerate() {
-                    let _ = writeln!(
-                        m.list,
-                        "{}{} · {} · {} · {}",
-                        mark(i, b.selected),
-                        r.rank,
-                        r.name,
-                        r.score,
-                        r.accuracy
-                    );
+                    let rank = r.rank.to_string();
+                    let cells = [&rank, " · ", &r.name, " · ", &r.score, " · ", &r.accuracy];
+                    line(&mut m.list, &[&[mark(i, b.selected)][..], &cells].concat());
                 }
             }
         }
         m
     }
+}
+
+/// What the live field says of a screen: where the player is and what just happened,
+/// from the parts of the model that change at moments, not by the frame. (Parts joined,
+/// not `format!`ted: each `format!` costs the wasm its own code.)
+fn announce(model: &Model) -> String {
+    let own: String;
+    let mut parts: Vec<&str> = match &model.body {
+        Body::Menu(menu) => {
+            own = menu
+                .items
+                .get(menu.selected)
+                .map(|i| i.title())
+                .unwrap_or_default();
+            vec!["menu", &own]
+        }
+        Body::Play(play) => {
+            own = model.banner.clone().unwrap_or_else(|| play.mode.title());
+            let now = match play.prompt {
+                Some(prompt) => prompt,
+                None if play.started => "go",
+                None => "about to start",
+            };
+            vec![&own, now]
+        }
+        Body::Results(r) => {
+            own = r.line();
+            vec!["results", &own]
+        }
+        Body::History(h) => vec![h.title, &h.caption],
+        Body::Link(l) => vec![l.title, &l.status],
+        Body::Keys(k) => vec![k.title, k.by],
+        Body::Boards(b) => {
+            own = b.mode.title();
+            vec![b.title, &own]
+        }
+        Body::Room(r) => vec![&r.title, &r.caption],
+    };
+    // What follows: a race's verdict, what the board says, the countdown's number.
+    let then = match &model.body {
+        Body::Results(r) => r.race.as_ref().map(|race| race.verdict.as_str()),
+        Body::Boards(b) => b.say.as_ref().map(|(say, _)| say.as_str()),
+        Body::Room(r) => r.big.as_deref(),
+        _ => None,
+    };
+    if let Some(then) = then {
+        parts.push(then);
+    }
+    parts.join(" · ")
+}
+
+/// Adds `parts`, one after another, and a newline to `out`. (Not `writeln!`: each of
+/// those costs the wasm its own formatting code.)
+fn line(out: &mut String, parts: &[&str]) {
+    for part in parts {
+        out.push_str(part);
+    }
+    out.push('\n');
 }
 
 /// `▸ ` at the picked row of a list.

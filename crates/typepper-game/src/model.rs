@@ -916,7 +916,16 @@ impl App {
                 } else {
                     "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
                 },
-                &[],
+                // The screens a letter opens, for a finger (a phone's keyboard is hidden
+                // on the menu) and a pointer.
+                {
+                    const ROOMS: Tap = tap("rooms", Key::Char('f'));
+                    const HISTORY: Tap = tap("history", Key::Char('h'));
+                    const BOARDS: Tap = tap("boards", Key::Char('b'));
+                    const KEYS: Tap = tap("your keys", Key::Char('k'));
+                    const LINK_IT: Tap = tap("link", Key::Char('l'));
+                    &[ROOMS, HISTORY, BOARDS, KEYS, LINK_IT]
+                },
                 Body::Menu(self.menu()),
             ),
             Screen::Play(session) => {
@@ -953,7 +962,8 @@ impl App {
                         (true, true) => &[BACK],
                         (true, false) => &[MENU],
                         (false, _) if mode == Mode::Zen => &[END],
-                        (false, _) => &[],
+                        // A phone has no esc: the way out of a round that ends itself.
+                        (false, _) => &[MENU],
                     },
                     Body::Play(self.play_model(session, now)),
                 )

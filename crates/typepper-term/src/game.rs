@@ -159,13 +159,15 @@ impl<H: Host> Game<H> {
         Ok(true)
     }
 
-    /// How long the shell may wait for an event before the screen is looked at again.
+    /// How long the shell may wait for an event before the screen is looked at again: a
+    /// frame's time while something moves by itself ([`App::wake`]), else until it will,
+    /// at most [`IDLE_FRAME`] (the local game's answers are looked for between frames).
     pub fn wait(&self) -> Duration {
-        if self.shown.as_ref().is_some_and(|m| m.kind.runs()) {
-            FRAME
-        } else {
-            IDLE_FRAME
-        }
+        let now = self.now();
+        let Some(at) = self.app.wake(now) else {
+            return IDLE_FRAME;
+        };
+        Duration::from_secs_f64((at - now.mono).max(0.0) / 1000.0).clamp(FRAME, IDLE_FRAME)
     }
 
     /// The kind of screen last drawn.

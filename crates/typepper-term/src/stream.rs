@@ -175,6 +175,8 @@ fn escape(bytes: &[u8]) -> Read {
         },
         // Esc pressed twice.
         Some(0x1b) => Read::Event(key(KeyCode::Esc, KeyModifiers::NONE), 1),
+        // Alt and backspace: deletes a word, as ^W does.
+        Some(0x7f | 0x08) => Read::Event(key(KeyCode::Backspace, KeyModifiers::ALT), 2),
         // Alt and a key: the game takes none.
         Some(_) => match utf8(&bytes[1..]) {
             Some((c, n)) => Read::Event(key(KeyCode::Char(c), KeyModifiers::ALT), 1 + n),
@@ -335,6 +337,11 @@ mod tests {
         assert_eq!(
             keys(&mut input, b"\x1bx"),
             vec![(KeyCode::Char('x'), KeyModifiers::ALT)]
+        );
+        // Alt-backspace, as xterm and VTE send it: a word deleted, over `ssh` too.
+        assert_eq!(
+            keys(&mut input, b"\x1b\x7f\x1b\x08"),
+            vec![(KeyCode::Backspace, KeyModifiers::ALT); 2]
         );
         // \r\n is one enter.
         assert_eq!(keys(&mut input, b"\r\n"), vec![(KeyCode::Enter, none)]);

@@ -35,6 +35,7 @@ use web_sys::{
 
 use typepper_game::app::{App, Effect, Key, Now};
 use typepper_game::mirror::{FIELDS, Mirror};
+use typepper_game::model::Tap;
 use typepper_game::storage;
 
 use crate::dom::{DomError, Listener};
@@ -46,7 +47,6 @@ use crate::socket::{Heard, Socket};
 pub struct Game {
     shell: Rc<RefCell<Shell>>,
     _listeners: Vec<Listener>,
-    frames: Frames,
 }
 
 #[wasm_bindgen]
@@ -75,7 +75,11 @@ impl Game {
 
 impl Drop for Game {
     fn drop(&mut self) {
-        self.frames.borrow_mut().take();
+        let mut shell = self.shell.borrow_mut();
+        shell.frames = None;
+        if let (Some(timer), Ok(w)) = (shell.timer.take(), dom::window()) {
+            w.clear_timeout_with_handle(timer);
+        }
     }
 }
 
@@ -91,6 +95,8 @@ struct Shell {
     renderer: Renderer,
     input: HtmlInputElement,
     mirror: HtmlElement,
+    /// The mirror's buttons, one for each of the screen's taps.
+    buttons: HtmlElement,
     shown: Mirror,
     /// A frame has been drawn.
     drawn: bool,
@@ -98,6 +104,12 @@ struct Shell {
     frame_ms: Vec<f64>,
     /// The live room's connection, if any.
     room: Option<Socket>,
+    /// What the next animation frame and the timer call: [`Shell::frame`].
+    frames: Option<Closure<dyn FnMut(f64)>>,
+    /// A frame has been asked for and not come yet.
+    asked: bool,
+    /// The timer that asks for a frame when the screen next changes by itself.
+    timer: Option<i32>,
 }
 
 /// Boots the game in the page: `api` is the server's base URL ("" for this origin).
@@ -107,6 +119,7 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
     let canvas: HtmlCanvasElement = dom::by_id("screen")?;
     let input: HtmlInputElement = dom::by_id("keys")?;
     let mirror: HtmlElement = dom::by_id("mirror")?;
+    let buttons = dom::query(&mirror, "[data-mirror=taps]")?;
     let storage = dom::local_storage();
     if storage.is_none() {
         dom::warn("no localStorage here: rounds will play but not be kept");
@@ -140,10 +153,14 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
             renderer,
             input: input.clone(),
             mirror,
+            buttons: buttons.clone(),
             shown: Mirror::default(),
             drawn: false,
             frame_ms: Vec::with_capacity(FRAME_TIMES),
             room: None,
+            frames: None,
+            asked: false,
+            timer: None,
         })
     });
     let mut boot_effects = boot_effects;
@@ -152,13 +169,12 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
         boot_effects.extend(shell.borrow_mut().app.join_room(&code));
     }
     shell.borrow_mut().carry_out(boot_effects);
-    let listeners = listen(&shell, &canvas, &input)?;
-    let frames = run_frames(&shell)?;
+    let listeners = listen(&shell, &canvas, &input, &buttons)?;
+    run_frames(&shell);
     let _ = input.focus();
     Ok(Game {
         shell,
         _listeners: listeners,
-        frames,
     })
 }
 
@@ -216,7 +232,7 @@ fn answer_app(me: &Weak<RefCell<Shell>>, f: impl FnOnce(&mut App) -> Vec<Effect>
         let mut shell = shell.borrow_mut();
         let effects = f(&mut shell.app);
         shell.carry_out(effects);
-        shell.renderer.invalidate();
+        shell.changed();
     }
 }
 
@@ -322,22 +338,69 @@ impl Shell {
     fn key(&mut self, key: Key, at: f64) {
         let effects = self.app.key(key, now(at));
         self.carry_out(effects);
-        self.renderer.invalidate();
+        self.changed();
     }
 
     fn text(&mut self, text: &str, at: f64) {
         let effects = self.app.text(text, now(at));
         self.carry_out(effects);
+        self.changed();
+    }
+
+    /// Something happened (a key, an answer, a resize): draw it on the next frame.
+    fn changed(&mut self) {
         self.renderer.invalidate();
+        self.ask();
+    }
+
+    /// Asks for an animation frame, unless one is on its way.
+    fn ask(&mut self) {
+        if self.asked {
+            return;
+        }
+        if let (Some(frame), Ok(w)) = (&self.frames, dom::window()) {
+            self.asked = w
+                .request_animation_frame(frame.as_ref().unchecked_ref())
+                .is_ok();
+        }
     }
 
     fn frame(&mut self, now: f64) {
+        self.asked = false;
         let start = dom::now();
         self.frame_at(now);
         if self.frame_ms.len() == FRAME_TIMES {
             self.frame_ms.clear();
         }
         self.frame_ms.push(dom::now() - start);
+        self.next_frame(now);
+    }
+
+    /// Asks for the next frame when the screen will next change by itself (the app's
+    /// clock, the renderer's blink or flame): at once, after a timer, or not until an
+    /// event. An idle screen costs nothing.
+    fn next_frame(&mut self, now: f64) {
+        let app = self.app.wake(self::now(now)).unwrap_or(f64::INFINITY);
+        let at = app.min(self.renderer.wake_at());
+        let (Ok(w), Some(timer)) = (dom::window(), &self.frames) else {
+            return;
+        };
+        if let Some(old) = self.timer.take() {
+            w.clear_timeout_with_handle(old);
+        }
+        // Within a frame's time: the next frame. Later: a timer, which asks for it.
+        if at - now < 16.0 {
+            self.ask();
+        } else if at.is_finite() {
+            // Not early: a frame before the moment would draw nothing, and ask again.
+            let ms = (at - now).ceil().min(f64::from(i32::MAX)) as i32;
+            self.timer = w
+                .set_timeout_with_callback_and_timeout_and_arguments_0(
+                    timer.as_ref().unchecked_ref(),
+                    ms,
+                )
+                .ok();
+        }
     }
 
     fn frame_at(&mut self, now: f64) {
@@ -366,18 +429,50 @@ impl Shell {
                 el.set_text_content(Some(new));
             }
         }
+        if next.taps != self.shown.taps {
+            self.buttons(next.taps);
+        }
         self.shown = next;
+    }
+
+    /// The screen's buttons as the page's own, for a screen reader (the canvas's are
+    /// pictures): each presses its key, as a tap on the canvas does. (Their labels are
+    /// the game's own words, plain letters: nothing in them to escape.)
+    fn buttons(&self, taps: &[Tap]) {
+        let mut html = String::new();
+        for tap in taps {
+            html.push_str("<button>");
+            html.push_str(tap.label);
+            html.push_str("</button>");
+        }
+        self.buttons.set_inner_html(&html);
+    }
+
+    /// A click on one of the page's buttons: the key its tap presses.
+    fn pressed(&mut self, target: Option<web_sys::EventTarget>, at: f64) {
+        let label = target
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|b| b.text_content());
+        let tap = self
+            .shown
+            .taps
+            .iter()
+            .find(|t| label.as_deref() == Some(t.label));
+        if let Some(tap) = tap {
+            self.key(tap.key, at);
+        }
+        let _ = self.input.focus();
     }
 
     fn click(&mut self, x: f64, y: f64, at: f64) {
         let effects = match self.renderer.target_at(x, y) {
             Some(Hit::Item(index)) => self.app.pick(index, now(at)),
             Some(Hit::Level(index, up)) => self.app.pick_level(index, up, now(at)),
-            Some(Hit::Key(key)) => self.app.key(key, now(at)),
+            Some(Hit::Key(key) | Hit::Arrow(key)) => self.app.key(key, now(at)),
             None => vec![],
         };
         self.carry_out(effects);
-        self.renderer.invalidate();
+        self.changed();
         let _ = self.input.focus();
     }
 }
@@ -416,6 +511,7 @@ fn listen(
     shell: &Rc<RefCell<Shell>>,
     canvas: &HtmlCanvasElement,
     input: &HtmlInputElement,
+    buttons: &HtmlElement,
 ) -> Result<Vec<Listener>, DomError> {
     let window = dom::window()?;
     let mut out = vec![];
@@ -481,8 +577,12 @@ fn listen(
         }
     })?);
     let s = shell.clone();
+    out.push(Listener::new(buttons, "click", move |e: Event| {
+        s.borrow_mut().pressed(e.target(), e.time_stamp());
+    })?);
+    let s = shell.clone();
     out.push(Listener::new(&window, "resize", move |_| {
-        s.borrow_mut().renderer.invalidate();
+        s.borrow_mut().changed();
     })?);
     // Back online: send what the outbox holds, and ask for seeds again.
     let s = shell.clone();
@@ -490,27 +590,28 @@ fn listen(
         let mut shell = s.borrow_mut();
         let effects = shell.app.online();
         shell.carry_out(effects);
+        shell.changed();
     })?);
     Ok(out)
 }
 
-type Frames = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
-
-/// Calls `Shell::frame` on every animation frame until the [`Game`] is dropped.
-fn run_frames(shell: &Rc<RefCell<Shell>>) -> Result<Frames, DomError> {
-    let frames: Frames = Rc::new(RefCell::new(None));
-    let again = frames.clone();
-    let s = shell.clone();
-    *frames.borrow_mut() = Some(Closure::<dyn FnMut(f64)>::new(move |now: f64| {
-        s.borrow_mut().frame(now);
-        if let (Ok(w), Some(f)) = (dom::window(), again.borrow().as_ref()) {
-            let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
+/// Makes the shell's frame callback, and asks for the first frame. The timer calls it
+/// too, with no time (a second closure would cost the wasm its glue). It holds the shell
+/// weakly: the [`Game`] owns it, and dropping the game ends it.
+fn run_frames(shell: &Rc<RefCell<Shell>>) {
+    let me = Rc::downgrade(shell);
+    let frame = Closure::<dyn FnMut(f64)>::new(move |now: f64| {
+        if let Some(shell) = me.upgrade() {
+            let mut shell = shell.borrow_mut();
+            if now.is_nan() {
+                shell.timer = None;
+                shell.ask();
+            } else {
+                shell.frame(now);
+            }
         }
-    }));
-    if let Some(f) = frames.borrow().as_ref() {
-        dom::window()?
-            .request_animation_frame(f.as_ref().unchecked_ref())
-            .map_err(|_| DomError("requestAnimationFrame failed".into()))?;
-    }
-    Ok(frames)
+    });
+    let mut shell = shell.borrow_mut();
+    shell.frames = Some(frame);
+    shell.ask();
 }

@@ -109,6 +109,9 @@ pub enum Hit {
     Level(usize, bool),
     /// A button standing for this key.
     Key(Key),
+    /// An arrow in a line of text, and the key it stands for: its box is a finger's size,
+    /// so it may take in text beside it, as a button's may not.
+    Arrow(Key),
 }
 
 /// A line of small text's height, and a gap between things.
@@ -175,6 +178,12 @@ impl Renderer {
         self.dirty = true;
     }
 
+    /// When an animation of the renderer's own (a blink, the caret's glide, the flame)
+    /// next needs a frame; infinity when none runs.
+    pub fn wake_at(&self) -> f64 {
+        self.wake_at
+    }
+
     /// What is at CSS pixel `(x, y)`.
     pub fn target_at(&self, x: f64, y: f64) -> Option<Hit> {
         self.hits
@@ -190,9 +199,7 @@ impl Renderer {
         let dt = (now - self.last_frame).clamp(0.0, 100.0);
         self.last_frame = now;
         self.follow_size();
-        // The flame flickers even while it stands still.
-        let flame = matches!(&model.body, Body::Play(p) if p.flame.is_some());
-        if !self.dirty && now < self.wake_at && !flame && self.last.as_ref() == Some(model) {
+        if !self.dirty && now < self.wake_at && self.last.as_ref() == Some(model) {
             return false;
         }
         self.dirty = false;
@@ -390,18 +397,24 @@ impl Renderer {
     /// at the right beside it, or under it where the two don't fit side by side.
     /// Returns the baseline of the head's last line.
     fn head(&self, title: &str, right: &str, tone: Tone, font: (f64, u32)) -> f64 {
+        self.head_at(title, right, tone, font).y
+    }
+
+    /// [`Renderer::head`], and where `right` went: its baseline, left edge and width.
+    fn head_at(&self, title: &str, right: &str, tone: Tone, font: (f64, u32)) -> Rect {
         let (x0, width) = self.column();
         self.fit(title, width, 26.0, 700);
         self.text(title, x0, 70.0, Tone::Text, "left");
         let title_w = self.text_width(title);
         self.font(font.0, font.1);
-        if title_w + 24.0 + self.text_width(right) <= width {
-            self.text(right, x0 + width, 70.0, tone, "right");
-            70.0
+        let w = self.text_width(right);
+        let (x, y) = if title_w + 24.0 + w <= width {
+            (x0 + width - w, 70.0)
         } else {
-            self.text(right, x0, 70.0 + 28.0, tone, "left");
-            98.0
-        }
+            (x0, 98.0)
+        };
+        self.text(right, x, y, tone, "left");
+        Rect { x, y, w, h: 0.0 }
     }
 
     fn title(&self, y: f64) {
@@ -418,11 +431,20 @@ impl Renderer {
 
     fn draw_menu(&mut self, menu: &Menu, notice: Option<(&str, Tone)>) {
         let (w, h, _) = self.size;
-        let top = (h * 0.22).max(70.0);
+        let item_h = 44.0;
+        // A fifth down the screen, or higher where what is under the items would reach the
+        // foot's buttons: room for the notice and each line, two rows where they wrap.
+        let under = [
+            notice.map(|n| n.0),
+            menu.last_round.as_deref(),
+            Some(&menu.player),
+        ];
+        let under = under.iter().flatten().count() + usize::from(menu.race.is_some());
+        let tall = 90.0 + menu.items.len() as f64 * item_h + 30.0 + under as f64 * 2.0 * LINE;
+        let top = (h * 0.22).min(self.bottom - tall).max(70.0);
         self.title(top);
         self.font(14.0, 400);
         self.text(menu.tagline, w / 2.0, top + 30.0, Tone::Dim, "center");
-        let item_h = 44.0;
         let y0 = top + 90.0;
         for (i, item) in menu.items.iter().enumerate() {
             let y = y0 + i as f64 * item_h;
@@ -880,8 +902,11 @@ impl Renderer {
                 .and_then(|&(wi, _)| play.word(wi))
                 .map_or(0.0, |w| f64::from(w.offset));
             let at = flame_at.or((f < first_offset).then_some((x0 - cw, text_top)));
+            // The flame flickers even while it stands still.
+            self.wake_at = now;
             if let Some((fx, fy)) = at {
-                self.flame(fx, fy, size, now, play.heat);
+                // Never past the screen's left edge, where the column's margin is narrow.
+                self.flame(fx.max(size * 0.6), fy, size, now, play.heat);
             }
         }
         self.ghost_carets(&ghosts_at, size);
@@ -938,14 +963,20 @@ impl Renderer {
                 Some(placed) => (full, placed),
                 None => {
                     let placed = place(&short).unwrap_or_else(|| {
-                        // Past what four rows hold: each over its caret, as best it can.
+                        // Past what two rows hold: each over its caret, as best it can.
                         on.iter().map(|g| (g.1.0, 0)).collect()
                     });
                     (short, placed)
                 }
             };
+            // Row 0 in the gap over the line, row 1 in the gap under it: a glyph reaches
+            // 0.78 of its size up and 0.22 down, a line is 1.65 tall.
             for (text, (left, row)) in texts.iter().zip(placed) {
-                let y = line - size * 0.98 - row as f64 * (LABEL_PX + 3.0);
+                let y = if row == 0 {
+                    line - size * 0.78 - LABEL_PX * 0.22 - 0.6
+                } else {
+                    line + size * 0.22 + LABEL_PX * 0.78 + 0.6
+                };
                 self.text(text, left, y, Tone::Ghost, "left");
             }
         }
@@ -963,7 +994,11 @@ impl Renderer {
         // Glide towards the target; jump when the line or the round changes.
         let pos = match self.caret {
             Some((x, y, r)) if r == round && (y - target.1).abs() < 1.0 => {
-                let k = 1.0 - (-dt / 28.0).exp();
+                // The share of the way gone in `dt`: 1 − e^(−dt/28) as x/(1 + x), which is
+                // as smooth and within 0.02 of it at a frame's 16 ms (libm's exp costs the
+                // wasm 650 bytes).
+                let g = dt / 22.0;
+                let k = g / (1.0 + g);
                 let nx = x + (target.0 - x) * k;
                 if (nx - target.0).abs() < 0.3 {
                     target.0
@@ -1100,8 +1135,6 @@ impl Renderer {
             self.fit(big, width, 64.0, 700);
             self.text(big, w / 2.0, y + 76.0, Tone::Accent, "center");
             y += 90.0;
-            // The count moves by itself.
-            self.wake_at = self.wake_at.min(now + 100.0);
         }
         if let Some(line) = notice {
             y = self.notice(line, y + 30.0);
@@ -1142,7 +1175,20 @@ impl Renderer {
     fn draw_boards(&mut self, b: &Boards) {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
-        let y = self.head(b.title, &b.picker, Tone::Accent, (18.0, 700));
+        let picker = self.head_at(b.title, &b.picker, Tone::Accent, (18.0, 700));
+        // The picker's halves are its arrows, a finger's height tall.
+        let half = picker.w / 2.0 + 16.0;
+        let arrow = |x| Rect {
+            x,
+            y: picker.y - 30.0,
+            w: half,
+            h: 44.0,
+        };
+        self.hits
+            .push((arrow(picker.x - 16.0), Hit::Arrow(Key::Left)));
+        self.hits
+            .push((arrow(picker.x + picker.w / 2.0), Hit::Arrow(Key::Right)));
+        let y = picker.y;
         self.font(13.0, 400);
         let y = self.lines(b.caption, x0 + width, y + 22.0, Tone::Dim, "right");
         if let Some((say, tone)) = &b.say {
@@ -1391,6 +1437,10 @@ mod tests {
              const ctx = new Proxy({}, {
                get(held, key) {
                  if (key === 'measureText') return (text) => ({ width: wide(held, text) });
+                 // The flame is the one curve: its leftmost control point bounds it.
+                 if (key === 'bezierCurveTo') return (...xy) => {
+                   drawn.leftmost = Math.min(drawn.leftmost ?? Infinity, xy[0], xy[2], xy[4]);
+                 };
                  if (key === 'fillText') return (text, x, y) => {
                    const w = wide(held, text);
                    const left = { center: x - w / 2, right: x - w }[held.textAlign] ?? x;
@@ -1461,6 +1511,25 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "{}", missing.join("\n"));
+    }
+
+    /// The play-test: on a phone, HOT PURSUIT's flame behind the text was cut off at the
+    /// screen's left edge. Wherever it is, all of it is on the canvas.
+    #[wasm_bindgen_test]
+    fn hot_pursuits_flame_is_never_cut_off_at_the_left_edge() {
+        let stops = typepper_game::tour::stops();
+        let pursuit = stops.iter().find(|s| s.name == "playing, HOT PURSUIT");
+        let pursuit = pursuit.expect("the tour plays HOT PURSUIT");
+        for size in SIZES {
+            let recorded = js_sys::Array::new();
+            let mut renderer = recording(&recorded, size);
+            assert!(renderer.frame(&pursuit.model, 0.0));
+            let leftmost = js_sys::Reflect::get(&recorded, &"leftmost".into())
+                .ok()
+                .and_then(|v| v.as_f64());
+            let leftmost = leftmost.expect("a flame is drawn");
+            assert!(leftmost >= 0.0, "at {size:?} the flame reaches {leftmost}");
+        }
     }
 
     /// Whether two boxes share any area (touching edges don't).

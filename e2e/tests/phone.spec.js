@@ -1,0 +1,51 @@
+// A phone, by touch alone. The play-test found the boards' `‹ mode ›` arrows deaf to a
+// finger, no touch way from the menu into history, boards, links, keys or rooms, and a
+// BLITZ round with no way out but esc, which a phone's keyboard lacks (issue 38, item 11).
+import { test, expect, boot, onScreen, shot, recordText, tapText, drawnText } from "./fixtures.js";
+import { SIZES } from "./sizes.js";
+
+test.use(SIZES.phone);
+
+/** Taps the canvas at `(x, y)`, and waits for what it drew. */
+async function tapAt(page, x, y) {
+  await page.touchscreen.tap(x, y);
+  await drawnText(page);
+}
+
+test("the boards' arrows, the menu's screens and a BLITZ round's way out take a finger", async ({ page, consoleLog }) => {
+  const tap = (text) => tapText(page, text, true);
+  await recordText(page);
+  await boot(page);
+  await shot(page, "phone-menu-buttons");
+
+  // Every screen the menu's letters open, by its button, and back.
+  for (const [button, screen] of [["history", "history"], ["your keys", "keys"], ["link", "link"], ["boards", "boards"]]) {
+    await tap(button);
+    await onScreen(page, screen);
+    if (screen === "boards") {
+      await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 15s · this month");
+      // The picker's halves are its arrows: the right one, then the left.
+      const picker = (await drawnText(page)).find((t) => t.text.startsWith("‹ "));
+      const y = (picker.top + picker.bottom) / 2;
+      await tapAt(page, picker.right - 4, y);
+      await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 30s · this month");
+      await tapAt(page, picker.left + 4, y);
+      await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 15s · this month");
+      await shot(page, "phone-boards");
+    }
+    await tap("back");
+    await onScreen(page, "menu");
+  }
+  // Rooms: a player with no name is asked for one, and can go back.
+  await tap("rooms");
+  await onScreen(page, "room");
+  await tap("back");
+  await onScreen(page, "menu");
+
+  // A BLITZ round, left by its button.
+  await tap("BLITZ 15s");
+  await onScreen(page, "playing");
+  await shot(page, "phone-blitz");
+  await tap("menu");
+  await onScreen(page, "menu");
+});
