@@ -1118,8 +1118,8 @@ impl App {
     }
 
     /// When the screen next changes by itself, with no key and no message: `now` while a
-    /// round or a race moves, the next second of a countdown, the end of a note or of the
-    /// rematch's hold, a seed to let go; `None` when only a key or a message changes it.
+    /// round, a race or a room's countdown moves, the end of a note or of the rematch's
+    /// hold, a seed to let go; `None` when only a key or a message changes it.
     /// A shell asks for its next frame then, and sleeps until it (or an event) comes.
     pub fn wake(&self, now: Now) -> Option<f64> {
         let mut at: Option<f64> = None;
@@ -1136,16 +1136,9 @@ impl App {
             // A round moves from its first key (a replay's, a race's ghost's) to its end.
             Screen::Play(session) if session.origin.is_some() => soon(now.mono),
             Screen::Room(live) => {
-                if live.race.is_some() && live.results.is_none() {
+                // The count, then the race: seconds long, and moving.
+                if live.go_at.is_some() || live.race.is_some() && live.results.is_none() {
                     soon(now.mono);
-                }
-                if let Some(go) = live.go_at {
-                    // The count shows whole seconds: it changes as each one ends.
-                    // (`floor`, not `rem_euclid`: the wasm has floor, and fmod would come
-                    // from a library.)
-                    let left = go - now.mono;
-                    let into = left - (left / 1_000.0).floor() * 1_000.0;
-                    soon(now.mono + into.max(1.0));
                 }
                 let moments = [live.note_until, live.lobby_at, live.retry.map(|(t, _)| t)];
                 moments.into_iter().flatten().for_each(&mut soon);
@@ -1195,7 +1188,11 @@ impl App {
                 seed: seed.seed,
                 expires_ms,
             }),
-            _ => Err(format!("the server's seed doesn't read: {seed:?}")),
+            // Its fields, not its `Debug`: that would bring the wasm a struct formatter.
+            _ => Err(format!(
+                "the server's seed doesn't read: {} for {}, until {}",
+                seed.seed, seed.mode, seed.expires
+            )),
         });
         match issued {
             Ok(seed) => {

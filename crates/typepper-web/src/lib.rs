@@ -75,11 +75,8 @@ impl Game {
 
 impl Drop for Game {
     fn drop(&mut self) {
-        let mut shell = self.shell.borrow_mut();
-        shell.frames = None;
-        if let (Some(timer), Ok(w)) = (shell.timer.take(), dom::window()) {
-            w.clear_timeout_with_handle(timer);
-        }
+        // No more frames: a frame or timer already asked for finds its callback gone.
+        self.shell.borrow_mut().frames = None;
     }
 }
 

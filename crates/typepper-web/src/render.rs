@@ -1250,7 +1250,7 @@ impl Renderer {
             }
         }
 
-        // The stats, as many a row as fit by their own widths, each row spread over it.
+        // The stats.
         let narrow = width < 520.0;
         let (value_size, row_h) = if narrow { (18.0, 52.0) } else { (20.0, 62.0) };
         let wide: Vec<f64> = r
@@ -1263,20 +1263,30 @@ impl Renderer {
                 label.max(self.text_width(&s.value)) + 24.0
             })
             .collect();
-        let rows = pack(&wide, width, 0.0);
-        let mut i = 0;
+        // A table, its rows as even as their number lets them be (HOT PURSUIT's last two
+        // stats sat spread across a row of their own), each column as wide as its widest
+        // cell: the fewest rows whose columns fit.
+        let n = r.stats.len();
+        let (mut rows, mut per, mut cols) = (1, n, wide.clone());
+        while per > 1 && cols.iter().sum::<f64>() > width {
+            rows += 1;
+            per = n.div_ceil(rows);
+            cols = vec![0.0; per];
+            for (i, w) in wide.iter().enumerate() {
+                cols[i % per] = cols[i % per].max(*w);
+            }
+        }
+        let spare = (width - cols.iter().sum::<f64>()).max(0.0) / per as f64;
         y += 44.0;
-        for (n, used) in rows {
-            let spare = (width - used).max(0.0) / n as f64;
+        for row in r.stats.chunks(per) {
             let mut x = x0;
-            for (stat, cell) in r.stats[i..i + n].iter().zip(&wide[i..]) {
+            for (stat, cell) in row.iter().zip(&cols) {
                 self.font(12.0, 600);
                 self.text(stat.label, x, y, Tone::Dim, "left");
                 self.font(value_size, 700);
                 self.text(&stat.value, x, y + 26.0, stat.tone, "left");
                 x += cell + spare;
             }
-            i += n;
             y += row_h;
         }
         let mut chart_top = y + 10.0;
