@@ -174,6 +174,8 @@ test("two browsers race through a room link: each sees the other's caret, the st
   // Linked racers' rounds go to their history, with their links.
   const history = await page.evaluate(() => localStorage.getItem("history"));
   expect(history).toContain(first.includes("(you)") ? first.split(" ").pop() : second.split(" ").pop());
+  // Marked as a room's race, on the history screen too (issue 38, item 13).
+  expect(history.trim().split("\n").at(-1)).toMatch(/ room$/);
 
   // Tab asks for a rematch: the same room, back in its lobby.
   await page.waitForTimeout(1_100);

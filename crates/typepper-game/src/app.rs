@@ -296,6 +296,9 @@ pub struct App {
     pub(crate) drill: Option<Drill>,
     /// The playing screen shows the wpm and accuracy so far (`s` on the menu switches).
     pub(crate) live_stats: bool,
+    /// Why the shell keeps nothing (a read-only data dir, no storage), said on every
+    /// results screen of your own and on the history.
+    pub(crate) unkept: Option<String>,
     /// Your rounds, oldest first, at most [`storage::HISTORY_MAX`].
     pub(crate) history: Vec<Entry>,
     /// The history screen's selected row (0 is the newest).
@@ -357,6 +360,7 @@ impl App {
             level: 7,
             drill: stored.drill.as_deref().and_then(Drill::new),
             live_stats: stored.live.as_deref().map(str::trim) != Some("off"),
+            unkept: None,
             history,
             history_row: 0,
             notice: None,
@@ -1005,6 +1009,7 @@ impl App {
     pub fn cannot_keep(&mut self, why: &str) {
         // What it means first: a long reason (a path) may be cut at the screen's edge.
         self.notice = Some((format!("rounds won't be kept: {why}"), Tone::Wrong));
+        self.unkept = Some(why.to_owned());
     }
 
     /// The server's answer to [`Effect::Link`]: the player, or why not.
@@ -1267,6 +1272,7 @@ impl App {
                 replay: replay.clone(),
                 score: score.clone(),
                 share: None,
+                room: false,
             });
             let excess = self.history.len().saturating_sub(storage::HISTORY_MAX);
             self.history.drain(..excess);

@@ -974,6 +974,16 @@ impl App {
                 if let Some(note) = &r.note {
                     notice = Some((note.clone(), Tone::Dim));
                 }
+                // Said on every round of yours, not once on the menu: the play-test's
+                // read-only data dir was forgotten by the second round.
+                if let Some(why) = self.unkept.as_ref().filter(|_| !r.watched) {
+                    let unkept = ["not kept: ", why].concat();
+                    let line = match &r.note {
+                        Some(note) => [note, " · ", &unkept].concat(),
+                        None => unkept,
+                    };
+                    notice = Some((line, Tone::Wrong));
+                }
                 let race_link = app::race_link(self.game_url.as_deref(), r).is_some();
                 let hints = if r.watched && self.list.is_some() {
                     "tab or enter play this round yourself · r watch again · g race it · esc back"
@@ -1475,7 +1485,12 @@ impl App {
             .rev()
             .map(|e| HistoryRow {
                 date: local_time(e.unix_ms, zone),
-                title: e.score.mode.title(),
+                // A room's race says so: its round was raced, not played alone.
+                title: if e.room {
+                    e.score.mode.title() + " · room"
+                } else {
+                    e.score.mode.title()
+                },
                 headline: e.score.headline().to_string(),
                 accuracy: format!("{}%", Decimal(e.score.accuracy_x100.into())),
                 share: e.share.clone(),
@@ -1485,7 +1500,14 @@ impl App {
             title: "history",
             rows,
             selected: self.history_row,
-            caption: format!("{}, on this device", last_rounds(self.history.len())),
+            caption: match &self.unkept {
+                // This game's rounds, and they go with it.
+                Some(_) => format!(
+                    "{}, until you leave: not kept",
+                    last_rounds(self.history.len())
+                ),
+                None => format!("{}, on this device", last_rounds(self.history.len())),
+            },
             empty: self
                 .history
                 .is_empty()

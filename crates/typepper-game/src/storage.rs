@@ -10,10 +10,12 @@
 //! | `drill` | the last drill's letters, which the menu offers again |
 //! | `live` | `off` when the live wpm and accuracy are hidden while typing |
 //!
-//! A `history` line is four fields separated by one space:
+//! A `history` line is four fields separated by one space, and `room` after them for a
+//! round raced in a live room:
 //!
 //! ```text
 //! 1 1764614400000 5450520101000000… https://r.typepper.com/7Xf9qyuC
+//! 1 1764614460000 5450520101000000… https://r.typepper.com/9aB3xQ2k room
 //! ```
 //!
 //! the line format (`1`), when the round ended (unix ms), the replay as hex, and its
@@ -138,6 +140,8 @@ pub struct Entry {
     pub score: Score,
     /// Its share link, once it has one.
     pub share: Option<String>,
+    /// Raced in a live room.
+    pub room: bool,
 }
 
 /// Reads `history` text: the entries that read, and a warning for each line that didn't.
@@ -160,6 +164,10 @@ pub fn parse_history(text: &str) -> (Vec<Entry>, Vec<String>) {
 
 fn parse_line(line: &str) -> Result<Entry, String> {
     let fields: Vec<&str> = line.split(' ').collect();
+    let (room, fields) = match fields[..] {
+        [ref four @ .., "room"] => (true, four),
+        ref four => (false, four),
+    };
     let [version, when, replay, share] = fields[..] else {
         return Err(format!("{} fields, not 4", fields.len()));
     };
@@ -182,6 +190,7 @@ fn parse_line(line: &str) -> Result<Entry, String> {
         replay,
         score,
         share,
+        room,
     })
 }
 
@@ -190,10 +199,11 @@ pub fn format_history(entries: &[Entry]) -> String {
     let mut out = String::new();
     for e in entries {
         out.push_str(&format!(
-            "1 {} {} {}\n",
+            "1 {} {} {}{}\n",
             e.unix_ms,
             hex::encode(&e.replay.encode()),
-            e.share.as_deref().unwrap_or("-")
+            e.share.as_deref().unwrap_or("-"),
+            if e.room { " room" } else { "" }
         ));
     }
     out
@@ -215,6 +225,7 @@ mod tests {
             share: seed
                 .is_multiple_of(2)
                 .then(|| format!("https://r.typepper.com/run{seed}")),
+            room: seed % 3 == 1,
         }
     }
 
@@ -223,6 +234,9 @@ mod tests {
         let entries: Vec<Entry> = (0..4).map(entry).collect();
         let text = format_history(&entries);
         assert_eq!(text.lines().count(), 4);
+        // A room's race is marked as one (the play-test found the history didn't say).
+        assert!(text.lines().nth(1).unwrap().ends_with(" room"));
+        assert!(!text.lines().nth(2).unwrap().contains("room"));
         assert_eq!(parse_history(&text), (entries, vec![]));
     }
 

@@ -120,6 +120,7 @@ mod screen {
                 score: replay.play().unwrap().1,
                 replay,
                 share: None,
+                room: false,
             })
             .collect();
         let stored = Stored {

@@ -288,6 +288,7 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
                 score: r.play().unwrap().1,
                 replay: r,
                 share: None,
+                room: false,
             }
         })
         .collect();

@@ -501,11 +501,12 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ApiError> {
         None
     };
     // A path that is no run id is not said back: it can hold anything, control
-    // characters too, and the page would carry them into its tags.
+    // characters too, and the page would carry them into its tags. Its page is the game's
+    // (`…/r` alone is no page at all).
     let share = if typepper_api::is_run_id(&id) {
         st.config.share_link(&id)
     } else {
-        st.config.share_url.clone()
+        format!("{game}/")
     };
     let (status, page) = match found {
         Some(run) => {

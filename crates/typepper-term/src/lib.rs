@@ -106,7 +106,8 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         &data.stored(),
         None,
     );
-    if let Some(why) = data.unwritable() {
+    let unkept = data.unwritable().map(str::to_owned);
+    if let Some(why) = &unkept {
         app.cannot_keep(why);
     }
     if let Some(First { bytes, race, who }) = first {
@@ -141,7 +142,12 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
     let _ = crossterm::execute!(std::io::stdout(), DisableBracketedPaste);
     // A terminal gone takes no restoring (and `restore` panics when it can't say so).
     let _ = ratatui::try_restore();
-    result.map(|()| game.warnings())
+    result.map(|()| {
+        let mut warnings = game.warnings();
+        // Said on leaving too: the rounds on screen a moment ago are gone with the game.
+        warnings.extend(unkept.map(|why| format!("this game's rounds were not kept: {why}")));
+        warnings
+    })
 }
 
 /// The frame loop.

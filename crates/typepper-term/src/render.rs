@@ -11,8 +11,8 @@ use ratatui::widgets::{Axis, Block, Borders, Dataset, GraphType, Paragraph, Wrap
 use typepper_engine::{CharState, Tier};
 use typepper_game::layout::{self, LINES, Scroll};
 use typepper_game::model::{
-    Boards, Body, Chart, History, Keys, Link, Menu, Model, Play, Race, Results, Room, RoomRow,
-    Stat, Tone, WORDMARK,
+    Boards, Body, Chart, History, KeyCap, Keys, Link, Menu, Model, Play, Race, Results, Room,
+    RoomRow, Stat, Tone, WORDMARK,
 };
 
 /// The widest the text of a round is laid out, in columns: wider lines are hard to read.
@@ -131,16 +131,21 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         return draw_too_small(frame, model, p);
     }
     let footer = format!("{} · {}", model.hints, model.quits());
+    let fits = |t: &str| unicode_width::UnicodeWidthStr::width(t) <= usize::from(area.width);
     // The hints take as many lines as they wrap to where the terminal is narrow, so none
-    // is cut off; never more than a quarter of the screen.
-    let lines = layout::wrap(&footer, |t| {
-        unicode_width::UnicodeWidthStr::width(t) <= usize::from(area.width)
-    });
-    let hint_rows = (lines.len() as u16).clamp(1, (area.height / 4).max(1));
+    // is cut off (the menu's five at 40 columns); never more than a third of the screen.
+    let lines = layout::wrap(&footer, fits);
+    let hint_rows = (lines.len() as u16).clamp(1, (area.height / 3).max(1));
+    // A notice is wrapped too, not cut mid-sentence: up to three rows.
+    let said = model
+        .notice
+        .as_ref()
+        .map(|(n, tone)| (layout::wrap(n, fits), *tone));
+    let notice_rows = said.as_ref().map_or(1, |(l, _)| l.len().clamp(1, 3) as u16);
     let [top, body, notice, hints] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(1),
-        Constraint::Length(1),
+        Constraint::Length(notice_rows),
         Constraint::Length(hint_rows),
     ])
     .areas(area);
@@ -151,9 +156,12 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         let line = Line::from(Span::styled(format!(" {banner} "), style));
         frame.render_widget(Paragraph::new(line).alignment(Alignment::Center), top);
     }
-    if let Some((n, tone)) = &model.notice {
-        let line = Line::from(p.span(n.as_str(), *tone));
-        frame.render_widget(Paragraph::new(line).alignment(Alignment::Center), notice);
+    if let Some((said, tone)) = said {
+        let lines: Vec<Line> = said
+            .into_iter()
+            .map(|l| Line::from(p.span(l, tone)))
+            .collect();
+        frame.render_widget(Paragraph::new(lines).alignment(Alignment::Center), notice);
     }
     let lines: Vec<Line> = lines
         .into_iter()
@@ -241,11 +249,26 @@ fn title<'a>(p: &Palette) -> Line<'a> {
 }
 
 fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
-    let mut lines = vec![
-        title(p),
-        Line::from(p.span(menu.tagline, Tone::Dim)),
-        Line::default(),
-    ];
+    // Where the screen is short (40×16, with its hints on five rows), what else says it
+    // goes first: the tagline and the blank rows, then `g races your best here` (the
+    // hints offer it), then the wordmark; the modes and the lines under them stay whole.
+    let rows_of = |line: Option<&str>| line.map_or(0, |l| rows(l, area.width));
+    let (last, race) = (
+        rows_of(menu.last_round.as_deref()),
+        rows_of(menu.race.as_deref()),
+    );
+    let needed = menu.items.len() as u16 + last + rows_of(Some(&menu.player));
+    let roomy = area.height >= 1 + 3 + needed + race;
+    let show_race = area.height >= 1 + needed + race;
+    let show_title = area.height > needed;
+    let mut lines = vec![];
+    if show_title {
+        lines.push(title(p));
+    }
+    if roomy {
+        lines.push(Line::from(p.span(menu.tagline, Tone::Dim)));
+        lines.push(Line::default());
+    }
     for (i, item) in menu.items.iter().enumerate() {
         let selected = i == menu.selected;
         let label = item.text();
@@ -263,17 +286,24 @@ fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
         }
         lines.push(Line::from(spans));
     }
-    lines.push(Line::default());
+    if roomy {
+        lines.push(Line::default());
+    }
     if let Some(last) = &menu.last_round {
         lines.push(Line::from(p.span(last.as_str(), Tone::Dim)));
     }
-    if let Some(race) = &menu.race {
-        lines.push(Line::from(p.span(race.as_str(), Tone::Ghost)));
+    if let Some(line) = menu.race.as_ref().filter(|_| show_race) {
+        lines.push(Line::from(p.span(line.as_str(), Tone::Ghost)));
     }
     lines.push(Line::from(p.span(menu.player.as_str(), Tone::Dim)));
-    let top = area.height.saturating_sub(lines.len() as u16) / 3;
+    // Rows as wrapped: the lines under the modes may take two each.
+    let tall = lines.len() as u16 + needed.saturating_sub(menu.items.len() as u16 + 2);
+    let top = area.height.saturating_sub(tall) / 3;
     frame.render_widget(
-        Paragraph::new(lines).alignment(Alignment::Center),
+        // Not trimmed: the unpicked items' two spaces keep them under the picked one.
+        Paragraph::new(lines)
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: false }),
         below(area, top),
     );
 }
@@ -391,11 +421,14 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
     }
     let mut below_text = below(text, LINES as u16 + 1);
     if let Some(prompt) = play.prompt {
+        // Wrapped where the terminal is narrow, not cut.
         frame.render_widget(
-            Paragraph::new(Line::from(p.span(prompt, Tone::Dim))).alignment(Alignment::Center),
+            Paragraph::new(Line::from(p.span(prompt, Tone::Dim)))
+                .alignment(Alignment::Center)
+                .wrap(Wrap { trim: true }),
             below_text,
         );
-        below_text = below(below_text, 1);
+        below_text = below(below_text, rows(prompt, below_text.width));
     }
     if let Some((line, tone)) = &play.lead {
         frame.render_widget(
@@ -441,11 +474,16 @@ fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
             grid.push(Line::from(std::mem::take(&mut values)));
         }
     }
+    let race = r.race.as_ref().map(|race| versus(race, col.width, p));
+    let rest = race.as_ref().map_or(0, Vec::len) + head.len() + 1;
+    // Where the table doesn't fit the height (40×16 lost peak heat's value and the
+    // time), each stat is `label value` on one line, as many to a line as fit.
+    if rest + grid.len() > usize::from(col.height) {
+        grid = flow(&r.stats, usize::from(col.width), p);
+    }
     head.push(Line::default());
     head.extend(grid);
-    if let Some(race) = &r.race {
-        head.extend(versus(race, col.width, p));
-    }
+    head.extend(race.into_iter().flatten());
     let used = head.len() as u16;
     frame.render_widget(Paragraph::new(head), col);
     let chart_area = below(col, used + 1);
@@ -456,6 +494,31 @@ fn draw_results(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
 
 /// How many stats a row of `width` columns takes, and each one's width: as many as fit
 /// with two columns between them, spread evenly over the fewest rows.
+/// The stats as `label value`, two spaces apart, as many to a line as `width` holds.
+fn flow<'a>(stats: &'a [Stat], width: usize, p: &Palette) -> Vec<Line<'a>> {
+    let mut lines = vec![];
+    let (mut line, mut used) = (vec![], 0);
+    for s in stats {
+        let wide = s.label.chars().count() + 1 + s.value.chars().count();
+        if used > 0 && used + 2 + wide > width {
+            lines.push(Line::from(std::mem::take(&mut line)));
+            used = 0;
+        }
+        if used > 0 {
+            line.push(Span::raw("  "));
+            used += 2;
+        }
+        line.push(p.span(format!("{} ", s.label), Tone::Dim));
+        line.push(
+            p.span(s.value.as_str(), s.tone)
+                .add_modifier(Modifier::BOLD),
+        );
+        used += wide;
+    }
+    lines.push(Line::from(line));
+    lines
+}
+
 fn grid(stats: &[Stat], width: usize) -> (usize, usize) {
     let widest = stats
         .iter()
@@ -577,8 +640,21 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
         frame.render_widget(Paragraph::new(lines), col);
         return;
     }
+    // The trend and the drill take the last rows, as many as they wrap to, after a
+    // blank one; the lists share what is left.
+    let offer = k.offer().map(|(offer, drill)| format!("{offer} {drill}"));
+    let foot_rows: u16 = [Some(k.trend.as_str()), offer.as_deref(), k.no_drill]
+        .into_iter()
+        .flatten()
+        .map(|line| rows(line, col.width))
+        .sum();
+    // The keyboard is a picture of what the lists say: where the screen is too short for
+    // both (40×16), the lists stay, a heading and two rows each at least.
+    let keyboard = k.keyboard.len() as u16 + 1;
+    let lists_fit = col.height.saturating_sub(3 + keyboard + 1 + foot_rows) >= 6;
+    let keyboard: &[Vec<KeyCap>] = if lists_fit { &k.keyboard } else { &[] };
     // Each row a little to the right of the one above, as on a keyboard.
-    for (i, row) in k.keyboard.iter().enumerate() {
+    for (i, row) in keyboard.iter().enumerate() {
         let mut spans = vec![Span::raw(" ".repeat(1 + 2 * i))];
         for cap in row {
             // A cell's colour is its own background here: reversed, as a key cap.
@@ -593,18 +669,12 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
         }
         lines.push(Line::from(spans));
     }
-    lines.push(Line::default());
+    if !keyboard.is_empty() {
+        lines.push(Line::default());
+    }
     let used = lines.len() as u16;
     frame.render_widget(Paragraph::new(lines), col);
     let rest = below(col, used);
-    // The trend and the drill take the last rows, as many as they wrap to, after a
-    // blank one; the lists share what is left.
-    let offer = k.offer().map(|(offer, drill)| format!("{offer} {drill}"));
-    let foot_rows: u16 = [Some(k.trend.as_str()), offer.as_deref(), k.no_drill]
-        .into_iter()
-        .flatten()
-        .map(|line| rows(line, col.width))
-        .sum();
     let lists = Rect {
         height: rest.height.saturating_sub(1 + foot_rows),
         ..rest
@@ -703,6 +773,12 @@ fn draw_history(frame: &mut Frame, area: Rect, h: &History, p: &Palette) {
         return;
     }
     let w = usize::from(col.width);
+    // Under 60 columns the date goes without its year and the accuracy and link go, so
+    // that the score stays whole (at 40 a HOT PURSUIT row lost it); the title gives way
+    // last, cut with an ellipsis.
+    let narrow = w < 60;
+    let (date_w, tail_w) = if narrow { (11, 0) } else { (16, 17) };
+    let title_w = w.saturating_sub(2 + date_w + 1 + 12 + tail_w).max(4);
     let rows = h
         .rows
         .iter()
@@ -710,17 +786,19 @@ fn draw_history(frame: &mut Frame, area: Rect, h: &History, p: &Palette) {
         .map(|(i, r)| {
             let selected = i == h.selected;
             let ink = if selected { Tone::Accent } else { Tone::Text };
-            let shared = r.shared();
             let mark = if selected { "▸ " } else { "  " };
-            let title_w = w.saturating_sub(16 + 2 + 12 + 9 + 8 + 4).max(8);
-            Line::from(vec![
-                p.span(format!("{mark}{:<16} ", r.date), Tone::Dim),
-                p.span(format!("{:<title_w$} ", r.title), Tone::Text),
+            let date = r.date.get(16 - date_w..).unwrap_or(&r.date);
+            let mut spans = vec![
+                p.span(format!("{mark}{date:<date_w$} "), Tone::Dim),
+                p.span(format!("{:<title_w$} ", cut(&r.title, title_w)), Tone::Text),
                 p.span(format!("{:>11} ", r.headline), ink)
                     .add_modifier(Modifier::BOLD),
-                p.span(format!("{:>8} ", r.accuracy), Tone::Dim),
-                p.span(format!("{shared:>7}"), Tone::Dim),
-            ])
+            ];
+            if !narrow {
+                spans.push(p.span(format!("{:>8} ", r.accuracy), Tone::Dim));
+                spans.push(p.span(format!("{:>7}", r.shared()), Tone::Dim));
+            }
+            Line::from(spans)
         })
         .collect();
     frame.render_widget(
@@ -729,17 +807,36 @@ fn draw_history(frame: &mut Frame, area: Rect, h: &History, p: &Palette) {
     );
 }
 
+/// `text` in at most `width` columns: cut, with `…` last, where it is longer.
+fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 /// A room: its name and link, the name being picked, the countdown, and everyone in it
 /// (the finishers, at the end), a row each.
 fn draw_room(frame: &mut Frame, area: Rect, r: &Room, p: &Palette) {
     let col = column(area, 100);
-    let mut lines = vec![
-        Line::from(Span::styled(
-            r.title.as_str(),
-            Style::default().add_modifier(Modifier::BOLD),
-        )),
-        Line::from(p.span(r.caption.as_str(), Tone::Dim)),
-    ];
+    let w = usize::from(col.width);
+    // Sentences are wrapped, not cut: the lobby's caption, a finisher's state.
+    let wrap = |text: &str, width: usize| -> Vec<String> {
+        let fits = |t: &str| unicode_width::UnicodeWidthStr::width(t) <= width;
+        layout::wrap(text, fits)
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut lines = vec![Line::from(Span::styled(
+        r.title.as_str(),
+        Style::default().add_modifier(Modifier::BOLD),
+    ))];
+    for line in wrap(&r.caption, w) {
+        lines.push(Line::from(p.span(line, Tone::Dim)));
+    }
     if let Some(link) = &r.link {
         lines.push(Line::from(p.span(link.as_str(), Tone::Accent)));
     }
@@ -769,11 +866,21 @@ fn draw_room(frame: &mut Frame, area: Rect, r: &Room, p: &Palette) {
     };
     let (place, name) = (widest(|r| &r.place), widest(|r| &r.name));
     let (state, score) = (widest(|r| &r.state), widest(|r| &r.score));
-    let w = usize::from(col.width);
     let one_line = 2 + place + name + state + score <= w;
     let picked = r.selected.unwrap_or(usize::MAX);
+    // Two lines or more a row: each state wrapped under its name, every row as tall as
+    // the tallest, so that the list scrolls by whole rows.
+    let states: Vec<Vec<String>> = r
+        .rows
+        .iter()
+        .map(|row| match one_line {
+            true => vec![],
+            false => wrap(&row.state, w.saturating_sub(2 + place)),
+        })
+        .collect();
+    let per = 1 + states.iter().map(Vec::len).max().unwrap_or(0);
     let mut lines = vec![];
-    for (i, row) in r.rows.iter().enumerate() {
+    for (i, (row, wrapped)) in r.rows.iter().zip(states).enumerate() {
         let mark = if i == picked { "▸ " } else { "  " };
         let mut first = vec![
             p.span(format!("{mark}{:<place$}", row.place), Tone::Dim),
@@ -786,20 +893,20 @@ fn draw_room(frame: &mut Frame, area: Rect, r: &Room, p: &Palette) {
         let score_w = w.saturating_sub(used);
         first.push(p.span(format!("{:>score_w$}", row.score), row.tone));
         lines.push(Line::from(first));
-        if !one_line {
-            let indent = " ".repeat(2 + place);
-            lines.push(Line::from(
-                p.span(format!("{indent}{}", row.state), Tone::Dim),
-            ));
-        }
+        let indent = " ".repeat(2 + place);
+        let mut under: Vec<Line> = wrapped
+            .into_iter()
+            .map(|l| Line::from(p.span(format!("{indent}{l}"), Tone::Dim)))
+            .collect();
+        under.resize(per - 1, Line::default());
+        lines.extend(under);
     }
-    let per = if one_line { 1 } else { 2 };
-    let visible = usize::from(rows_area.height / per).max(1);
+    let visible = (usize::from(rows_area.height) / per).max(1);
     let first = picked
         .min(r.rows.len())
         .saturating_sub(visible / 2)
         .min(r.rows.len().saturating_sub(visible));
-    let shown = lines.into_iter().skip(first * usize::from(per));
+    let shown = lines.into_iter().skip(first * per);
     frame.render_widget(Paragraph::new(shown.collect::<Vec<_>>()), rows_area);
 }
 
@@ -896,7 +1003,8 @@ mod tests {
     use typepper_game::storage::{Entry, Stored};
     use typepper_game::zone::Fixed;
 
-    const SIZES: [(u16, u16); 3] = [(40, 20), (80, 24), (120, 40)];
+    // The smallest the game says it fits (`MIN_SIZE`), a classic terminal, a big one.
+    const SIZES: [(u16, u16); 3] = [(40, 16), (80, 24), (120, 40)];
 
     fn at(mono: f64) -> Now {
         Now {
@@ -905,9 +1013,11 @@ mod tests {
         }
     }
 
-    /// A game with two rounds in its history, as the tests' fixed seed makes them.
+    /// A game with three rounds in its history, as the tests' fixed seed makes them:
+    /// HOT PURSUIT's title is the longest, and the ZEN was a room's race.
     fn game() -> App {
-        let entries: Vec<Entry> = [Mode::BLITZ_15, Mode::Zen]
+        let pursuit = Mode::pursuit(20).unwrap_or(Mode::Zen);
+        let entries: Vec<Entry> = [Mode::BLITZ_15, Mode::Zen, pursuit]
             .into_iter()
             .enumerate()
             .map(|(i, mode)| {
@@ -917,6 +1027,7 @@ mod tests {
                     score: replay.play().unwrap().1,
                     replay,
                     share: (i == 0).then(|| "https://r.typepper.com/7Xf9qyuC".into()),
+                    room: i == 1,
                 }
             })
             .collect();

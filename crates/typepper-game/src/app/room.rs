@@ -272,6 +272,7 @@ impl App {
                         replay,
                         score,
                         share,
+                        room: true,
                     });
                     let excess = self.history.len().saturating_sub(storage::HISTORY_MAX);
                     self.history.drain(..excess);

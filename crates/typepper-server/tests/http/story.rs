@@ -282,6 +282,9 @@ async fn share_pages_say_what_happened_and_offer_to_watch_or_race() {
     );
     assert_eq!(meta(&gone.text(), "http-equiv", "refresh"), None);
     assert_only_template_tags(&gone.text());
+    // A run id that is gone names its own page, as a found one does.
+    let url = meta(&gone.text(), "property", "og:url").expect("og:url");
+    assert!(url.ends_with("/r/ZZZZZZZZ"), "{url}");
 }
 
 /// A share link unfurls as its run's own card: the tags a chat app reads, read by parsing
