@@ -555,6 +555,40 @@ fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
     std::fs::remove_dir_all(&data).unwrap();
 }
 
+/// The play-test: a terminal game with no SSH key the server takes showed no boards
+/// ("no SSH key the server takes…"), though the server shows them to a guest. A board is
+/// read as a guest then, with nothing asked on the game's screen.
+#[test]
+fn a_game_with_no_key_reads_the_boards_as_a_guest() {
+    let Some(server_bin) = std::env::var_os("TYPEPPER_SERVER_BIN") else {
+        eprintln!("skipped: cargo xtask test sets TYPEPPER_SERVER_BIN to the server it built");
+        return;
+    };
+    if !has_tmux() || Command::new("ssh").arg("-V").output().is_err() {
+        eprintln!("skipped: no tmux or OpenSSH here (cargo xtask test installs them)");
+        return;
+    }
+    let data = temp_dir("keyless");
+    let server = Server::start(Path::new(&server_bin), temp_dir("keyless-server"));
+    // No key at all: none named, none from an agent.
+    let env = "TYPEPPER_SSH='ssh -o IdentitiesOnly=yes -o IdentityFile=/nonexistent \
+               -o IdentityAgent=none -o UserKnownHostsFile=/dev/null \
+               -o StrictHostKeyChecking=no -o LogLevel=ERROR'";
+    let game = Tmux::start_with(
+        "keyless",
+        &data,
+        env,
+        &format!("--server ssh://127.0.0.1:{}", server.ssh_port),
+    );
+    game.wait_for("▸ BLITZ 15s", 10);
+    game.type_text("b");
+    let board = game.wait_for("no runs this month yet", 20);
+    assert!(!board.contains("SSH key"), "{board}");
+    game.keys(&["C-c"]);
+    game.wait_for("EXITED 0", 5);
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
 /// The game's process in `tmux`: the child of the pane's shell.
 fn game_pid(tmux: &Tmux) -> u32 {
     let out = tmux

@@ -357,9 +357,44 @@ impl Remote {
         Ok(RoomLink { child, stdin })
     }
 
-    /// Runs a `v1` command on the server: its standard output, or why not.
+    /// Runs a `v1` command on the server: its standard output, or why not. A board or a
+    /// replay, which the server shows anyone, is read as a guest when it takes none of
+    /// the player's keys.
     fn exec(&self, command: &str, stdin: &[u8]) -> Result<Vec<u8>, Failure> {
-        let mut c = self.command(&[], command);
+        let read = command.starts_with("v1 board ") || command.starts_with("v1 replay ");
+        match self.exec_as(command, stdin, false) {
+            Err(Failure::NoKey) if read => self.exec_as(command, stdin, true),
+            out => out,
+        }
+    }
+
+    /// [`Remote::exec`] with the player's keys, or as a `guest`: keyboard-interactive,
+    /// which the typepper server asks nothing of. A guest's `ssh` runs in a session of
+    /// its own, with no terminal to ask on: a server that did ask gets no answer, and the
+    /// game's screen is never written to.
+    fn exec_as(&self, command: &str, stdin: &[u8], guest: bool) -> Result<Vec<u8>, Failure> {
+        let options: &[&str] = if guest {
+            &[
+                "-o",
+                "BatchMode=no",
+                "-o",
+                "PreferredAuthentications=keyboard-interactive",
+            ]
+        } else {
+            &[]
+        };
+        let mut c = self.command(options, command);
+        if guest {
+            use std::os::unix::process::CommandExt as _;
+            // SAFETY: setsid is async-signal-safe, and touches nothing of the parent's.
+            #[allow(unsafe_code)]
+            unsafe {
+                c.pre_exec(|| {
+                    libc::setsid();
+                    Ok(())
+                });
+            }
+        }
         c.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -388,6 +423,8 @@ impl Remote {
     /// `ssh` to the server with `options` of its own, running `command` there.
     fn command(&self, options: &[&str], command: &str) -> Command {
         let mut c = Command::new(&self.ssh[0]);
+        // The caller's options first: ssh takes the first value given for each (a guest's
+        // `BatchMode=no` over the default's).
         c.args(&self.ssh[1..]).args(options);
         // No prompts: the game owns the terminal. A new server's key is taken on first
         // sight and checked from then on, as `ssh` does with accept-new.
