@@ -299,6 +299,11 @@ pub struct App {
     /// Why the shell keeps nothing (a read-only data dir, no storage), said on every
     /// results screen of your own and on the history.
     pub(crate) unkept: Option<String>,
+    /// Why this player can't link (a guest over `ssh` has no key to link): the menu
+    /// offers no `l` and says this instead of asking for a name.
+    pub(crate) unlinkable: Option<&'static str>,
+    /// Where the history is kept, as its captions say it: `on this device`.
+    pub(crate) kept_on: &'static str,
     /// Your rounds, oldest first, at most [`storage::HISTORY_MAX`].
     pub(crate) history: Vec<Entry>,
     /// The history screen's selected row (0 is the newest).
@@ -361,6 +366,8 @@ impl App {
             drill: stored.drill.as_deref().and_then(Drill::new),
             live_stats: stored.live.as_deref().map(str::trim) != Some("off"),
             unkept: None,
+            unlinkable: None,
+            kept_on: "on this device",
             history,
             history_row: 0,
             notice: None,
@@ -602,7 +609,11 @@ impl App {
     }
 
     fn race_ghost(&mut self, ghost: Ghost) {
+        // A race opened from a list (the history, a board) goes back to it, as watching
+        // does; a new round of your own doesn't.
+        let list = self.list.take();
         self.play(ghost.mode(), Some(ghost.replay.seed));
+        self.list = list;
         if let Screen::Play(session) = &mut self.screen {
             session.ghost = Some(Box::new(ghost));
         }
@@ -759,6 +770,11 @@ impl App {
                         if let Some(link) = race_link(self.game_url.as_deref(), results) {
                             fx.push(Effect::Copy(link));
                             results.note = Some("race link copied".into());
+                        } else if results.share.is_some() && !results.watched {
+                            // A terminal game knows the server's SSH address, not the
+                            // page the game is served on; the share page links to it.
+                            results.note =
+                                Some("no race link here: the share link (c) races it".into());
                         }
                     }
                     Key::Char('h') => self.open_history(),
@@ -825,7 +841,7 @@ impl App {
                         }
                         None => self.play(mode, None),
                     },
-                    (Key::Escape, _) => self.screen = Screen::Menu,
+                    (Key::Escape, _) => self.back(),
                     _ => {}
                 }
             }
@@ -834,6 +850,17 @@ impl App {
     }
 
     fn menu_key(&mut self, key: Key, now: Now) -> Vec<Effect> {
+        // A notice is the menu's: it stays while the menu does, unless a key says
+        // something new, and the screen a key opens starts without it.
+        let said = self.notice.take();
+        let fx = self.menu_command(key, now);
+        if matches!(self.screen, Screen::Menu) && self.notice.is_none() {
+            self.notice = said;
+        }
+        fx
+    }
+
+    fn menu_command(&mut self, key: Key, now: Now) -> Vec<Effect> {
         let items = self.menu_len();
         let pursuit = matches!(self.menu_mode(), Mode::Pursuit(_));
         let levels = typepper_engine::PURSUIT_LEVELS;
@@ -849,7 +876,10 @@ impl App {
             Key::Char('z') => self.play(Mode::Zen, None),
             Key::Char('p') => self.play(self.pursuit(), None),
             Key::Char('h') => self.open_history(),
-            Key::Char('l') => self.ask_to_link(),
+            Key::Char('l') => match self.unlinkable {
+                Some(why) => self.notice = Some((why.into(), Tone::Dim)),
+                None => self.ask_to_link(),
+            },
             Key::Char('b') => {
                 // The board of the selected mode: the menu's first items are the boards'
                 // modes in their order. A drill has none, so the first.
@@ -938,8 +968,8 @@ impl App {
             Key::Enter | Key::Char('g') => {
                 if let Some(entry) = self.history.iter().rev().nth(self.history_row) {
                     let (replay, who) = (entry.replay.clone(), self.yours(entry));
+                    self.list = Some(Screen::History);
                     let opened = if key == Key::Enter {
-                        self.list = Some(Screen::History);
                         self.watch(replay, Some(who), now)
                     } else {
                         self.race(replay, who)
@@ -1002,6 +1032,17 @@ impl App {
             error: None,
             waiting: false,
         };
+    }
+
+    /// The shell keeps the history somewhere other than the device the game is on:
+    /// `place`, as the history's caption says it (`on the server`).
+    pub fn keeps_on(&mut self, place: &'static str) {
+        self.kept_on = place;
+    }
+
+    /// This player can't link, for reason `why`: the menu says so and offers no `l`.
+    pub fn cannot_link(&mut self, why: &'static str) {
+        self.unlinkable = Some(why);
     }
 
     /// The shell can keep nothing (`why`: a read-only dir, a browser without storage):
@@ -1498,6 +1539,41 @@ mod tests {
             run: run.into(),
             time: "2026-12-01T19:52:00Z".into(),
         }
+    }
+
+    /// The play-test: `live stats on…`, said on the menu, stayed on the history `h`
+    /// opened next.
+    #[test]
+    fn a_menu_notice_stays_on_the_menu_and_no_further() {
+        let mut app = fresh();
+        app.key(Key::Char('s'), at(0.0));
+        let said = app.notice().map(str::to_owned);
+        assert!(said.as_deref().is_some_and(|n| n.starts_with("live stats")));
+        app.key(Key::Down, at(0.0));
+        assert_eq!(app.notice(), said.as_deref(), "the menu keeps it");
+        app.key(Key::Char('h'), at(0.0));
+        assert_eq!(app.notice(), None);
+        app.key(Key::Escape, at(0.0));
+        assert_eq!(app.notice(), None, "nor is it back on the menu");
+    }
+
+    /// The play-test: a guest over `ssh` was offered `l link`, asked for a name, and only
+    /// then told that linking needs a key.
+    #[test]
+    fn a_guest_is_told_at_once_that_linking_needs_a_key() {
+        let mut app = fresh();
+        let why = "linking needs an SSH key: connect with one to link";
+        app.cannot_link(why);
+        let m = app.model(0.0, &crate::zone::Fixed(0));
+        assert!(!m.hints.contains("l link"), "{}", m.hints);
+        assert!(m.taps.iter().all(|t| t.key != Key::Char('l')));
+        let crate::model::Body::Menu(menu) = m.body else {
+            panic!()
+        };
+        assert_eq!(menu.player, why);
+        app.key(Key::Char('l'), at(0.0));
+        assert!(matches!(app.screen, Screen::Menu));
+        assert_eq!(app.notice(), Some(why));
     }
 
     fn linked() -> App {

@@ -910,11 +910,21 @@ impl App {
             Screen::Menu => (
                 Kind::Menu,
                 None,
-                // `d` plays the last drill: offered only once there is one.
-                if self.drill.is_some() {
-                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
-                } else {
-                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
+                // `d` plays the last drill: offered only once there is one. `l` only to
+                // a player who can link.
+                match (self.drill.is_some(), self.unlinkable.is_none()) {
+                    (true, true) => {
+                        "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
+                    }
+                    (false, true) => {
+                        "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
+                    }
+                    (true, false) => {
+                        "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    }
+                    (false, false) => {
+                        "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    }
                 },
                 // The screens a letter opens, for a finger (a phone's keyboard is hidden
                 // on the menu) and a pointer.
@@ -924,7 +934,11 @@ impl App {
                     const BOARDS: Tap = tap("boards", Key::Char('b'));
                     const KEYS: Tap = tap("your keys", Key::Char('k'));
                     const LINK_IT: Tap = tap("link", Key::Char('l'));
-                    &[ROOMS, HISTORY, BOARDS, KEYS, LINK_IT]
+                    if self.unlinkable.is_some() {
+                        &[ROOMS, HISTORY, BOARDS, KEYS]
+                    } else {
+                        &[ROOMS, HISTORY, BOARDS, KEYS, LINK_IT]
+                    }
                 },
                 Body::Menu(self.menu()),
             ),
@@ -939,6 +953,9 @@ impl App {
                     (true, _) => "esc menu · tab or enter play this round yourself · g race it",
                     (false, Some(_)) if mode == Mode::Zen => {
                         "esc ends the round · tab start the race again"
+                    }
+                    (false, Some(_)) if self.list.is_some() => {
+                        "tab start the race again · esc back"
                     }
                     (false, Some(_)) => "tab start the race again · esc menu",
                     (false, None) if mode == Mode::Zen => "esc ends the round · tab restart",
@@ -989,6 +1006,17 @@ impl App {
                     "tab or enter play this round yourself · r watch again · g race it · esc back"
                 } else if r.watched {
                     "tab or enter play this round yourself · r watch again · g race it · esc menu"
+                } else if r.race.is_some() && self.list.is_some() {
+                    // A race started from a list goes back to it.
+                    match (r.share.is_some(), race_link) {
+                        (true, true) => {
+                            "tab or enter race again · r watch yours · c copy link · C copy race link · esc back"
+                        }
+                        (true, false) => {
+                            "tab or enter race again · r watch yours · c copy link · esc back"
+                        }
+                        _ => "tab or enter race again · r watch yours · esc back",
+                    }
                 } else if r.race.is_some() {
                     match (r.share.is_some(), race_link) {
                         (true, true) => {
@@ -1023,6 +1051,8 @@ impl App {
                     match (r.watched, r.race.is_some(), r.share.is_some()) {
                         (true, ..) if self.list.is_some() => &[PLAY, WATCH, RACE, BACK],
                         (true, ..) => &[PLAY, WATCH, RACE, MENU],
+                        (_, true, true) if self.list.is_some() => &[RACE_AGAIN, WATCH, COPY, BACK],
+                        (_, true, false) if self.list.is_some() => &[RACE_AGAIN, WATCH, BACK],
                         (_, true, true) => &[RACE_AGAIN, WATCH, COPY, MENU],
                         (_, true, false) => &[RACE_AGAIN, WATCH, MENU],
                         (_, false, true) => &[AGAIN, WATCH, RACE, COPY, MENU],
@@ -1080,7 +1110,8 @@ impl App {
                 )
             }
             Screen::Keys(k) => {
-                let keys = keys_model(k, self.history.len());
+                let rounds = self.history.len();
+                let keys = keys_model(k, rounds, self.rounds_kept("from ", rounds));
                 (
                     Kind::Keys,
                     None,
@@ -1225,9 +1256,10 @@ impl App {
                 .history
                 .last()
                 .map(|e| format!("last round: {}", headline(&e.score))),
-            player: match &self.player {
-                Some(p) => format!("linked as {}", p.name),
-                None => NOT_LINKED.into(),
+            player: match (&self.player, self.unlinkable) {
+                (Some(p), _) => format!("linked as {}", p.name),
+                (None, Some(why)) => why.into(),
+                (None, None) => NOT_LINKED.into(),
             },
             race: self
                 .best(self.menu_mode())
@@ -1500,14 +1532,7 @@ impl App {
             title: "history",
             rows,
             selected: self.history_row,
-            caption: match &self.unkept {
-                // This game's rounds, and they go with it.
-                Some(_) => format!(
-                    "{}, until you leave: not kept",
-                    last_rounds(self.history.len())
-                ),
-                None => format!("{}, on this device", last_rounds(self.history.len())),
-            },
+            caption: self.rounds_kept("", self.history.len()),
             empty: self
                 .history
                 .is_empty()
@@ -1547,7 +1572,7 @@ impl App {
 }
 
 /// The keys screen's model.
-fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
+fn keys_model(k: &app::KeysScreen, rounds: usize, caption: String) -> Keys {
     use crate::keys::{By, Stat, Trend, name, percent};
     let a = &k.all;
     let line = |what: String, s: &Stat| {
@@ -1604,7 +1629,7 @@ fn keys_model(k: &app::KeysScreen, rounds: usize) -> Keys {
             By::Errors => "by errors",
             By::Time => "by time",
         },
-        caption: format!("from {}, on this device", last_rounds(rounds)),
+        caption,
         keyboard,
         lists: [
             Worst {
@@ -1678,10 +1703,20 @@ fn race_banner(mode: Mode, name: &str) -> String {
 }
 
 /// `your last round`, `your last 3 rounds`.
-fn last_rounds(n: usize) -> String {
-    match n {
-        1 => "your last round".into(),
-        n => format!("your last {n} rounds"),
+impl App {
+    /// The `n` rounds a screen reads, and where they are kept: `from your last 3 rounds,
+    /// on this device`, or `no rounds yet, …`.
+    fn rounds_kept(&self, from: &str, n: usize) -> String {
+        let rounds = match n {
+            0 => "no rounds yet".into(),
+            1 => [from, "your last round"].concat(),
+            n => format!("{from}your last {n} rounds"),
+        };
+        match &self.unkept {
+            // This game's rounds, and they go with it.
+            Some(_) => rounds + ", until you leave: not kept",
+            None => [&rounds, ", ", self.kept_on].concat(),
+        }
     }
 }
 
@@ -2117,6 +2152,25 @@ mod tests {
         );
         let m = app.model(t, &UTC);
         assert!(!m.hints.contains("d drill"), "no drill, no d: {}", m.hints);
+    }
+
+    /// The play-test: the keys screen said "from your last 0 rounds", and the `ssh` game
+    /// said "on this device" of a history the server keeps.
+    #[test]
+    fn no_rounds_are_no_rounds_and_the_server_s_history_is_on_the_server() {
+        let mut app = fresh();
+        app.keeps_on("on the server");
+        app.key(Key::Char('k'), at(0.0));
+        let Body::Keys(k) = app.model(0.0, &UTC).body else {
+            panic!()
+        };
+        assert_eq!(k.caption, "no rounds yet, on the server");
+        app.key(Key::Escape, at(0.0));
+        app.key(Key::Char('h'), at(0.0));
+        let Body::History(h) = app.model(0.0, &UTC).body else {
+            panic!()
+        };
+        assert_eq!(h.caption, "no rounds yet, on the server");
     }
 
     #[test]

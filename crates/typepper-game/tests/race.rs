@@ -322,6 +322,11 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
         Some(format!("RACE · BLITZ 15s · vs your {older} round"))
     );
 
+    // Esc goes back to the history it was raced from (the play-test: to the menu).
+    assert_eq!(m.hints, "tab start the race again · esc back");
+    app.key(Key::Escape, at(0.0));
+    assert!(matches!(app.screen(), Screen::History));
+
     // A board row: fetched, then raced under its player's name.
     app.key(Key::Escape, at(0.0));
     app.key(Key::Char('b'), at(0.0));
@@ -409,5 +414,29 @@ fn tab_in_a_race_starts_it_again_and_the_results_copy_a_race_link() {
     assert_eq!(
         app.model(t, &UTC).notice.as_ref().map(|(n, _)| n.as_str()),
         Some("race link copied")
+    );
+}
+
+/// The play-test: `C` did nothing in the terminal game, though the README lists it. A
+/// game that doesn't know the page it is served on says where the race is instead.
+#[test]
+fn c_in_a_game_with_no_page_says_where_the_race_link_is() {
+    let replay = ghost_of(60, Mode::Zen);
+    let mut app = linked(None);
+    app.race(replay, "ada".into()).unwrap();
+    let mut t = 0.0;
+    type_for(&mut app, &mut t, 120.0, 20);
+    let fx = app.key(Key::Escape, at(t));
+    let Some(Effect::Submit { keys, .. }) = fx.last() else {
+        panic!("{fx:?}")
+    };
+    let answer = "ok abcdEFGH 40 - https://r.typepper.com/abcdEFGH unranked not played on a seed the server issued to you\n";
+    app.submitted(&keys.clone(), Ok(answer.into()));
+    assert!(!app.model(t, &UTC).hints.contains("C copy race link"));
+    let t = t + typepper_game::app::RESULTS_HOLD_MS;
+    assert_eq!(app.key(Key::Char('C'), at(t)), []);
+    assert_eq!(
+        app.model(t, &UTC).notice.as_ref().map(|(n, _)| n.as_str()),
+        Some("no race link here: the share link (c) races it")
     );
 }

@@ -285,9 +285,12 @@ pub(crate) async fn play(setup: Setup) {
         app.cannot_keep(
             "you came without an SSH key, so you play as a guest and nothing is ranked",
         );
+        app.cannot_link("a guest: to link, connect again with an SSH key (ssh-keygen -t ed25519)");
     } else if player.is_none() {
         app.ask_to_link();
     }
+    // A player's history is kept with the player (it waits for a new key to be linked).
+    app.keeps_on("on the server");
     let palette = Palette::new(Depth::from_env(|k| pty.var(k)));
     let zone = Box::new(zone_of(pty.var("TZ")));
     let mut game = Game::new(app, boot, host, palette, zone);

@@ -100,7 +100,7 @@ impl Answer {
 
     /// The answer to `request` when no server is set.
     pub fn no_server(request: Effect) -> Answer {
-        answer(request, |_, _| Err(Failure::Offline(NO_SERVER.into())))
+        answer(request, |_, _| Err(Failure::NoServer))
     }
 }
 
@@ -110,6 +110,8 @@ pub const NO_SERVER: &str = "no server set: start typepper with --server ssh://h
 /// Why a command got no answer.
 #[derive(Debug)]
 pub enum Failure {
+    /// The game was started with no server to ask ([`NO_SERVER`]).
+    NoServer,
     /// `ssh` couldn't reach the server, or couldn't start.
     Offline(String),
     /// The server took none of the player's SSH keys (or they have none).
@@ -128,6 +130,7 @@ impl Failure {
     fn text(self) -> String {
         match self {
             Failure::Offline(why) => format!("the server is unreachable ({why})"),
+            Failure::NoServer => NO_SERVER.to_owned(),
             Failure::NoKey => NO_KEY.to_owned(),
             Failure::Refused(why) | Failure::NotLinked(why) => why,
         }
@@ -193,6 +196,7 @@ pub fn read_answer(request: Effect, out: Result<Vec<u8>, Failure>) -> Answer {
             keys,
             answer: out.map(text).map_err(|f| match f {
                 Failure::Offline(why) => SubmitError::Offline(why),
+                Failure::NoServer => SubmitError::Offline(NO_SERVER.into()),
                 // Kept, to send once the key is sorted out.
                 Failure::NoKey => SubmitError::Offline(NO_KEY.into()),
                 Failure::NotLinked(why) => SubmitError::Unauthorized(why),
@@ -515,7 +519,7 @@ mod tests {
     }
 
     #[test]
-    fn no_server_answers_every_request_at_once() {
+    fn no_server_answers_every_request_at_once_and_says_none_was_set() {
         let Answer::Submitted { answer, .. } = Answer::no_server(Effect::Submit {
             token: "t".into(),
             body: vec![],
@@ -527,7 +531,9 @@ mod tests {
         let Answer::Board { rows, .. } = Answer::no_server(Effect::FetchBoard("zen".into())) else {
             panic!()
         };
-        assert!(rows.unwrap_err().contains("unreachable"));
+        // The play-test: "the server is unreachable (no server set…)", of a game that
+        // was never given one.
+        assert_eq!(rows.unwrap_err(), NO_SERVER);
     }
 
     /// A board is the JSON the server answers, as HTTP's; a key linked to no player is
