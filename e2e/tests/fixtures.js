@@ -49,6 +49,22 @@ export async function shot(page, name) {
   await page.screenshot({ path: join(shots, `${name}.png`) });
 }
 
+/** [`shot`] as `name`, and again as `name-phone` with the window at a phone's 390×844,
+ * as a phone turned or a window narrowed would draw it; then the size it had. */
+export async function shotBoth(page, name) {
+  await shot(page, name);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await nextFrames(page);
+  await shot(page, `${name}-phone`);
+  await page.setViewportSize(size);
+  await nextFrames(page);
+}
+
+/** Two animation frames from now: a resize is drawn by then. */
+const nextFrames = (page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
 /** A person's gap of about `gap` ms between keys: log-normal (σ 0.35), so most keys
  * come near it and a few much later. The server refuses timing as even as a metronome,
  * and these rounds are submitted. */

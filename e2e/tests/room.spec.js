@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test, expect, boot, mirror, onScreen, shot, humanGap, cli, save } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, shot, shotBoth, humanGap, cli, save } from "./fixtures.js";
 
 /** A fresh browser context's page, its console errors gathered into `errors`. */
 async function newRacer(browser, errors) {
@@ -105,13 +105,13 @@ test("two browsers race through a room link: each sees the other's caret, the st
   await expect(page.locator("[data-mirror=room]")).toContainText(`${bob} · waiting`);
   expect((await room(page))[1]).toBe(`link ${roomLink}`);
   await expect(other.locator("[data-mirror=room]")).toContainText(`${ada} · owner · waiting`);
-  await shot(page, "room-lobby");
+  await shotBoth(page, "room-lobby");
   // Bob is ready; Ada starts it.
   await other.keyboard.press("r");
   await expect(page.locator("[data-mirror=room]")).toContainText(`${bob} · ready`);
   await page.keyboard.press("Enter");
   await expect(page.locator("[data-mirror=room]")).toContainText(/\n[123]\n/);
-  await shot(page, "room-countdown");
+  await shotBoth(page, "room-countdown");
   // No text before the count ends.
   expect(await mirror(page, "words")).toBe("");
   await onScreen(page, "playing");
@@ -126,12 +126,14 @@ test("two browsers race through a room link: each sees the other's caret, the st
   await expect.poll(() => standing(page)).toMatch(new RegExp(`^1st of 2 · \\+\\d+\\.\\d s on ${bob}$`));
   await expect.poll(() => standing(other)).toMatch(new RegExp(`^2nd of 2 · \\+\\d+\\.\\d s to ${ada}$`));
   await expect(other.locator("[data-mirror=room]")).toContainText(new RegExp(`${ada} leads you by \\d+ chars`));
-  await shot(other, "room-race-behind");
+  await shotBoth(other, "room-race-behind");
+  await shotBoth(page, "room-race-ahead");
 
   // A friend arrives after the start: watching, not racing, from the keys so far.
   const late = await newRacer(browser, errors);
   await late.goto(roomLink.replace(/^https?:\/\/[^/]+/, ""));
   await onScreen(late, "room");
+  await shotBoth(late, "room-naming");
   await late.keyboard.type("cat");
   await late.keyboard.press("Enter");
   await onScreen(late, "replay");
@@ -142,7 +144,7 @@ test("two browsers race through a room link: each sees the other's caret, the st
   await expect.poll(() => standing(other)).toMatch(new RegExp(`^1st of 2 · \\+\\d+\\.\\d s on ${ada}$`));
   await expect.poll(() => standing(page)).toMatch(new RegExp(`^2nd of 2 · \\+\\d+\\.\\d s to ${bob}$`));
   await expect.poll(() => standing(late)).toMatch(new RegExp(`^${bob} leads · 1st of 2`));
-  await shot(late, "room-spectator");
+  await shotBoth(late, "room-spectator");
   // Ada types on, still behind, so that her round is long enough to keep.
   await typeWords(page, 3);
 
@@ -150,7 +152,7 @@ test("two browsers race through a room link: each sees the other's caret, the st
   for (const p of [page, other, late]) {
     await expect(p.locator("[data-mirror=room]")).toContainText("the finishers, best first", { timeout: 30_000 });
   }
-  await shot(page, "room-results");
+  await shotBoth(page, "room-results");
   const lines = await room(page);
   const [first, second] = [rowOf(lines, bob), rowOf(lines, ada)];
   expect(first, lines.join("\n")).toMatch(/^▸ 1st · /);
@@ -181,6 +183,8 @@ test("two browsers race through a room link: each sees the other's caret, the st
   await page.waitForTimeout(1_100);
   await page.keyboard.press("Tab");
   await expect(page.locator("[data-mirror=room]")).toContainText(`${bob} · waiting`);
+  await shotBoth(page, "room-rematch-lobby");
+  await shotBoth(other, "room-results-other");
   expect(errors).toEqual([]);
 });
 
