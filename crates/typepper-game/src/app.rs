@@ -1557,25 +1557,6 @@ mod tests {
         assert_eq!(app.notice(), None, "nor is it back on the menu");
     }
 
-    /// The play-test: a guest over `ssh` was offered `l link`, asked for a name, and only
-    /// then told that linking needs a key.
-    #[test]
-    fn a_guest_is_told_at_once_that_linking_needs_a_key() {
-        let mut app = fresh();
-        let why = "linking needs an SSH key: connect with one to link";
-        app.cannot_link(why);
-        let m = app.model(0.0, &crate::zone::Fixed(0));
-        assert!(!m.hints.contains("l link"), "{}", m.hints);
-        assert!(m.taps.iter().all(|t| t.key != Key::Char('l')));
-        let crate::model::Body::Menu(menu) = m.body else {
-            panic!()
-        };
-        assert_eq!(menu.player, why);
-        app.key(Key::Char('l'), at(0.0));
-        assert!(matches!(app.screen, Screen::Menu));
-        assert_eq!(app.notice(), Some(why));
-    }
-
     fn linked() -> App {
         let mut app = fresh();
         app.player = Some(Player {

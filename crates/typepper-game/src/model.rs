@@ -2154,6 +2154,23 @@ mod tests {
         assert!(!m.hints.contains("d drill"), "no drill, no d: {}", m.hints);
     }
 
+    /// The play-test: a guest over `ssh` was offered `l link`, asked for a name, and only
+    /// then told that linking needs a key.
+    #[test]
+    fn a_guest_is_told_at_once_that_linking_needs_a_key() {
+        let mut app = fresh();
+        let why = "linking needs an SSH key: connect with one to link";
+        app.cannot_link(why);
+        let m = app.model(0.0, &UTC);
+        assert!(!m.hints.contains("l link"), "{}", m.hints);
+        assert!(m.taps.iter().all(|t| t.key != Key::Char('l')));
+        let Body::Menu(menu) = m.body else { panic!() };
+        assert_eq!(menu.player, why);
+        app.key(Key::Char('l'), at(0.0));
+        assert!(matches!(app.screen(), app::Screen::Menu));
+        assert_eq!(app.notice(), Some(why));
+    }
+
     /// The play-test: the keys screen said "from your last 0 rounds", and the `ssh` game
     /// said "on this device" of a history the server keeps.
     #[test]
