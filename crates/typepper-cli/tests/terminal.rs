@@ -159,8 +159,9 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// Whether tmux is here; under `cargo xtask test`, which installs it, it must be.
 fn has_tmux() -> bool {
-    Command::new("tmux").arg("-V").output().is_ok()
+    typepper_testing::tool("tmux", "-V")
 }
 
 /// The headline `typepper score` gives a replay file: `209 wpm`.
@@ -182,8 +183,6 @@ fn scored_headline(file: &Path) -> String {
 #[test]
 fn a_blitz_round_typed_off_the_screen_is_kept_and_watched_again() {
     if !has_tmux() {
-        // `cargo xtask test` installs tmux; a bare `cargo test` may not have it.
-        eprintln!("skipped: no tmux here (cargo xtask test installs it)");
         return;
     }
     let data = temp_dir("blitz");
@@ -249,7 +248,6 @@ fn a_blitz_round_typed_off_the_screen_is_kept_and_watched_again() {
 #[test]
 fn a_zen_round_ends_with_esc() {
     if !has_tmux() {
-        eprintln!("skipped: no tmux here (cargo xtask test installs it)");
         return;
     }
     let data = temp_dir("zen");
@@ -295,7 +293,6 @@ fn a_zen_round_ends_with_esc() {
 #[test]
 fn wide_characters_keep_the_caret_where_the_terminal_draws_them() {
     if !has_tmux() {
-        eprintln!("skipped: no tmux here (cargo xtask test installs it)");
         return;
     }
     let data = temp_dir("wide");
@@ -476,12 +473,10 @@ impl Drop for Server {
 
 #[test]
 fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
-    let Some(server_bin) = std::env::var_os("TYPEPPER_SERVER_BIN") else {
-        eprintln!("skipped: cargo xtask test sets TYPEPPER_SERVER_BIN to the server it built");
+    let Some(server_bin) = typepper_testing::var("TYPEPPER_SERVER_BIN") else {
         return;
     };
-    if !has_tmux() || Command::new("ssh-keygen").arg("-?").output().is_err() {
-        eprintln!("skipped: no tmux or OpenSSH here (cargo xtask test installs them)");
+    if !has_tmux() || !typepper_testing::tool("ssh-keygen", "-?") {
         return;
     }
     let data = temp_dir("online");
@@ -560,12 +555,10 @@ fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
 /// read as a guest then, with nothing asked on the game's screen.
 #[test]
 fn a_game_with_no_key_reads_the_boards_as_a_guest() {
-    let Some(server_bin) = std::env::var_os("TYPEPPER_SERVER_BIN") else {
-        eprintln!("skipped: cargo xtask test sets TYPEPPER_SERVER_BIN to the server it built");
+    let Some(server_bin) = typepper_testing::var("TYPEPPER_SERVER_BIN") else {
         return;
     };
-    if !has_tmux() || Command::new("ssh").arg("-V").output().is_err() {
-        eprintln!("skipped: no tmux or OpenSSH here (cargo xtask test installs them)");
+    if !has_tmux() || !typepper_testing::tool("ssh", "-V") {
         return;
     }
     let data = temp_dir("keyless");
@@ -627,7 +620,6 @@ fn gone_within(pid: u32, limit: Duration) -> Option<Duration> {
 #[test]
 fn the_game_ends_when_its_terminal_goes_away() {
     if !has_tmux() {
-        eprintln!("skipped: no tmux here (cargo xtask test installs it)");
         return;
     }
     for in_a_round in [false, true] {
@@ -656,7 +648,6 @@ fn the_game_ends_when_its_terminal_goes_away() {
 #[test]
 fn sigterm_ends_the_game_in_a_round_too() {
     if !has_tmux() {
-        eprintln!("skipped: no tmux here (cargo xtask test installs it)");
         return;
     }
     let data = temp_dir("sigterm");
@@ -689,7 +680,7 @@ fn is_root() -> bool {
 #[test]
 fn a_read_only_data_dir_is_read_and_the_game_plays() {
     if !has_tmux() || !is_root() {
-        eprintln!("skipped: needs tmux, and root to run the game as nobody");
+        eprintln!("skipped: needs root, to run the game as nobody");
         return;
     }
     // A dir of root's (755): `nobody` reads it and can't write to it.
@@ -765,12 +756,8 @@ fn a_read_only_data_dir_is_read_and_the_game_plays() {
 
 /// The server and OpenSSH's client, or why this test can't run here.
 fn ssh_game_server(name: &str, extra: &[&str]) -> Option<Server> {
-    let Some(server_bin) = std::env::var_os("TYPEPPER_SERVER_BIN") else {
-        eprintln!("skipped: cargo xtask test sets TYPEPPER_SERVER_BIN to the server it built");
-        return None;
-    };
-    if !has_tmux() || Command::new("ssh-keygen").arg("-?").output().is_err() {
-        eprintln!("skipped: no tmux or OpenSSH here (cargo xtask test installs them)");
+    let server_bin = typepper_testing::var("TYPEPPER_SERVER_BIN")?;
+    if !has_tmux() || !typepper_testing::tool("ssh-keygen", "-?") {
         return None;
     }
     Some(Server::start_with(

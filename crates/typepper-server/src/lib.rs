@@ -47,6 +47,7 @@ mod routes;
 mod secrets;
 mod seeds;
 pub mod serve;
+mod service;
 pub mod ssh;
 pub mod store;
 pub mod submit;

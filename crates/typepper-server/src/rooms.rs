@@ -752,16 +752,28 @@ async fn store(
     replay: typepper_engine::Replay,
     row: &mut typepper_api::room::Finish,
 ) {
-    let bytes = replay.encode();
-    let entry = crate::submit::Entry {
-        claim: replay.play().map_or(0, |(_, s)| s.headline().value),
-        replay,
-        bytes: &bytes,
-    };
-    let judged = vec![crate::submit::judge(&entry)];
     let deadline = Instant::now() + Duration::from_secs(st.config.request_timeout_secs);
+    // As a submission of it is: verified off the async workers, and counted.
+    let judged = st
+        .verify(move || {
+            let bytes = replay.encode();
+            let entry = crate::submit::Entry {
+                claim: replay.play().map_or(0, |(_, s)| s.headline().value),
+                replay,
+                bytes: &bytes,
+            };
+            vec![crate::submit::judge(&entry)]
+        })
+        .await;
+    let judged = match judged {
+        Ok(judged) => judged,
+        Err(e) => {
+            row.kept = format!("not stored: {e}");
+            return;
+        }
+    };
     let job = crate::submit::job(sub, judged, deadline);
-    row.kept = match st.store.submit(job).await {
+    row.kept = match st.store_judged(job).await {
         Ok(Ok(done)) => match done.into_iter().next() {
             Some(done) => {
                 let share = |id: &str| st.config.share_link(id);

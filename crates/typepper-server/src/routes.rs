@@ -197,18 +197,10 @@ async fn submit(st: St, Authed(player): Authed, body: Body) -> Result<Response, 
         .take_n(&player.id, entries.len() as u32, Instant::now())
         .map_err(ApiError::RateLimited)?;
     drop(entries);
-    // Verification is CPU work: a few at once, off the async workers.
-    let judged = {
-        let _permit = st
-            .verifying
-            .acquire()
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
-        let verifying = Instant::now();
-        let judged = tokio::task::spawn_blocking(move || judge_body(&body)).await?;
-        st.metrics.verify.observe(verifying.elapsed());
-        judged
-    };
+    let judged = st
+        .verify(move || judge_body(&body))
+        .await
+        .map_err(ApiError::Internal)?;
     let share = {
         let config = st.config.clone();
         Arc::new(move |id: &str| config.share_link(id))
@@ -217,19 +209,13 @@ async fn submit(st: St, Authed(player): Authed, body: Body) -> Result<Response, 
     // Not started within the request's time, it is not done at all: nothing is stored
     // that is not answered. Once started it finishes (in milliseconds) and is answered.
     let deadline = started + budget;
-    let storing = Instant::now();
-    let done = st
-        .store
-        .submit(submit::job(sub.clone(), judged, deadline))
-        .await;
-    st.metrics.db.observe(storing.elapsed());
-    let done = match done? {
+    let done = match st
+        .store_judged(submit::job(sub.clone(), judged, deadline))
+        .await?
+    {
         Ok(done) => done,
         Err(quota) => return Err(ApiError::Quota(quota, secs_to_tomorrow(sub.now_ms))),
     };
-    for outcome in submit::outcomes(&done) {
-        st.metrics.round(outcome);
-    }
     Ok((
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         submit::answer(done, &*share),

@@ -389,11 +389,7 @@ mod pg;
 /// happen inside the server's async runtime, which the store story never sees.
 #[test]
 fn the_server_binary_serves_from_postgresql_and_exits_cleanly() {
-    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set (cargo xtask test sets it)"
-        );
+    let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
     let _alone = PG_ALONE.lock().unwrap_or_else(|p| p.into_inner());
@@ -428,11 +424,7 @@ fn kill_9_during_group_commits_loses_no_acknowledged_run() {
 /// by the database, and every group whose runs were told of was committed.
 #[test]
 fn kill_9_during_postgres_group_commits_loses_no_acknowledged_run() {
-    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set (cargo xtask test sets it)"
-        );
+    let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
     let _alone = PG_ALONE.lock().unwrap_or_else(|p| p.into_inner());
@@ -725,15 +717,10 @@ impl Drop for Tmpfs {
 /// during and after is there.
 #[test]
 fn postgres_stopped_and_started_again_under_load() {
-    let (Ok(url), Ok(ctl)) = (
-        std::env::var("TYPEPPER_TEST_POSTGRES_URL"),
-        std::env::var("TYPEPPER_TEST_POSTGRES_CTL"),
+    let (Some(url), Some(ctl)) = (
+        typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL"),
+        typepper_testing::var("TYPEPPER_TEST_POSTGRES_CTL"),
     ) else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: TYPEPPER_TEST_POSTGRES_URL and _CTL are not set (cargo xtask test sets \
-             them)"
-        );
         return;
     };
     let _alone = PG_ALONE.lock().unwrap_or_else(|p| p.into_inner());

@@ -218,8 +218,7 @@ impl Player {
 }
 
 fn has_ssh() -> bool {
-    Command::new("ssh").arg("-V").output().is_ok()
-        && Command::new("ssh-keygen").arg("-?").output().is_ok()
+    typepper_testing::tool("ssh", "-V") && typepper_testing::tool("ssh-keygen", "-?")
 }
 
 /// A submission body of one round.
@@ -235,7 +234,6 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn a_key_links_draws_a_seed_submits_and_reads_back_what_http_serves() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here (cargo xtask test installs it)");
         return;
     }
     let server = Server::start();
@@ -285,7 +283,6 @@ fn a_key_links_draws_a_seed_submits_and_reads_back_what_http_serves() {
 #[test]
 fn a_key_joins_a_player_linked_on_the_web_with_its_token() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here");
         return;
     }
     let server = Server::start();
@@ -314,7 +311,6 @@ fn a_key_joins_a_player_linked_on_the_web_with_its_token() {
 #[test]
 fn refusals_are_a_sentence_on_stderr_and_a_failing_status() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here");
         return;
     }
     let server = Server::start();
@@ -360,7 +356,6 @@ fn refusals_are_a_sentence_on_stderr_and_a_failing_status() {
 #[test]
 fn a_connection_dropped_mid_body_stores_nothing() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here");
         return;
     }
     let server = Server::start();
@@ -391,7 +386,6 @@ fn a_connection_dropped_mid_body_stores_nothing() {
 #[test]
 fn a_stalled_body_is_answered_when_the_request_time_is_up_and_stores_nothing() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here");
         return;
     }
     let server = Server::start_with(&["--request-timeout", "1", "--ssh-per-ip", "100"]);
@@ -426,7 +420,6 @@ fn a_stalled_body_is_answered_when_the_request_time_is_up_and_stores_nothing() {
 #[test]
 fn a_padded_body_over_the_limit_is_refused_like_over_http() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here");
         return;
     }
     let server = Server::start();
@@ -447,7 +440,6 @@ fn a_padded_body_over_the_limit_is_refused_like_over_http() {
 #[test]
 fn one_shared_connection_runs_command_after_command() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here");
         return;
     }
     let server = Server::start();
@@ -781,7 +773,6 @@ fn a_connection_that_never_logs_in_is_closed_at_its_deadline() {
 #[test]
 fn twenty_thousand_commands_on_one_connection_hold_no_memory() {
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     let server = Server::start_with(&["--ssh-max-commands", "1000000"]);
@@ -826,7 +817,6 @@ fn twenty_thousand_commands_on_one_connection_hold_no_memory() {
 #[test]
 fn bodies_that_timed_out_are_freed_with_their_refusal() {
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     let number = |var: &str, default: usize| {
@@ -924,7 +914,6 @@ fn connect_from(local: [u8; 4], at: SocketAddr) -> TcpStream {
 #[test]
 fn one_host_holding_its_slots_cannot_lock_another_out() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here");
         return;
     }
     let server = Server::start_with(&["--ssh-per-ip", "3"]);
@@ -995,7 +984,6 @@ fn handshakes_in_progress_are_capped() {
 #[test]
 fn unknown_commands_count_against_the_rate_limit() {
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     let server = Server::start_with(&["--ip-rate", "1"]);
@@ -1022,7 +1010,6 @@ fn unknown_commands_count_against_the_rate_limit() {
 #[test]
 fn an_over_long_or_undecodable_command_is_refused_with_a_sentence() {
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     let server = Server::start();
@@ -1046,7 +1033,6 @@ fn an_over_long_or_undecodable_command_is_refused_with_a_sentence() {
 #[test]
 fn a_subsystem_request_is_refused_at_once() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here");
         return;
     }
     let server = Server::start();
@@ -1070,7 +1056,6 @@ fn a_subsystem_request_is_refused_at_once() {
 #[test]
 fn small_rsa_keys_and_sha1_signatures_are_refused() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here");
         return;
     }
     let server = Server::start();
@@ -1111,7 +1096,6 @@ fn small_rsa_keys_and_sha1_signatures_are_refused() {
 fn a_refused_key_costs_its_client_time() {
     use russh::keys::{HashAlg, PrivateKeyWithHashAlg, load_secret_key};
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     let server = Server::start();
@@ -1146,7 +1130,6 @@ fn a_refused_key_costs_its_client_time() {
 #[test]
 fn keys_per_player_are_capped_and_a_key_belongs_to_one_player() {
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here");
         return;
     }
     let server = Server::start_with(&["--max-keys", "2"]);
@@ -1194,7 +1177,6 @@ fn keys_per_player_are_capped_and_a_key_belongs_to_one_player() {
 #[test]
 fn a_connection_has_a_most_of_commands_and_a_lifetime() {
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     let server = Server::start_with(&["--ssh-max-commands", "3", "--ssh-max-time", "3"]);
@@ -1279,7 +1261,6 @@ fn the_operator_hides_a_run_and_bans_a_player_from_the_command_line() {
 #[test]
 fn bodies_past_an_address_share_or_the_budget_are_refused_at_once() {
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     // A share of 100,000 bytes an address.
@@ -1348,7 +1329,6 @@ fn bodies_past_an_address_share_or_the_budget_are_refused_at_once() {
 #[test]
 fn an_answer_never_read_ends_its_connection_in_the_requests_time() {
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     let server = Server::start_with(&["--request-timeout", "2"]);
@@ -1385,7 +1365,6 @@ fn an_answer_never_read_ends_its_connection_in_the_requests_time() {
 #[test]
 fn a_channel_runs_one_request() {
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     let server = Server::start();
@@ -1528,7 +1507,6 @@ fn idle_games_and_a_client_that_never_reads_hold_bounded_memory() {
 #[test]
 fn a_logged_in_connection_that_runs_nothing_is_let_go() {
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     let server = Server::start_with(&["--ssh-idle-timeout", "2"]);
@@ -1557,7 +1535,6 @@ fn a_logged_in_connection_that_runs_nothing_is_let_go() {
 #[test]
 fn one_key_linked_from_many_channels_at_once_makes_one_player() {
     if !has_ssh() {
-        eprintln!("skipped: no ssh-keygen here");
         return;
     }
     let server = Server::start();
@@ -1626,7 +1603,6 @@ fn submit_over_http(server: &Server, token: &str, round: &Replay) -> String {
 fn a_linked_key_opens_and_races_a_live_room_line_by_line() {
     use typepper_api::room::{Ask, Say};
     if !has_ssh() {
-        eprintln!("skipped: no OpenSSH client here (cargo xtask test installs it)");
         return;
     }
     let server = Server::start();

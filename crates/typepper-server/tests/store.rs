@@ -16,8 +16,6 @@ mod store {
     pub mod story;
 }
 
-use std::io::Write;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -53,11 +51,7 @@ async fn sqlite_commits_many_submissions_as_one_group() {
 
 #[tokio::test]
 async fn postgres_commits_many_submissions_as_one_group() {
-    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set"
-        );
+    let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
     let db = store::pg::FreshDb::create(&url);
@@ -152,14 +146,7 @@ async fn futures_join<T>(futures: Vec<impl std::future::Future<Output = T>>) -> 
 
 #[tokio::test]
 async fn postgres_keeps_the_story() {
-    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
-        // Straight to stderr: the test harness would swallow `eprintln!` of a passing test.
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped the PostgreSQL store story: TYPEPPER_TEST_POSTGRES_URL is not set \
-             (a postgres:// URL of a server where databases may be created; \
-             `cargo xtask test` starts one)"
-        );
+    let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
     let db = store::pg::FreshDb::create(&url);
@@ -254,11 +241,7 @@ fn page_size(path: &std::path::Path) -> i64 {
 
 #[tokio::test]
 async fn a_postgres_database_from_before_issued_seeds_migrates() {
-    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set (cargo xtask test sets it)"
-        );
+    let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
     let db = store::pg::FreshDb::create(&url);
@@ -307,11 +290,7 @@ async fn a_postgres_that_never_answers_fails_fast() {
 /// told the database is unavailable (503), instead of waiting for ever.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_postgres_pool_makes_a_request_wait_no_longer_than_its_timeout() {
-    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set (cargo xtask test sets it)"
-        );
+    let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
     let db = store::pg::FreshDb::create(&url);
@@ -364,7 +343,7 @@ async fn each_store() -> Vec<(Arc<dyn typepper_server::store::Store>, Backdoor)>
         open(path.to_str().unwrap()).await,
         Backdoor::Sqlite(path, dir),
     )];
-    if let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") {
+    if let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") {
         let db = store::pg::FreshDb::create(&url);
         out.push((open(&db.url).await, Backdoor::Postgres(db)));
     }
@@ -650,11 +629,7 @@ fn dump(db: &store::pg::FreshDb) -> Vec<String> {
 /// a submission gives.
 #[tokio::test]
 async fn postgres_submissions_done_together_store_what_one_by_one_stores() {
-    let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: TYPEPPER_TEST_POSTGRES_URL is not set"
-        );
+    let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
     let spec = |player, key, seed, score| Spec {

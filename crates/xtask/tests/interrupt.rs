@@ -23,8 +23,7 @@ fn clusters_of(pid: u32) -> Vec<String> {
 fn ctrl_c_stops_the_throwaway_postgresql_cluster_and_deletes_it() {
     // Like the other PostgreSQL tests, this runs under `cargo xtask test`, which has
     // installed PostgreSQL by then.
-    if std::env::var_os("TYPEPPER_TEST_POSTGRES_URL").is_none() {
-        eprintln!("skipped: run under cargo xtask test, which installs PostgreSQL");
+    if typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL").is_none() {
         return;
     }
     let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))

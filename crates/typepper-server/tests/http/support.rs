@@ -76,7 +76,7 @@ impl Server {
     /// `TYPEPPER_TEST_POSTGRES_URL` names a server (`cargo xtask test` starts one).
     pub async fn each(tweak: impl Fn(&mut Config)) -> Vec<Server> {
         let mut out = vec![Server::on(None, &tweak).await];
-        if let Ok(url) = std::env::var("TYPEPPER_TEST_POSTGRES_URL") {
+        if let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") {
             out.push(Server::on(Some(FreshDb::create(&url)), &tweak).await);
         }
         out
