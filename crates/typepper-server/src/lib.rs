@@ -2,10 +2,12 @@
 //! serves raw replays, boards, share pages and the game itself.
 //!
 //! How it works:
-//! 1. [`app`] builds the whole HTTP surface as an axum `Router` over a [`Shared`]; tests
-//!    drive it with `tower::ServiceExt::oneshot`, no socket needed. [`serve`] runs it on
-//!    a listener (port 0 in integration tests), with a cap on connections and timeouts on
-//!    slow or idle clients, until a shutdown future resolves.
+//! 1. [`server::Server`] is the whole server: started from its options (ports, database,
+//!    settings), it serves every door until stopped; `main` only parses flags and waits.
+//!    [`app`] builds the HTTP surface as an axum `Router` over a [`Shared`]; tests drive
+//!    it with `tower::ServiceExt::oneshot`, no socket needed. [`serve`] runs it on a
+//!    listener, with a cap on connections and timeouts on slow or idle clients, until a
+//!    shutdown future resolves.
 //! 2. A submission (`POST /v1/submit`) is judged in [`submit`] off the async workers:
 //!    each replay's header is read first, then it is decoded, played through the engine,
 //!    checked against its claim and for what a person could have typed, and stored in one
@@ -17,16 +19,15 @@
 //!
 //! ```no_run
 //! # async fn run() -> anyhow::Result<()> {
-//! use std::sync::Arc;
-//! use typepper_server::{Config, Shared, app};
+//! use typepper_server::server::{Options, Server, stop_signal};
+//! use typepper_server::{Config, store};
 //!
-//! let options = typepper_server::store::Options::new(None, std::path::Path::new("data"));
-//! let store = typepper_server::store::open(&options).await?;
-//! let state = Shared::new(store, Config::new("http://127.0.0.1:8080", ".".into()));
-//! let router = app(Arc::new(state));
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! let limits = typepper_server::Limits::of(&Config::new("http://127.0.0.1:8080", ".".into()));
-//! typepper_server::serve(listener, router, limits, std::future::pending()).await?;
+//! // SQLite in ./data, the game's files from ., on a port the system picks.
+//! let database = store::Options::new(None, std::path::Path::new("data"));
+//! let config = Config::new("http://127.0.0.1:8080", ".".into());
+//! let server = Server::start(Options::new("127.0.0.1:0".parse()?, database, config)).await?;
+//! println!("{}", server.announce());
+//! server.run(stop_signal()).await?;
 //! # Ok(()) }
 //! ```
 
@@ -39,6 +40,7 @@ mod error;
 mod extract;
 mod limit;
 pub mod metrics;
+pub mod operator;
 mod play;
 mod players;
 pub mod refusal;
@@ -47,6 +49,7 @@ mod routes;
 mod secrets;
 mod seeds;
 pub mod serve;
+pub mod server;
 mod service;
 pub mod ssh;
 pub mod store;

@@ -702,6 +702,15 @@ impl Options {
             .is_some_and(|u| u.starts_with("postgres://") || u.starts_with("postgresql://"))
     }
 
+    /// Where the database is, as the operator reads it: `PostgreSQL`, or `SQLite at
+    /// data/typepper.sqlite3`.
+    pub fn describe(&self) -> String {
+        match self.sqlite_path() {
+            None => "PostgreSQL".into(),
+            Some(path) => format!("SQLite at {}", path.display()),
+        }
+    }
+
     /// The SQLite file, if this is SQLite.
     pub fn sqlite_path(&self) -> Option<std::path::PathBuf> {
         match self.url.as_deref() {

@@ -4,8 +4,9 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use typepper_server::server::{self, Server};
 use typepper_server::store::Options;
-use typepper_server::{Config, Limits, Shared, app, serve};
+use typepper_server::{Config, Shared};
 
 /// A server on a free port, stopped when `stop` is sent or dropped.
 #[allow(
@@ -15,7 +16,7 @@ use typepper_server::{Config, Limits, Shared, app, serve};
 pub struct Running {
     pub addr: SocketAddr,
     pub stop: Option<tokio::sync::oneshot::Sender<()>>,
-    pub done: tokio::task::JoinHandle<std::io::Result<()>>,
+    pub done: tokio::task::JoinHandle<anyhow::Result<()>>,
     pub dir: tempfile::TempDir,
     /// The server's state, as its handlers share it.
     pub state: Arc<Shared>,
@@ -25,12 +26,12 @@ pub async fn start(tweak: impl FnOnce(&mut Config)) -> Running {
     start_on(None, tweak).await
 }
 
-/// [`start`], on the PostgreSQL database at `database` if given.
+/// [`start`], on the PostgreSQL database at `database` if given: the server `main`
+/// starts ([`Server`]), with the test's settings.
 pub async fn start_on(database: Option<&str>, tweak: impl FnOnce(&mut Config)) -> Running {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
-    let options = Options::new(database, &dir.path().join("data"));
-    let store = typepper_server::store::open(&options).await.unwrap();
+    let store = Options::new(database, &dir.path().join("data"));
     let mut config = Config::new("http://typepper.test", dir.path().to_owned());
     config.quiet = true;
     config.ip_rate = 0;
@@ -39,18 +40,13 @@ pub async fn start_on(database: Option<&str>, tweak: impl FnOnce(&mut Config)) -
     config.header_timeout_secs = 1;
     config.shutdown_secs = 2;
     tweak(&mut config);
-    let limits = Limits::of(&config);
-    let state = Arc::new(Shared::new(store, config));
-    if let Some(url) = database {
-        typepper_server::rooms::relay::start(state.clone(), url)
-            .await
-            .unwrap();
-    }
-    let router = app(state.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
+    let listen = "127.0.0.1:0".parse().unwrap();
+    let server = Server::start(server::Options::new(listen, store, config))
+        .await
+        .unwrap();
+    let (addr, state) = (server.addr, server.state.clone());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let done = tokio::spawn(serve(listener, router, limits, async move {
+    let done = tokio::spawn(server.run(async move {
         let _ = stopped.await;
     }));
     Running {
