@@ -13,7 +13,6 @@ use crate::sh::{self, cmd, has, output, run, step};
 
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// Pinned so that every machine builds with the same tools.
-pub const WASM_PACK_VERSION: &str = "0.15.1";
 pub const CARGO_FUZZ_VERSION: &str = "0.13.2";
 
 /// The wasm32 target for rustc.
@@ -65,12 +64,12 @@ pub fn locked_version(package: &str) -> Result<String> {
     bail!("{package} is not in Cargo.lock")
 }
 
-/// wasm-bindgen-cli at exactly the wasm-bindgen version the game links, and wasm-pack.
+/// The wasm32 target, and wasm-bindgen-cli at exactly the wasm-bindgen version the game
+/// links.
 pub fn wasm_tools() -> Result<()> {
     wasm_target()?;
     let bindgen = locked_version("wasm-bindgen")?;
-    cargo_tool("wasm-bindgen-cli", &bindgen, "wasm-bindgen")?;
-    cargo_tool("wasm-pack", WASM_PACK_VERSION, "wasm-pack")
+    cargo_tool("wasm-bindgen-cli", &bindgen, "wasm-bindgen")
 }
 
 /// Whether a nightly toolchain is installed (the fuzzers need one).

@@ -1,7 +1,7 @@
 //! `cargo xtask serve | test | bench`: the project's commands, with their set-up.
 //!
 //! Each command installs what it needs and is missing — the wasm target, wasm-bindgen-cli
-//! at the exact version in Cargo.lock, wasm-pack, npm packages, Debian's chromium and
+//! at the exact version in Cargo.lock, npm packages, Debian's chromium and
 //! postgresql, cargo-fuzz — idempotently, saying what it does on a line of its own.
 
 mod attacks;
