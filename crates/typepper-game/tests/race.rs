@@ -386,6 +386,17 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
     assert_eq!(app.notice(), Some(err.as_str()));
 }
 
+/// Ends the race on `app`'s screen at `t`, and answers its submission as the server
+/// does a round on a seed it didn't issue: stored as run `abcdEFGH`, unranked.
+fn end_and_store(app: &mut App, t: f64) {
+    let fx = app.key(Key::Escape, at(t));
+    let Some(Effect::Submit { keys, .. }) = fx.last() else {
+        panic!("{fx:?}")
+    };
+    let answer = "ok abcdEFGH 40 - https://r.typepper.com/abcdEFGH unranked not played on a seed the server issued to you\n";
+    app.submitted(&keys.clone(), Ok(answer.into()));
+}
+
 #[test]
 fn tab_in_a_race_starts_it_again_and_the_results_copy_a_race_link() {
     let replay = ghost_of(60, Mode::Zen);
@@ -399,12 +410,7 @@ fn tab_in_a_race_starts_it_again_and_the_results_copy_a_race_link() {
     };
     assert!(s.round.replay().inputs.is_empty() && s.ghost.is_some());
     type_for(&mut app, &mut t, 120.0, 20);
-    let fx = app.key(Key::Escape, at(t));
-    let Some(Effect::Submit { keys, .. }) = fx.last() else {
-        panic!("{fx:?}")
-    };
-    let answer = "ok abcdEFGH 40 - https://r.typepper.com/abcdEFGH unranked not played on a seed the server issued to you\n";
-    app.submitted(&keys.clone(), Ok(answer.into()));
+    end_and_store(&mut app, t);
     assert!(app.model(t, &UTC).hints.contains("C copy race link"));
     let t = t + typepper_game::app::RESULTS_HOLD_MS;
     assert_eq!(
@@ -426,12 +432,7 @@ fn c_in_a_game_with_no_page_says_where_the_race_link_is() {
     app.race(replay, "ada".into()).unwrap();
     let mut t = 0.0;
     type_for(&mut app, &mut t, 120.0, 20);
-    let fx = app.key(Key::Escape, at(t));
-    let Some(Effect::Submit { keys, .. }) = fx.last() else {
-        panic!("{fx:?}")
-    };
-    let answer = "ok abcdEFGH 40 - https://r.typepper.com/abcdEFGH unranked not played on a seed the server issued to you\n";
-    app.submitted(&keys.clone(), Ok(answer.into()));
+    end_and_store(&mut app, t);
     assert!(!app.model(t, &UTC).hints.contains("C copy race link"));
     let t = t + typepper_game::app::RESULTS_HOLD_MS;
     assert_eq!(app.key(Key::Char('C'), at(t)), []);
