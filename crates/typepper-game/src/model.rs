@@ -1702,7 +1702,6 @@ fn race_banner(mode: Mode, name: &str) -> String {
     format!("RACE · {mode} · vs {name}")
 }
 
-/// `your last round`, `your last 3 rounds`.
 impl App {
     /// The `n` rounds a screen reads, and where they are kept: `from your last 3 rounds,
     /// on this device`, or `no rounds yet, …`.
