@@ -69,9 +69,36 @@ pub enum Line {
         /// Whether the run is on the boards.
         ranked: Ranked,
     },
-    /// Refused, with the reason in a sentence.
-    No(String),
+    /// Refused: what kind of refusal, a token to match on (one of [`REFUSALS`]; `None`
+    /// from a server that predates them), and why, in a sentence for people.
+    No {
+        /// The kind: `copy`, `too_fast`, …
+        kind: Option<&'static str>,
+        /// Why, in a sentence.
+        why: String,
+    },
 }
+
+/// The kinds of refusal a `no` line names, after `no ` and before its sentence, as
+/// `typepper_rounds_total` counts them (docs/spec/replays.md). New kinds are added at the
+/// end; a reader that doesn't know one reads the whole line as the sentence.
+pub const REFUSALS: &[&str] = &[
+    "unreadable",
+    "other_rules",
+    "unknown_mode",
+    "breaks_the_rules",
+    "other",
+    "too_little",
+    "too_short",
+    "did_nothing",
+    "too_fast",
+    "scores_nothing",
+    "bot_timing",
+    "wrong_claim",
+    "too_soon",
+    "copy",
+    "live_room",
+];
 
 /// Whether a stored run is ranked: on the boards and a candidate for a personal best.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,7 +130,11 @@ impl fmt::Display for Line {
                     Ranked::Pending(why) => write!(f, "pending {}", one_line(why)),
                 }
             }
-            Line::No(reason) => write!(f, "no {}", one_line(reason)),
+            Line::No {
+                kind: Some(kind),
+                why,
+            } => write!(f, "no {kind} {}", one_line(why)),
+            Line::No { kind: None, why } => write!(f, "no {}", one_line(why)),
         }
     }
 }
@@ -130,8 +161,20 @@ impl FromStr for Line {
 
     fn from_str(line: &str) -> Result<Line, LineError> {
         let bad = || LineError(line.to_owned());
-        if let Some(reason) = line.strip_prefix("no ") {
-            return Ok(Line::No(reason.to_owned()));
+        if let Some(rest) = line.strip_prefix("no ") {
+            // A server from before the kinds wrote the sentence alone: a first word that
+            // is no kind is the sentence's.
+            let (word, why) = rest.split_once(' ').unwrap_or((rest, ""));
+            return Ok(match REFUSALS.iter().find(|k| **k == word) {
+                Some(kind) => Line::No {
+                    kind: Some(kind),
+                    why: why.to_owned(),
+                },
+                None => Line::No {
+                    kind: None,
+                    why: rest.to_owned(),
+                },
+            });
         }
         let rest = line.strip_prefix("ok ").ok_or_else(bad)?;
         let mut fields = rest.splitn(6, ' ');
@@ -507,8 +550,19 @@ mod tests {
                 },
             ),
             (
-                "no recorded by other rules (engine 2, these are 1)",
-                Line::No("recorded by other rules (engine 2, these are 1)".into()),
+                "no other_rules recorded by other rules (engine 2, these are 1)",
+                Line::No {
+                    kind: Some("other_rules"),
+                    why: "recorded by other rules (engine 2, these are 1)".into(),
+                },
+            ),
+            // A server from before the kinds: the sentence alone.
+            (
+                "no a copy of run abcdEFGH",
+                Line::No {
+                    kind: None,
+                    why: "a copy of run abcdEFGH".into(),
+                },
             ),
         ];
         for (text, line) in table {
@@ -522,7 +576,11 @@ mod tests {
             "ok a 1 - s unranked".parse::<Line>().is_err(),
             "a reason is owed"
         );
-        assert_eq!(Line::No("a\nb".into()).to_string(), "no a b");
+        let two_lines = Line::No {
+            kind: Some("copy"),
+            why: "a\nb".into(),
+        };
+        assert_eq!(two_lines.to_string(), "no copy a b");
         // A server from before issued seeds says nothing: it ranked everything.
         let old = "ok abcdEFGH 90 pb http://x/r/abcdEFGH"
             .parse::<Line>()

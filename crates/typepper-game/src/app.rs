@@ -1435,7 +1435,7 @@ impl App {
                         });
                     }
                 }
-                Ok(Line::No(why)) => {
+                Ok(Line::No { why, .. }) => {
                     self.note_results(
                         std::slice::from_ref(key),
                         &format!("not kept by the server: {why}"),

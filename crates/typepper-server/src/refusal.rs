@@ -415,6 +415,8 @@ mod tests {
         for (refusal, sentence, kind) in table {
             assert_eq!(refusal.to_string(), sentence, "{refusal:?}");
             assert_eq!(refusal.kind(), kind, "{refusal:?}");
+            // The kind goes on the wire, in the `no` line: one a reader knows.
+            assert!(typepper_api::REFUSALS.contains(&kind), "{kind}");
         }
     }
 

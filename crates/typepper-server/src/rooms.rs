@@ -785,7 +785,7 @@ async fn store(
                         row.share = Some(share);
                         kept(&ranked)
                     }
-                    typepper_api::Line::No(why) => format!("not stored: {why}"),
+                    typepper_api::Line::No { why, .. } => format!("not stored: {why}"),
                 }
             }
             None => "not stored: the server kept nothing of it".into(),

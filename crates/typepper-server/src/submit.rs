@@ -361,7 +361,10 @@ pub fn outcomes(done: &[Done]) -> impl Iterator<Item = &'static str> + '_ {
 /// The answer line for what became of one entry.
 pub fn line(done: Done, share: &dyn Fn(&str) -> String) -> Line {
     match done {
-        Done::Answered(Answer::No(why)) => Line::No(why.to_string()),
+        Done::Answered(Answer::No(why)) => Line::No {
+            kind: Some(why.kind()),
+            why: why.to_string(),
+        },
         Done::Answered(Answer::Again { run, score, ranked }) => Line::Ok {
             share: share(&run),
             id: run,

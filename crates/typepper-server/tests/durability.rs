@@ -378,7 +378,7 @@ fn every_acknowledged_run_survives_kill_9() {
     let json: serde_json::Value = serde_json::from_slice(&other.body).expect("JSON");
     let grace = json["token"].as_str().expect("a token");
     let answer = server.request("POST", "/v1/submit", Some(grace), &again);
-    assert_eq!(answer.text(), format!("no a copy of run {first_id}\n"));
+    assert_eq!(answer.text(), format!("no copy a copy of run {first_id}\n"));
     server.kill();
 }
 

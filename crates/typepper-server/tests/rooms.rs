@@ -927,7 +927,7 @@ async fn a_spectators_copy_of_a_racers_keys_is_refused_while_the_room_holds_its_
         let (mut victim, (copy, answer)) = tokio::join!(typing, copying);
         assert_eq!(
             answer,
-            "no this text is a live room's, and the room keeps its own rounds: watch them \
+            "no live_room this text is a live room's, and the room keeps its own rounds: watch them \
              there, or race them once the room has stored them\n"
         );
         let rows = results(&mut victim).await;
@@ -942,7 +942,7 @@ async fn a_spectators_copy_of_a_racers_keys_is_refused_while_the_room_holds_its_
         let run = rows[0].run.clone().unwrap();
         assert_eq!(
             again,
-            format!("no a copy of run {run}\n"),
+            format!("no copy a copy of run {run}\n"),
             "{} keys copied of {}",
             copy.inputs.len(),
             keys.len()

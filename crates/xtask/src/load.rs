@@ -1447,7 +1447,7 @@ pub(crate) fn submit_one(addr: &str, token: &str, submission: &[u8]) -> Result<S
     }
     match text.trim_end().parse::<Line>()? {
         Line::Ok { id, .. } => Ok(id),
-        Line::No(why) => bail!("the server refused a synthesized round: {why}"),
+        Line::No { why, .. } => bail!("the server refused a synthesized round: {why}"),
     }
 }
 

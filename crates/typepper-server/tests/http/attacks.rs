@@ -22,7 +22,13 @@ async fn refused(srv: &Server, token: &str, round: &Replay, why: &str) {
 async fn refused_body(srv: &Server, token: &str, body: Vec<u8>, why: &str) {
     let before = srv.stored_runs();
     let lines = srv.submit_lines(token, body).await;
-    let [Line::No(got)] = &lines[..] else {
+    let [
+        Line::No {
+            kind: Some(_),
+            why: got,
+        },
+    ] = &lines[..]
+    else {
         panic!("one refusal on {}: {lines:?}", srv.backend());
     };
     assert!(got.starts_with(why), "{got:?} on {}", srv.backend());
@@ -261,7 +267,7 @@ async fn thirty_thousand_one_key_rounds_in_one_body_are_refused() {
         assert_eq!(lines.len(), 50);
         for line in lines {
             assert!(
-                matches!(&line, Line::No(why) if why.starts_with("too little typing")),
+                matches!(&line, Line::No { kind: Some("too_little"), why } if why.starts_with("too little typing")),
                 "{line:?}"
             );
         }
@@ -306,7 +312,7 @@ async fn a_megabyte_of_x_in_zen_is_refused() {
         let before = srv.stored_runs();
         let lines = srv.submit_lines(&ada, body).await;
         assert!(
-            matches!(&lines[..], [Line::No(why)] if why.contains("inputs did nothing")),
+            matches!(&lines[..], [Line::No { kind: Some("did_nothing"), why }] if why.contains("inputs did nothing")),
             "{lines:?}"
         );
         assert_eq!(srv.stored_runs(), before);
@@ -388,7 +394,7 @@ async fn pasted_words_padded_with_ignored_spaces_never_rank() {
         assert!((200..300).contains(&score.wpm()), "{}", score.wpm());
         let lines = srv.submit_lines(&ada, entry(&heavy)).await;
         assert!(
-            matches!(&lines[..], [Line::No(why)] if why.contains("inputs did nothing")),
+            matches!(&lines[..], [Line::No { kind: Some("did_nothing"), why }] if why.contains("inputs did nothing")),
             "{lines:?}"
         );
         assert_eq!(
@@ -570,7 +576,10 @@ async fn the_same_round_sent_by_two_players_at_once_is_stored_once() {
             for line in reply.lines() {
                 match line {
                     Line::Ok { .. } => oks += 1,
-                    Line::No(why) => assert!(why.starts_with("a copy of run "), "{why}"),
+                    Line::No { kind, why } => {
+                        assert_eq!(kind, Some("copy"));
+                        assert!(why.starts_with("a copy of run "), "{why}");
+                    }
                 }
             }
         }

@@ -16,7 +16,7 @@ const NAME_RULES: &str = "a name is 3 to 20 letters (a–z, A–Z), digits, _ or
 async fn refused_line(srv: &Server, token: &str, body: Vec<u8>, check: impl Fn(&str) -> bool) {
     let before = srv.stored_runs();
     let lines = srv.submit_lines(token, body).await;
-    let [Line::No(why)] = &lines[..] else {
+    let [Line::No { kind: Some(_), why }] = &lines[..] else {
         panic!("one refusal: {lines:?}");
     };
     assert!(check(why), "{why}");
@@ -91,7 +91,7 @@ async fn truncated_replays_are_refused_at_every_kind_of_cut() {
     two.extend_from_slice(&whole[..whole.len() - 3]);
     let lines = srv.submit_lines(&token, two).await;
     assert!(
-        matches!(&lines[..], [Line::Ok { .. }, Line::No(why)] if why.contains("cut short")),
+        matches!(&lines[..], [Line::Ok { .. }, Line::No { kind: Some("unreadable"), why }] if why.contains("cut short")),
         "{lines:?}"
     );
     assert_eq!(srv.stored_runs(), before + 1);
