@@ -11,7 +11,6 @@
 
 mod inspect;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -141,35 +140,13 @@ impl Loaded {
     }
 }
 
-/// The bytes of `file`, or of standard input for `-`: at most `limit`, read no further
-/// (`/dev/zero` or a 300 MB file is refused at once, not read whole).
+/// The bytes of `file`, or of standard input for `-`, as [`cli_input::read_input`] reads
+/// them.
 fn read_input(file: &Path, limit: usize, what: &str) -> Result<Vec<u8>, Refused> {
-    let io = |e: std::io::Error| Refused {
-        kind: "Io",
-        message: format!("cannot read {}: {e}", file.display()),
-    };
-    let source: Box<dyn Read> = if file.as_os_str() == "-" {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(std::fs::File::open(file).map_err(io)?)
-    };
-    let mut raw = Vec::new();
-    source
-        .take(limit as u64 + 1)
-        .read_to_end(&mut raw)
-        .map_err(io)?;
-    if raw.len() > limit {
-        let name = if file.as_os_str() == "-" {
-            "standard input".to_owned()
-        } else {
-            file.display().to_string()
-        };
-        return Err(Refused {
-            kind: "TooBig",
-            message: format!("{name} holds more than {limit} bytes, and {what} is at most that"),
-        });
-    }
-    Ok(raw)
+    cli_input::read_input(file, limit, what).map_err(|e| Refused {
+        kind: e.kind(),
+        message: e.to_string(),
+    })
 }
 
 fn load(file: &Path) -> Result<Loaded, Refused> {

@@ -7,7 +7,7 @@ mod json;
 mod keys;
 
 use std::fmt::Write as _;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -294,35 +294,13 @@ struct Loaded {
 /// written as hex, with room for a line break.
 pub const REPLAY_FILE_MAX: usize = 2 * typepper_engine::MAX_BYTES + 2;
 
-/// The bytes of `file`, or of standard input for `-`: at most `limit`, read no further
-/// (`/dev/zero` or a 300 MB file is refused at once, not read whole).
+/// The bytes of `file`, or of standard input for `-`, as [`cli_input::read_input`] reads
+/// them.
 fn read_input(file: &Path, limit: usize, what: &str) -> Result<Vec<u8>, Refused> {
-    let io = |e: std::io::Error| Refused {
-        kind: "Io",
-        message: format!("cannot read {}: {e}", file.display()),
-    };
-    let source: Box<dyn Read> = if file.as_os_str() == "-" {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(std::fs::File::open(file).map_err(io)?)
-    };
-    let mut raw = Vec::new();
-    source
-        .take(limit as u64 + 1)
-        .read_to_end(&mut raw)
-        .map_err(io)?;
-    if raw.len() > limit {
-        let name = if file.as_os_str() == "-" {
-            "standard input".to_owned()
-        } else {
-            file.display().to_string()
-        };
-        return Err(Refused {
-            kind: "TooBig",
-            message: format!("{name} holds more than {limit} bytes, and {what} is at most that"),
-        });
-    }
-    Ok(raw)
+    cli_input::read_input(file, limit, what).map_err(|e| Refused {
+        kind: e.kind(),
+        message: e.to_string(),
+    })
 }
 
 fn load(file: &Path) -> Result<Loaded, Refused> {
