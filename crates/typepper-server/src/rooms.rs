@@ -752,7 +752,6 @@ async fn store(
     replay: typepper_engine::Replay,
     row: &mut typepper_api::room::Finish,
 ) {
-    let deadline = Instant::now() + Duration::from_secs(st.config.request_timeout_secs);
     // As a submission of it is: verified off the async workers, and counted.
     let judged = st
         .verify(move || {
@@ -772,6 +771,9 @@ async fn store(
             return;
         }
     };
+    // The database's time starts once it is judged: no one is waiting on an answer, and
+    // a round that waited its turn to be verified is still stored.
+    let deadline = Instant::now() + Duration::from_secs(st.config.request_timeout_secs);
     let job = crate::submit::job(sub, judged, deadline);
     row.kept = match st.store_judged(job).await {
         Ok(Ok(done)) => match done.into_iter().next() {
