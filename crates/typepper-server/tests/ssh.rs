@@ -1375,16 +1375,21 @@ fn a_channel_runs_one_request() {
         let mut channel = handle.channel_open_session().await.unwrap();
         channel.exec(true, "v1 board time:15").await.unwrap();
         channel.exec(true, "v1 board time:15").await.unwrap();
-        let (mut successes, mut failures) = (0, 0);
+        let (mut successes, mut failures, mut exits) = (0, 0, 0);
         while let Some(msg) = channel.wait().await {
             match msg {
                 russh::ChannelMsg::Success => successes += 1,
                 russh::ChannelMsg::Failure => failures += 1,
+                russh::ChannelMsg::ExitStatus { .. } => exits += 1,
                 russh::ChannelMsg::Close => break,
                 _ => {}
             }
         }
-        assert_eq!((successes, failures), (1, 1));
+        // One request ran. The second is refused, unless the first had ended and closed
+        // the channel before the second reached the server (a busy machine): then the
+        // channel was gone, and it ran nothing either.
+        assert_eq!((successes, exits), (1, 1));
+        assert!(failures <= 1, "{failures}");
     });
 }
 
