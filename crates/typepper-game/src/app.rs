@@ -3,8 +3,8 @@
 //! The shell turns its events into [`Key`]s with their timestamps and calls
 //! [`App::key`] and, every frame, [`App::tick`]. What must happen outside — storing a
 //! round, sending it, fetching a board or a seed, warning in the console — comes back as
-//! [`Effect`] values for the shell to carry out, and the shell reports answers back
-//! ([`App::submitted`], [`App::linked`], [`App::board_loaded`], [`App::seed_issued`]).
+//! [`Effect`] values for the shell to carry out; a [`Effect::Request`] to the server is
+//! answered back through [`App::answer`].
 //! All rules stay in the engine; this module only decides which screen shows what.
 //!
 //! A linked game keeps a seed the server issued for each mode on the menu, fetched in the
@@ -22,6 +22,7 @@ use typepper_engine::{Drill, Mode, Op, Refusal, Replay, Round, Score, hex};
 use crate::keys::{Analysis, By, Trend};
 use crate::palette::Tone;
 use crate::race::{self, Feed, Ghost, Trail};
+use crate::request::{Answer, Failure, Request};
 use crate::room::{Live, Seat};
 use crate::storage::{self, Entry, Outgoing};
 
@@ -64,52 +65,18 @@ pub enum Effect {
     Remove(String),
     /// Say this as a warning: in the console, or the terminal's log.
     Warn(String),
-    /// `POST /v1/submit` with `body`; report the answer to [`App::submitted`] with `keys`.
-    Submit {
-        /// The player's token.
-        token: String,
-        /// Back-to-back rounds, each after its claimed score.
-        body: Vec<u8>,
-        /// The outbox keys of the rounds, in body order.
-        keys: Vec<String>,
-    },
-    /// `POST /v1/players` for this name; report to [`App::linked`].
-    Link(String),
-    /// `GET /v1/boards/<mode>`; report to [`App::board_loaded`].
-    FetchBoard(String),
-    /// `GET /v1/runs/<id>`; report to [`App::run_loaded`].
-    FetchRun(String),
-    /// `POST /v1/seeds` for this mode key with the player's token; report to
-    /// [`App::seed_issued`].
-    FetchSeed {
-        /// The player's token.
-        token: String,
-        /// The mode key.
-        mode: String,
-    },
+    /// Ask the server this; hand what comes back to [`App::answer`].
+    Request(Request),
     /// Put this text on the clipboard.
     Copy(String),
-    /// `POST /v1/rooms` for this mode key; report to [`App::room_opened`].
-    OpenRoom(String),
-    /// Connect to room `code` (closing any room connection there is): report the
-    /// connection to [`App::room_connected`], each message to [`App::room_said`], and its
-    /// end to [`App::room_closed`].
+    /// Connect to room `code` (closing any room connection there is): hand [`App::answer`]
+    /// [`Answer::RoomConnected`] once it is up, [`Answer::RoomSaid`] for each message, and
+    /// [`Answer::RoomClosed`] at its end.
     JoinRoom(String),
     /// Send this to the room.
     RoomSay(Ask),
     /// Close the room's connection, reporting nothing more.
     LeaveRoom,
-}
-
-/// Why a submission got no answer lines.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SubmitError {
-    /// The server couldn't be reached: keep the rounds for later.
-    Offline(String),
-    /// The token is no player's: link again.
-    Unauthorized(String),
-    /// Any other refusal of the whole request (rate limit, server error).
-    Refused(String),
 }
 
 /// Times the shell gives: the monotonic clock of events and frames, and the wall clock.
@@ -653,18 +620,18 @@ impl App {
         result
     }
 
-    /// The server's answer to [`Effect::FetchRun`] for run `id`: watched or raced, as
-    /// it was asked for. An answer nobody waits for any more is dropped.
-    pub fn run_loaded(
+    /// The server's answer to [`Request::Run`] for run `id`: watched or raced, as it
+    /// was asked for. An answer nobody waits for any more is dropped.
+    pub(crate) fn run_loaded(
         &mut self,
         id: &str,
-        bytes: Result<Vec<u8>, String>,
+        bytes: Result<Vec<u8>, Failure>,
         now: f64,
     ) -> Vec<Effect> {
         let Some(pending) = self.pending.take_if(|p| p.id == id) else {
             return vec![];
         };
-        let opened = bytes.and_then(|b| {
+        let opened = bytes.map_err(|e| e.to_string()).and_then(|b| {
             if pending.race {
                 self.race_bytes(&b, Some(pending.who))
             } else {
@@ -678,12 +645,17 @@ impl App {
     }
 
     fn fetch_run(&mut self, id: &str, who: &str, race: bool) -> Vec<Effect> {
+        // A board row or a link from elsewhere: anything but a run id would name another URL.
+        if !typepper_api::is_run_id(id) {
+            let why = Failure::NotARunId(id.to_owned());
+            return vec![Effect::Warn(format!("run {id} can't be played: {why}"))];
+        }
         self.pending = Some(Pending {
             id: id.to_owned(),
             who: who.to_owned(),
             race,
         });
-        vec![Effect::FetchRun(id.to_owned())]
+        vec![Effect::Request(Request::Run(id.to_owned()))]
     }
 
     /// Your best round of `mode` in the history, [`BEST_HERE`]: the highest headline, the
@@ -1015,7 +987,7 @@ impl App {
                 Ok(()) => {
                     *waiting = true;
                     *error = None;
-                    return vec![Effect::Link(name.clone())];
+                    return vec![Effect::Request(Request::Link(name.clone()))];
                 }
                 Err(why) => *error = Some(why.into()),
             },
@@ -1053,8 +1025,8 @@ impl App {
         self.unkept = Some(why.to_owned());
     }
 
-    /// The server's answer to [`Effect::Link`]: the player, or why not.
-    pub fn linked(&mut self, result: Result<Player, String>) -> Vec<Effect> {
+    /// The server's answer to [`Request::Link`]: the player, or why not.
+    pub(crate) fn linked(&mut self, result: Result<Player, Failure>) -> Vec<Effect> {
         let Screen::Link {
             name: asked,
             error,
@@ -1093,7 +1065,7 @@ impl App {
                 fx
             }
             Err(why) => {
-                *error = Some(why);
+                *error = Some(why.to_string());
                 vec![]
             }
         }
@@ -1106,7 +1078,9 @@ impl App {
             rows: None,
             row: 0,
         }));
-        vec![Effect::FetchBoard(self.board_modes()[mode].key())]
+        vec![Effect::Request(Request::Board(
+            self.board_modes()[mode].key(),
+        ))]
     }
 
     fn boards_key(&mut self, key: Key) -> Vec<Effect> {
@@ -1143,14 +1117,32 @@ impl App {
         vec![]
     }
 
-    /// The server's answer to [`Effect::FetchBoard`].
-    pub fn board_loaded(&mut self, mode: &str, rows: Result<Vec<BoardRow>, String>) {
+    /// The server's answer to [`Request::Board`].
+    pub(crate) fn board_loaded(&mut self, mode: &str, rows: Result<Vec<BoardRow>, Failure>) {
         let modes = self.board_modes();
         if let Screen::Boards(b) = &mut self.screen
             && modes[b.mode].key() == mode
         {
-            b.rows = Some(rows);
+            b.rows = Some(rows.map_err(|e| e.to_string()));
             b.row = 0;
+        }
+    }
+
+    /// What the server (or a live room) answered, at `now`.
+    pub fn answer(&mut self, answer: Answer, now: Now) -> Vec<Effect> {
+        match answer {
+            Answer::Submitted { keys, answer } => self.submitted(&keys, answer),
+            Answer::Linked(player) => self.linked(player),
+            Answer::Board { mode, rows } => {
+                self.board_loaded(&mode, rows);
+                vec![]
+            }
+            Answer::Run { id, bytes } => self.run_loaded(&id, bytes, now.mono),
+            Answer::Seed { mode, answer } => self.seed_issued(&mode, answer, now.unix_ms),
+            Answer::RoomOpened(opened) => self.room_opened(opened),
+            Answer::RoomConnected => self.room_connected(),
+            Answer::RoomSaid(say) => self.room_said(say, now),
+            Answer::RoomClosed(why) => self.room_closed(&why, now),
         }
     }
 
@@ -1211,35 +1203,38 @@ impl App {
             let have = self.issued.iter().any(|i| i.mode == key);
             if !have && !self.asking.contains(&key) {
                 self.asking.push(key.clone());
-                fx.push(Effect::FetchSeed {
+                fx.push(Effect::Request(Request::Seed {
                     token: player.token.clone(),
                     mode: key,
-                });
+                }));
             }
         }
         fx
     }
 
-    /// The answer to an [`Effect::FetchSeed`] for `mode`, at `unix_ms`.
-    pub fn seed_issued(
+    /// The answer to a [`Request::Seed`] for `mode`, at `unix_ms`.
+    pub(crate) fn seed_issued(
         &mut self,
         mode: &str,
-        answer: Result<IssuedSeed, String>,
+        answer: Result<IssuedSeed, Failure>,
         unix_ms: u64,
     ) -> Vec<Effect> {
         self.asking.retain(|m| m != mode);
-        let issued = answer.and_then(|seed| match Utc::parse(&seed.expires) {
-            Some(expires_ms) if seed.mode == mode => Ok(Issued {
-                mode: seed.mode,
-                seed: seed.seed,
-                expires_ms,
-            }),
-            // Its fields, not its `Debug`: that would bring the wasm a struct formatter.
-            _ => Err(format!(
-                "the server's seed doesn't read: {} for {}, until {}",
-                seed.seed, seed.mode, seed.expires
-            )),
-        });
+        let issued =
+            answer
+                .map_err(|e| e.to_string())
+                .and_then(|seed| match Utc::parse(&seed.expires) {
+                    Some(expires_ms) if seed.mode == mode => Ok(Issued {
+                        mode: seed.mode,
+                        seed: seed.seed,
+                        expires_ms,
+                    }),
+                    // Its fields, not its `Debug`: that would bring the wasm a struct formatter.
+                    _ => Err(format!(
+                        "the server's seed doesn't read: {} for {}, until {}",
+                        seed.seed, seed.mode, seed.expires
+                    )),
+                });
         match issued {
             Ok(seed) => {
                 self.issued.retain(|i| i.mode != seed.mode);
@@ -1373,20 +1368,20 @@ impl App {
         // A body carries at most MAX_ENTRIES rounds; the rest go when it is answered.
         let batch = &self.outbox[..self.outbox.len().min(typepper_api::MAX_ENTRIES)];
         let body = typepper_api::submission(batch.iter().map(|o| (o.claim, &o.replay[..])));
-        vec![Effect::Submit {
+        vec![Effect::Request(Request::Submit {
             token: player.token.clone(),
             body,
             keys: batch.iter().map(Outgoing::key).collect(),
-        }]
+        })]
     }
 
-    /// The answer to an [`Effect::Submit`] of the rounds `keys`: share links into the
+    /// The answer to a [`Request::Submit`] of the rounds `keys`: share links into the
     /// history and the results screen, the outbox emptied of every answered round, and
     /// the rest (rounds kept meanwhile) sent next.
-    pub fn submitted(
+    pub(crate) fn submitted(
         &mut self,
         keys: &[String],
-        answer: Result<String, SubmitError>,
+        answer: Result<String, Failure>,
     ) -> Vec<Effect> {
         self.sending = false;
         let mut fx = vec![];
@@ -1394,9 +1389,11 @@ impl App {
             Ok(text) => text,
             Err(e) => {
                 let note = match e {
-                    SubmitError::Offline(why) => format!("offline ({why}): kept, to send later"),
-                    SubmitError::Unauthorized(why) => format!("not sent: {why} (l links again)"),
-                    SubmitError::Refused(why) => format!("not sent: {why}; kept, to send later"),
+                    Failure::Unreachable(why) | Failure::CantAsk(why) => {
+                        format!("offline ({why}): kept, to send later")
+                    }
+                    Failure::NotLinked(why) => format!("not sent: {why} (l links again)"),
+                    other => format!("not sent: {other}; kept, to send later"),
                 };
                 self.note_results(keys, &note);
                 fx.push(Effect::Warn(note));
@@ -1790,14 +1787,14 @@ mod tests {
         app.key(Key::Escape, at(t));
         assert_eq!(
             app.key(Key::Char('b'), at(t)),
-            [Effect::FetchBoard("time:60".into())]
+            [Effect::Request(Request::Board("time:60".into()))]
         );
         assert!(app.pick(0, at(t)).is_empty(), "no rows yet");
         let rows = vec![board_row(1, "aaaaaaaa"), board_row(2, "bbbbbbbb")];
         app.board_loaded("time:60", Ok(rows));
         assert_eq!(
             app.pick(1, at(t)),
-            vec![Effect::FetchRun("bbbbbbbb".into())]
+            vec![Effect::Request(Request::Run("bbbbbbbb".into()))]
         );
     }
 
@@ -1967,7 +1964,7 @@ mod tests {
         assert_eq!(app.menu_mode(), Mode::Drill(Drill::new("qz").unwrap()));
         assert_eq!(
             app.key(Key::Char('b'), at(0.0)),
-            [Effect::FetchBoard("time:15".into())]
+            [Effect::Request(Request::Board("time:15".into()))]
         );
     }
 
@@ -1987,7 +1984,10 @@ mod tests {
         };
         let (again, fx) = App::new(7, &stored, None);
         assert_eq!(again.outbox.len(), 1);
-        assert!(matches!(&fx[..], [Effect::Submit { .. }]), "{fx:?}");
+        assert!(
+            matches!(&fx[..], [Effect::Request(Request::Submit { .. })]),
+            "{fx:?}"
+        );
         let (_, fx) = App::new(
             7,
             &storage::Stored {
@@ -2009,7 +2009,7 @@ mod tests {
             key: key.clone(),
             value: hex::encode(&app.outbox[0].replay),
         }));
-        let Some(Effect::Submit { token, body, keys }) = fx.last() else {
+        let Some(Effect::Request(Request::Submit { token, body, keys })) = fx.last() else {
             panic!("{fx:?}")
         };
         assert_eq!((token.as_str(), keys.clone()), ("t0k3n", vec![key.clone()]));
@@ -2020,14 +2020,17 @@ mod tests {
         // Another round while the first is out waits its turn.
         app.key(Key::Escape, at(t));
         let fx = zen_round(&mut app, &mut t);
-        assert!(!fx.iter().any(|e| matches!(e, Effect::Submit { .. })));
+        assert!(
+            !fx.iter()
+                .any(|e| matches!(e, Effect::Request(Request::Submit { .. })))
+        );
         assert_eq!(app.outbox.len(), 2);
 
         let answer = "ok abcdEFGH 40 pb http://x/r/abcdEFGH\n".to_owned();
         let fx = app.submitted(std::slice::from_ref(&key), Ok(answer));
         assert!(fx.contains(&Effect::Remove(key)));
         assert_eq!(app.history[0].share.as_deref(), Some("http://x/r/abcdEFGH"));
-        let Some(Effect::Submit { keys, .. }) = fx.last() else {
+        let Some(Effect::Request(Request::Submit { keys, .. })) = fx.last() else {
             panic!("{fx:?}")
         };
         assert_eq!(
@@ -2045,7 +2048,7 @@ mod tests {
         let key = app.outbox[0].key();
         let fx = app.submitted(
             std::slice::from_ref(&key),
-            Err(SubmitError::Offline("no network".into())),
+            Err(Failure::Unreachable("no network".into())),
         );
         assert!(matches!(&fx[..], [Effect::Warn(_)]));
         assert_eq!(app.outbox.len(), 1, "kept for later");
@@ -2055,7 +2058,7 @@ mod tests {
         assert!(r.note.as_deref().unwrap().starts_with("offline"));
         let fx = app.flush();
         assert!(
-            matches!(&fx[..], [Effect::Submit { .. }]),
+            matches!(&fx[..], [Effect::Request(Request::Submit { .. })]),
             "sent again on the next flush"
         );
         let fx = app.submitted(
@@ -2083,7 +2086,7 @@ mod tests {
         assert!(matches!(&app.screen, Screen::Link { error: None, .. }));
         assert_eq!(
             app.key(Key::Enter, at(0.0)),
-            vec![Effect::Link("aba".into())]
+            vec![Effect::Request(Request::Link("aba".into()))]
         );
         let fx = app.linked(Ok(Player {
             name: "aba".into(),
@@ -2135,11 +2138,11 @@ mod tests {
         let mut app = fresh();
         assert_eq!(
             app.key(Key::Char('b'), at(0.0)),
-            vec![Effect::FetchBoard("time:15".into())]
+            vec![Effect::Request(Request::Board("time:15".into()))]
         );
         assert_eq!(
             app.key(Key::Right, at(0.0)),
-            vec![Effect::FetchBoard("time:30".into())]
+            vec![Effect::Request(Request::Board("time:30".into()))]
         );
         let row = board_row;
         app.board_loaded("time:15", Ok(vec![row(1, "stale")]));
@@ -2154,7 +2157,7 @@ mod tests {
         app.key(Key::Down, at(0.0));
         assert_eq!(
             app.key(Key::Enter, at(0.0)),
-            vec![Effect::FetchRun("bbbbbbbb".into())]
+            vec![Effect::Request(Request::Run("bbbbbbbb".into()))]
         );
     }
 
@@ -2254,7 +2257,7 @@ mod tests {
         );
     }
 
-    fn issued(mode: &str, seed: u64, expires: &str) -> Result<IssuedSeed, String> {
+    fn issued(mode: &str, seed: u64, expires: &str) -> Result<IssuedSeed, Failure> {
         Ok(IssuedSeed {
             mode: mode.into(),
             seed,
@@ -2265,7 +2268,7 @@ mod tests {
     fn asked(fx: &[Effect]) -> Vec<String> {
         fx.iter()
             .filter_map(|e| match e {
-                Effect::FetchSeed { mode, .. } => Some(mode.clone()),
+                Effect::Request(Request::Seed { mode, .. }) => Some(mode.clone()),
                 _ => None,
             })
             .collect()
@@ -2318,7 +2321,7 @@ mod tests {
         // A refusal, or a seed that doesn't read: a warning, and a pause before asking.
         let fx = app.seed_issued(
             "zen",
-            Err("the server answered 500".into()),
+            Err(Failure::Refused("the server answered 500".into())),
             1_764_600_000_016,
         );
         assert!(
@@ -2330,7 +2333,11 @@ mod tests {
         assert!(asked(&app.tick(at(1_000.0))).is_empty(), "waiting");
         assert_eq!(asked(&app.tick(at(31_000.0))), ["time:15", "zen"]);
         // Back online, at once.
-        app.seed_issued("zen", Err("offline".into()), 1_764_600_040_000);
+        app.seed_issued(
+            "zen",
+            Err(Failure::Unreachable("down".into())),
+            1_764_600_040_000,
+        );
         app.online();
         assert_eq!(asked(&app.tick(at(40_001.0))), ["zen"]);
     }
@@ -2413,7 +2420,7 @@ mod tests {
         }
         let mut bodies = vec![];
         let mut fx = app.flush();
-        while let Some(Effect::Submit { keys, .. }) = fx.pop() {
+        while let Some(Effect::Request(Request::Submit { keys, .. })) = fx.pop() {
             bodies.push(keys.len());
             let answer = "no refused\n".repeat(keys.len());
             fx = app.submitted(&keys, Ok(answer));

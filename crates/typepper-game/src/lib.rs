@@ -4,8 +4,9 @@
 //! window, no clock and no disk. A shell:
 //! 1. turns its own events into [`app::Key`]s and hands them to [`app::App::key`] with
 //!    their times, and calls [`app::App::tick`] every frame;
-//! 2. carries out the [`app::Effect`]s that come back (keep this, send that, fetch a
-//!    board) and reports the answers back to the app;
+//! 2. carries out the [`app::Effect`]s that come back (keep this, copy that) and carries
+//!    each [`request::Request`] to the server, handing what comes back to
+//!    [`app::App::answer`] as a [`request::Answer`];
 //! 3. asks [`app::App::model`] for the [`model::Model`] of the screen and draws it: a
 //!    canvas and a text mirror in the browser, cells in the terminal. When the model
 //!    equals the last one drawn, nothing changed on screen.
@@ -18,6 +19,7 @@
 //!   the results [`chart`]; what each colour means, and its RGB ([`palette`]);
 //! - [`mirror`]: the model as plain text fields, for screen readers and the tests;
 //! - [`race`]: a replay raced as a ghost, and the lead;
+//! - [`request`]: what the game asks of the server, what comes back, and why it failed;
 //! - [`room`]: a live room, its lobby, race and results, as the server tells them;
 //! - [`keys`]: what the history says about each key and letter pair;
 //! - [`zone`]: local time, which only the shell can know.
@@ -35,6 +37,7 @@ pub mod mirror;
 pub mod model;
 pub mod palette;
 pub mod race;
+pub mod request;
 pub mod room;
 pub mod storage;
 pub mod tour;

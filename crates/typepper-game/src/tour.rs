@@ -10,6 +10,7 @@ use typepper_engine::synth::{Typist, synth};
 
 use crate::app::{App, Key, Now, Screen};
 use crate::model::{Body, Model};
+use crate::request::Failure;
 use crate::storage::Stored;
 use crate::zone::Fixed;
 
@@ -241,8 +242,10 @@ pub fn stops() -> Vec<Stop> {
     // The boards: loading, refused, empty, and rows.
     tour.char('b');
     tour.see("boards, loading");
-    tour.app
-        .board_loaded("time:15", Err("the server is away".into()));
+    tour.app.board_loaded(
+        "time:15",
+        Err(Failure::Refused("the server is away".into())),
+    );
     tour.see("boards, refused");
     tour.key(Key::Right);
     tour.app.board_loaded("time:30", Ok(vec![]));

@@ -6,6 +6,7 @@ use typepper_engine::{Mode, Replay};
 use typepper_game::app::{App, BEST_HERE, Effect, Key, Now, Screen};
 use typepper_game::mirror::Mirror;
 use typepper_game::model::{Body, Model, Play};
+use typepper_game::request::{Answer, Request};
 use typepper_game::storage::Stored;
 use typepper_game::zone::Fixed;
 
@@ -15,6 +16,14 @@ fn at(mono: f64) -> Now {
     Now {
         mono,
         unix_ms: 1_796_154_720_000 + mono as u64,
+    }
+}
+
+/// The server's answer to a request for run `id`: `bytes`.
+fn run(id: &str, bytes: Vec<u8>) -> Answer {
+    Answer::Run {
+        id: id.into(),
+        bytes: Ok(bytes),
     }
 }
 
@@ -250,7 +259,8 @@ fn a_race_is_your_own_round_kept_and_sent() {
     type_for(&mut app, &mut t, 120.0, 20);
     let fx = app.key(Key::Escape, at(t));
     assert!(
-        fx.iter().any(|e| matches!(e, Effect::Submit { .. })),
+        fx.iter()
+            .any(|e| matches!(e, Effect::Request(Request::Submit { .. }))),
         "{fx:?}"
     );
     assert_eq!(app.history().len(), 1);
@@ -339,18 +349,22 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
         run: "abcdEFGH".into(),
         time: "2026-12-01T19:52:00Z".into(),
     };
-    app.board_loaded("time:15", Ok(vec![row]));
+    let board = Answer::Board {
+        mode: "time:15".into(),
+        rows: Ok(vec![row]),
+    };
+    app.answer(board, at(0.0));
     assert_eq!(
         app.key(Key::Char('g'), at(0.0)),
-        [Effect::FetchRun("abcdEFGH".into())]
+        [Effect::Request(Request::Run("abcdEFGH".into()))]
     );
     assert!(
-        app.run_loaded("zzzzzzzz", Ok(vec![]), 0.0).is_empty(),
+        app.answer(run("zzzzzzzz", vec![]), at(0.0)).is_empty(),
         "an answer nobody asked for is dropped"
     );
     let bytes = app.history()[1].replay.encode();
     assert!(
-        app.run_loaded("abcdEFGH", Ok(bytes.clone()), 0.0)
+        app.answer(run("abcdEFGH", bytes.clone()), at(0.0))
             .is_empty()
     );
     assert_eq!(
@@ -390,11 +404,15 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
 /// does a round on a seed it didn't issue: stored as run `abcdEFGH`, unranked.
 fn end_and_store(app: &mut App, t: f64) {
     let fx = app.key(Key::Escape, at(t));
-    let Some(Effect::Submit { keys, .. }) = fx.last() else {
+    let Some(Effect::Request(Request::Submit { keys, .. })) = fx.last() else {
         panic!("{fx:?}")
     };
     let answer = "ok abcdEFGH 40 - https://r.typepper.com/abcdEFGH unranked not played on a seed the server issued to you\n";
-    app.submitted(&keys.clone(), Ok(answer.into()));
+    let answer = Answer::Submitted {
+        keys: keys.clone(),
+        answer: Ok(answer.into()),
+    };
+    app.answer(answer, at(0.0));
 }
 
 #[test]

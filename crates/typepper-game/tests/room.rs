@@ -10,8 +10,32 @@ use typepper_engine::synth::{Typist, synth};
 use typepper_game::app::{App, Effect, Key, Now, Screen};
 use typepper_game::mirror::Mirror;
 use typepper_game::model::{Body, Model};
+use typepper_game::request::{Answer, Failure, Request};
 use typepper_game::storage::{Stored, format_player};
 use typepper_game::zone::Fixed;
+
+/// What a shell hands the app from the room's connection, by name.
+trait Heard {
+    fn opened(&mut self, room: Result<Opened, Failure>) -> Vec<Effect>;
+    fn connected(&mut self) -> Vec<Effect>;
+    fn said(&mut self, say: Say, now: Now) -> Vec<Effect>;
+    fn closed(&mut self, why: &str, now: Now) -> Vec<Effect>;
+}
+
+impl Heard for App {
+    fn opened(&mut self, room: Result<Opened, Failure>) -> Vec<Effect> {
+        self.answer(Answer::RoomOpened(room), at(0.0))
+    }
+    fn connected(&mut self) -> Vec<Effect> {
+        self.answer(Answer::RoomConnected, at(0.0))
+    }
+    fn said(&mut self, say: Say, now: Now) -> Vec<Effect> {
+        self.answer(Answer::RoomSaid(say), now)
+    }
+    fn closed(&mut self, why: &str, now: Now) -> Vec<Effect> {
+        self.answer(Answer::RoomClosed(why.into()), now)
+    }
+}
 
 const CODE: &str = "k3fq7m2x";
 const SEED: u64 = 42;
@@ -68,18 +92,15 @@ fn in_lobby() -> App {
     let mut app = game(true, None);
     assert_eq!(
         app.key(Key::Char('f'), at(0.0)),
-        vec![Effect::OpenRoom("time:15".into())]
+        vec![Effect::Request(Request::OpenRoom("time:15".into()))]
     );
     let opened = Opened {
         code: CODE.into(),
         link: format!("https://typepper.test/?room={CODE}"),
     };
+    assert_eq!(app.opened(Ok(opened)), vec![Effect::JoinRoom(CODE.into())]);
     assert_eq!(
-        app.room_opened(Ok(opened)),
-        vec![Effect::JoinRoom(CODE.into())]
-    );
-    assert_eq!(
-        app.room_connected(),
+        app.connected(),
         vec![Effect::RoomSay(Ask::Hello {
             name: None,
             token: Some("t0k3n".into()),
@@ -94,14 +115,14 @@ fn in_lobby() -> App {
         owner: 1,
         link: None,
     };
-    let fx = app.room_said(welcome, at(10.0));
+    let fx = app.said(welcome, at(10.0));
     // The seat is kept, to be taken back after a reload.
     assert!(fx.contains(&Effect::Save {
         key: "room".into(),
         value: format!("{CODE} s3cr3t ")
     }));
     let lobby = racers(&[(1, "ada", State::Waiting), (2, "grace", State::Waiting)]);
-    app.room_said(lobby, at(20.0));
+    app.said(lobby, at(20.0));
     app
 }
 
@@ -112,7 +133,7 @@ fn racing() -> App {
         app.key(Key::Enter, at(100.0)),
         vec![Effect::RoomSay(Ask::Start)]
     );
-    app.room_said(Say::Countdown(3_000), at(100.0));
+    app.said(Say::Countdown(3_000), at(100.0));
     let lines = room_lines(&app, 1_200.0);
     assert!(lines.contains(&"2".to_owned()), "{lines:?}");
     assert_eq!(
@@ -120,7 +141,7 @@ fn racing() -> App {
         "",
         "no text before the go"
     );
-    app.room_said(Say::Go(SEED), at(3_100.0));
+    app.said(Say::Go(SEED), at(3_100.0));
     app
 }
 
@@ -180,13 +201,13 @@ fn a_game_never_linked_names_itself_for_the_room_then_opens_and_joins_it() {
     }
     assert_eq!(
         app.key(Key::Enter, at(0.0)),
-        vec![Effect::OpenRoom("time:15".into())]
+        vec![Effect::Request(Request::OpenRoom("time:15".into()))]
     );
     let opened = Opened {
         code: CODE.into(),
         link: format!("https://elsewhere.test/?room={CODE}"),
     };
-    app.room_opened(Ok(opened));
+    app.opened(Ok(opened));
     // The link is this game's own, wherever the server thinks the game is.
     let lines = room_lines(&app, 0.0);
     assert!(
@@ -194,7 +215,7 @@ fn a_game_never_linked_names_itself_for_the_room_then_opens_and_joins_it() {
         "{lines:?}"
     );
     assert_eq!(
-        app.room_connected(),
+        app.connected(),
         vec![Effect::RoomSay(Ask::Hello {
             name: Some("grace".into()),
             token: None,
@@ -207,7 +228,9 @@ fn a_game_never_linked_names_itself_for_the_room_then_opens_and_joins_it() {
 fn a_room_that_could_not_be_opened_says_why_on_the_menu() {
     let mut app = game(true, None);
     app.key(Key::Char('f'), at(0.0));
-    app.room_opened(Err("too many rooms from your address".into()));
+    app.opened(Err(Failure::Refused(
+        "too many rooms from your address".into(),
+    )));
     assert!(matches!(app.screen(), Screen::Menu));
     let notice = Mirror::of(&model(&app, 0.0)).notice;
     assert_eq!(notice, "no room: too many rooms from your address");
@@ -239,7 +262,7 @@ fn the_owner_starts_and_anyone_else_says_ready() {
     // Grace's game: not the owner.
     let mut grace = game(true, None);
     grace.join_room(CODE);
-    grace.room_connected();
+    grace.connected();
     let welcome = Say::Welcome {
         room: CODE.into(),
         mode: "time:15".into(),
@@ -248,7 +271,7 @@ fn the_owner_starts_and_anyone_else_says_ready() {
         owner: 1,
         link: None,
     };
-    grace.room_said(welcome, at(0.0));
+    grace.said(welcome, at(0.0));
     assert_eq!(
         grace.key(Key::Enter, at(0.0)),
         vec![Effect::RoomSay(Ask::Ready)]
@@ -292,7 +315,7 @@ fn keys_go_out_as_typed_and_the_others_are_carets_with_a_standing() {
         .iter()
         .take_while(|k| f64::from(k.0) < t - 3_100.0)
         .count();
-    app.room_said(
+    app.said(
         Say::Keys {
             racer: 2,
             keys: keys[..upto].to_vec(),
@@ -319,7 +342,7 @@ fn the_results_list_the_finishers_and_your_round_goes_to_the_history() {
     let mut t = 3_300.0;
     type_keys(&mut app, &mut t, 110.0, 150);
     let keys = graces_keys(60);
-    app.room_said(Say::Keys { racer: 2, keys }, at(t));
+    app.said(Say::Keys { racer: 2, keys }, at(t));
     t += 1_000.0;
     app.tick(at(t));
     let finishes = vec![
@@ -339,7 +362,7 @@ fn the_results_list_the_finishers_and_your_round_goes_to_the_history() {
                 .into(),
         },
     ];
-    let fx = app.room_said(Say::Results(finishes), at(t));
+    let fx = app.said(Say::Results(finishes), at(t));
     assert!(
         fx.iter()
             .any(|e| matches!(e, Effect::Save { key, .. } if key == "history")),
@@ -370,7 +393,7 @@ fn a_finisher_is_watched_from_the_results_and_esc_comes_back_to_them() {
     let mut app = racing();
     let mut t = 3_300.0;
     type_keys(&mut app, &mut t, 110.0, 40);
-    app.room_said(
+    app.said(
         Say::Keys {
             racer: 2,
             keys: graces_keys(60),
@@ -386,7 +409,7 @@ fn a_finisher_is_watched_from_the_results_and_esc_comes_back_to_them() {
         share: None,
         kept: String::new(),
     };
-    app.room_said(Say::Results(vec![finish(2), finish(1)]), at(t));
+    app.said(Say::Results(vec![finish(2), finish(1)]), at(t));
     t += 2_000.0;
     app.key(Key::Enter, at(t));
     let banner = Mirror::of(&model(&app, t)).banner;
@@ -398,7 +421,7 @@ fn a_finisher_is_watched_from_the_results_and_esc_comes_back_to_them() {
         app.key(Key::Tab, at(t)),
         vec![Effect::RoomSay(Ask::Rematch)]
     );
-    app.room_said(
+    app.said(
         racers(&[(1, "ada", State::Waiting), (2, "grace", State::Waiting)]),
         at(t),
     );
@@ -415,7 +438,7 @@ fn a_lost_connection_is_tried_again_and_the_round_resumes_where_it_was() {
     let mut t = 3_300.0;
     let sent = type_keys(&mut app, &mut t, 90.0, 20);
     let words = Mirror::of(&model(&app, t)).words;
-    assert_eq!(app.room_closed("the network went", at(t)), vec![]);
+    assert_eq!(app.closed("the network went", at(t)), vec![]);
     let note = Mirror::of(&model(&app, t)).notice;
     assert!(note.contains("coming back"), "{note}");
     // Nothing until the wait is over, then the same room again.
@@ -425,7 +448,7 @@ fn a_lost_connection_is_tried_again_and_the_round_resumes_where_it_was() {
         vec![Effect::JoinRoom(CODE.into())]
     );
     assert_eq!(
-        app.room_connected(),
+        app.connected(),
         vec![Effect::RoomSay(Ask::Hello {
             name: None,
             token: Some("t0k3n".into()),
@@ -435,7 +458,7 @@ fn a_lost_connection_is_tried_again_and_the_round_resumes_where_it_was() {
     // The server has its keys: the round is played from them, not from the game's own.
     t += 1_200.0;
     let at_ms = (t - 3_100.0) as u32;
-    app.room_said(
+    app.said(
         Say::Resume {
             seed: SEED,
             at: at_ms,
@@ -455,7 +478,7 @@ fn a_reloaded_game_takes_its_seat_back_without_naming_itself_again() {
     let mut app = game(false, Some(&format!("{CODE} s3cr3t grace")));
     assert_eq!(app.join_room(CODE), vec![Effect::JoinRoom(CODE.into())]);
     assert_eq!(
-        app.room_connected(),
+        app.connected(),
         vec![Effect::RoomSay(Ask::Hello {
             name: Some("grace".into()),
             token: None,
@@ -475,7 +498,7 @@ fn a_reloaded_game_takes_its_seat_back_without_naming_itself_again() {
 fn a_spectator_watches_the_leader() {
     let mut app = game(true, None);
     app.join_room(CODE);
-    app.room_connected();
+    app.connected();
     let welcome = Say::Welcome {
         room: CODE.into(),
         mode: "time:15".into(),
@@ -484,10 +507,10 @@ fn a_spectator_watches_the_leader() {
         owner: 1,
         link: None,
     };
-    app.room_said(welcome, at(0.0));
+    app.said(welcome, at(0.0));
     let notice = Mirror::of(&model(&app, 0.0)).notice;
     assert!(notice.contains("you are watching"), "{notice}");
-    app.room_said(
+    app.said(
         Say::Lobby {
             phase: Phase::Racing,
             racers: vec![
@@ -508,7 +531,7 @@ fn a_spectator_watches_the_leader() {
         },
         at(0.0),
     );
-    app.room_said(
+    app.said(
         Say::Resume {
             seed: SEED,
             at: 4_000,
@@ -519,14 +542,14 @@ fn a_spectator_watches_the_leader() {
     let keys = graces_keys(100);
     let few = keys.iter().take(10).copied().collect();
     let many = keys.iter().take(18).copied().collect();
-    app.room_said(
+    app.said(
         Say::Keys {
             racer: 1,
             keys: few,
         },
         at(0.0),
     );
-    app.room_said(
+    app.said(
         Say::Keys {
             racer: 2,
             keys: many,
@@ -559,7 +582,7 @@ fn a_game_joined_by_its_code_alone_copies_the_servers_link() {
     };
     let mut app = App::new(7, &stored, None).0;
     assert_eq!(app.join_room(CODE), vec![Effect::JoinRoom(CODE.into())]);
-    app.room_connected();
+    app.connected();
     let link = format!("https://typepper.test/?room={CODE}");
     let welcome = Say::Welcome {
         room: CODE.into(),
@@ -569,8 +592,8 @@ fn a_game_joined_by_its_code_alone_copies_the_servers_link() {
         owner: 1,
         link: Some(link.clone()),
     };
-    app.room_said(welcome, at(0.0));
-    app.room_said(
+    app.said(welcome, at(0.0));
+    app.said(
         racers(&[(1, "grace", State::Waiting), (2, "ada", State::Waiting)]),
         at(1.0),
     );
@@ -612,12 +635,12 @@ fn a_name_already_in_the_room_is_refused_and_asked_for_again() {
         app.key(Key::Enter, at(0.0)),
         vec![Effect::JoinRoom(CODE.into())]
     );
-    app.room_connected();
+    app.connected();
     let why = "ADA_PT is already in this room as ada_pt: pick another name";
-    let fx = app.room_said(Say::Refused(why.into()), at(10.0));
+    let fx = app.said(Say::Refused(why.into()), at(10.0));
     assert_eq!(fx, vec![Effect::LeaveRoom]);
     // The server closes the connection after a refused hello: nothing more is said.
-    app.room_closed("closed", at(20.0));
+    app.closed("closed", at(20.0));
     let Screen::Room(room) = app.screen() else {
         panic!("not in a room")
     };
@@ -638,7 +661,7 @@ fn a_name_already_in_the_room_is_refused_and_asked_for_again() {
         vec![Effect::JoinRoom(CODE.into())]
     );
     assert_eq!(
-        app.room_connected(),
+        app.connected(),
         vec![Effect::RoomSay(Ask::Hello {
             name: Some("ada_2".into()),
             token: None,
@@ -653,15 +676,15 @@ fn a_name_already_in_the_room_is_refused_and_asked_for_again() {
 #[test]
 fn a_rematch_lets_each_racer_finish_reading_and_forgets_the_last_race() {
     let mut app = racing();
-    app.room_said(
+    app.said(
         Say::Out {
             racer: 1,
             why: "gaps between keys drawn evenly".into(),
         },
         at(4_000.0),
     );
-    app.room_said(results(), at(20_000.0));
-    app.room_said(
+    app.said(results(), at(20_000.0));
+    app.said(
         racers(&[(1, "ada", State::Waiting), (2, "grace", State::Waiting)]),
         at(21_000.0),
     );
@@ -686,8 +709,8 @@ fn a_rematch_lets_each_racer_finish_reading_and_forgets_the_last_race() {
     assert!(!notice.contains("evenly"), "{notice}");
     // Without a key, the lobby comes after 15 s; a countdown brings it at once.
     let mut app = racing();
-    app.room_said(results(), at(20_000.0));
-    app.room_said(
+    app.said(results(), at(20_000.0));
+    app.said(
         racers(&[(1, "ada", State::Waiting), (2, "grace", State::Waiting)]),
         at(21_000.0),
     );
@@ -704,12 +727,12 @@ fn a_rematch_lets_each_racer_finish_reading_and_forgets_the_last_race() {
             .any(|l| l.contains("1st ·"))
     );
     let mut app = racing();
-    app.room_said(results(), at(20_000.0));
-    app.room_said(
+    app.said(results(), at(20_000.0));
+    app.said(
         racers(&[(1, "ada", State::Ready), (2, "grace", State::Ready)]),
         at(21_000.0),
     );
-    app.room_said(Say::Countdown(3_000), at(21_500.0));
+    app.said(Say::Countdown(3_000), at(21_500.0));
     let lines = room_lines(&app, 21_600.0);
     assert!(lines.contains(&"3".to_owned()), "{lines:?}");
 }
@@ -732,7 +755,7 @@ fn room_link_copied_is_said_for_a_moment() {
 fn an_owner_who_leaves_hands_the_room_on_and_it_is_said() {
     let mut app = game(true, None);
     app.join_room(CODE);
-    app.room_connected();
+    app.connected();
     let welcome = Say::Welcome {
         room: CODE.into(),
         mode: "time:15".into(),
@@ -741,8 +764,8 @@ fn an_owner_who_leaves_hands_the_room_on_and_it_is_said() {
         owner: 1,
         link: None,
     };
-    app.room_said(welcome, at(0.0));
-    app.room_said(
+    app.said(welcome, at(0.0));
+    app.said(
         racers(&[(1, "grace", State::Waiting), (2, "ada", State::Waiting)]),
         at(1.0),
     );
@@ -751,7 +774,7 @@ fn an_owner_who_leaves_hands_the_room_on_and_it_is_said() {
         app.key(Key::Enter, at(2.0)),
         vec![Effect::RoomSay(Ask::Ready)]
     );
-    app.room_said(
+    app.said(
         Say::Lobby {
             phase: Phase::Lobby,
             racers: vec![Racer {
@@ -783,7 +806,7 @@ fn an_owner_who_leaves_hands_the_room_on_and_it_is_said() {
 fn a_late_arrival_sees_the_results_and_races_the_rematch() {
     let mut app = game(true, None);
     app.join_room(CODE);
-    app.room_connected();
+    app.connected();
     let watching = Say::Welcome {
         room: CODE.into(),
         mode: "time:15".into(),
@@ -792,7 +815,7 @@ fn a_late_arrival_sees_the_results_and_races_the_rematch() {
         owner: 1,
         link: None,
     };
-    app.room_said(watching, at(0.0));
+    app.said(watching, at(0.0));
     let over = Say::Lobby {
         phase: Phase::Over,
         racers: vec![
@@ -811,8 +834,8 @@ fn a_late_arrival_sees_the_results_and_races_the_rematch() {
         ],
         owner: 1,
     };
-    app.room_said(over, at(0.0));
-    app.room_said(results(), at(0.0));
+    app.said(over, at(0.0));
+    app.said(results(), at(0.0));
     let lines = room_lines(&app, 100.0);
     assert!(lines.iter().any(|l| l.contains("1st · grace")), "{lines:?}");
     assert!(
@@ -820,7 +843,7 @@ fn a_late_arrival_sees_the_results_and_races_the_rematch() {
         "{lines:?}"
     );
     // The rematch seats them: a welcome with a number of their own.
-    app.room_said(
+    app.said(
         racers(&[(1, "grace", State::Waiting), (2, "linus", State::Waiting)]),
         at(1_000.0),
     );
@@ -832,9 +855,9 @@ fn a_late_arrival_sees_the_results_and_races_the_rematch() {
         owner: 1,
         link: None,
     };
-    app.room_said(seated, at(1_100.0));
+    app.said(seated, at(1_100.0));
     app.key(Key::Tab, at(1_200.0));
-    app.room_said(
+    app.said(
         racers(&[
             (1, "grace", State::Waiting),
             (2, "linus", State::Waiting),

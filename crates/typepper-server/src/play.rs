@@ -31,10 +31,11 @@ use russh::server::Msg;
 use tokio::sync::{mpsc, watch};
 use typepper_api::Exit;
 use typepper_api::room::{Ask, Say};
-use typepper_game::app::{App, Effect};
+use typepper_game::app::App;
+use typepper_game::request::{Answer, Failure, Request};
 use typepper_game::storage::{self, Stored};
 use typepper_term::game::{self, Flow, Game, Host};
-use typepper_term::net::{self, Answer, Failure};
+use typepper_term::net::{self, Arrival};
 use typepper_term::render::{Depth, Palette};
 use typepper_term::stream::{self, Input, Screen};
 
@@ -468,7 +469,7 @@ struct Remote {
     router: Router,
     peer: SocketAddr,
     key: Option<String>,
-    answers: mpsc::UnboundedSender<Answer>,
+    answers: mpsc::UnboundedSender<Arrival>,
     /// A key's entries; a guest keeps none.
     keeper: Option<Keeper>,
     /// The live room's messages, while in one.
@@ -504,11 +505,8 @@ impl Host for Remote {
         tracing::debug!("an SSH game from {}: {message}", self.peer);
     }
 
-    fn send(&mut self, request: Effect) -> Option<Answer> {
-        let (command, stdin) = match net::command(&request) {
-            Ok(command) => command,
-            Err(failure) => return Some(net::read_answer(request, Err(failure))),
-        };
+    fn send(&mut self, request: Request) -> Option<Answer> {
+        let (command, stdin) = net::command(&request);
         let (router, peer, key, answers) = (
             self.router.clone(),
             self.peer,
@@ -523,7 +521,7 @@ impl Host for Remote {
                 }
                 Err(why) => Err(Failure::Refused(why)),
             };
-            let _ = answers.send(net::read_answer(request, out));
+            let _ = answers.send(Arrival::answer(net::read_answer(request, out)));
         });
         None
     }
@@ -550,7 +548,11 @@ impl Host for Remote {
                                 "the room said something the game can't read ({e})"
                             ))
                         });
-                        if answers.send(Answer::RoomSaid { conn, say }).is_err() {
+                        let heard = Arrival {
+                            room: Some(conn),
+                            answer: Answer::RoomSaid(say),
+                        };
+                        if answers.send(heard).is_err() {
                             return;
                         }
                     }
@@ -559,7 +561,10 @@ impl Host for Remote {
             let joined = crate::rooms::join_over_ssh(state, &code, key, ip, inbound, out).await;
             let _ = reader.await;
             let why = joined.map_or_else(|e| e.to_string(), |()| "the room closed".into());
-            let _ = answers.send(Answer::RoomClosed { conn, why });
+            let _ = answers.send(Arrival {
+                room: Some(conn),
+                answer: Answer::RoomClosed(why),
+            });
         });
         Ok(())
     }

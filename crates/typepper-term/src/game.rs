@@ -14,7 +14,9 @@ use typepper_game::layout::Scroll;
 use typepper_game::model::{Kind, Model};
 use typepper_game::zone::Zone;
 
-use crate::net::Answer;
+use typepper_game::request::{self, Answer, Request};
+
+use crate::net::Arrival;
 use crate::render::{self, Palette};
 
 /// How often the screen is looked at while a round runs: its clock and flame move.
@@ -33,7 +35,7 @@ pub trait Host {
     fn log(&mut self, message: &str);
     /// Sends a request to the server: its answer comes later, or now when it can't go
     /// out at all.
-    fn send(&mut self, request: Effect) -> Option<Answer>;
+    fn send(&mut self, request: Request) -> Option<Answer>;
     /// Joins live room `code` as connection `conn`, leaving any other.
     fn join(&mut self, code: &str, conn: u64) -> Result<(), String>;
     /// Says `ask` to the room joined.
@@ -110,19 +112,19 @@ impl<H: Host> Game<H> {
         }
     }
 
-    /// An answer from the host. A room connection closed since is no longer heard.
-    pub fn answer(&mut self, answer: Answer) {
-        if let Some(conn) = answer.room_conn() {
+    /// What reached the game from the host. A room connection closed since is no
+    /// longer heard.
+    pub fn answer(&mut self, arrival: Arrival) {
+        let Arrival { room, answer } = arrival;
+        if let Some(conn) = room {
             if self.room != Some(conn) {
                 return;
             }
-            if matches!(answer, Answer::RoomClosed { .. }) {
+            if matches!(answer, Answer::RoomClosed(_)) {
                 self.room = None;
             }
         }
-        let now = self.now();
-        let effects = answer.apply(&mut self.app, now);
-        self.carry_out(effects);
+        self.with_app(|app, now| app.answer(answer, now));
     }
 
     /// A terminal event: a key, a paste, a resize.
@@ -198,7 +200,7 @@ impl<H: Host> Game<H> {
                 Effect::Warn(message) => self.warn(message),
                 Effect::Save { key, value } => {
                     if let Err(e) = self.host.save(&key, &value) {
-                        self.warn(format!("{e}: the round still counts"));
+                        self.warn(request::unsaved(&e));
                     }
                 }
                 Effect::Remove(key) => {
@@ -215,11 +217,12 @@ impl<H: Host> Game<H> {
                         Ok(()) => {
                             self.room = Some(self.conns);
                             // What is said before the connection is up waits for it.
-                            queue.extend(self.app.room_connected());
+                            let now = self.now();
+                            queue.extend(self.app.answer(Answer::RoomConnected, now));
                         }
                         Err(why) => {
                             let now = self.now();
-                            queue.extend(self.app.room_closed(&why, now));
+                            queue.extend(self.app.answer(Answer::RoomClosed(why), now));
                         }
                     }
                 }
@@ -232,10 +235,10 @@ impl<H: Host> Game<H> {
                     self.room = None;
                     self.host.leave();
                 }
-                request => {
+                Effect::Request(request) => {
                     if let Some(answer) = self.host.send(request) {
                         let now = self.now();
-                        queue.extend(answer.apply(&mut self.app, now));
+                        queue.extend(self.app.answer(answer, now));
                     }
                 }
             }

@@ -32,12 +32,13 @@ use std::time::Duration;
 
 use crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste};
 use typepper_api::room::Ask;
-use typepper_game::app::{App, Effect};
+use typepper_game::app::App;
+use typepper_game::request::{Answer, Failure, Request};
 use typepper_game::zone::Zone;
 
 use self::data::DataDir;
 use self::game::{Flow, Game, Host};
-use self::net::{Answer, Remote, RoomLink};
+use self::net::{Arrival, Remote, RoomLink};
 use self::render::{Depth, Palette};
 
 /// The system's time zone, as the system's zone database says.
@@ -154,7 +155,7 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
 fn run(
     terminal: &mut ratatui::DefaultTerminal,
     game: &mut Game<Local>,
-    answers: &mpsc::Receiver<Answer>,
+    answers: &mpsc::Receiver<Arrival>,
     stop: &AtomicBool,
 ) -> Result<(), String> {
     let io = |e: std::io::Error| format!("the terminal failed: {e}");
@@ -229,7 +230,7 @@ fn terminal_hung_up() -> bool {
 struct Local {
     data: DataDir,
     remote: Option<Remote>,
-    tx: mpsc::Sender<Answer>,
+    tx: mpsc::Sender<Arrival>,
     /// The live room's connection.
     room: Option<RoomLink>,
 }
@@ -247,14 +248,14 @@ impl Host for Local {
         self.data.log(message);
     }
 
-    fn send(&mut self, request: Effect) -> Option<Answer> {
+    fn send(&mut self, request: Request) -> Option<Answer> {
         match &self.remote {
             Some(remote) => {
                 remote.send(request, self.tx.clone());
                 None
             }
             // No server: answered at once, as a request that could not go out.
-            None => Some(Answer::no_server(request)),
+            None => Some(request.failed(Failure::CantAsk(net::NO_SERVER.into()))),
         }
     }
 

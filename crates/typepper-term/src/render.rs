@@ -1000,6 +1000,7 @@ mod tests {
     use typepper_engine::Mode;
     use typepper_engine::synth::{Typist, synth};
     use typepper_game::app::{App, Key, Now};
+    use typepper_game::request::Answer;
     use typepper_game::storage::{Entry, Stored};
     use typepper_game::zone::Fixed;
 
@@ -1105,7 +1106,11 @@ mod tests {
                 time: "2026-12-01T19:52:00Z".into(),
             })
             .collect();
-        app.board_loaded("time:15", Ok(rows));
+        let board = Answer::Board {
+            mode: "time:15".into(),
+            rows: Ok(rows),
+        };
+        app.answer(board, at(t));
         app.key(Key::Down, at(t));
         out.push(("boards", app.model(t, &zone)));
 

@@ -36,11 +36,12 @@ use web_sys::{
 use typepper_game::app::{App, Effect, Key, Now};
 use typepper_game::mirror::{FIELDS, Mirror};
 use typepper_game::model::Tap;
+use typepper_game::request::{self, Answer};
 use typepper_game::storage;
 
 use crate::dom::{DomError, Listener};
 use crate::render::{Hit, Renderer};
-use crate::socket::{Heard, Socket};
+use crate::socket::Socket;
 
 /// The running game. Dropping it removes its listeners and stops its frames.
 #[wasm_bindgen]
@@ -133,7 +134,7 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
         let opened = match net::fetch_run(&api, &id).await {
             Ok(run) if race => app.race_bytes(&run.bytes, run.player),
             Ok(run) => app.watch_bytes(&run.bytes, run.player, dom::now()),
-            Err(why) => Err(why),
+            Err(why) => Err(why.to_string()),
         };
         if let Err(why) = opened {
             // The game starts as usual: a link that has gone stale is no reason to stop.
@@ -243,9 +244,8 @@ impl Shell {
                 Effect::Save { key, value } => {
                     let saved = dom::local_storage().map(|s| s.set_item(&key, &value).is_ok());
                     if saved == Some(false) {
-                        dom::warn(&format!(
-                            "could not keep {key} (storage full?): the round still counts"
-                        ));
+                        let why = format!("could not keep {key} (storage full?)");
+                        dom::warn(&request::unsaved(&why));
                     }
                 }
                 Effect::Remove(key) => {
@@ -258,59 +258,25 @@ impl Shell {
                         let _ = w.navigator().clipboard().write_text(&text);
                     }
                 }
-                Effect::Submit { token, body, keys } => {
+                Effect::Request(request) => {
                     let (api, me) = (self.api.clone(), self.me.clone());
                     wasm_bindgen_futures::spawn_local(async move {
-                        let answer = net::submit(&api, &token, &body).await;
-                        answer_app(&me, |app| app.submitted(&keys, answer));
-                    });
-                }
-                Effect::Link(name) => {
-                    let (api, me) = (self.api.clone(), self.me.clone());
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let answer = net::link(&api, &name).await;
-                        answer_app(&me, |app| app.linked(answer));
-                    });
-                }
-                Effect::FetchBoard(mode) => {
-                    let (api, me) = (self.api.clone(), self.me.clone());
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let rows = net::board(&api, &mode).await;
-                        answer_app(&me, |app| {
-                            app.board_loaded(&mode, rows);
-                            vec![]
-                        });
-                    });
-                }
-                Effect::FetchSeed { token, mode } => {
-                    let (api, me) = (self.api.clone(), self.me.clone());
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let seed = net::issue_seed(&api, &token, &mode).await;
-                        answer_app(&me, |app| app.seed_issued(&mode, seed, dom::unix_ms()));
-                    });
-                }
-                Effect::OpenRoom(mode) => {
-                    let (api, me) = (self.api.clone(), self.me.clone());
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let answer = net::open_room(&api, &mode).await;
-                        answer_app(&me, |app| app.room_opened(answer));
+                        let answer = net::ask(&api, request).await;
+                        answer_app(&me, |app| app.answer(answer, now(dom::now())));
                     });
                 }
                 Effect::JoinRoom(code) => {
                     // One room at a time: the last one's socket goes, quietly.
                     self.room = None;
                     let me = self.me.clone();
-                    let heard = move |heard: Heard| {
-                        answer_app(&me, |app| match heard {
-                            Heard::Open => app.room_connected(),
-                            Heard::Said(say) => app.room_said(say, now(dom::now())),
-                            Heard::Closed(why) => app.room_closed(&why, now(dom::now())),
-                        });
+                    let heard = move |heard: Answer| {
+                        answer_app(&me, |app| app.answer(heard, now(dom::now())));
                     };
                     match Socket::open(&self.api, &code, heard) {
                         Ok(socket) => self.room = Some(socket),
                         Err(why) => {
-                            let effects = self.app.room_closed(&why, now(dom::now()));
+                            let closed = Answer::RoomClosed(why);
+                            let effects = self.app.answer(closed, now(dom::now()));
                             self.carry_out(effects);
                         }
                     }
@@ -321,13 +287,6 @@ impl Shell {
                     }
                 }
                 Effect::LeaveRoom => self.room = None,
-                Effect::FetchRun(id) => {
-                    let (api, me) = (self.api.clone(), self.me.clone());
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let bytes = net::fetch_run(&api, &id).await.map(|run| run.bytes);
-                        answer_app(&me, |app| app.run_loaded(&id, bytes, dom::now()));
-                    });
-                }
             }
         }
     }

@@ -1,23 +1,57 @@
-//! The server, as the game reaches it: runs, submissions, linking, boards.
+//! The server, as the game reaches it: runs, submissions, linking, boards, seeds and
+//! rooms, each a [`Request`] carried over HTTP and answered for the app.
 
-use gloo_net::http::{Request, Response};
+use gloo_net::http::{Request as Http, Response};
 
 use typepper_api::room::Opened;
 use typepper_api::{Board, BoardRow, IssuedSeed, Player};
+use typepper_game::request::{Answer, Failure, Request};
 
 use crate::json::{self, FromJs};
-use typepper_game::app::SubmitError;
 
 fn url(api: &str, path: &str) -> String {
     format!("{}{path}", api.trim_end_matches('/'))
 }
 
-/// The body of a refusal: the server's sentence, or the status.
-async fn reason(response: Response) -> String {
+/// Carries out `request` on the server at `api` ("" for this origin).
+pub async fn ask(api: &str, request: Request) -> Answer {
+    match request {
+        Request::Submit { token, body, keys } => Answer::Submitted {
+            answer: submit(api, &token, &body).await,
+            keys,
+        },
+        Request::Link(name) => Answer::Linked(link(api, &name).await),
+        Request::Board(mode) => Answer::Board {
+            rows: board(api, &mode).await,
+            mode,
+        },
+        Request::Run(id) => Answer::Run {
+            bytes: fetch_run(api, &id).await.map(|run| run.bytes),
+            id,
+        },
+        Request::Seed { token, mode } => Answer::Seed {
+            answer: issue_seed(api, &token, &mode).await,
+            mode,
+        },
+        Request::OpenRoom(mode) => Answer::RoomOpened(open_room(api, &mode).await),
+    }
+}
+
+/// The browser couldn't send it, or the answer broke off.
+fn unreachable(e: impl std::fmt::Display) -> Failure {
+    Failure::Unreachable(e.to_string())
+}
+
+/// A refusal: the server's sentence, or the status; a 401 says the token is no player's.
+async fn refusal(response: Response) -> Failure {
     let status = response.status();
-    match response.text().await {
+    let why = match response.text().await {
         Ok(text) if !text.trim().is_empty() => text.trim().to_owned(),
         _ => format!("the server answered {status}"),
+    };
+    match status {
+        401 => Failure::NotLinked(why),
+        _ => Failure::Refused(why),
     }
 }
 
@@ -30,54 +64,43 @@ pub struct Run {
 }
 
 /// A run's replay bytes, `GET <api>/v1/runs/<id>`, or why not.
-pub async fn fetch_run(api: &str, id: &str) -> Result<Run, String> {
-    // Ids are base62; anything else would be a different URL.
-    if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(format!("{id:?} is not a run id"));
+pub async fn fetch_run(api: &str, id: &str) -> Result<Run, Failure> {
+    // Anything else would name a different URL.
+    if !typepper_api::is_run_id(id) {
+        return Err(Failure::NotARunId(id.to_owned()));
     }
-    let response = Request::get(&url(api, &format!("/v1/runs/{id}")))
+    let response = Http::get(&url(api, &format!("/v1/runs/{id}")))
         .send()
         .await
-        .map_err(|e| format!("the server is unreachable ({e})"))?;
+        .map_err(unreachable)?;
     match response.status() {
         200 => {
             let player = response.headers().get(typepper_api::PLAYER_HEADER);
-            let bytes = response
-                .binary()
-                .await
-                .map_err(|e| format!("the download broke off ({e})"))?;
+            let bytes = response.binary().await.map_err(unreachable)?;
             Ok(Run { bytes, player })
         }
-        404 | 410 => Err("no such run: missing or expired".into()),
-        _ => Err(reason(response).await),
+        404 | 410 => Err(Failure::NoSuchRun),
+        _ => Err(refusal(response).await),
     }
 }
 
 /// `POST <api>/v1/submit`: the answer lines, or why there are none.
-pub async fn submit(api: &str, token: &str, body: &[u8]) -> Result<String, SubmitError> {
-    let request = Request::post(&url(api, "/v1/submit"))
+async fn submit(api: &str, token: &str, body: &[u8]) -> Result<String, Failure> {
+    let request = Http::post(&url(api, "/v1/submit"))
         .header("Authorization", &format!("Bearer {token}"))
         .header("Content-Type", "application/octet-stream")
         .body(js_sys::Uint8Array::from(body))
-        .map_err(|e| SubmitError::Refused(e.to_string()))?;
-    let response = request
-        .send()
-        .await
-        .map_err(|e| SubmitError::Offline(e.to_string()))?;
+        .map_err(|e| Failure::Refused(e.to_string()))?;
+    let response = request.send().await.map_err(unreachable)?;
     match response.status() {
-        200 => response
-            .text()
-            .await
-            .map_err(|e| SubmitError::Offline(e.to_string())),
-        401 => Err(SubmitError::Unauthorized(reason(response).await)),
-        _ => Err(SubmitError::Refused(reason(response).await)),
+        200 => response.text().await.map_err(unreachable),
+        _ => Err(refusal(response).await),
     }
 }
 
-/// `what`, read from the server's JSON `text` (by the browser's own `JSON.parse`), or
-/// `what` as the reason it isn't.
-fn json<T: FromJs>(text: &str, what: &str) -> Result<T, String> {
-    json::read(text).ok_or_else(|| what.to_owned())
+/// `what`, read from the server's JSON `text` (by the browser's own `JSON.parse`).
+fn json<T: FromJs>(text: &str, what: &'static str) -> Result<T, Failure> {
+    json::read(text).ok_or(Failure::Unreadable { what, why: None })
 }
 
 /// POSTs `body`, a JSON object's text, to `path` (as `token`'s player, if any) and reads
@@ -87,68 +110,54 @@ async fn post_json<T: FromJs>(
     path: &str,
     token: Option<&str>,
     body: String,
-    what: &str,
-) -> Result<T, String> {
-    let mut request = Request::post(&url(api, path)).header("Content-Type", "application/json");
+    what: &'static str,
+) -> Result<T, Failure> {
+    let mut request = Http::post(&url(api, path)).header("Content-Type", "application/json");
     if let Some(token) = token {
         request = request.header("Authorization", &format!("Bearer {token}"));
     }
     let response = request
         .body(body)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| Failure::Refused(e.to_string()))?
         .send()
         .await
-        .map_err(|e| format!("the server is unreachable ({e})"))?;
+        .map_err(unreachable)?;
     if response.status() != 201 {
-        return Err(reason(response).await);
+        return Err(refusal(response).await);
     }
-    let text = response.text().await.map_err(|e| e.to_string())?;
+    let text = response.text().await.map_err(unreachable)?;
     json(&text, what)
 }
 
 /// `POST <api>/v1/seeds` for `mode`: a seed to play a ranked round on, or why not.
-pub async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed, String> {
+async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed, Failure> {
     let body = json::object(&[("mode", Some(mode))]);
-    post_json(
-        api,
-        "/v1/seeds",
-        Some(token),
-        body,
-        "the server's seed isn't one",
-    )
-    .await
+    post_json(api, "/v1/seeds", Some(token), body, "a seed").await
 }
 
 /// `POST <api>/v1/rooms` for `mode`: the room opened, or the server's sentence.
-pub async fn open_room(api: &str, mode: &str) -> Result<Opened, String> {
+async fn open_room(api: &str, mode: &str) -> Result<Opened, Failure> {
     let body = json::object(&[("mode", Some(mode))]);
-    post_json(api, "/v1/rooms", None, body, "the server's room isn't one").await
+    post_json(api, "/v1/rooms", None, body, "a room").await
 }
 
 /// `POST <api>/v1/players`: the new player, or the server's sentence.
-pub async fn link(api: &str, name: &str) -> Result<Player, String> {
+async fn link(api: &str, name: &str) -> Result<Player, Failure> {
     let body = json::object(&[("name", Some(name))]);
-    post_json(
-        api,
-        "/v1/players",
-        None,
-        body,
-        "the server's answer isn't a player",
-    )
-    .await
+    post_json(api, "/v1/players", None, body, "a player").await
 }
 
 /// `GET <api>/v1/boards/<mode>`: this month's rows.
-pub async fn board(api: &str, mode: &str) -> Result<Vec<BoardRow>, String> {
+async fn board(api: &str, mode: &str) -> Result<Vec<BoardRow>, Failure> {
     let mode = String::from(js_sys::encode_uri_component(mode));
-    let response = Request::get(&url(api, &format!("/v1/boards/{mode}")))
+    let response = Http::get(&url(api, &format!("/v1/boards/{mode}")))
         .send()
         .await
-        .map_err(|e| format!("the server is unreachable ({e})"))?;
+        .map_err(unreachable)?;
     if response.status() != 200 {
-        return Err(reason(response).await);
+        return Err(refusal(response).await);
     }
-    let text = response.text().await.map_err(|e| e.to_string())?;
-    let board: Board = json(&text, "the board isn't one")?;
+    let text = response.text().await.map_err(unreachable)?;
+    let board: Board = json(&text, "a board")?;
     Ok(board.rows)
 }

@@ -12,6 +12,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CloseEvent, Event, MessageEvent, WebSocket};
 
 use typepper_api::room::{Ask, Say};
+use typepper_game::request::Answer;
 
 use crate::json;
 
@@ -19,16 +20,6 @@ use crate::json;
 pub struct Socket {
     ws: WebSocket,
     _handlers: [Closure<dyn FnMut(Event)>; 3],
-}
-
-/// What a socket tells its shell.
-pub enum Heard {
-    /// It is open.
-    Open,
-    /// A message from the room.
-    Said(Say),
-    /// It closed, and why.
-    Closed(String),
 }
 
 /// The WebSocket URL of room `code` on the server at `api` ("" for this origin).
@@ -50,13 +41,14 @@ fn url(api: &str, code: &str) -> Option<String> {
 }
 
 impl Socket {
-    /// Connects to room `code`; `heard` gets what happens.
-    pub fn open(api: &str, code: &str, heard: impl Fn(Heard) + 'static) -> Result<Socket, String> {
+    /// Connects to room `code`; `heard` gets what happens: [`Answer::RoomConnected`],
+    /// [`Answer::RoomSaid`] and [`Answer::RoomClosed`].
+    pub fn open(api: &str, code: &str, heard: impl Fn(Answer) + 'static) -> Result<Socket, String> {
         let url = url(api, code).ok_or("the server's address isn't http or https")?;
         let ws = WebSocket::new(&url).map_err(|_| format!("no WebSocket to {url}"))?;
         let heard = std::rc::Rc::new(heard);
         let h = heard.clone();
-        let on_open = Closure::<dyn FnMut(Event)>::new(move |_| h(Heard::Open));
+        let on_open = Closure::<dyn FnMut(Event)>::new(move |_| h(Answer::RoomConnected));
         let h = heard.clone();
         let on_message = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
             let Some(text) = e
@@ -66,7 +58,7 @@ impl Socket {
                 return;
             };
             match json::read::<Say>(&text) {
-                Some(say) => h(Heard::Said(say)),
+                Some(say) => h(Answer::RoomSaid(say)),
                 None => crate::dom::warn(&format!("a room message doesn't read: {text}")),
             }
         });
@@ -77,7 +69,7 @@ impl Socket {
                 .map(|c| c.reason())
                 .filter(|r| !r.is_empty())
                 .unwrap_or_else(|| "the server is unreachable".into());
-            h(Heard::Closed(why));
+            h(Answer::RoomClosed(why));
         });
         ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));
         ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

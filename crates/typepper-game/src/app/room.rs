@@ -8,6 +8,7 @@ use typepper_engine::{Mode, Op};
 use super::{App, Effect, Key, Now, RESULTS_HOLD_MS, Screen, delete_word, ms_since};
 use crate::palette::Tone;
 use crate::race;
+use crate::request::{Failure, Request};
 use crate::room::{Live, Naming, RETRIES, RETRY_MS, Seat};
 use crate::storage::{self, Entry};
 
@@ -25,7 +26,7 @@ impl App {
     pub(crate) fn open_room(&mut self) -> Vec<Effect> {
         let mut live = Live::new(self.menu_mode(), None);
         let fx = if self.player.is_some() {
-            vec![Effect::OpenRoom(live.mode.key())]
+            vec![Effect::Request(Request::OpenRoom(live.mode.key()))]
         } else {
             live.naming = Some(self.naming());
             vec![]
@@ -74,8 +75,8 @@ impl App {
         fx
     }
 
-    /// The server's answer to [`Effect::OpenRoom`]: the room, which the game joins.
-    pub fn room_opened(&mut self, answer: Result<Opened, String>) -> Vec<Effect> {
+    /// The server's answer to [`Request::OpenRoom`]: the room, which the game joins.
+    pub(crate) fn room_opened(&mut self, answer: Result<Opened, Failure>) -> Vec<Effect> {
         let Screen::Room(live) = &mut self.screen else {
             return vec![];
         };
@@ -101,7 +102,7 @@ impl App {
     }
 
     /// The connection [`Effect::JoinRoom`] asked for is up: the hello goes.
-    pub fn room_connected(&mut self) -> Vec<Effect> {
+    pub(crate) fn room_connected(&mut self) -> Vec<Effect> {
         let token = self.player.as_ref().map(|p| p.token.clone());
         let Some(live) = self.live_mut() else {
             return vec![Effect::LeaveRoom];
@@ -113,7 +114,7 @@ impl App {
 
     /// The room's connection closed (`why`, from the shell) at `now`. A racer in a race
     /// tries to come back; anyone else is told.
-    pub fn room_closed(&mut self, why: &str, now: Now) -> Vec<Effect> {
+    pub(crate) fn room_closed(&mut self, why: &str, now: Now) -> Vec<Effect> {
         let Some(live) = self.live_mut() else {
             return vec![];
         };
@@ -145,7 +146,7 @@ impl App {
     }
 
     /// What the room says, at `now`.
-    pub fn room_said(&mut self, say: Say, now: Now) -> Vec<Effect> {
+    pub(crate) fn room_said(&mut self, say: Say, now: Now) -> Vec<Effect> {
         let Some(live) = self.live_mut() else {
             return vec![Effect::LeaveRoom];
         };
@@ -453,7 +454,7 @@ impl App {
                     live.say(Some(("joining…".into(), Tone::Dim)));
                     return vec![match &live.code {
                         Some(code) => Effect::JoinRoom(code.clone()),
-                        None => Effect::OpenRoom(live.mode.key()),
+                        None => Effect::Request(Request::OpenRoom(live.mode.key())),
                     }];
                 }
                 Err(why) => naming.error = Some(why.into()),

@@ -1,0 +1,216 @@
+//! What the game asks of the server, and what comes back: the one typed seam every shell
+//! carries, however it reaches the server (HTTP from the browser, `ssh` from the
+//! terminal, a direct call inside the server's own `ssh` game).
+//!
+//! A shell turns each [`Request`] into its own transport, and hands the result back as an
+//! [`Answer`] to [`crate::app::App::answer`]; when it can't, it says why with a
+//! [`Failure`], whose `Display` is the only wording of it.
+
+use std::fmt;
+
+use typepper_api::room::{Opened, Say};
+use typepper_api::{BoardRow, IssuedSeed, Player};
+
+/// A request to the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// `POST /v1/submit` with `body` as `token`'s player.
+    Submit {
+        /// The player's token.
+        token: String,
+        /// Back-to-back rounds, each after its claimed score.
+        body: Vec<u8>,
+        /// The outbox keys of the rounds, in body order.
+        keys: Vec<String>,
+    },
+    /// `POST /v1/players` for this name: link the game.
+    Link(String),
+    /// `GET /v1/boards/<mode>`.
+    Board(String),
+    /// `GET /v1/runs/<id>`: a run's replay bytes. The id is a run id
+    /// ([`typepper_api::is_run_id`]): the game asks for no other.
+    Run(String),
+    /// `POST /v1/seeds` for this mode key with the player's token.
+    Seed {
+        /// The player's token.
+        token: String,
+        /// The mode key.
+        mode: String,
+    },
+    /// `POST /v1/rooms` for this mode key.
+    OpenRoom(String),
+}
+
+impl Request {
+    /// The answer that says this request failed, for `why`.
+    pub fn failed(self, why: Failure) -> Answer {
+        match self {
+            Request::Submit { keys, .. } => Answer::Submitted {
+                keys,
+                answer: Err(why),
+            },
+            Request::Link(_) => Answer::Linked(Err(why)),
+            Request::Board(mode) => Answer::Board {
+                mode,
+                rows: Err(why),
+            },
+            Request::Run(id) => Answer::Run {
+                id,
+                bytes: Err(why),
+            },
+            Request::Seed { mode, .. } => Answer::Seed {
+                mode,
+                answer: Err(why),
+            },
+            Request::OpenRoom(_) => Answer::RoomOpened(Err(why)),
+        }
+    }
+}
+
+/// What the server said to a [`Request`], or what a live room says.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// To [`Request::Submit`]: the answer lines.
+    Submitted {
+        /// The outbox keys of the rounds sent.
+        keys: Vec<String>,
+        /// One line a round, in body order.
+        answer: Result<String, Failure>,
+    },
+    /// To [`Request::Link`].
+    Linked(Result<Player, Failure>),
+    /// To [`Request::Board`].
+    Board {
+        /// The mode key.
+        mode: String,
+        /// Its rows.
+        rows: Result<Vec<BoardRow>, Failure>,
+    },
+    /// To [`Request::Run`].
+    Run {
+        /// The run.
+        id: String,
+        /// Its replay bytes.
+        bytes: Result<Vec<u8>, Failure>,
+    },
+    /// To [`Request::Seed`].
+    Seed {
+        /// The mode key.
+        mode: String,
+        /// The seed.
+        answer: Result<IssuedSeed, Failure>,
+    },
+    /// To [`Request::OpenRoom`].
+    RoomOpened(Result<Opened, Failure>),
+    /// The room connection [`crate::app::Effect::JoinRoom`] asked for is up.
+    RoomConnected,
+    /// What the room says.
+    RoomSaid(Say),
+    /// The room's connection closed, and why, in words.
+    RoomClosed(String),
+}
+
+/// Why a request got no answer from the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The server couldn't be reached, and why: the rounds wait for later.
+    Unreachable(String),
+    /// The shell can't ask at all, in its own words (no server set; no key the server
+    /// takes): the rounds wait for later, as when it is unreachable.
+    CantAsk(String),
+    /// The token or key is no player's: the game must link again. The server's sentence.
+    NotLinked(String),
+    /// The server refused it, with its sentence.
+    Refused(String),
+    /// No such run: it never was, or it expired.
+    NoSuchRun,
+    /// What was asked for as a run isn't a run id ([`typepper_api::is_run_id`]).
+    NotARunId(String),
+    /// The server's answer isn't the `what` asked for (`a seed`), and why when known.
+    Unreadable {
+        /// What was expected.
+        what: &'static str,
+        /// What was wrong with it.
+        why: Option<String>,
+    },
+}
+
+impl Failure {
+    /// Whether the rounds of a submission that failed so are kept to send later, as the
+    /// server never saw them.
+    pub fn offline(&self) -> bool {
+        matches!(self, Failure::Unreachable(_) | Failure::CantAsk(_))
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Unreachable(why) => write!(f, "the server is unreachable ({why})"),
+            Failure::CantAsk(why) | Failure::NotLinked(why) | Failure::Refused(why) => {
+                f.write_str(why)
+            }
+            Failure::NoSuchRun => f.write_str("no such run: missing or expired"),
+            Failure::NotARunId(id) => write!(f, "{id:?} is not a run id"),
+            Failure::Unreadable { what, why: None } => {
+                write!(f, "the server's answer isn't {what}")
+            }
+            Failure::Unreadable {
+                what,
+                why: Some(why),
+            } => write!(f, "the server's answer isn't {what} ({why})"),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// What is said when a kept file can't be written: the round was played and counts all
+/// the same (it is in the outbox, or on the server).
+pub fn unsaved(why: &str) -> String {
+    format!("{why}: the round still counts")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_request_answers_what_was_asked_for() {
+        let answer = Request::Board("time:15".into()).failed(Failure::NoSuchRun);
+        assert_eq!(
+            answer,
+            Answer::Board {
+                mode: "time:15".into(),
+                rows: Err(Failure::NoSuchRun)
+            }
+        );
+        let Answer::Submitted { keys, answer } = Request::Submit {
+            token: "t".into(),
+            body: vec![1],
+            keys: vec!["k".into()],
+        }
+        .failed(Failure::Unreachable("down".into())) else {
+            panic!("a submission's failure answers the submission");
+        };
+        assert_eq!(keys, ["k"]);
+        let why = answer.unwrap_err();
+        assert!(why.offline());
+        assert_eq!(why.to_string(), "the server is unreachable (down)");
+    }
+
+    #[test]
+    fn only_a_server_never_reached_keeps_rounds_for_later() {
+        assert!(Failure::CantAsk("no server set".into()).offline());
+        assert!(!Failure::NotLinked("who?".into()).offline());
+        assert!(!Failure::Refused("slow down".into()).offline());
+        let unreadable = Failure::Unreadable {
+            what: "a seed",
+            why: Some("eof".into()),
+        };
+        assert_eq!(
+            unreadable.to_string(),
+            "the server's answer isn't a seed (eof)"
+        );
+    }
+}
