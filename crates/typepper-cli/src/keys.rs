@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 use typepper_engine::Replay;
-use typepper_game::keys::{self, Analysis, By, Stat, Trend};
+use typepper_game::keys::{self, Analysis, By, Tally, Trend};
 
 use crate::Refused;
 
@@ -140,7 +140,7 @@ struct KeyTrendJson {
 }
 
 impl StatJson {
-    fn new(key: String, s: &Stat) -> StatJson {
+    fn new(key: String, s: &Tally) -> StatJson {
         StatJson {
             key,
             seen: s.seen,

@@ -19,11 +19,12 @@ use typepper_api::{IssuedSeed, Line, RANKED_BEST, Ranked, Utc};
 use typepper_engine::rng::Rng;
 use typepper_engine::{Drill, Mode, Op, Refusal, Replay, Round, Score, hex};
 
-use crate::keys::{Analysis, By, Trend};
 use crate::palette::Tone;
 use crate::race::{self, Feed, Ghost, Trail};
 use crate::request::{Answer, Failure, Request};
 use crate::room::{Live, Seat};
+use crate::screen::boards::{Browsing, Pending};
+use crate::screen::keys::KeysScreen;
 use crate::storage::{self, Entry, Outgoing};
 
 /// A key as the game understands it.
@@ -89,18 +90,7 @@ pub struct Now {
 }
 
 /// How many boards there are: one a rankable mode.
-const BOARDS: usize = 5;
-
-/// What the keys screen shows: the history's analysis, worked out when it opens.
-#[derive(Clone, Debug)]
-pub struct KeysScreen {
-    /// Every round of the history.
-    pub all: Analysis,
-    /// The last rounds against the ones before.
-    pub trend: Trend,
-    /// What the keyboard is shaded by, and the worst are picked by.
-    pub by: By,
-}
+pub(crate) const BOARDS: usize = 5;
 
 /// How long a watched replay waits before its first input lands, so the screen is seen.
 const WATCH_LEAD_MS: f64 = 600.0;
@@ -167,14 +157,6 @@ pub struct RaceEnd {
     pub changes: Vec<u32>,
 }
 
-/// What to do with a run once the server sends it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Pending {
-    id: String,
-    who: String,
-    race: bool,
-}
-
 /// The results of a round.
 #[derive(Clone, Debug)]
 pub struct Results {
@@ -211,17 +193,6 @@ pub const RESULTS_HOLD_MS: f64 = 1_000.0;
 /// history's last 50, ranked or not), apart from [`RANKED_BEST`], the server's.
 pub const BEST_HERE: &str = "your best here";
 
-/// A board being looked at.
-#[derive(Clone, Debug, Default)]
-pub struct Boards {
-    /// Which of [`App::board_modes`].
-    pub mode: usize,
-    /// The rows once loaded, or why they aren't.
-    pub rows: Option<Result<Vec<BoardRow>, String>>,
-    /// The picked row.
-    pub row: usize,
-}
-
 /// What is on screen.
 #[derive(Clone, Debug)]
 pub enum Screen {
@@ -243,7 +214,7 @@ pub enum Screen {
         waiting: bool,
     },
     /// The boards.
-    Boards(Box<Boards>),
+    Boards(Box<Browsing>),
     /// Your keys: what the history says about each key.
     Keys(Box<KeysScreen>),
     /// A live room: naming yourself, its lobby, the race, its results.
@@ -284,17 +255,17 @@ pub struct App {
     /// Rounds not yet sent, oldest first.
     pub(crate) outbox: Vec<Outgoing>,
     /// A submission is out: new rounds wait in the outbox until it answers.
-    sending: bool,
+    pub(crate) sending: bool,
     /// Seeds the server issued, one a mode at most.
     pub(crate) issued: Vec<Issued>,
     /// Modes whose seed request is out.
-    asking: Vec<String>,
+    pub(crate) asking: Vec<String>,
     /// No seed is asked for before this (unix ms), after a request failed.
-    seeds_retry_at: u64,
+    pub(crate) seeds_retry_at: u64,
     /// The game's own seeds, for rounds without an issued one.
-    local_seeds: Rng,
+    pub(crate) local_seeds: Rng,
     /// A run asked for, and what to do with it.
-    pending: Option<Pending>,
+    pub(crate) pending: Option<Pending>,
     /// The list (the history, or a board) a watched round was opened from: esc from the
     /// round or its results goes back to it. A round of your own clears it.
     pub(crate) list: Option<Screen>,
@@ -459,7 +430,7 @@ impl App {
     }
 
     /// Starts a drill of `letters` and remembers it for the menu.
-    fn play_drill(&mut self, drill: Drill) -> Vec<Effect> {
+    pub(crate) fn play_drill(&mut self, drill: Drill) -> Vec<Effect> {
         self.drill = Some(drill);
         self.play(Mode::Drill(drill), None);
         vec![Effect::Save {
@@ -468,34 +439,7 @@ impl App {
         }]
     }
 
-    /// Opens the keys screen on the history's analysis.
-    fn open_keys(&mut self) {
-        let replays: Vec<Replay> = self.history.iter().map(|e| e.replay.clone()).collect();
-        self.screen = Screen::Keys(Box::new(KeysScreen {
-            all: Analysis::of(&replays),
-            trend: Trend::of(&replays),
-            by: By::Errors,
-        }));
-    }
-
-    fn keys_key(&mut self, key: Key) -> Vec<Effect> {
-        let Screen::Keys(k) = &mut self.screen else {
-            return vec![];
-        };
-        match key {
-            Key::Escape | Key::Char('k') => self.screen = Screen::Menu,
-            Key::Tab | Key::Left | Key::Right | Key::Char('t') => k.by = k.by.toggle(),
-            Key::Enter | Key::Char('d') => {
-                if let Some(drill) = k.all.drill().as_deref().and_then(Drill::new) {
-                    return self.play_drill(drill);
-                }
-            }
-            _ => {}
-        }
-        vec![]
-    }
-
-    fn pursuit(&self) -> Mode {
+    pub(crate) fn pursuit(&self) -> Mode {
         Mode::pursuit(self.level).unwrap_or(Mode::Zen)
     }
 
@@ -575,7 +519,7 @@ impl App {
         Ok(())
     }
 
-    fn race_ghost(&mut self, ghost: Ghost) {
+    pub(crate) fn race_ghost(&mut self, ghost: Ghost) {
         // A race opened from a list (the history, a board) goes back to it, as watching
         // does; a new round of your own doesn't.
         let list = self.list.take();
@@ -604,7 +548,7 @@ impl App {
         self.open_bytes(bytes, |app, r| app.race(r, name))
     }
 
-    fn open_bytes(
+    pub(crate) fn open_bytes(
         &mut self,
         bytes: &[u8],
         open: impl FnOnce(&mut App, Replay) -> Result<(), String>,
@@ -618,63 +562,6 @@ impl App {
             self.notice = Some((why.clone(), Tone::Wrong));
         }
         result
-    }
-
-    /// The server's answer to [`Request::Run`] for run `id`: watched or raced, as it
-    /// was asked for. An answer nobody waits for any more is dropped.
-    pub(crate) fn run_loaded(
-        &mut self,
-        id: &str,
-        bytes: Result<Vec<u8>, Failure>,
-        now: f64,
-    ) -> Vec<Effect> {
-        let Some(pending) = self.pending.take_if(|p| p.id == id) else {
-            return vec![];
-        };
-        let opened = bytes.map_err(|e| e.to_string()).and_then(|b| {
-            if pending.race {
-                self.race_bytes(&b, Some(pending.who))
-            } else {
-                self.watch_bytes(&b, Some(pending.who), now)
-            }
-        });
-        match opened {
-            Ok(()) => vec![],
-            Err(why) => vec![Effect::Warn(format!("run {id} can't be played: {why}"))],
-        }
-    }
-
-    fn fetch_run(&mut self, id: &str, who: &str, race: bool) -> Vec<Effect> {
-        // A board row or a link from elsewhere: anything but a run id would name another URL.
-        if !typepper_api::is_run_id(id) {
-            let why = Failure::NotARunId(id.to_owned());
-            return vec![Effect::Warn(format!("run {id} can't be played: {why}"))];
-        }
-        self.pending = Some(Pending {
-            id: id.to_owned(),
-            who: who.to_owned(),
-            race,
-        });
-        vec![Effect::Request(Request::Run(id.to_owned()))]
-    }
-
-    /// Your best round of `mode` in the history, [`BEST_HERE`]: the highest headline, the
-    /// later of two equal ones.
-    pub fn best(&self, mode: Mode) -> Option<&Entry> {
-        self.history
-            .iter()
-            .filter(|e| e.score.mode == mode)
-            .max_by_key(|e| (e.score.headline().value, e.score.wpm_x100))
-    }
-
-    /// What a round of yours is called as a ghost: `your best here`, `your 92 wpm round`.
-    fn yours(&self, entry: &Entry) -> String {
-        let best = self.best(entry.score.mode);
-        if best.is_some_and(|b| b.unix_ms == entry.unix_ms) {
-            BEST_HERE.into()
-        } else {
-            format!("your {} round", entry.score.headline())
-        }
     }
 
     /// A key pressed at `now`.
@@ -821,7 +708,7 @@ impl App {
         fx
     }
 
-    fn menu_key(&mut self, key: Key, now: Now) -> Vec<Effect> {
+    pub(crate) fn menu_key(&mut self, key: Key, now: Now) -> Vec<Effect> {
         // A notice is the menu's: it stays while the menu does, unless a key says
         // something new, and the screen a key opens starts without it.
         let said = self.notice.take();
@@ -832,7 +719,7 @@ impl App {
         fx
     }
 
-    fn menu_command(&mut self, key: Key, now: Now) -> Vec<Effect> {
+    pub(crate) fn menu_command(&mut self, key: Key, now: Now) -> Vec<Effect> {
         let items = self.menu_len();
         let pursuit = matches!(self.menu_mode(), Mode::Pursuit(_));
         let levels = typepper_engine::PURSUIT_LEVELS;
@@ -923,87 +810,8 @@ impl App {
 
     /// Esc from a watched round or its results: back to the list it came from, or the
     /// menu.
-    fn back(&mut self) {
+    pub(crate) fn back(&mut self) {
         self.screen = self.list.take().unwrap_or(Screen::Menu);
-    }
-
-    fn open_history(&mut self) {
-        self.history_row = 0;
-        self.screen = Screen::History;
-    }
-
-    fn history_key(&mut self, key: Key, now: f64) {
-        let rows = self.history.len();
-        match key {
-            Key::Up => self.history_row = self.history_row.saturating_sub(1),
-            Key::Down if rows > 0 => self.history_row = (self.history_row + 1).min(rows - 1),
-            Key::Enter | Key::Char('g') => {
-                if let Some(entry) = self.history.iter().rev().nth(self.history_row) {
-                    let (replay, who) = (entry.replay.clone(), self.yours(entry));
-                    self.list = Some(Screen::History);
-                    let opened = if key == Key::Enter {
-                        self.watch(replay, Some(who), now)
-                    } else {
-                        self.race(replay, who)
-                    };
-                    if let Err(why) = opened {
-                        self.notice = Some((why, Tone::Wrong));
-                        self.screen = Screen::Menu;
-                        self.list = None;
-                    }
-                }
-            }
-            Key::Escape | Key::Char('h') => self.screen = Screen::Menu,
-            _ => {}
-        }
-    }
-
-    fn link_key(&mut self, key: Key) -> Vec<Effect> {
-        let Screen::Link {
-            name,
-            error,
-            waiting,
-        } = &mut self.screen
-        else {
-            return vec![];
-        };
-        match key {
-            Key::Escape => self.screen = Screen::Menu,
-            _ if *waiting => {}
-            // An edit answers the refusal: it goes.
-            Key::Backspace => {
-                name.pop();
-                *error = None;
-            }
-            Key::DeleteWord => {
-                name.clear();
-                *error = None;
-            }
-            Key::Char(c) if name.chars().count() < 20 && !c.is_whitespace() => {
-                name.push(c);
-                *error = None;
-            }
-            Key::Enter => match typepper_api::check_name(name) {
-                Ok(()) => {
-                    *waiting = true;
-                    *error = None;
-                    return vec![Effect::Request(Request::Link(name.clone()))];
-                }
-                Err(why) => *error = Some(why.into()),
-            },
-            _ => {}
-        }
-        vec![]
-    }
-
-    /// Opens the screen that asks for a name to link the game under: `l` on the menu, or
-    /// a shell whose player has not linked yet (a new key over `ssh host`).
-    pub fn ask_to_link(&mut self) {
-        self.screen = Screen::Link {
-            name: String::new(),
-            error: None,
-            waiting: false,
-        };
     }
 
     /// The shell keeps the history somewhere other than the device the game is on:
@@ -1023,109 +831,6 @@ impl App {
         // What it means first: a long reason (a path) may be cut at the screen's edge.
         self.notice = Some((format!("rounds won't be kept: {why}"), Tone::Wrong));
         self.unkept = Some(why.to_owned());
-    }
-
-    /// The server's answer to [`Request::Link`]: the player, or why not.
-    pub(crate) fn linked(&mut self, result: Result<Player, Failure>) -> Vec<Effect> {
-        let Screen::Link {
-            name: asked,
-            error,
-            waiting,
-        } = &mut self.screen
-        else {
-            return vec![];
-        };
-        *waiting = false;
-        match result {
-            Ok(player) => {
-                let value = storage::format_player(&player);
-                // The server's name is the one: a key linked already is its player's,
-                // whatever name was asked for.
-                // Names are ASCII; case aside, another name is the key's own player's.
-                // The menu under the notice says "linked as …": the notice doesn't again.
-                let already = !asked.eq_ignore_ascii_case(&player.name);
-                // Good news, not an error's red.
-                self.notice = Some(if already {
-                    let whose = format!(
-                        "this key is {}'s already: your rounds are sent under that name",
-                        player.name
-                    );
-                    (whose, Tone::Text)
-                } else {
-                    let done = "linked: your rounds will be sent, scored and shared";
-                    (done.to_owned(), Tone::Accent)
-                });
-                self.player = Some(player);
-                self.screen = Screen::Menu;
-                let mut fx = vec![Effect::Save {
-                    key: storage::PLAYER.into(),
-                    value,
-                }];
-                fx.extend(self.flush());
-                fx
-            }
-            Err(why) => {
-                *error = Some(why.to_string());
-                vec![]
-            }
-        }
-    }
-
-    /// Opens the board of `board_modes()[mode]`.
-    fn open_boards(&mut self, mode: usize) -> Vec<Effect> {
-        self.screen = Screen::Boards(Box::new(Boards {
-            mode,
-            rows: None,
-            row: 0,
-        }));
-        vec![Effect::Request(Request::Board(
-            self.board_modes()[mode].key(),
-        ))]
-    }
-
-    fn boards_key(&mut self, key: Key) -> Vec<Effect> {
-        let Screen::Boards(b) = &mut self.screen else {
-            return vec![];
-        };
-        let rows = match &b.rows {
-            Some(Ok(rows)) => rows.len(),
-            _ => 0,
-        };
-        let (mode, boards) = (b.mode, BOARDS);
-        match key {
-            Key::Escape | Key::Char('b') => self.screen = Screen::Menu,
-            Key::Left => return self.open_boards((mode + boards - 1) % boards),
-            Key::Right | Key::Tab => return self.open_boards((mode + 1) % boards),
-            Key::Up => b.row = b.row.saturating_sub(1),
-            Key::Down if rows > 0 => b.row = (b.row + 1).min(rows - 1),
-            Key::Enter | Key::Char('g') => {
-                if let Some(Ok(rows)) = &b.rows
-                    && let Some(row) = rows.get(b.row)
-                {
-                    let (id, name) = (row.run.clone(), row.name.clone());
-                    let race = key == Key::Char('g');
-                    if !race {
-                        // The board alone is copied: a clone of any screen would take its
-                        // rounds' code into the wasm too.
-                        self.list = Some(Screen::Boards(b.clone()));
-                    }
-                    return self.fetch_run(&id, &name, race);
-                }
-            }
-            _ => {}
-        }
-        vec![]
-    }
-
-    /// The server's answer to [`Request::Board`].
-    pub(crate) fn board_loaded(&mut self, mode: &str, rows: Result<Vec<BoardRow>, Failure>) {
-        let modes = self.board_modes();
-        if let Screen::Boards(b) = &mut self.screen
-            && modes[b.mode].key() == mode
-        {
-            b.rows = Some(rows.map_err(|e| e.to_string()));
-            b.row = 0;
-        }
     }
 
     /// What the server (or a live room) answered, at `now`.
@@ -1188,7 +893,7 @@ impl App {
 
     /// A seed request for each mode on the menu that has no usable seed and none asked
     /// for, when linked. Seeds about to expire are let go first.
-    fn want_seeds(&mut self, unix_ms: u64) -> Vec<Effect> {
+    pub(crate) fn want_seeds(&mut self, unix_ms: u64) -> Vec<Effect> {
         let now = i64::try_from(unix_ms).unwrap_or(i64::MAX);
         self.issued.retain(|i| i.expires_ms - SEED_MARGIN_MS > now);
         let Some(player) = &self.player else {
@@ -1256,7 +961,7 @@ impl App {
         self.flush()
     }
 
-    fn tick_round(&mut self, now: Now) -> Vec<Effect> {
+    pub(crate) fn tick_round(&mut self, now: Now) -> Vec<Effect> {
         let Screen::Play(session) = &mut self.screen else {
             return vec![];
         };
@@ -1281,7 +986,7 @@ impl App {
 
     /// The round on screen ended: to its results, and kept (and sent, when linked) if it
     /// was yours.
-    fn finish(&mut self, now: Now) -> Vec<Effect> {
+    pub(crate) fn finish(&mut self, now: Now) -> Vec<Effect> {
         let Screen::Play(session) = &self.screen else {
             return vec![];
         };
@@ -1449,7 +1154,7 @@ impl App {
         fx
     }
 
-    fn note_results(&mut self, keys: &[String], note: &str) {
+    pub(crate) fn note_results(&mut self, keys: &[String], note: &str) {
         if let Screen::Results(r) = &mut self.screen
             && let Some(ms) = r.unix_ms
             && keys.iter().any(|k| k.ends_with(&ms.to_string()))

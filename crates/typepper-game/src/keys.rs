@@ -43,17 +43,17 @@ pub const BEFORE: usize = 40;
 
 /// One key's or pair's numbers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stat {
+pub struct Tally {
     /// Times it was asked for.
     pub seen: u32,
     /// Times it went wrong.
     pub errors: u32,
     /// Each correct keystroke's time since the input before it, in ms; sorted once all
-    /// are in ([`Stat::finish`]), since the keys screen reads percentiles every frame.
+    /// are in ([`Tally::finish`]), since the keys screen reads percentiles every frame.
     times: Vec<u32>,
 }
 
-impl Stat {
+impl Tally {
     fn add(&mut self, correct: bool, time: Option<u32>) {
         self.seen += 1;
         self.errors += u32::from(!correct);
@@ -62,7 +62,7 @@ impl Stat {
         }
     }
 
-    /// Sorts the times, for the percentiles: after the last [`Stat::add`].
+    /// Sorts the times, for the percentiles: after the last [`Tally::add`].
     fn finish(&mut self) {
         self.times.sort_unstable();
     }
@@ -91,7 +91,7 @@ impl Stat {
         (n > 0).then(|| self.times[(n * p).div_ceil(100).max(1) - 1])
     }
 
-    fn merge(&mut self, other: &Stat) {
+    fn merge(&mut self, other: &Tally) {
         self.seen += other.seen;
         self.errors += other.errors;
         self.times.extend(&other.times);
@@ -104,7 +104,7 @@ pub struct Key {
     /// The key: a letter, or `' '`.
     pub key: char,
     /// Its numbers.
-    pub stat: Stat,
+    pub stat: Tally,
 }
 
 /// A letter pair's numbers.
@@ -113,7 +113,7 @@ pub struct Pair {
     /// The two letters.
     pub pair: [char; 2],
     /// The second letter's numbers after the first.
-    pub stat: Stat,
+    pub stat: Tally,
 }
 
 /// The analysis of a set of replays.
@@ -128,7 +128,7 @@ pub struct Analysis {
     /// Every pair seen, in pair order; [`Analysis::pairs`] lists those seen enough.
     all_pairs: Vec<Pair>,
     /// Every key together.
-    pub overall: Stat,
+    pub overall: Tally,
 }
 
 /// How the worst are picked.
@@ -185,7 +185,7 @@ impl Analysis {
     }
 
     /// A key's numbers, if it was asked for.
-    pub fn key(&self, key: char) -> Option<&Stat> {
+    pub fn key(&self, key: char) -> Option<&Tally> {
         self.keys.iter().find(|k| k.key == key).map(|k| &k.stat)
     }
 
@@ -270,7 +270,7 @@ impl Analysis {
 ///
 /// Picked one at a time rather than sorted: `n` is 10 at most, and a sort's code for each
 /// item type would be most of this module's size in the browser's wasm.
-fn worst<T>(mut items: Vec<&T>, stat: impl Fn(&T) -> &Stat, by: By, n: usize) -> Vec<&T> {
+fn worst<T>(mut items: Vec<&T>, stat: impl Fn(&T) -> &Tally, by: By, n: usize) -> Vec<&T> {
     let mut out = Vec::with_capacity(n);
     while out.len() < n && !items.is_empty() {
         let mut at = 0;
@@ -285,7 +285,7 @@ fn worst<T>(mut items: Vec<&T>, stat: impl Fn(&T) -> &Stat, by: By, n: usize) ->
 }
 
 /// How bad a key or pair is, `by` one measure then the other: bigger is worse.
-fn badness(s: &Stat, by: By) -> (u32, u32) {
+fn badness(s: &Tally, by: By) -> (u32, u32) {
     let (errors, time) = (s.error_x100(), s.median_ms().unwrap_or(0));
     match by {
         By::Errors => (errors, s.p90_ms().unwrap_or(0)),
@@ -310,19 +310,19 @@ fn entry<T, K: Ord + Copy>(
 }
 
 /// `key`'s numbers in `keys`.
-fn stat_of(keys: &mut Vec<Key>, key: char) -> &mut Stat {
+fn stat_of(keys: &mut Vec<Key>, key: char) -> &mut Tally {
     let new = |key| Key {
         key,
-        stat: Stat::default(),
+        stat: Tally::default(),
     };
     &mut entry(keys, key, |k| k.key, new).stat
 }
 
 /// `pair`'s numbers in `pairs`.
-fn pair_of(pairs: &mut Vec<Pair>, pair: [char; 2]) -> &mut Stat {
+fn pair_of(pairs: &mut Vec<Pair>, pair: [char; 2]) -> &mut Tally {
     let new = |pair| Pair {
         pair,
-        stat: Stat::default(),
+        stat: Tally::default(),
     };
     &mut entry(pairs, pair, |p| p.pair, new).stat
 }
@@ -403,7 +403,7 @@ impl Trend {
     }
 
     /// `errors 4.2% → 3.1% · median 182 → 171 ms` for one key's numbers, or overall.
-    pub fn line(before: Option<&Stat>, recent: Option<&Stat>) -> String {
+    pub fn line(before: Option<&Tally>, recent: Option<&Tally>) -> String {
         format!(
             "errors {} → {} · median {} → {} ms",
             errors(before),
@@ -415,21 +415,21 @@ impl Trend {
 
     /// `errors 3.1% · median 171 ms`: the numbers of rounds with none before them to
     /// compare with.
-    pub fn alone(recent: Option<&Stat>) -> String {
+    pub fn alone(recent: Option<&Tally>) -> String {
         format!("errors {} · median {} ms", errors(recent), median(recent))
     }
 }
 
 /// A stat's error rate, `–` when nothing was seen (no number, not 0%).
-fn errors(stat: Option<&Stat>) -> String {
+fn errors(stat: Option<&Tally>) -> String {
     stat.filter(|s| s.seen > 0)
         .map_or("–".into(), |s| percent(s.error_x100()))
 }
 
 /// A stat's median time, `–` when nothing was seen.
-fn median(stat: Option<&Stat>) -> String {
+fn median(stat: Option<&Tally>) -> String {
     stat.filter(|s| s.seen > 0)
-        .and_then(Stat::median_ms)
+        .and_then(Tally::median_ms)
         .map_or("–".into(), |m| m.to_string())
 }
 
@@ -453,7 +453,7 @@ impl fmt::Display for Analysis {
         let ms = |m: Option<u32>| m.map_or("-".into(), |m| m.to_string());
         writeln!(f, "rounds {} skipped {}", self.rounds, self.skipped)?;
         writeln!(f, "key     seen  errors  error%  median  p90")?;
-        let row = |f: &mut fmt::Formatter<'_>, name: &str, s: &Stat| {
+        let row = |f: &mut fmt::Formatter<'_>, name: &str, s: &Tally| {
             writeln!(
                 f,
                 "{name:<6} {:>5} {:>7} {:>7} {:>7} {:>4}",
@@ -485,7 +485,7 @@ mod tests {
     fn analysis(keys: &[(char, u32, u32, u32)]) -> Analysis {
         let mut out = Analysis::default();
         for &(key, seen, errors, ms) in keys {
-            let mut stat = Stat {
+            let mut stat = Tally {
                 seen,
                 errors,
                 times: vec![ms; (seen - errors) as usize],
@@ -584,7 +584,7 @@ mod tests {
 
     #[test]
     fn percentiles_are_nearest_rank() {
-        let mut s = Stat::default();
+        let mut s = Tally::default();
         for t in [50, 10, 40, 20, 30] {
             s.add(true, Some(t));
         }

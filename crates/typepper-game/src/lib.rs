@@ -39,6 +39,7 @@ pub mod palette;
 pub mod race;
 pub mod request;
 pub mod room;
+pub mod screen;
 pub mod storage;
 pub mod tour;
 pub mod zone;

@@ -19,7 +19,11 @@ pub use crate::chart::Chart;
 pub use crate::palette::Tone;
 use crate::race::{self, Lead};
 use crate::room;
-use crate::zone::{Zone, local_time};
+pub use crate::screen::boards::{BoardLine, Boards};
+pub use crate::screen::history::{History, HistoryRow};
+pub use crate::screen::keys::{KeyCap, Keys, QWERTY, Worst};
+pub use crate::screen::link::Link;
+use crate::zone::Zone;
 use typepper_api::room::{Phase, State};
 
 /// How many words before the current one the play model carries: more than two lines of
@@ -108,17 +112,17 @@ pub struct Tap {
     pub key: Key,
 }
 
-const fn tap(label: &'static str, key: Key) -> Tap {
+pub(crate) const fn tap(label: &'static str, key: Key) -> Tap {
     Tap { label, key }
 }
 
 /// The way out of a list, or of a screen a list opened.
-const BACK: Tap = tap("back", Key::Escape);
-const MENU: Tap = tap("menu", Key::Escape);
-const COPY: Tap = tap("copy link", Key::Char('c'));
-const END: Tap = tap("end", Key::Escape);
-const LINK: Tap = tap("link", Key::Enter);
-const LEAVE: Tap = tap("leave", Key::Escape);
+pub(crate) const BACK: Tap = tap("back", Key::Escape);
+pub(crate) const MENU: Tap = tap("menu", Key::Escape);
+pub(crate) const COPY: Tap = tap("copy link", Key::Char('c'));
+pub(crate) const END: Tap = tap("end", Key::Escape);
+pub(crate) const LINK: Tap = tap("link", Key::Enter);
+pub(crate) const LEAVE: Tap = tap("leave", Key::Escape);
 
 impl Model {
     /// Every phrase of this screen that a player reads, as each shell draws it: the test
@@ -313,73 +317,6 @@ pub struct RoomRow {
     /// Its colour: you in the accent, the gone and the out dim.
     pub tone: Tone,
 }
-
-/// One of the keys screen's lists of the worst.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Worst {
-    /// `worst keys`.
-    pub title: &'static str,
-    /// Worst first: `e  6.0% wrong · 143 ms · p90 323 ms · 33×`, and `· then 8.1% → 4.0%`
-    /// when the trend's two spans both saw it.
-    pub lines: Vec<String>,
-    /// What it says when it lists none: `none went wrong`, `not seen enough yet`.
-    pub none: &'static str,
-    /// What it leaves out and why, drawn last however short the room: `qxz: seen under
-    /// 10×, too few to rank`.
-    pub note: Option<String>,
-}
-
-/// Your keys: what the history says about each key and letter pair.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Keys {
-    /// `your keys`.
-    pub title: &'static str,
-    /// `by errors` or `by time`: what the keyboard is shaded by and the worst are picked
-    /// by.
-    pub by: &'static str,
-    /// `from your last 12 rounds, on this device`.
-    pub caption: String,
-    /// QWERTY's three rows of letters, each shaded.
-    pub keyboard: Vec<Vec<KeyCap>>,
-    /// The worst letters, then the worst letter pairs.
-    pub lists: [Worst; 2],
-    /// `the last 10 rounds against the 40 before: errors 8.1% → 6.0% · median …`.
-    pub trend: String,
-    /// The letters `d` drills, when there are enough mistakes to pick them.
-    pub drill: Option<String>,
-    /// Why there is no drill, when there isn't.
-    pub no_drill: Option<&'static str>,
-    /// What to say when there are no rounds.
-    pub empty: Option<&'static str>,
-}
-
-impl Keys {
-    /// What `d` offers, when there is a drill: `d drills these:`, then `DRILL qzx`.
-    pub fn offer(&self) -> Option<(&'static str, String)> {
-        let letters = self.drill.as_ref()?;
-        Some(("d drills these:", format!("DRILL {letters}")))
-    }
-}
-
-/// A key of the keyboard picture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KeyCap {
-    /// The letter.
-    pub key: char,
-    /// How bad it is, 0 (best) to 100 (worst), by errors or time; `None` if never asked.
-    pub shade: Option<u8>,
-}
-
-impl KeyCap {
-    /// Its colour: the heat tier of its shade (the worse, the hotter), or the panel's
-    /// when it was never asked.
-    pub fn tone(self) -> Tone {
-        self.shade.map_or(Tone::Panel, |s| Tone::Heat(Tier::of(s)))
-    }
-}
-
-/// QWERTY's letter rows.
-pub const QWERTY: [&str; 3] = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
 
 /// The menu.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -771,90 +708,6 @@ pub struct Stat {
     pub tone: Tone,
 }
 
-/// Your last rounds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct History {
-    /// `history`.
-    pub title: &'static str,
-    /// Newest first.
-    pub rows: Vec<HistoryRow>,
-    /// The picked row.
-    pub selected: usize,
-    /// `your last 3 rounds, on this device`.
-    pub caption: String,
-    /// What to say when there are no rows.
-    pub empty: Option<&'static str>,
-}
-
-/// A round of the history.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HistoryRow {
-    /// When it ended, in local time: `2026-12-01 19:52`.
-    pub date: String,
-    /// `BLITZ 15s`.
-    pub title: String,
-    /// `92 wpm`.
-    pub headline: String,
-    /// `98.5%`.
-    pub accuracy: String,
-    /// Its share link, once it has one.
-    pub share: Option<String>,
-}
-
-impl HistoryRow {
-    /// `shared` for a round with a link, else nothing.
-    pub fn shared(&self) -> &'static str {
-        if self.share.is_some() { "shared" } else { "" }
-    }
-}
-
-/// Choosing a name to link this game to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Link {
-    /// `link this game`.
-    pub title: &'static str,
-    /// The name so far.
-    pub name: String,
-    /// What linking does, or who is linked now.
-    pub about: String,
-    /// `linked as ada` or `not linked`.
-    pub status: String,
-}
-
-/// A month's board.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Boards {
-    /// `boards`.
-    pub title: &'static str,
-    /// The mode shown.
-    pub mode: Mode,
-    /// The mode with the arrows that change it: `‹ BLITZ 15s ›`.
-    pub picker: String,
-    /// `this month's best run per player`.
-    pub caption: &'static str,
-    /// Best first.
-    pub rows: Vec<BoardLine>,
-    /// In place of rows: `loading…`, why they didn't come, or that there are none yet.
-    pub say: Option<(String, Tone)>,
-    /// The picked row.
-    pub selected: usize,
-}
-
-/// A row of a board, as shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardLine {
-    /// 1 for the best.
-    pub rank: u32,
-    /// The rank's colour: a medal's for the first three.
-    pub medal: Tone,
-    /// Who.
-    pub name: String,
-    /// `108 wpm`, `31 words`.
-    pub score: String,
-    /// `98.5%`.
-    pub accuracy: String,
-}
-
 /// `ROOM k3fq7m2x · BLITZ 15s` over a room's race; `· watching` for a spectator's.
 fn room_banner(live: &room::Live) -> String {
     let watching = if live.racing() { "" } else { " · watching" };
@@ -1067,69 +920,9 @@ impl App {
                     Body::Results(results(r)),
                 )
             }
-            Screen::History => (
-                Kind::History,
-                None,
-                "↑↓ pick · enter watch · g race · esc menu",
-                &[BACK],
-                Body::History(self.history_model(zone)),
-            ),
-            Screen::Link {
-                name,
-                error,
-                waiting,
-            } => {
-                if let Some(e) = error {
-                    notice = Some((e.clone(), Tone::Wrong));
-                } else if *waiting {
-                    notice = Some(("linking…".into(), Tone::Dim));
-                }
-                let (about, status) = match &self.player {
-                    // "linked as" once, in the status.
-                    Some(p) => (
-                        "your rounds are sent, scored by the server, and get share links".into(),
-                        format!("linked as {}", p.name),
-                    ),
-                    None => (
-                        "pick a name: your rounds are sent, scored by the server, and get share links".into(),
-                        "not linked".into(),
-                    ),
-                };
-                let link = Link {
-                    title: "link this game",
-                    name: name.clone(),
-                    about,
-                    status,
-                };
-                (
-                    Kind::Link,
-                    None,
-                    "3 to 20 letters, digits, _ or - · enter link · esc back",
-                    &[LINK, BACK],
-                    Body::Link(link),
-                )
-            }
-            Screen::Keys(k) => {
-                let rounds = self.history.len();
-                let keys = keys_model(k, rounds, self.rounds_kept("from ", rounds));
-                (
-                    Kind::Keys,
-                    None,
-                    // `d` is offered only with something to drill.
-                    if keys.drill.is_some() {
-                        "t errors or time · d drill these · esc menu"
-                    } else {
-                        "t errors or time · esc menu"
-                    },
-                    if keys.drill.is_some() {
-                        const DRILL: Tap = tap("drill these", Key::Char('d'));
-                        &[DRILL, BACK]
-                    } else {
-                        &[BACK]
-                    },
-                    Body::Keys(keys),
-                )
-            }
+            Screen::History => return self.history_screen(zone, notice),
+            Screen::Link { name, error, waiting } => return self.link_screen(name, error.as_deref(), *waiting, notice),
+            Screen::Keys(k) => return self.keys_screen(k, notice),
             Screen::Room(live) => match &live.race {
                 Some(race) if live.results.is_none() => {
                     let play = self.room_race(live, race, now);
@@ -1205,21 +998,7 @@ impl App {
                     )
                 }
             },
-            Screen::Boards(b) => {
-                let hints = match &b.rows {
-                    Some(Ok(rows)) if !rows.is_empty() => {
-                        "←→ mode · ↑↓ pick · enter watch · g race · esc menu"
-                    }
-                    _ => "←→ mode · esc menu",
-                };
-                (
-                    Kind::Boards,
-                    None,
-                    hints,
-                    &[BACK],
-                    Body::Boards(self.boards_model(b)),
-                )
-            }
+            Screen::Boards(b) => return self.boards_screen(b, notice),
         };
         Model {
             kind,
@@ -1510,184 +1289,6 @@ impl App {
         }
     }
 
-    fn history_model(&self, zone: &dyn Zone) -> History {
-        let rows = self
-            .history
-            .iter()
-            .rev()
-            .map(|e| HistoryRow {
-                date: local_time(e.unix_ms, zone),
-                // A room's race says so: its round was raced, not played alone.
-                title: if e.room {
-                    e.score.mode.title() + " · room"
-                } else {
-                    e.score.mode.title()
-                },
-                headline: e.score.headline().to_string(),
-                accuracy: format!("{}%", Decimal(e.score.accuracy_x100.into())),
-                share: e.share.clone(),
-            })
-            .collect();
-        History {
-            title: "history",
-            rows,
-            selected: self.history_row,
-            caption: self.rounds_kept("", self.history.len()),
-            empty: self
-                .history
-                .is_empty()
-                .then_some("no rounds yet: esc, then play one"),
-        }
-    }
-
-    fn boards_model(&self, b: &app::Boards) -> Boards {
-        let mode = self.board_modes()[b.mode];
-        let (rows, say) = match &b.rows {
-            None => (vec![], Some(("loading…".into(), Tone::Dim))),
-            Some(Err(e)) => (vec![], Some((e.clone(), Tone::Wrong))),
-            Some(Ok(rows)) => (
-                rows.iter()
-                    .map(|r| BoardLine {
-                        rank: r.rank,
-                        medal: Tone::rank(r.rank),
-                        name: r.name.clone(),
-                        score: format!("{} {}", r.score, mode.unit()),
-                        accuracy: format!("{}%", Decimal((r.accuracy * 100.0).round() as u32)),
-                    })
-                    .collect(),
-                rows.is_empty()
-                    .then(|| ("no runs this month yet: be the first".into(), Tone::Dim)),
-            ),
-        };
-        Boards {
-            title: "boards",
-            mode,
-            picker: format!("‹ {mode} ›"),
-            caption: "this month's best run per player",
-            rows,
-            say,
-            selected: b.row,
-        }
-    }
-}
-
-/// The keys screen's model.
-fn keys_model(k: &app::KeysScreen, rounds: usize, caption: String) -> Keys {
-    use crate::keys::{By, Stat, Trend, name, percent};
-    let a = &k.all;
-    let line = |what: String, s: &Stat| {
-        let ms = |m: Option<u32>| m.map_or("–".into(), |m| format!("{m} ms"));
-        format!(
-            "{what:<5} {} wrong · {} · p90 {} · {}×",
-            percent(s.error_x100()),
-            ms(s.median_ms()),
-            ms(s.p90_ms()),
-            s.seen
-        )
-    };
-    // Ranked by errors, a list leaves out what never went wrong; it says which it is.
-    let none = |none_ranked: bool| match k.by {
-        By::Errors if !none_ranked => "none went wrong",
-        _ => "not seen enough yet",
-    };
-    // Shades: errors against 20% (a key wrong one time in five is as bad as it gets);
-    // times between the fastest and the slowest median.
-    let medians: Vec<u32> = QWERTY
-        .iter()
-        .flat_map(|r| r.chars())
-        .filter_map(|c| a.key(c).and_then(Stat::median_ms))
-        .collect();
-    let (fast, slow) = (
-        medians.iter().copied().min().unwrap_or(0),
-        medians.iter().copied().max().unwrap_or(0),
-    );
-    let shade = |s: &Stat| -> Option<u8> {
-        match k.by {
-            By::Errors => Some((s.error_x100() / 20).min(100) as u8),
-            By::Time => {
-                let m = s.median_ms()?;
-                Some(((m - fast) * 100 / (slow - fast).max(1)).min(100) as u8)
-            }
-        }
-    };
-    // Worked out once: the drill and why there is none both read it.
-    let drill = a.drill();
-    let keyboard = QWERTY
-        .iter()
-        .map(|row| {
-            row.chars()
-                .map(|key| KeyCap {
-                    key,
-                    shade: a.key(key).and_then(shade),
-                })
-                .collect()
-        })
-        .collect();
-    Keys {
-        title: "your keys",
-        by: match k.by {
-            By::Errors => "by errors",
-            By::Time => "by time",
-        },
-        caption,
-        keyboard,
-        lists: [
-            Worst {
-                title: "worst keys",
-                lines: a
-                    .worst_keys(k.by, 10)
-                    .iter()
-                    .map(|key| {
-                        let mut l = line(name(key.key), &key.stat);
-                        if let Some(trend) = k.trend.key(key.key) {
-                            l += &format!(" · then {trend}");
-                        }
-                        l
-                    })
-                    .collect(),
-                none: none(a.worst_keys(By::Time, 1).is_empty()),
-                note: {
-                    let few = a.unranked();
-                    (!few.is_empty()).then(|| {
-                        format!(
-                            "{few}: seen under {}×, too few to rank",
-                            crate::keys::MIN_KEY_SEEN
-                        )
-                    })
-                },
-            },
-            Worst {
-                title: "worst pairs",
-                lines: a
-                    .worst_pairs(k.by, 10)
-                    .iter()
-                    .map(|p| line(format!("{}{}", p.pair[0], p.pair[1]), &p.stat))
-                    .collect(),
-                none: none(a.worst_pairs(By::Time, 1).is_empty()),
-                note: None,
-            },
-        ],
-        trend: {
-            let last = match k.trend.recent.rounds {
-                1 => "the last round".to_owned(),
-                n => format!("the last {n} rounds"),
-            };
-            let (before, recent) = (&k.trend.before, &k.trend.recent.overall);
-            // With none before, there is nothing to compare: the numbers alone.
-            match before.rounds {
-                0 => format!("{last}: {}", Trend::alone(Some(recent))),
-                n => format!(
-                    "{last} against the {n} before: {}",
-                    Trend::line(Some(&before.overall), Some(recent))
-                ),
-            }
-        },
-        no_drill: (rounds > 0 && drill.is_none()).then_some(
-            "nothing to drill yet: a letter is drilled once it went wrong 3 times at 1.5× your error rate, or takes 1.2× your time",
-        ),
-        drill,
-        empty: (rounds == 0).then_some("no rounds yet: esc, then play some"),
-    }
 }
 
 /// `REPLAY · BLITZ 15s · ada`: whose round, when known.
@@ -1705,7 +1306,7 @@ fn race_banner(mode: Mode, name: &str) -> String {
 impl App {
     /// The `n` rounds a screen reads, and where they are kept: `from your last 3 rounds,
     /// on this device`, or `no rounds yet, …`.
-    fn rounds_kept(&self, from: &str, n: usize) -> String {
+    pub(crate) fn rounds_kept(&self, from: &str, n: usize) -> String {
         let rounds = match n {
             0 => "no rounds yet".into(),
             1 => [from, "your last round"].concat(),

@@ -396,7 +396,7 @@ impl Live {
     }
 }
 
-/// The seat this game last held in a room, as kept under [`storage::ROOM`]: `<code>
+/// The seat this game last held in a room, as kept under [`crate::storage::ROOM`]: `<code>
 /// <secret> <name>`, to take it back after a reload.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seat {

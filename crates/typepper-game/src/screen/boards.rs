@@ -1,0 +1,205 @@
+//! The boards: this month's best run per player of each mode, each row a run to watch or
+//! race, fetched from the server when picked.
+
+use typepper_api::BoardRow;
+use typepper_engine::{Decimal, Mode};
+
+use crate::app::{App, BOARDS, Effect, Key, Screen};
+use crate::model::{BACK, Body, Kind, Model, Tap, Tone};
+use crate::request::{Failure, Request};
+
+/// A board being looked at.
+#[derive(Clone, Debug, Default)]
+pub struct Browsing {
+    /// Which of [`App::board_modes`].
+    pub mode: usize,
+    /// The rows once loaded, or why they aren't.
+    pub rows: Option<Result<Vec<BoardRow>, String>>,
+    /// The picked row.
+    pub row: usize,
+}
+
+/// What to do with a run once the server sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Pending {
+    id: String,
+    who: String,
+    race: bool,
+}
+
+/// A month's board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Boards {
+    /// `boards`.
+    pub title: &'static str,
+    /// The mode shown.
+    pub mode: Mode,
+    /// The mode with the arrows that change it: `‹ BLITZ 15s ›`.
+    pub picker: String,
+    /// `this month's best run per player`.
+    pub caption: &'static str,
+    /// Best first.
+    pub rows: Vec<BoardLine>,
+    /// In place of rows: `loading…`, why they didn't come, or that there are none yet.
+    pub say: Option<(String, Tone)>,
+    /// The picked row.
+    pub selected: usize,
+}
+/// A row of a board, as shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardLine {
+    /// 1 for the best.
+    pub rank: u32,
+    /// The rank's colour: a medal's for the first three.
+    pub medal: Tone,
+    /// Who.
+    pub name: String,
+    /// `108 wpm`, `31 words`.
+    pub score: String,
+    /// `98.5%`.
+    pub accuracy: String,
+}
+
+impl App {
+    /// Opens the board of `board_modes()[mode]`.
+    pub(crate) fn open_boards(&mut self, mode: usize) -> Vec<Effect> {
+        self.screen = Screen::Boards(Box::new(Browsing {
+            mode,
+            rows: None,
+            row: 0,
+        }));
+        vec![Effect::Request(Request::Board(
+            self.board_modes()[mode].key(),
+        ))]
+    }
+
+    pub(crate) fn boards_key(&mut self, key: Key) -> Vec<Effect> {
+        let Screen::Boards(b) = &mut self.screen else {
+            return vec![];
+        };
+        let rows = match &b.rows {
+            Some(Ok(rows)) => rows.len(),
+            _ => 0,
+        };
+        let (mode, boards) = (b.mode, BOARDS);
+        match key {
+            Key::Escape | Key::Char('b') => self.screen = Screen::Menu,
+            Key::Left => return self.open_boards((mode + boards - 1) % boards),
+            Key::Right | Key::Tab => return self.open_boards((mode + 1) % boards),
+            Key::Up => b.row = b.row.saturating_sub(1),
+            Key::Down if rows > 0 => b.row = (b.row + 1).min(rows - 1),
+            Key::Enter | Key::Char('g') => {
+                if let Some(Ok(rows)) = &b.rows
+                    && let Some(row) = rows.get(b.row)
+                {
+                    let (id, name) = (row.run.clone(), row.name.clone());
+                    let race = key == Key::Char('g');
+                    if !race {
+                        // The board alone is copied: a clone of any screen would take its
+                        // rounds' code into the wasm too.
+                        self.list = Some(Screen::Boards(b.clone()));
+                    }
+                    return self.fetch_run(&id, &name, race);
+                }
+            }
+            _ => {}
+        }
+        vec![]
+    }
+
+    /// The server's answer to [`Request::Board`].
+    pub(crate) fn board_loaded(&mut self, mode: &str, rows: Result<Vec<BoardRow>, Failure>) {
+        let modes = self.board_modes();
+        if let Screen::Boards(b) = &mut self.screen
+            && modes[b.mode].key() == mode
+        {
+            b.rows = Some(rows.map_err(|e| e.to_string()));
+            b.row = 0;
+        }
+    }
+
+    pub(crate) fn fetch_run(&mut self, id: &str, who: &str, race: bool) -> Vec<Effect> {
+        // A board row or a link from elsewhere: anything but a run id would name another URL.
+        if !typepper_api::is_run_id(id) {
+            let why = Failure::NotARunId(id.to_owned());
+            return vec![Effect::Warn(format!("run {id} can't be played: {why}"))];
+        }
+        self.pending = Some(Pending {
+            id: id.to_owned(),
+            who: who.to_owned(),
+            race,
+        });
+        vec![Effect::Request(Request::Run(id.to_owned()))]
+    }
+
+    /// The server's answer to [`Request::Run`] for run `id`: watched or raced, as it
+    /// was asked for. An answer nobody waits for any more is dropped.
+    pub(crate) fn run_loaded(
+        &mut self,
+        id: &str,
+        bytes: Result<Vec<u8>, Failure>,
+        now: f64,
+    ) -> Vec<Effect> {
+        let Some(pending) = self.pending.take_if(|p| p.id == id) else {
+            return vec![];
+        };
+        let opened = bytes.map_err(|e| e.to_string()).and_then(|b| {
+            if pending.race {
+                self.race_bytes(&b, Some(pending.who))
+            } else {
+                self.watch_bytes(&b, Some(pending.who), now)
+            }
+        });
+        match opened {
+            Ok(()) => vec![],
+            Err(why) => vec![Effect::Warn(format!("run {id} can't be played: {why}"))],
+        }
+    }
+
+    pub(crate) fn boards_model(&self, b: &Browsing) -> Boards {
+        let mode = self.board_modes()[b.mode];
+        let (rows, say) = match &b.rows {
+            None => (vec![], Some(("loading…".into(), Tone::Dim))),
+            Some(Err(e)) => (vec![], Some((e.clone(), Tone::Wrong))),
+            Some(Ok(rows)) => (
+                rows.iter()
+                    .map(|r| BoardLine {
+                        rank: r.rank,
+                        medal: Tone::rank(r.rank),
+                        name: r.name.clone(),
+                        score: format!("{} {}", r.score, mode.unit()),
+                        accuracy: format!("{}%", Decimal((r.accuracy * 100.0).round() as u32)),
+                    })
+                    .collect(),
+                rows.is_empty()
+                    .then(|| ("no runs this month yet: be the first".into(), Tone::Dim)),
+            ),
+        };
+        Boards {
+            title: "boards",
+            mode,
+            picker: format!("‹ {mode} ›"),
+            caption: "this month's best run per player",
+            rows,
+            say,
+            selected: b.row,
+        }
+    }
+
+    pub(crate) fn boards_screen(&self, b: &Browsing, notice: Option<(String, Tone)>) -> Model {
+        let hints = match &b.rows {
+            Some(Ok(rows)) if !rows.is_empty() => {
+                "←→ mode · ↑↓ pick · enter watch · g race · esc menu"
+            }
+            _ => "←→ mode · esc menu",
+        };
+        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
+            Kind::Boards,
+                None,
+                hints,
+                &[BACK],
+                Body::Boards(self.boards_model(b)),
+        );
+        Model { kind, banner, notice, hints, taps, body }
+    }
+}

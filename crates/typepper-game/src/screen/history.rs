@@ -1,0 +1,138 @@
+//! The history: your last rounds on this device (or on the server, over `ssh`), newest
+//! first, each to watch or race.
+
+use typepper_engine::{Decimal, Mode};
+
+use crate::app::{App, BEST_HERE, Key, Screen};
+use crate::model::{BACK, Body, Kind, Model, Tap, Tone};
+use crate::storage::Entry;
+use crate::zone::{Zone, local_time};
+
+/// Your last rounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct History {
+    /// `history`.
+    pub title: &'static str,
+    /// Newest first.
+    pub rows: Vec<HistoryRow>,
+    /// The picked row.
+    pub selected: usize,
+    /// `your last 3 rounds, on this device`.
+    pub caption: String,
+    /// What to say when there are no rows.
+    pub empty: Option<&'static str>,
+}
+/// A round of the history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryRow {
+    /// When it ended, in local time: `2026-12-01 19:52`.
+    pub date: String,
+    /// `BLITZ 15s`.
+    pub title: String,
+    /// `92 wpm`.
+    pub headline: String,
+    /// `98.5%`.
+    pub accuracy: String,
+    /// Its share link, once it has one.
+    pub share: Option<String>,
+}
+impl HistoryRow {
+    /// `shared` for a round with a link, else nothing.
+    pub fn shared(&self) -> &'static str {
+        if self.share.is_some() { "shared" } else { "" }
+    }
+}
+
+impl App {
+    pub(crate) fn open_history(&mut self) {
+        self.history_row = 0;
+        self.screen = Screen::History;
+    }
+
+    pub(crate) fn history_key(&mut self, key: Key, now: f64) {
+        let rows = self.history.len();
+        match key {
+            Key::Up => self.history_row = self.history_row.saturating_sub(1),
+            Key::Down if rows > 0 => self.history_row = (self.history_row + 1).min(rows - 1),
+            Key::Enter | Key::Char('g') => {
+                if let Some(entry) = self.history.iter().rev().nth(self.history_row) {
+                    let (replay, who) = (entry.replay.clone(), self.yours(entry));
+                    self.list = Some(Screen::History);
+                    let opened = if key == Key::Enter {
+                        self.watch(replay, Some(who), now)
+                    } else {
+                        self.race(replay, who)
+                    };
+                    if let Err(why) = opened {
+                        self.notice = Some((why, Tone::Wrong));
+                        self.screen = Screen::Menu;
+                        self.list = None;
+                    }
+                }
+            }
+            Key::Escape | Key::Char('h') => self.screen = Screen::Menu,
+            _ => {}
+        }
+    }
+
+    /// Your best round of `mode` in the history, [`BEST_HERE`]: the highest headline, the
+    /// later of two equal ones.
+    pub fn best(&self, mode: Mode) -> Option<&Entry> {
+        self.history
+            .iter()
+            .filter(|e| e.score.mode == mode)
+            .max_by_key(|e| (e.score.headline().value, e.score.wpm_x100))
+    }
+
+    /// What a round of yours is called as a ghost: `your best here`, `your 92 wpm round`.
+    pub(crate) fn yours(&self, entry: &Entry) -> String {
+        let best = self.best(entry.score.mode);
+        if best.is_some_and(|b| b.unix_ms == entry.unix_ms) {
+            BEST_HERE.into()
+        } else {
+            format!("your {} round", entry.score.headline())
+        }
+    }
+
+    pub(crate) fn history_model(&self, zone: &dyn Zone) -> History {
+        let rows = self
+            .history
+            .iter()
+            .rev()
+            .map(|e| HistoryRow {
+                date: local_time(e.unix_ms, zone),
+                // A room's race says so: its round was raced, not played alone.
+                title: if e.room {
+                    e.score.mode.title() + " · room"
+                } else {
+                    e.score.mode.title()
+                },
+                headline: e.score.headline().to_string(),
+                accuracy: format!("{}%", Decimal(e.score.accuracy_x100.into())),
+                share: e.share.clone(),
+            })
+            .collect();
+        History {
+            title: "history",
+            rows,
+            selected: self.history_row,
+            caption: self.rounds_kept("", self.history.len()),
+            empty: self
+                .history
+                .is_empty()
+                .then_some("no rounds yet: esc, then play one"),
+        }
+    }
+
+    pub(crate) fn history_screen(&self, zone: &dyn Zone, notice: Option<(String, Tone)>) -> Model {
+
+        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
+            Kind::History,
+                            None,
+                            "↑↓ pick · enter watch · g race · esc menu",
+                            &[BACK],
+                            Body::History(self.history_model(zone)),
+        );
+        Model { kind, banner, notice, hints, taps, body }
+    }
+}
