@@ -12,45 +12,37 @@
 //! (offline, not linked, or watching someone's round and playing it yourself) a round is
 //! played on a seed of the game's own, and the server keeps it unranked.
 
-mod room;
 use typepper_api::room::Ask;
 pub use typepper_api::{BoardRow, Player};
-use typepper_api::{IssuedSeed, Line, RANKED_BEST, Ranked, Utc};
-use typepper_engine::rng::Rng;
-use typepper_engine::{Drill, Mode, Op, Refusal, Replay, Round, Score, hex};
+use typepper_engine::Drill;
 
-use crate::palette::Tone;
-use crate::race::{self, Feed, Ghost, Trail};
-use crate::request::{Answer, Failure, Request};
+mod boards;
+mod history;
+mod keys;
+mod link;
+mod menu;
+#[cfg(test)]
+mod model_tests;
+mod outbox;
+mod play;
+mod results;
+mod room;
+mod seeds;
+
+use self::boards::{Browsing, Pending};
+pub use self::keys::KeysScreen;
+pub(crate) use self::menu::BOARDS;
+pub use self::outbox::Outbox;
+pub use self::play::{MENU_LETTER_HOLD_MS, Session, Watch};
+pub(crate) use self::play::{delete_word, type_key};
+pub use self::results::{Finished, RESULTS_HOLD_MS, RaceEnd, race_link};
+pub use self::seeds::{Issued, SeedPool};
+pub use crate::input::Key;
+use crate::model::{Model, Tone};
+use crate::request::{Answer, Request};
 use crate::room::{Live, Seat};
-use crate::screen::boards::{Browsing, Pending};
-use crate::screen::keys::KeysScreen;
 use crate::storage::{self, Entry, Outgoing};
-
-/// A key as the game understands it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Key {
-    /// A typed character (space included), from a key, a dead key, an IME or a paste.
-    Char(char),
-    /// Backspace.
-    Backspace,
-    /// Ctrl-backspace (alt-backspace on a Mac): the word being typed goes.
-    DeleteWord,
-    /// Enter.
-    Enter,
-    /// Esc.
-    Escape,
-    /// Tab.
-    Tab,
-    /// ↑.
-    Up,
-    /// ↓.
-    Down,
-    /// ←.
-    Left,
-    /// →.
-    Right,
-}
+use crate::zone::Zone;
 
 /// Something for the shell to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,106 +81,6 @@ pub struct Now {
     pub unix_ms: u64,
 }
 
-/// How many boards there are: one a rankable mode.
-pub(crate) const BOARDS: usize = 5;
-
-/// How long a watched replay waits before its first input lands, so the screen is seen.
-const WATCH_LEAD_MS: f64 = 600.0;
-
-/// An issued seed this close to expiring is let go: its round might arrive too late.
-const SEED_MARGIN_MS: i64 = 10 * 60_000;
-/// After a seed request fails, the next waits this long.
-const SEED_RETRY_MS: u64 = 30_000;
-
-/// A seed the server issued for a mode, waiting for its round.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Issued {
-    /// The mode key it counts for.
-    pub mode: String,
-    /// The seed.
-    pub seed: u64,
-    /// When it expires, unix ms.
-    pub expires_ms: i64,
-}
-
-/// A round on screen: your own (perhaps racing a ghost), or a replay being watched.
-#[derive(Clone, Debug)]
-pub struct Session {
-    /// The round.
-    pub round: Round,
-    /// The monotonic time of round time 0: your first key, or the replay's start.
-    pub origin: Option<f64>,
-    /// The replay being watched, if this is one.
-    pub watch: Option<Watch>,
-    /// The replay being raced, if this is a race.
-    pub ghost: Option<Box<Ghost>>,
-    /// Where your caret has been, for the lead's seconds.
-    pub trail: Trail,
-    /// Started by a letter on the menu: until this monotonic time, letters are the rest
-    /// of what was typed there, before the words were on screen, and not the round's.
-    pub hold: Option<f64>,
-}
-
-/// How long a round started by a letter on the menu takes no letters, in ms: a word typed
-/// there would be scored against words the player had not seen, and a person reads the
-/// text before typing it.
-pub const MENU_LETTER_HOLD_MS: f64 = 600.0;
-
-/// A replay being played back.
-#[derive(Clone, Debug)]
-pub struct Watch {
-    /// Whose round it is, when known: `ada`, `your best here`.
-    pub who: Option<String>,
-    /// The replay, to race it.
-    pub replay: Replay,
-    feed: Feed,
-}
-
-/// A finished race: the ghost's side of the results.
-#[derive(Clone, Debug)]
-pub struct RaceEnd {
-    /// Who the ghost was.
-    pub name: String,
-    /// Its replay, to race again.
-    pub replay: Replay,
-    /// What its whole round scored.
-    pub score: Score,
-    /// The seconds at whose end the lead had changed hands.
-    pub changes: Vec<u32>,
-}
-
-/// The results of a round.
-#[derive(Clone, Debug)]
-pub struct Results {
-    /// Its score.
-    pub score: Score,
-    /// The round, to watch again.
-    pub replay: Replay,
-    /// It was a replay, not yours: nothing was kept.
-    pub watched: bool,
-    /// Whose round it was, when watched and known.
-    pub who: Option<String>,
-    /// It was a race: the ghost's side.
-    pub race: Option<Box<RaceEnd>>,
-    /// The server's id for it, once sent: for the race link.
-    pub run: Option<String>,
-    /// When it ended (your rounds), which names its history line and outbox entry.
-    pub unix_ms: Option<u64>,
-    /// Its share link, once the server has it.
-    pub share: Option<String>,
-    /// What became of sending it, for the screen.
-    pub note: Option<String>,
-    /// When the screen came up (ms on the monotonic clock): letter keys wait
-    /// [`RESULTS_HOLD_MS`] from it.
-    pub since: f64,
-}
-
-/// How long the results ignore letter keys after a round ends, in ms: keys typed through
-/// the end of a round were read as commands (`h` opened history, `r` watched the round, `g`
-/// raced it), and HOT PURSUIT ends without warning. Monkeytype holds its results a moment
-/// too. Tab, enter and esc work at once.
-pub const RESULTS_HOLD_MS: f64 = 1_000.0;
-
 /// What players read for their best round of a mode among those this device keeps (the
 /// history's last 50, ranked or not), apart from [`RANKED_BEST`], the server's.
 pub const BEST_HERE: &str = "your best here";
@@ -201,7 +93,7 @@ pub enum Screen {
     /// Typing, or watching.
     Play(Box<Session>),
     /// A finished round.
-    Results(Box<Results>),
+    Results(Box<Finished>),
     /// Your last rounds.
     History,
     /// Choosing a name to link this game to.
@@ -253,17 +145,9 @@ pub struct App {
     /// The linked player, if any.
     pub(crate) player: Option<Player>,
     /// Rounds not yet sent, oldest first.
-    pub(crate) outbox: Vec<Outgoing>,
-    /// A submission is out: new rounds wait in the outbox until it answers.
-    pub(crate) sending: bool,
-    /// Seeds the server issued, one a mode at most.
-    pub(crate) issued: Vec<Issued>,
-    /// Modes whose seed request is out.
-    pub(crate) asking: Vec<String>,
-    /// No seed is asked for before this (unix ms), after a request failed.
-    pub(crate) seeds_retry_at: u64,
-    /// The game's own seeds, for rounds without an issued one.
-    pub(crate) local_seeds: Rng,
+    pub(crate) outbox: Outbox,
+    /// The seeds rounds are played on: the server's, or the game's own.
+    pub(crate) seeds: SeedPool,
     /// A run asked for, and what to do with it.
     pub(crate) pending: Option<Pending>,
     /// The list (the history, or a board) a watched round was opened from: esc from the
@@ -311,12 +195,8 @@ impl App {
             notice: None,
             sessions: 0,
             player,
-            outbox,
-            sending: false,
-            issued: vec![],
-            asking: vec![],
-            seeds_retry_at: 0,
-            local_seeds: Rng::new(entropy),
+            outbox: Outbox::new(outbox),
+            seeds: SeedPool::new(entropy),
             pending: None,
             list: None,
             game_url,
@@ -340,31 +220,12 @@ impl App {
 
     /// Rounds not yet sent, oldest first.
     pub fn outbox(&self) -> &[Outgoing] {
-        &self.outbox
+        self.outbox.rounds()
     }
 
     /// The line the menu shows, if any: why a replay was refused, say.
     pub fn notice(&self) -> Option<&str> {
         self.notice.as_ref().map(|(text, _)| text.as_str())
-    }
-
-    /// How many items the menu has: the boards' modes (HOT PURSUIT at the menu's
-    /// level), then the last drill once there is one.
-    pub fn menu_len(&self) -> usize {
-        BOARDS + usize::from(self.drill.is_some())
-    }
-
-    /// The menu's `index`th item, from the top.
-    pub fn menu_at(&self, index: usize) -> Option<Mode> {
-        match self.board_modes().get(index) {
-            Some(&mode) => Some(mode),
-            None => self.drill.filter(|_| index == BOARDS).map(Mode::Drill),
-        }
-    }
-
-    /// The mode the menu has selected.
-    pub fn menu_mode(&self) -> Mode {
-        self.menu_at(self.menu_item).unwrap_or(Mode::BLITZ_15)
     }
 
     /// A click or a tap on the `index`th item of the screen's list (a menu item, a
@@ -394,19 +255,6 @@ impl App {
         }
     }
 
-    /// A click or a tap on the `‹` (`up` false) or `›` beside the `index`th menu item's
-    /// level: the item is selected and its level moves, as ← or → would move it. An item
-    /// without a level does nothing.
-    pub fn pick_level(&mut self, index: usize, up: bool, now: Now) -> Vec<Effect> {
-        if !matches!(self.screen, Screen::Menu)
-            || !matches!(self.menu_at(index), Some(Mode::Pursuit(_)))
-        {
-            return vec![];
-        }
-        self.menu_item = index;
-        self.key(if up { Key::Right } else { Key::Left }, now)
-    }
-
     /// Text pasted or composed (by an IME, a phone's keyboard) at `now`: each character
     /// as if its key were pressed, except control characters, which stand for no key a
     /// round or a name takes: a pasted line's end is not enter, nor its tab a new round.
@@ -429,141 +277,6 @@ impl App {
         fx
     }
 
-    /// Starts a drill of `letters` and remembers it for the menu.
-    pub(crate) fn play_drill(&mut self, drill: Drill) -> Vec<Effect> {
-        self.drill = Some(drill);
-        self.play(Mode::Drill(drill), None);
-        vec![Effect::Save {
-            key: storage::DRILL.into(),
-            value: drill.letters().to_owned(),
-        }]
-    }
-
-    pub(crate) fn pursuit(&self) -> Mode {
-        Mode::pursuit(self.level).unwrap_or(Mode::Zen)
-    }
-
-    /// The modes the boards screen cycles through (HOT PURSUIT at the menu's level).
-    pub fn board_modes(&self) -> [Mode; BOARDS] {
-        [
-            Mode::BLITZ_15,
-            Mode::BLITZ_30,
-            Mode::BLITZ_60,
-            Mode::Zen,
-            self.pursuit(),
-        ]
-    }
-
-    /// Whether a round of `mode` started now would be on a seed the server issued, and
-    /// so count for the boards.
-    pub fn ranked_ready(&self, mode: Mode) -> bool {
-        let key = mode.key();
-        self.issued.iter().any(|i| i.mode == key)
-    }
-
-    /// Starts a round of yours: on `seed` if given (a watched round played yourself),
-    /// else on the seed the server issued for the mode, else on one of the game's own.
-    pub fn play(&mut self, mode: Mode, seed: Option<u64>) {
-        let key = mode.key();
-        let issued = match seed {
-            Some(_) => None,
-            // Its text is seen from now on: used up, whether the round is finished or not.
-            None => self
-                .issued
-                .iter()
-                .position(|i| i.mode == key)
-                .map(|at| self.issued.remove(at).seed),
-        };
-        let seed = seed
-            .or(issued)
-            .unwrap_or_else(|| self.local_seeds.next_u64());
-        self.notice = None;
-        self.sessions += 1;
-        self.list = None;
-        self.screen = Screen::Play(Box::new(Session {
-            round: Round::new(mode, seed),
-            origin: None,
-            watch: None,
-            ghost: None,
-            trail: Trail::default(),
-            hold: None,
-        }));
-    }
-
-    /// Starts watching `replay`, `who`'s round if known, or refuses it (other rules, an
-    /// unknown mode, a round that doesn't play) with a sentence for the screen.
-    pub fn watch(&mut self, replay: Replay, who: Option<String>, now: f64) -> Result<(), String> {
-        let (round, _) = race::open(&replay)?;
-        self.notice = None;
-        self.sessions += 1;
-        self.screen = Screen::Play(Box::new(Session {
-            round,
-            origin: Some(now + WATCH_LEAD_MS),
-            watch: Some(Watch {
-                who,
-                feed: Feed::of(&replay),
-                replay,
-            }),
-            ghost: None,
-            trail: Trail::default(),
-            hold: None,
-        }));
-        Ok(())
-    }
-
-    /// Starts a race against `replay`, `name`'s round: you play its mode and seed while
-    /// its ghost plays it back. Refused as watching refuses.
-    pub fn race(&mut self, replay: Replay, name: String) -> Result<(), String> {
-        let ghost = Ghost::new(replay, name)?;
-        self.race_ghost(ghost);
-        Ok(())
-    }
-
-    pub(crate) fn race_ghost(&mut self, ghost: Ghost) {
-        // A race opened from a list (the history, a board) goes back to it, as watching
-        // does; a new round of your own doesn't.
-        let list = self.list.take();
-        self.play(ghost.mode(), Some(ghost.replay.seed));
-        self.list = list;
-        if let Screen::Play(session) = &mut self.screen {
-            session.ghost = Some(Box::new(ghost));
-        }
-    }
-
-    /// Watches replay bytes (`who`'s round, if known), or puts the refusal on the menu
-    /// and returns it.
-    pub fn watch_bytes(
-        &mut self,
-        bytes: &[u8],
-        who: Option<String>,
-        now: f64,
-    ) -> Result<(), String> {
-        self.open_bytes(bytes, |app, r| app.watch(r, who, now))
-    }
-
-    /// Races replay bytes (`who`'s round, if known), or puts the refusal on the menu and
-    /// returns it.
-    pub fn race_bytes(&mut self, bytes: &[u8], who: Option<String>) -> Result<(), String> {
-        let name = who.unwrap_or_else(|| "the replay".into());
-        self.open_bytes(bytes, |app, r| app.race(r, name))
-    }
-
-    pub(crate) fn open_bytes(
-        &mut self,
-        bytes: &[u8],
-        open: impl FnOnce(&mut App, Replay) -> Result<(), String>,
-    ) -> Result<(), String> {
-        let result = Replay::decode(bytes)
-            .map_err(|e| format!("not a replay this game can read: {e}"))
-            .and_then(|r| open(self, r));
-        if let Err(why) = &result {
-            self.screen = Screen::Menu;
-            self.list = None;
-            self.notice = Some((why.clone(), Tone::Wrong));
-        }
-        result
-    }
-
     /// A key pressed at `now`.
     pub fn key(&mut self, key: Key, now: Now) -> Vec<Effect> {
         let mut fx = vec![];
@@ -574,238 +287,10 @@ impl App {
             Screen::Boards(_) => fx.extend(self.boards_key(key)),
             Screen::Keys(_) => fx.extend(self.keys_key(key)),
             Screen::Room(_) => fx.extend(self.room_key(key, now)),
-            // Letters typed through the end of a round are not commands.
-            Screen::Results(results)
-                if matches!(key, Key::Char(_)) && now.mono - results.since < RESULTS_HOLD_MS => {}
-            Screen::Results(results) => {
-                let (mode, seed, watched) =
-                    (results.score.mode, results.replay.seed, results.watched);
-                match key {
-                    // After a race, the same race again.
-                    Key::Tab | Key::Enter if results.race.is_some() => {
-                        let race = results
-                            .race
-                            .as_ref()
-                            .map(|r| (r.replay.clone(), r.name.clone()));
-                        if let Some((replay, name)) = race
-                            && let Err(why) = self.race(replay, name)
-                        {
-                            fx.push(Effect::Warn(why));
-                        }
-                    }
-                    // After a replay, play that round yourself; after yours, a new one.
-                    Key::Tab | Key::Enter => self.play(mode, watched.then_some(seed)),
-                    Key::Escape => self.back(),
-                    Key::Char('r') => {
-                        let (replay, who) = (results.replay.clone(), results.who.clone());
-                        if let Err(why) = self.watch(replay, who, now.mono) {
-                            fx.push(Effect::Warn(why));
-                        }
-                    }
-                    Key::Char('g') => {
-                        let (who, ended) = (results.who.clone(), results.unix_ms);
-                        let replay = results.replay.clone();
-                        // Your round is named as the history and the menu name it.
-                        let name = match who {
-                            _ if !watched => self
-                                .history
-                                .iter()
-                                .find(|e| Some(e.unix_ms) == ended)
-                                .map_or_else(|| "your last round".to_owned(), |e| self.yours(e)),
-                            Some(who) => who,
-                            None => "the replay".to_owned(),
-                        };
-                        if let Err(why) = self.race(replay, name) {
-                            fx.push(Effect::Warn(why));
-                        }
-                    }
-                    Key::Char('c') => {
-                        if let Some(link) = &results.share {
-                            fx.push(Effect::Copy(link.clone()));
-                            results.note = Some("link copied".into());
-                        }
-                    }
-                    Key::Char('C') => {
-                        if let Some(link) = race_link(self.game_url.as_deref(), results) {
-                            fx.push(Effect::Copy(link));
-                            results.note = Some("race link copied".into());
-                        } else if results.share.is_some() && !results.watched {
-                            // A terminal game knows the server's SSH address, not the
-                            // page the game is served on; the share page links to it.
-                            results.note =
-                                Some("no race link here: the share link (c) races it".into());
-                        }
-                    }
-                    Key::Char('h') => self.open_history(),
-                    _ => {}
-                }
-            }
-            Screen::Play(session) if session.watch.is_some() => {
-                let (mode, seed) = (session.round.mode(), session.round.seed());
-                match key {
-                    Key::Escape => self.back(),
-                    Key::Tab | Key::Enter => self.play(mode, Some(seed)),
-                    Key::Char('g') => {
-                        let who = session.watch.as_ref().and_then(|w| w.who.clone());
-                        let replay = session.watch.as_ref().map(|w| w.replay.clone());
-                        if let Some(replay) = replay
-                            && let Err(why) =
-                                self.race(replay, who.unwrap_or_else(|| "the replay".into()))
-                        {
-                            fx.push(Effect::Warn(why));
-                        }
-                    }
-                    // Nothing else touches someone else's round.
-                    _ => {}
-                }
-            }
-            Screen::Play(session) => {
-                let mode = session.round.mode();
-                let started = session.round.started().is_some();
-                let op = match key {
-                    // Before the first key, a space or a backspace would do nothing but
-                    // start the clock (the rules ignore both on an empty word): the clock
-                    // waits for a letter.
-                    Key::Char(' ') | Key::Backspace | Key::DeleteWord if !started => None,
-                    Key::Char(_) if session.hold.is_some_and(|until| now.mono < until) => None,
-                    Key::Char(c) => Some(Op::Char(c)),
-                    Key::Backspace | Key::DeleteWord => Some(Op::Backspace),
-                    // Esc ends a ZEN round; before its first key there is no round to end.
-                    Key::Escape if mode == Mode::Zen && started => Some(Op::End),
-                    _ => None,
-                };
-                match (key, op) {
-                    (_, Some(op)) => {
-                        let origin = *session.origin.get_or_insert(now.mono);
-                        let t = ms_since(origin, now.mono).max(session.round.last_input());
-                        if key == Key::DeleteWord {
-                            delete_word(&mut session.round, t);
-                        } else {
-                            // A refused key (after the end) has no effect: the tick ends it.
-                            type_key(&mut session.round, t, op);
-                        }
-                        // Only a race's lead reads where your caret has been.
-                        if session.ghost.is_some() {
-                            session.trail.mark(race::progress(&session.round), t);
-                        }
-                        if session.round.is_over(t) {
-                            fx.extend(self.finish(now));
-                        }
-                    }
-                    // Tab in a race starts the same race again.
-                    (Key::Tab, _) => match &session.ghost {
-                        Some(ghost) => {
-                            let ghost = ghost.again();
-                            self.race_ghost(ghost);
-                        }
-                        None => self.play(mode, None),
-                    },
-                    (Key::Escape, _) => self.back(),
-                    _ => {}
-                }
-            }
+            Screen::Results(_) => fx.extend(self.results_key(key, now)),
+            Screen::Play(_) => fx.extend(self.play_key(key, now)),
         }
         fx
-    }
-
-    pub(crate) fn menu_key(&mut self, key: Key, now: Now) -> Vec<Effect> {
-        // A notice is the menu's: it stays while the menu does, unless a key says
-        // something new, and the screen a key opens starts without it.
-        let said = self.notice.take();
-        let fx = self.menu_command(key, now);
-        if matches!(self.screen, Screen::Menu) && self.notice.is_none() {
-            self.notice = said;
-        }
-        fx
-    }
-
-    pub(crate) fn menu_command(&mut self, key: Key, now: Now) -> Vec<Effect> {
-        let items = self.menu_len();
-        let pursuit = matches!(self.menu_mode(), Mode::Pursuit(_));
-        let levels = typepper_engine::PURSUIT_LEVELS;
-        match key {
-            Key::Up => self.menu_item = (self.menu_item + items - 1) % items,
-            Key::Down => self.menu_item = (self.menu_item + 1) % items,
-            Key::Left if pursuit => self.level = self.level.saturating_sub(1).max(*levels.start()),
-            Key::Right if pursuit => self.level = (self.level + 1).min(*levels.end()),
-            Key::Enter | Key::Tab | Key::Char(' ') => self.play(self.menu_mode(), None),
-            Key::Char('1') => self.play(Mode::BLITZ_15, None),
-            Key::Char('2') => self.play(Mode::BLITZ_30, None),
-            Key::Char('3') => self.play(Mode::BLITZ_60, None),
-            Key::Char('z') => self.play(Mode::Zen, None),
-            Key::Char('p') => self.play(self.pursuit(), None),
-            Key::Char('h') => self.open_history(),
-            Key::Char('l') => match self.unlinkable {
-                Some(why) => self.notice = Some((why.into(), Tone::Dim)),
-                None => self.ask_to_link(),
-            },
-            Key::Char('b') => {
-                // The board of the selected mode: the menu's first items are the boards'
-                // modes in their order. A drill has none, so the first.
-                let board = Some(self.menu_item).filter(|&i| i < BOARDS);
-                return self.open_boards(board.unwrap_or(0));
-            }
-            Key::Char('k') => self.open_keys(),
-            Key::Char('f') => return self.open_room(),
-            Key::Char('s') => {
-                self.live_stats = !self.live_stats;
-                let (value, said) = if self.live_stats {
-                    (
-                        "on",
-                        "live stats on: your speed shows as you type · s hides it",
-                    )
-                } else {
-                    (
-                        "off",
-                        "live stats off: your speed shows at the end · s shows it",
-                    )
-                };
-                // Said, or a player who typed a word starting with s never learns why
-                // their speed went.
-                self.notice = Some((said.into(), Tone::Dim));
-                return vec![Effect::Save {
-                    key: storage::LIVE.into(),
-                    value: value.into(),
-                }];
-            }
-            Key::Char('d') => match self.drill {
-                Some(drill) => return self.play_drill(drill),
-                None => {
-                    let how = "no drill yet: k shows your keys, and d there drills the worst";
-                    self.notice = Some((how.into(), Tone::Dim));
-                }
-            },
-            Key::Char('g') => {
-                let mode = self.menu_mode();
-                match self.best(mode) {
-                    Some(best) => {
-                        let replay = best.replay.clone();
-                        if let Err(why) = self.race(replay, BEST_HERE.into()) {
-                            self.notice = Some((why, Tone::Wrong));
-                        }
-                    }
-                    None => {
-                        let how = format!(
-                            "no {} round in your history yet: play one, then race it",
-                            mode.title()
-                        );
-                        self.notice = Some((how, Tone::Dim));
-                    }
-                }
-            }
-            // A letter no command takes starts the picked mode, and is nothing more: the
-            // words were not on screen, so it would be scored against a text the player
-            // had not seen. (ASCII: Unicode's letter tables would cost the wasm more than
-            // a word starting with é is worth.)
-            Key::Char(c) if c.is_ascii_alphabetic() => {
-                self.play(self.menu_mode(), None);
-                if let Screen::Play(session) = &mut self.screen {
-                    session.hold = Some(now.mono + MENU_LETTER_HOLD_MS);
-                }
-            }
-            _ => {}
-        }
-        vec![]
     }
 
     /// Esc from a watched round or its results: back to the list it came from, or the
@@ -868,12 +353,9 @@ impl App {
         let mut at: Option<f64> = None;
         let mut soon = |t: f64| at = Some(at.map_or(t, |a| a.min(t)));
         // The seeds' clock is the wall's: its moments become the monotonic clock's.
-        let wall = |unix_ms: i64| now.mono + (unix_ms - now.unix_ms as i64).max(0) as f64;
-        if let Some(expires) = self.issued.iter().map(|i| i.expires_ms).min() {
-            soon(wall(expires - SEED_MARGIN_MS));
-        }
-        if self.player.is_some() && self.seeds_retry_at > now.unix_ms {
-            soon(wall(self.seeds_retry_at as i64));
+        let _wall = |unix_ms: i64| now.mono + (unix_ms - now.unix_ms as i64).max(0) as f64;
+        if let Some(t) = self.seeds.wake(now, self.player.is_some()) {
+            soon(t);
         }
         match &self.screen {
             // A round moves from its first key (a replay's, a race's ghost's) to its end.
@@ -891,316 +373,12 @@ impl App {
         at
     }
 
-    /// A seed request for each mode on the menu that has no usable seed and none asked
-    /// for, when linked. Seeds about to expire are let go first.
-    pub(crate) fn want_seeds(&mut self, unix_ms: u64) -> Vec<Effect> {
-        let now = i64::try_from(unix_ms).unwrap_or(i64::MAX);
-        self.issued.retain(|i| i.expires_ms - SEED_MARGIN_MS > now);
-        let Some(player) = &self.player else {
-            return vec![];
-        };
-        if unix_ms < self.seeds_retry_at {
-            return vec![];
-        }
-        let mut fx = vec![];
-        for mode in self.board_modes() {
-            let key = mode.key();
-            let have = self.issued.iter().any(|i| i.mode == key);
-            if !have && !self.asking.contains(&key) {
-                self.asking.push(key.clone());
-                fx.push(Effect::Request(Request::Seed {
-                    token: player.token.clone(),
-                    mode: key,
-                }));
-            }
-        }
-        fx
-    }
-
-    /// The answer to a [`Request::Seed`] for `mode`, at `unix_ms`.
-    pub(crate) fn seed_issued(
-        &mut self,
-        mode: &str,
-        answer: Result<IssuedSeed, Failure>,
-        unix_ms: u64,
-    ) -> Vec<Effect> {
-        self.asking.retain(|m| m != mode);
-        let issued =
-            answer
-                .map_err(|e| e.to_string())
-                .and_then(|seed| match Utc::parse(&seed.expires) {
-                    Some(expires_ms) if seed.mode == mode => Ok(Issued {
-                        mode: seed.mode,
-                        seed: seed.seed,
-                        expires_ms,
-                    }),
-                    // Its fields, not its `Debug`: that would bring the wasm a struct formatter.
-                    _ => Err(format!(
-                        "the server's seed doesn't read: {} for {}, until {}",
-                        seed.seed, seed.mode, seed.expires
-                    )),
-                });
-        match issued {
-            Ok(seed) => {
-                self.issued.retain(|i| i.mode != seed.mode);
-                self.issued.push(seed);
-                vec![]
-            }
-            Err(why) => {
-                self.seeds_retry_at = unix_ms + SEED_RETRY_MS;
-                vec![Effect::Warn(format!(
-                    "no seed from the server for {mode} ({why}): rounds play unranked until one comes"
-                ))]
-            }
-        }
-    }
-
-    /// Back online: seeds may be asked for again at once.
-    pub fn online(&mut self) -> Vec<Effect> {
-        self.seeds_retry_at = 0;
-        self.flush()
-    }
-
-    pub(crate) fn tick_round(&mut self, now: Now) -> Vec<Effect> {
-        let Screen::Play(session) = &mut self.screen else {
-            return vec![];
-        };
-        let Some(origin) = session.origin else {
-            return vec![];
-        };
-        let t = ms_since(origin, now.mono);
-        if let Some(watch) = &mut session.watch {
-            if now.mono < origin {
-                return vec![];
-            }
-            watch.feed.land(&mut session.round, t);
-        }
-        if let Some(ghost) = &mut session.ghost {
-            ghost.advance(t);
-        }
-        if session.round.is_over(t) {
-            return self.finish(now);
-        }
-        vec![]
-    }
-
-    /// The round on screen ended: to its results, and kept (and sent, when linked) if it
-    /// was yours.
-    pub(crate) fn finish(&mut self, now: Now) -> Vec<Effect> {
-        let Screen::Play(session) = &self.screen else {
-            return vec![];
-        };
-        let Some(score) = session.round.score() else {
-            return vec![];
-        };
-        let replay = session.round.replay();
-        let watched = session.watch.is_some();
-        let who = session.watch.as_ref().and_then(|w| w.who.clone());
-        let race = session.ghost.as_ref().map(|g| {
-            Box::new(RaceEnd {
-                name: g.name.clone(),
-                changes: race::lead_changes(&replay, &g.replay, score.samples.len()),
-                replay: g.replay.clone(),
-                score: g.score.clone(),
-            })
-        });
-        let mut fx = vec![];
-        let mut note = None;
-        if !watched {
-            let bytes = replay.encode();
-            self.history.push(Entry {
-                unix_ms: now.unix_ms,
-                replay: replay.clone(),
-                score: score.clone(),
-                share: None,
-                room: false,
-            });
-            let excess = self.history.len().saturating_sub(storage::HISTORY_MAX);
-            self.history.drain(..excess);
-            fx.push(Effect::Save {
-                key: storage::LAST.into(),
-                value: hex::encode(&bytes),
-            });
-            fx.push(self.save_history());
-            if self.player.is_some() {
-                let out = Outgoing {
-                    unix_ms: now.unix_ms,
-                    claim: score.headline().value,
-                    replay: bytes,
-                };
-                // Kept first: if the page closes before the server answers, it's sent later.
-                fx.push(Effect::Save {
-                    key: out.key(),
-                    value: hex::encode(&out.replay),
-                });
-                self.outbox.push(out);
-                fx.extend(self.flush());
-                note = Some("sending…".into());
-            }
-        }
-        self.screen = Screen::Results(Box::new(Results {
-            score,
-            replay,
-            watched,
-            who,
-            race,
-            run: None,
-            unix_ms: (!watched).then_some(now.unix_ms),
-            share: None,
-            note,
-            since: now.mono,
-        }));
-        fx
-    }
-
     pub(crate) fn save_history(&self) -> Effect {
         Effect::Save {
             key: storage::HISTORY.into(),
             value: storage::format_history(&self.history),
         }
     }
-
-    /// Sends the rounds in the outbox (up to a body's worth), unless a submission is out
-    /// already or the game isn't linked.
-    pub fn flush(&mut self) -> Vec<Effect> {
-        let Some(player) = &self.player else {
-            return vec![];
-        };
-        if self.sending || self.outbox.is_empty() {
-            return vec![];
-        }
-        self.sending = true;
-        // A body carries at most MAX_ENTRIES rounds; the rest go when it is answered.
-        let batch = &self.outbox[..self.outbox.len().min(typepper_api::MAX_ENTRIES)];
-        let body = typepper_api::submission(batch.iter().map(|o| (o.claim, &o.replay[..])));
-        vec![Effect::Request(Request::Submit {
-            token: player.token.clone(),
-            body,
-            keys: batch.iter().map(Outgoing::key).collect(),
-        })]
-    }
-
-    /// The answer to a [`Request::Submit`] of the rounds `keys`: share links into the
-    /// history and the results screen, the outbox emptied of every answered round, and
-    /// the rest (rounds kept meanwhile) sent next.
-    pub(crate) fn submitted(
-        &mut self,
-        keys: &[String],
-        answer: Result<String, Failure>,
-    ) -> Vec<Effect> {
-        self.sending = false;
-        let mut fx = vec![];
-        let text = match answer {
-            Ok(text) => text,
-            Err(e) => {
-                let note = match e {
-                    Failure::Unreachable(why) | Failure::CantAsk(why) => {
-                        format!("offline ({why}): kept, to send later")
-                    }
-                    Failure::NotLinked(why) => format!("not sent: {why} (l links again)"),
-                    other => format!("not sent: {other}; kept, to send later"),
-                };
-                self.note_results(keys, &note);
-                fx.push(Effect::Warn(note));
-                return fx;
-            }
-        };
-        let mut history_changed = false;
-        for (key, line) in keys.iter().zip(text.lines()) {
-            let Some(pos) = self.outbox.iter().position(|o| &o.key() == key) else {
-                continue;
-            };
-            let out = self.outbox.remove(pos);
-            fx.push(Effect::Remove(key.clone()));
-            match line.parse::<Line>() {
-                Ok(Line::Ok {
-                    id,
-                    share,
-                    pb,
-                    ranked,
-                    ..
-                }) => {
-                    if let Some(e) = self.history.iter_mut().find(|e| e.unix_ms == out.unix_ms) {
-                        e.share = Some(share.clone());
-                        history_changed = true;
-                    }
-                    if let Screen::Results(r) = &mut self.screen
-                        && r.unix_ms == Some(out.unix_ms)
-                    {
-                        r.share = Some(share);
-                        r.run = Some(id);
-                        r.note = Some(match (ranked, pb) {
-                            (Ranked::Yes, true) => format!("ranked · {RANKED_BEST}!"),
-                            (Ranked::Yes, false) => "ranked".into(),
-                            (Ranked::No(why), _) => format!("unranked: {why}"),
-                            (Ranked::Pending(why), _) => format!("pending: {why}"),
-                        });
-                    }
-                }
-                Ok(Line::No { why, .. }) => {
-                    self.note_results(
-                        std::slice::from_ref(key),
-                        &format!("not kept by the server: {why}"),
-                    );
-                    fx.push(Effect::Warn(format!("the server refused a round: {why}")));
-                }
-                Err(e) => fx.push(Effect::Warn(e.to_string())),
-            }
-        }
-        if history_changed {
-            fx.push(self.save_history());
-        }
-        fx.extend(self.flush());
-        fx
-    }
-
-    pub(crate) fn note_results(&mut self, keys: &[String], note: &str) {
-        if let Screen::Results(r) = &mut self.screen
-            && let Some(ms) = r.unix_ms
-            && keys.iter().any(|k| k.ends_with(&ms.to_string()))
-        {
-            r.note = Some(note.to_owned());
-        }
-    }
-
-    /// The round time at `now` on the play screen (0 before the first key).
-    pub fn round_time(&self, now: f64) -> u32 {
-        match &self.screen {
-            Screen::Play(s) => s.origin.map_or(0, |o| ms_since(o, now)),
-            _ => 0,
-        }
-    }
-}
-
-/// The player's key into their round. A ZEN round that holds all a replay can ends there,
-/// as its rules keep room for (RULES.md); any other refused key has no effect.
-pub(crate) fn type_key(round: &mut Round, t: u32, op: Op) {
-    if round.apply(t, op) == Err(Refusal::Full) {
-        let _ = round.apply(t, Op::End);
-    }
-}
-
-/// Ctrl-backspace, as backspaces at `t`: the word being typed is emptied; on an empty one,
-/// the caret goes back into the word before (where the rules let it: a word typed wrong)
-/// and empties that. Backspaces, so that a replay holds only the rules' own inputs.
-pub(crate) fn delete_word(round: &mut Round, t: u32) {
-    let typed = |round: &Round| {
-        let view = round.view(t);
-        view.word(view.current()).map_or(0, |w| w.typed().len())
-    };
-    if typed(round) == 0 {
-        let _ = round.apply(t, Op::Backspace);
-    }
-    for _ in 0..typed(round) {
-        let _ = round.apply(t, Op::Backspace);
-    }
-}
-
-/// The link that races a round you played, once the server has it and the shell knows
-/// where the game is served.
-pub fn race_link(game_url: Option<&str>, results: &Results) -> Option<String> {
-    let (game, id) = (game_url?, results.run.as_deref()?);
-    (!results.watched).then(|| format!("{game}?race={id}"))
 }
 
 /// Whole milliseconds from `origin` to `now`, 0 before it.
@@ -1215,9 +393,51 @@ pub(crate) fn ms_since(origin: f64, now: f64) -> u32 {
     }
 }
 
+impl App {
+    /// The model of the screen at monotonic time `now`, dates in `zone`.
+    pub fn model(&self, now: f64, zone: &dyn Zone) -> Model {
+        let notice = self.notice.clone();
+        match &self.screen {
+            Screen::Menu => self.menu_screen(notice),
+            Screen::Play(session) => self.play_screen(session, now, notice),
+            Screen::Results(r) => self.results_screen(r, notice),
+            Screen::History => self.history_screen(zone, notice),
+            Screen::Link {
+                name,
+                error,
+                waiting,
+            } => self.link_screen(name, error.as_deref(), *waiting, notice),
+            Screen::Keys(k) => self.keys_screen(k, notice),
+            Screen::Room(live) => self.room_screen(live, now, notice),
+            Screen::Boards(b) => self.boards_screen(b, notice),
+        }
+    }
+}
+
+impl App {
+    /// The `n` rounds a screen reads, and where they are kept: `from your last 3 rounds,
+    /// on this device`, or `no rounds yet, …`.
+    pub(crate) fn rounds_kept(&self, from: &str, n: usize) -> String {
+        let rounds = match n {
+            0 => "no rounds yet".into(),
+            1 => [from, "your last round"].concat(),
+            n => format!("{from}your last {n} rounds"),
+        };
+        match &self.unkept {
+            // This game's rounds, and they go with it.
+            Some(_) => rounds + ", until you leave: not kept",
+            None => [&rounds, ", ", self.kept_on].concat(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use typepper_api::IssuedSeed;
+    use typepper_engine::{Mode, Op, Replay, hex};
+
+    use crate::request::Failure;
 
     fn at(mono: f64) -> Now {
         Now {
@@ -1682,13 +902,14 @@ mod tests {
             player: app.player.as_ref().map(storage::format_player),
             outbox: app
                 .outbox
+                .rounds()
                 .iter()
                 .map(|o| (o.key(), hex::encode(&o.replay)))
                 .collect(),
             ..storage::Stored::default()
         };
         let (again, fx) = App::new(7, &stored, None);
-        assert_eq!(again.outbox.len(), 1);
+        assert_eq!(again.outbox.rounds().len(), 1);
         assert!(
             matches!(&fx[..], [Effect::Request(Request::Submit { .. })]),
             "{fx:?}"
@@ -1709,18 +930,18 @@ mod tests {
         let mut app = linked();
         let mut t = 0.0;
         let fx = zen_round(&mut app, &mut t);
-        let key = app.outbox[0].key();
+        let key = app.outbox.rounds()[0].key();
         assert!(fx.contains(&Effect::Save {
             key: key.clone(),
-            value: hex::encode(&app.outbox[0].replay),
+            value: hex::encode(&app.outbox.rounds()[0].replay),
         }));
         let Some(Effect::Request(Request::Submit { token, body, keys })) = fx.last() else {
             panic!("{fx:?}")
         };
         assert_eq!((token.as_str(), keys.clone()), ("t0k3n", vec![key.clone()]));
         let (claim, replay) = typepper_api::read_entry(body).unwrap();
-        assert_eq!(claim, app.outbox[0].claim);
-        assert_eq!(replay, &app.outbox[0].replay[..]);
+        assert_eq!(claim, app.outbox.rounds()[0].claim);
+        assert_eq!(replay, &app.outbox.rounds()[0].replay[..]);
 
         // Another round while the first is out waits its turn.
         app.key(Key::Escape, at(t));
@@ -1729,7 +950,7 @@ mod tests {
             !fx.iter()
                 .any(|e| matches!(e, Effect::Request(Request::Submit { .. })))
         );
-        assert_eq!(app.outbox.len(), 2);
+        assert_eq!(app.outbox.rounds().len(), 2);
 
         let answer = "ok abcdEFGH 40 pb http://x/r/abcdEFGH\n".to_owned();
         let fx = app.submitted(std::slice::from_ref(&key), Ok(answer));
@@ -1750,13 +971,13 @@ mod tests {
         let mut app = linked();
         let mut t = 0.0;
         zen_round(&mut app, &mut t);
-        let key = app.outbox[0].key();
+        let key = app.outbox.rounds()[0].key();
         let fx = app.submitted(
             std::slice::from_ref(&key),
             Err(Failure::Unreachable("no network".into())),
         );
         assert!(matches!(&fx[..], [Effect::Warn(_)]));
-        assert_eq!(app.outbox.len(), 1, "kept for later");
+        assert_eq!(app.outbox.rounds().len(), 1, "kept for later");
         let Screen::Results(r) = &app.screen else {
             panic!()
         };
@@ -1771,7 +992,7 @@ mod tests {
             Ok("no too short to count\n".into()),
         );
         assert!(fx.contains(&Effect::Remove(key)));
-        assert!(app.outbox.is_empty());
+        assert!(app.outbox.rounds().is_empty());
     }
 
     #[test]
@@ -2004,7 +1225,7 @@ mod tests {
             panic!("not playing")
         };
         assert_eq!(s.round.seed(), 99, "the issued seed");
-        assert!(app.issued.is_empty(), "used up when its text is shown");
+        assert!(!app.seeds.has("time:15"), "used up when its text is shown");
         assert_eq!(asked(&app.tick(at(40.0))), ["time:15"], "its replacement");
         // Tab restarts on a seed of the game's own while the new one is out.
         app.key(Key::Tab, at(50.0));
@@ -2020,9 +1241,9 @@ mod tests {
         app.tick(at(0.0));
         // Nine minutes left: the round might arrive after it.
         app.seed_issued("zen", issued("zen", 5, "2025-12-01T14:49:00Z"), 0);
-        assert!(app.issued.iter().any(|i| i.mode == "zen"));
+        assert!(app.seeds.has("zen"));
         assert_eq!(asked(&app.tick(at(16.0))), ["zen"]);
-        assert!(app.issued.is_empty());
+        assert!(!app.seeds.has("zen"));
         // A refusal, or a seed that doesn't read: a warning, and a pause before asking.
         let fx = app.seed_issued(
             "zen",
@@ -2052,7 +1273,7 @@ mod tests {
         let mut app = linked();
         let mut t = 0.0;
         zen_round(&mut app, &mut t);
-        let key = app.outbox[0].key();
+        let key = app.outbox.rounds()[0].key();
         let answer = "ok abcdEFGH 40 - http://x/r/abcdEFGH unranked a ranked ZEN round lasts at least 30 s\n";
         app.submitted(std::slice::from_ref(&key), Ok(answer.into()));
         let Screen::Results(r) = &app.screen else {
@@ -2064,7 +1285,7 @@ mod tests {
         );
         app.key(Key::Escape, at(t));
         zen_round(&mut app, &mut t);
-        let key = app.outbox[0].key();
+        let key = app.outbox.rounds()[0].key();
         let answer = "ok abcdEFGI 40 pb http://x/r/abcdEFGI ranked\n";
         app.submitted(std::slice::from_ref(&key), Ok(answer.into()));
         let Screen::Results(r) = &app.screen else {
@@ -2074,7 +1295,7 @@ mod tests {
         // Far above the player's record: it says it waits, and why.
         app.key(Key::Escape, at(t));
         zen_round(&mut app, &mut t);
-        let key = app.outbox[0].key();
+        let key = app.outbox.rounds()[0].key();
         let answer = "ok abcdEFGJ 40 - http://x/r/abcdEFGJ pending 240 wpm is over 30% above \
                       your ranked best (140 wpm) and waits off the boards\n";
         app.submitted(std::slice::from_ref(&key), Ok(answer.into()));
@@ -2117,7 +1338,7 @@ mod tests {
         let mut app = linked();
         let round = typepper_engine::synth::synth(Mode::Zen, 1, &Default::default());
         for i in 0..120 {
-            app.outbox.push(Outgoing {
+            app.outbox.keep(Outgoing {
                 unix_ms: i,
                 replay: round.encode(),
                 claim: 1,
@@ -2131,6 +1352,6 @@ mod tests {
             fx = app.submitted(&keys, Ok(answer));
         }
         assert_eq!(bodies, [50, 50, 20]);
-        assert!(app.outbox.is_empty());
+        assert!(app.outbox.rounds().is_empty());
     }
 }

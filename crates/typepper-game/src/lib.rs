@@ -31,6 +31,7 @@
 
 pub mod app;
 pub mod chart;
+pub mod input;
 pub mod keys;
 pub mod layout;
 pub mod mirror;
@@ -39,7 +40,6 @@ pub mod palette;
 pub mod race;
 pub mod request;
 pub mod room;
-pub mod screen;
 pub mod storage;
 pub mod tour;
 pub mod zone;

@@ -80,7 +80,7 @@ impl Trail {
 
 /// A replay being raced.
 #[derive(Clone, Debug)]
-pub struct Ghost {
+pub struct Rival {
     /// Who played it: a player's name, `your best here`.
     pub name: String,
     /// The replay, to race again.
@@ -108,11 +108,11 @@ pub fn open(replay: &Replay) -> Result<(Round, Score), String> {
     Ok((round, score))
 }
 
-impl Ghost {
+impl Rival {
     /// The ghost of `replay`, or why it can't be raced ([`open`]).
-    pub fn new(replay: Replay, name: String) -> Result<Ghost, String> {
+    pub fn new(replay: Replay, name: String) -> Result<Rival, String> {
         let (round, score) = open(&replay)?;
-        Ok(Ghost {
+        Ok(Rival {
             name,
             feed: Feed::of(&replay),
             replay,
@@ -123,8 +123,8 @@ impl Ghost {
     }
 
     /// The same ghost from its start, for a rematch.
-    pub fn again(&self) -> Ghost {
-        Ghost {
+    pub fn again(&self) -> Rival {
+        Rival {
             round: self.replay.setup().unwrap_or_else(|_| self.round.clone()),
             feed: Feed::of(&self.replay),
             trail: Trail::default(),
@@ -338,7 +338,7 @@ mod tests {
             },
         );
         assert_eq!(lead_changes(&fast, &slow, 15), Vec::<u32>::new());
-        let mut ghost = Ghost::new(slow.clone(), "slow".into()).unwrap();
+        let mut ghost = Rival::new(slow.clone(), "slow".into()).unwrap();
         ghost.advance(10_000);
         let (round, _) = fast.play().unwrap();
         let lead = ghost.lead(progress(&round), &Trail::default(), 10_000);

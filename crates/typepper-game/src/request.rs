@@ -3,7 +3,7 @@
 //! terminal, a direct call inside the server's own `ssh` game).
 //!
 //! A shell turns each [`Request`] into its own transport, and hands the result back as an
-//! [`Answer`] to [`crate::app::App::answer`]; when it can't, it says why with a
+//! [`Answer`] to the app (`App::answer`); when it can't, it says why with a
 //! [`Failure`], whose `Display` is the only wording of it.
 
 use std::fmt;
@@ -102,7 +102,7 @@ pub enum Answer {
     },
     /// To [`Request::OpenRoom`].
     RoomOpened(Result<Opened, Failure>),
-    /// The room connection [`crate::app::Effect::JoinRoom`] asked for is up.
+    /// The room connection the app asked to join (`Effect::JoinRoom`) is up.
     RoomConnected,
     /// What the room says.
     RoomSaid(Say),

@@ -1,16 +1,54 @@
-//! The app in a live room: opening and joining it, the server's messages, keys and
+//! A live room on screen: opening and joining it, the server's messages, keys and
 //! ticks there, as effects like every other network call (the room's state is
 //! [`crate::room`]).
 
-use typepper_api::room::{Ask, Opened, Phase, Say, is_code};
-use typepper_engine::{Mode, Op};
+use core::fmt::Write as _;
+use typepper_api::room::{Ask, Opened, Phase, Say, State, is_code};
 
-use super::{App, Effect, Key, Now, RESULTS_HOLD_MS, Screen, delete_word, ms_since};
+use typepper_engine::{Decimal, Mode, Op};
+
+use crate::app::{App, Effect, Key, Now, RESULTS_HOLD_MS, Screen, delete_word, ms_since, type_key};
+use crate::model::Room;
+use crate::model::RoomRow;
+use crate::model::ordinal;
+use crate::model::{BACK, Body, END, Ghost, Kind, LEAVE, Model, Play, Tap, tap};
 use crate::palette::Tone;
 use crate::race;
 use crate::request::{Failure, Request};
 use crate::room::{Live, Naming, RETRIES, RETRY_MS, Seat};
 use crate::storage::{self, Entry};
+
+/// `ROOM k3fq7m2x · BLITZ 15s` over a room's race; `· watching` for a spectator's.
+fn room_banner(live: &Live) -> String {
+    let watching = if live.racing() { "" } else { " · watching" };
+    format!(
+        "ROOM {} · {}{watching}",
+        live.code.as_deref().unwrap_or(""),
+        live.mode.title()
+    )
+}
+
+/// A racer's name as a room lists it: `ada (you)` for yours, `ada (guest)` for a racer
+/// who never linked, so that no guest passes for the player who holds the name.
+fn racer_name(name: &str, you: bool, guest: bool) -> String {
+    match (you, guest) {
+        (true, _) => format!("{name} (you)"),
+        (false, true) => format!("{name} (guest)"),
+        (false, false) => name.to_owned(),
+    }
+}
+
+/// A racer's state in words.
+fn state_word(state: State) -> &'static str {
+    match state {
+        State::Waiting => "waiting",
+        State::Ready => "ready",
+        State::Typing => "typing",
+        State::Done => "done",
+        State::Gone => "gone",
+        State::Out => "out",
+    }
+}
 
 impl App {
     /// The room on screen, or the one a round watched from its results returns to.
@@ -360,7 +398,7 @@ impl App {
                     if key == Key::DeleteWord {
                         delete_word(round, t);
                     } else {
-                        super::type_key(round, t, op);
+                        type_key(round, t, op);
                     }
                     mine.trail.mark(race::progress(&mine.round), t);
                     // Out as it is typed, not at the next frame: the others see it a frame
@@ -492,6 +530,274 @@ impl App {
                     live.say(Some((why, Tone::Wrong)));
                 }
             }
+        }
+    }
+
+    /// A room's race at `now`: your round with every other racer's caret on it, and the
+    /// standing; a spectator follows the leader's round.
+    pub(crate) fn room_race(&self, live: &Live, race: &crate::room::Race, now: f64) -> Play {
+        let t = ms_since(race.origin, now);
+        let order = race.order(&live.out());
+        // Whose text it is: yours, or the leader's.
+        let Some(me) = live.you.or(order.first().map(|&(id, _)| id)) else {
+            return self.play_of(&typepper_engine::Round::new(live.mode, 0), t, true);
+        };
+        let Some(mine) = race.of(me) else {
+            return self.play_of(&typepper_engine::Round::new(live.mode, 0), t, true);
+        };
+        let mut play = self.play_of(&mine.round, t, !live.racing());
+        if play.prompt.is_some() {
+            play.prompt = Some("the race is on: start typing");
+        }
+        let place = |id: u32| order.iter().position(|&(o, _)| o == id);
+        for rival in race.rounds.iter().filter(|r| r.id != me) {
+            let them = rival.round.view(t);
+            let Some(lead) = race.lead(me, rival.id, t) else {
+                continue;
+            };
+            let place = place(rival.id).map_or_else(|| "out".into(), |at| ordinal(at + 1));
+            let wpm = them.live().map_or(0, |(wpm, _)| wpm / 100);
+            play.ghosts.push(Ghost {
+                name: live.name_of(rival.id).to_owned(),
+                tag: Some(format!("{place} · {wpm} wpm")),
+                caret: them.caret(),
+                level: them.level(),
+                over: them.over(),
+                lead,
+                // A spectator follows the leader: the leads are theirs, not "yours".
+                from: live.you.is_none().then(|| live.name_of(me).to_owned()),
+            });
+        }
+        play.lead = place(me).map(|at| {
+            let of = order.len();
+            // Against the one just ahead; the leader, against the one just behind.
+            let other = if at == 0 {
+                order.get(1)
+            } else {
+                order.get(at - 1)
+            };
+            let mut line = format!("{} of {of}", ordinal(at + 1));
+            let mut tone = Tone::Even;
+            if let Some(&(other, _)) = other
+                && let Some(lead) = race.lead(me, other, t)
+            {
+                let gap = race::Seconds(lead.ms.unsigned_abs());
+                let name = live.name_of(other);
+                let _ = if lead.chars == 0 {
+                    write!(line, " · tied with {name}")
+                } else if at == 0 {
+                    write!(line, " · +{gap} on {name}")
+                } else {
+                    write!(line, " · +{gap} to {name}")
+                };
+                tone = Tone::lead(lead.chars);
+            }
+            if !live.racing() {
+                line = format!("{} leads · {line}", live.name_of(me));
+            }
+            (line, tone)
+        });
+        play
+    }
+
+    /// A room, but for its race: naming yourself, its lobby and countdown, its results.
+    pub(crate) fn room_model(&self, live: &Live, now: f64) -> Room {
+        let title = match &live.code {
+            Some(code) => format!(
+                "room {} {} · {}",
+                &code[..code.len() / 2],
+                &code[code.len() / 2..],
+                live.mode.title()
+            ),
+            None => format!("a room for {}", live.mode.title()),
+        };
+        let mut rows = vec![];
+        let mut big = None;
+        let mut selected = None;
+        let caption;
+        if let Some(naming) = &live.naming {
+            caption = "pick a name for this room: 3 to 20 letters, digits, _ or -".into();
+            return Room {
+                title,
+                link: live.link.clone(),
+                big: None,
+                name: Some(naming.name.clone()),
+                caption,
+                rows,
+                selected,
+            };
+        }
+        if let Some(finishes) = &live.results {
+            for (i, f) in finishes.iter().enumerate() {
+                // The score alone: a frame has no use for the round's replay.
+                let scored = live
+                    .race
+                    .as_ref()
+                    .and_then(|r| r.of(f.racer)?.round.score());
+                let score = scored.map_or(f.headline.clone(), |s| {
+                    // The mode is the title's: each row says the racer's own numbers.
+                    format!("{} · {}%", s.headline(), Decimal(s.accuracy_x100.into()))
+                });
+                let you = live.you == Some(f.racer);
+                rows.push(RoomRow {
+                    place: ordinal(i + 1),
+                    name: racer_name(live.name_of(f.racer), you, live.is_guest(f.racer)),
+                    state: f.kept.clone(),
+                    score,
+                    share: f.share.clone(),
+                    tone: if you { Tone::Accent } else { Tone::Text },
+                });
+            }
+            selected = Some(live.row);
+            big = live
+                .you
+                .and_then(|you| finishes.iter().position(|f| f.racer == you))
+                .map(|at| format!("{} of {}", ordinal(at + 1), finishes.len()));
+            caption = if finishes.is_empty() {
+                "no one finished".into()
+            } else {
+                "the finishers, best first".into()
+            };
+        } else {
+            for r in &live.racers {
+                let you = live.you == Some(r.id);
+                let state = state_word(r.state);
+                rows.push(RoomRow {
+                    place: String::new(),
+                    name: racer_name(&r.name, you, r.guest),
+                    state: if r.id == live.owner {
+                        format!("owner · {state}")
+                    } else {
+                        state.into()
+                    },
+                    score: String::new(),
+                    share: None,
+                    tone: match r.state {
+                        State::Gone | State::Out => Tone::Dim,
+                        _ if you => Tone::Accent,
+                        _ => Tone::Text,
+                    },
+                });
+            }
+            if let Some(go_at) = live.go_at {
+                // Whole seconds: printing a float would bring float formatting into the wasm.
+                let left = ((go_at - now) / 1000.0).ceil().max(1.0) as u32;
+                big = Some(left.to_string());
+            }
+            let owner = live.name_of(live.owner).to_owned();
+            caption = match (live.phase, live.you) {
+                _ if !live.connected && live.code.is_none() => "opening the room…".into(),
+                (Phase::Countdown, _) => "the text comes when the count ends".into(),
+                (Phase::Racing | Phase::Over, _) => "the race is on: it shows when it ends".into(),
+                (_, None) if !live.connected => "joining…".into(),
+                (_, None) => "you are watching: the race shows when it starts".into(),
+                (_, Some(you)) if you == live.owner => {
+                    "enter starts the race, or it starts once everyone is ready: send the link"
+                        .into()
+                }
+                _ => format!("waiting for {owner} to start, or for everyone to be ready"),
+            };
+        }
+        Room {
+            title,
+            link: live.link.clone(),
+            big,
+            name: None,
+            caption,
+            rows,
+            selected,
+        }
+    }
+
+    /// A live room's model: its race, or its lobby, countdown and results.
+    pub(crate) fn room_screen(
+        &self,
+        live: &Live,
+        now: f64,
+        mut notice: Option<(String, Tone)>,
+    ) -> Model {
+        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = match &live.race {
+            Some(race) if live.results.is_none() => {
+                let play = self.room_race(live, race, now);
+                let zen = live.mode == Mode::Zen
+                    && live
+                        .mine()
+                        .is_some_and(|m| !m.round.is_over(ms_since(race.origin, now)));
+                if let Some(note) = &live.note {
+                    notice = Some(note.clone());
+                }
+                (
+                    if live.racing() {
+                        Kind::Playing
+                    } else {
+                        Kind::Replay
+                    },
+                    Some(room_banner(live)),
+                    if zen {
+                        "esc ends your round"
+                    } else {
+                        "esc leaves the room"
+                    },
+                    if zen { &[END] } else { &[LEAVE] },
+                    Body::Play(play),
+                )
+            }
+            _ => {
+                if let Some(note) = &live.note {
+                    notice = Some(note.clone());
+                }
+                if let Some(error) = live.naming.as_ref().and_then(|n| n.error.as_ref()) {
+                    notice = Some((error.clone(), Tone::Wrong));
+                }
+                const JOIN: Tap = tap("join", Key::Enter);
+                const START: Tap = tap("start", Key::Enter);
+                const READY: Tap = tap("ready", Key::Char('r'));
+                const COPY_ROOM: Tap = tap("copy link", Key::Char('c'));
+                const REMATCH: Tap = tap("rematch", Key::Tab);
+                const WATCH: Tap = tap("watch", Key::Enter);
+                const RACE: Tap = tap("race", Key::Char('g'));
+                let owner = live.you.is_some() && live.you == Some(live.owner);
+                let (hints, taps): (_, &[Tap]) = if live.naming.is_some() {
+                    (
+                        "3 to 20 letters, digits, _ or - · enter join · esc back",
+                        &[JOIN, BACK],
+                    )
+                } else if live.results.is_some() {
+                    (
+                        "tab rematch · ↑↓ pick · enter watch · g race · c copy link · esc leave",
+                        &[REMATCH, WATCH, RACE, COPY_ROOM, LEAVE],
+                    )
+                } else if live.phase != Phase::Lobby {
+                    ("esc leave", &[LEAVE])
+                } else if owner {
+                    (
+                        "enter start · r ready · c copy link · esc leave",
+                        &[START, READY, COPY_ROOM, LEAVE],
+                    )
+                } else if live.racing() {
+                    (
+                        "r or enter ready · c copy link · esc leave",
+                        &[READY, COPY_ROOM, LEAVE],
+                    )
+                } else {
+                    ("c copy link · esc leave", &[COPY_ROOM, LEAVE])
+                };
+                (
+                    Kind::Room,
+                    None,
+                    hints,
+                    taps,
+                    Body::Room(self.room_model(live, now)),
+                )
+            }
+        };
+        Model {
+            kind,
+            banner,
+            notice,
+            hints,
+            taps,
+            body,
         }
     }
 }

@@ -4,44 +4,11 @@
 use typepper_engine::{Decimal, Mode};
 
 use crate::app::{App, BEST_HERE, Key, Screen};
+use crate::model::History;
+use crate::model::HistoryRow;
 use crate::model::{BACK, Body, Kind, Model, Tap, Tone};
 use crate::storage::Entry;
 use crate::zone::{Zone, local_time};
-
-/// Your last rounds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct History {
-    /// `history`.
-    pub title: &'static str,
-    /// Newest first.
-    pub rows: Vec<HistoryRow>,
-    /// The picked row.
-    pub selected: usize,
-    /// `your last 3 rounds, on this device`.
-    pub caption: String,
-    /// What to say when there are no rows.
-    pub empty: Option<&'static str>,
-}
-/// A round of the history.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HistoryRow {
-    /// When it ended, in local time: `2026-12-01 19:52`.
-    pub date: String,
-    /// `BLITZ 15s`.
-    pub title: String,
-    /// `92 wpm`.
-    pub headline: String,
-    /// `98.5%`.
-    pub accuracy: String,
-    /// Its share link, once it has one.
-    pub share: Option<String>,
-}
-impl HistoryRow {
-    /// `shared` for a round with a link, else nothing.
-    pub fn shared(&self) -> &'static str {
-        if self.share.is_some() { "shared" } else { "" }
-    }
-}
 
 impl App {
     pub(crate) fn open_history(&mut self) {
@@ -125,14 +92,20 @@ impl App {
     }
 
     pub(crate) fn history_screen(&self, zone: &dyn Zone, notice: Option<(String, Tone)>) -> Model {
-
         let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
             Kind::History,
-                            None,
-                            "↑↓ pick · enter watch · g race · esc menu",
-                            &[BACK],
-                            Body::History(self.history_model(zone)),
+            None,
+            "↑↓ pick · enter watch · g race · esc menu",
+            &[BACK],
+            Body::History(self.history_model(zone)),
         );
-        Model { kind, banner, notice, hints, taps, body }
+        Model {
+            kind,
+            banner,
+            notice,
+            hints,
+            taps,
+            body,
+        }
     }
 }

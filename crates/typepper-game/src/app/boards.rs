@@ -2,9 +2,11 @@
 //! race, fetched from the server when picked.
 
 use typepper_api::BoardRow;
-use typepper_engine::{Decimal, Mode};
+use typepper_engine::Decimal;
 
 use crate::app::{App, BOARDS, Effect, Key, Screen};
+use crate::model::BoardLine;
+use crate::model::Boards;
 use crate::model::{BACK, Body, Kind, Model, Tap, Tone};
 use crate::request::{Failure, Request};
 
@@ -25,39 +27,6 @@ pub(crate) struct Pending {
     id: String,
     who: String,
     race: bool,
-}
-
-/// A month's board.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Boards {
-    /// `boards`.
-    pub title: &'static str,
-    /// The mode shown.
-    pub mode: Mode,
-    /// The mode with the arrows that change it: `‹ BLITZ 15s ›`.
-    pub picker: String,
-    /// `this month's best run per player`.
-    pub caption: &'static str,
-    /// Best first.
-    pub rows: Vec<BoardLine>,
-    /// In place of rows: `loading…`, why they didn't come, or that there are none yet.
-    pub say: Option<(String, Tone)>,
-    /// The picked row.
-    pub selected: usize,
-}
-/// A row of a board, as shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardLine {
-    /// 1 for the best.
-    pub rank: u32,
-    /// The rank's colour: a medal's for the first three.
-    pub medal: Tone,
-    /// Who.
-    pub name: String,
-    /// `108 wpm`, `31 words`.
-    pub score: String,
-    /// `98.5%`.
-    pub accuracy: String,
 }
 
 impl App {
@@ -195,11 +164,18 @@ impl App {
         };
         let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
             Kind::Boards,
-                None,
-                hints,
-                &[BACK],
-                Body::Boards(self.boards_model(b)),
+            None,
+            hints,
+            &[BACK],
+            Body::Boards(self.boards_model(b)),
         );
-        Model { kind, banner, notice, hints, taps, body }
+        Model {
+            kind,
+            banner,
+            notice,
+            hints,
+            taps,
+            body,
+        }
     }
 }

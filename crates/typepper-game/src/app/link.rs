@@ -3,22 +3,10 @@
 use typepper_api::Player;
 
 use crate::app::{App, Effect, Key, Screen};
+use crate::model::Link;
 use crate::model::{BACK, Body, Kind, LINK, Model, Tap, Tone};
 use crate::request::{Failure, Request};
 use crate::storage;
-
-/// Choosing a name to link this game to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Link {
-    /// `link this game`.
-    pub title: &'static str,
-    /// The name so far.
-    pub name: String,
-    /// What linking does, or who is linked now.
-    pub about: String,
-    /// `linked as ada` or `not linked`.
-    pub status: String,
-}
 
 impl App {
     /// Opens the screen that asks for a name to link the game under: `l` on the menu, or
@@ -115,7 +103,13 @@ impl App {
         }
     }
 
-    pub(crate) fn link_screen(&self, name: &str, error: Option<&str>, waiting: bool, mut notice: Option<(String, Tone)>) -> Model {
+    pub(crate) fn link_screen(
+        &self,
+        name: &str,
+        error: Option<&str>,
+        waiting: bool,
+        mut notice: Option<(String, Tone)>,
+    ) -> Model {
         if let Some(e) = error {
             notice = Some((e.to_owned(), Tone::Wrong));
         } else if waiting {
@@ -128,7 +122,8 @@ impl App {
                 format!("linked as {}", p.name),
             ),
             None => (
-                "pick a name: your rounds are sent, scored by the server, and get share links".into(),
+                "pick a name: your rounds are sent, scored by the server, and get share links"
+                    .into(),
                 "not linked".into(),
             ),
         };
@@ -140,11 +135,18 @@ impl App {
         };
         let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
             Kind::Link,
-                None,
-                "3 to 20 letters, digits, _ or - · enter link · esc back",
-                &[LINK, BACK],
-                Body::Link(link),
+            None,
+            "3 to 20 letters, digits, _ or - · enter link · esc back",
+            &[LINK, BACK],
+            Body::Link(link),
         );
-        Model { kind, banner, notice, hints, taps, body }
+        Model {
+            kind,
+            banner,
+            notice,
+            hints,
+            taps,
+            body,
+        }
     }
 }

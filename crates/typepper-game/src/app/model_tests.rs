@@ -1,0 +1,432 @@
+//! The model of each screen, as the app makes it.
+
+use crate::app::menu::NOT_LINKED;
+use crate::app::{self, App, Effect, Key, Now};
+use crate::model::*;
+use crate::storage::{self, Stored};
+use crate::zone::Fixed;
+use typepper_api::{BoardRow, Player};
+use typepper_engine::{Hundredths, Mode, WordStatus};
+
+const UTC: Fixed = Fixed(0);
+
+fn at(mono: f64) -> Now {
+    Now {
+        mono,
+        unix_ms: 1_796_154_720_000 + mono as u64,
+    }
+}
+
+fn fresh() -> App {
+    App::new(7, &Stored::default(), None).0
+}
+
+/// Types the current word and a space, 100 ms a key.
+fn type_word(app: &mut App, t: &mut f64) {
+    let Body::Play(play) = app.model(*t, &UTC).body else {
+        panic!("not playing")
+    };
+    for c in play
+        .word(play.caret.0)
+        .unwrap()
+        .target()
+        .chars()
+        .chain([' '])
+    {
+        app.key(Key::Char(c), at(*t));
+        *t += 100.0;
+    }
+}
+
+#[test]
+fn the_menu_lists_the_modes_and_who_plays() {
+    let mut app = fresh();
+    let m = app.model(0.0, &UTC);
+    assert_eq!((m.kind.name(), m.banner, m.notice), ("menu", None, None));
+    let Body::Menu(menu) = m.body else { panic!() };
+    let titles: Vec<String> = menu.items.iter().map(MenuItem::title).collect();
+    assert_eq!(
+        titles,
+        [
+            "BLITZ 15s",
+            "BLITZ 30s",
+            "BLITZ 60s",
+            "ZEN",
+            "HOT PURSUIT from lv7"
+        ]
+    );
+    assert_eq!(menu.selected, 0);
+    assert_eq!(menu.player, NOT_LINKED);
+    assert_eq!(menu.last_round, None);
+    app.player = Some(Player {
+        name: "ada".into(),
+        token: "t".into(),
+    });
+    app.key(Key::Down, at(0.0));
+    let Body::Menu(menu) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!((menu.selected, menu.player.as_str()), (1, "linked as ada"));
+}
+
+#[test]
+fn the_play_model_says_the_clock_heat_and_words_and_changes_with_each_key() {
+    let mut app = fresh();
+    app.key(Key::Char('1'), at(0.0));
+    let before = app.model(500.0, &UTC);
+    assert_eq!(
+        before,
+        app.model(900.0, &UTC),
+        "nothing moves before the first key"
+    );
+    assert_eq!(before.kind.name(), "playing");
+    let Body::Play(play) = &before.body else {
+        panic!()
+    };
+    assert_eq!(play.status(), "BLITZ 15s · 15 s left · heat 0 BELL PEPPER");
+    assert_eq!(play.clock.big(), "15");
+    assert!(play.prompt.is_some() && !play.started);
+    assert_eq!((play.first, play.caret), (0, (0, 0)));
+    assert!(play.words.len() >= typepper_engine::LOOKAHEAD);
+    let mut t = 1000.0;
+    type_word(&mut app, &mut t);
+    let after = app.model(t, &UTC);
+    assert_ne!(after, before);
+    let Body::Play(play) = &after.body else {
+        panic!()
+    };
+    assert_eq!(play.caret, (1, 0));
+    assert!(play.started && play.prompt.is_none());
+    assert_eq!(play.words[0].status, WordStatus::Done { correct: true });
+    assert_eq!(play.clock, Clock::Left(15 - ((t as u32 - 1000) / 1000)));
+    // A second later only the clock moved.
+    let later = app.model(t + 1000.0, &UTC);
+    let Body::Play(later) = &later.body else {
+        panic!()
+    };
+    assert_eq!(later.words, play.words);
+    assert_ne!(later.clock, play.clock);
+}
+
+#[test]
+fn d_is_offered_only_with_a_drill_saved() {
+    let mut app = fresh();
+    assert!(!app.model(0.0, &UTC).hints.contains(" d "));
+    app.key(Key::Char('d'), at(0.0));
+    let m = app.model(0.0, &UTC);
+    assert_eq!(m.kind.name(), "menu");
+    let (how, tone) = m.notice.unwrap();
+    assert!(how.starts_with("no drill yet"));
+    assert_eq!(tone, Tone::Dim, "a way to go, not an error");
+    let stored = Stored {
+        drill: Some("nr".into()),
+        ..Stored::default()
+    };
+    let mut app = App::new(7, &stored, None).0;
+    assert!(app.model(0.0, &UTC).hints.contains(" p d quick start"));
+    app.key(Key::Char('d'), at(0.0));
+    assert_eq!(app.model(0.0, &UTC).kind.name(), "playing");
+}
+
+fn live(app: &App, t: f64) -> Option<String> {
+    let Body::Play(play) = app.model(t, &UTC).body else {
+        panic!("not playing")
+    };
+    let live = play.live.clone()?;
+    assert!(
+        play.status().ends_with(&format!(" · {live}")),
+        "the mirror says it too"
+    );
+    Some(live)
+}
+
+#[test]
+fn live_stats_show_while_typing_and_s_on_the_menu_hides_them() {
+    let mut app = fresh();
+    app.key(Key::Char('1'), at(0.0));
+    let mut t = 0.0;
+    app.key(Key::Char('x'), at(t));
+    assert_eq!(
+        live(&app, 900.0),
+        None,
+        "a rate over a few keys says nothing"
+    );
+    app.key(Key::Backspace, at(t + 100.0));
+    t += 200.0;
+    for _ in 0..4 {
+        type_word(&mut app, &mut t);
+    }
+    // 10 keys a second, every word right, from the first key's 0 ms: 5 chars a
+    // word-per-minute make about 120 wpm. The wrong key stays in the accuracy.
+    let shown = live(&app, t).expect("live stats while typing");
+    let (wpm, acc) = shown.split_once(" wpm · ").unwrap();
+    let wpm: u32 = wpm.parse().unwrap();
+    assert!((100..=125).contains(&wpm), "{shown}");
+    assert!(acc.ends_with('%') && acc != "100%", "{shown}");
+
+    app.key(Key::Escape, at(t));
+    let fx = app.key(Key::Char('s'), at(t));
+    assert!(!app.live_stats);
+    assert_eq!(
+        fx,
+        [Effect::Save {
+            key: storage::LIVE.into(),
+            value: "off".into()
+        }]
+    );
+    app.key(Key::Char('1'), at(t));
+    let mut t = t + 100.0;
+    for _ in 0..4 {
+        type_word(&mut app, &mut t);
+    }
+    assert_eq!(live(&app, t), None, "hidden");
+    // And kept: a game that boots on `live` = `off` hides them.
+    let stored = Stored {
+        live: Some("off\n".into()),
+        ..Stored::default()
+    };
+    assert!(!App::new(7, &stored, None).0.live_stats);
+    assert!(fresh().live_stats, "shown unless hidden");
+}
+
+#[test]
+fn the_flame_burns_what_it_passed_in_hot_pursuit_only() {
+    let mut app = fresh();
+    app.key(Key::Char('p'), at(0.0));
+    let mut t = 0.0;
+    type_word(&mut app, &mut t);
+    let Body::Play(play) = app.model(t + 3_000.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(play.clock, Clock::Level(7));
+    let flame = play.flame.expect("a flame in HOT PURSUIT");
+    let Body::Play(sooner) = app.model(t + 1_000.0, &UTC).body else {
+        panic!()
+    };
+    assert!(sooner.flame < Some(flame), "the flame moves on");
+    let word = &play.words[0];
+    let burnt = (0..word.glyphs.len())
+        .filter(|&g| play.burnt(word, g))
+        .count();
+    let sooner_burnt = (0..word.glyphs.len())
+        .filter(|&g| sooner.burnt(word, g))
+        .count();
+    assert!(burnt >= sooner_burnt);
+    app.key(Key::Escape, at(t));
+    app.key(Key::Char('z'), at(0.0));
+    let Body::Play(zen) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!((zen.flame, zen.clock), (None, Clock::Elapsed(0)));
+}
+
+#[test]
+fn results_carry_every_stat_once() {
+    let mut app = fresh();
+    app.key(Key::Char('1'), at(0.0));
+    let mut t = 0.0;
+    type_word(&mut app, &mut t);
+    app.key(Key::Char('x'), at(t));
+    app.tick(at(20_000.0));
+    let m = app.model(20_000.0, &UTC);
+    assert_eq!((m.kind.name(), m.banner.as_deref()), ("results", None));
+    let Body::Results(r) = m.body else { panic!() };
+    let labels: Vec<&str> = r.stats.iter().map(|s| s.label).collect();
+    assert_eq!(
+        labels,
+        [
+            "wpm",
+            "raw",
+            "accuracy",
+            "consistency",
+            "words",
+            "correct",
+            "wrong",
+            "extra",
+            "missed",
+            "peak heat",
+            "time"
+        ]
+    );
+    let s = &app.history.last().expect("the round is kept").score;
+    assert_eq!(r.headline, s.headline().to_string());
+    assert!(
+        r.line()
+            .starts_with(&format!("{} · BLITZ 15s · wpm ", r.headline))
+    );
+    assert!(r.line().ends_with(" · time 15.0 s"), "{}", r.line());
+    let c = s.chars;
+    let counts: Vec<&str> = r.stats[5..9].iter().map(|s| s.value.as_str()).collect();
+    let want = [c.correct, c.wrong, c.extra, c.missed].map(|n| n.to_string());
+    assert_eq!(counts, want);
+    assert_eq!(r.stats[0].value, Hundredths(s.wpm_x100).to_string());
+    assert!(
+        r.stats[1].value.contains('.'),
+        "raw as wpm is: {:?}",
+        r.stats[1]
+    );
+    assert!(c.wrong + c.extra > 0, "the x counts against the round");
+    assert_eq!(s.samples.len(), 15);
+    assert_eq!((r.chart.seconds, r.chart.lines().count()), (15, 2));
+}
+
+#[test]
+fn one_round_is_your_last_round_not_your_last_1_rounds() {
+    let mut app = fresh();
+    let mut t = 0.0;
+    app.key(Key::Char('z'), at(t));
+    type_word(&mut app, &mut t);
+    app.key(Key::Escape, at(t));
+    t += 2_000.0;
+    app.key(Key::Escape, at(t));
+    app.key(Key::Char('h'), at(t));
+    let Body::History(h) = app.model(t, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(h.caption, "your last round, on this device");
+    app.key(Key::Escape, at(t));
+    app.key(Key::Char('k'), at(t));
+    let Body::Keys(k) = app.model(t, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(k.caption, "from your last round, on this device");
+    // Nothing before it to compare with: its numbers alone, no "against the 0 before".
+    assert!(
+        k.trend.starts_with("the last round: errors ") && !k.trend.contains('→'),
+        "{}",
+        k.trend
+    );
+    let m = app.model(t, &UTC);
+    assert!(!m.hints.contains("d drill"), "no drill, no d: {}", m.hints);
+}
+
+/// The play-test: a guest over `ssh` was offered `l link`, asked for a name, and only
+/// then told that linking needs a key.
+#[test]
+fn a_guest_is_told_at_once_that_linking_needs_a_key() {
+    let mut app = fresh();
+    let why = "linking needs an SSH key: connect with one to link";
+    app.cannot_link(why);
+    let m = app.model(0.0, &UTC);
+    assert!(!m.hints.contains("l link"), "{}", m.hints);
+    assert!(m.taps.iter().all(|t| t.key != Key::Char('l')));
+    let Body::Menu(menu) = m.body else { panic!() };
+    assert_eq!(menu.player, why);
+    app.key(Key::Char('l'), at(0.0));
+    assert!(matches!(app.screen(), app::Screen::Menu));
+    assert_eq!(app.notice(), Some(why));
+}
+
+/// The play-test: the keys screen said "from your last 0 rounds", and the `ssh` game
+/// said "on this device" of a history the server keeps.
+#[test]
+fn no_rounds_are_no_rounds_and_the_server_s_history_is_on_the_server() {
+    let mut app = fresh();
+    app.keeps_on("on the server");
+    app.key(Key::Char('k'), at(0.0));
+    let Body::Keys(k) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(k.caption, "no rounds yet, on the server");
+    app.key(Key::Escape, at(0.0));
+    app.key(Key::Char('h'), at(0.0));
+    let Body::History(h) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(h.caption, "no rounds yet, on the server");
+}
+
+#[test]
+fn history_rows_are_newest_first_in_local_time() {
+    let mut app = fresh();
+    let mut t = 0.0;
+    for _ in 0..2 {
+        app.key(Key::Char('z'), at(t));
+        type_word(&mut app, &mut t);
+        app.key(Key::Escape, at(t));
+        t += 3_600_000.0;
+        app.key(Key::Escape, at(t));
+    }
+    app.key(Key::Char('h'), at(t));
+    let m = app.model(t, &Fixed(330));
+    assert_eq!(m.kind.name(), "history");
+    let Body::History(h) = m.body else { panic!() };
+    assert_eq!(h.caption, "your last 2 rounds, on this device");
+    assert_eq!(h.empty, None);
+    // The rounds ended at 19:52 and 20:52 UTC, 01:22 and 02:22 in India.
+    let dates: Vec<&str> = h.rows.iter().map(|r| r.date.as_str()).collect();
+    assert_eq!(dates, ["2026-12-02 02:22", "2026-12-02 01:22"]);
+    assert_eq!(h.rows[0].title, "ZEN");
+    let Body::History(empty) = ({
+        let mut app = fresh();
+        app.key(Key::Char('h'), at(0.0));
+        app.model(0.0, &UTC).body
+    }) else {
+        panic!()
+    };
+    assert!(empty.rows.is_empty() && empty.empty.is_some());
+}
+
+#[test]
+fn link_and_boards_say_what_is_going_on() {
+    let mut app = fresh();
+    app.key(Key::Char('l'), at(0.0));
+    for c in "ada".chars() {
+        app.key(Key::Char(c), at(0.0));
+    }
+    app.key(Key::Enter, at(0.0));
+    let m = app.model(0.0, &UTC);
+    assert_eq!(
+        (m.kind.name(), m.notice.as_ref().map(|(n, _)| n.as_str())),
+        ("link", Some("linking…"))
+    );
+    let Body::Link(link) = m.body else { panic!() };
+    assert_eq!(
+        (link.name.as_str(), link.status.as_str()),
+        ("ada", "not linked")
+    );
+
+    app.key(Key::Escape, at(0.0));
+    app.key(Key::Char('b'), at(0.0));
+    let Body::Boards(b) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(
+        (b.mode, b.picker.as_str(), &b.rows[..], b.say),
+        (
+            Mode::BLITZ_15,
+            "‹ BLITZ 15s ›",
+            &[][..],
+            Some(("loading…".into(), Tone::Dim))
+        )
+    );
+    let row = BoardRow {
+        rank: 1,
+        name: "ada".into(),
+        score: 108,
+        wpm: 108.0,
+        accuracy: 98.5,
+        run: "7Xf9qyuC".into(),
+        time: "2026-12-01T19:52:00Z".into(),
+    };
+    app.board_loaded("time:15", Ok(vec![row]));
+    let m = app.model(0.0, &UTC);
+    assert!(m.hints.contains("enter watch"));
+    let Body::Boards(b) = m.body else { panic!() };
+    let want = BoardLine {
+        rank: 1,
+        medal: Tone::Gold,
+        name: "ada".into(),
+        score: "108 wpm".into(),
+        accuracy: "98.5%".into(),
+    };
+    assert_eq!((b.rows, b.say), (vec![want], None));
+    app.board_loaded("time:15", Ok(vec![]));
+    let Body::Boards(b) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(
+        b.say,
+        Some(("no runs this month yet: be the first".into(), Tone::Dim))
+    );
+}
