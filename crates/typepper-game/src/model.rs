@@ -306,6 +306,8 @@ pub struct RoomRow {
     pub name: String,
     /// `waiting`, `ready`, `owner · ready`; in the results, what became of the round.
     pub state: String,
+    /// The state's colour: dim, but in the results a round ranked or not stored.
+    pub state_tone: Tone,
     /// In the results, `92 wpm · 97%`.
     pub score: String,
     /// In the results, the round's share link, if the server stored it.
@@ -1435,15 +1437,17 @@ impl App {
                     .race
                     .as_ref()
                     .and_then(|r| r.of(f.racer)?.round.score());
-                let score = scored.map_or(f.headline.clone(), |s| {
+                let score = scored.map_or(live.headline(f).to_string(), |s| {
                     // The mode is the title's: each row says the racer's own numbers.
                     format!("{} · {}%", s.headline(), Decimal(s.accuracy_x100.into()))
                 });
                 let you = live.you == Some(f.racer);
+                let (state, state_tone) = room::kept(&f.kept);
                 rows.push(RoomRow {
                     place: ordinal(i + 1),
                     name: racer_name(live.name_of(f.racer), you, live.is_guest(f.racer)),
-                    state: f.kept.clone(),
+                    state,
+                    state_tone,
                     score,
                     share: f.share.clone(),
                     tone: if you { Tone::Accent } else { Tone::Text },
@@ -1471,6 +1475,7 @@ impl App {
                     } else {
                         state.into()
                     },
+                    state_tone: Tone::Dim,
                     score: String::new(),
                     share: None,
                     tone: match r.state {
