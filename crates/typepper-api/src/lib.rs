@@ -80,8 +80,9 @@ pub enum Line {
 }
 
 /// The kinds of refusal a `no` line names, after `no ` and before its sentence, as
-/// `typepper_rounds_total` counts them (docs/spec/replays.md). New kinds are added at the
-/// end; a reader that doesn't know one reads the whole line as the sentence.
+/// `typepper_rounds_total` counts them (docs/spec/replays.md), and as a room's results
+/// name a round not stored ([`room::Kept::NotStored`]). New kinds are added at the end; a
+/// reader that doesn't know one reads the whole line as the sentence.
 pub const REFUSALS: &[&str] = &[
     "unreadable",
     "other_rules",

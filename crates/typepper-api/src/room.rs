@@ -140,16 +140,80 @@ pub enum Phase {
 pub struct Finish {
     /// Who.
     pub racer: u32,
-    /// Their headline: `92 wpm`, `31 words`.
-    pub headline: String,
+    /// Their headline's number, in the room's mode's unit ([`typepper_engine::Mode::unit`]):
+    /// `92` (wpm), `31` (words in HOT PURSUIT). The game words it, as the engine's
+    /// [`typepper_engine::Headline`] does.
+    pub headline: u32,
     /// Their stored run, for a linked racer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<String>,
     /// Its share link.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share: Option<String>,
-    /// What became of it: `ranked`, `unranked: …`, `not stored: …`.
-    pub kept: String,
+    /// What became of it.
+    pub kept: Kept,
+}
+
+/// What became of a room's finished round: a submission's answer line as a value
+/// (docs/spec/replays.md), so that the game words it once and gives it a colour.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kept {
+    /// Stored, and on the boards.
+    Ranked,
+    /// Stored and shareable, off the boards: a submission's `unranked <reason>`. The
+    /// reason has no kind: a run keeps it as the sentence its answer says.
+    Unranked {
+        /// Why, in a sentence.
+        why: String,
+    },
+    /// Ranked, but off the boards until its player confirms it: `pending <reason>`.
+    Pending {
+        /// Why, in a sentence.
+        why: String,
+    },
+    /// Not stored: `no <kind> <reason>`.
+    NotStored {
+        /// What kind of reason, for a program to match on: one of [`crate::REFUSALS`]
+        /// for a round a submission's checks refuse (`too_little`, `copy`), or one of
+        /// a room's own ([`QUOTA`], [`GUEST_QUOTA`], [`UNAVAILABLE`]).
+        kind: String,
+        /// Why, in a sentence.
+        why: String,
+    },
+}
+
+/// [`Kept::NotStored`]'s kind for a round past its player's daily quota, which a
+/// submission is refused as a whole for (HTTP's `429`).
+pub const QUOTA: &str = "quota";
+
+/// [`Kept::NotStored`]'s kind for a guest's round past their address's guest rounds an
+/// hour.
+pub const GUEST_QUOTA: &str = "guest_quota";
+
+/// [`Kept::NotStored`]'s kind for a round the server could not store: its database, or
+/// its verification, failed (HTTP's `503`).
+pub const UNAVAILABLE: &str = "unavailable";
+
+impl Kept {
+    /// Not stored: a reason of `kind`, and its sentence.
+    pub fn not_stored(kind: &str, why: impl core::fmt::Display) -> Kept {
+        Kept::NotStored {
+            kind: kind.into(),
+            why: why.to_string(),
+        }
+    }
+}
+
+impl From<crate::Ranked> for Kept {
+    /// A stored run's standing, as its answer line has it.
+    fn from(ranked: crate::Ranked) -> Kept {
+        match ranked {
+            crate::Ranked::Yes => Kept::Ranked,
+            crate::Ranked::No(why) => Kept::Unranked { why },
+            crate::Ranked::Pending(why) => Kept::Pending { why },
+        }
+    }
 }
 
 /// What the server says.
@@ -218,4 +282,81 @@ pub enum Say {
     Results(Vec<Finish>),
     /// Your last message was refused, and why; the connection stays unless it says so.
     Refused(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A finished round's JSON, both ways: the shape docs/spec/rooms.md shows.
+    #[test]
+    fn a_finish_crosses_as_values() {
+        let table = [
+            (
+                Finish {
+                    racer: 1,
+                    headline: 92,
+                    run: Some("7Xf9qyuC".into()),
+                    share: Some("https://r.typepper.com/7Xf9qyuC".into()),
+                    kept: Kept::Ranked,
+                },
+                r#"{"racer":1,"headline":92,"run":"7Xf9qyuC","share":"https://r.typepper.com/7Xf9qyuC","kept":"ranked"}"#,
+            ),
+            (
+                Finish {
+                    racer: 2,
+                    headline: 31,
+                    run: Some("abcdEFGH".into()),
+                    share: Some("http://x/r/abcdEFGH".into()),
+                    kept: Kept::Unranked {
+                        why: "raced as a guest".into(),
+                    },
+                },
+                r#"{"racer":2,"headline":31,"run":"abcdEFGH","share":"http://x/r/abcdEFGH","kept":{"unranked":{"why":"raced as a guest"}}}"#,
+            ),
+            (
+                Finish {
+                    racer: 3,
+                    headline: 140,
+                    run: None,
+                    share: None,
+                    kept: Kept::Pending {
+                        why: "far above your ranked best".into(),
+                    },
+                },
+                r#"{"racer":3,"headline":140,"kept":{"pending":{"why":"far above your ranked best"}}}"#,
+            ),
+            (
+                Finish {
+                    racer: 4,
+                    headline: 9,
+                    run: None,
+                    share: None,
+                    kept: Kept::not_stored("too_little", "too little typing to keep"),
+                },
+                r#"{"racer":4,"headline":9,"kept":{"not_stored":{"kind":"too_little","why":"too little typing to keep"}}}"#,
+            ),
+        ];
+        for (finish, json) in table {
+            assert_eq!(serde_json::to_string(&finish).unwrap(), json);
+            assert_eq!(serde_json::from_str::<Finish>(json).unwrap(), finish);
+        }
+    }
+
+    #[test]
+    fn a_stored_run_s_standing_is_what_it_kept() {
+        assert_eq!(Kept::from(crate::Ranked::Yes), Kept::Ranked);
+        assert_eq!(
+            Kept::from(crate::Ranked::No("drills are never ranked".into())),
+            Kept::Unranked {
+                why: "drills are never ranked".into()
+            }
+        );
+        assert_eq!(
+            Kept::from(crate::Ranked::Pending("far above".into())),
+            Kept::Pending {
+                why: "far above".into()
+            }
+        );
+    }
 }

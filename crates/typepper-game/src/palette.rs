@@ -18,7 +18,7 @@ pub enum Tone {
     Panel,
     /// The screen.
     Background,
-    /// A wrong letter, a notice, a banner.
+    /// A wrong letter, a notice, a banner, a room's round not stored.
     Wrong,
     /// A letter typed past a word's end.
     Extra,
@@ -30,7 +30,7 @@ pub enum Tone {
     Caret,
     /// A race's ghost: its caret, its name, its line on the chart.
     Ghost,
-    /// You lead, or won.
+    /// You lead, or won; a room's round ranked.
     Ahead,
     /// The ghost leads, or won.
     Behind,

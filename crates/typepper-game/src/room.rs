@@ -11,9 +11,9 @@
 //! effects) is the app's, in `app/room.rs`.
 
 use typepper_api::room::{
-    Ask, Finish, Key as Sent, MAX_KEYS_PER_MESSAGE, Phase, Racer, State, is_code,
+    Ask, Finish, Kept, Key as Sent, MAX_KEYS_PER_MESSAGE, Phase, Racer, State, is_code,
 };
-use typepper_engine::{Mode, Op, Replay, Round, Score};
+use typepper_engine::{Headline, Mode, Op, Replay, Round, Score};
 
 use crate::palette::Tone;
 use crate::race::{self, Lead, Trail};
@@ -260,6 +260,15 @@ impl Live {
             .map_or("someone", |r| r.name.as_str())
     }
 
+    /// A finisher's headline as the server scored it, in the room's mode's unit: `92 wpm`,
+    /// `31 words`.
+    pub fn headline(&self, finish: &Finish) -> Headline {
+        Headline {
+            value: finish.headline,
+            unit: self.mode.unit(),
+        }
+    }
+
     /// Whether racer `id` is a guest: a name for this room only.
     pub fn is_guest(&self, id: u32) -> bool {
         self.racers.iter().any(|r| r.id == id && r.guest)
@@ -396,6 +405,18 @@ impl Live {
     }
 }
 
+/// What became of a finished round, as the results say it (`ranked`, `unranked: …`,
+/// `pending: …`, `not stored: …`), and its colour: a ranked round won, a round not stored
+/// lost, the rest dim. The reasons are the server's sentences.
+pub fn kept(kept: &Kept) -> (String, Tone) {
+    match kept {
+        Kept::Ranked => ("ranked".into(), Tone::Ahead),
+        Kept::Unranked { why } => (format!("unranked: {why}"), Tone::Dim),
+        Kept::Pending { why } => (format!("pending: {why}"), Tone::Dim),
+        Kept::NotStored { why, .. } => (format!("not stored: {why}"), Tone::Wrong),
+    }
+}
+
 /// The seat this game last held in a room, as kept under [`crate::storage::ROOM`]: `<code>
 /// <secret> <name>`, to take it back after a reload.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -424,5 +445,50 @@ impl Seat {
             secret: secret.into(),
             name: parts.next().unwrap_or_default().into(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The server sends a finisher's number; the game words it in its room's unit, as the
+    /// engine words any headline.
+    #[test]
+    fn a_finisher_s_headline_is_worded_in_the_room_s_unit() {
+        let finish = |headline| Finish {
+            racer: 1,
+            headline,
+            run: None,
+            share: None,
+            kept: Kept::Ranked,
+        };
+        let blitz = Live::new(Mode::BLITZ_15, None);
+        assert_eq!(blitz.headline(&finish(92)).to_string(), "92 wpm");
+        let pursuit = Live::new(Mode::pursuit(1).expect("a level"), None);
+        assert_eq!(pursuit.headline(&finish(31)).to_string(), "31 words");
+        assert_eq!(pursuit.headline(&finish(1)).to_string(), "1 word");
+    }
+
+    #[test]
+    fn what_became_of_a_round_is_worded_once_with_its_colour() {
+        let why = || "a reason".to_owned();
+        let table = [
+            (Kept::Ranked, "ranked", Tone::Ahead),
+            (
+                Kept::Unranked { why: why() },
+                "unranked: a reason",
+                Tone::Dim,
+            ),
+            (Kept::Pending { why: why() }, "pending: a reason", Tone::Dim),
+            (
+                Kept::not_stored("copy", "a reason"),
+                "not stored: a reason",
+                Tone::Wrong,
+            ),
+        ];
+        for (value, words, tone) in table {
+            assert_eq!(kept(&value), (words.to_owned(), tone));
+        }
     }
 }

@@ -280,7 +280,7 @@ pub fn stops() -> Vec<Stop> {
 /// A live room, as the server's messages would have it: naming yourself for it, its
 /// lobby and countdown, a race against two others, and its results.
 fn room(tour: &mut Tour) {
-    use typepper_api::room::{Finish, Opened, Phase, Racer, Say, State};
+    use typepper_api::room::{Finish, Kept, Opened, Phase, Racer, Say, State};
 
     // A game never linked names itself for a room; the tour's game is linked, so a
     // second game shows the prompt.
@@ -385,21 +385,20 @@ fn room(tour: &mut Tour) {
         },
     );
     tour.wait(16_000.0);
-    let finish = |racer, headline: &str, share: Option<&str>, kept: &str| Finish {
+    let finish = |racer, headline, share: Option<&str>, kept| Finish {
         racer,
-        headline: headline.into(),
+        headline,
         run: share.map(|_| "abcdEFGH".into()),
         share: share.map(str::to_owned),
-        kept: kept.into(),
+        kept,
     };
+    let guest = Kept::Unranked {
+        why: "raced as a guest: link a game to rank your rounds".into(),
+    };
+    let small = Kept::not_stored("too_little", "too little typing to keep");
     let finishes = vec![
-        finish(
-            2,
-            "120 wpm",
-            Some("http://typepper.test/r/abcdEFGH"),
-            "unranked: raced as a guest: link a game to rank your rounds",
-        ),
-        finish(1, "9 wpm", None, "not stored: too little typing to keep"),
+        finish(2, 120, Some("http://typepper.test/r/abcdEFGH"), guest),
+        finish(1, 9, None, small),
     ];
     say(tour, Say::Results(finishes));
     tour.see("room, results");

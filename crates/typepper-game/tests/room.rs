@@ -4,12 +4,13 @@
 //! pin the game's half on its own: what it asks for, when, and what it shows.
 
 use typepper_api::Player;
-use typepper_api::room::{Ask, Finish, Key as Sent, Opened, Phase, Racer, Say, State};
+use typepper_api::room::{Ask, Finish, Kept, Key as Sent, Opened, Phase, Racer, Say, State};
 use typepper_engine::Mode;
 use typepper_engine::synth::{Typist, synth};
 use typepper_game::app::{App, Effect, Key, Now, Screen};
 use typepper_game::mirror::Mirror;
 use typepper_game::model::{Body, Model};
+use typepper_game::palette::Tone;
 use typepper_game::request::{Answer, Failure, Request};
 use typepper_game::storage::{Stored, format_player};
 use typepper_game::zone::Fixed;
@@ -348,18 +349,22 @@ fn the_results_list_the_finishers_and_your_round_goes_to_the_history() {
     let finishes = vec![
         Finish {
             racer: 1,
-            headline: "99 wpm".into(),
+            headline: 99,
             run: Some("abcdEFGH".into()),
             share: Some("https://typepper.test/r/abcdEFGH".into()),
-            kept: "unranked: a room's round".into(),
+            kept: Kept::Unranked {
+                why: "a room's round".into(),
+            },
         },
         Finish {
             racer: 2,
-            headline: "60 wpm".into(),
+            headline: 60,
             run: None,
             share: None,
-            kept: "not stored: too little typing to keep: 3 judged keystrokes, and a run needs 20"
-                .into(),
+            kept: Kept::not_stored(
+                "too_little",
+                "too little typing to keep: 3 judged keystrokes, and a run needs 20",
+            ),
         },
     ];
     let fx = app.said(Say::Results(finishes), at(t));
@@ -380,7 +385,16 @@ fn the_results_list_the_finishers_and_your_round_goes_to_the_history() {
         "{first}"
     );
     let second = lines.iter().find(|l| l.contains("grace")).unwrap();
-    assert!(second.starts_with("  2nd · grace · not stored"), "{second}");
+    assert!(
+        second.starts_with("  2nd · grace · not stored: too little typing to keep: 3 "),
+        "{second}"
+    );
+    // What became of each round has its colour: dim unranked, and lost when not stored.
+    let Body::Room(room) = model(&app, t).body else {
+        panic!("the room's results");
+    };
+    let tones: Vec<_> = room.rows.iter().map(|r| r.state_tone).collect();
+    assert_eq!(tones, [Tone::Dim, Tone::Wrong]);
     // Its own row's round is this game's history's newest.
     app.key(Key::Escape, at(t + 2_000.0));
     app.key(Key::Char('h'), at(t + 2_000.0));
@@ -404,10 +418,10 @@ fn a_finisher_is_watched_from_the_results_and_esc_comes_back_to_them() {
     app.tick(at(t));
     let finish = |racer| Finish {
         racer,
-        headline: String::new(),
+        headline: 0,
         run: None,
         share: None,
-        kept: String::new(),
+        kept: Kept::Ranked,
     };
     app.said(Say::Results(vec![finish(2), finish(1)]), at(t));
     t += 2_000.0;
@@ -606,17 +620,17 @@ fn results() -> Say {
     Say::Results(vec![
         Finish {
             racer: 1,
-            headline: "99 wpm".into(),
+            headline: 99,
             run: Some("abcdEFGH".into()),
             share: Some("https://typepper.test/r/abcdEFGH".into()),
-            kept: "ranked".into(),
+            kept: Kept::Ranked,
         },
         Finish {
             racer: 2,
-            headline: "60 wpm".into(),
+            headline: 60,
             run: None,
             share: None,
-            kept: "not stored: too little typing to keep".into(),
+            kept: Kept::not_stored("too_little", "too little typing to keep"),
         },
     ])
 }
@@ -837,7 +851,23 @@ fn a_late_arrival_sees_the_results_and_races_the_rematch() {
     app.said(over, at(0.0));
     app.said(results(), at(0.0));
     let lines = room_lines(&app, 100.0);
-    assert!(lines.iter().any(|l| l.contains("1st · grace")), "{lines:?}");
+    // A race this game never saw: the server's headlines, worded in the room's mode.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("1st · grace · ranked · 99 wpm")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("2nd · linus · not stored: too little typing to keep · 60 wpm")),
+        "{lines:?}"
+    );
+    let Body::Room(room) = model(&app, 100.0).body else {
+        panic!("the room's results");
+    };
+    assert_eq!(room.rows[0].state_tone, Tone::Ahead, "ranked");
     assert!(
         !lines.iter().any(|l| l.contains("the race is on")),
         "{lines:?}"

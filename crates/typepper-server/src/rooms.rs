@@ -33,7 +33,9 @@ use axum::extract::{Extension, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::mpsc;
-use typepper_api::room::{ALPHABET, Ask, CODE_LEN, Open, Opened, Say, is_code};
+use typepper_api::room::{
+    ALPHABET, Ask, CODE_LEN, GUEST_QUOTA, Kept, Open, Opened, QUOTA, Say, UNAVAILABLE, is_code,
+};
 use typepper_engine::Mode;
 
 use self::room::{Joiner, Room};
@@ -700,12 +702,13 @@ async fn who(
 /// The submission a finished round is stored through: a linked racer's own, or a new
 /// guest's (unranked). Either way the room's seed counts as issued to them at the go
 /// (`went`, unix ms): the round is the room's own, which its held seed lets through.
+/// `Err`: why it is not stored.
 async fn kept_as(
     st: &Shared,
     keeper: room::Keeper,
     replay: &typepper_engine::Replay,
     went: i64,
-) -> Result<crate::submit::Submission, String> {
+) -> Result<crate::submit::Submission, Kept> {
     let mut sub = match keeper {
         room::Keeper::Player(player) => st.submission(player),
         room::Keeper::Guest { name, from } => {
@@ -715,18 +718,19 @@ async fn kept_as(
                 .take(&client::bucket(from), Instant::now())
                 .is_err()
             {
-                return Err(format!(
+                let why = format!(
                     "guest rounds from your address are past this hour's {}: link a game to \
                      keep more",
                     st.config.guest_runs_per_hour
-                ));
+                );
+                return Err(Kept::not_stored(GUEST_QUOTA, why));
             }
             let token = secrets::token_hash(&secrets::token());
             let guest = st
                 .store
                 .create_guest(name, token, st.now_ms())
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| Kept::not_stored(UNAVAILABLE, e))?;
             crate::submit::Submission {
                 guest: true,
                 ..st.submission(guest.id)
@@ -745,13 +749,13 @@ async fn kept_as(
     Ok(sub)
 }
 
-/// Stores `replay` through `sub`, and says in `row` what became of it.
+/// Stores `replay` through `sub`: its run's id and share link, if it is stored, and what
+/// became of it.
 async fn store(
     st: &Shared,
     sub: crate::submit::Submission,
     replay: typepper_engine::Replay,
-    row: &mut typepper_api::room::Finish,
-) {
+) -> (Option<(String, String)>, Kept) {
     // As a submission of it is: verified off the async workers, and counted.
     let judged = st
         .verify(move || {
@@ -766,42 +770,29 @@ async fn store(
         .await;
     let judged = match judged {
         Ok(judged) => judged,
-        Err(e) => {
-            row.kept = format!("not stored: {e}");
-            return;
-        }
+        Err(e) => return (None, Kept::not_stored(UNAVAILABLE, e)),
     };
     // The database's time starts once it is judged: no one is waiting on an answer, and
     // a round that waited its turn to be verified is still stored.
     let deadline = Instant::now() + Duration::from_secs(st.config.request_timeout_secs);
     let job = crate::submit::job(sub, judged, deadline);
-    row.kept = match st.store_judged(job).await {
-        Ok(Ok(done)) => match done.into_iter().next() {
-            Some(done) => {
-                let share = |id: &str| st.config.share_link(id);
-                match crate::submit::line(done, &share) {
-                    typepper_api::Line::Ok {
-                        id, share, ranked, ..
-                    } => {
-                        row.run = Some(id);
-                        row.share = Some(share);
-                        kept(&ranked)
-                    }
-                    typepper_api::Line::No { why, .. } => format!("not stored: {why}"),
-                }
-            }
-            None => "not stored: the server kept nothing of it".into(),
-        },
-        Ok(Err(quota)) => format!("not stored: {quota}"),
-        Err(e) => format!("not stored: {e}"),
+    let done = match st.store_judged(job).await {
+        Ok(Ok(done)) => done.into_iter().next(),
+        Ok(Err(quota)) => return (None, Kept::not_stored(QUOTA, quota)),
+        Err(e) => return (None, Kept::not_stored(UNAVAILABLE, e)),
     };
-}
-
-/// What a stored run's standing reads as: `ranked`, `unranked: …`, `pending: …`.
-fn kept(ranked: &typepper_api::Ranked) -> String {
-    match ranked {
-        typepper_api::Ranked::Yes => "ranked".into(),
-        typepper_api::Ranked::No(why) => format!("unranked: {why}"),
-        typepper_api::Ranked::Pending(why) => format!("pending: {why}"),
+    let Some(done) = done else {
+        let why = "the server kept nothing of it";
+        return (None, Kept::not_stored(UNAVAILABLE, why));
+    };
+    let share = |id: &str| st.config.share_link(id);
+    match crate::submit::line(done, &share) {
+        typepper_api::Line::Ok {
+            id, share, ranked, ..
+        } => (Some((id, share)), ranked.into()),
+        // This server names every refusal's kind.
+        typepper_api::Line::No { kind, why } => {
+            (None, Kept::not_stored(kind.unwrap_or("other"), why))
+        }
     }
 }

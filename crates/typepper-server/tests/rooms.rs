@@ -13,9 +13,17 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
-use typepper_api::room::{Ask, COUNTDOWN_MS, Key, Phase, Say};
+use typepper_api::room::{Ask, COUNTDOWN_MS, GUEST_QUOTA, Kept, Key, Phase, Say};
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Mode, Replay};
+use typepper_server::submit::rank::Unranked;
+
+/// Stored and unranked, for `why`: the server's own sentence for it.
+fn unranked(why: Unranked) -> Kept {
+    Kept::Unranked {
+        why: why.to_string(),
+    }
+}
 
 #[path = "store/pg.rs"]
 mod pg;
@@ -263,7 +271,7 @@ async fn a_linked_racers_round_on_the_rooms_seed_is_ranked() {
             _ => None,
         })
         .await;
-        assert_eq!(rows[0].kept, "ranked");
+        assert_eq!(rows[0].kept, Kept::Ranked);
         let run = rows[0].run.clone().unwrap();
         let (status, board) = request(srv, "GET", "/v1/boards/time:15", "").await;
         assert_eq!(status, 200, "{board}");
@@ -272,7 +280,7 @@ async fn a_linked_racers_round_on_the_rooms_seed_is_ranked() {
         // The board's score is the room's round: the keys that reached it before its
         // clock ran out (on a busy machine the last may not have), so the typist's whole
         // round or a few keys short of it.
-        assert_eq!(rows[0].headline, format!("{} wpm", board.rows[0].score));
+        assert_eq!(rows[0].headline, board.rows[0].score);
         let (_, score) = replay.play().unwrap();
         let whole = score.headline().value;
         assert!(
@@ -315,7 +323,7 @@ async fn a_room_races_rounds_are_counted_and_verified_as_submissions_are() {
         type_keys(&mut bob, &slower, go_at)
     );
     let rows = results(&mut ada).await;
-    let kept: Vec<_> = rows.iter().map(|r| r.kept.as_str()).collect();
+    let kept: Vec<_> = rows.iter().map(|r| &r.kept).collect();
     assert_eq!(kept.len(), 2, "{kept:?}");
     let metrics = srv.state.metrics_text();
     let count = |line: &str| {
@@ -364,24 +372,16 @@ async fn guests_rounds_past_their_addresss_hourly_allowance_are_not_stored() {
     })
     .await;
     // Rounds are stored as they finish: the first to finish had the hour's one.
-    let mut kept: Vec<_> = rows
+    let stored = rows
         .iter()
-        .map(|r| (r.run.is_some(), r.kept.as_str()))
-        .collect();
-    kept.sort();
-    assert_eq!(
-        kept,
-        [
-            (
-                false,
-                "not stored: guest rounds from your address are past this hour's 1: link a \
-                 game to keep more"
-            ),
-            (
-                true,
-                "unranked: raced as a guest: link a game to rank your rounds"
-            ),
-        ]
+        .find(|r| r.run.is_some())
+        .expect("one is stored");
+    assert_eq!(stored.kept, unranked(Unranked::Guest));
+    let past = rows.iter().find(|r| r.run.is_none()).expect("one is not");
+    assert!(
+        matches!(&past.kept, Kept::NotStored { kind, .. } if kind == GUEST_QUOTA),
+        "{:?}",
+        past.kept
     );
 }
 
@@ -537,12 +537,12 @@ async fn race(srv: &Running, other: &Running) {
     // The finishing order and headlines are what the engine plays each replay to.
     let (_, ada_score) = ada_replay.play().unwrap();
     let (_, grace_score) = grace_replay.play().unwrap();
-    let got: Vec<_> = rows.iter().map(|r| (r.racer, r.headline.clone())).collect();
+    let got: Vec<_> = rows.iter().map(|r| (r.racer, r.headline)).collect();
     assert_eq!(
         got,
         [
-            (ada_id, ada_score.headline().to_string()),
-            (grace_id, grace_score.headline().to_string())
+            (ada_id, ada_score.headline().value),
+            (grace_id, grace_score.headline().value)
         ]
     );
     // ada's round is her run: stored, shared, and its bytes are her keys' replay.
@@ -552,20 +552,14 @@ async fn race(srv: &Running, other: &Running) {
         Some(format!("http://typepper.test/r/{run}").as_str())
     );
     // A ZEN round of a few seconds: short of a ranked ZEN round's 30 s.
-    assert_eq!(
-        rows[0].kept,
-        "unranked: a ranked ZEN round lasts at least 30 s"
-    );
+    assert_eq!(rows[0].kept, unranked(Unranked::ShortZen));
     let (status, _) = request(srv, "GET", &format!("/v1/runs/{run}"), "").await;
     assert_eq!(status, 200);
     let stored = srv.state.store.run(run.clone()).await.unwrap().unwrap();
     assert_eq!(stored.played.replay, ada_replay.encode());
     // grace isn't linked: her round is stored all the same, as a guest's, unranked.
     let guest = rows[1].run.clone().unwrap();
-    assert_eq!(
-        rows[1].kept,
-        "unranked: raced as a guest: link a game to rank your rounds"
-    );
+    assert_eq!(rows[1].kept, unranked(Unranked::Guest));
     let stored = srv.state.store.run(guest.clone()).await.unwrap().unwrap();
     assert_eq!(stored.played.replay, grace_replay.encode());
     assert_eq!(stored.by(), "grace (guest)");
@@ -799,11 +793,10 @@ async fn timing_no_person_produces_is_kept_off_the_boards_in_a_room_too() {
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0].racer, bot_id);
     assert!(rows[0].run.is_some(), "kept");
+    let metronome = Unranked::Timing("timing as even as a metronome".into()).to_string();
     assert!(
-        rows[0].kept.starts_with(
-            "unranked: the timing checks took it for a program's: timing as even as a metronome"
-        ),
-        "{}",
+        matches!(&rows[0].kept, Kept::Unranked { why } if why.starts_with(&metronome)),
+        "{:?}",
         rows[0].kept
     );
 }
@@ -932,10 +925,7 @@ async fn a_spectators_copy_of_a_racers_keys_is_refused_while_the_room_holds_its_
         );
         let rows = results(&mut victim).await;
         assert_eq!(rows[0].racer, victim_id);
-        assert_eq!(
-            rows[0].kept,
-            "unranked: a ranked ZEN round lasts at least 30 s"
-        );
+        assert_eq!(rows[0].kept, unranked(Unranked::ShortZen));
         // Once the room has stored its rounds, the text is anyone's to race again, and a
         // copy is known as one.
         let again = submit_as(srv, &thief_token, &copy).await;
@@ -1045,8 +1035,8 @@ async fn an_echo_of_another_racers_keys_is_out_and_the_original_ranks() {
             "your keys echo honest's, as this room passed them on: a copy is no round of yours"
         );
         let rows = results(&mut victim).await;
-        let kept: Vec<_> = rows.iter().map(|r| (r.racer, r.kept.as_str())).collect();
-        assert_eq!(kept, [(victim_id, "ranked")]);
+        let kept: Vec<_> = rows.iter().map(|r| (r.racer, &r.kept)).collect();
+        assert_eq!(kept, [(victim_id, &Kept::Ranked)]);
     };
     let srv = start(|_| {}).await;
     attempt(&srv).await;

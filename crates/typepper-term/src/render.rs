@@ -887,7 +887,7 @@ fn draw_room(frame: &mut Frame, area: Rect, r: &Room, p: &Palette) {
             p.span(format!("{:<name$}", row.name), row.tone),
         ];
         if one_line {
-            first.push(p.span(format!("{:<state$}", row.state), Tone::Dim));
+            first.push(p.span(format!("{:<state$}", row.state), row.state_tone));
         }
         let used = 2 + place + name + if one_line { state } else { 0 };
         let score_w = w.saturating_sub(used);
@@ -896,7 +896,7 @@ fn draw_room(frame: &mut Frame, area: Rect, r: &Room, p: &Palette) {
         let indent = " ".repeat(2 + place);
         let mut under: Vec<Line> = wrapped
             .into_iter()
-            .map(|l| Line::from(p.span(format!("{indent}{l}"), Tone::Dim)))
+            .map(|l| Line::from(p.span(format!("{indent}{l}"), row.state_tone)))
             .collect();
         under.resize(per - 1, Line::default());
         lines.extend(under);

@@ -6,7 +6,7 @@
 use js_sys::{Array, JSON, Reflect};
 use wasm_bindgen::prelude::*;
 
-use typepper_api::room::{Ask, Finish, Key, Opened, Phase, Racer, Say, State};
+use typepper_api::room::{Ask, Finish, Kept, Key, Opened, Phase, Racer, Say, State};
 use typepper_api::{Board, BoardRow, IssuedSeed, Player};
 
 /// `s` as a JSON string, quoted and escaped by the browser.
@@ -146,10 +146,35 @@ impl FromJs for Say {
     }
 }
 
-fn say(v: &JsValue) -> Option<Say> {
+/// An enum's variant as serde writes one with fields: `{"<tag>": <body>}`.
+fn tagged(v: &JsValue) -> Option<(String, JsValue)> {
     let object: &js_sys::Object = v.dyn_ref()?;
     let tag = js_sys::Object::keys(object).get(0).as_string()?;
     let body = get(v, &tag);
+    Some((tag, body))
+}
+
+/// What became of a round: `"ranked"`, or `{"unranked": {"why"}}`, `{"pending": {"why"}}`,
+/// `{"not_stored": {"kind", "why"}}`.
+fn kept(v: &JsValue) -> Option<Kept> {
+    if v.as_string().as_deref() == Some("ranked") {
+        return Some(Kept::Ranked);
+    }
+    let (tag, body) = tagged(v)?;
+    let why = text(&body, "why")?;
+    Some(match tag.as_str() {
+        "unranked" => Kept::Unranked { why },
+        "pending" => Kept::Pending { why },
+        "not_stored" => Kept::NotStored {
+            kind: text(&body, "kind")?,
+            why,
+        },
+        _ => return None,
+    })
+}
+
+fn say(v: &JsValue) -> Option<Say> {
+    let (tag, body) = tagged(v)?;
     Some(match tag.as_str() {
         "welcome" => Say::Welcome {
             room: text(&body, "room")?,
@@ -203,10 +228,10 @@ fn say(v: &JsValue) -> Option<Say> {
         "results" => Say::Results(list(&body, |f| {
             Some(Finish {
                 racer: number(&get(f, "racer"))?,
-                headline: text(f, "headline")?,
+                headline: number(&get(f, "headline"))?,
                 run: text(f, "run"),
                 share: text(f, "share"),
-                kept: text(f, "kept")?,
+                kept: kept(&get(f, "kept"))?,
             })
         })?),
         "refused" => Say::Refused(body.as_string()?),
@@ -279,17 +304,38 @@ mod tests {
             Say::Results(vec![
                 Finish {
                     racer: 1,
-                    headline: "92 wpm".into(),
+                    headline: 92,
                     run: Some("7Xf9qyuC".into()),
                     share: Some("https://r.typepper.com/7Xf9qyuC".into()),
-                    kept: "unranked: …".into(),
+                    kept: Kept::Ranked,
                 },
                 Finish {
                     racer: 2,
-                    headline: "31 words".into(),
+                    headline: 31,
+                    run: Some("abcdEFGH".into()),
+                    share: Some("https://r.typepper.com/abcdEFGH".into()),
+                    kept: Kept::Unranked {
+                        why: "raced as a \"guest\"".into(),
+                    },
+                },
+                Finish {
+                    racer: 3,
+                    headline: 140,
+                    run: Some("Zq0w1e2R".into()),
+                    share: Some("https://r.typepper.com/Zq0w1e2R".into()),
+                    kept: Kept::Pending {
+                        why: "far above your ranked best".into(),
+                    },
+                },
+                Finish {
+                    racer: 4,
+                    headline: 0,
                     run: None,
                     share: None,
-                    kept: "not stored: too little typing to keep: 3 judged keystrokes, and a run needs 20".into(),
+                    kept: Kept::not_stored(
+                        "too_little",
+                        "too little typing to keep: 3 judged keystrokes, and a run needs 20",
+                    ),
                 },
             ]),
             Say::Refused("the race is over".into()),
@@ -298,6 +344,8 @@ mod tests {
             assert_eq!(read::<Say>(&serde_text(&say)), Some(say));
         }
         assert_eq!(read::<Say>("{\"nonsense\":1}"), None);
+        let unknown = "{\"results\":[{\"racer\":1,\"headline\":9,\"kept\":\"maybe\"}]}";
+        assert_eq!(read::<Say>(unknown), None);
         assert_eq!(read::<Say>("{\"countdown\":-1}"), None);
         let asks = [
             Ask::Hello {

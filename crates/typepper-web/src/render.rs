@@ -1162,12 +1162,12 @@ impl Renderer {
             self.text(&row.place, x0, ry, Tone::Dim, "left");
             self.text(&row.name, x0 + place, ry, row.tone, "left");
             if one_line {
-                self.text(&row.state, x0 + place + name, ry, Tone::Dim, "left");
+                self.text(&row.state, x0 + place + name, ry, row.state_tone, "left");
                 self.text(&row.score, x0 + width, ry, row.tone, "right");
             } else {
                 self.text(&row.score, x0 + width, ry, row.tone, "right");
                 self.fit(&row.state, width - place, 13.0, 400);
-                self.text(&row.state, x0 + place, ry + LINE, Tone::Dim, "left");
+                self.text(&row.state, x0 + place, ry + LINE, row.state_tone, "left");
             }
         }
     }

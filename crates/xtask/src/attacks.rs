@@ -499,7 +499,7 @@ fn race_across(
     let from = Arc::new(Mutex::new(None::<Instant>));
     let race = |mut ws: WebSocket<TcpStream>, me: u32, other: u32| {
         let (sent, from) = (sent.clone(), from.clone());
-        std::thread::spawn(move || -> Result<(Vec<f64>, Option<String>)> {
+        std::thread::spawn(move || -> Result<(Vec<f64>, Option<u32>)> {
             let (seed, go) = until_go(&mut ws)?;
             let typist = Typist {
                 wpm: 85,
@@ -537,7 +537,7 @@ fn race_across(
                     }
                     Some(Say::Results(rows)) => {
                         let mine = rows.iter().find(|r| r.racer == me);
-                        return Ok((delays, mine.map(|r| r.headline.clone())));
+                        return Ok((delays, mine.map(|r| r.headline)));
                     }
                     _ => {}
                 }
@@ -575,8 +575,8 @@ fn race_across(
     }
     println!(
         "{what}: typed at about 85 wpm; scored {} (on the first server), {} (on the second)",
-        here_scored.as_deref().unwrap_or("no result"),
-        there_scored.as_deref().unwrap_or("no result")
+        here_scored.map_or("no result".into(), |h| format!("{h} {}", mode.unit())),
+        there_scored.map_or("no result".into(), |h| format!("{h} {}", mode.unit()))
     );
     Ok(())
 }

@@ -634,15 +634,17 @@ impl App {
                     .race
                     .as_ref()
                     .and_then(|r| r.of(f.racer)?.round.score());
-                let score = scored.map_or(f.headline.clone(), |s| {
+                let score = scored.map_or(live.headline(f).to_string(), |s| {
                     // The mode is the title's: each row says the racer's own numbers.
                     format!("{} · {}%", s.headline(), Decimal(s.accuracy_x100.into()))
                 });
                 let you = live.you == Some(f.racer);
+                let (state, state_tone) = crate::room::kept(&f.kept);
                 rows.push(RoomRow {
                     place: ordinal(i + 1),
                     name: racer_name(live.name_of(f.racer), you, live.is_guest(f.racer)),
-                    state: f.kept.clone(),
+                    state,
+                    state_tone,
                     score,
                     share: f.share.clone(),
                     tone: if you { Tone::Accent } else { Tone::Text },
@@ -670,6 +672,7 @@ impl App {
                     } else {
                         state.into()
                     },
+                    state_tone: Tone::Dim,
                     score: String::new(),
                     share: None,
                     tone: match r.state {

@@ -29,6 +29,8 @@ pub struct RoomRow {
     pub name: String,
     /// `waiting`, `ready`, `owner · ready`; in the results, what became of the round.
     pub state: String,
+    /// The state's colour: dim, but in the results a round ranked or not stored.
+    pub state_tone: Tone,
     /// In the results, `92 wpm · 97%`.
     pub score: String,
     /// In the results, the round's share link, if the server stored it.

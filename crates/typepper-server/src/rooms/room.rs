@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use typepper_api::room::{
-    CLOCK_ALLOWANCE_MS, COUNTDOWN_MS, Finish, Key, MAX_KEYS_PER_MESSAGE, MAX_RACERS, Phase, Racer,
+    CLOCK_ALLOWANCE_MS, COUNTDOWN_MS, Kept, Key, MAX_KEYS_PER_MESSAGE, MAX_RACERS, Phase, Racer,
     Say, State,
 };
 use typepper_engine::{Mode, Op, Replay, Round};
@@ -154,7 +154,7 @@ pub struct Seat {
     /// A connection holds the seat.
     connected: bool,
     /// Why their finished round is too small to store, though it stands in the results.
-    unkept: Option<String>,
+    unkept: Option<Kept>,
     /// Their finished round was handed to the room's task to store.
     handed: bool,
 }
@@ -194,15 +194,15 @@ pub struct Room {
     link: Option<String>,
 }
 
-/// A finished round: what the results say of it, and whose to store it as.
+/// A finished round: whose it is, and whose to store it as.
 #[derive(Clone, Debug)]
 pub struct Finished {
-    /// The results' row, without its run until stored.
-    pub finish: Finish,
+    /// Its racer.
+    pub racer: u32,
     /// Its headline's number: the results are best first by it.
-    pub value: u32,
-    /// Whose to store it as; `None` for a round too small to keep.
-    pub keeper: Option<Keeper>,
+    pub headline: u32,
+    /// Whose to store it as, or why it is not stored: a round too small to keep.
+    pub keeper: Result<Keeper, Kept>,
     /// The round.
     pub replay: Replay,
 }
@@ -652,7 +652,7 @@ impl Room {
                 seat.state = match judge(round) {
                     Ok(()) => State::Done,
                     Err(Refusal::Small(why)) => {
-                        seat.unkept = Some(why);
+                        seat.unkept = Some(Kept::not_stored(why.kind(), why));
                         State::Done
                     }
                     Err(Refusal::Cheat(why)) => {
@@ -736,24 +736,14 @@ impl Room {
             let Some(round) = &seat.round else { continue };
             let Some(score) = round.score() else { continue };
             seat.handed = true;
-            let headline = score.headline();
             out.push(Finished {
-                finish: Finish {
-                    racer: seat.id,
-                    headline: headline.to_string(),
-                    run: None,
-                    share: None,
-                    kept: format!(
-                        "not stored: {}",
-                        seat.unkept.as_deref().unwrap_or("not yet")
-                    ),
-                },
-                value: headline.value,
+                racer: seat.id,
+                headline: score.headline().value,
                 // Nothing to store of a round too small to keep.
                 keeper: match (&seat.unkept, seat.who.player) {
-                    (Some(_), _) => None,
-                    (None, Some(player)) => Some(Keeper::Player(player)),
-                    (None, None) => Some(Keeper::Guest {
+                    (Some(unkept), _) => Err(unkept.clone()),
+                    (None, Some(player)) => Ok(Keeper::Player(player)),
+                    (None, None) => Ok(Keeper::Guest {
                         name: seat.who.name.clone(),
                         from: seat.who.from,
                     }),
@@ -776,7 +766,7 @@ impl Room {
 enum Refusal {
     /// Too little of it to store (too short, too few keys, nothing scored): a person's
     /// round all the same.
-    Small(String),
+    Small(crate::refusal::Refusal),
     /// Timing or speed no person produces, or a round the rules refuse.
     Cheat(String),
 }
@@ -798,7 +788,7 @@ fn judge(round: &Round) -> Result<(), Refusal> {
             Why::TooLittle { .. } | Why::TooShort | Why::DidNothing { .. } | Why::ScoresNothing(_)
         );
         if small {
-            Refusal::Small(e.to_string())
+            Refusal::Small(e)
         } else {
             Refusal::Cheat(e.to_string())
         }
@@ -949,7 +939,7 @@ mod tests {
             ..Typist::default()
         };
         let (_, score) = synth(Mode::BLITZ_15, 42, &typist).play().unwrap();
-        assert_eq!(rows[0].finish.headline, score.headline().to_string());
+        assert_eq!(rows[0].headline, score.headline().value);
         assert_eq!(rows[0].replay.play().unwrap().1, score);
     }
 
@@ -968,14 +958,11 @@ mod tests {
         assert_eq!(room.phase(), Phase::Over);
         let rows = room.take_finished();
         assert_eq!(rows.len(), 2);
-        assert_eq!(rows[1].finish.racer, 2);
+        assert_eq!(rows[1].racer, 2);
         assert!(
-            rows[1]
-                .finish
-                .kept
-                .starts_with("not stored: too little typing to keep"),
-            "{}",
-            rows[1].finish.kept
+            matches!(&rows[1].keeper, Err(Kept::NotStored { kind, .. }) if kind == "too_little"),
+            "{:?}",
+            rows[1].keeper
         );
     }
 
@@ -1162,7 +1149,7 @@ mod tests {
         );
         let finished = room.take_finished();
         assert_eq!(finished.len(), 1);
-        assert_eq!(finished[0].finish.racer, 2);
+        assert_eq!(finished[0].racer, 2);
     }
 
     /// Look-alike names: a guest can't take a linked player's seat by spelling, and a

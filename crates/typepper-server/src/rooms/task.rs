@@ -161,9 +161,9 @@ struct Task {
     room: Room,
     conns: Vec<Conn>,
     /// Rounds being stored: each gives back its race and its results' row.
-    storing: JoinSet<(u32, u32, Finish)>,
-    /// The rows of the race's finished rounds, with their headline's number.
-    rows: Vec<(u32, Finish)>,
+    storing: JoinSet<(u32, Finish)>,
+    /// The rows of the race's finished rounds.
+    rows: Vec<Finish>,
     /// Races whose results were told.
     told: u32,
     /// The last race's results, for who arrives after them.
@@ -395,8 +395,8 @@ impl Task {
             self.told = race;
             let mut rows = std::mem::take(&mut self.rows);
             // Best first; a tie goes to who finished first.
-            rows.sort_by_key(|(value, _)| std::cmp::Reverse(*value));
-            let rows = Say::Results(rows.into_iter().map(|(_, row)| row).collect());
+            rows.sort_by_key(|row| std::cmp::Reverse(row.headline));
+            let rows = Say::Results(rows);
             self.results = Some(rows.clone());
             self.deliver(vec![(To::All, rows)]);
             self.release_seed();
@@ -419,31 +419,41 @@ impl Task {
     }
 
     /// Stores a finished round from a task of its own (judged, copies refused, quotas
-    /// kept), or keeps its row as it is for a round too small to store.
+    /// kept), or keeps its row, with why, for a round too small to store.
     fn keep(&mut self, finished: Finished) {
         let Finished {
-            mut finish,
-            value,
+            racer,
+            headline,
             keeper,
             replay,
         } = finished;
-        let Some(keeper) = keeper else {
-            self.rows.push((value, finish));
-            return;
+        let row = move |run: Option<(String, String)>, kept| {
+            let (run, share) = run.unzip();
+            Finish {
+                racer,
+                headline,
+                run,
+                share,
+                kept,
+            }
+        };
+        let keeper = match keeper {
+            Ok(keeper) => keeper,
+            Err(unkept) => return self.rows.push(row(None, unkept)),
         };
         let (st, race, went) = (self.st.clone(), self.room.races(), self.went_unix_ms);
         self.storing.spawn(async move {
-            match super::kept_as(&st, keeper, &replay, went).await {
-                Ok(sub) => super::store(&st, sub, replay, &mut finish).await,
-                Err(why) => finish.kept = format!("not stored: {why}"),
-            }
-            (race, value, finish)
+            let (run, kept) = match super::kept_as(&st, keeper, &replay, went).await {
+                Ok(sub) => super::store(&st, sub, replay).await,
+                Err(unkept) => (None, unkept),
+            };
+            (race, row(run, kept))
         });
     }
 
-    fn stored(&mut self, stored: Result<(u32, u32, Finish), tokio::task::JoinError>) {
+    fn stored(&mut self, stored: Result<(u32, Finish), tokio::task::JoinError>) {
         match stored {
-            Ok((race, value, row)) if race == self.room.races() => self.rows.push((value, row)),
+            Ok((race, row)) if race == self.room.races() => self.rows.push(row),
             // A rematch began meanwhile: that race's results were told without it.
             Ok(_) => {}
             Err(e) => tracing::warn!("storing a room's round failed: {e}"),
