@@ -12,15 +12,15 @@
 //! client ([`room`]), one way to synthesize a submission ([`rounds`]) and one game in a
 //! pseudo-terminal ([`pty`]), so that a figure in one table is taken as in the others.
 
-pub mod attacks;
-pub mod cards;
-pub mod http;
+mod attacks;
+mod cards;
+mod http;
 pub mod procfs;
-pub mod pty;
-pub mod room;
-pub mod rooms;
-pub mod rounds;
-pub mod server;
+mod pty;
+mod room;
+mod rooms;
+mod rounds;
+mod server;
 pub mod term;
 
 use anyhow::Result;
@@ -37,7 +37,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// The median and the 99th percentile of `values`, which are not empty.
-pub fn p50_p99(mut values: Vec<f64>) -> (f64, f64) {
+fn p50_p99(mut values: Vec<f64>) -> (f64, f64) {
     values.sort_by(f64::total_cmp);
     let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
     (at(0.5), at(0.99))
