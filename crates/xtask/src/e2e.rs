@@ -142,13 +142,6 @@ impl Server {
 }
 
 impl Server {
-    /// The server's own memory now, in KiB: resident and not backed by a file
-    /// (`RssAnon`). The database's pages that SQLite reads through a memory map are the
-    /// OS's file cache, shared and reclaimable, and not counted.
-    pub fn rss_kib(&self) -> Option<u64> {
-        rss_kib(self.child.id())
-    }
-
     /// Its process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
@@ -158,13 +151,6 @@ impl Server {
     pub fn data_dir(&self) -> Option<&Path> {
         self.data.as_ref().map(|d| d.0.as_path())
     }
-}
-
-/// Process `pid`'s own memory now, in KiB (`RssAnon`: see [`Server::rss_kib`]).
-pub fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("RssAnon:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 impl Drop for Server {

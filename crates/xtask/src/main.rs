@@ -4,9 +4,7 @@
 //! at the exact version in Cargo.lock, npm packages, Debian's chromium and
 //! postgresql, cargo-fuzz — idempotently, saying what it does on a line of its own.
 
-mod attacks;
 mod build;
-mod cards_load;
 mod e2e;
 mod install;
 mod load;
@@ -14,11 +12,9 @@ mod load;
 mod modules;
 mod pg;
 mod procs;
-mod rooms_load;
 mod sh;
 mod ssh_client;
 mod tasks;
-mod term;
 mod web;
 
 use std::process::ExitCode;
@@ -55,12 +51,9 @@ fn main() -> ExitCode {
         Some("test") => tasks::test(&args[1..]),
         Some("bench") => tasks::bench(&args[1..]),
         Some("e2e") => crate::web::build().and_then(|()| e2e::run_suite(&args[1..])),
-        Some("load") if args.get(1).is_some_and(|a| a == "rooms") => rooms_load::run(),
-        Some("load") if args.get(1).is_some_and(|a| a == "cards") => cards_load::run(),
-        Some("load") if args.get(1).is_some_and(|a| a == "attacks") => attacks::run(&args[2..]),
         Some("load") => load::run(&args[1..]),
         Some("pg") => pg::hold(),
-        Some("term") => term::run(),
+        Some("term") => load::term::run(),
         Some("frames") => tasks::browser_figures(),
         Some("-h" | "--help" | "help") | None => {
             println!("{USAGE}");

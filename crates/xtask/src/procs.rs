@@ -7,6 +7,8 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::load::procfs::stat_field;
+
 /// One of our processes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proc {
@@ -45,19 +47,6 @@ pub fn ours() -> Vec<Proc> {
         .collect()
 }
 
-/// Field `n` of `/proc/<pid>/stat`, numbered from 1 as proc(5) numbers them: 14 and 15
-/// are its user and system CPU time in clock ticks, 22 the tick it started at.
-pub fn stat_field(pid: u32, n: usize) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // After the command's name, which is in parentheses and may hold anything: field 3 on.
-    let after = stat.rsplit_once(')')?.1;
-    after
-        .split_whitespace()
-        .nth(n.checked_sub(3)?)?
-        .parse()
-        .ok()
-}
-
 /// Whether `exe` is one of our binaries under `target`.
 fn ours_at(exe: &Path, target: &Path) -> Option<()> {
     let name = exe.file_name()?.to_str()?;
@@ -87,16 +76,5 @@ mod tests {
         assert!(ours_at(Path::new("/w/target/release/xtask"), target).is_none());
         // A test's own executable, under deps/, isn't a game or a server.
         assert!(ours_at(Path::new("/w/target/debug/deps/ssh-0123"), target).is_none());
-    }
-
-    #[test]
-    fn this_processs_stat_gives_its_start_and_its_cpu_times() {
-        let me = std::process::id();
-        let started = stat_field(me, 22).unwrap();
-        assert_eq!(stat_field(me, 22), Some(started), "a process starts once");
-        assert!(stat_field(me, 14).is_some() && stat_field(me, 15).is_some());
-        // Field 1 is the pid, before the name: not a field this reads.
-        assert_eq!(stat_field(me, 1), None);
-        assert_eq!(stat_field(u32::MAX, 22), None, "no such process");
     }
 }

@@ -22,22 +22,20 @@
 //! Addresses are `X-Forwarded-For` headers to a server told to trust them, so that one
 //! machine plays the part of many.
 
-use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
-use tungstenite::WebSocket;
-use tungstenite::client::IntoClientRequest;
-use typepper_api::room::{Ask, Key, Opened, Say};
+use anyhow::{Result, bail};
+use typepper_api::room::{Ask, Key, Say};
 use typepper_engine::Mode;
-use typepper_engine::synth::{Typist, synth};
+use typepper_engine::synth::Typist;
 
+use super::procfs::{cores, cpu_ticks, machine, rss_kib};
+use super::pty::Game;
+use super::room::{Socket, due, hear_within as hear, hello, keys, open, say};
 use crate::e2e::{RATE_LIMITS_OFF, Server};
-use crate::rooms_load::say;
 use crate::sh::step;
-use crate::term::Game;
 
 /// How long the `ssh` game's flood lasts.
 const FLOOD: Duration = Duration::from_secs(10);
@@ -58,10 +56,7 @@ pub fn run(only: &[String]) -> Result<()> {
         Some(path) => std::path::PathBuf::from(path),
         None => crate::build::release_server()?,
     };
-    step(&format!(
-        "the floods of issue 37, measured ({})",
-        crate::load::machine()
-    ));
+    step(&format!("the floods of issue 37, measured ({})", machine()));
     if part("ssh") {
         ssh_flood(&binary)?;
     }
@@ -74,14 +69,9 @@ pub fn run(only: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// The server's memory in MiB, and its CPU ticks so far.
+/// The server's memory in MiB.
 fn rss_mib(server: &Server) -> f64 {
-    server.rss_kib().unwrap_or(0) as f64 / 1024.0
-}
-
-fn cpu_ticks(pid: u32) -> u64 {
-    let field = |n| crate::procs::stat_field(pid, n).unwrap_or(0);
-    field(14) + field(15)
+    rss_kib(server.pid()).unwrap_or(0) as f64 / 1024.0
 }
 
 /// Looks at `server`'s memory every 100 ms until `stop`: the peak, in MiB.
@@ -90,7 +80,7 @@ fn watch_peak(server: &Server, stop: Arc<AtomicBool>) -> std::thread::JoinHandle
     std::thread::spawn(move || {
         let mut peak = 0u64;
         while !stop.load(Ordering::SeqCst) {
-            peak = peak.max(crate::e2e::rss_kib(pid).unwrap_or(0));
+            peak = peak.max(rss_kib(pid).unwrap_or(0));
             std::thread::sleep(Duration::from_millis(100));
         }
         peak as f64 / 1024.0
@@ -106,18 +96,9 @@ fn ssh_flood(binary: &std::path::Path) -> Result<()> {
         None,
         &[RATE_LIMITS_OFF, &["--ssh-listen", "127.0.0.1:0", "--quiet"]].concat(),
     )?;
-    let port = server
-        .ssh
-        .clone()
-        .and_then(|s| s.rsplit_once(':').map(|(_, p)| p.to_owned()))
-        .context("the server's SSH port")?;
     let mut games = vec![];
     for _ in 0..4 {
-        let mut game = Game::over_ssh(&port)?;
-        game.until(
-            |out| crate::term::contains(out, b"every round is a replay"),
-            "the menu over ssh",
-        )?;
+        let mut game = Game::over_ssh(&server)?;
         game.send(b"z")?;
         games.push(game);
     }
@@ -147,7 +128,7 @@ fn ssh_flood(binary: &std::path::Path) -> Result<()> {
         .collect();
     let games: Vec<Game> = floods.into_iter().filter_map(|f| f.join().ok()).collect();
     let secs = started.elapsed().as_secs_f64();
-    let cpu = (cpu_ticks(server.pid()) - ticks) as f64 / 100.0 / secs;
+    let cpu = cores(ticks, cpu_ticks(server.pid()), secs);
     let at_end = rss_mib(&server);
     for game in games {
         game.quit();
@@ -165,58 +146,14 @@ fn ssh_flood(binary: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-/// A WebSocket to room `code` at `addr`, from `from` (an `X-Forwarded-For`).
-fn connect(addr: &str, code: &str, from: &str) -> Result<WebSocket<TcpStream>> {
-    let tcp = TcpStream::connect(addr).with_context(|| format!("connecting to {addr}"))?;
-    tcp.set_nodelay(true)?;
-    // A server too busy to answer in this time counts as one that refused.
-    tcp.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let mut request = format!("ws://{addr}/v1/rooms/{code}/live").into_client_request()?;
-    request
-        .headers_mut()
-        .insert("X-Forwarded-For", from.parse()?);
-    let (ws, _) = tungstenite::client(request, tcp).context("joining the room")?;
-    Ok(ws)
-}
-
-/// The room's next message within `wait`, if any.
-fn hear(ws: &mut WebSocket<TcpStream>, wait: Duration) -> Result<Option<Say>> {
-    ws.get_ref()
-        .set_read_timeout(Some(wait.max(Duration::from_millis(1))))?;
-    crate::rooms_load::hear(ws)
-}
-
-/// How many of `keys` from the `next`th are due `since` the go: a message's worth at most.
-fn due(keys: &[Key], next: usize, since: Instant) -> usize {
-    let now = since.elapsed().as_millis() as u32;
-    let due = keys[next..].iter().take_while(|k| k.0 <= now).count();
-    due.min(64)
-}
-
-fn hello(name: &str) -> Ask {
-    Ask::Hello {
-        name: Some(name.into()),
-        token: None,
-        resume: None,
-    }
-}
-
-/// Opens a room of `mode` at `addr`: its code.
-fn open(addr: &str, mode: &str) -> Result<String> {
-    let body = format!("{{\"mode\":\"{mode}\"}}");
-    let headers = [("Content-Type", "application/json")];
-    let (status, answer) = crate::load::http(addr, "POST", "/v1/rooms", &headers, body.as_bytes())?;
-    if status != 201 {
-        bail!(
-            "opening a room: {status} {}",
-            String::from_utf8_lossy(&answer)
-        );
-    }
-    Ok(serde_json::from_slice::<Opened>(&answer)?.code)
+/// A WebSocket to room `code` at `addr`, from `from` (an `X-Forwarded-For`). A server
+/// too busy to answer within 10 s counts as one that refused.
+fn connect(addr: &str, code: &str, from: &str) -> Result<Socket> {
+    super::room::connect(addr, code, Some(from), Duration::from_secs(10))
 }
 
 /// Joins as `name` from `from`: the socket and its racer number, once welcomed.
-fn join(addr: &str, code: &str, name: &str, from: &str) -> Result<(WebSocket<TcpStream>, u32)> {
+fn join(addr: &str, code: &str, name: &str, from: &str) -> Result<(Socket, u32)> {
     // A server busy with thousands of connections going may not find a room at once.
     let mut tries = 0;
     let mut ws = loop {
@@ -244,7 +181,7 @@ fn join(addr: &str, code: &str, name: &str, from: &str) -> Result<(WebSocket<Tcp
 }
 
 /// Reads until the go: the seed, and the instant it came.
-fn until_go(ws: &mut WebSocket<TcpStream>) -> Result<(u64, Instant)> {
+fn until_go(ws: &mut Socket) -> Result<(u64, Instant)> {
     let deadline = Instant::now() + Duration::from_secs(20);
     while Instant::now() < deadline {
         if let Some(Say::Go(seed)) = hear(ws, Duration::from_secs(1))? {
@@ -260,7 +197,7 @@ fn room_flood(binary: &std::path::Path) -> Result<()> {
     step("2. four guests flood a ZEN room with keys; then 40 spectators that never read");
     let server = Server::start(binary, None, &["--quiet", "--trust-proxy"])?;
     let addr = server.url.trim_start_matches("http://").to_owned();
-    let code = open(&addr, "zen")?;
+    let code = open(&addr, Mode::Zen)?;
     let (mut person, _) = join(&addr, &code, "person", "10.0.0.1")?;
     let mut flooders = vec![];
     for i in 0..4 {
@@ -285,15 +222,14 @@ fn room_flood(binary: &std::path::Path) -> Result<()> {
         zen_ms: 120_000,
         ..Typist::default()
     };
-    let keys: Vec<Key> = synth(Mode::Zen, seed, &typist)
-        .timeline()
-        .filter_map(|(t, op)| Some((t?, op.code())))
+    let keys: Vec<Key> = keys(Mode::Zen, seed, &typist)
+        .into_iter()
         .filter(|&(_, op)| op != 1)
         .collect();
     let person = std::thread::spawn(move || {
         let mut next = 0;
         while go.elapsed() < ROOM_FLOOD * 2 && next < keys.len() {
-            let due = due(&keys, next, go);
+            let due = due(&keys, next, go.elapsed());
             if due > 0 && say(&mut person, &Ask::Keys(keys[next..next + due].to_vec())).is_err() {
                 break;
             }
@@ -383,7 +319,7 @@ fn room_flood(binary: &std::path::Path) -> Result<()> {
             open.then_some(())
         })
         .count();
-    let cpu = (cpu_ticks(server.pid()) - ticks) as f64 / 100.0 / go.elapsed().as_secs_f64();
+    let cpu = cores(ticks, cpu_ticks(server.pid()), go.elapsed().as_secs_f64());
     drop(slow);
     drop(counter);
     let _ = person.join();
@@ -428,7 +364,7 @@ fn relay(binary: &std::path::Path, url: &str) -> Result<()> {
         other.url.trim_start_matches("http://").to_owned(),
     );
     // Beside the race: in another room's lobby.
-    let lobby = open(&a, "zen")?;
+    let lobby = open(&a, Mode::Zen)?;
     let joining = Instant::now();
     let idle = spectators(&b, &lobby, 0)?;
     println!(
@@ -458,7 +394,7 @@ fn relay(binary: &std::path::Path, url: &str) -> Result<()> {
 
 /// [`IDLE`] connections to room `code` at `addr`, each from an address of its own, that
 /// say hello and never read (what the room sends them fits in their sockets' buffers).
-fn spectators(addr: &str, code: &str, net: usize) -> Result<Vec<WebSocket<TcpStream>>> {
+fn spectators(addr: &str, code: &str, net: usize) -> Result<Vec<Socket>> {
     let (mut joined, mut refused) = (vec![], vec![]);
     let deadline = Instant::now() + Duration::from_secs(60);
     for i in 0..IDLE {
@@ -491,13 +427,13 @@ fn race_across(
     what: &str,
     meanwhile: impl FnOnce(&str) -> Result<()>,
 ) -> Result<()> {
-    let code = &open(a, &mode.key())?;
+    let code = &open(a, mode)?;
     let (mut here, here_id) = join(a, code, "here", "10.2.0.1")?;
     let (there, there_id) = join(b, code, "there", "10.2.0.2")?;
     say(&mut here, &Ask::Start)?;
     let sent: Arc<Mutex<Vec<(u32, Instant)>>> = Arc::default();
     let from = Arc::new(Mutex::new(None::<Instant>));
-    let race = |mut ws: WebSocket<TcpStream>, me: u32, other: u32| {
+    let race = |mut ws: Socket, me: u32, other: u32| {
         let (sent, from) = (sent.clone(), from.clone());
         std::thread::spawn(move || -> Result<(Vec<f64>, Option<u32>)> {
             let (seed, go) = until_go(&mut ws)?;
@@ -506,14 +442,11 @@ fn race_across(
                 seed: u64::from(me),
                 ..Typist::default()
             };
-            let keys: Vec<Key> = synth(mode, seed, &typist)
-                .timeline()
-                .filter_map(|(t, op)| Some((t?, op.code())))
-                .collect();
+            let keys = keys(mode, seed, &typist);
             let (mut next, mut delays, mut heard) = (0, vec![], 0usize);
             let deadline = go + Duration::from_secs(120);
             while Instant::now() < deadline {
-                let due = due(&keys, next, go);
+                let due = due(&keys, next, go.elapsed());
                 if due > 0 {
                     if let Ok(mut sent) = sent.lock() {
                         sent.extend(std::iter::repeat_n((me, Instant::now()), due));
@@ -564,7 +497,7 @@ fn race_across(
         let longest = delays.iter().copied().fold(0.0, f64::max);
         let n = delays.len();
         let (p50, p99) = if n > 0 {
-            crate::load::p50_p99(delays)
+            super::p50_p99(delays)
         } else {
             (0.0, 0.0)
         };

@@ -9,14 +9,13 @@
 //! 4. Each request is a new loopback connection, timed to its first byte (TTFB) and to its
 //!    last; p50 and p99 of each are printed as a table for docs/PERFORMANCE.md.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::time::{Duration, Instant};
-
 use anyhow::{Context, Result, bail};
 
+use super::http::{exchange, link, submit_one};
+use super::p50_p99;
+use super::procfs::machine;
+use super::rounds::body;
 use crate::e2e::{Server, TempDir};
-use crate::load::{body, link, machine, p50_p99, submit_one};
 use crate::sh::step;
 
 /// Runs asked for.
@@ -93,36 +92,17 @@ pub fn run() -> Result<()> {
 /// `GET path` on a new connection, with `If-None-Match: etag` if given: its times, its
 /// `ETag`, and its body's length. A `200` is wanted, or a `304` when an `ETag` is sent.
 fn get(addr: &str, path: &str, etag: Option<&str>) -> Result<(Took, Option<String>, usize)> {
-    let start = Instant::now();
-    let mut s = TcpStream::connect(addr).with_context(|| format!("connecting to {addr}"))?;
-    s.set_read_timeout(Some(Duration::from_secs(30)))?;
-    let mut head = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(etag) = etag {
-        head.push_str(&format!("If-None-Match: {etag}\r\n"));
+    let headers: Vec<(&str, &str)> = etag.map(|e| ("If-None-Match", e)).into_iter().collect();
+    let answer = exchange(addr, "GET", path, &headers, b"")?;
+    let want = if etag.is_some() { 304 } else { 200 };
+    if answer.status != want {
+        bail!("{path} answered {}", answer.status_line());
     }
-    head.push_str("\r\n");
-    s.write_all(head.as_bytes())?;
-    let mut answer = vec![0; 1];
-    s.read_exact(&mut answer)
-        .with_context(|| format!("reading the answer to {path}"))?;
-    let first_ms = start.elapsed().as_secs_f64() * 1000.0;
-    s.read_to_end(&mut answer)?;
-    let last_ms = start.elapsed().as_secs_f64() * 1000.0;
-    let end = answer
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .context("an answer with no head")?;
-    let head = String::from_utf8_lossy(&answer[..end]);
-    let want = if etag.is_some() { " 304 " } else { " 200 " };
-    if !head.starts_with("HTTP/1.1") || !head[8..].starts_with(want) {
-        bail!("{path} answered {}", head.lines().next().unwrap_or(""));
-    }
-    let etag = head
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("etag: ")
-                .or_else(|| l.strip_prefix("ETag: "))
-        })
-        .map(str::to_owned);
-    Ok((Took { first_ms, last_ms }, etag, answer.len() - end - 4))
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    let took = Took {
+        first_ms: ms(answer.first_byte),
+        last_ms: ms(answer.last_byte),
+    };
+    let etag = answer.header("etag").map(str::to_owned);
+    Ok((took, etag, answer.body.len()))
 }

@@ -10,16 +10,16 @@
 //! share its cores: the figures are what one machine does with both.
 
 use std::collections::HashMap;
-use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use tungstenite::{Message, WebSocket};
-use typepper_api::room::{Ask, Key, Opened, Say};
+use typepper_api::room::{Ask, Say};
 use typepper_engine::Mode;
-use typepper_engine::synth::{Typist, synth};
+use typepper_engine::synth::Typist;
 
+use super::procfs::{cores, cpu_ticks, machine, rss_kib};
+use super::room::{connect, due, hear, hello, keys, open, say};
 use crate::e2e::{RATE_LIMITS_OFF, Server};
 use crate::sh::step;
 
@@ -74,7 +74,7 @@ pub fn run() -> Result<()> {
     step(&format!(
         "live rooms of {RACERS} racers at ~100 wpm against {} ({})",
         server.url,
-        crate::load::machine()
+        machine()
     ));
     println!(
         "| rooms | racers | keys fanned out | fan-out p50 | fan-out p99 | server CPU | the racers' CPU | server memory a racer |"
@@ -83,7 +83,7 @@ pub fn run() -> Result<()> {
     // Memory a racer is the server's growth over what it held before any room, at each
     // step's peak: its allocator keeps what earlier steps freed, so a step's own growth
     // would read low.
-    let baseline = server.rss_kib().unwrap_or(0);
+    let baseline = rss_kib(server.pid()).unwrap_or(0);
     let mut over = 0;
     for &rooms in STEPS {
         let f = step_of(&server, &addr, rooms, baseline)?;
@@ -113,20 +113,9 @@ pub fn run() -> Result<()> {
 
 /// `rooms` rooms raced at once: their figures.
 fn step_of(server: &Server, addr: &str, rooms: usize, baseline: u64) -> Result<Figures> {
-    let mut codes = vec![];
-    for _ in 0..rooms {
-        let body = br#"{"mode":"time:15"}"#;
-        let headers = [("Content-Type", "application/json")];
-        let (status, answer) = crate::load::http(addr, "POST", "/v1/rooms", &headers, body)?;
-        if status != 201 {
-            bail!(
-                "opening a room: {status} {}",
-                String::from_utf8_lossy(&answer)
-            );
-        }
-        let opened: Opened = serde_json::from_slice(&answer)?;
-        codes.push(opened.code);
-    }
+    let codes = (0..rooms)
+        .map(|_| open(addr, Mode::BLITZ_15))
+        .collect::<Result<Vec<_>>>()?;
     let cpu_before = cpu_ticks(server.pid());
     let ours_before = cpu_ticks(std::process::id());
     let started = Instant::now();
@@ -146,7 +135,7 @@ fn step_of(server: &Server, addr: &str, rooms: usize, baseline: u64) -> Result<F
         std::thread::spawn(move || {
             let until = Instant::now() + Duration::from_secs(25);
             while Instant::now() < until {
-                if let Some(kib) = crate::e2e::rss_kib(pid)
+                if let Some(kib) = rss_kib(pid)
                     && let Ok(mut p) = peak.lock()
                 {
                     *p = (*p).max(kib);
@@ -165,9 +154,8 @@ fn step_of(server: &Server, addr: &str, rooms: usize, baseline: u64) -> Result<F
         }
     }
     let wall = started.elapsed().as_secs_f64();
-    let cpu = (cpu_ticks(server.pid()) - cpu_before) as f64 / ticks_per_second() / wall;
-    let racers_cpu =
-        (cpu_ticks(std::process::id()) - ours_before) as f64 / ticks_per_second() / wall;
+    let cpu = cores(cpu_before, cpu_ticks(server.pid()), wall);
+    let racers_cpu = cores(ours_before, cpu_ticks(std::process::id()), wall);
     let _ = watching.join();
     if !failed.is_empty() {
         bail!(
@@ -181,7 +169,7 @@ fn step_of(server: &Server, addr: &str, rooms: usize, baseline: u64) -> Result<F
         bail!("no key was fanned out");
     }
     let keys = latencies.len();
-    let (p50_ms, p99_ms) = crate::load::p50_p99(latencies);
+    let (p50_ms, p99_ms) = super::p50_p99(latencies);
     let peak = *peak.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
     Ok(Figures {
         racers: rooms * RACERS,
@@ -198,19 +186,8 @@ fn step_of(server: &Server, addr: &str, rooms: usize, baseline: u64) -> Result<F
 /// its round as a game sends it, and reads everything the room says until its results.
 /// The fan-out of each key of the others it read, in ms.
 fn race(addr: &str, code: &str, name: &str, sent: &Sent) -> Result<Vec<f64>> {
-    let tcp = TcpStream::connect(addr).with_context(|| format!("connecting to {addr}"))?;
-    tcp.set_nodelay(true)?;
-    tcp.set_read_timeout(Some(Duration::from_secs(30)))?;
-    let url = format!("ws://{addr}/v1/rooms/{code}/live");
-    let (mut ws, _) = tungstenite::client(url.as_str(), tcp).context("joining the room")?;
-    say(
-        &mut ws,
-        &Ask::Hello {
-            name: Some(name.into()),
-            token: None,
-            resume: None,
-        },
-    )?;
+    let mut ws = connect(addr, code, None, Duration::from_secs(30))?;
+    say(&mut ws, &hello(name))?;
     let mut me = None;
     // Whoever joined first owns the room, and starts it once all are in.
     let mut started = true;
@@ -241,10 +218,7 @@ fn race(addr: &str, code: &str, name: &str, sent: &Sent) -> Result<Vec<f64>> {
         seed: seed ^ u64::from(me),
         ..Typist::default()
     };
-    let keys: Vec<Key> = synth(Mode::BLITZ_15, seed, &typist)
-        .timeline()
-        .filter_map(|(t, op)| Some((t?, op.code())))
-        .collect();
+    let keys = keys(Mode::BLITZ_15, seed, &typist);
     let mut next = 0;
     let mut next_frame = go;
     let mut heard: HashMap<u32, usize> = HashMap::new();
@@ -255,8 +229,7 @@ fn race(addr: &str, code: &str, name: &str, sent: &Sent) -> Result<Vec<f64>> {
         let now = Instant::now();
         if now >= next_frame && next < keys.len() {
             next_frame += FRAME;
-            let t = u32::try_from(now.duration_since(go).as_millis()).unwrap_or(u32::MAX);
-            let due = keys[next..].iter().take_while(|k| k.0 <= t).count().min(64);
+            let due = due(&keys, next, now.duration_since(go));
             if due > 0 {
                 let batch = keys[next..next + due].to_vec();
                 if let Ok(mut sent) = sent.lock() {
@@ -297,43 +270,4 @@ fn race(addr: &str, code: &str, name: &str, sent: &Sent) -> Result<Vec<f64>> {
     }
     let _ = ws.close(None);
     Ok(fan_out)
-}
-
-/// Says `ask` to the room.
-pub(crate) fn say(ws: &mut WebSocket<TcpStream>, ask: &Ask) -> Result<()> {
-    let text = serde_json::to_string(ask)?;
-    ws.send(Message::text(text)).context("writing to the room")
-}
-
-/// The room's next message, or none within the read timeout.
-pub(crate) fn hear(ws: &mut WebSocket<TcpStream>) -> Result<Option<Say>> {
-    match ws.read() {
-        Ok(Message::Text(text)) => Ok(serde_json::from_str(text.as_str()).ok()),
-        Ok(_) => Ok(None),
-        Err(tungstenite::Error::Io(e))
-            if matches!(
-                e.kind(),
-                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(e) => Err(e).context("reading the room"),
-    }
-}
-
-/// The process's CPU time so far, in clock ticks (user and system).
-fn cpu_ticks(pid: u32) -> u64 {
-    let field = |n| crate::procs::stat_field(pid, n).unwrap_or(0);
-    field(14) + field(15)
-}
-
-/// Clock ticks a second, as `getconf CLK_TCK` says (100 on Linux).
-fn ticks_per_second() -> f64 {
-    std::process::Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
-        .unwrap_or(100.0)
 }

@@ -16,17 +16,20 @@
 //!    p99 passes 50 ms two steps in a row, with the server's CPU and its memory per player, idle and playing.
 //!    The players' `ssh` and `script` processes share the machine with the server.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use typepper_engine::Mode;
 use typepper_engine::synth::{Typist, synth};
 
-use crate::e2e::{Server, TempDir};
+use super::http::http;
+use super::procfs::{busy_ticks, cores, cpu_ticks, rss_kib};
+use super::pty::{Game, Typed, type_round, zen};
+use super::rounds::submission;
+use crate::e2e::{RATE_LIMITS_OFF, Server, TempDir};
 use crate::install;
 use crate::sh::step;
 
@@ -51,8 +54,7 @@ pub fn run() -> Result<()> {
     for i in 0..STARTS {
         let data = dir.0.join(format!("start{i}"));
         let started = Instant::now();
-        let mut game = Game::spawn(&cli, &data)?;
-        game.until(|out| contains(out, b"every round is a replay"), "the menu")?;
+        let game = Game::spawn(&cli, &data)?;
         starts.push(started.elapsed());
         game.quit();
     }
@@ -126,19 +128,17 @@ pub fn run() -> Result<()> {
 }
 
 fn print_row(name: &str, times: &[Duration]) {
-    let mut sorted = times.to_vec();
-    sorted.sort();
-    let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+    let (p50, p99) = super::p50_p99(times.iter().map(|t| t.as_secs_f64() * 1e6).collect());
     println!(
         "{name:<44} {:>10} {:>10}   ({} samples)",
-        show(at(0.5)),
-        show(at(0.99)),
-        sorted.len()
+        show(p50),
+        show(p99),
+        times.len()
     );
 }
 
-fn show(d: Duration) -> String {
-    let us = d.as_secs_f64() * 1e6;
+/// Microseconds, to a µs or a hundredth of a ms.
+fn show(us: f64) -> String {
     if us >= 1000.0 {
         format!("{:.2} ms", us / 1000.0)
     } else {
@@ -146,125 +146,9 @@ fn show(d: Duration) -> String {
     }
 }
 
-pub(crate) fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
-}
-
-/// The release game in a pseudo-terminal of 100×30, its output read on a thread.
-pub(crate) struct Game {
-    child: Child,
-    stdin: ChildStdin,
-    out: mpsc::Receiver<Vec<u8>>,
-    /// Its output since it was last taken.
-    seen: Vec<u8>,
-}
-
-impl Game {
-    fn spawn(cli: &Path, data: &Path) -> Result<Game> {
-        std::fs::create_dir_all(data)?;
-        Game::in_pty(&cli.display().to_string(), &[("TYPEPPER_DATA_DIR", data)])
-    }
-
-    /// OpenSSH's client playing the game on the server's SSH port `port` as a guest (no
-    /// key: keyboard-interactive, which asks nothing).
-    pub(crate) fn over_ssh(port: &str) -> Result<Game> {
-        let command = format!(
-            "ssh -tt -p {port} -o PubkeyAuthentication=no \
-             -o PreferredAuthentications=keyboard-interactive -o StrictHostKeyChecking=no \
-             -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR 127.0.0.1"
-        );
-        Game::in_pty(&command, &[])
-    }
-
-    /// `command` in a pseudo-terminal of 100×30, with `env`.
-    fn in_pty(command: &str, env: &[(&str, &Path)]) -> Result<Game> {
-        let command = format!("stty cols 100 rows 30; exec {command}");
-        let mut child = Command::new("script")
-            .args(["-qfc", &command, "/dev/null"])
-            .envs(env.iter().copied())
-            .env("TERM", "xterm-256color")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .context("running the game under script (util-linux)")?;
-        let stdin = child.stdin.take().context("its stdin")?;
-        let mut stdout = child.stdout.take().context("its stdout")?;
-        let (tx, out) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 65536];
-            while let Ok(n) = stdout.read(&mut buf) {
-                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Game {
-            child,
-            stdin,
-            out,
-            seen: vec![],
-        })
-    }
-
-    /// Waits until the output since the last call satisfies `done`.
-    pub(crate) fn until(&mut self, done: impl Fn(&[u8]) -> bool, what: &str) -> Result<()> {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if done(&self.seen) {
-                self.seen.clear();
-                return Ok(());
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.out.recv_timeout(left) {
-                Ok(chunk) => self.seen.extend(chunk),
-                Err(_) => bail!("no {what} from the game within 20 s"),
-            }
-        }
-    }
-
-    pub(crate) fn send(&mut self, bytes: &[u8]) -> Result<()> {
-        self.stdin.write_all(bytes)?;
-        self.stdin.flush()?;
-        Ok(())
-    }
-
-    /// Lets go of its output so far, unread.
-    pub(crate) fn discard(&mut self) {
-        while self.out.try_recv().is_ok() {}
-        self.seen.clear();
-    }
-
-    /// Ctrl-C, and the process reaped.
-    pub(crate) fn quit(mut self) {
-        let _ = self.send(b"\x03");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Where the frame in `out` left the cursor: the move after its last "show cursor".
-fn caret(out: &[u8]) -> Option<(u32, u32)> {
-    const SHOW: &[u8] = b"\x1b[?25h\x1b[";
-    let at = out.windows(SHOW.len()).rposition(|w| w == SHOW)? + SHOW.len();
-    let rest = &out[at..];
-    let end = rest.iter().position(|&b| b == b'H')?;
-    let text = std::str::from_utf8(&rest[..end]).ok()?;
-    let (row, col) = text.split_once(';')?;
-    Some((row.parse().ok()?, col.parse().ok()?))
-}
-
 /// The time from each key written to the frame that moves the caret, in the local game.
 fn keypresses(cli: &Path, data: &Path) -> Result<Vec<Duration>> {
     let mut game = Game::spawn(cli, data)?;
-    game.until(|out| contains(out, b"every round is a replay"), "the menu")?;
     let (at, _) = zen(&mut game)?;
     // The clock redraws once a second: a key is sent on a quiet screen.
     let typed = type_round(&mut game, at, KEYS, Duration::from_millis(25))?;
@@ -273,93 +157,6 @@ fn keypresses(cli: &Path, data: &Path) -> Result<Vec<Duration>> {
         bail!("only {} of {KEYS} keys moved the caret", typed.times.len());
     }
     Ok(typed.times)
-}
-
-/// Starts a ZEN round on `game`'s menu: where its caret is, and the bytes of the round's
-/// first screen.
-fn zen(game: &mut Game) -> Result<((u32, u32), usize)> {
-    game.send(b"z")?;
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        match game
-            .out
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
-            Ok(chunk) => game.seen.extend(chunk),
-            Err(_) => bail!("no ZEN round on screen"),
-        }
-        if let Some(at) = caret(&game.seen) {
-            let screen = game.seen.len();
-            game.seen.clear();
-            return Ok((at, screen));
-        }
-    }
-}
-
-/// Keys typed, timed.
-struct Typed {
-    /// From each key written to the frame that moved the caret.
-    times: Vec<Duration>,
-    /// Keys whose caret was not seen to move within a second: the text scrolled a line
-    /// under it, or the frame was that late.
-    lost: usize,
-    /// Bytes the game wrote from the first key to the last key's frame.
-    bytes: usize,
-    /// From the first key to the last key's frame.
-    took: Duration,
-}
-
-/// Types `keys` keys of a round whose caret is at `at`, one every `every` (from when the
-/// last was sent, or when its frame came if that was later), each timed from its write to
-/// the frame that moves the caret.
-fn type_round(game: &mut Game, at: (u32, u32), keys: usize, every: Duration) -> Result<Typed> {
-    let (mut at, mut times, mut lost, mut bytes) = (at, vec![], 0, 0);
-    let letters = b"typepper";
-    let started = Instant::now();
-    let mut due = started;
-    for i in 0..keys {
-        // A word of four letters, then a space: every key moves the caret.
-        let key = if i % 5 == 4 {
-            b' '
-        } else {
-            letters[i % letters.len()]
-        };
-        std::thread::sleep(due.saturating_duration_since(Instant::now()));
-        while let Ok(chunk) = game.out.try_recv() {
-            bytes += chunk.len();
-            game.seen.extend(chunk);
-        }
-        let before = caret(&game.seen).unwrap_or(at);
-        game.seen.clear();
-        let sent = Instant::now();
-        due = sent + every;
-        game.send(&[key])?;
-        // A key whose caret lands where it was (the text scrolled by a line under it)
-        // can't be told from a clock's redraw: it is left out after a second.
-        let window = sent + Duration::from_secs(1);
-        let mut moved = false;
-        while let Ok(chunk) = game
-            .out
-            .recv_timeout(window.saturating_duration_since(Instant::now()))
-        {
-            bytes += chunk.len();
-            game.seen.extend(chunk);
-            let now = caret(&game.seen);
-            if let Some(now) = now.filter(|&now| now != before) {
-                times.push(sent.elapsed());
-                at = now;
-                moved = true;
-                break;
-            }
-        }
-        lost += usize::from(!moved);
-    }
-    Ok(Typed {
-        times,
-        lost,
-        bytes,
-        took: started.elapsed(),
-    })
 }
 
 /// Players typing at once over SSH, at each step, until the p99 passes [`LIMIT_MS`].
@@ -423,12 +220,12 @@ impl OverSsh {
 }
 
 /// The server started for SSH games from one address, as many as asked.
-fn ssh_game_server(server_bin: &Path) -> Result<(Server, String)> {
-    let server = Server::start(
+fn ssh_game_server(server_bin: &Path) -> Result<Server> {
+    Server::start(
         server_bin,
         None,
         &[
-            crate::e2e::RATE_LIMITS_OFF,
+            RATE_LIMITS_OFF,
             &[
                 "--ssh-listen",
                 "127.0.0.1:0",
@@ -444,29 +241,18 @@ fn ssh_game_server(server_bin: &Path) -> Result<(Server, String)> {
             ],
         ]
         .concat(),
-    )?;
-    let ssh = server.ssh.clone().context("the server's SSH address")?;
-    let port = ssh.rsplit_once(':').context("host:port")?.1.to_owned();
-    Ok((server, port))
+    )
 }
 
 /// The SSH game measured: one player's keys, its bytes at 100 wpm, and steps of players
 /// typing at once.
 fn ssh_games(server_bin: &Path) -> Result<OverSsh> {
-    let (server, port) = ssh_game_server(server_bin)?;
-    let mut game = Game::over_ssh(&port)?;
-    game.until(
-        |out| contains(out, b"every round is a replay"),
-        "the menu over ssh",
-    )?;
+    let server = ssh_game_server(server_bin)?;
+    let mut game = Game::over_ssh(&server)?;
     let (at, _) = zen(&mut game)?;
     let typed = type_round(&mut game, at, KEYS, Duration::from_millis(25))?;
     game.quit();
-    let mut game = Game::over_ssh(&port)?;
-    game.until(
-        |out| contains(out, b"every round is a replay"),
-        "the menu over ssh",
-    )?;
+    let mut game = Game::over_ssh(&server)?;
     let (at, screen) = zen(&mut game)?;
     let paced = type_round(&mut game, at, 100, AT_100_WPM)?;
     game.quit();
@@ -504,23 +290,16 @@ fn ssh_games(server_bin: &Path) -> Result<OverSsh> {
 /// `players` games over `ssh` on a fresh server, on the menu, then each typing a ZEN
 /// round at 100 wpm, their first keys spread over a key's time.
 fn players_at_once(server_bin: &Path, players: usize) -> Result<Step> {
-    let (server, port) = ssh_game_server(server_bin)?;
-    let before = server.rss_kib().unwrap_or(0);
+    let server = ssh_game_server(server_bin)?;
+    let rss = || rss_kib(server.pid()).unwrap_or(0);
+    let before = rss();
     let mut games = vec![];
     for _ in 0..players {
-        let mut game = Game::over_ssh(&port)?;
-        game.until(
-            |out| contains(out, b"every round is a replay"),
-            "the menu over ssh",
-        )?;
+        let game = Game::over_ssh(&server)?;
         games.push(game);
     }
-    let idle = server.rss_kib().unwrap_or(0);
-    let ticks = || {
-        let pid = server.pid();
-        crate::procs::stat_field(pid, 14).unwrap_or(0)
-            + crate::procs::stat_field(pid, 15).unwrap_or(0)
-    };
+    let idle = rss();
+    let ticks = || cpu_ticks(server.pid());
     let (cpu_from, machine_from, started) = (ticks(), busy_ticks()?, Instant::now());
     let typing: Vec<_> = games
         .into_iter()
@@ -542,18 +321,17 @@ fn players_at_once(server_bin: &Path, players: usize) -> Result<Step> {
         lost += typed.lost;
         games.push(game);
     }
-    // Clock ticks are hundredths of a second (USER_HZ) on Linux.
     let secs = started.elapsed().as_secs_f64();
-    let cpu = (ticks() - cpu_from) as f64 / 100.0 / secs;
-    let machine = (busy_ticks()? - machine_from) as f64 / 100.0 / secs;
-    let playing = server.rss_kib().unwrap_or(0);
+    let cpu = cores(cpu_from, ticks(), secs);
+    let machine = cores(machine_from, busy_ticks()?, secs);
+    let playing = rss();
     for game in games {
         game.quit();
     }
     if times.is_empty() {
         bail!("no key of {players} players moved its caret");
     }
-    let (p50_ms, p99_ms) = crate::load::p50_p99(times);
+    let (p50_ms, p99_ms) = super::p50_p99(times);
     let each = |kib: u64| kib.saturating_sub(before) / players as u64;
     Ok(Step {
         players,
@@ -565,23 +343,6 @@ fn players_at_once(server_bin: &Path, players: usize) -> Result<Step> {
         idle_kib: each(idle),
         playing_kib: each(playing),
     })
-}
-
-/// The machine's busy time so far, all cores, in clock ticks: `/proc/stat`'s first line,
-/// user to softirq, less idle and I/O wait (steal is the host's, guest counted in user).
-fn busy_ticks() -> Result<u64> {
-    let stat = std::fs::read_to_string("/proc/stat")?;
-    let ticks: Vec<u64> = stat
-        .lines()
-        .next()
-        .context("/proc/stat's first line")?
-        .split_whitespace()
-        .skip(1)
-        .take(7)
-        .filter_map(|t| t.parse().ok())
-        .collect();
-    let idle = ticks.get(3).copied().unwrap_or(0) + ticks.get(4).copied().unwrap_or(0);
-    Ok(ticks.iter().sum::<u64>() - idle)
 }
 
 /// Times `v1 replay` and `v1 submit` over SSH, fresh and shared, beside HTTP's.
@@ -628,12 +389,8 @@ fn ssh_beside_http(server: &Server, dir: &Path) -> Result<Vec<(String, Vec<Durat
             .context("the linked player")?;
     let auth = format!("Bearer {}", player.token);
     let bodies: Vec<Vec<u8>> = (0..=REQUESTS as u64 * 3)
-        .map(|seed| {
-            let replay = synth(Mode::BLITZ_15, 1000 + seed, &Typist::default());
-            let score = replay.play().map(|(_, s)| s.headline().value).unwrap_or(0);
-            typepper_api::submission([(score, &replay.encode()[..])])
-        })
-        .collect();
+        .map(|seed| submission(&synth(Mode::BLITZ_15, 1000 + seed, &Typist::default())))
+        .collect::<Result<_>>()?;
     let mut bodies = bodies.into_iter();
     let answer = ssh("v1 submit", &bodies.next().context("a body")?, false)?;
     let id = String::from_utf8_lossy(&answer)
@@ -655,7 +412,7 @@ fn ssh_beside_http(server: &Server, dir: &Path) -> Result<Vec<(String, Vec<Durat
     out.push((
         "GET /v1/runs/<id>".to_owned(),
         time(&mut || {
-            let (status, _) = crate::load::http(&http_addr, "GET", &get, &[], b"")?;
+            let (status, _) = http(&http_addr, "GET", &get, &[], b"")?;
             if status != 200 {
                 bail!("GET {get}: {status}");
             }
@@ -678,8 +435,7 @@ fn ssh_beside_http(server: &Server, dir: &Path) -> Result<Vec<(String, Vec<Durat
         "POST /v1/submit".to_owned(),
         time(&mut || {
             let body = bodies.next().context("a body")?;
-            let (status, answer) =
-                crate::load::http(&http_addr, "POST", "/v1/submit", &headers, &body)?;
+            let (status, answer) = http(&http_addr, "POST", "/v1/submit", &headers, &body)?;
             if status != 200 || !answer.starts_with(b"ok ") {
                 bail!(
                     "POST /v1/submit: {status} {}",
@@ -713,16 +469,4 @@ fn ssh_beside_http(server: &Server, dir: &Path) -> Result<Vec<(String, Vec<Durat
         .stderr(Stdio::null())
         .status();
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_caret_is_where_the_last_frame_left_the_cursor() {
-        let frame = b"\x1b[10;15Hab\x1b[0m\x1b[?25h\x1b[10;17H\x1b[7;15H15\x1b[?25h\x1b[11;2H";
-        assert_eq!(caret(frame), Some((11, 2)));
-        assert_eq!(caret(b"\x1b[?25l no cursor"), None);
-    }
 }
