@@ -20,6 +20,7 @@
 
 mod backend;
 mod boards;
+mod group;
 mod players;
 pub mod postgres;
 mod retention;

@@ -24,16 +24,25 @@ pub enum Access {
     Transaction,
 }
 
+/// Work on a backend's database: given a transaction (or a connection, as its
+/// [`Access`] says), the future of its answer.
+pub trait Work<B: Backend + ?Sized, T>:
+    for<'t> FnOnce(&'t mut B::Tx<'t>) -> Fut<'t, T> + Send + 'static
+{
+}
+
+impl<B: Backend + ?Sized, T, F> Work<B, T> for F where
+    F: for<'t> FnOnce(&'t mut B::Tx<'t>) -> Fut<'t, T> + Send + 'static
+{
+}
+
 /// A database a [`Store`] runs on: every `Backend` is a `Store`.
 pub trait Backend: Send + Sync + 'static {
     /// A transaction, or a connection outside one, as [`Access`] says.
     type Tx<'t>: Tx + 't;
 
     /// Runs `work` as `access` says, and answers what it gives back.
-    fn work<T, F>(&self, access: Access, work: F) -> Fut<'_, T>
-    where
-        T: Send + 'static,
-        F: for<'t> FnOnce(&'t mut Self::Tx<'t>) -> Fut<'t, T> + Send + 'static;
+    fn work<T: Send + 'static>(&self, access: Access, work: impl Work<Self, T>) -> Fut<'_, T>;
 
     /// Runs a submission ([`Store::submit`]): each backend commits the ones that wait at
     /// the same moment together, its own way.

@@ -39,7 +39,8 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::NoTls;
 
-use super::backend::{Access, Backend};
+use super::backend::{Access, Backend, Work};
+use super::group::{Commits, Waiting};
 use super::{Done, Fut, Job, Options, StoreError};
 use tx::{On, PgTx};
 
@@ -63,7 +64,7 @@ pub struct PgStore {
     pool: Pool,
     /// Submissions waiting for each writer: a player's always go to the same one, so
     /// that two writers never wait on each other for a player's row.
-    waiting: Vec<mpsc::UnboundedSender<Waiting>>,
+    waiting: Vec<mpsc::UnboundedSender<Queued>>,
     counts: Arc<Counts>,
 }
 
@@ -71,8 +72,7 @@ pub struct PgStore {
 #[derive(Default)]
 struct Counts {
     /// Transactions committed, and the submissions they carried.
-    commits: AtomicU64,
-    committed: AtomicU64,
+    commits: Commits,
     /// Statements sent, and the round trips they took: pipelined statements share one.
     statements: AtomicU64,
     round_trips: AtomicU64,
@@ -87,9 +87,23 @@ impl Counts {
 }
 
 /// A submission waiting for a writer, and where its answer goes.
-struct Waiting {
+struct Queued {
     job: Job,
     answer: oneshot::Sender<Result<Result<Vec<Done>, String>, StoreError>>,
+}
+
+impl Waiting for Queued {
+    fn abandoned(&self) -> bool {
+        self.answer.is_closed()
+    }
+
+    fn deadline(&self) -> Option<std::time::Instant> {
+        Some(self.job.deadline)
+    }
+
+    fn late(self) {
+        let _ = self.answer.send(Err(StoreError::Late));
+    }
 }
 
 /// A PostgreSQL error as the store says it: anything but an answer from the database
@@ -192,11 +206,7 @@ impl PgStore {
 impl Backend for PgStore {
     type Tx<'t> = PgTx<'t>;
 
-    fn work<T, F>(&self, access: Access, work: F) -> Fut<'_, T>
-    where
-        T: Send + 'static,
-        F: for<'t> FnOnce(&'t mut PgTx<'t>) -> Fut<'t, T> + Send + 'static,
-    {
+    fn work<T: Send + 'static>(&self, access: Access, work: impl Work<Self, T>) -> Fut<'_, T> {
         Box::pin(async move {
             let mut c = self.client().await?;
             if access != Access::Transaction {
@@ -214,7 +224,7 @@ impl Backend for PgStore {
         // Queued now, as SQLite's writer queues: what is asked together waits together.
         let (answer, answered) = oneshot::channel();
         let writer = job.player.unsigned_abs() as usize % self.waiting.len();
-        let sent = self.waiting[writer].send(Waiting { job, answer }).is_ok();
+        let sent = self.waiting[writer].send(Queued { job, answer }).is_ok();
         let gone = || StoreError::Unavailable("the database's writers have stopped".into());
         Box::pin(async move {
             if !sent {
@@ -226,10 +236,7 @@ impl Backend for PgStore {
     }
 
     fn commits(&self) -> Option<(u64, u64)> {
-        Some((
-            self.counts.commits.load(Ordering::Relaxed),
-            self.counts.committed.load(Ordering::Relaxed),
-        ))
+        Some(self.counts.commits.get())
     }
 
     fn round_trips(&self) -> Option<(u64, u64)> {

@@ -17,7 +17,7 @@
 //!    access rather than a system call, and the OS's cache is shared by all of them.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -25,7 +25,8 @@ use std::time::Instant;
 use rusqlite::{Connection, ErrorCode};
 use tokio::sync::oneshot;
 
-use super::backend::{Access, Backend};
+use super::backend::{Access, Backend, Work};
+use super::group::{self, Commits, Waiting};
 use super::tx::{self, Arg, Batch, Cell, Dialect, Row, Tx};
 use super::{Done, Fut, Job, StoreError, submission};
 
@@ -48,10 +49,10 @@ pub struct SqliteStore {
     readers: Vec<Mutex<Connection>>,
     next: AtomicUsize,
     /// To the writer thread; `None` once closing.
-    work: Option<mpsc::Sender<Box<dyn Work>>>,
+    work: Option<mpsc::Sender<Box<dyn Writing>>>,
     writer: Option<std::thread::JoinHandle<()>>,
     /// Transactions the writer committed, and the pieces of work they carried.
-    commits: Arc<[AtomicU64; 2]>,
+    commits: Arc<Commits>,
 }
 
 /// A SQLite error as the store says it: a full disk or a busy database is worth trying
@@ -123,7 +124,7 @@ impl SqliteStore {
             .collect::<Result<_, _>>()?;
         let (work, queue) = mpsc::channel();
         let group = group.max(1);
-        let commits = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
+        let commits = Arc::new(Commits::default());
         let counted = commits.clone();
         let thread = std::thread::Builder::new()
             .name("sqlite-writer".into())
@@ -139,7 +140,7 @@ impl SqliteStore {
 
     /// How many transactions the writer has committed.
     pub fn commits(&self) -> u64 {
-        self.commits[0].load(Ordering::Relaxed)
+        self.commits.get().0
     }
 
     /// A reader: a free one if there is one; otherwise the next in turn, once free.
@@ -189,7 +190,7 @@ impl Drop for SqliteStore {
 }
 
 /// Work for the writer: done in a savepoint of its own, answered after the commit.
-trait Work: Send {
+trait Writing: Send {
     /// Nobody waits for the answer any more.
     fn abandoned(&self) -> bool;
     /// When it must have started by.
@@ -202,6 +203,20 @@ trait Work: Send {
     fn failed(self: Box<Self>, e: StoreError);
 }
 
+impl Waiting for Box<dyn Writing> {
+    fn abandoned(&self) -> bool {
+        (**self).abandoned()
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        (**self).deadline()
+    }
+
+    fn late(self) {
+        self.failed(StoreError::Late);
+    }
+}
+
 struct Task<T, F> {
     /// `None` once done.
     work: Option<F>,
@@ -210,7 +225,7 @@ struct Task<T, F> {
     reply: oneshot::Sender<Result<T, StoreError>>,
 }
 
-impl<T, F> Work for Task<T, F>
+impl<T, F> Writing for Task<T, F>
 where
     T: Send,
     F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send,
@@ -255,30 +270,12 @@ where
 /// The writer thread: takes what is waiting, does it in one transaction, commits once.
 fn write_loop(
     mut conn: Connection,
-    queue: &mpsc::Receiver<Box<dyn Work>>,
+    queue: &mpsc::Receiver<Box<dyn Writing>>,
     group: usize,
-    commits: &[AtomicU64; 2],
+    commits: &Commits,
 ) {
     while let Ok(first) = queue.recv() {
-        let mut batch = vec![first];
-        while batch.len() < group {
-            match queue.try_recv() {
-                Ok(w) => batch.push(w),
-                Err(_) => break,
-            }
-        }
-        let now = Instant::now();
-        let mut todo = Vec::with_capacity(batch.len());
-        for w in batch {
-            if w.abandoned() {
-                continue;
-            }
-            if w.deadline().is_some_and(|d| now > d) {
-                w.failed(StoreError::Late);
-                continue;
-            }
-            todo.push(w);
-        }
+        let mut todo = group::gather(first, || queue.try_recv().ok(), group);
         if todo.is_empty() {
             continue;
         }
@@ -298,8 +295,7 @@ fn write_loop(
         }
         match commit(&conn) {
             Ok(()) => {
-                commits[0].fetch_add(1, Ordering::Relaxed);
-                commits[1].fetch_add(todo.len() as u64, Ordering::Relaxed);
+                commits.add(todo.len());
                 todo.into_iter().for_each(|w| w.committed());
             }
             Err(e) => {
@@ -325,11 +321,7 @@ fn commit(conn: &Connection) -> rusqlite::Result<()> {
 impl Backend for SqliteStore {
     type Tx<'t> = Conn<'t>;
 
-    fn work<T, F>(&self, access: Access, work: F) -> Fut<'_, T>
-    where
-        T: Send + 'static,
-        F: for<'t> FnOnce(&'t mut Conn<'t>) -> Fut<'t, T> + Send + 'static,
-    {
+    fn work<T: Send + 'static>(&self, access: Access, work: impl Work<Self, T>) -> Fut<'_, T> {
         match access {
             Access::Read => {
                 let mut reader = self.reader();
@@ -353,10 +345,7 @@ impl Backend for SqliteStore {
     }
 
     fn commits(&self) -> Option<(u64, u64)> {
-        Some((
-            self.commits[0].load(Ordering::Relaxed),
-            self.commits[1].load(Ordering::Relaxed),
-        ))
+        Some(self.commits.get())
     }
 }
 

@@ -130,53 +130,34 @@ impl<'t> PgTx<'t> {
     }
 }
 
-impl ToSql for Arg<'_> {
-    fn to_sql(
-        &self,
-        ty: &tokio_postgres::types::Type,
-        out: &mut bytes::BytesMut,
-    ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
-        // Each value checks its own column's type.
-        match self {
-            Arg::I32(v) => v.to_sql_checked(ty, out),
-            Arg::I64(v) => v.to_sql_checked(ty, out),
-            Arg::Bool(v) => v.to_sql_checked(ty, out),
-            Arg::Text(v) => v.to_sql_checked(ty, out),
-            Arg::MaybeText(v) => v.to_sql_checked(ty, out),
-            Arg::Bytes(v) => v.to_sql_checked(ty, out),
-            Arg::Ids(v) => v.to_sql_checked(ty, out),
+/// `ToSql` for an enum of values, each of which checks its own column's type.
+macro_rules! each_checks_its_type {
+    ($what:ident: $($variant:ident),*) => {
+        impl ToSql for $what<'_> {
+            fn to_sql(
+                &self,
+                ty: &tokio_postgres::types::Type,
+                out: &mut bytes::BytesMut,
+            ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>>
+            {
+                match self {
+                    $($what::$variant(v) => v.to_sql_checked(ty, out),)*
+                }
+            }
+
+            fn accepts(_: &tokio_postgres::types::Type) -> bool {
+                true
+            }
+
+            tokio_postgres::types::to_sql_checked!();
         }
-    }
-
-    fn accepts(_: &tokio_postgres::types::Type) -> bool {
-        true
-    }
-
-    tokio_postgres::types::to_sql_checked!();
+    };
 }
 
-impl ToSql for Column<'_> {
-    fn to_sql(
-        &self,
-        ty: &tokio_postgres::types::Type,
-        out: &mut bytes::BytesMut,
-    ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
-        // An array, checked against its column's array type.
-        match self {
-            Column::I32(v) => v.to_sql_checked(ty, out),
-            Column::I64(v) => v.to_sql_checked(ty, out),
-            Column::Text(v) => v.to_sql_checked(ty, out),
-            Column::MaybeText(v) => v.to_sql_checked(ty, out),
-            Column::Bytes(v) => v.to_sql_checked(ty, out),
-        }
-    }
-
-    fn accepts(_: &tokio_postgres::types::Type) -> bool {
-        true
-    }
-
-    tokio_postgres::types::to_sql_checked!();
-}
+// A statement's parameter: a scalar.
+each_checks_its_type!(Arg: I32, I64, Bool, Text, MaybeText, Bytes, Ids);
+// A batch's column: an array, checked against its column's array type.
+each_checks_its_type!(Column: I32, I64, Text, MaybeText, Bytes);
 
 /// The parameters of a statement.
 fn params<T: ToSql + Sync>(args: &[T]) -> Vec<&(dyn ToSql + Sync)> {

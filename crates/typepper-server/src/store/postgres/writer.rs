@@ -2,55 +2,32 @@
 //! transaction that first locks everything they may touch.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 use deadpool_postgres::{GenericClient, Pool};
 use tokio::sync::mpsc;
 
 use super::tx::{On, PgTx};
-use super::{Counts, Waiting, db, pool_error, together};
-use crate::store::{Done, Job, PlayerId, StoreError, submission};
+use super::{Counts, Queued, db, pool_error, together};
+use crate::store::{Done, Job, PlayerId, StoreError, group, submission};
 
 /// A writer: takes the submissions waiting (up to `group`), does them in one transaction
 /// on a connection of `pool`'s, each in a savepoint of its own, commits once, and answers
 /// each. Submissions given up on are skipped, and those past their deadline refused.
 pub async fn writer(
     pool: Pool,
-    mut queue: mpsc::UnboundedReceiver<Waiting>,
+    mut queue: mpsc::UnboundedReceiver<Queued>,
     group: usize,
     counts: Arc<Counts>,
 ) {
     while let Some(first) = queue.recv().await {
-        let mut batch = vec![first];
-        while batch.len() < group {
-            match queue.try_recv() {
-                Ok(w) => batch.push(w),
-                Err(_) => break,
-            }
-        }
-        let now = Instant::now();
-        let mut todo = Vec::with_capacity(batch.len());
-        for w in batch {
-            if w.answer.is_closed() {
-                continue;
-            }
-            if now > w.job.deadline {
-                let _ = w.answer.send(Err(StoreError::Late));
-                continue;
-            }
-            todo.push(w);
-        }
+        let mut todo = group::gather(first, || queue.try_recv().ok(), group);
         if todo.is_empty() {
             continue;
         }
         let mut jobs: Vec<&mut Job> = todo.iter_mut().map(|w| &mut w.job).collect();
         match commit_group(&pool, &mut jobs, &counts).await {
             Ok(done) => {
-                counts.commits.fetch_add(1, Ordering::Relaxed);
-                counts
-                    .committed
-                    .fetch_add(todo.len() as u64, Ordering::Relaxed);
+                counts.commits.add(todo.len());
                 for (w, done) in todo.into_iter().zip(done) {
                     let _ = w.answer.send(done);
                 }
