@@ -395,8 +395,9 @@ impl Tx for Conn<'_> {
     const DIALECT: Dialect = Dialect {
         // The writer is the only writer: no row it reads can change before it commits.
         for_update: "",
-        // A set as a JSON array: a statement a player would scan a table without an
-        // index on `player_id` once a player.
+        // A set as a JSON array, one statement for all: run once a player, as a batch
+        // is, a delete would scan each table with no index on `player_id` (runs,
+        // rounds) once for each.
         in_ids: "IN (SELECT value FROM json_each($1))",
         // `NOT IN` reads the bests once for the statement, where `NOT EXISTS` would look
         // each run up (there is no index on their run ids).
