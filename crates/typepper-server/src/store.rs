@@ -10,9 +10,23 @@
 //! caller, as a [`Job`]'s plan: the store reads what the plan needs ([`Known`]) inside
 //! the transaction, with the rows it depends on locked, runs the plan, and writes what it
 //! says.
+//!
+//! The store's own rules live once too. A backend gives a few primitives (`tx.rs`: run a
+//! statement, read rows, run batches; `backend.rs`: run work where its access says, and
+//! commit submissions its way), and every operation is written over them, by what it is
+//! about: `players.rs`, `seeds.rs`, `boards.rs`, `retention.rs` and `submission.rs`.
+//! `sqlite.rs` and `postgres.rs` keep only their connections, their writers and where
+//! their SQL differs.
 
+mod backend;
+mod boards;
+mod group;
+mod players;
 pub mod postgres;
+mod retention;
+mod seeds;
 pub mod sqlite;
+mod submission;
 mod tx;
 
 use std::future::Future;

@@ -17,19 +17,18 @@
 //!    access rather than a system call, and the OS's cache is shared by all of them.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, ErrorCode};
 use tokio::sync::oneshot;
 
-use super::tx::{self, Arg, Cell, Row, Tx};
-use super::{
-    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, KnownRound, PLAYER_ROWS, Player,
-    PlayerId, RowKey, Run, Store, StoreError,
-};
+use super::backend::{Access, Backend, Work};
+use super::group::{self, Commits, Waiting};
+use super::tx::{self, Arg, Batch, Cell, Dialect, Row, Tx};
+use super::{Done, Fut, Job, StoreError, submission};
 
 /// Migrations in order; `PRAGMA user_version` is how many have run.
 const MIGRATIONS: &[&str] = &[
@@ -50,10 +49,10 @@ pub struct SqliteStore {
     readers: Vec<Mutex<Connection>>,
     next: AtomicUsize,
     /// To the writer thread; `None` once closing.
-    work: Option<mpsc::Sender<Box<dyn Work>>>,
+    work: Option<mpsc::Sender<Box<dyn Writing>>>,
     writer: Option<std::thread::JoinHandle<()>>,
     /// Transactions the writer committed, and the pieces of work they carried.
-    commits: Arc<[AtomicU64; 2]>,
+    commits: Arc<Commits>,
 }
 
 /// A SQLite error as the store says it: a full disk or a busy database is worth trying
@@ -69,14 +68,6 @@ fn db(e: rusqlite::Error) -> StoreError {
         }
         _ => StoreError::Db(e.to_string()),
     }
-}
-
-/// A player from a row of `id, name`.
-fn player(r: &rusqlite::Row<'_>) -> rusqlite::Result<Player> {
-    Ok(Player {
-        id: r.get(0)?,
-        name: r.get(1)?,
-    })
 }
 
 /// Bytes of the database each connection reads through a memory map: a read is then a
@@ -133,7 +124,7 @@ impl SqliteStore {
             .collect::<Result<_, _>>()?;
         let (work, queue) = mpsc::channel();
         let group = group.max(1);
-        let commits = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
+        let commits = Arc::new(Commits::default());
         let counted = commits.clone();
         let thread = std::thread::Builder::new()
             .name("sqlite-writer".into())
@@ -149,7 +140,7 @@ impl SqliteStore {
 
     /// How many transactions the writer has committed.
     pub fn commits(&self) -> u64 {
-        self.commits[0].load(Ordering::Relaxed)
+        self.commits.get().0
     }
 
     /// A reader: a free one if there is one; otherwise the next in turn, once free.
@@ -163,19 +154,15 @@ impl SqliteStore {
             })
     }
 
-    fn read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
-        f(&self.reader()).map_err(db)
-    }
-
     /// Hands `work` to the writer; the answer comes once its transaction committed.
     fn write<T: Send + 'static>(
         &self,
         deadline: Option<Instant>,
-        work: impl FnMut(&Connection) -> Result<T, StoreError> + Send + 'static,
+        work: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Fut<'_, T> {
         let (reply, answer) = oneshot::channel();
         let task = Task {
-            work,
+            work: Some(work),
             deadline,
             result: None,
             reply,
@@ -188,33 +175,6 @@ impl SqliteStore {
             answer
                 .await
                 .map_err(|_| StoreError::Db("the writer stopped".into()))?
-        })
-    }
-
-    /// A new player row; a name key some row holds already is [`StoreError::NameTaken`].
-    fn insert_player(
-        &self,
-        name: String,
-        key: String,
-        token_hash: [u8; 32],
-        now_ms: i64,
-        guest: bool,
-    ) -> Fut<'_, Player> {
-        self.write(None, move |c| {
-            let inserted = c
-                .prepare_cached(
-                    "INSERT INTO players (name, name_key, token_hash, created_ms, guest)
-                     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name_key) DO NOTHING",
-                )
-                .and_then(|mut s| s.execute(params![name, key, &token_hash[..], now_ms, guest]))
-                .map_err(db)?;
-            match inserted {
-                0 => Err(StoreError::NameTaken(name.clone())),
-                _ => Ok(Player {
-                    id: c.last_insert_rowid(),
-                    name: name.clone(),
-                }),
-            }
         })
     }
 }
@@ -230,30 +190,45 @@ impl Drop for SqliteStore {
 }
 
 /// Work for the writer: done in a savepoint of its own, answered after the commit.
-trait Work: Send {
+trait Writing: Send {
     /// Nobody waits for the answer any more.
     fn abandoned(&self) -> bool;
     /// When it must have started by.
     fn deadline(&self) -> Option<Instant>;
     /// Does the work inside the group's transaction; an error undoes only this work.
-    fn run(&mut self, conn: &Connection);
+    fn run(&mut self, conn: &mut Connection);
     /// The transaction committed: answer.
     fn committed(self: Box<Self>);
     /// It didn't, or the work was not done: answer `e`.
     fn failed(self: Box<Self>, e: StoreError);
 }
 
+impl Waiting for Box<dyn Writing> {
+    fn abandoned(&self) -> bool {
+        (**self).abandoned()
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        (**self).deadline()
+    }
+
+    fn late(self) {
+        self.failed(StoreError::Late);
+    }
+}
+
 struct Task<T, F> {
-    work: F,
+    /// `None` once done.
+    work: Option<F>,
     deadline: Option<Instant>,
     result: Option<Result<T, StoreError>>,
     reply: oneshot::Sender<Result<T, StoreError>>,
 }
 
-impl<T, F> Work for Task<T, F>
+impl<T, F> Writing for Task<T, F>
 where
     T: Send,
-    F: FnMut(&Connection) -> Result<T, StoreError> + Send,
+    F: FnOnce(&mut Connection) -> Result<T, StoreError> + Send,
 {
     fn abandoned(&self) -> bool {
         self.reply.is_closed()
@@ -263,11 +238,14 @@ where
         self.deadline
     }
 
-    fn run(&mut self, conn: &Connection) {
+    fn run(&mut self, conn: &mut Connection) {
+        let Some(work) = self.work.take() else {
+            return;
+        };
         let result = conn
             .execute_batch("SAVEPOINT work")
             .map_err(db)
-            .and_then(|()| (self.work)(conn));
+            .and_then(|()| work(conn));
         let end = if result.is_ok() {
             "RELEASE work"
         } else {
@@ -292,52 +270,32 @@ where
 /// The writer thread: takes what is waiting, does it in one transaction, commits once.
 fn write_loop(
     mut conn: Connection,
-    queue: &mpsc::Receiver<Box<dyn Work>>,
+    queue: &mpsc::Receiver<Box<dyn Writing>>,
     group: usize,
-    commits: &[AtomicU64; 2],
+    commits: &Commits,
 ) {
     while let Ok(first) = queue.recv() {
-        let mut batch = vec![first];
-        while batch.len() < group {
-            match queue.try_recv() {
-                Ok(w) => batch.push(w),
-                Err(_) => break,
-            }
-        }
-        let now = Instant::now();
-        let mut todo = Vec::with_capacity(batch.len());
-        for w in batch {
-            if w.abandoned() {
-                continue;
-            }
-            if w.deadline().is_some_and(|d| now > d) {
-                w.failed(StoreError::Late);
-                continue;
-            }
-            todo.push(w);
-        }
+        let mut todo = group::gather(first, || queue.try_recv().ok(), group);
         if todo.is_empty() {
             continue;
         }
         // IMMEDIATE takes the write lock now: another process on the same file waits here
-        // (busy_timeout) rather than failing at its first write.
-        let tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
-            Ok(tx) => tx,
-            Err(e) => {
-                let e = db(e);
-                for w in todo {
-                    w.failed(e.again());
-                }
-                continue;
+        // (busy_timeout) rather than failing at its first write. Begun by hand, not as a
+        // rusqlite `Transaction`, which lends its work only a shared connection, and a
+        // `Tx` over one could not go between threads (see `Tx`).
+        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+            let e = db(e);
+            for w in todo {
+                w.failed(e.again());
             }
-        };
-        for w in &mut todo {
-            w.run(&tx);
+            continue;
         }
-        match tx.commit() {
+        for w in &mut todo {
+            w.run(&mut conn);
+        }
+        match commit(&conn) {
             Ok(()) => {
-                commits[0].fetch_add(1, Ordering::Relaxed);
-                commits[1].fetch_add(todo.len() as u64, Ordering::Relaxed);
+                commits.add(todo.len());
                 todo.into_iter().for_each(|w| w.committed());
             }
             Err(e) => {
@@ -350,493 +308,51 @@ fn write_loop(
     }
 }
 
-impl Store for SqliteStore {
-    fn commits(&self) -> Option<(u64, u64)> {
-        Some((
-            self.commits[0].load(Ordering::Relaxed),
-            self.commits[1].load(Ordering::Relaxed),
-        ))
+/// Commits the transaction `conn` is in; if that fails, rolls back what is left of it,
+/// as a rusqlite `Transaction` dropped would.
+fn commit(conn: &Connection) -> rusqlite::Result<()> {
+    let committed = conn.execute_batch("COMMIT");
+    if committed.is_err() && !conn.is_autocommit() {
+        let _ = conn.execute_batch("ROLLBACK");
     }
+    committed
+}
 
-    fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
-        let key = typepper_api::name_key(&name);
-        self.insert_player(name, key, token_hash, now_ms, false)
-    }
+impl Backend for SqliteStore {
+    type Tx<'t> = Conn<'t>;
 
-    fn create_guest(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
-        let key = super::guest_key(&token_hash);
-        self.insert_player(name, key, token_hash, now_ms, true)
-    }
-
-    fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>> {
-        let found = self.read(|c| {
-            c.prepare_cached("SELECT id, name FROM players WHERE token_hash = ?1")?
-                .query_row([&token_hash[..]], player)
-                .optional()
-        });
-        Box::pin(std::future::ready(found))
-    }
-
-    fn link_key(
-        &self,
-        fingerprint: String,
-        player: PlayerId,
-        now_ms: i64,
-        max_keys: u32,
-    ) -> Fut<'_, ()> {
-        // The writer is the only writer: nothing changes between the reads and the insert.
-        self.write(None, move |c| {
-            let linked: Option<(PlayerId, String)> = c
-                .prepare_cached(
-                    "SELECT p.id, p.name FROM player_keys k JOIN players p ON p.id = k.player_id
-                     WHERE k.fingerprint = ?1",
-                )
-                .and_then(|mut s| {
-                    s.query_row([&fingerprint], |r| Ok((r.get(0)?, r.get(1)?)))
-                        .optional()
-                })
-                .map_err(db)?;
-            match linked {
-                Some((id, _)) if id == player => return Ok(()),
-                Some((_, name)) => return Err(StoreError::KeyLinked(name)),
-                None => {}
+    fn work<T: Send + 'static>(&self, access: Access, work: impl Work<Self, T>) -> Fut<'_, T> {
+        match access {
+            Access::Read => {
+                let mut reader = self.reader();
+                let done = tx::now(work(&mut Conn(&mut reader)));
+                Box::pin(std::future::ready(done))
             }
-            let keys: u32 = c
-                .prepare_cached("SELECT count(*) FROM player_keys WHERE player_id = ?1")
-                .and_then(|mut s| s.query_row([player], |r| r.get(0)))
-                .map_err(db)?;
-            if keys >= max_keys {
-                return Err(StoreError::TooManyKeys(keys));
+            // The writer is the only writer: nothing changes between a work's reads and
+            // its writes.
+            Access::Write | Access::Transaction => {
+                self.write(None, move |c| tx::now(work(&mut Conn(c))))
             }
-            c.prepare_cached(
-                "INSERT INTO player_keys (fingerprint, player_id, linked_ms) VALUES (?1, ?2, ?3)",
-            )
-            .and_then(|mut s| s.execute(params![fingerprint, player, now_ms]))
-            .map_err(db)?;
-            Ok(())
-        })
+        }
     }
 
-    fn player_by_key(&self, fingerprint: String) -> Fut<'_, Option<Player>> {
-        let found = self.read(|c| {
-            c.prepare_cached(
-                "SELECT p.id, p.name FROM player_keys k JOIN players p ON p.id = k.player_id
-                 WHERE k.fingerprint = ?1",
-            )?
-            .query_row([&fingerprint], player)
-            .optional()
-        });
-        Box::pin(std::future::ready(found))
-    }
-
-    fn saves(&self, player: PlayerId) -> Fut<'_, Vec<(String, String)>> {
-        let found = self.read(|c| {
-            c.prepare_cached("SELECT key, value FROM saves WHERE player_id = ?1 ORDER BY key")?
-                .query_map([player], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect()
-        });
-        Box::pin(std::future::ready(found))
-    }
-
-    fn save(
-        &self,
-        player: PlayerId,
-        key: String,
-        value: Option<String>,
-        now_ms: i64,
-    ) -> Fut<'_, ()> {
-        self.write(None, move |c| {
-            match &value {
-                Some(value) => c
-                    .prepare_cached(
-                        "INSERT INTO saves (player_id, key, value, saved_ms) VALUES (?1, ?2, ?3, ?4)
-                         ON CONFLICT (player_id, key)
-                         DO UPDATE SET value = excluded.value, saved_ms = excluded.saved_ms",
-                    )
-                    .and_then(|mut s| s.execute(params![player, key, value, now_ms])),
-                None => c
-                    .prepare_cached("DELETE FROM saves WHERE player_id = ?1 AND key = ?2")
-                    .and_then(|mut s| s.execute(params![player, key])),
-            }
-            .map_err(db)?;
-            Ok(())
-        })
-    }
-
-    fn issue_seed(&self, seed: IssuedSeed, max_open: u32) -> Fut<'_, ()> {
-        self.write(None, move |c| {
-            let inserted = c
-                .prepare_cached(
-                    "INSERT INTO seeds (seed, player_id, mode, issued_ms, expires_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (seed) DO NOTHING",
-                )
-                .and_then(|mut s| {
-                    s.execute(params![
-                        seed.seed as i64,
-                        seed.player,
-                        seed.mode,
-                        seed.issued_ms,
-                        seed.expires_ms
-                    ])
-                })
-                .map_err(db)?;
-            if inserted == 0 {
-                return Err(StoreError::SeedTaken(seed.seed));
-            }
-            c.prepare_cached(
-                "DELETE FROM seeds WHERE seed IN (
-                     SELECT seed FROM seeds
-                     WHERE player_id = ?1 AND run_id IS NULL AND expires_ms >= ?2
-                     ORDER BY issued_ms DESC, seed LIMIT -1 OFFSET ?3)",
-            )
-            .and_then(|mut s| s.execute(params![seed.player, seed.issued_ms, max_open]))
-            .map_err(db)?;
-            Ok(())
-        })
-    }
-
-    fn live_seed(&self, seed: u64, until_ms: i64) -> Fut<'_, ()> {
-        self.write(None, move |c| {
-            c.prepare_cached(
-                "INSERT INTO room_seeds (seed, until_ms) VALUES (?1, ?2)
-                 ON CONFLICT (seed) DO UPDATE SET until_ms = excluded.until_ms",
-            )
-            .and_then(|mut s| s.execute(params![seed as i64, until_ms]))
-            .map_err(db)?;
-            Ok(())
-        })
-    }
-
-    fn name_taken(&self, name: String) -> Fut<'_, bool> {
-        let taken = self.read(|c| {
-            c.prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM players WHERE name_key = ?1 AND guest = 0)",
-            )?
-            .query_row([typepper_api::name_key(&name)], |r| r.get(0))
-        });
-        Box::pin(std::future::ready(taken))
-    }
-
-    fn submit(&self, mut job: Job) -> Fut<'_, Result<Vec<Done>, String>> {
+    fn queue(&self, mut job: Job) -> Fut<'_, Result<Vec<Done>, String>> {
         // The writer is the only writer: the job's rows can't change under it.
         let deadline = job.deadline;
         self.write(Some(deadline), move |c| {
-            tx::now(tx::submit(&mut Conn(c), &mut job))
+            tx::now(submission::submit(&mut Conn(c), &mut job))
         })
     }
 
-    fn run(&self, id: String) -> Fut<'_, Option<Run>> {
-        let found = tx::now(tx::run(&mut Conn(&self.reader()), &id));
-        Box::pin(std::future::ready(found))
+    fn commits(&self) -> Option<(u64, u64)> {
+        Some(self.commits.get())
     }
-
-    fn board(&self, mode: String, month: String, limit: u32) -> Fut<'_, Vec<BoardRow>> {
-        let rows = self.read(|c| {
-            let mut s = c.prepare_cached(
-                "SELECT p.name, b.score, b.wpm_x100, r.accuracy_x100, b.run_id, b.created_ms
-                 FROM bests b JOIN players p ON p.id = b.player_id JOIN runs r ON r.id = b.run_id
-                 WHERE b.mode = ?1 AND b.month = ?2
-                 ORDER BY b.score DESC, b.wpm_x100 DESC, b.created_ms ASC, b.player_id ASC
-                 LIMIT ?3",
-            )?;
-            let rows = s.query_map(params![mode, month, limit], |r| {
-                Ok(BoardRow {
-                    rank: 0,
-                    name: r.get(0)?,
-                    score: r.get(1)?,
-                    wpm_x100: r.get(2)?,
-                    accuracy_x100: r.get(3)?,
-                    run: r.get(4)?,
-                    created_ms: r.get(5)?,
-                })
-            })?;
-            let mut out: Vec<BoardRow> = rows.collect::<Result<_, _>>()?;
-            for (i, row) in out.iter_mut().enumerate() {
-                row.rank = i as u32 + 1;
-            }
-            Ok(out)
-        });
-        Box::pin(std::future::ready(rows))
-    }
-
-    fn expired(
-        &self,
-        kind: Expiring,
-        horizon: Horizon,
-        after: RowKey,
-        batch: u32,
-    ) -> Fut<'_, Vec<RowKey>> {
-        let keys = self.read(|c| expired(c, kind, &horizon, &after, batch));
-        Box::pin(std::future::ready(keys))
-    }
-
-    fn delete_expired(
-        &self,
-        kind: Expiring,
-        horizon: Horizon,
-        after: RowKey,
-        through: RowKey,
-    ) -> Fut<'_, u64> {
-        self.write(None, move |c| {
-            delete_expired(c, kind, &horizon, &after, &through)
-        })
-    }
-
-    fn hide_run(&self, id: String) -> Fut<'_, bool> {
-        self.write(None, move |c| {
-            let hidden = c
-                .execute("UPDATE runs SET hidden = 1 WHERE id = ?1", [&id])
-                .map_err(db)?;
-            if hidden == 0 {
-                return Ok(false);
-            }
-            let (player, mode): (PlayerId, String) = c
-                .query_row(
-                    "SELECT player_id, mode FROM runs WHERE id = ?1",
-                    [&id],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .map_err(db)?;
-            rerank(c, player, &mode)?;
-            Ok(true)
-        })
-    }
-
-    fn ban_player(&self, name: String) -> Fut<'_, Option<String>> {
-        self.write(None, move |c| {
-            let found: Option<(PlayerId, String)> = c
-                .query_row(
-                    "UPDATE players SET banned = 1 WHERE id = (
-                         SELECT id FROM players WHERE lower(name) = lower(?1) OR name_key = ?2
-                         ORDER BY lower(name) = lower(?1) DESC, id LIMIT 1)
-                     RETURNING id, name",
-                    params![name, typepper_api::name_key(&name)],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()
-                .map_err(db)?;
-            let Some((id, banned)) = found else {
-                return Ok(None);
-            };
-            for sql in [
-                "UPDATE runs SET hidden = 1 WHERE player_id = ?1",
-                "DELETE FROM bests WHERE player_id = ?1",
-                "DELETE FROM pbs WHERE player_id = ?1",
-            ] {
-                c.execute(sql, [id]).map_err(db)?;
-            }
-            Ok(Some(banned))
-        })
-    }
-}
-
-/// The keys of at most `batch` rows of `kind` expired at `horizon`, after `after`.
-fn expired(
-    c: &Connection,
-    kind: Expiring,
-    horizon: &Horizon,
-    after: &RowKey,
-    batch: u32,
-) -> rusqlite::Result<Vec<RowKey>> {
-    let ((table, key), expired) = (kind.table(), expired_when(kind));
-    let sql = format!(
-        "SELECT {key} FROM {table} WHERE {expired} AND ({key}) > (?2, ?3) ORDER BY {key} LIMIT ?4"
-    );
-    let mut s = c.prepare_cached(&sql)?;
-    let (at, [a, b]) = (horizon.bound(kind), after.args());
-    let rows = s.query_map(params![at, a, b, batch], |r| {
-        Ok(match kind {
-            Expiring::Runs => RowKey::Run(r.get(0)?, r.get(1)?),
-            Expiring::Seeds => RowKey::Seed(r.get(0)?, r.get(1)?),
-            Expiring::Usage => RowKey::Usage(r.get(0)?, r.get(1)?),
-            Expiring::Players => RowKey::Player(r.get(0)?),
-            Expiring::RoomSeeds => RowKey::Seed(r.get(0)?, r.get(1)?),
-        })
-    })?;
-    rows.collect()
-}
-
-/// What makes a row of `kind` expired, reading its horizon ([`Horizon::bound`]) as ?1.
-fn expired_when(kind: Expiring) -> &'static str {
-    match kind {
-        // `NOT IN` reads the bests once for the statement, where `NOT EXISTS` would look
-        // each run up (there is no index on their run ids).
-        Expiring::Runs => "created_ms < ?1 AND id NOT IN (SELECT run_id FROM bests)",
-        Expiring::Seeds => "expires_ms < ?1",
-        Expiring::Usage => "day < ?1",
-        Expiring::Players => "created_ms < ?1 AND used = 0",
-        Expiring::RoomSeeds => "until_ms < ?1",
-    }
-}
-
-/// Deletes the rows of `kind` expired at `horizon` with keys in `(after, through]`, and a
-/// released player's rows first.
-fn delete_expired(
-    c: &Connection,
-    kind: Expiring,
-    horizon: &Horizon,
-    after: &RowKey,
-    through: &RowKey,
-) -> Result<u64, StoreError> {
-    let ((table, key), expired) = (kind.table(), expired_when(kind));
-    let (at, [a, b], [y, z]) = (horizon.bound(kind), after.args(), through.args());
-    let range = format!("{expired} AND ({key}) > (?2, ?3) AND ({key}) <= (?4, ?5)");
-    if kind == Expiring::Players {
-        for rows in PLAYER_ROWS {
-            c.execute(
-                &format!(
-                    "DELETE FROM {rows} WHERE player_id IN (SELECT id FROM players WHERE {range})"
-                ),
-                params![at, a, b, y, z],
-            )
-            .map_err(db)?;
-        }
-    }
-    let deleted = c
-        .execute(
-            &format!("DELETE FROM {table} WHERE {range}"),
-            params![at, a, b, y, z],
-        )
-        .map_err(db)?;
-    Ok(deleted as u64)
-}
-
-/// Works out a player's monthly bests and personal best in `mode` again from their runs
-/// on the boards, after one of them was hidden.
-fn rerank(c: &Connection, player: PlayerId, mode: &str) -> Result<(), StoreError> {
-    let on_board = "player_id = ?1 AND mode = ?2 AND unranked IS NULL AND pending IS NULL
-                    AND hidden = 0";
-    for sql in [
-        "DELETE FROM bests WHERE player_id = ?1 AND mode = ?2".to_owned(),
-        format!(
-            "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
-             SELECT player_id, mode, month, id, score, wpm_x100, created_ms FROM (
-                 SELECT *, row_number() OVER (PARTITION BY month
-                     ORDER BY score DESC, wpm_x100 DESC, created_ms) AS n
-                 FROM runs WHERE {on_board}) WHERE n = 1"
-        ),
-        "DELETE FROM pbs WHERE player_id = ?1 AND mode = ?2".to_owned(),
-        format!(
-            "INSERT INTO pbs (player_id, mode, score, wpm_x100)
-             SELECT player_id, mode, score, wpm_x100 FROM runs WHERE {on_board}
-             ORDER BY score DESC, wpm_x100 DESC LIMIT 1"
-        ),
-    ] {
-        c.execute(&sql, params![player, mode]).map_err(db)?;
-    }
-    // Its record, the best left on the boards, as of any day.
-    c.execute(
-        "UPDATE players SET best_day = NULL, record_x100 = NULL,
-             best_x100 = (SELECT max(wpm_x100) FROM bests WHERE player_id = ?1)
-         WHERE id = ?1",
-        [player],
-    )
-    .map_err(db)?;
-    Ok(())
-}
-
-/// Every stored round with one of `keys`, and the latest on each of `seeds`.
-fn rounds(c: &Connection, keys: &[[u8; 32]], seeds: &[u64]) -> Result<Vec<KnownRound>, StoreError> {
-    const COLUMNS: &str = "SELECT k.round_key, k.run_id, k.player_id, k.blocks, k.mode, k.seed,
-                                  k.prefix, r.score, r.unranked, r.pending, r.id IS NOT NULL
-                           FROM rounds k LEFT JOIN runs r ON r.id = k.run_id";
-    let mut by_key = c
-        .prepare_cached(&format!("{COLUMNS} WHERE k.round_key = ?1"))
-        .map_err(db)?;
-    let mut on_seed = c
-        .prepare_cached(&format!(
-            "{COLUMNS} WHERE k.seed = ?1 ORDER BY k.created_ms DESC LIMIT {}",
-            super::ROUNDS_ON_A_SEED
-        ))
-        .map_err(db)?;
-    let row = |r: &rusqlite::Row<'_>| {
-        let key: Vec<u8> = r.get(0)?;
-        let on = match (r.get::<_, Option<String>>(4)?, r.get::<_, Option<i64>>(5)?) {
-            (Some(mode), Some(seed)) => Some((mode, seed as u64, r.get(6)?)),
-            _ => None,
-        };
-        let stored: bool = r.get(10)?;
-        Ok(KnownRound {
-            key: key.try_into().unwrap_or_default(),
-            run: r.get(1)?,
-            player: r.get(2)?,
-            blocks: r.get(3)?,
-            on,
-            stored: if stored {
-                Some((r.get(7)?, super::standing(r.get(8)?, r.get(9)?)))
-            } else {
-                None
-            },
-        })
-    };
-    let mut out: Vec<KnownRound> = vec![];
-    for key in keys {
-        for found in by_key.query_map([&key[..]], row).map_err(db)? {
-            out.push(found.map_err(db)?);
-        }
-    }
-    for &seed in seeds {
-        for found in on_seed.query_map([seed as i64], row).map_err(db)? {
-            let found = found.map_err(db)?;
-            if !out.iter().any(|k| k.run == found.run) {
-                out.push(found);
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// The issued seeds among `wanted`.
-fn seeds(c: &Connection, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
-    let mut s = c
-        .prepare_cached(
-            "SELECT player_id, mode, issued_ms, expires_ms, run_id FROM seeds WHERE seed = ?1",
-        )
-        .map_err(db)?;
-    let mut out = vec![];
-    for &seed in wanted {
-        let found = s
-            .query_row([seed as i64], |r| {
-                Ok(IssuedSeed {
-                    seed,
-                    player: r.get(0)?,
-                    mode: r.get(1)?,
-                    issued_ms: r.get(2)?,
-                    expires_ms: r.get(3)?,
-                    run: r.get(4)?,
-                    room: false,
-                })
-            })
-            .optional()
-            .map_err(db)?;
-        out.extend(found);
-    }
-    let mut s = c
-        .prepare_cached("SELECT until_ms FROM room_seeds WHERE seed = ?1")
-        .map_err(db)?;
-    for &seed in wanted {
-        let found = s
-            .query_row([seed as i64], |r| {
-                Ok(IssuedSeed {
-                    seed,
-                    player: 0,
-                    mode: String::new(),
-                    issued_ms: 0,
-                    expires_ms: r.get(0)?,
-                    run: None,
-                    room: true,
-                })
-            })
-            .optional()
-            .map_err(db)?;
-        out.extend(found);
-    }
-    Ok(out)
 }
 
 /// A connection as a [`Tx`]: the writer's, inside a piece of work's savepoint, or a
-/// reader's.
-struct Conn<'c>(&'c Connection);
+/// reader's. It holds the connection itself, not a shared reference, so that it may be
+/// sent (it never is: SQLite's work is done where it is given).
+pub struct Conn<'c>(&'c mut Connection);
 
 impl rusqlite::ToSql for Arg<'_> {
     fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
@@ -844,9 +360,15 @@ impl rusqlite::ToSql for Arg<'_> {
         Ok(match *self {
             Arg::I32(v) => ToSqlOutput::Owned(Value::Integer(v.into())),
             Arg::I64(v) => ToSqlOutput::Owned(Value::Integer(v)),
+            Arg::Bool(v) => ToSqlOutput::Owned(Value::Integer(v.into())),
             Arg::MaybeText(None) => ToSqlOutput::Owned(Value::Null),
             Arg::Text(v) | Arg::MaybeText(Some(v)) => v.to_sql()?,
             Arg::Bytes(v) => v.to_sql()?,
+            // A JSON array, for `json_each` ([`Dialect::in_ids`]).
+            Arg::Ids(ids) => {
+                let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
+                ToSqlOutput::Owned(Value::Text(format!("[{}]", ids.join(","))))
+            }
         })
     }
 }
@@ -858,7 +380,31 @@ impl Conn<'_> {
     }
 }
 
+/// The rows `s` returns for `args`.
+fn rows(s: &mut rusqlite::CachedStatement<'_>, args: &[Arg<'_>]) -> Result<Vec<Row>, StoreError> {
+    let width = s.column_count();
+    let rows = s
+        .query_map(rusqlite::params_from_iter(args), |r| {
+            (0..width).map(|i| cell(r.get_ref(i)?)).collect()
+        })
+        .map_err(db)?;
+    rows.map(|r| r.map(Row).map_err(db)).collect()
+}
+
 impl Tx for Conn<'_> {
+    const DIALECT: Dialect = Dialect {
+        // The writer is the only writer: no row it reads can change before it commits.
+        for_update: "",
+        // A set as a JSON array, one statement for all: run once a player, as a batch
+        // is, a delete would scan each table with no index on `player_id` (runs,
+        // rounds) once for each.
+        in_ids: "IN (SELECT value FROM json_each($1))",
+        // `NOT IN` reads the bests once for the statement, where `NOT EXISTS` would look
+        // each run up (there is no index on their run ids).
+        expired_runs: "created_ms < $1 AND id NOT IN (SELECT run_id FROM bests)",
+        no_limit: "LIMIT -1",
+    };
+
     async fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64, StoreError> {
         let changed = self
             .prepare(sql)?
@@ -867,39 +413,23 @@ impl Tx for Conn<'_> {
         Ok(changed as u64)
     }
 
-    async fn insert(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<bool, StoreError> {
-        match self.prepare(sql)?.execute(rusqlite::params_from_iter(args)) {
-            Ok(_) => Ok(true),
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
-            {
-                Ok(false)
-            }
-            Err(e) => Err(db(e)),
-        }
-    }
-
     async fn query(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<Vec<Row>, StoreError> {
-        let mut s = self.prepare(sql)?;
-        let width = s.column_count();
-        let rows = s
-            .query_map(rusqlite::params_from_iter(args), |r| {
-                (0..width).map(|i| cell(r.get_ref(i)?)).collect()
-            })
-            .map_err(db)?;
-        rows.map(|r| r.map(Row).map_err(db)).collect()
+        rows(&mut self.prepare(sql)?, args)
     }
 
-    async fn rounds(
-        &mut self,
-        keys: &[[u8; 32]],
-        seeds: &[u64],
-    ) -> Result<Vec<KnownRound>, StoreError> {
-        rounds(self.0, keys, seeds)
-    }
-
-    async fn seeds(&mut self, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> {
-        seeds(self.0, wanted)
+    async fn batches(&mut self, batches: &[Batch<'_>]) -> Result<Vec<Vec<Row>>, StoreError> {
+        let mut out = Vec::with_capacity(batches.len());
+        for batch in batches {
+            let mut found = vec![];
+            if batch.rows() > 0 {
+                let mut s = self.prepare(batch.each)?;
+                for i in 0..batch.rows() {
+                    found.extend(rows(&mut s, &batch.args(i))?);
+                }
+            }
+            out.push(found);
+        }
+        Ok(out)
     }
 }
 

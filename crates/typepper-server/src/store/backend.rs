@@ -1,0 +1,164 @@
+//! What a backend gives the store: a way to run work on its database, and its own way
+//! of committing submissions. Every [`Store`] operation is written once, over it
+//! (`players.rs`, `seeds.rs`, `boards.rs`, `retention.rs`, `submission.rs`), as atuin's
+//! `Database` trait keeps its logic in default methods over a few backend calls.
+
+use super::tx::Tx;
+use super::{
+    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, Player, PlayerId, RowKey, Run, Store,
+    boards, players, retention, seeds,
+};
+
+/// What a piece of work does to the database, which says where a backend runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// It only reads: SQLite reads where it is asked, beside the writer; PostgreSQL on
+    /// any connection, outside a transaction.
+    Read,
+    /// It writes with one statement, which is a transaction of its own: SQLite's writer
+    /// does it; PostgreSQL needs no transaction around it.
+    Write,
+    /// Its reads and writes are one transaction: SQLite's writer does it (the only
+    /// writer, so nothing changes under it); PostgreSQL begins one, and commits it if
+    /// the work succeeds.
+    Transaction,
+}
+
+/// Work on a backend's database: given a transaction (or a connection, as its
+/// [`Access`] says), the future of its answer.
+pub trait Work<B: Backend + ?Sized, T>:
+    for<'t> FnOnce(&'t mut B::Tx<'t>) -> Fut<'t, T> + Send + 'static
+{
+}
+
+impl<B: Backend + ?Sized, T, F> Work<B, T> for F where
+    F: for<'t> FnOnce(&'t mut B::Tx<'t>) -> Fut<'t, T> + Send + 'static
+{
+}
+
+/// A database a [`Store`] runs on: every `Backend` is a `Store`.
+pub trait Backend: Send + Sync + 'static {
+    /// A transaction, or a connection outside one, as [`Access`] says.
+    type Tx<'t>: Tx + 't;
+
+    /// Runs `work` as `access` says, and answers what it gives back.
+    fn work<T: Send + 'static>(&self, access: Access, work: impl Work<Self, T>) -> Fut<'_, T>;
+
+    /// Runs a submission ([`Store::submit`]): each backend commits the ones that wait at
+    /// the same moment together, its own way.
+    fn queue(&self, job: Job) -> Fut<'_, Result<Vec<Done>, String>>;
+
+    /// [`Store::commits`].
+    fn commits(&self) -> Option<(u64, u64)> {
+        None
+    }
+
+    /// [`Store::round_trips`].
+    fn round_trips(&self) -> Option<(u64, u64)> {
+        None
+    }
+}
+
+impl<B: Backend> Store for B {
+    fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
+        let key = typepper_api::name_key(&name);
+        players::create(self, name, key, token_hash, now_ms, false)
+    }
+
+    fn create_guest(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
+        let key = super::guest_key(&token_hash);
+        players::create(self, name, key, token_hash, now_ms, true)
+    }
+
+    fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>> {
+        players::by_token(self, token_hash)
+    }
+
+    fn link_key(
+        &self,
+        fingerprint: String,
+        player: PlayerId,
+        now_ms: i64,
+        max_keys: u32,
+    ) -> Fut<'_, ()> {
+        players::link_key(self, fingerprint, player, now_ms, max_keys)
+    }
+
+    fn player_by_key(&self, fingerprint: String) -> Fut<'_, Option<Player>> {
+        players::by_key(self, fingerprint)
+    }
+
+    fn saves(&self, player: PlayerId) -> Fut<'_, Vec<(String, String)>> {
+        players::saves(self, player)
+    }
+
+    fn save(
+        &self,
+        player: PlayerId,
+        key: String,
+        value: Option<String>,
+        now_ms: i64,
+    ) -> Fut<'_, ()> {
+        players::save(self, player, key, value, now_ms)
+    }
+
+    fn issue_seed(&self, seed: IssuedSeed, max_open: u32) -> Fut<'_, ()> {
+        seeds::issue(self, seed, max_open)
+    }
+
+    fn live_seed(&self, seed: u64, until_ms: i64) -> Fut<'_, ()> {
+        seeds::live(self, seed, until_ms)
+    }
+
+    fn name_taken(&self, name: String) -> Fut<'_, bool> {
+        players::name_taken(self, name)
+    }
+
+    fn submit(&self, job: Job) -> Fut<'_, Result<Vec<Done>, String>> {
+        self.queue(job)
+    }
+
+    fn run(&self, id: String) -> Fut<'_, Option<Run>> {
+        boards::run(self, id)
+    }
+
+    fn board(&self, mode: String, month: String, limit: u32) -> Fut<'_, Vec<BoardRow>> {
+        boards::board(self, mode, month, limit)
+    }
+
+    fn expired(
+        &self,
+        kind: Expiring,
+        horizon: Horizon,
+        after: RowKey,
+        batch: u32,
+    ) -> Fut<'_, Vec<RowKey>> {
+        retention::expired(self, kind, horizon, after, batch)
+    }
+
+    fn delete_expired(
+        &self,
+        kind: Expiring,
+        horizon: Horizon,
+        after: RowKey,
+        through: RowKey,
+    ) -> Fut<'_, u64> {
+        retention::delete_expired(self, kind, horizon, after, through)
+    }
+
+    fn hide_run(&self, id: String) -> Fut<'_, bool> {
+        boards::hide_run(self, id)
+    }
+
+    fn ban_player(&self, name: String) -> Fut<'_, Option<String>> {
+        players::ban(self, name)
+    }
+
+    fn commits(&self) -> Option<(u64, u64)> {
+        Backend::commits(self)
+    }
+
+    fn round_trips(&self) -> Option<(u64, u64)> {
+        Backend::round_trips(self)
+    }
+}

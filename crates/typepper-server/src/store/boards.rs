@@ -1,0 +1,142 @@
+//! The boards and the runs on them: a run, a month's board, and taking a run off them.
+
+use super::backend::{Access, Backend};
+use super::tx::{self, Arg, Tx};
+use super::{BoardRow, Fut, Played, PlayerId, Run, StoreError};
+
+/// The run with `id`.
+pub fn run<B: Backend>(b: &B, id: String) -> Fut<'_, Option<Run>> {
+    b.work(Access::Read, move |tx| {
+        Box::pin(async move { read_run(tx, &id).await })
+    })
+}
+
+/// The best ranked run per player of `mode` in `month`, best first, at most `limit`.
+pub fn board<B: Backend>(b: &B, mode: String, month: String, limit: u32) -> Fut<'_, Vec<BoardRow>> {
+    b.work(Access::Read, move |tx| {
+        Box::pin(async move {
+            let rows = tx
+                .query(
+                    "SELECT p.name, b.score, b.wpm_x100, r.accuracy_x100, b.run_id, b.created_ms
+                     FROM bests b JOIN players p ON p.id = b.player_id JOIN runs r ON r.id = b.run_id
+                     WHERE b.mode = $1 AND b.month = $2
+                     ORDER BY b.score DESC, b.wpm_x100 DESC, b.created_ms ASC, b.player_id ASC
+                     LIMIT $3",
+                    &[Arg::Text(&mode), Arg::Text(&month), Arg::I64(limit.into())],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| BoardRow {
+                    rank: i as u32 + 1,
+                    name: r.text(0),
+                    score: r.uint(1),
+                    wpm_x100: r.uint(2),
+                    accuracy_x100: r.uint(3),
+                    run: r.text(4),
+                    created_ms: r.int(5).unwrap_or(0),
+                })
+                .collect())
+        })
+    })
+}
+
+/// Takes run `id` off the boards (see [`Store::hide_run`](super::Store::hide_run)).
+pub fn hide_run<B: Backend>(b: &B, id: String) -> Fut<'_, bool> {
+    b.work(Access::Transaction, move |tx| {
+        Box::pin(async move {
+            let found = tx
+                .query(
+                    "SELECT player_id, mode FROM runs WHERE id = $1",
+                    &[Arg::Text(&id)],
+                )
+                .await?;
+            let Some((player, mode)) = found.first().map(|r| (r.int(0).unwrap_or(0), r.text(1)))
+            else {
+                return Ok(false);
+            };
+            // The player's row first, as a submission takes it, then the run's: two
+            // transactions that take them in one order never wait on each other.
+            tx::lock_player(tx, player).await?;
+            tx.execute(
+                "UPDATE runs SET hidden = true WHERE id = $1",
+                &[Arg::Text(&id)],
+            )
+            .await?;
+            rerank(tx, player, &mode).await?;
+            Ok(true)
+        })
+    })
+}
+
+/// Works out a player's monthly bests and personal best in `mode` again from their runs
+/// on the boards, after one of them was hidden.
+async fn rerank(tx: &mut impl Tx, player: PlayerId, mode: &str) -> Result<(), StoreError> {
+    macro_rules! on_board {
+        () => {
+            "player_id = $1 AND mode = $2 AND unranked IS NULL AND pending IS NULL AND NOT hidden"
+        };
+    }
+    for sql in [
+        "DELETE FROM bests WHERE player_id = $1 AND mode = $2",
+        // Each month's best: a higher score, then a higher wpm, then the earlier.
+        concat!(
+            "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
+             SELECT player_id, mode, month, id, score, wpm_x100, created_ms FROM (
+                 SELECT *, row_number() OVER (PARTITION BY month
+                     ORDER BY score DESC, wpm_x100 DESC, created_ms) AS n
+                 FROM runs WHERE ",
+            on_board!(),
+            ") AS ranked WHERE n = 1"
+        ),
+        "DELETE FROM pbs WHERE player_id = $1 AND mode = $2",
+        concat!(
+            "INSERT INTO pbs (player_id, mode, score, wpm_x100)
+             SELECT player_id, mode, score, wpm_x100 FROM runs WHERE ",
+            on_board!(),
+            " ORDER BY score DESC, wpm_x100 DESC LIMIT 1"
+        ),
+    ] {
+        tx.execute(sql, &[Arg::I64(player), Arg::Text(mode)])
+            .await?;
+    }
+    // Its record, the best left on the boards, as of any day.
+    tx.execute(
+        "UPDATE players SET best_day = NULL, record_x100 = NULL,
+             best_x100 = (SELECT max(wpm_x100) FROM bests WHERE player_id = $1)
+         WHERE id = $1",
+        &[Arg::I64(player)],
+    )
+    .await?;
+    Ok(())
+}
+
+/// The run with `id`.
+async fn read_run(tx: &mut impl Tx, id: &str) -> Result<Option<Run>, StoreError> {
+    let rows = tx
+        .query(
+            "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.duration_ms,
+                    r.created_ms, r.unranked, r.replay, r.pending, r.hidden OR p.banned, p.guest
+             FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = $1",
+            &[Arg::Text(id)],
+        )
+        .await?;
+    Ok(rows.first().map(|r| Run {
+        played: Played {
+            id: r.text(0),
+            mode: r.text(2),
+            score: r.uint(3),
+            wpm_x100: r.uint(4),
+            accuracy_x100: r.uint(5),
+            duration_ms: r.uint(6),
+            created_ms: r.int(7).unwrap_or(0),
+            unranked: r.maybe_text(8),
+            replay: r.bytes(9),
+            pending: r.maybe_text(10),
+        },
+        player: r.text(1),
+        hidden: r.bool(11),
+        guest: r.bool(12),
+    }))
+}
