@@ -32,11 +32,11 @@ mod seeds;
 use self::boards::{Browsing, Pending};
 pub use self::keys::KeysScreen;
 pub(crate) use self::menu::BOARDS;
-pub use self::outbox::Outbox;
+use self::outbox::Outbox;
 pub use self::play::{MENU_LETTER_HOLD_MS, Session, Watch};
 pub(crate) use self::play::{delete_word, type_key};
 pub use self::results::{Finished, RESULTS_HOLD_MS, RaceEnd, race_link};
-pub use self::seeds::{Issued, SeedPool};
+use self::seeds::SeedPool;
 pub use crate::input::Key;
 use crate::model::{Model, Tone};
 use crate::request::{Answer, Request};
@@ -82,7 +82,7 @@ pub struct Now {
 }
 
 /// What players read for their best round of a mode among those this device keeps (the
-/// history's last 50, ranked or not), apart from [`RANKED_BEST`], the server's.
+/// history's last 50, ranked or not), apart from [`typepper_api::RANKED_BEST`], the server's.
 pub const BEST_HERE: &str = "your best here";
 
 /// What is on screen.

@@ -44,7 +44,7 @@ impl App {
 
     /// Your best round of `mode` in the history, [`BEST_HERE`]: the highest headline, the
     /// later of two equal ones.
-    pub fn best(&self, mode: Mode) -> Option<&Entry> {
+    pub(crate) fn best(&self, mode: Mode) -> Option<&Entry> {
         self.history
             .iter()
             .filter(|e| e.score.mode == mode)

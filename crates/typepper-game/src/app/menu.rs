@@ -19,12 +19,12 @@ pub(crate) const NOT_LINKED: &str = "not linked: l to link, to share and rank yo
 impl App {
     /// How many items the menu has: the boards' modes (HOT PURSUIT at the menu's
     /// level), then the last drill once there is one.
-    pub fn menu_len(&self) -> usize {
+    pub(crate) fn menu_len(&self) -> usize {
         BOARDS + usize::from(self.drill.is_some())
     }
 
     /// The menu's `index`th item, from the top.
-    pub fn menu_at(&self, index: usize) -> Option<Mode> {
+    pub(crate) fn menu_at(&self, index: usize) -> Option<Mode> {
         match self.board_modes().get(index) {
             Some(&mode) => Some(mode),
             None => self.drill.filter(|_| index == BOARDS).map(Mode::Drill),
@@ -32,7 +32,7 @@ impl App {
     }
 
     /// The mode the menu has selected.
-    pub fn menu_mode(&self) -> Mode {
+    pub(crate) fn menu_mode(&self) -> Mode {
         self.menu_at(self.menu_item).unwrap_or(Mode::BLITZ_15)
     }
 
@@ -164,7 +164,7 @@ impl App {
     }
 
     /// The modes the boards screen cycles through (HOT PURSUIT at the menu's level).
-    pub fn board_modes(&self) -> [Mode; BOARDS] {
+    pub(crate) fn board_modes(&self) -> [Mode; BOARDS] {
         [
             Mode::BLITZ_15,
             Mode::BLITZ_30,
@@ -176,7 +176,7 @@ impl App {
 
     /// Whether a round of `mode` started now would be on a seed the server issued, and
     /// so count for the boards.
-    pub fn ranked_ready(&self, mode: Mode) -> bool {
+    pub(crate) fn ranked_ready(&self, mode: Mode) -> bool {
         let key = mode.key();
         self.seeds.has(&key)
     }

@@ -26,7 +26,7 @@ pub struct Play {
     pub tier: Tier,
     /// The index in the round of `words[0]`.
     pub first: usize,
-    /// Words around the caret: [`WORDS_BEHIND`] before it to [`WORDS_AHEAD`] from it.
+    /// Words around the caret: [`super::WORDS_BEHIND`] before it to [`super::WORDS_AHEAD`] from it.
     pub words: Vec<Word>,
     /// The caret: a word's index in the round, and the glyph it stands before.
     pub caret: (usize, usize),

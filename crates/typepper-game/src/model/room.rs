@@ -1,7 +1,7 @@
 //! What a live room shows, but for its race (a [`super::Play`]).
 
 use crate::model::Tone;
-/// A live room, but for its race (which is a [`Play`]).
+/// A live room, but for its race (which is a [`super::Play`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Room {
     /// `room k3fq 7m2x · BLITZ 15s`.
