@@ -244,7 +244,7 @@ impl Live {
     }
 
     /// Leaves the last race's results for the lobby.
-    pub fn to_lobby(&mut self) {
+    pub fn back_to_lobby(&mut self) {
         self.race = None;
         self.results = None;
         self.row = 0;

@@ -247,7 +247,7 @@ impl App {
                         let note = "a rematch: tab joins the lobby, or it opens in 15 s";
                         live.say(Some((note.into(), Tone::Accent)));
                     } else {
-                        live.to_lobby();
+                        live.back_to_lobby();
                         live.say(None);
                     }
                 }
@@ -270,7 +270,7 @@ impl App {
             }
             Say::Countdown(ms) => {
                 // The next race begins: its lobby takes the results' place now.
-                live.to_lobby();
+                live.back_to_lobby();
                 live.go_at = Some(now.mono + f64::from(ms));
                 live.phase = Phase::Countdown;
                 live.say(None);
@@ -343,7 +343,7 @@ impl App {
             live.say(None);
         }
         if live.lobby_at.is_some_and(|at| now.mono >= at) {
-            live.to_lobby();
+            live.back_to_lobby();
             live.say(None);
         }
         if let Some((at, left)) = live.retry
@@ -422,7 +422,7 @@ impl App {
                     }
                     // A rematch, or into the one asked for already.
                     Key::Tab if live.lobby_at.is_some() => {
-                        live.to_lobby();
+                        live.back_to_lobby();
                         live.say(None);
                         vec![]
                     }
