@@ -16,9 +16,7 @@ use std::time::{Duration, Instant};
 use typepper_engine::Mode;
 use typepper_engine::synth::{Typist, synth};
 
-#[path = "support/running.rs"]
-mod running;
-use running::start;
+use crate::support::running::start;
 
 /// Reads until the server closes the connection or `limit` passes; what it read, and
 /// whether it was closed.

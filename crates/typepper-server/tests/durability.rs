@@ -382,8 +382,7 @@ fn every_acknowledged_run_survives_kill_9() {
     server.kill();
 }
 
-#[path = "store/pg.rs"]
-mod pg;
+use crate::support::pg;
 
 /// The binary itself on PostgreSQL, start to Ctrl-C: opening the database and closing it
 /// happen inside the server's async runtime, which the store story never sees.
@@ -392,7 +391,6 @@ fn the_server_binary_serves_from_postgresql_and_exits_cleanly() {
     let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
-    let _alone = PG_ALONE.lock().unwrap_or_else(|p| p.into_inner());
     let db = pg::FreshDb::create(&url);
     let dir = tempfile::tempdir().expect("a temp dir");
     std::fs::write(dir.path().join("index.html"), "<!doctype html>").expect("index.html");
@@ -427,7 +425,6 @@ fn kill_9_during_postgres_group_commits_loses_no_acknowledged_run() {
     let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
-    let _alone = PG_ALONE.lock().unwrap_or_else(|p| p.into_inner());
     let db = pg::FreshDb::create(&url);
     kill_9_during_group_commits(&["--database-url", &db.url]);
 }
@@ -723,7 +720,6 @@ fn postgres_stopped_and_started_again_under_load() {
     ) else {
         return;
     };
-    let _alone = PG_ALONE.lock().unwrap_or_else(|p| p.into_inner());
     let pg_ctl = |what: &[&str]| {
         let mut words = ctl.split(' ');
         let program = words.next().expect("a command");
@@ -736,7 +732,7 @@ fn postgres_stopped_and_started_again_under_load() {
             .is_ok_and(|s| s.success());
         assert!(ok, "pg_ctl {what:?}");
     };
-    let db = pg::FreshDb::create(&url);
+    let db = pg::FreshDb::alone(&url);
     let dir = tempfile::tempdir().expect("a temp dir");
     let (data, web) = dirs(dir.path());
     let server = Running::start_with(
@@ -794,9 +790,6 @@ fn postgres_stopped_and_started_again_under_load() {
     drop(server);
     drop(db);
 }
-
-/// The tests that use PostgreSQL run one at a time: one of them stops it.
-static PG_ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// `--log-format json` writes a JSON object a request on standard error, and
 /// `--metrics-listen` serves the metrics on their own port (never the public one).

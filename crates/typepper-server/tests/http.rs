@@ -10,15 +10,12 @@
 //!    SQLite and PostgreSQL.
 //! 4. `limits`: the per-IP and per-player rate limits and quotas.
 
-// A crate root's modules are its siblings; these live in `http/` beside it.
 #[path = "http/attacks.rs"]
 mod attacks;
 #[path = "http/bad_input.rs"]
 mod bad_input;
 #[path = "http/limits.rs"]
 mod limits;
-#[path = "store/pg.rs"]
-mod pg;
 #[path = "http/story.rs"]
 mod story;
 #[path = "http/support.rs"]

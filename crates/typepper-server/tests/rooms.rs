@@ -25,10 +25,8 @@ fn unranked(why: Unranked) -> Kept {
     }
 }
 
-#[path = "store/pg.rs"]
-mod pg;
-#[path = "support/running.rs"]
-mod running;
+use crate::support::pg;
+use crate::support::running;
 use running::{Running, start, start_on};
 
 /// Where a server is: one in this process, or a server binary's process.

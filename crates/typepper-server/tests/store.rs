@@ -1,29 +1,27 @@
-//! The store's story: one script of calls and checks ([`store::story::story`]) played
+//! The store's story: one script of calls and checks ([`story::story`]) played
 //! against each backend, so that SQLite and PostgreSQL keep the same promises.
 //!
 //! 1. SQLite always runs, on a file in a temp dir.
 //! 2. PostgreSQL runs when `TYPEPPER_TEST_POSTGRES_URL` names a server
 //!    (`cargo xtask test` starts a throwaway one); the story gets a database of its own,
-//!    created for the run and dropped after it ([`store::pg::FreshDb`]). Without the
+//!    created for the run and dropped after it ([`pg::FreshDb`]). Without the
 //!    variable the test says it skipped and passes.
 
 // The workspace warns on `unwrap` for input from outside; here every value is the story's
 // own, and a failed unwrap is a failed step, with its line.
 #![allow(clippy::unwrap_used)]
 
-mod store {
-    pub mod pg;
-    pub mod story;
-}
+mod story;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::support::pg;
 use typepper_server::store::sqlite::SqliteStore;
 use typepper_server::store::{Done, Job, Options, Step, Store, StoreError};
 
-use store::story::{reopened, story};
+use story::{reopened, story};
 
 /// The store `url` names, as the server opens it.
 async fn open(url: &str) -> std::sync::Arc<dyn typepper_server::store::Store> {
@@ -54,7 +52,7 @@ async fn postgres_commits_many_submissions_as_one_group() {
     let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
-    let db = store::pg::FreshDb::create(&url);
+    let db = pg::FreshDb::create(&url);
     one_group(&*open(&db.url).await).await;
     drop(db);
 }
@@ -71,7 +69,7 @@ async fn one_group(store: &dyn Store) {
         .id;
     let holding = Arc::new(AtomicBool::new(false));
     let job = |n: u8, deadline: Instant, slow: bool| {
-        let run = store::story::run_for(player, n);
+        let run = story::run_for(player, n);
         let holding = holding.clone();
         Job {
             player,
@@ -126,11 +124,11 @@ async fn one_group(store: &dyn Store) {
     );
     assert!(carried >= 57, "{carried} submissions committed");
     for n in 0..=56 {
-        let id = store::story::run_for(player, n).played.id;
+        let id = story::run_for(player, n).played.id;
         assert!(store.run(id).await.unwrap().is_some());
     }
     for gone in [61, 62, 63] {
-        let id = store::story::run_for(player, gone).played.id;
+        let id = story::run_for(player, gone).played.id;
         assert_eq!(store.run(id).await.unwrap(), None, "{gone} is not stored");
     }
 }
@@ -149,7 +147,7 @@ async fn postgres_keeps_the_story() {
     let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
-    let db = store::pg::FreshDb::create(&url);
+    let db = pg::FreshDb::create(&url);
     {
         story(&*open(&db.url).await).await;
         reopened(&*open(&db.url).await).await;
@@ -193,10 +191,7 @@ async fn migrated(store: &dyn typepper_server::store::Store) {
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 1,
     };
-    assert_eq!(
-        store::story::sweep_all(store, &horizon, 10).await.players,
-        1
-    );
+    assert_eq!(story::sweep_all(store, &horizon, 10).await.players, 1);
     let ada = store.create_player("ADA".into(), [3; 32], 5).await;
     assert!(ada.is_err(), "ada is kept");
     let idle = store.create_player("IDLE".into(), [4; 32], 5).await;
@@ -244,7 +239,7 @@ async fn a_postgres_database_from_before_issued_seeds_migrates() {
     let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
-    let db = store::pg::FreshDb::create(&url);
+    let db = pg::FreshDb::create(&url);
     // bytea's hex form where SQLite writes a blob literal.
     db.execute(&format!(
         "{}
@@ -293,7 +288,7 @@ async fn a_full_postgres_pool_makes_a_request_wait_no_longer_than_its_timeout() 
     let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
         return;
     };
-    let db = store::pg::FreshDb::create(&url);
+    let db = pg::FreshDb::create(&url);
     let mut options = Options::new(Some(&db.url), std::path::Path::new("unused"));
     options.pg_connections = 1;
     options.pg_timeout = Duration::from_secs(1);
@@ -344,7 +339,7 @@ async fn each_store() -> Vec<(Arc<dyn typepper_server::store::Store>, Backdoor)>
         Backdoor::Sqlite(path, dir),
     )];
     if let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") {
-        let db = store::pg::FreshDb::create(&url);
+        let db = pg::FreshDb::create(&url);
         out.push((open(&db.url).await, Backdoor::Postgres(db)));
     }
     out
@@ -354,7 +349,7 @@ async fn each_store() -> Vec<(Arc<dyn typepper_server::store::Store>, Backdoor)>
 enum Backdoor {
     /// The file, and the dir that holds it (kept while the store is used).
     Sqlite(std::path::PathBuf, #[allow(dead_code)] tempfile::TempDir),
-    Postgres(store::pg::FreshDb),
+    Postgres(pg::FreshDb),
 }
 
 impl Backdoor {
@@ -410,7 +405,7 @@ impl Backdoor {
 #[tokio::test]
 async fn a_linked_ssh_key_never_stops_retention() {
     for (store, _db) in each_store().await {
-        store::story::a_linked_key_never_stops_retention(&*store).await;
+        story::a_linked_key_never_stops_retention(&*store).await;
     }
 }
 
@@ -537,10 +532,10 @@ fn spec_job(spec: &Spec, n: u8, players: &[i64], slow: Option<Arc<AtomicBool>>) 
             let digest = read.concat().bytes().fold(2_166_136_261u32, |h, b| {
                 (h ^ u32::from(b)).wrapping_mul(16_777_619)
             });
-            let mut run = store::story::run_for(player, n);
+            let mut run = story::run_for(player, n);
             if taken && first {
                 // Run 0's id: stored before this group.
-                run.played.id = store::story::run_for(first_player, 0).played.id;
+                run.played.id = story::run_for(first_player, 0).played.id;
             }
             first = false;
             run.played.score = score;
@@ -601,7 +596,7 @@ async fn play_specs(store: &dyn Store, groups: &[Vec<Spec>], players: &[i64]) ->
 }
 
 /// Everything the submissions wrote, table by table, a row a line.
-fn dump(db: &store::pg::FreshDb) -> Vec<String> {
+fn dump(db: &pg::FreshDb) -> Vec<String> {
     [
         "SELECT id, player_id, mode, score, wpm_x100, duration_ms, unranked FROM runs",
         "SELECT encode(round_key, 'hex'), run_id, player_id, seed FROM rounds",
@@ -687,7 +682,7 @@ async fn postgres_submissions_done_together_store_what_one_by_one_stores() {
     ];
     let mut seen = vec![];
     for group_commit in [64, 1] {
-        let db = store::pg::FreshDb::create(&url);
+        let db = pg::FreshDb::create(&url);
         let options = Options {
             group_commit,
             pg_writers: 1,

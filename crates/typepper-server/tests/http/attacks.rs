@@ -11,7 +11,7 @@ use typepper_api::{Line, Ranked};
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Header, Input, Mode, Op, Replay, Round};
 
-use crate::support::*;
+use super::support::*;
 
 /// Submits `round` (with its true claim) as `token`, expecting one `no` line that starts
 /// with `why`, and nothing stored.

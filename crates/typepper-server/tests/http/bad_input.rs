@@ -6,7 +6,7 @@ use axum::http::{Method, StatusCode, header};
 use typepper_api::Line;
 use typepper_engine::{Input, Op, Replay, VERSION};
 
-use crate::support::*;
+use super::support::*;
 
 /// The sentence every refused name gets.
 const NAME_RULES: &str = "a name is 3 to 20 letters (a–z, A–Z), digits, _ or -\n";

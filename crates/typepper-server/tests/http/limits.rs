@@ -14,7 +14,7 @@ use typepper_api::{Line, Ranked};
 use typepper_engine::synth::synth;
 use typepper_engine::{Mode, Replay};
 
-use crate::support::*;
+use super::support::*;
 
 fn board_from(ip: [u8; 4]) -> axum::http::Request<Body> {
     from_ip(

@@ -9,7 +9,7 @@ use typepper_api::{Line, Ranked};
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Mode, Replay};
 
-use crate::support::*;
+use super::support::*;
 
 /// Rounds `typists` play, each on a seed the server issues to `token` for its mode; the
 /// clock then moves on past the longest, as if they were played one beside the other.

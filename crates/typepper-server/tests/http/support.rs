@@ -19,7 +19,7 @@ use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Mode, Replay};
 use typepper_server::{Config, Shared, app};
 
-use crate::pg::FreshDb;
+use crate::support::pg::FreshDb;
 
 /// The game's public URL in every test.
 pub const PUBLIC: &str = "http://typepper.test";

@@ -9,8 +9,67 @@
 //! touched.
 
 use std::io::Write;
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use postgres::{Client, NoTls};
+
+/// Who has the PostgreSQL server: the tests that share it, how many, or the one test that
+/// stops it and starts it again, alone. The tests are one binary, and run at once.
+struct Turns {
+    sharing: usize,
+    alone: bool,
+}
+
+static TURNS: Mutex<Turns> = Mutex::new(Turns {
+    sharing: 0,
+    alone: false,
+});
+/// Signalled as a turn ends.
+static TURN_ENDED: Condvar = Condvar::new();
+
+fn turns() -> MutexGuard<'static, Turns> {
+    TURNS.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A test's turn on the server, given back when dropped. Not a `RwLock` guard: a test
+/// hands its database to other threads (`spawn_blocking`), and a guard can't go with it.
+struct Turn {
+    alone: bool,
+}
+
+impl Turn {
+    /// Shares the server with the other tests, once no test has it alone.
+    fn shared() -> Turn {
+        let mut t = turns();
+        while t.alone {
+            t = TURN_ENDED.wait(t).unwrap_or_else(|p| p.into_inner());
+        }
+        t.sharing += 1;
+        Turn { alone: false }
+    }
+
+    /// Has the server alone, once every test sharing it is done.
+    fn alone() -> Turn {
+        let mut t = turns();
+        while t.alone || t.sharing > 0 {
+            t = TURN_ENDED.wait(t).unwrap_or_else(|p| p.into_inner());
+        }
+        t.alone = true;
+        Turn { alone: true }
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let mut t = turns();
+        if self.alone {
+            t.alone = false;
+        } else {
+            t.sharing -= 1;
+        }
+        TURN_ENDED.notify_all();
+    }
+}
 
 /// A database created for one run of the story, dropped with this.
 pub struct FreshDb {
@@ -20,11 +79,24 @@ pub struct FreshDb {
     name: String,
     /// Its URL, for the store.
     pub url: String,
+    /// This test's turn on the server, given back after the database is dropped.
+    _turn: Turn,
 }
 
 impl FreshDb {
-    /// Creates an empty database on the server of `url` (a `postgres://` URL).
+    /// Creates an empty database on the server of `url` (a `postgres://` URL), shared
+    /// with the other tests'.
     pub fn create(url: &str) -> FreshDb {
+        FreshDb::on_turn(url, Turn::shared())
+    }
+
+    /// [`FreshDb::create`], for a test that stops the server: it waits until no other
+    /// test uses the server, and the others wait until it is done.
+    pub fn alone(url: &str) -> FreshDb {
+        FreshDb::on_turn(url, Turn::alone())
+    }
+
+    fn on_turn(url: &str, turn: Turn) -> FreshDb {
         let mut random = [0u8; 8];
         getrandom::fill(&mut random).expect("the OS has randomness");
         let name: String = std::iter::once("typepper_story_".to_owned())
@@ -44,6 +116,7 @@ impl FreshDb {
             url: with_database(url, &name),
             admin,
             name,
+            _turn: turn,
         }
     }
 
