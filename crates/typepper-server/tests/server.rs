@@ -14,6 +14,9 @@
 //! The tests that use PostgreSQL share one server; the one that stops it takes its turn
 //! alone ([`support::pg::FreshDb::alone`]).
 
+// Every value here is the tests' own: a failed unwrap is a failed step, with its line.
+#![allow(clippy::unwrap_used)]
+
 mod card;
 mod connections;
 mod durability;
