@@ -41,7 +41,6 @@ mod extract;
 mod limit;
 pub mod metrics;
 pub mod operator;
-mod play;
 mod players;
 pub mod refusal;
 pub mod rooms;
@@ -55,7 +54,6 @@ pub mod ssh;
 pub mod store;
 pub mod submit;
 pub mod sweep;
-mod v1;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -111,7 +109,7 @@ pub struct Shared {
     /// The live rooms this process holds.
     pub rooms: rooms::Rooms,
     /// The games played over SSH now.
-    games: Arc<play::Games>,
+    games: Arc<ssh::Games>,
 }
 
 impl Shared {
@@ -146,7 +144,7 @@ impl Shared {
             connections: Arc::default(),
             ssh_body_bytes: std::sync::atomic::AtomicUsize::new(0),
             rooms: rooms::Rooms::new(&config),
-            games: Arc::new(play::Games::new(config.ssh.games_per_ip, config.ssh.games)),
+            games: Arc::new(ssh::Games::new(config.ssh.games_per_ip, config.ssh.games)),
             store,
             config,
             clock,

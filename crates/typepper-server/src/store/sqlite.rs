@@ -521,12 +521,12 @@ impl Store for SqliteStore {
         // The writer is the only writer: the job's rows can't change under it.
         let deadline = job.deadline;
         self.write(Some(deadline), move |c| {
-            tx::now(tx::submit(&mut Conn(c), &mut job))
+            tx::now(tx::submit(&mut SqliteTx(c), &mut job))
         })
     }
 
     fn run(&self, id: String) -> Fut<'_, Option<Run>> {
-        let found = tx::now(tx::run(&mut Conn(&self.reader()), &id));
+        let found = tx::now(tx::run(&mut SqliteTx(&self.reader()), &id));
         Box::pin(std::future::ready(found))
     }
 
@@ -836,7 +836,7 @@ fn seeds(c: &Connection, wanted: &[u64]) -> Result<Vec<IssuedSeed>, StoreError> 
 
 /// A connection as a [`Tx`]: the writer's, inside a piece of work's savepoint, or a
 /// reader's.
-struct Conn<'c>(&'c Connection);
+struct SqliteTx<'c>(&'c Connection);
 
 impl rusqlite::ToSql for Arg<'_> {
     fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
@@ -851,14 +851,14 @@ impl rusqlite::ToSql for Arg<'_> {
     }
 }
 
-impl Conn<'_> {
+impl SqliteTx<'_> {
     /// `sql` prepared (once per connection), its `$1` parameters read as SQLite's `?1`.
     fn prepare(&self, sql: &str) -> Result<rusqlite::CachedStatement<'_>, StoreError> {
         self.0.prepare_cached(&sql.replace('$', "?")).map_err(db)
     }
 }
 
-impl Tx for Conn<'_> {
+impl Tx for SqliteTx<'_> {
     async fn execute(&mut self, sql: &str, args: &[Arg<'_>]) -> Result<u64, StoreError> {
         let changed = self
             .prepare(sql)?

@@ -1,7 +1,8 @@
 //! The `v1` commands, as the SSH server runs them for a client's exec request and for a
 //! game it plays over SSH: each becomes the HTTP request it stands for and goes
 //! through the same router, so the body limit, rate limits, timeouts, checks and answers
-//! are the HTTP API's own.
+//! are the HTTP API's own. `v1 room` streams instead: the room's session, a line a
+//! message, for as long as the race.
 
 use std::net::SocketAddr;
 
@@ -12,6 +13,15 @@ use axum::http::{Method, Request, StatusCode, header};
 use tower::ServiceExt as _;
 use typepper_api::Exit;
 
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use russh::ChannelId;
+use russh::server::Session;
+
+use super::MAX_COMMAND;
+use super::gate::Linking;
+use super::session::{Connection, answer, lock};
 use crate::{MAX_BODY, SshKey};
 
 /// The commands, for a sentence about a wrong one.
@@ -154,7 +164,7 @@ pub(crate) async fn execute(
         }
     };
     match command {
-        // A room streams, on its own path (Conn::room), never as one request.
+        // A room streams, on its own path (Connection::room), never as one request.
         Command::Room(_) => Outcome::refused("a room is joined on its own channel"),
         Command::Submit => answered(call(request(Method::POST, "/v1/submit".into(), stdin)).await),
         Command::Replay(id) => {
@@ -199,6 +209,168 @@ pub(crate) async fn execute(
                 outcome.stderr = format!("this key is linked to {} already", player.name);
             }
             outcome
+        }
+    }
+}
+
+impl Connection {
+    /// A client's exec request that is no game: the `v1` command its text names, or
+    /// why not.
+    pub(super) fn exec(&mut self, channel: ChannelId, data: &[u8], session: &Session) {
+        let command = if data.len() > MAX_COMMAND {
+            Err(format!("a command is at most {MAX_COMMAND} bytes: {USAGE}"))
+        } else {
+            std::str::from_utf8(data)
+                .map_err(|_| format!("the command is not UTF-8: {USAGE}"))
+                .and_then(Command::parse)
+        };
+        match command {
+            Err(why) => {
+                // Commands that never reach the routes count against the rate there.
+                let outcome = self.over_rate().unwrap_or_else(|| Outcome::usage(why));
+                self.answer_now(channel, outcome, session);
+            }
+            Ok(Command::Submit) => {
+                let Some(chan) = self.channels.get(&channel).cloned() else {
+                    return;
+                };
+                chan.submitting.store(true, Ordering::SeqCst);
+                // The body must all arrive within the request's time, as over HTTP; its
+                // bytes go with the refusal.
+                let handle = session.handle();
+                let budget = Duration::from_secs(self.state.config.request_timeout_secs);
+                let (ends, slot) = (self.ends.clone(), self.slot.clone());
+                tokio::spawn(async move {
+                    tokio::select! {
+                        () = tokio::time::sleep(budget) => {}
+                        () = chan.answering.notified() => return,
+                    }
+                    if chan.take() {
+                        chan.take_stdin(&slot);
+                        let why = "the submission's body took too long: nothing was stored";
+                        let limit = budget.max(Duration::from_secs(1));
+                        answer(&handle, channel, Outcome::refused(why), &chan, &ends, limit).await;
+                    }
+                });
+            }
+            Ok(Command::Room(code)) => self.room(channel, code, session),
+            Ok(command) => self.run_command(channel, command, vec![], session),
+        }
+    }
+
+    /// Runs `command` in the background and answers on `channel`, unless it has been
+    /// answered already.
+    pub(super) fn run_command(
+        &mut self,
+        channel: ChannelId,
+        command: Command,
+        stdin: Vec<u8>,
+        session: &Session,
+    ) {
+        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
+            return;
+        };
+        // A key links one player: the same key linking twice at once waits for neither.
+        let linking = match (&command, &self.key) {
+            (Command::Link(..), Some(key)) => match Linking::start(&self.slot.gate, key) {
+                Some(linking) => Some(linking),
+                None => {
+                    let why = "this key is being linked already: wait for that answer";
+                    self.reanswer(channel, chan, Outcome::refused(why), session);
+                    return;
+                }
+            },
+            _ => None,
+        };
+        let handle = session.handle();
+        let (state, router, peer, key) = (
+            self.state.clone(),
+            self.router.clone(),
+            self.peer,
+            self.key.clone(),
+        );
+        let ends = self.ends.clone();
+        tokio::spawn(async move {
+            let outcome = execute(router, peer, key, command, stdin).await;
+            drop(linking);
+            let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
+            answer(&handle, channel, outcome, &chan, &ends, budget).await;
+        });
+    }
+
+    /// `v1 room <code>`: the room's session on this channel, its messages a line each,
+    /// until the room lets it go or the client's stdin ends; then exit status 0.
+    fn room(&mut self, channel: ChannelId, code: String, session: &Session) {
+        if let Some(refused) = self.over_rate() {
+            return self.answer_now(channel, refused, session);
+        }
+        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
+            return;
+        };
+        // The channel's own writing half waits for the client's window: a client that
+        // stops reading holds its window's worth, not every line the room says.
+        let Some(lines) = lock(&chan.out).take() else {
+            return;
+        };
+        let (wire, inbound) = tokio::sync::mpsc::channel(crate::rooms::OUTBOX);
+        *chan.room.lock().unwrap_or_else(|p| p.into_inner()) = Some((wire, vec![]));
+        let (out, mut outbound) =
+            tokio::sync::mpsc::channel::<axum::extract::ws::Utf8Bytes>(crate::rooms::OUTBOX);
+        let handle = session.handle();
+        let (state, key, ends) = (self.state.clone(), self.key.clone(), self.ends.clone());
+        let ip = self.peer.ip();
+        tokio::spawn(async move {
+            let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
+            let writer = tokio::spawn(async move {
+                while let Some(text) = outbound.recv().await {
+                    let mut line = text.as_str().as_bytes().to_vec();
+                    line.push(b'\n');
+                    // A client that takes no line for a while is let go, as a
+                    // WebSocket's is.
+                    let written =
+                        tokio::time::timeout(crate::rooms::WRITE_WITHIN, lines.data(&line[..]));
+                    if !matches!(written.await, Ok(Ok(()))) {
+                        return;
+                    }
+                }
+            });
+            let joined = crate::rooms::join_over_ssh(state, &code, key, ip, inbound, out).await;
+            let _ = writer.await;
+            let over = match joined {
+                Ok(()) => Outcome {
+                    stdout: vec![],
+                    stderr: String::new(),
+                    status: 0,
+                },
+                Err(e) => Outcome::refused(e.to_string()),
+            };
+            answer(&handle, channel, over, &chan, &ends, budget).await;
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_read_as_the_protocol_writes_them() {
+        assert_eq!(Command::parse("v1 submit"), Ok(Command::Submit));
+        assert_eq!(
+            Command::parse(" v1 replay 7Xf9qyuC "),
+            Ok(Command::Replay("7Xf9qyuC".into()))
+        );
+        assert_eq!(
+            Command::parse("v1 board time:15 2026-12"),
+            Ok(Command::Board("time:15".into(), Some("2026-12".into())))
+        );
+        assert_eq!(
+            Command::parse("v1 link ada 0af3"),
+            Ok(Command::Link("ada".into(), Some("0af3".into())))
+        );
+        for wrong in ["", "v2 submit", "v1", "v1 submit now", "ls -la", "v1 board"] {
+            let why = Command::parse(wrong).unwrap_err();
+            assert!(why.contains("the v1 commands are"), "{wrong:?}: {why}");
         }
     }
 }

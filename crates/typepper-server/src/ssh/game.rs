@@ -118,7 +118,7 @@ pub(crate) struct Games {
 }
 
 /// A game's place at [`Games`], given back when dropped.
-pub(crate) type Seat = Hold<IpAddr>;
+pub(crate) type GameSeat = Hold<IpAddr>;
 
 impl Games {
     pub(crate) fn new(per_ip: usize, all: usize) -> Games {
@@ -129,7 +129,7 @@ impl Games {
     }
 
     /// A seat for a game from `ip`, or why there is none.
-    pub(crate) fn sit(&self, ip: IpAddr) -> Result<Seat, String> {
+    pub(crate) fn sit(&self, ip: IpAddr) -> Result<GameSeat, String> {
         self.playing
             .hold(crate::client::bucket(ip))
             .map_err(|full| match full {
@@ -199,7 +199,7 @@ pub(crate) struct Setup {
     /// The client's window's size.
     pub size: watch::Receiver<(u32, u32)>,
     pub out: ChannelWriteHalf<Msg>,
-    pub seat: Seat,
+    pub seat: GameSeat,
     pub games: Arc<Games>,
     /// When the game must end at the latest (its connection's lifetime, say).
     pub ends_by: tokio::time::Instant,
@@ -516,9 +516,9 @@ impl Host for Remote {
             self.answers.clone(),
         );
         tokio::spawn(async move {
-            let out = match crate::v1::Command::parse(&command) {
+            let out = match super::exec::Command::parse(&command) {
                 Ok(command) => {
-                    let outcome = crate::v1::execute(router, peer, key, command, stdin).await;
+                    let outcome = super::exec::execute(router, peer, key, command, stdin).await;
                     outcome.into_result()
                 }
                 Err(why) => Err(Failure::Refused(why)),
@@ -576,7 +576,7 @@ impl Host for Remote {
     }
 }
 
-impl crate::v1::Outcome {
+impl super::exec::Outcome {
     /// The command's standard output, or why it failed, as a client reads its exit
     /// status.
     fn into_result(self) -> Result<Vec<u8>, Failure> {
