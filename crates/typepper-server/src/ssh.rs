@@ -23,15 +23,14 @@
 //! connection open for as long as the race. A key linked to a player races as that
 //! player, whatever its hello says.
 //!
-//! How it works: each command becomes the HTTP request it stands for ([`exec`]) and goes
-//! through the same router, so the body limit, rate limits, timeouts, checks and answers are the
-//! HTTP API's own. The request carries the connection's address and the key's
-//! fingerprint ([`SshKey`](crate::SshKey)), which the routes read in place of a bearer token. A
-//! refusal is the route's sentence on stderr with an exit status ([`typepper_api::Exit`]): 3 for a key
-//! linked to no player (HTTP's 401), so that a client can tell it apart without reading
-//! the sentence, 1 for any other; an unknown command, a shell without a terminal or a
-//! subsystem get a sentence and exit status 2. A submission runs only once its stdin has
-//! ended: a connection dropped mid-body stores nothing.
+//! How it works: each command is a call on the service ([`exec`]), as its HTTP route's
+//! is, so the rate limits, timeouts, checks and answers are the HTTP API's own; the key
+//! stands where the route's bearer token does. A refusal is the service's sentence on
+//! stderr with an exit status ([`typepper_api::Exit`]): 3 for a key linked to no player
+//! (HTTP's 401), so that a client can tell it apart without reading the sentence, 1 for
+//! any other; an unknown command, a shell without a terminal or a subsystem get a
+//! sentence and exit status 2. A submission runs only once its stdin has ended: a
+//! connection dropped mid-body stores nothing.
 //!
 //! What a client may hold, and for how long ([`SshLimits`], each a flag):
 //! 1. **Slots.** Connections and handshakes in progress are capped per address and in all
@@ -62,7 +61,6 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use russh::keys::ssh_key::{Algorithm, PrivateKey};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
@@ -98,7 +96,6 @@ pub async fn serve_ssh(
     listener: TcpListener,
     host_key: PrivateKey,
     state: Arc<Shared>,
-    router: Router,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let limits = state.limits();
@@ -159,10 +156,10 @@ pub async fn serve_ssh(
         let Ok((stream, socket)) = split_off_socket(stream) else {
             continue;
         };
-        let (state, router, config) = (state.clone(), router.clone(), config.clone());
+        let (state, config) = (state.clone(), config.clone());
         sessions.spawn(async move {
             let _permit = permit;
-            session::run(config, stream, socket, Arc::new(slot), state, router, peer).await;
+            session::run(config, stream, socket, Arc::new(slot), state, peer).await;
         });
         // Finished sessions are reaped as we go.
         while sessions.try_join_next().is_some() {}

@@ -1,28 +1,27 @@
-//! The `v1` commands, as the SSH server runs them for a client's exec request and for a
-//! game it plays over SSH: each becomes the HTTP request it stands for and goes
-//! through the same router, so the body limit, rate limits, timeouts, checks and answers
-//! are the HTTP API's own. `v1 room` streams instead: the room's session, a line a
-//! message, for as long as the race.
+//! The `v1` commands (docs/spec/replays.md, "Over SSH"), as the SSH server runs them for
+//! a client's exec request and for the game it plays over SSH. Each is a call on the
+//! service, as its HTTP route's is: its answer goes to stdout as the same bytes as the
+//! route's body, and its refusal to stderr, the service's sentence, with an exit status
+//! ([`Exit`]): 3 for a key linked to no player, 1 for any other. `v1 room` streams
+//! instead: the room's session, a line a message, for as long as the race.
 
-use std::net::SocketAddr;
-
-use axum::Router;
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use axum::http::{Method, Request, StatusCode, header};
-use tower::ServiceExt as _;
-use typepper_api::Exit;
-
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use axum::http::{Method, StatusCode};
 use russh::ChannelId;
 use russh::server::Session;
+use typepper_api::Exit;
 
 use super::MAX_COMMAND;
 use super::gate::Linking;
 use super::session::{Connection, answer, lock};
-use crate::{MAX_BODY, SshKey};
+use crate::players::{LinkKey, Linked};
+use crate::service::LINK_FIRST;
+use crate::store::Player;
+use crate::{ServiceError, Shared};
 
 /// The commands, for a sentence about a wrong one.
 pub(crate) const USAGE: &str = "the v1 commands are: v1 submit (the body on stdin), v1 replay <id>, \
@@ -97,119 +96,212 @@ impl Outcome {
     }
 }
 
-/// Runs `command` through the HTTP routes, as the client at `peer` with `key`.
+/// Runs `command` on the service, as the client at `peer` with `key`.
 pub(crate) async fn execute(
-    router: Router,
+    state: &Arc<Shared>,
     peer: SocketAddr,
     key: Option<String>,
     command: Command,
     stdin: Vec<u8>,
 ) -> Outcome {
-    // A request that can't be made (a path no URI can hold) is refused, never sent as
-    // something else.
-    let request = |method: Method, path: String, body: Vec<u8>| {
-        let mut req = Request::builder()
-            .method(method)
-            .uri(path)
-            .header(header::CONTENT_TYPE, "application/octet-stream")
-            .body(Body::from(body))
-            .ok()?;
-        req.extensions_mut().insert(ConnectInfo(peer));
-        if let Some(key) = &key {
-            req.extensions_mut().insert(SshKey(key.clone()));
-        }
-        Some(req)
-    };
-    let call = |req: Option<Request<Body>>| {
-        let router = router.clone();
-        async move {
-            let Some(req) = req else {
-                let why = "the command's words can't be sent as a request".as_bytes();
-                return (StatusCode::BAD_REQUEST, why.to_vec());
-            };
-            let response = match router.oneshot(req).await {
-                Ok(r) => r,
-                Err(never) => match never {},
-            };
-            let status = response.status();
-            let body = axum::body::to_bytes(response.into_body(), 2 * MAX_BODY)
-                .await
-                .map(|b| b.to_vec())
-                .unwrap_or_default();
-            (status, body)
-        }
-    };
-    let refused = |status: StatusCode, body: &[u8]| {
-        let text = String::from_utf8_lossy(body).trim().to_owned();
-        let exit = if status == StatusCode::UNAUTHORIZED {
-            Exit::NotLinked
-        } else {
-            Exit::Refused
-        };
-        Outcome::ended(
-            exit,
-            if text.is_empty() {
-                format!("the server answered {status}")
-            } else {
-                text
-            },
-        )
-    };
-    // Answered as the route answers: its body on stdout, or its refusal.
-    let answered = |(status, body): (StatusCode, Vec<u8>)| {
-        if status.is_success() {
-            Outcome::ok(body)
-        } else {
-            refused(status, &body)
-        }
-    };
-    match command {
+    // What its words alone refuse, before the service is asked.
+    match &command {
         // A room streams, on its own path (Connection::room), never as one request.
-        Command::Room(_) => Outcome::refused("a room is joined on its own channel"),
-        Command::Submit => answered(call(request(Method::POST, "/v1/submit".into(), stdin)).await),
-        Command::Replay(id) => {
-            if !typepper_api::is_run_id(&id) {
-                return Outcome::refused(format!("{id:?} is not a run id"));
-            }
-            answered(call(request(Method::GET, format!("/v1/runs/{id}"), vec![])).await)
+        Command::Room(_) => return Outcome::refused("a room is joined on its own channel"),
+        Command::Replay(id) if !typepper_api::is_run_id(id) => {
+            return Outcome::refused(format!("{id:?} is not a run id"));
         }
-        Command::Board(mode, month) => {
-            let ok = |s: &str| {
-                s.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"-:".contains(&b))
+        Command::Board(mode, month) if !is_word(mode) || !month.as_deref().is_none_or(is_word) => {
+            return Outcome::refused(format!("{mode:?} is not a mode of the boards"));
+        }
+        Command::Link(..) if key.is_none() => {
+            return Outcome::refused("no key: connect with a public key to link it");
+        }
+        _ => {}
+    }
+    let started = Instant::now();
+    let (method, route, path) = stands_for(&command);
+    let answered = serve(state, peer.ip(), key, command, stdin).await;
+    let (status, detail) = match &answered {
+        Ok(done) => (done.status, None),
+        Err(Failed::Refused(refused)) => (
+            refused.status(),
+            match refused {
+                ServiceError::Internal(detail) => Some(detail.as_str()),
+                _ => None,
+            },
+        ),
+        Err(Failed::Late) => (StatusCode::REQUEST_TIMEOUT, None),
+    };
+    let took = started.elapsed();
+    let request = Some((&method, path.as_str()));
+    crate::http::served(state, route, request, status.as_u16(), took, detail);
+    match answered {
+        Ok(done) => Outcome {
+            stderr: done.note,
+            ..Outcome::ok(done.stdout)
+        },
+        Err(Failed::Refused(refused)) => {
+            let exit = match refused {
+                ServiceError::Unauthorized(_) => Exit::NotLinked,
+                _ => Exit::Refused,
             };
-            if !ok(&mode) || !month.as_deref().is_none_or(ok) {
-                return Outcome::refused(format!("{mode:?} is not a mode of the boards"));
-            }
-            let query = month.map_or(String::new(), |m| format!("?month={m}"));
-            let path = format!("/v1/boards/{mode}{query}");
-            answered(call(request(Method::GET, path, vec![])).await)
+            Outcome::ended(exit, refused.to_string().trim())
         }
+        // Worded as it was when the commands went through the HTTP routes, whose
+        // timeout answers with no sentence of its own.
+        Err(Failed::Late) => Outcome::refused(format!(
+            "the server answered {}",
+            StatusCode::REQUEST_TIMEOUT
+        )),
+    }
+}
+
+/// A command the service answered: its stdout, the HTTP status its route answers with,
+/// and a note for stderr.
+struct Done {
+    stdout: Vec<u8>,
+    status: StatusCode,
+    note: String,
+}
+
+impl Done {
+    fn ok(stdout: Vec<u8>) -> Done {
+        Done::with(StatusCode::OK, stdout)
+    }
+
+    fn with(status: StatusCode, stdout: Vec<u8>) -> Done {
+        Done {
+            stdout,
+            status,
+            note: String::new(),
+        }
+    }
+}
+
+/// Why a command has no answer.
+enum Failed {
+    /// The service refused it, or failed.
+    Refused(ServiceError),
+    /// It took longer than the request's time.
+    Late,
+}
+
+impl From<ServiceError> for Failed {
+    fn from(refused: ServiceError) -> Failed {
+        Failed::Refused(refused)
+    }
+}
+
+/// The command's call on the service, after the client's request allowance, within the
+/// request's time as over HTTP; a submission is not cut off once it is being stored.
+async fn serve(
+    state: &Arc<Shared>,
+    ip: IpAddr,
+    key: Option<String>,
+    command: Command,
+    stdin: Vec<u8>,
+) -> Result<Done, Failed> {
+    state.take_request(ip)?;
+    if let Command::Submit = command {
+        let player = player(state, key.as_deref()).await?;
+        let answer = state
+            .submit(player.id, stdin.into(), Instant::now())
+            .await?;
+        return Ok(Done::ok(answer.into_bytes()));
+    }
+    let budget = Duration::from_secs(state.config.request_timeout_secs);
+    tokio::time::timeout(budget, call(state, ip, key, command))
+        .await
+        .map_err(|_| Failed::Late)?
+}
+
+/// Every command but `v1 submit` (and `v1 room`, which streams), on the service.
+async fn call(
+    state: &Arc<Shared>,
+    ip: IpAddr,
+    key: Option<String>,
+    command: Command,
+) -> Result<Done, Failed> {
+    Ok(match command {
+        Command::Replay(id) => Done::ok(state.run(&id).await?.played.replay.clone()),
+        Command::Board(mode, month) => Done::ok(json(&state.board(&mode, month).await?)),
         Command::Seed(mode) => {
-            let body = serde_json::to_vec(&typepper_api::SeedRequest { mode }).unwrap_or_default();
-            answered(call(request(Method::POST, "/v1/seeds".into(), body)).await)
+            let player = player(state, key.as_deref()).await?;
+            let issued = state.issue_seed(player.id, &mode).await?;
+            Done::with(StatusCode::CREATED, json(&issued))
         }
         Command::RoomOpen(mode) => {
-            let body = serde_json::to_vec(&typepper_api::room::Open { mode }).unwrap_or_default();
-            answered(call(request(Method::POST, "/v1/rooms".into(), body)).await)
+            let opened = state.open_room(&mode, ip).await?;
+            Done::with(StatusCode::CREATED, json(&opened))
         }
         Command::Link(name, token) => {
-            if key.is_none() {
-                return Outcome::refused("no key: connect with a public key to link it");
+            let Some(key) = key else {
+                let why = "no key: connect with a public key to link it";
+                return Err(ServiceError::NotFound(why.into()).into());
+            };
+            match state
+                .link_key(key, LinkKey { name, token }, Some(ip))
+                .await?
+            {
+                Linked::Now(player) => Done::with(StatusCode::CREATED, json(&player)),
+                // The key was linked already, and stays its player's.
+                Linked::Already(name) => Done {
+                    note: format!("this key is linked to {name} already"),
+                    ..Done::ok(json(&typepper_api::Player {
+                        name,
+                        token: String::new(),
+                    }))
+                },
             }
-            let body =
-                serde_json::to_vec(&crate::players::LinkKey { name, token }).unwrap_or_default();
-            let (status, body) = call(request(Method::POST, "/v1/keys".into(), body)).await;
-            // 200 rather than 201: the key was linked already, and stays its player's.
-            let already = (status == StatusCode::OK)
-                .then(|| serde_json::from_slice::<typepper_api::Player>(&body).ok())
-                .flatten();
-            let mut outcome = answered((status, body));
-            if let Some(player) = already {
-                outcome.stderr = format!("this key is linked to {} already", player.name);
-            }
-            outcome
         }
+        Command::Submit | Command::Room(_) => {
+            return Err(ServiceError::Internal(format!("{command:?} has a way of its own")).into());
+        }
+    })
+}
+
+/// The player `key` is linked to; for a guest (no key), refused as a request with no
+/// player is.
+async fn player(state: &Shared, key: Option<&str>) -> Result<Player, ServiceError> {
+    match key {
+        Some(key) => state.player_of_key(key).await,
+        None => Err(ServiceError::Unauthorized(LINK_FIRST)),
+    }
+}
+
+/// An answer's JSON, the same bytes as its route's body.
+fn json(value: &impl serde::Serialize) -> Vec<u8> {
+    serde_json::to_vec(value).unwrap_or_default()
+}
+
+/// A word a board's mode or month may be: letters, digits, `-` and `:`.
+fn is_word(s: &str) -> bool {
+    s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"-:".contains(&b))
+}
+
+/// The HTTP request a command stands for (docs/spec/replays.md): its method, its route
+/// and its path. A command is logged and counted as that request, as it was when it went
+/// through the HTTP routes, so that the operator's logs and metrics read the same.
+fn stands_for(command: &Command) -> (Method, &'static str, String) {
+    let fixed = |method, route: &'static str| (method, route, route.to_owned());
+    match command {
+        Command::Submit => fixed(Method::POST, "/v1/submit"),
+        Command::Replay(id) => (Method::GET, "/v1/runs/{id}", format!("/v1/runs/{id}")),
+        Command::Board(mode, _) => (
+            Method::GET,
+            "/v1/boards/{mode}",
+            format!("/v1/boards/{mode}"),
+        ),
+        Command::Link(..) => fixed(Method::POST, "/v1/keys"),
+        Command::Seed(_) => fixed(Method::POST, "/v1/seeds"),
+        Command::RoomOpen(_) => fixed(Method::POST, "/v1/rooms"),
+        Command::Room(code) => (
+            Method::GET,
+            "/v1/rooms/{code}/live",
+            format!("/v1/rooms/{code}/live"),
+        ),
     }
 }
 
@@ -226,7 +318,7 @@ impl Connection {
         };
         match command {
             Err(why) => {
-                // Commands that never reach the routes count against the rate there.
+                // Commands that never reach the service count against its rate too.
                 let outcome = self.over_rate().unwrap_or_else(|| Outcome::usage(why));
                 self.answer_now(channel, outcome, session);
             }
@@ -283,15 +375,10 @@ impl Connection {
             _ => None,
         };
         let handle = session.handle();
-        let (state, router, peer, key) = (
-            self.state.clone(),
-            self.router.clone(),
-            self.peer,
-            self.key.clone(),
-        );
+        let (state, peer, key) = (self.state.clone(), self.peer, self.key.clone());
         let ends = self.ends.clone();
         tokio::spawn(async move {
-            let outcome = execute(router, peer, key, command, stdin).await;
+            let outcome = execute(&state, peer, key, command, stdin).await;
             drop(linking);
             let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
             answer(&handle, channel, outcome, &chan, &ends, budget).await;

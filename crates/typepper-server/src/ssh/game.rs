@@ -9,7 +9,7 @@
 //!   window. A client that stops reading holds one frame and its window, no more; the
 //!   frames it missed are skipped, and the latest screen is drawn when it reads again.
 //! - **Requests** (a submission, a seed, a board, a run, a link, a room) run in-process
-//!   as the `v1` commands they stand for, through the same routes and checks as a
+//!   as the `v1` commands they stand for, through the same service and checks as a
 //!   client's own: a player here is their key, as for `v1`.
 //! - **What the game keeps** (history, last round, drill, outbox) is kept per player in
 //!   the database ([`Store::save`](crate::store::Store::save)) for a key linked to one. A
@@ -23,7 +23,6 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use crossterm::event::Event;
 use ratatui::Terminal;
 use russh::ChannelWriteHalf;
@@ -187,7 +186,6 @@ impl Pty {
 /// Everything one game needs.
 pub(crate) struct Setup {
     pub state: Arc<Shared>,
-    pub router: Router,
     pub peer: SocketAddr,
     /// The fingerprint of the client's key; `None` for a guest.
     pub key: Option<String>,
@@ -238,7 +236,6 @@ impl End {
 pub(crate) async fn play(setup: Setup) {
     let Setup {
         state,
-        router,
         peer,
         key,
         pty,
@@ -269,7 +266,6 @@ pub(crate) async fn play(setup: Setup) {
         .map(|key| Keeper::start(state.clone(), key, player.as_ref().map(|p| p.id)));
     let host = Remote {
         state: state.clone(),
-        router,
         peer,
         key: key.clone(),
         answers: answers_tx,
@@ -465,7 +461,6 @@ impl Keeper {
 /// The game's host on the server: requests run in-process, entries kept in the database.
 struct Remote {
     state: Arc<Shared>,
-    router: Router,
     peer: SocketAddr,
     key: Option<String>,
     answers: mpsc::UnboundedSender<Answer>,
@@ -509,8 +504,8 @@ impl Host for Remote {
             Ok(command) => command,
             Err(failure) => return Some(net::read_answer(request, Err(failure))),
         };
-        let (router, peer, key, answers) = (
-            self.router.clone(),
+        let (state, peer, key, answers) = (
+            self.state.clone(),
             self.peer,
             self.key.clone(),
             self.answers.clone(),
@@ -518,7 +513,7 @@ impl Host for Remote {
         tokio::spawn(async move {
             let out = match super::exec::Command::parse(&command) {
                 Ok(command) => {
-                    let outcome = super::exec::execute(router, peer, key, command, stdin).await;
+                    let outcome = super::exec::execute(&state, peer, key, command, stdin).await;
                     outcome.into_result()
                 }
                 Err(why) => Err(Failure::Refused(why)),

@@ -6,9 +6,8 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use axum::Router;
 use russh::server::{
     Auth, ChannelOpenHandle, Handle, Msg, PublicKeyOffer, Session, VerifiedPublicKey,
 };
@@ -34,7 +33,6 @@ pub(super) async fn run(
     socket: Socket,
     slot: Arc<Slot>,
     state: Arc<Shared>,
-    router: Router,
     peer: SocketAddr,
 ) {
     let limits = state.config.ssh.clone();
@@ -45,7 +43,6 @@ pub(super) async fn run(
     let idle_since = Arc::new(std::sync::atomic::AtomicU64::new(BUSY));
     let connection = Connection {
         state,
-        router,
         peer,
         key: None,
         channels: HashMap::new(),
@@ -201,7 +198,6 @@ impl Chan {
 /// One SSH connection.
 pub(super) struct Connection {
     pub(super) state: Arc<Shared>,
-    pub(super) router: Router,
     pub(super) peer: SocketAddr,
     /// The fingerprint of the key it authenticated with.
     pub(super) key: Option<String>,
@@ -247,13 +243,10 @@ impl Connection {
     }
 
     /// A refusal for a client over its address's request rate, if it is: commands that
-    /// never reach the routes (unknown ones, shells, subsystems) count against it too.
+    /// never reach the service (unknown ones, shells, subsystems) count against it too.
     pub(super) fn over_rate(&self) -> Option<Outcome> {
-        let ip = crate::client::bucket(self.peer.ip());
-        let secs = self.state.ip_limit.take(&ip, Instant::now()).err()?;
-        Some(Outcome::refused(
-            crate::ApiError::RateLimited(secs).to_string(),
-        ))
+        let refused = self.state.take_request(self.peer.ip()).err()?;
+        Some(Outcome::refused(refused.to_string()))
     }
 
     /// Refuses a shell, a terminal or a subsystem: granted (when the client can be
@@ -327,7 +320,6 @@ impl Connection {
             self.started + Duration::from_secs(limits.max_secs.max(1)) - Duration::from_millis(500);
         tokio::spawn(game::play(game::Setup {
             state: self.state.clone(),
-            router: self.router.clone(),
             peer: self.peer,
             key: self.key.clone(),
             pty,
