@@ -8,13 +8,16 @@
 //!    it with `tower::ServiceExt::oneshot`, no socket needed. [`serve`] runs it on a
 //!    listener, with a cap on connections and timeouts on slow or idle clients, until a
 //!    shutdown future resolves.
-//! 2. A submission (`POST /v1/submit`) is judged in [`submit`] off the async workers:
+//! 2. Every door (the HTTP routes, `v1` over SSH and the game played there, the live
+//!    rooms) is a thin door onto one service: typed operations on [`Shared`] that own
+//!    the limits, verification, metrics and refusals ([`ServiceError`]).
+//! 3. A submission (`POST /v1/submit`) is judged in [`submit`] off the async workers:
 //!    each replay's header is read first, then it is decoded, played through the engine,
 //!    checked against its claim and for what a person could have typed, and stored in one
 //!    transaction that refuses copies of stored rounds and ranks only rounds played on a
 //!    seed the server issued (`POST /v1/seeds`). Every check, and why, is in
 //!    `docs/TRUST.md`.
-//! 3. Runs and players live behind [`store::Store`]: SQLite embedded by default,
+//! 4. Runs and players live behind [`store::Store`]: SQLite embedded by default,
 //!    PostgreSQL in production. A background sweep ([`sweep`]) deletes expired runs.
 //!
 //! ```no_run
@@ -36,16 +39,13 @@ pub mod card;
 pub mod client;
 pub mod config;
 mod defaults;
-mod error;
-mod extract;
+mod http;
 mod limit;
 pub mod metrics;
 pub mod operator;
-mod play;
 mod players;
 pub mod refusal;
 pub mod rooms;
-mod routes;
 mod secrets;
 mod seeds;
 pub mod serve;
@@ -55,35 +55,23 @@ pub mod ssh;
 pub mod store;
 pub mod submit;
 pub mod sweep;
-mod v1;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-use axum::Router;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
-use axum::http::{HeaderName, HeaderValue, Method, header};
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
-use tower_http::compression::CompressionLayer;
-use tower_http::cors::{AllowOrigin, CorsLayer};
-use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::timeout::TimeoutLayer;
 
 pub use config::Config;
-pub use error::ApiError;
+pub use http::{app, metrics_app};
 pub use seeds::{MAX_OPEN_SEEDS, SEED_LIFETIME_MS};
 pub use serve::{Limits, serve};
+pub use service::ServiceError;
 
-use crate::error::ErrorDetail;
 use crate::limit::Limiter;
 use crate::store::{PlayerId, Store};
 
 /// Unix milliseconds now; a test can set the clock.
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
 
-/// Everything the handlers share.
+/// The service's state: everything its operations ([`service`]) and every door share.
 pub struct Shared {
     /// The database.
     pub store: Arc<dyn Store>,
@@ -111,7 +99,7 @@ pub struct Shared {
     /// The live rooms this process holds.
     pub rooms: rooms::Rooms,
     /// The games played over SSH now.
-    games: Arc<play::Games>,
+    games: Arc<ssh::Games>,
 }
 
 impl Shared {
@@ -146,7 +134,7 @@ impl Shared {
             connections: Arc::default(),
             ssh_body_bytes: std::sync::atomic::AtomicUsize::new(0),
             rooms: rooms::Rooms::new(&config),
-            games: Arc::new(play::Games::new(config.ssh.games_per_ip, config.ssh.games)),
+            games: Arc::new(ssh::Games::new(config.ssh.games_per_ip, config.ssh.games)),
             store,
             config,
             clock,
@@ -205,143 +193,8 @@ impl Shared {
     }
 }
 
-/// The operator's own port: `GET /metrics` in Prometheus' text format.
-pub fn metrics_app(state: Arc<Shared>) -> Router {
-    Router::new().route(
-        "/metrics",
-        axum::routing::get(async move || {
-            (
-                [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-                state.metrics_text(),
-            )
-        }),
-    )
-}
-
 /// The largest request body: one MiB, checked before anything is decoded.
 pub const MAX_BODY: usize = typepper_engine::MAX_BYTES;
-
-/// The whole HTTP surface.
-pub fn app(state: Arc<Shared>) -> Router {
-    let config = &state.config;
-    let game_origin = Config::origin_of(&config.public_url);
-    let cors = CorsLayer::new()
-        .allow_origin(AllowOrigin::list(HeaderValue::from_str(&game_origin)))
-        .allow_methods([Method::GET, Method::POST])
-        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
-        // A 429's wait, and whose run a replay is, are for the game to read.
-        .expose_headers([
-            header::RETRY_AFTER,
-            HeaderName::from_static(typepper_api::PLAYER_HEADER),
-        ])
-        .max_age(Duration::from_secs(86_400));
-    let api_origin = Config::origin_of(&config.api_url);
-    let csp = format!(
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
-         img-src 'self' data:; connect-src 'self' {api_origin}; base-uri 'none'; \
-         frame-ancestors 'none'; form-action 'none'"
-    );
-    let timeout = TimeoutLayer::with_status_code(
-        axum::http::StatusCode::REQUEST_TIMEOUT,
-        Duration::from_secs(state.config.request_timeout_secs),
-    );
-    let api = routes::api()
-        .layer(timeout)
-        .merge(routes::submissions())
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(middleware::from_fn_with_state(state.clone(), ip_limit))
-        .layer(cors);
-    let shares = routes::shares()
-        .layer(timeout)
-        .layer(middleware::from_fn_with_state(state.clone(), ip_limit));
-    let mut router = routes::pages(&config.static_dir)
-        .layer(timeout)
-        .merge(shares)
-        .merge(api)
-        .with_state(state.clone())
-        .layer(CompressionLayer::new())
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("strict-origin-when-cross-origin"),
-        ));
-    if config.public_url.starts_with("https://") {
-        // Served over TLS (by the proxy in front): browsers should never try plain HTTP.
-        router = router.layer(SetResponseHeaderLayer::if_not_present(
-            header::STRICT_TRANSPORT_SECURITY,
-            HeaderValue::from_static("max-age=31536000"),
-        ));
-    }
-    router
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_str(&csp).unwrap_or(HeaderValue::from_static("default-src 'self'")),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(middleware::from_fn_with_state(state, log))
-}
-
-/// The SSH key a request was made for by the SSH server: its fingerprint. Only the server
-/// itself can put it on a request; extensions never come off the wire.
-#[derive(Clone, Debug)]
-pub struct SshKey(pub String);
-
-/// The client's address, as the IP limit found it, for handlers with limits of their own.
-#[derive(Clone, Copy, Debug)]
-pub struct ClientIp(pub IpAddr);
-
-/// The client's address: the connection's, or behind proxies the operator runs, the one
-/// they give (see [`client`]). Without a connection (tests through `oneshot`) it is
-/// 0.0.0.0.
-fn client_ip(state: &Shared, req: &Request) -> IpAddr {
-    let peer = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-    let forwarded = req
-        .headers()
-        .get_all("x-forwarded-for")
-        .iter()
-        .filter_map(|v| v.to_str().ok());
-    state.config.proxies.client(peer, forwarded)
-}
-
-async fn ip_limit(State(state): State<Arc<Shared>>, mut req: Request, next: Next) -> Response {
-    let ip = client_ip(&state, &req);
-    req.extensions_mut().insert(ClientIp(ip));
-    match state.ip_limit.take(&client::bucket(ip), Instant::now()) {
-        Ok(()) => next.run(req).await,
-        Err(secs) => ApiError::RateLimited(secs).into_response(),
-    }
-}
-
-/// One line a request: method, path, status, time; and an internal error's detail.
-async fn log(State(state): State<Arc<Shared>>, req: Request, next: Next) -> Response {
-    // The matched route's pattern is shared (an Arc), so keeping it costs no copy.
-    let route = req
-        .extensions()
-        .get::<axum::extract::MatchedPath>()
-        .cloned();
-    let logged = (!state.config.quiet).then(|| (req.method().clone(), req.uri().path().to_owned()));
-    let start = Instant::now();
-    let response = next.run(req).await;
-    let status = response.status().as_u16();
-    state
-        .metrics
-        .request(route.as_ref().map_or("unmatched", |r| r.as_str()), status);
-    if let Some((method, path)) = logged {
-        let detail = response
-            .extensions()
-            .get::<ErrorDetail>()
-            .map(|d| d.0.as_str())
-            .unwrap_or_default();
-        let ms = (start.elapsed().as_secs_f64() * 1000.0 * 10.0).round() / 10.0;
-        tracing::info!(target: "typepper::request", %method, path, status, ms, detail);
-    }
-    response
-}
 
 /// `s` safe in HTML or SVG, as an element's text or an attribute's value.
 pub(crate) fn escape_markup(s: &str) -> String {

@@ -4,7 +4,7 @@
 use crate::store::{Store, StoreError};
 use std::future::Future;
 
-use crate::{ApiError, secrets};
+use crate::{ServiceError, secrets};
 
 /// Makes the player `name` at `now_ms`, with a new token: the only time the token is
 /// said, as only its hash is kept.
@@ -12,8 +12,8 @@ pub async fn create(
     store: &dyn Store,
     name: String,
     now_ms: i64,
-) -> Result<typepper_api::Player, ApiError> {
-    typepper_api::check_name(&name).map_err(|e| ApiError::BadRequest(e.into()))?;
+) -> Result<typepper_api::Player, ServiceError> {
+    typepper_api::check_name(&name).map_err(|e| ServiceError::BadRequest(e.into()))?;
     let token = secrets::token();
     match store
         .create_player(name, secrets::token_hash(&token), now_ms)
@@ -23,7 +23,7 @@ pub async fn create(
             name: player.name,
             token,
         }),
-        Err(StoreError::NameTaken(n)) => Err(ApiError::Conflict(format!(
+        Err(StoreError::NameTaken(n)) => Err(ServiceError::Conflict(format!(
             "the name {n} is taken: pick another"
         ))),
         Err(e) => Err(e.into()),
@@ -32,7 +32,7 @@ pub async fn create(
 
 /// What `v1 link` asks for: the key linked to a new player called `name`, or with
 /// `token`, to the web's player of that name.
-#[derive(Debug, serde::Deserialize, serde::Serialize)]
+#[derive(Debug)]
 pub struct LinkKey {
     /// The player's name.
     pub name: String,
@@ -63,9 +63,9 @@ pub async fn link_key<F>(
     now_ms: i64,
     max_keys: u32,
     create: impl FnOnce(String) -> F,
-) -> Result<Linked, ApiError>
+) -> Result<Linked, ServiceError>
 where
-    F: Future<Output = Result<typepper_api::Player, ApiError>>,
+    F: Future<Output = Result<typepper_api::Player, ServiceError>>,
 {
     let linked = store.player_by_key(key.clone()).await?;
     let player = match (linked, ask.token) {
@@ -84,7 +84,7 @@ where
     let id = match found {
         Some(p) if p.name.eq_ignore_ascii_case(&player.name) => p.id,
         _ => {
-            return Err(ApiError::NotFound(format!(
+            return Err(ServiceError::NotFound(format!(
                 "{} has no such token",
                 player.name
             )));

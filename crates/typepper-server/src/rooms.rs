@@ -1,10 +1,10 @@
 //! Live rooms (docs/spec/rooms.md): friends race key by key.
 //!
 //! How it works:
-//! 1. `POST /v1/rooms` opens a room for a mode, on a seed drawn here and told to no one
-//!    before the countdown ends, under an 8-letter code. Each room is one task that owns
-//!    it ([`task`]); the rules are [`room::Room`], which plays each racer's keys through
-//!    the engine as they arrive.
+//! 1. `POST /v1/rooms` (and `v1 room-open`) opens a room for a mode (`open`), on a
+//!    seed drawn here and told to no one before the countdown ends, under an 8-letter
+//!    code. Each room is one task that owns it ([`task`]); the rules are [`room::Room`],
+//!    which plays each racer's keys through the engine as they arrive.
 //! 2. `GET /v1/rooms/<code>/live` is a WebSocket, and `v1 room <code>` over SSH a stream
 //!    of lines: either is a door onto one [`session`], which reads the hello, says who
 //!    joins, and carries messages between the connection and its room, here or on
@@ -27,22 +27,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::Json;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Extension, Path, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use tokio::sync::mpsc;
 use typepper_api::room::{
-    ALPHABET, Ask, CODE_LEN, GUEST_QUOTA, Kept, Open, Opened, QUOTA, Say, UNAVAILABLE, is_code,
+    ALPHABET, Ask, CODE_LEN, GUEST_QUOTA, Kept, Opened, QUOTA, Say, UNAVAILABLE, is_code,
 };
 use typepper_engine::Mode;
 
 use self::room::{Joiner, Room};
 use self::task::{Cmd, ConnId, Listener, Out, Who};
-use crate::extract::OurGame;
 use crate::limit::{Allowance, Full, Held, Hold, Limiter};
-use crate::{ApiError, ClientIp, Shared, client, secrets};
+use crate::{ServiceError, Shared, client, secrets};
 
 /// Messages a connection's outbox holds before its client counts as not reading.
 pub(crate) const OUTBOX: usize = 256;
@@ -175,27 +170,20 @@ pub(crate) fn new_seed() -> u64 {
     u64::from_le_bytes(bytes)
 }
 
-/// `POST /v1/rooms`: opens a room for a mode.
-pub async fn open(
-    State(st): State<Arc<Shared>>,
-    Extension(ClientIp(ip)): Extension<ClientIp>,
-    _: OurGame,
-    crate::extract::Json(open): crate::extract::Json<Open>,
-) -> Result<Response, ApiError> {
-    let mode: Mode = open
-        .mode
-        .parse()
-        .map_err(|e| ApiError::BadRequest(format!("{e}")))?;
+/// Opens a room for `mode`, for the client at `ip`: under an 8-letter code no room here
+/// (or, on PostgreSQL, on another process) has, within the address's and the server's
+/// rooms.
+pub(crate) async fn open(st: &Arc<Shared>, mode: Mode, ip: IpAddr) -> Result<Opened, ServiceError> {
     let rooms = &st.rooms;
     let bucket = client::bucket(ip);
     if st.config.room_rate > 0 {
         rooms
             .opens
             .take(&bucket, Instant::now())
-            .map_err(ApiError::RateLimited)?;
+            .map_err(ServiceError::RateLimited)?;
     }
     let hold = rooms.open_rooms.hold(bucket).map_err(|full| match full {
-        Full::Key(most) => ApiError::Quota(
+        Full::Key(most) => ServiceError::Quota(
             format!(
                 "your address has {most} rooms open, its most: a room closes once everyone \
                  has left it"
@@ -203,7 +191,7 @@ pub async fn open(
             60,
         ),
         Full::All(most) => {
-            ApiError::Unavailable(format!("this server holds {most} rooms, its most"), 60)
+            ServiceError::Unavailable(format!("this server holds {most} rooms, its most"), 60)
         }
     })?;
     let code = loop {
@@ -218,7 +206,7 @@ pub async fn open(
                 Ok(false) => continue,
                 Err(e) => {
                     let why = format!("the rooms' directory can't be reached ({e})");
-                    return Err(ApiError::Unavailable(why, 5));
+                    return Err(ServiceError::Unavailable(why, 5));
                 }
             },
             None => break code,
@@ -230,25 +218,7 @@ pub async fn open(
     if let Ok(mut map) = rooms.rooms.lock() {
         map.insert(code.clone(), handle);
     }
-    Ok((StatusCode::CREATED, Json(Opened { code, link })).into_response())
-}
-
-/// `GET /v1/rooms/<code>/live`: the room's WebSocket.
-pub async fn live(
-    State(st): State<Arc<Shared>>,
-    Extension(ClientIp(ip)): Extension<ClientIp>,
-    _: OurGame,
-    Path(code): Path<String>,
-    ws: WebSocketUpgrade,
-) -> Result<Response, ApiError> {
-    let (target, admitted) = st.rooms.admit(&st.config, &code, ip).await?;
-    Ok(ws
-        .max_message_size(MAX_MESSAGE)
-        .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| async move {
-            websocket(st, target, ip, socket).await;
-            drop(admitted);
-        }))
+    Ok(Opened { code, link })
 }
 
 /// Who a connection to a room comes from: its address, and the player its SSH key is
@@ -276,8 +246,8 @@ pub(crate) async fn join_over_ssh(
     ip: IpAddr,
     inbound: mpsc::Receiver<Wire>,
     out: mpsc::Sender<Utf8Bytes>,
-) -> Result<(), ApiError> {
-    let (target, admitted) = st.rooms.admit(&st.config, code, ip).await?;
+) -> Result<(), ServiceError> {
+    let (target, admitted) = st.join_room(code, ip).await?;
     let keyed = match key {
         Some(key) => st.store.player_by_key(key).await.ok().flatten(),
         None => None,
@@ -297,15 +267,17 @@ impl Rooms {
         config: &crate::Config,
         code: &str,
         ip: IpAddr,
-    ) -> Result<(Target, Hold<IpAddr>), ApiError> {
+    ) -> Result<(Target, Hold<IpAddr>), ServiceError> {
         if !is_code(code) {
-            return Err(ApiError::NotFound(format!("{code:?} is not a room code")));
+            return Err(ServiceError::NotFound(format!(
+                "{code:?} is not a room code"
+            )));
         }
         let bucket = client::bucket(ip);
         if config.room_join_rate > 0 {
             self.joins
                 .take(&bucket, Instant::now())
-                .map_err(ApiError::RateLimited)?;
+                .map_err(ServiceError::RateLimited)?;
         }
         let target = match (self.get(code), self.relay.get()) {
             (Some(room), _) => Target::Here(room),
@@ -319,14 +291,14 @@ impl Rooms {
             (None, None) => return Err(no_room(code)),
         };
         let hold = self.connections.hold(bucket).map_err(|full| match full {
-            Full::Key(most) => ApiError::Quota(
+            Full::Key(most) => ServiceError::Quota(
                 format!(
                     "your address has {most} connections to rooms, its most: close one and \
                      join again"
                 ),
                 10,
             ),
-            Full::All(most) => ApiError::Unavailable(
+            Full::All(most) => ServiceError::Unavailable(
                 format!("this server holds {most} room connections, its most"),
                 10,
             ),
@@ -335,8 +307,8 @@ impl Rooms {
     }
 }
 
-fn no_room(code: &str) -> ApiError {
-    ApiError::NotFound(format!("no room {code}: it ended, or never was"))
+fn no_room(code: &str) -> ServiceError {
+    ServiceError::NotFound(format!("no room {code}: it ended, or never was"))
 }
 
 /// What a connection's transport hands its session: a message's text, or something that
@@ -359,7 +331,7 @@ pub(crate) fn refusal(why: &str) -> Utf8Bytes {
 /// `GET /v1/rooms/<code>/live`'s connection, once upgraded: the WebSocket's frames in and
 /// out of a [`session`]. Each frame out goes within [`WRITE_WITHIN`] or the socket is
 /// dropped; a message too long is refused with a close frame saying so (1009).
-async fn websocket(st: Arc<Shared>, target: Target, ip: IpAddr, socket: WebSocket) {
+pub(crate) async fn websocket(st: Arc<Shared>, target: Target, ip: IpAddr, socket: WebSocket) {
     use futures_util::{SinkExt, StreamExt};
     let (mut sink, mut stream) = socket.split();
     let (wire, inbound) = mpsc::channel(OUTBOX);

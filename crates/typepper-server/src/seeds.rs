@@ -4,7 +4,7 @@
 use typepper_engine::Mode;
 
 use crate::store::{IssuedSeed, PlayerId, Store, StoreError};
-use crate::{ApiError, secrets};
+use crate::{ServiceError, secrets};
 
 /// An issued seed counts for a round that arrives within this long.
 pub const SEED_LIFETIME_MS: i64 = 3_600_000;
@@ -16,9 +16,9 @@ pub async fn issue(
     player: PlayerId,
     mode: Mode,
     now_ms: i64,
-) -> Result<IssuedSeed, ApiError> {
+) -> Result<IssuedSeed, ServiceError> {
     if !mode.rankable() {
-        return Err(ApiError::BadRequest(format!(
+        return Err(ServiceError::BadRequest(format!(
             "no seeds for {mode}: {}",
             crate::submit::rank::Unranked::Drill
         )));
@@ -42,5 +42,7 @@ pub async fn issue(
             Ok(()) => return Ok(seed),
         }
     }
-    Err(ApiError::Internal("three seeds in a row were taken".into()))
+    Err(ServiceError::Internal(
+        "three seeds in a row were taken".into(),
+    ))
 }

@@ -217,13 +217,7 @@ impl Server {
             let _ = rx.wait_for(|stop| *stop).await;
         };
         let ssh = ssh.map(|(listener, key)| {
-            let serving = ssh::serve_ssh(
-                listener,
-                key,
-                state.clone(),
-                app(state.clone()),
-                stopped(told.clone()),
-            );
+            let serving = ssh::serve_ssh(listener, key, state.clone(), stopped(told.clone()));
             tokio::spawn(serving)
         });
         if let Some(metrics) = metrics {

@@ -651,11 +651,11 @@ impl Room {
                 // too small to keep still finished, and says why it is not stored.
                 seat.state = match judge(round) {
                     Ok(()) => State::Done,
-                    Err(Refusal::Small(why)) => {
+                    Err(NotKept::Small(why)) => {
                         seat.unkept = Some(Kept::not_stored(why.kind(), why));
                         State::Done
                     }
-                    Err(Refusal::Cheat(why)) => {
+                    Err(NotKept::Cheat(why)) => {
                         let racer = seat.id;
                         said.push((To::All, Say::Out { racer, why }));
                         State::Out
@@ -763,7 +763,7 @@ impl Room {
 }
 
 /// Why a finished round is not kept.
-enum Refusal {
+enum NotKept {
     /// Too little of it to store (too short, too few keys, nothing scored): a person's
     /// round all the same.
     Small(crate::refusal::Refusal),
@@ -772,7 +772,7 @@ enum Refusal {
 }
 
 /// A finished round judged as a submission of it would be.
-fn judge(round: &Round) -> Result<(), Refusal> {
+fn judge(round: &Round) -> Result<(), NotKept> {
     let replay = round.replay();
     let bytes = replay.encode();
     let claim = round.score().map_or(0, |s| s.headline().value);
@@ -788,9 +788,9 @@ fn judge(round: &Round) -> Result<(), Refusal> {
             Why::TooLittle { .. } | Why::TooShort | Why::DidNothing { .. } | Why::ScoresNothing(_)
         );
         if small {
-            Refusal::Small(e)
+            NotKept::Small(e)
         } else {
-            Refusal::Cheat(e.to_string())
+            NotKept::Cheat(e.to_string())
         }
     })
 }

@@ -116,7 +116,7 @@ impl Handle {
 }
 
 /// A connection in the room.
-struct Conn {
+struct Member {
     id: ConnId,
     racer: Option<u32>,
     to: Listener,
@@ -159,7 +159,7 @@ pub(crate) fn start(st: Arc<Shared>, room: Room, limits: Limits, hold: Hold<IpAd
 struct Task {
     st: Arc<Shared>,
     room: Room,
-    conns: Vec<Conn>,
+    conns: Vec<Member>,
     /// Rounds being stored: each gives back its race and its results' row.
     storing: JoinSet<(u32, Finish)>,
     /// The rows of the race's finished rounds.
@@ -275,7 +275,7 @@ impl Task {
         let (racer, catch_up, said) = match joined {
             Ok(joined) => joined,
             Err(why) => {
-                let refused = Conn {
+                let refused = Member {
                     id: conn,
                     racer: None,
                     to,
@@ -290,7 +290,7 @@ impl Task {
         if racer.is_some() {
             self.heard = Instant::now();
         }
-        let joined = Conn {
+        let joined = Member {
             id: conn,
             racer,
             to,
@@ -547,7 +547,7 @@ impl Task {
 
     /// Sends `out` to one connection: `false` if it is not reading (its outbox is full),
     /// or its process can't be reached.
-    fn send(&self, conn: &Conn, out: Out) -> bool {
+    fn send(&self, conn: &Member, out: Out) -> bool {
         match (&conn.to, &conn.id) {
             (Listener::Here(tx), _) => tx.try_send(out).is_ok(),
             (Listener::There, ConnId::There(process, n)) => match self.st.rooms.relay.get() {
@@ -565,7 +565,7 @@ impl Task {
 
     /// Lets a connection go: its outbox closes (and its session with it), or its process
     /// is told to close it.
-    fn let_go(&self, conn: Conn) {
+    fn let_go(&self, conn: Member) {
         if let (Listener::There, ConnId::There(process, n)) = (&conn.to, &conn.id)
             && let Some(relay) = self.st.rooms.relay.get()
         {

@@ -9,7 +9,7 @@
 //!   window. A client that stops reading holds one frame and its window, no more; the
 //!   frames it missed are skipped, and the latest screen is drawn when it reads again.
 //! - **Requests** (a submission, a seed, a board, a run, a link, a room) run in-process
-//!   as the `v1` commands they stand for, through the same routes and checks as a
+//!   as the `v1` commands they stand for, through the same service and checks as a
 //!   client's own: a player here is their key, as for `v1`.
 //! - **What the game keeps** (history, last round, drill, outbox) is kept per player in
 //!   the database ([`Store::save`](crate::store::Store::save)) for a key linked to one. A
@@ -23,7 +23,6 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use crossterm::event::Event;
 use ratatui::Terminal;
 use russh::ChannelWriteHalf;
@@ -119,7 +118,7 @@ pub(crate) struct Games {
 }
 
 /// A game's place at [`Games`], given back when dropped.
-pub(crate) type Seat = Hold<IpAddr>;
+pub(crate) type GameSeat = Hold<IpAddr>;
 
 impl Games {
     pub(crate) fn new(per_ip: usize, all: usize) -> Games {
@@ -130,7 +129,7 @@ impl Games {
     }
 
     /// A seat for a game from `ip`, or why there is none.
-    pub(crate) fn sit(&self, ip: IpAddr) -> Result<Seat, String> {
+    pub(crate) fn sit(&self, ip: IpAddr) -> Result<GameSeat, String> {
         self.playing
             .hold(crate::client::bucket(ip))
             .map_err(|full| match full {
@@ -188,7 +187,6 @@ impl Pty {
 /// Everything one game needs.
 pub(crate) struct Setup {
     pub state: Arc<Shared>,
-    pub router: Router,
     pub peer: SocketAddr,
     /// The fingerprint of the client's key; `None` for a guest.
     pub key: Option<String>,
@@ -200,7 +198,7 @@ pub(crate) struct Setup {
     /// The client's window's size.
     pub size: watch::Receiver<(u32, u32)>,
     pub out: ChannelWriteHalf<Msg>,
-    pub seat: Seat,
+    pub seat: GameSeat,
     pub games: Arc<Games>,
     /// When the game must end at the latest (its connection's lifetime, say).
     pub ends_by: tokio::time::Instant,
@@ -239,7 +237,6 @@ impl End {
 pub(crate) async fn play(setup: Setup) {
     let Setup {
         state,
-        router,
         peer,
         key,
         pty,
@@ -270,7 +267,6 @@ pub(crate) async fn play(setup: Setup) {
         .map(|key| Keeper::start(state.clone(), key, player.as_ref().map(|p| p.id)));
     let host = Remote {
         state: state.clone(),
-        router,
         peer,
         key: key.clone(),
         answers: answers_tx,
@@ -466,7 +462,6 @@ impl Keeper {
 /// The game's host on the server: requests run in-process, entries kept in the database.
 struct Remote {
     state: Arc<Shared>,
-    router: Router,
     peer: SocketAddr,
     key: Option<String>,
     answers: mpsc::UnboundedSender<Arrival>,
@@ -507,16 +502,16 @@ impl Host for Remote {
 
     fn send(&mut self, request: Request) -> Option<Answer> {
         let (command, stdin) = net::command(&request);
-        let (router, peer, key, answers) = (
-            self.router.clone(),
+        let (state, peer, key, answers) = (
+            self.state.clone(),
             self.peer,
             self.key.clone(),
             self.answers.clone(),
         );
         tokio::spawn(async move {
-            let out = match crate::v1::Command::parse(&command) {
+            let out = match super::exec::Command::parse(&command) {
                 Ok(command) => {
-                    let outcome = crate::v1::execute(router, peer, key, command, stdin).await;
+                    let outcome = super::exec::execute(&state, peer, key, command, stdin).await;
                     outcome.into_result()
                 }
                 Err(why) => Err(Failure::Refused(why)),
@@ -581,7 +576,7 @@ impl Host for Remote {
     }
 }
 
-impl crate::v1::Outcome {
+impl super::exec::Outcome {
     /// The command's standard output, or why it failed, as a client reads its exit
     /// status.
     fn into_result(self) -> Result<Vec<u8>, Failure> {

@@ -1,10 +1,9 @@
-//! What handlers take from a request, refused with the API's own [`ApiError`]: a JSON
-//! body, the player a request is for, a player's linking under the IP's allowance. An
+//! What handlers take from a request, refused with the service's own [`ServiceError`]: a
+//! JSON body, the player a request is for, a player's linking under the IP's allowance. An
 //! extractor refuses before its handler runs, in the order of the handler's arguments
 //! (the request's parts first, its body last), so each handler keeps to its purpose.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
@@ -12,8 +11,10 @@ use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
 
+use super::ClientIp;
+use crate::service::LINK_FIRST;
 use crate::store::Player;
-use crate::{ApiError, ClientIp, Shared, SshKey, secrets};
+use crate::{ServiceError, Shared};
 
 /// A body a route reads as JSON, with the sentence that says how to send it.
 pub trait Asked: DeserializeOwned {
@@ -33,51 +34,37 @@ impl Asked for typepper_api::room::Open {
     const HOW: &'static str = r#"send {"mode": "<a mode key, e.g. time:15>"} as JSON"#;
 }
 
-impl Asked for crate::players::LinkKey {
-    const HOW: &'static str = r#"send {"name": "<your name>", "token": <a token or null>} as JSON"#;
-}
-
 /// A JSON body of `T`: one over the body limit is refused 413, one that can't be read
 /// or isn't a `T` 400 with [`Asked::HOW`].
 pub struct Json<T>(pub T);
 
 impl<S: Send + Sync, T: Asked> FromRequest<S> for Json<T> {
-    type Rejection = ApiError;
+    type Rejection = ServiceError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Json<T>, ApiError> {
+    async fn from_request(req: Request, state: &S) -> Result<Json<T>, ServiceError> {
         let body = Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::TooLarge(crate::MAX_BODY)
+                ServiceError::TooLarge(crate::MAX_BODY)
             } else {
-                ApiError::BadRequest(format!("the body could not be read: {e}"))
+                ServiceError::BadRequest(format!("the body could not be read: {e}"))
             }
         })?;
         serde_json::from_slice(&body)
             .map(Json)
-            .map_err(|_| ApiError::BadRequest(T::HOW.into()))
+            .map_err(|_| ServiceError::BadRequest(T::HOW.into()))
     }
 }
 
-/// The player a request is for: its SSH key's, or its `Authorization: Bearer <token>`'s;
-/// 401 without one.
+/// The player a request is for: its `Authorization: Bearer <token>`'s; 401 without one.
 pub struct Authed(pub Player);
 
 impl FromRequestParts<Arc<Shared>> for Authed {
-    type Rejection = ApiError;
+    type Rejection = ServiceError;
 
-    async fn from_request_parts(parts: &mut Parts, st: &Arc<Shared>) -> Result<Authed, ApiError> {
-        const HOW: &str =
-            "link the game first: POST /v1/players, then send Authorization: Bearer <token>";
-        if let Some(SshKey(fingerprint)) = parts.extensions.get::<SshKey>() {
-            return st
-                .store
-                .player_by_key(fingerprint.clone())
-                .await?
-                .map(Authed)
-                .ok_or(ApiError::Unauthorized(
-                    "this key is not linked to a player: run v1 link <name> first",
-                ));
-        }
+    async fn from_request_parts(
+        parts: &mut Parts,
+        st: &Arc<Shared>,
+    ) -> Result<Authed, ServiceError> {
         let token = parts
             .headers
             .get(header::AUTHORIZATION)
@@ -88,32 +75,8 @@ impl FromRequestParts<Arc<Shared>> for Authed {
                     .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
             })
             .map(|(_, token)| token)
-            .ok_or(ApiError::Unauthorized(HOW))?;
-        let hash = secrets::token_hash(token.trim());
-        st.store
-            .player_by_token(hash)
-            .await?
-            .map(Authed)
-            .ok_or(ApiError::Unauthorized(
-                "that token belongs to no player: link the game again",
-            ))
-    }
-}
-
-/// The SSH key a request was made for; 404 over HTTP, where there is none.
-pub struct Keyed(pub String);
-
-impl<S: Send + Sync> FromRequestParts<S> for Keyed {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Keyed, ApiError> {
-        // Only the SSH server puts a key on a request: over HTTP there is nothing to link.
-        match parts.extensions.get::<SshKey>() {
-            Some(SshKey(key)) => Ok(Keyed(key.clone())),
-            None => Err(ApiError::NotFound(
-                "no key: connect with a public key to link it".into(),
-            )),
-        }
+            .ok_or(ServiceError::Unauthorized(LINK_FIRST))?;
+        st.player_of_token(token).await.map(Authed)
     }
 }
 
@@ -121,25 +84,16 @@ impl<S: Send + Sync> FromRequestParts<S> for Keyed {
 pub struct Registering;
 
 impl FromRequestParts<Arc<Shared>> for Registering {
-    type Rejection = ApiError;
+    type Rejection = ServiceError;
 
     async fn from_request_parts(
         parts: &mut Parts,
         st: &Arc<Shared>,
-    ) -> Result<Registering, ApiError> {
-        register_limit(st, parts.extensions.get::<ClientIp>())?;
+    ) -> Result<Registering, ServiceError> {
+        let ip = parts.extensions.get::<ClientIp>().map(|ip| ip.0);
+        st.take_registration(ip)?;
         Ok(Registering)
     }
-}
-
-/// Takes one player's linking from the hourly allowance of the client at `ip`.
-pub fn register_limit(st: &Shared, ip: Option<&ClientIp>) -> Result<(), ApiError> {
-    if let Some(ClientIp(ip)) = ip {
-        st.register_limit
-            .take(&crate::client::bucket(*ip), Instant::now())
-            .map_err(ApiError::RateLimited)?;
-    }
-    Ok(())
 }
 
 /// A request from this server's own game, or from no browser at all (the terminal, a
@@ -149,9 +103,12 @@ pub fn register_limit(st: &Shared, ip: Option<&ClientIp>) -> Result<(), ApiError
 pub struct OurGame;
 
 impl FromRequestParts<Arc<Shared>> for OurGame {
-    type Rejection = ApiError;
+    type Rejection = ServiceError;
 
-    async fn from_request_parts(parts: &mut Parts, st: &Arc<Shared>) -> Result<OurGame, ApiError> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        st: &Arc<Shared>,
+    ) -> Result<OurGame, ServiceError> {
         let Some(origin) = parts.headers.get(header::ORIGIN) else {
             return Ok(OurGame);
         };
@@ -161,7 +118,7 @@ impl FromRequestParts<Arc<Shared>> for OurGame {
         if ours.iter().any(|o| o.eq_ignore_ascii_case(origin)) {
             return Ok(OurGame);
         }
-        Err(ApiError::Forbidden(format!(
+        Err(ServiceError::Forbidden(format!(
             "this server's rooms are for its own game at {}: a page at {origin:?} can't \
              use them",
             ours[0]

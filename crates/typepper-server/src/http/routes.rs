@@ -1,0 +1,215 @@
+//! The routes: the `/v1` API, and the game's own files. Each `/v1` route reads its
+//! request, calls the service, and writes out what comes back.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Extension, Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use tower_http::services::ServeDir;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use super::ClientIp;
+use super::extract::{Authed, Json, OurGame, Registering};
+use crate::rooms::{self, MAX_MESSAGE};
+use crate::{ServiceError, Shared};
+
+type St = State<Arc<Shared>>;
+
+/// `/v1`: players, seeds, runs, boards.
+pub fn api() -> Router<Arc<Shared>> {
+    Router::new()
+        .route("/v1/players", post(create_player))
+        .route("/v1/keys", post(link_key))
+        .route("/v1/seeds", post(issue_seed))
+        .route("/v1/runs/{id}", get(run))
+        .route("/v1/boards/{mode}", get(board))
+        .route("/v1/rooms", post(open_room))
+        .route("/v1/rooms/{code}/live", get(live))
+}
+
+/// `POST /v1/submit`, apart from the rest: it reads its body against the request's
+/// time itself, and once its runs are being stored it is not cut off (which would store
+/// what is never answered), so it is outside the server's request timeout.
+pub fn submissions() -> Router<Arc<Shared>> {
+    Router::new().route("/v1/submit", post(submit))
+}
+
+/// The game (from `static_dir`), share pages, and a trivial route for load-test
+/// comparisons.
+pub fn pages(static_dir: &std::path::Path) -> Router<Arc<Shared>> {
+    Router::new()
+        .route("/", get(index))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .nest_service(
+            "/web",
+            tower::ServiceBuilder::new()
+                .layer(axum::middleware::from_fn(no_dotfiles))
+                .layer(SetResponseHeaderLayer::if_not_present(
+                    header::CACHE_CONTROL,
+                    // Not content-hashed: revalidate, so a rebuilt game is picked up.
+                    header::HeaderValue::from_static("no-cache"),
+                ))
+                .service(
+                    ServeDir::new(static_dir.join("web")).append_index_html_on_directories(false),
+                ),
+        )
+}
+
+/// A file or folder whose name starts with a dot (`.gitignore`, `.git/`) is never served,
+/// however the dot is spelled.
+async fn no_dotfiles(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let hidden = req.uri().path().split('/').any(|segment| {
+        let lower = segment.to_ascii_lowercase();
+        lower.starts_with('.') || lower.starts_with("%2e")
+    });
+    if hidden {
+        return ServiceError::NotFound("no such file".into()).into_response();
+    }
+    next.run(req).await
+}
+
+async fn index(st: St) -> Result<Response, ServiceError> {
+    let path = st.config.static_dir.join("index.html");
+    let html = tokio::fs::read_to_string(&path)
+        .await
+        .map_err(|e| ServiceError::Internal(format!("reading {}: {e}", path.display())))?;
+    // The page names its API; one configured elsewhere is written in.
+    let api = if st.config.api_url == st.config.public_url {
+        String::new()
+    } else {
+        st.config.api_url.clone()
+    };
+    let html = html.replace(
+        r#"<meta name="typepper-api" content="">"#,
+        &format!(
+            r#"<meta name="typepper-api" content="{}">"#,
+            crate::escape_markup(&api)
+        ),
+    );
+    Ok(([(header::CACHE_CONTROL, "no-cache")], Html(html)).into_response())
+}
+
+/// `POST /v1/players` `{"name": "ada"}`: links a game to a new player.
+async fn create_player(
+    st: St,
+    _: Registering,
+    Json(req): Json<typepper_api::NewPlayer>,
+) -> Result<Response, ServiceError> {
+    let linked = st.link(req.name).await?;
+    Ok((StatusCode::CREATED, axum::Json(linked)).into_response())
+}
+
+/// `POST /v1/keys`: where `v1 link` over SSH once went to link its key. A request over
+/// HTTP carries no key, so it links nothing.
+async fn link_key() -> ServiceError {
+    ServiceError::NotFound("no key: connect with a public key to link it".into())
+}
+
+/// `POST /v1/seeds` `{"mode": "time:15"}`: a seed to play a ranked round of that mode on.
+async fn issue_seed(
+    st: St,
+    Authed(player): Authed,
+    Json(req): Json<typepper_api::SeedRequest>,
+) -> Result<Response, ServiceError> {
+    let issued = st.issue_seed(player.id, &req.mode).await?;
+    Ok((StatusCode::CREATED, axum::Json(issued)).into_response())
+}
+
+/// `POST /v1/submit`: judge every replay of the body, store the good ones, answer a line
+/// each. The body is read here, within the request's time and the body limit.
+async fn submit(st: St, Authed(player): Authed, body: Body) -> Result<Response, ServiceError> {
+    let started = Instant::now();
+    let budget = Duration::from_secs(st.config.request_timeout_secs);
+    let body = match tokio::time::timeout(budget, axum::body::to_bytes(body, crate::MAX_BODY)).await
+    {
+        Err(_) => return Err(ServiceError::Timeout),
+        Ok(Ok(body)) => body,
+        Ok(Err(e)) => {
+            let too_big = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+            return Err(if too_big {
+                ServiceError::TooLarge(crate::MAX_BODY)
+            } else {
+                ServiceError::BadRequest(format!("the body could not be read: {e}"))
+            });
+        }
+    };
+    let answer = st.submit(player.id, body, started).await?;
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        answer,
+    )
+        .into_response())
+}
+
+/// `GET /v1/runs/<id>`: the replay's bytes.
+async fn run(st: St, Path(id): Path<String>) -> Result<Response, ServiceError> {
+    let run = st.run(&id).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/octet-stream"),
+            // A run never changes; it may expire, which a day's cache can outlive.
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        // Names are letters, digits, `_` and `-`, and a guest's ` (guest)`: always a
+        // valid header value.
+        [(typepper_api::PLAYER_HEADER, run.by())],
+        run.played.replay.clone(),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+struct MonthQuery {
+    month: Option<String>,
+}
+
+/// `GET /v1/boards/<mode>[?month=YYYY-MM]`: the month's best run per player, top 100.
+async fn board(
+    st: St,
+    Path(mode): Path<String>,
+    Query(q): Query<MonthQuery>,
+) -> Result<Response, ServiceError> {
+    let board = st.board(&mode, q.month).await?;
+    Ok((
+        [(header::CACHE_CONTROL, "public, max-age=10")],
+        axum::Json(board),
+    )
+        .into_response())
+}
+
+/// `POST /v1/rooms` `{"mode": "time:15"}`: opens a live room for a mode.
+async fn open_room(
+    st: St,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    _: OurGame,
+    Json(open): Json<typepper_api::room::Open>,
+) -> Result<Response, ServiceError> {
+    let opened = st.open_room(&open.mode, ip).await?;
+    Ok((StatusCode::CREATED, axum::Json(opened)).into_response())
+}
+
+/// `GET /v1/rooms/<code>/live`: the room's WebSocket.
+async fn live(
+    State(st): St,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    _: OurGame,
+    Path(code): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ServiceError> {
+    let (target, admitted) = st.join_room(&code, ip).await?;
+    Ok(ws
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| async move {
+            rooms::websocket(st, target, ip, socket).await;
+            drop(admitted);
+        }))
+}

@@ -1,0 +1,463 @@
+//! The `v1` commands (docs/spec/replays.md, "Over SSH"), as the SSH server runs them for
+//! a client's exec request and for the game it plays over SSH. Each is a call on the
+//! service, as its HTTP route's is: its answer goes to stdout as the same bytes as the
+//! route's body, and its refusal to stderr, the service's sentence, with an exit status
+//! ([`Exit`]): 3 for a key linked to no player, 1 for any other. `v1 room` streams
+//! instead: the room's session, a line a message, for as long as the race.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use axum::http::{Method, StatusCode};
+use russh::ChannelId;
+use russh::server::Session;
+use typepper_api::Exit;
+
+use super::MAX_COMMAND;
+use super::gate::Linking;
+use super::session::{Connection, answer, lock};
+use crate::players::{LinkKey, Linked};
+use crate::service::LINK_FIRST;
+use crate::store::Player;
+use crate::{ServiceError, Shared};
+
+/// The commands, for a sentence about a wrong one.
+pub(crate) const USAGE: &str = "the v1 commands are: v1 submit (the body on stdin), v1 replay <id>, \
+                     v1 board <mode> [YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
+                     v1 room-open <mode>, v1 room <code>";
+
+/// A command of the protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Command {
+    Submit,
+    Replay(String),
+    Board(String, Option<String>),
+    Link(String, Option<String>),
+    Seed(String),
+    RoomOpen(String),
+    Room(String),
+}
+
+impl Command {
+    /// Reads an exec request's text.
+    pub(crate) fn parse(text: &str) -> Result<Command, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let command = match words[..] {
+            ["v1", "submit"] => Command::Submit,
+            ["v1", "replay", id] => Command::Replay(id.into()),
+            ["v1", "board", mode] => Command::Board(mode.into(), None),
+            ["v1", "board", mode, month] => Command::Board(mode.into(), Some(month.into())),
+            ["v1", "link", name] => Command::Link(name.into(), None),
+            ["v1", "link", name, token] => Command::Link(name.into(), Some(token.into())),
+            ["v1", "seed", mode] => Command::Seed(mode.into()),
+            ["v1", "room-open", mode] => Command::RoomOpen(mode.into()),
+            ["v1", "room", code] => Command::Room(code.into()),
+            _ => {
+                let shown: String = text.chars().take(80).collect();
+                return Err(format!("no command {shown:?} here: {USAGE}"));
+            }
+        };
+        Ok(command)
+    }
+}
+
+/// What a command gives back: its stdout, its stderr, its exit status.
+pub(crate) struct Outcome {
+    pub(crate) stdout: Vec<u8>,
+    pub(crate) stderr: String,
+    pub(crate) status: u32,
+}
+
+impl Outcome {
+    pub(crate) fn ok(stdout: Vec<u8>) -> Outcome {
+        Outcome {
+            stdout,
+            stderr: String::new(),
+            status: Exit::Ok.code().into(),
+        }
+    }
+
+    pub(crate) fn refused(why: impl Into<String>) -> Outcome {
+        Outcome::ended(Exit::Refused, why)
+    }
+
+    pub(crate) fn usage(why: impl Into<String>) -> Outcome {
+        Outcome::ended(Exit::Usage, why)
+    }
+
+    pub(crate) fn ended(exit: Exit, why: impl Into<String>) -> Outcome {
+        Outcome {
+            stdout: vec![],
+            stderr: why.into(),
+            status: exit.code().into(),
+        }
+    }
+}
+
+/// Runs `command` on the service, as the client at `peer` with `key`.
+pub(crate) async fn execute(
+    state: &Arc<Shared>,
+    peer: SocketAddr,
+    key: Option<String>,
+    command: Command,
+    stdin: Vec<u8>,
+) -> Outcome {
+    // What its words alone refuse, before the service is asked.
+    match &command {
+        // A room streams, on its own path (Connection::room), never as one request.
+        Command::Room(_) => return Outcome::refused("a room is joined on its own channel"),
+        Command::Replay(id) if !typepper_api::is_run_id(id) => {
+            return Outcome::refused(format!("{id:?} is not a run id"));
+        }
+        Command::Board(mode, month) if !is_word(mode) || !month.as_deref().is_none_or(is_word) => {
+            return Outcome::refused(format!("{mode:?} is not a mode of the boards"));
+        }
+        Command::Link(..) if key.is_none() => {
+            return Outcome::refused("no key: connect with a public key to link it");
+        }
+        _ => {}
+    }
+    let started = Instant::now();
+    let (method, route, path) = stands_for(&command);
+    let answered = serve(state, peer.ip(), key, command, stdin).await;
+    let (status, detail) = match &answered {
+        Ok(done) => (done.status, None),
+        Err(Failed::Refused(refused)) => (
+            refused.status(),
+            match refused {
+                ServiceError::Internal(detail) => Some(detail.as_str()),
+                _ => None,
+            },
+        ),
+        Err(Failed::Late) => (StatusCode::REQUEST_TIMEOUT, None),
+    };
+    let took = started.elapsed();
+    let request = Some((&method, path.as_str()));
+    crate::http::served(state, route, request, status.as_u16(), took, detail);
+    match answered {
+        Ok(done) => Outcome {
+            stderr: done.note,
+            ..Outcome::ok(done.stdout)
+        },
+        Err(Failed::Refused(refused)) => {
+            let exit = match refused {
+                ServiceError::Unauthorized(_) => Exit::NotLinked,
+                _ => Exit::Refused,
+            };
+            Outcome::ended(exit, refused.to_string().trim())
+        }
+        // Worded as it was when the commands went through the HTTP routes, whose
+        // timeout answers with no sentence of its own.
+        Err(Failed::Late) => Outcome::refused(format!(
+            "the server answered {}",
+            StatusCode::REQUEST_TIMEOUT
+        )),
+    }
+}
+
+/// A command the service answered: its stdout, the HTTP status its route answers with,
+/// and a note for stderr.
+struct Done {
+    stdout: Vec<u8>,
+    status: StatusCode,
+    note: String,
+}
+
+impl Done {
+    fn ok(stdout: Vec<u8>) -> Done {
+        Done::with(StatusCode::OK, stdout)
+    }
+
+    fn with(status: StatusCode, stdout: Vec<u8>) -> Done {
+        Done {
+            stdout,
+            status,
+            note: String::new(),
+        }
+    }
+}
+
+/// Why a command has no answer.
+enum Failed {
+    /// The service refused it, or failed.
+    Refused(ServiceError),
+    /// It took longer than the request's time.
+    Late,
+}
+
+impl From<ServiceError> for Failed {
+    fn from(refused: ServiceError) -> Failed {
+        Failed::Refused(refused)
+    }
+}
+
+/// The command's call on the service, after the client's request allowance, within the
+/// request's time as over HTTP; a submission is not cut off once it is being stored.
+async fn serve(
+    state: &Arc<Shared>,
+    ip: IpAddr,
+    key: Option<String>,
+    command: Command,
+    stdin: Vec<u8>,
+) -> Result<Done, Failed> {
+    state.take_request(ip)?;
+    if let Command::Submit = command {
+        let player = player(state, key.as_deref()).await?;
+        let answer = state
+            .submit(player.id, stdin.into(), Instant::now())
+            .await?;
+        return Ok(Done::ok(answer.into_bytes()));
+    }
+    let budget = Duration::from_secs(state.config.request_timeout_secs);
+    tokio::time::timeout(budget, call(state, ip, key, command))
+        .await
+        .map_err(|_| Failed::Late)?
+}
+
+/// Every command but `v1 submit` (and `v1 room`, which streams), on the service.
+async fn call(
+    state: &Arc<Shared>,
+    ip: IpAddr,
+    key: Option<String>,
+    command: Command,
+) -> Result<Done, Failed> {
+    Ok(match command {
+        Command::Replay(id) => Done::ok(state.run(&id).await?.played.replay.clone()),
+        Command::Board(mode, month) => Done::ok(json(&state.board(&mode, month).await?)),
+        Command::Seed(mode) => {
+            let player = player(state, key.as_deref()).await?;
+            let issued = state.issue_seed(player.id, &mode).await?;
+            Done::with(StatusCode::CREATED, json(&issued))
+        }
+        Command::RoomOpen(mode) => {
+            let opened = state.open_room(&mode, ip).await?;
+            Done::with(StatusCode::CREATED, json(&opened))
+        }
+        Command::Link(name, token) => {
+            let Some(key) = key else {
+                let why = "no key: connect with a public key to link it";
+                return Err(ServiceError::NotFound(why.into()).into());
+            };
+            match state
+                .link_key(key, LinkKey { name, token }, Some(ip))
+                .await?
+            {
+                Linked::Now(player) => Done::with(StatusCode::CREATED, json(&player)),
+                // The key was linked already, and stays its player's.
+                Linked::Already(name) => Done {
+                    note: format!("this key is linked to {name} already"),
+                    ..Done::ok(json(&typepper_api::Player {
+                        name,
+                        token: String::new(),
+                    }))
+                },
+            }
+        }
+        Command::Submit | Command::Room(_) => {
+            return Err(ServiceError::Internal(format!("{command:?} has a way of its own")).into());
+        }
+    })
+}
+
+/// The player `key` is linked to; for a guest (no key), refused as a request with no
+/// player is.
+async fn player(state: &Shared, key: Option<&str>) -> Result<Player, ServiceError> {
+    match key {
+        Some(key) => state.player_of_key(key).await,
+        None => Err(ServiceError::Unauthorized(LINK_FIRST)),
+    }
+}
+
+/// An answer's JSON, the same bytes as its route's body.
+fn json(value: &impl serde::Serialize) -> Vec<u8> {
+    serde_json::to_vec(value).unwrap_or_default()
+}
+
+/// A word a board's mode or month may be: letters, digits, `-` and `:`.
+fn is_word(s: &str) -> bool {
+    s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"-:".contains(&b))
+}
+
+/// The HTTP request a command stands for (docs/spec/replays.md): its method, its route
+/// and its path. A command is logged and counted as that request, as it was when it went
+/// through the HTTP routes, so that the operator's logs and metrics read the same.
+fn stands_for(command: &Command) -> (Method, &'static str, String) {
+    let fixed = |method, route: &'static str| (method, route, route.to_owned());
+    match command {
+        Command::Submit => fixed(Method::POST, "/v1/submit"),
+        Command::Replay(id) => (Method::GET, "/v1/runs/{id}", format!("/v1/runs/{id}")),
+        Command::Board(mode, _) => (
+            Method::GET,
+            "/v1/boards/{mode}",
+            format!("/v1/boards/{mode}"),
+        ),
+        Command::Link(..) => fixed(Method::POST, "/v1/keys"),
+        Command::Seed(_) => fixed(Method::POST, "/v1/seeds"),
+        Command::RoomOpen(_) => fixed(Method::POST, "/v1/rooms"),
+        Command::Room(code) => (
+            Method::GET,
+            "/v1/rooms/{code}/live",
+            format!("/v1/rooms/{code}/live"),
+        ),
+    }
+}
+
+impl Connection {
+    /// A client's exec request that is no game: the `v1` command its text names, or
+    /// why not.
+    pub(super) fn exec(&mut self, channel: ChannelId, data: &[u8], session: &Session) {
+        let command = if data.len() > MAX_COMMAND {
+            Err(format!("a command is at most {MAX_COMMAND} bytes: {USAGE}"))
+        } else {
+            std::str::from_utf8(data)
+                .map_err(|_| format!("the command is not UTF-8: {USAGE}"))
+                .and_then(Command::parse)
+        };
+        match command {
+            Err(why) => {
+                // Commands that never reach the service count against its rate too.
+                let outcome = self.over_rate().unwrap_or_else(|| Outcome::usage(why));
+                self.answer_now(channel, outcome, session);
+            }
+            Ok(Command::Submit) => {
+                let Some(chan) = self.channels.get(&channel).cloned() else {
+                    return;
+                };
+                chan.submitting.store(true, Ordering::SeqCst);
+                // The body must all arrive within the request's time, as over HTTP; its
+                // bytes go with the refusal.
+                let handle = session.handle();
+                let budget = Duration::from_secs(self.state.config.request_timeout_secs);
+                let (ends, slot) = (self.ends.clone(), self.slot.clone());
+                tokio::spawn(async move {
+                    tokio::select! {
+                        () = tokio::time::sleep(budget) => {}
+                        () = chan.answering.notified() => return,
+                    }
+                    if chan.take() {
+                        chan.take_stdin(&slot);
+                        let why = "the submission's body took too long: nothing was stored";
+                        let limit = budget.max(Duration::from_secs(1));
+                        answer(&handle, channel, Outcome::refused(why), &chan, &ends, limit).await;
+                    }
+                });
+            }
+            Ok(Command::Room(code)) => self.room(channel, code, session),
+            Ok(command) => self.run_command(channel, command, vec![], session),
+        }
+    }
+
+    /// Runs `command` in the background and answers on `channel`, unless it has been
+    /// answered already.
+    pub(super) fn run_command(
+        &mut self,
+        channel: ChannelId,
+        command: Command,
+        stdin: Vec<u8>,
+        session: &Session,
+    ) {
+        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
+            return;
+        };
+        // A key links one player: the same key linking twice at once waits for neither.
+        let linking = match (&command, &self.key) {
+            (Command::Link(..), Some(key)) => match Linking::start(&self.slot.gate, key) {
+                Some(linking) => Some(linking),
+                None => {
+                    let why = "this key is being linked already: wait for that answer";
+                    self.reanswer(channel, chan, Outcome::refused(why), session);
+                    return;
+                }
+            },
+            _ => None,
+        };
+        let handle = session.handle();
+        let (state, peer, key) = (self.state.clone(), self.peer, self.key.clone());
+        let ends = self.ends.clone();
+        tokio::spawn(async move {
+            let outcome = execute(&state, peer, key, command, stdin).await;
+            drop(linking);
+            let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
+            answer(&handle, channel, outcome, &chan, &ends, budget).await;
+        });
+    }
+
+    /// `v1 room <code>`: the room's session on this channel, its messages a line each,
+    /// until the room lets it go or the client's stdin ends; then exit status 0.
+    fn room(&mut self, channel: ChannelId, code: String, session: &Session) {
+        if let Some(refused) = self.over_rate() {
+            return self.answer_now(channel, refused, session);
+        }
+        let Some(chan) = self.channels.get(&channel).filter(|c| c.take()).cloned() else {
+            return;
+        };
+        // The channel's own writing half waits for the client's window: a client that
+        // stops reading holds its window's worth, not every line the room says.
+        let Some(lines) = lock(&chan.out).take() else {
+            return;
+        };
+        let (wire, inbound) = tokio::sync::mpsc::channel(crate::rooms::OUTBOX);
+        *chan.room.lock().unwrap_or_else(|p| p.into_inner()) = Some((wire, vec![]));
+        let (out, mut outbound) =
+            tokio::sync::mpsc::channel::<axum::extract::ws::Utf8Bytes>(crate::rooms::OUTBOX);
+        let handle = session.handle();
+        let (state, key, ends) = (self.state.clone(), self.key.clone(), self.ends.clone());
+        let ip = self.peer.ip();
+        tokio::spawn(async move {
+            let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
+            let writer = tokio::spawn(async move {
+                while let Some(text) = outbound.recv().await {
+                    let mut line = text.as_str().as_bytes().to_vec();
+                    line.push(b'\n');
+                    // A client that takes no line for a while is let go, as a
+                    // WebSocket's is.
+                    let written =
+                        tokio::time::timeout(crate::rooms::WRITE_WITHIN, lines.data(&line[..]));
+                    if !matches!(written.await, Ok(Ok(()))) {
+                        return;
+                    }
+                }
+            });
+            let joined = crate::rooms::join_over_ssh(state, &code, key, ip, inbound, out).await;
+            let _ = writer.await;
+            let over = match joined {
+                Ok(()) => Outcome {
+                    stdout: vec![],
+                    stderr: String::new(),
+                    status: 0,
+                },
+                Err(e) => Outcome::refused(e.to_string()),
+            };
+            answer(&handle, channel, over, &chan, &ends, budget).await;
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_read_as_the_protocol_writes_them() {
+        assert_eq!(Command::parse("v1 submit"), Ok(Command::Submit));
+        assert_eq!(
+            Command::parse(" v1 replay 7Xf9qyuC "),
+            Ok(Command::Replay("7Xf9qyuC".into()))
+        );
+        assert_eq!(
+            Command::parse("v1 board time:15 2026-12"),
+            Ok(Command::Board("time:15".into(), Some("2026-12".into())))
+        );
+        assert_eq!(
+            Command::parse("v1 link ada 0af3"),
+            Ok(Command::Link("ada".into(), Some("0af3".into())))
+        );
+        for wrong in ["", "v2 submit", "v1", "v1 submit now", "ls -la", "v1 board"] {
+            let why = Command::parse(wrong).unwrap_err();
+            assert!(why.contains("the v1 commands are"), "{wrong:?}: {why}");
+        }
+    }
+}
