@@ -78,7 +78,7 @@ fn answer(request: Request, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failur
 }
 
 /// The `v1` command that carries out `request`, and its standard input.
-pub fn command(request: &Request) -> (String, Vec<u8>) {
+fn command(request: &Request) -> (String, Vec<u8>) {
     match request {
         Request::Submit { body, .. } => ("v1 submit".into(), body.clone()),
         Request::Link(name) => (format!("v1 link {name}"), vec![]),
@@ -91,7 +91,7 @@ pub fn command(request: &Request) -> (String, Vec<u8>) {
 
 /// The answer to `request`, from what its [`command`] wrote on its standard output, or
 /// why it failed.
-pub fn read_answer(request: Request, out: Result<Vec<u8>, Failure>) -> Answer {
+fn read_answer(request: Request, out: Result<Vec<u8>, Failure>) -> Answer {
     let out = match out {
         Ok(out) => out,
         Err(why) => return request.failed(why),

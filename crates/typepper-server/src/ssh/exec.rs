@@ -18,6 +18,8 @@ use typepper_api::Exit;
 use super::MAX_COMMAND;
 use super::gate::Linking;
 use super::session::{Connection, answer, lock};
+use typepper_game::request::Request;
+
 use crate::players::{LinkKey, Linked};
 use crate::service::LINK_FIRST;
 use crate::store::Player;
@@ -42,6 +44,19 @@ pub(crate) enum Command {
 
 impl Command {
     /// Reads an exec request's text.
+    /// The command that asks what the game's `request` asks (the `v1` protocol's), to
+    /// log and count the request as one.
+    pub(crate) fn of(request: &Request) -> Command {
+        match request {
+            Request::Submit { .. } => Command::Submit,
+            Request::Link(name) => Command::Link(name.clone(), None),
+            Request::Board(mode) => Command::Board(mode.clone(), None),
+            Request::Run(id) => Command::Replay(id.clone()),
+            Request::Seed { mode, .. } => Command::Seed(mode.clone()),
+            Request::OpenRoom(mode) => Command::RoomOpen(mode.clone()),
+        }
+    }
+
     pub(crate) fn parse(text: &str) -> Result<Command, String> {
         let words: Vec<&str> = text.split_whitespace().collect();
         let command = match words[..] {
@@ -120,7 +135,7 @@ pub(crate) async fn execute(
         _ => {}
     }
     let started = Instant::now();
-    let (method, route, path) = stands_for(&command);
+    let stands_for = stands_for(&command);
     let answered = serve(state, peer.ip(), key, command, stdin).await;
     let (status, detail) = match &answered {
         Ok(done) => (done.status, None),
@@ -133,9 +148,7 @@ pub(crate) async fn execute(
         ),
         Err(Failed::Late) => (StatusCode::REQUEST_TIMEOUT, None),
     };
-    let took = started.elapsed();
-    let request = Some((&method, path.as_str()));
-    crate::http::served(state, route, request, status.as_u16(), took, detail);
+    counted(state, stands_for, status, detail, started.elapsed());
     match answered {
         Ok(done) => Outcome {
             stderr: done.note,
@@ -155,6 +168,20 @@ pub(crate) async fn execute(
             StatusCode::REQUEST_TIMEOUT
         )),
     }
+}
+
+/// Logs and counts a command (or the SSH game's request) as the HTTP request it stands
+/// for, answered with `status` in `took`, as it was when they went through the routes:
+/// the operator's logs and metrics read the same.
+pub(crate) fn counted(
+    state: &Shared,
+    (method, route, path): (Method, &'static str, String),
+    status: StatusCode,
+    detail: Option<&str>,
+    took: Duration,
+) {
+    let request = Some((&method, path.as_str()));
+    crate::http::served(state, route, request, status.as_u16(), took, detail);
 }
 
 /// A command the service answered: its stdout, the HTTP status its route answers with,
@@ -263,7 +290,7 @@ async fn call(
 
 /// The player `key` is linked to; for a guest (no key), refused as a request with no
 /// player is.
-async fn player(state: &Shared, key: Option<&str>) -> Result<Player, ServiceError> {
+pub(crate) async fn player(state: &Shared, key: Option<&str>) -> Result<Player, ServiceError> {
     match key {
         Some(key) => state.player_of_key(key).await,
         None => Err(ServiceError::Unauthorized(LINK_FIRST)),
@@ -284,7 +311,7 @@ fn is_word(s: &str) -> bool {
 /// The HTTP request a command stands for (docs/spec/replays.md): its method, its route
 /// and its path. A command is logged and counted as that request, as it was when it went
 /// through the HTTP routes, so that the operator's logs and metrics read the same.
-fn stands_for(command: &Command) -> (Method, &'static str, String) {
+pub(crate) fn stands_for(command: &Command) -> (Method, &'static str, String) {
     let fixed = |method, route: &'static str| (method, route, route.to_owned());
     match command {
         Command::Submit => fixed(Method::POST, "/v1/submit"),

@@ -21,25 +21,29 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
 
 use crossterm::event::Event;
 use ratatui::Terminal;
 use russh::ChannelWriteHalf;
 use russh::server::Msg;
 use tokio::sync::{mpsc, watch};
-use typepper_api::Exit;
 use typepper_api::room::{Ask, Say};
 use typepper_game::app::App;
 use typepper_game::request::{Answer, Failure, Request};
 use typepper_game::storage::{self, Stored};
 use typepper_term::game::{self, Flow, Game, Host};
-use typepper_term::net::{self, Arrival};
+use typepper_term::net::Arrival;
 use typepper_term::render::{Depth, Palette};
 use typepper_term::stream::{self, Input, Screen};
 
+use super::exec;
 use crate::Shared;
 use crate::limit::{Allowance, Full, Held, Hold};
+use crate::players::{LinkKey, Linked};
+use crate::service::ServiceError;
 use crate::store::PlayerId;
 
 /// What a game hears from its channel: the client's keys, and its window's size, the
@@ -501,7 +505,6 @@ impl Host for Remote {
     }
 
     fn send(&mut self, request: Request) -> Option<Answer> {
-        let (command, stdin) = net::command(&request);
         let (state, peer, key, answers) = (
             self.state.clone(),
             self.peer,
@@ -509,14 +512,8 @@ impl Host for Remote {
             self.answers.clone(),
         );
         tokio::spawn(async move {
-            let out = match super::exec::Command::parse(&command) {
-                Ok(command) => {
-                    let outcome = super::exec::execute(&state, peer, key, command, stdin).await;
-                    outcome.into_result()
-                }
-                Err(why) => Err(Failure::Refused(why)),
-            };
-            let _ = answers.send(Arrival::answer(net::read_answer(request, out)));
+            let answer = ask(&state, peer.ip(), key, request).await;
+            let _ = answers.send(Arrival::answer(answer));
         });
         None
     }
@@ -576,18 +573,124 @@ impl Host for Remote {
     }
 }
 
-impl super::exec::Outcome {
-    /// The command's standard output, or why it failed, as a client reads its exit
-    /// status.
-    fn into_result(self) -> Result<Vec<u8>, Failure> {
-        if self.status == u32::from(Exit::Ok.code()) {
-            return Ok(self.stdout);
+/// Carries out the game's `request` on the service, as its player (`key`; a guest has
+/// none) at `ip`: typed, as the `v1` commands are, with no command line, router or JSON
+/// between. Paid from the client's allowance, within the request's time (a submission is
+/// not cut off once stored), and logged and counted as the request it stands for.
+async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Request) -> Answer {
+    let started = Instant::now();
+    let stands_for = exec::stands_for(&exec::Command::of(&request));
+    let budget = Duration::from_secs(state.config.request_timeout_secs);
+    let key = key.as_deref();
+    let (answer, status) = match request {
+        Request::Submit { body, keys, .. } => {
+            let answer = async {
+                state.take_request(ip)?;
+                let player = exec::player(state, key).await?;
+                state.submit(player.id, body.into(), started).await
+            }
+            .await;
+            let status = status_of(&answer, StatusCode::OK);
+            let answer = Answer::Submitted {
+                answer: answer.map_err(failure),
+                keys,
+            };
+            (answer, status)
         }
-        let why = self.stderr.trim().to_owned();
-        if self.status == u32::from(Exit::NotLinked.code()) {
-            Err(Failure::NotLinked(why))
-        } else {
-            Err(Failure::Refused(why))
+        Request::Link(name) => {
+            let linked = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                let key = key.ok_or_else(|| {
+                    ServiceError::NotFound("no key: connect with a public key to link it".into())
+                })?;
+                let ask = LinkKey { name, token: None };
+                Ok(match state.link_key(key.to_owned(), ask, Some(ip)).await? {
+                    Linked::Now(player) => player,
+                    // The key was linked already, and stays its player's.
+                    Linked::Already(name) => typepper_api::Player {
+                        name,
+                        token: String::new(),
+                    },
+                })
+            })
+            .await;
+            let (linked, status) = late_or(linked, StatusCode::CREATED);
+            (Answer::Linked(linked), status)
+        }
+        Request::Board(mode) => {
+            let board = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                Ok(state.board(&mode, None).await?.rows)
+            })
+            .await;
+            let (rows, status) = late_or(board, StatusCode::OK);
+            (Answer::Board { mode, rows }, status)
+        }
+        Request::Run(id) => {
+            let run = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                Ok(state.run(&id).await?.played.replay.clone())
+            })
+            .await;
+            let (bytes, status) = late_or(run, StatusCode::OK);
+            (Answer::Run { id, bytes }, status)
+        }
+        Request::Seed { mode, .. } => {
+            let seed = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                let player = exec::player(state, key).await?;
+                state.issue_seed(player.id, &mode).await
+            })
+            .await;
+            let (answer, status) = late_or(seed, StatusCode::CREATED);
+            (Answer::Seed { mode, answer }, status)
+        }
+        Request::OpenRoom(mode) => {
+            let opened = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                state.open_room(&mode, ip).await
+            })
+            .await;
+            let (opened, status) = late_or(opened, StatusCode::CREATED);
+            (Answer::RoomOpened(opened), status)
+        }
+    };
+    exec::counted(state, stands_for, status, None, started.elapsed());
+    answer
+}
+
+/// What the game makes of a refusal: a key linked to no player must link again; the
+/// rest are the service's sentences.
+fn failure(refused: ServiceError) -> Failure {
+    match refused {
+        ServiceError::Unauthorized(why) => Failure::NotLinked(why.into()),
+        other => Failure::Refused(other.to_string().trim().to_owned()),
+    }
+}
+
+/// The status the request a game's call stands for is counted with: `ok`, or its
+/// refusal's.
+fn status_of<T>(answer: &Result<T, ServiceError>, ok: StatusCode) -> StatusCode {
+    answer.as_ref().map_or_else(ServiceError::status, |_| ok)
+}
+
+/// A call that had the request's time: its answer for the game, and the status it is
+/// counted with; one that ran out is told as the `v1` commands tell it.
+fn late_or<T>(
+    answer: Result<Result<T, ServiceError>, tokio::time::error::Elapsed>,
+    ok: StatusCode,
+) -> (Result<T, Failure>, StatusCode) {
+    match answer {
+        Ok(answer) => {
+            let status = status_of(&answer, ok);
+            (answer.map_err(failure), status)
+        }
+        Err(_) => {
+            let late = StatusCode::REQUEST_TIMEOUT;
+            (
+                Err(Failure::Refused(format!("the server answered {late}"))),
+                late,
+            )
         }
     }
 }
