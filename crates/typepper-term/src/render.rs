@@ -8,7 +8,7 @@ use ratatui::style::{Color, Modifier, Style, Stylize as _};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Borders, Dataset, GraphType, Paragraph, Wrap};
-use typepper_engine::{CharState, Tier};
+use typepper_engine::Tier;
 use typepper_game::layout::{self, LINES, Scroll};
 use typepper_game::model::{
     Boards, Body, Chart, History, KeyCap, Keys, Link, Menu, Model, Play, Race, Results, Room,
@@ -272,12 +272,8 @@ fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
     for (i, item) in menu.items.iter().enumerate() {
         let selected = i == menu.selected;
         let label = item.text();
-        let (mark, ink) = if selected {
-            ("▸ ", Tone::Accent)
-        } else {
-            ("  ", Tone::Text)
-        };
-        let mut spans = vec![p.span(format!("{mark}{label}"), ink)];
+        let mark = if selected { "▸ " } else { "  " };
+        let mut spans = vec![p.span(format!("{mark}{label}"), menu.tone(i))];
         if selected {
             spans[0] = spans[0].clone().add_modifier(Modifier::BOLD);
         }
@@ -310,7 +306,7 @@ fn draw_menu(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
 
 /// The heat gauge: a bar in the tier's colour, and its number and pepper.
 fn gauge<'a>(play: &Play, width: u16, p: &Palette) -> Line<'a> {
-    let (heat, tier) = (play.heat, play.tier);
+    let heat = play.heat;
     let label = format!(" {}", play.heat_label());
     let bar = usize::from(width.saturating_sub(label.chars().count() as u16)).max(4);
     // Eighths of a cell, so the bar moves with every point of heat.
@@ -321,9 +317,9 @@ fn gauge<'a>(play: &Play, width: u16, p: &Palette) -> Line<'a> {
     }
     let rest = bar.saturating_sub(filled.chars().count());
     Line::from(vec![
-        p.span(filled, Tone::Heat(tier)),
+        p.span(filled, play.heat_tone()),
         p.span("·".repeat(rest), Tone::Dim),
-        p.span(label, Tone::Heat(tier)),
+        p.span(label, play.heat_tone()),
     ])
 }
 
@@ -331,13 +327,8 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
     let col = column(area, TEXT_COLS);
     let top = area.height.saturating_sub(10) / 3;
     let status = below(col, top);
-    let big_ink = if play.started {
-        Tone::Accent
-    } else {
-        Tone::Dim
-    };
     let mut head = vec![
-        p.span(play.clock.big(), big_ink)
+        p.span(play.clock.big(), play.clock_tone())
             .add_modifier(Modifier::BOLD),
         p.span(format!("  {}", play.mode.title()), Tone::Dim),
     ];
@@ -368,20 +359,14 @@ fn draw_play(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scroll, p:
             }
             at = c;
             for (gi, g) in word.glyphs.iter().enumerate() {
-                let mut style = p.style(match g.state {
-                    CharState::Correct if play.burnt(word, gi) => Tone::Burnt,
-                    CharState::Correct => Tone::Text,
-                    CharState::Wrong => Tone::Wrong,
-                    CharState::Extra => Tone::Extra,
-                    CharState::Missed | CharState::Pending => Tone::Dim,
-                });
-                if g.state == CharState::Missed || word.done_wrong() {
+                let tone = play.glyph_tone(word, gi);
+                let mut style = p.style(tone);
+                if word.missed(gi) || word.done_wrong() {
                     style = style.add_modifier(Modifier::UNDERLINED);
                 }
                 // Without colour a wrong word's underline runs under all of it: its wrong
                 // and extra letters stand out reversed.
-                if p.depth == Depth::Mono && matches!(g.state, CharState::Wrong | CharState::Extra)
-                {
+                if p.depth == Depth::Mono && matches!(tone, Tone::Wrong | Tone::Extra) {
                     style = style.add_modifier(Modifier::REVERSED);
                 }
                 // The flame: the cell it stands on burns.
@@ -658,11 +643,12 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
         let mut spans = vec![Span::raw(" ".repeat(1 + 2 * i))];
         for cap in row {
             // A cell's colour is its own background here: reversed, as a key cap.
+            // One never asked is its letter alone.
             let style = match cap.shade {
                 Some(_) => p
                     .style(cap.tone())
                     .add_modifier(Modifier::REVERSED | Modifier::BOLD),
-                None => p.style(Tone::Dim),
+                None => p.style(cap.ink()),
             };
             spans.push(Span::styled(format!(" {} ", cap.key), style));
             spans.push(Span::raw(" "));
@@ -700,12 +686,8 @@ fn draw_keys(frame: &mut Frame, area: Rect, k: &Keys, p: &Palette) {
             .as_ref()
             .map_or(0, |n| rows(&format!("  {n}"), area.width));
         let room = usize::from(area.height).saturating_sub(1 + usize::from(note));
-        out.extend(
-            list.lines
-                .iter()
-                .take(room)
-                .map(|r| Line::from(format!("  {r}"))),
-        );
+        let worst = list.lines.iter().take(room).enumerate();
+        out.extend(worst.map(|(n, r)| Line::from(p.span(format!("  {r}"), list.tone(n)))));
         if let Some(note) = &list.note {
             out.push(Line::from(p.span(format!("  {note}"), Tone::Dim)));
         }
@@ -784,14 +766,12 @@ fn draw_history(frame: &mut Frame, area: Rect, h: &History, p: &Palette) {
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let selected = i == h.selected;
-            let ink = if selected { Tone::Accent } else { Tone::Text };
-            let mark = if selected { "▸ " } else { "  " };
+            let mark = if i == h.selected { "▸ " } else { "  " };
             let date = r.date.get(16 - date_w..).unwrap_or(&r.date);
             let mut spans = vec![
                 p.span(format!("{mark}{date:<date_w$} "), Tone::Dim),
                 p.span(format!("{:<title_w$} ", cut(&r.title, title_w)), Tone::Text),
-                p.span(format!("{:>11} ", r.headline), ink)
+                p.span(format!("{:>11} ", r.headline), h.tone(i))
                     .add_modifier(Modifier::BOLD),
             ];
             if !narrow {
@@ -970,13 +950,11 @@ fn draw_boards(frame: &mut Frame, area: Rect, b: &Boards, p: &Palette) {
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let selected = i == b.selected;
-            let ink = if selected { Tone::Accent } else { Tone::Text };
-            let mark = if selected { "▸" } else { " " };
+            let mark = if i == b.selected { "▸" } else { " " };
             Line::from(vec![
                 p.span(format!("{mark}{:>4}  ", r.rank), r.medal),
                 p.span(format!("{:<22}", r.name), Tone::Text),
-                p.span(format!("{:>12}", r.score), ink)
+                p.span(format!("{:>12}", r.score), b.tone(i))
                     .add_modifier(Modifier::BOLD),
                 p.span(format!("{:>10}", r.accuracy), Tone::Dim),
             ])

@@ -1,7 +1,7 @@
 //! The canvas renderer: draws a screen's model, only when the model changed or an
 //! animation runs.
 
-use typepper_engine::{CharState, Tier};
+use typepper_engine::Tier;
 use typepper_game::app::Key;
 use typepper_game::layout::{self, LINES, Scroll};
 use typepper_game::model::{
@@ -462,9 +462,8 @@ impl Renderer {
                 self.ctx.fill();
             }
             self.font(20.0, if selected { 700 } else { 500 });
-            let color = if selected { Tone::Accent } else { Tone::Text };
             let text = item.text();
-            self.text(&text, w / 2.0, y, color, "center");
+            self.text(&text, w / 2.0, y, menu.tone(i), "center");
             // The level's arrows are targets of their own, found before the item's.
             // The text ends `‹ lvN ›`: `‹` is after the label and two spaces, `›` last.
             if item.level.is_some() {
@@ -536,8 +535,7 @@ impl Renderer {
             && accuracy <= width * 0.16
             && shared <= width * 0.16;
         for (i, y, selected) in self.list_rows(rows.len(), history.selected, top, !one_line) {
-            let r = &rows[i];
-            let color = if selected { Tone::Accent } else { Tone::Text };
+            let (r, color) = (&rows[i], history.tone(i));
             self.font(16.0, if selected { 700 } else { 400 });
             if one_line {
                 self.text(&r.date, x0, y, Tone::Dim, "left");
@@ -584,11 +582,6 @@ impl Renderer {
                     w: cap - 6.0,
                     h: cap - 6.0,
                 };
-                // A key never asked keeps the panel's colour, its letter dim.
-                let ink = match key.shade {
-                    Some(_) => Tone::Background,
-                    None => Tone::Dim,
-                };
                 self.fill_style(key.tone());
                 self.round_rect(rect, 8.0);
                 self.ctx.fill();
@@ -598,7 +591,7 @@ impl Renderer {
                     key.key.encode_utf8(&mut buf),
                     rect.x + rect.w / 2.0,
                     rect.y + rect.h * 0.66,
-                    ink,
+                    key.ink(),
                     "center",
                 );
             }
@@ -663,8 +656,7 @@ impl Renderer {
             let shown = list.lines.len().clamp(1, rows);
             for (n, line) in list.lines.iter().take(rows).enumerate() {
                 self.font(size, 400);
-                let color = if n == 0 { Tone::Accent } else { Tone::Text };
-                self.text(line, x, y + 26.0 + n as f64 * 24.0, color, "left");
+                self.text(line, x, y + 26.0 + n as f64 * 24.0, list.tone(n), "left");
             }
             if let Some(note) = &list.note {
                 let room = if beside { width / 2.0 - GAP } else { width };
@@ -755,7 +747,7 @@ impl Renderer {
             }
             ctx.set_fill_style_canvas_gradient(&g);
             if tier >= Tier::Ghost {
-                ctx.set_shadow_color(css(Tone::Heat(tier)).str());
+                ctx.set_shadow_color(css(play.heat_tone()).str());
                 ctx.set_shadow_blur(16.0);
             }
             self.round_rect(filled, 4.0);
@@ -772,14 +764,14 @@ impl Renderer {
             if need + GAP > width {
                 self.font((13.0 * width / (need + GAP)).floor(), 700);
             }
-            self.text(&label, x, y + 24.0, Tone::Heat(tier), "left");
+            self.text(&label, x, y + 24.0, play.heat_tone(), "left");
             if let Some(flame) = flame {
                 self.text(&flame, x + width, y + 24.0, Tone::Wrong, "right");
             }
             return;
         }
         self.font(13.0, 700);
-        self.text(&label, x + width, y - 10.0, Tone::Heat(tier), "right");
+        self.text(&label, x + width, y - 10.0, play.heat_tone(), "right");
         // How far behind the flame is, as the terminal says it, left of the heat.
         if let Some(flame) = flame {
             let at = x + width - self.text_width(&label) - 18.0;
@@ -798,14 +790,10 @@ impl Renderer {
         self.font(15.0, 600);
         self.text(&play.mode.title(), x0, top - 52.0 - lift, Tone::Dim, "left");
         self.font(34.0, 700);
-        let big_color = if play.started {
-            Tone::Accent
-        } else {
-            Tone::Dim
-        };
-        self.text(&play.clock.big(), x0, top - 14.0 - lift, big_color, "left");
+        let big = play.clock.big();
+        self.text(&big, x0, top - 14.0 - lift, play.clock_tone(), "left");
         if let Some(live) = &play.live {
-            let after = x0 + self.text_width(&play.clock.big()) + 18.0;
+            let after = x0 + self.text_width(&big) + 18.0;
             self.font(15.0, 600);
             self.text(live, after, top - 14.0 - lift, Tone::Text, "left");
         }
@@ -861,18 +849,11 @@ impl Renderer {
                 for (gi, g) in word.glyphs.iter().enumerate() {
                     let gx = x + word.col_of(gi, &cells) as f64 * cw;
                     let gw = cells(g.ch) as f64 * cw;
-                    let color = match g.state {
-                        CharState::Correct if play.burnt(word, gi) => Tone::Burnt,
-                        CharState::Correct => Tone::Text,
-                        CharState::Wrong => Tone::Wrong,
-                        CharState::Extra => Tone::Extra,
-                        CharState::Missed | CharState::Pending => Tone::Dim,
-                    };
-                    self.fill_style(color);
+                    self.fill_style(play.glyph_tone(word, gi));
                     self.ctx.set_text_align("left");
                     let mut buf = [0u8; 4];
                     let _ = self.ctx.fill_text(g.ch.encode_utf8(&mut buf), gx, y);
-                    if g.state == CharState::Missed {
+                    if word.missed(gi) {
                         self.fill_style(Tone::Wrong);
                         self.ctx.fill_rect(gx, y + 6.0, gw, 2.0);
                     }
@@ -1205,11 +1186,10 @@ impl Renderer {
         let one_line =
             48.0 + name + score <= width * 0.72 && widest(|r| &r.accuracy) <= width * 0.28;
         for (i, y, selected) in self.list_rows(b.rows.len(), b.selected, y + 30.0, !one_line) {
-            let r = &b.rows[i];
+            let (r, color) = (&b.rows[i], b.tone(i));
             self.font(16.0, if selected { 700 } else { 400 });
             self.text(&r.rank.to_string(), x0 + 24.0, y, r.medal, "right");
             self.text(&r.name, x0 + 48.0, y, Tone::Text, "left");
-            let color = if selected { Tone::Accent } else { Tone::Text };
             if one_line {
                 self.text(&r.score, x0 + width * 0.72, y, color, "right");
                 self.text(&r.accuracy, x0 + width, y, Tone::Dim, "right");
