@@ -232,6 +232,12 @@ impl Play {
         Tone::Heat(self.tier)
     }
 
+    /// Whether the heat is a ghost pepper's or hotter: its meter glows in its colour,
+    /// where a shell can draw a glow.
+    pub fn glows(&self) -> bool {
+        self.tier >= Tier::Ghost
+    }
+
     /// The colour of glyph `g` of `word`: typed right (or burnt by the flame), wrong, an
     /// extra, or not typed (skipped or still to come).
     pub fn glyph_tone(&self, word: &Word, g: usize) -> Tone {

@@ -27,7 +27,7 @@ impl Renderer {
     /// The heat meter at `(x, y)`, its label and the flame's lead above its right end,
     /// or (`under`) under it, one at each end.
     fn heat_bar(&self, play: &Play, (x, y): (f64, f64), width: f64, under: bool) {
-        let (heat, tier) = (play.heat, play.tier);
+        let heat = play.heat;
         let ctx = &self.ctx;
         let bar = Rect {
             x,
@@ -48,7 +48,7 @@ impl Renderer {
                 let _ = g.add_color_stop(f32::from(t.floor()) / 100.0, css(Tone::Heat(t)).str());
             }
             ctx.set_fill_style_canvas_gradient(&g);
-            if tier >= Tier::Ghost {
+            if play.glows() {
                 ctx.set_shadow_color(css(play.heat_tone()).str());
                 ctx.set_shadow_blur(16.0);
             }
