@@ -90,6 +90,11 @@ impl Tone {
         }
     }
 
+    /// An item or row of a list: the accent where it is the picked one, else text.
+    pub const fn picked(picked: bool) -> Tone {
+        if picked { Tone::Accent } else { Tone::Text }
+    }
+
     /// A board's rank: gold, silver, bronze, then dim.
     pub fn rank(rank: u32) -> Tone {
         match rank {

@@ -56,6 +56,7 @@ fn the_menu_lists_the_modes_and_who_plays() {
         ]
     );
     assert_eq!(menu.selected, 0);
+    assert_eq!((menu.tone(0), menu.tone(1)), (Tone::Accent, Tone::Text));
     assert_eq!(menu.player, NOT_LINKED);
     assert_eq!(menu.last_round, None);
     app.player = Some(Player {
@@ -86,6 +87,11 @@ fn the_play_model_says_the_clock_heat_and_words_and_changes_with_each_key() {
     assert_eq!(play.status(), "BLITZ 15s · 15 s left · heat 0 BELL PEPPER");
     assert_eq!(play.clock.big(), "15");
     assert!(play.prompt.is_some() && !play.started);
+    assert_eq!(
+        play.clock_tone(),
+        Tone::Dim,
+        "the clock waits for the first key"
+    );
     assert_eq!((play.first, play.caret), (0, (0, 0)));
     assert!(play.words.len() >= typepper_engine::LOOKAHEAD);
     let mut t = 1000.0;
@@ -97,7 +103,13 @@ fn the_play_model_says_the_clock_heat_and_words_and_changes_with_each_key() {
     };
     assert_eq!(play.caret, (1, 0));
     assert!(play.started && play.prompt.is_none());
+    assert_eq!(play.clock_tone(), Tone::Accent);
     assert_eq!(play.words[0].status, WordStatus::Done { correct: true });
+    // The word typed right is in the text's colour, the next still dim.
+    let tones =
+        |w: &Word| -> Vec<Tone> { (0..w.glyphs.len()).map(|g| play.glyph_tone(w, g)).collect() };
+    assert!(tones(&play.words[0]).iter().all(|&t| t == Tone::Text));
+    assert!(tones(&play.words[1]).iter().all(|&t| t == Tone::Dim));
     assert_eq!(play.clock, Clock::Left(15 - ((t as u32 - 1000) / 1000)));
     // A second later only the clock moved.
     let later = app.model(t + 1000.0, &UTC);
@@ -429,4 +441,24 @@ fn link_and_boards_say_what_is_going_on() {
         b.say,
         Some(("no runs this month yet: be the first".into(), Tone::Dim))
     );
+}
+
+/// The drift issue 39 named: the canvas drew the worst key of each list in the accent and
+/// the terminal did not. The model says it, for both.
+#[test]
+fn the_worst_of_each_keys_list_is_in_the_accent() {
+    let mut app = fresh();
+    app.key(Key::Char('k'), at(0.0));
+    let Body::Keys(keys) = app.model(0.0, &UTC).body else {
+        panic!("not the keys")
+    };
+    for list in &keys.lists {
+        assert_eq!((list.tone(0), list.tone(1)), (Tone::Accent, Tone::Text));
+    }
+    let cap = |shade| KeyCap { key: 'q', shade };
+    assert_eq!(
+        (cap(None).tone(), cap(None).ink()),
+        (Tone::Panel, Tone::Dim)
+    );
+    assert_eq!(cap(Some(100)).ink(), Tone::Background);
 }

@@ -2,6 +2,7 @@
 
 use crate::model::Tone;
 use typepper_engine::Mode;
+
 /// A month's board.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Boards {
@@ -19,6 +20,13 @@ pub struct Boards {
     pub say: Option<(String, Tone)>,
     /// The picked row.
     pub selected: usize,
+}
+
+impl Boards {
+    /// The colour of row `i`'s score: the accent where the row is picked.
+    pub fn tone(&self, i: usize) -> Tone {
+        Tone::picked(i == self.selected)
+    }
 }
 
 /// A row of a board, as shown.

@@ -1,5 +1,7 @@
 //! What the history shows: your last rounds, newest first.
 
+use crate::model::Tone;
+
 /// Your last rounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct History {
@@ -13,6 +15,13 @@ pub struct History {
     pub caption: String,
     /// What to say when there are no rows.
     pub empty: Option<&'static str>,
+}
+
+impl History {
+    /// The colour of row `i`'s score: the accent where the row is picked.
+    pub fn tone(&self, i: usize) -> Tone {
+        Tone::picked(i == self.selected)
+    }
 }
 
 /// A round of the history.

@@ -2,6 +2,7 @@
 
 use crate::model::Tone;
 use typepper_engine::Tier;
+
 /// One of the keys screen's lists of the worst.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Worst {
@@ -15,6 +16,13 @@ pub struct Worst {
     /// What it leaves out and why, drawn last however short the room: `qxz: seen under
     /// 10×, too few to rank`.
     pub note: Option<String>,
+}
+
+impl Worst {
+    /// The colour of line `n`: the worst of all, first, in the accent.
+    pub fn tone(&self, n: usize) -> Tone {
+        if n == 0 { Tone::Accent } else { Tone::Text }
+    }
 }
 
 /// Your keys: what the history says about each key and letter pair.
@@ -63,6 +71,15 @@ impl KeyCap {
     /// when it was never asked.
     pub fn tone(self) -> Tone {
         self.shade.map_or(Tone::Panel, |s| Tone::Heat(Tier::of(s)))
+    }
+
+    /// Its letter's colour: the background's on a key of a heat tier's colour, dim on
+    /// one never asked.
+    pub fn ink(self) -> Tone {
+        match self.shade {
+            Some(_) => Tone::Background,
+            None => Tone::Dim,
+        }
     }
 }
 

@@ -1,5 +1,7 @@
 //! What the menu shows: the modes, and who plays.
 
+use crate::model::Tone;
+
 /// The menu.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Menu {
@@ -15,6 +17,13 @@ pub struct Menu {
     pub player: String,
     /// `g races your best here: 92 wpm`, when the history has a round of the picked mode.
     pub race: Option<String>,
+}
+
+impl Menu {
+    /// Item `i`'s colour: the accent where it is picked.
+    pub fn tone(&self, i: usize) -> Tone {
+        Tone::picked(i == self.selected)
+    }
 }
 
 /// A mode on the menu.

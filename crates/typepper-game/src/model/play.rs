@@ -9,6 +9,7 @@ use typepper_engine::Glyph;
 use typepper_engine::Mode;
 use typepper_engine::Tier;
 use typepper_engine::WordStatus;
+
 /// A round on screen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Play {
@@ -168,6 +169,13 @@ impl Word {
         self.glyphs.iter().take(g).map(|gl| width(gl.ch)).sum()
     }
 
+    /// Whether glyph `g` is a letter skipped: it is underlined in the wrong tone.
+    pub fn missed(&self, g: usize) -> bool {
+        self.glyphs
+            .get(g)
+            .is_some_and(|gl| gl.state == CharState::Missed)
+    }
+
     /// The text's word.
     pub fn target(&self) -> String {
         self.glyphs
@@ -208,6 +216,41 @@ impl Play {
         self.word(self.caret.0).map_or(String::new(), |w| {
             w.glyphs.iter().filter_map(|g| g.typed).collect()
         })
+    }
+
+    /// The big number's colour: dim until the round has begun.
+    pub fn clock_tone(&self) -> Tone {
+        if self.started {
+            Tone::Accent
+        } else {
+            Tone::Dim
+        }
+    }
+
+    /// The heat's colour: its tier's.
+    pub fn heat_tone(&self) -> Tone {
+        Tone::Heat(self.tier)
+    }
+
+    /// Whether the heat is a ghost pepper's or hotter: its meter glows in its colour,
+    /// where a shell can draw a glow.
+    pub fn glows(&self) -> bool {
+        self.tier >= Tier::Ghost
+    }
+
+    /// The colour of glyph `g` of `word`: typed right (or burnt by the flame), wrong, an
+    /// extra, or not typed (skipped or still to come).
+    pub fn glyph_tone(&self, word: &Word, g: usize) -> Tone {
+        let Some(glyph) = word.glyphs.get(g) else {
+            return Tone::Dim;
+        };
+        match glyph.state {
+            CharState::Correct if self.burnt(word, g) => Tone::Burnt,
+            CharState::Correct => Tone::Text,
+            CharState::Wrong => Tone::Wrong,
+            CharState::Extra => Tone::Extra,
+            CharState::Missed | CharState::Pending => Tone::Dim,
+        }
     }
 
     /// The heat meter's label: `heat 40 · SERRANO`.

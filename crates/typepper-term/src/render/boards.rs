@@ -1,0 +1,46 @@
+//! The boards: a month's best run per player of a mode.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Modifier, Stylize as _};
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
+use typepper_game::model::{Boards, Tone};
+
+use super::{Palette, below, column, header, list};
+
+pub(super) fn draw(frame: &mut Frame, area: Rect, b: &Boards, p: &Palette) {
+    let col = column(area, 100);
+    let right = Line::from(vec![
+        p.span(format!("{} ", b.picker), Tone::Accent)
+            .add_modifier(Modifier::BOLD),
+        p.span(b.caption, Tone::Dim),
+    ]);
+    frame.render_widget(Paragraph::new(header(b.title, right, 3)), col);
+    let rows_area = below(col, 3);
+    if let Some((say, tone)) = &b.say {
+        frame.render_widget(
+            Paragraph::new(Line::from(p.span(say.as_str(), *tone))).alignment(Alignment::Center),
+            below(rows_area, rows_area.height / 3),
+        );
+    }
+    let lines = b
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mark = if i == b.selected { "▸" } else { " " };
+            Line::from(vec![
+                p.span(format!("{mark}{:>4}  ", r.rank), r.medal),
+                p.span(format!("{:<22}", r.name), Tone::Text),
+                p.span(format!("{:>12}", r.score), b.tone(i))
+                    .add_modifier(Modifier::BOLD),
+                p.span(format!("{:>10}", r.accuracy), Tone::Dim),
+            ])
+        })
+        .collect();
+    frame.render_widget(
+        Paragraph::new(list(lines, b.selected, rows_area.height)),
+        rows_area,
+    );
+}

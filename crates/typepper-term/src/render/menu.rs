@@ -1,0 +1,75 @@
+//! The menu: the wordmark, the modes, and who plays.
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Modifier, Stylize as _};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+use typepper_game::model::{Menu, Tone, WORDMARK};
+
+use super::{Palette, below, rows};
+
+/// `typepper`, its pepper in the accent.
+fn title<'a>(p: &Palette) -> Line<'a> {
+    Line::from(
+        WORDMARK
+            .map(|(text, tone)| p.span(text, tone).add_modifier(Modifier::BOLD))
+            .to_vec(),
+    )
+}
+
+pub(super) fn draw(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
+    // Where the screen is short (40×16, with its hints on five rows), what else says it
+    // goes first: the tagline and the blank rows, then `g races your best here` (the
+    // hints offer it), then the wordmark; the modes and the lines under them stay whole.
+    let rows_of = |line: Option<&str>| line.map_or(0, |l| rows(l, area.width));
+    let (last, race) = (
+        rows_of(menu.last_round.as_deref()),
+        rows_of(menu.race.as_deref()),
+    );
+    let needed = menu.items.len() as u16 + last + rows_of(Some(&menu.player));
+    let roomy = area.height >= 1 + 3 + needed + race;
+    let show_race = area.height >= 1 + needed + race;
+    let show_title = area.height > needed;
+    let mut lines = vec![];
+    if show_title {
+        lines.push(title(p));
+    }
+    if roomy {
+        lines.push(Line::from(p.span(menu.tagline, Tone::Dim)));
+        lines.push(Line::default());
+    }
+    for (i, item) in menu.items.iter().enumerate() {
+        let selected = i == menu.selected;
+        let label = item.text();
+        let mark = if selected { "▸ " } else { "  " };
+        let mut spans = vec![p.span(format!("{mark}{label}"), menu.tone(i))];
+        if selected {
+            spans[0] = spans[0].clone().add_modifier(Modifier::BOLD);
+        }
+        if let Some(badge) = item.badge() {
+            spans.push(p.span(format!("  {badge}"), Tone::Dim));
+        }
+        lines.push(Line::from(spans));
+    }
+    if roomy {
+        lines.push(Line::default());
+    }
+    if let Some(last) = &menu.last_round {
+        lines.push(Line::from(p.span(last.as_str(), Tone::Dim)));
+    }
+    if let Some(line) = menu.race.as_ref().filter(|_| show_race) {
+        lines.push(Line::from(p.span(line.as_str(), Tone::Ghost)));
+    }
+    lines.push(Line::from(p.span(menu.player.as_str(), Tone::Dim)));
+    // Rows as wrapped: the lines under the modes may take two each.
+    let tall = lines.len() as u16 + needed.saturating_sub(menu.items.len() as u16 + 2);
+    let top = area.height.saturating_sub(tall) / 3;
+    frame.render_widget(
+        // Not trimmed: the unpicked items' two spaces keep them under the picked one.
+        Paragraph::new(lines)
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: false }),
+        below(area, top),
+    );
+}
