@@ -1,5 +1,5 @@
 //! The service: every operation the server does for a client, typed, whichever door the
-//! request came in by. The HTTP routes ([`crate::http`]), `v1` over SSH, the SSH game and
+//! request came in by. The HTTP routes (the `http` door), `v1` over SSH, the SSH game and
 //! the rooms each read their request, call one of these with what it names (a player
 //! already found, a mode key, a name), and write out what comes back in their own way.
 //!
