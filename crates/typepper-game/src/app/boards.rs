@@ -162,20 +162,13 @@ impl App {
             }
             _ => "←→ mode · esc menu",
         };
-        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
-            Kind::Boards,
-            None,
-            hints,
-            &[BACK],
-            Body::Boards(self.boards_model(b)),
-        );
         Model {
-            kind,
-            banner,
+            kind: Kind::Boards,
+            banner: None,
             notice,
             hints,
-            taps,
-            body,
+            taps: &[BACK],
+            body: Body::Boards(self.boards_model(b)),
         }
     }
 }

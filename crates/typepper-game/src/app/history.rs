@@ -92,20 +92,13 @@ impl App {
     }
 
     pub(crate) fn history_screen(&self, zone: &dyn Zone, notice: Option<(String, Tone)>) -> Model {
-        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
-            Kind::History,
-            None,
-            "↑↓ pick · enter watch · g race · esc menu",
-            &[BACK],
-            Body::History(self.history_model(zone)),
-        );
         Model {
-            kind,
-            banner,
+            kind: Kind::History,
+            banner: None,
             notice,
-            hints,
-            taps,
-            body,
+            hints: "↑↓ pick · enter watch · g race · esc menu",
+            taps: &[BACK],
+            body: Body::History(self.history_model(zone)),
         }
     }
 }

@@ -54,30 +54,23 @@ impl App {
     pub(crate) fn keys_screen(&self, k: &KeysScreen, notice: Option<(String, Tone)>) -> Model {
         let rounds = self.history.len();
         let keys = keys_model(k, rounds, self.rounds_kept("from ", rounds));
-        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
-            Kind::Keys,
-            None,
+        Model {
+            kind: Kind::Keys,
+            banner: None,
+            notice,
             // `d` is offered only with something to drill.
-            if keys.drill.is_some() {
+            hints: if keys.drill.is_some() {
                 "t errors or time · d drill these · esc menu"
             } else {
                 "t errors or time · esc menu"
             },
-            if keys.drill.is_some() {
+            taps: if keys.drill.is_some() {
                 const DRILL: Tap = tap("drill these", Key::Char('d'));
                 &[DRILL, BACK]
             } else {
                 &[BACK]
             },
-            Body::Keys(keys),
-        );
-        Model {
-            kind,
-            banner,
-            notice,
-            hints,
-            taps,
-            body,
+            body: Body::Keys(keys),
         }
     }
 }

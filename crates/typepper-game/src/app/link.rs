@@ -133,20 +133,13 @@ impl App {
             about,
             status,
         };
-        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
-            Kind::Link,
-            None,
-            "3 to 20 letters, digits, _ or - · enter link · esc back",
-            &[LINK, BACK],
-            Body::Link(link),
-        );
         Model {
-            kind,
-            banner,
+            kind: Kind::Link,
+            banner: None,
             notice,
-            hints,
-            taps,
-            body,
+            hints: "3 to 20 letters, digits, _ or - · enter link · esc back",
+            taps: &[LINK, BACK],
+            body: Body::Link(link),
         }
     }
 }

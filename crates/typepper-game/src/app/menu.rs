@@ -218,12 +218,13 @@ impl App {
     }
 
     pub(crate) fn menu_screen(&self, notice: Option<(String, Tone)>) -> Model {
-        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
-            Kind::Menu,
-            None,
+        Model {
+            kind: Kind::Menu,
+            banner: None,
+            notice,
             // `d` plays the last drill: offered only once there is one. `l` only to
             // a player who can link.
-            match (self.drill.is_some(), self.unlinkable.is_none()) {
+            hints: match (self.drill.is_some(), self.unlinkable.is_none()) {
                 (true, true) => {
                     "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
                 }
@@ -239,7 +240,7 @@ impl App {
             },
             // The screens a letter opens, for a finger (a phone's keyboard is hidden
             // on the menu) and a pointer.
-            {
+            taps: {
                 const ROOMS: Tap = tap("rooms", Key::Char('f'));
                 const HISTORY: Tap = tap("history", Key::Char('h'));
                 const BOARDS: Tap = tap("boards", Key::Char('b'));
@@ -251,15 +252,7 @@ impl App {
                     &[ROOMS, HISTORY, BOARDS, KEYS, LINK_IT]
                 }
             },
-            Body::Menu(self.menu()),
-        );
-        Model {
-            kind,
-            banner,
-            notice,
-            hints,
-            taps,
-            body,
+            body: Body::Menu(self.menu()),
         }
     }
 }

@@ -406,31 +406,24 @@ impl App {
             Some(name) => Some(race_banner(mode, name)),
             None => watching.then(|| banner(mode, who)),
         };
-        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
-            if watching {
+        Model {
+            kind: if watching {
                 Kind::Replay
             } else {
                 Kind::Playing
             },
             banner,
+            notice,
             hints,
             // ZEN ends with esc, which a phone's keyboard lacks.
-            match (watching, self.list.is_some()) {
+            taps: match (watching, self.list.is_some()) {
                 (true, true) => &[BACK],
                 (true, false) => &[MENU],
                 (false, _) if mode == Mode::Zen => &[END],
                 // A phone has no esc: the way out of a round that ends itself.
                 (false, _) => &[MENU],
             },
-            Body::Play(self.play_model(session, now)),
-        );
-        Model {
-            kind,
-            banner,
-            notice,
-            hints,
-            taps,
-            body,
+            body: Body::Play(self.play_model(session, now)),
         }
     }
 }
@@ -442,6 +435,7 @@ pub(crate) fn type_key(round: &mut Round, t: u32, op: Op) {
         let _ = round.apply(t, Op::End);
     }
 }
+
 /// Ctrl-backspace, as backspaces at `t`: the word being typed is emptied; on an empty one,
 /// the caret goes back into the word before (where the rules let it: a word typed wrong)
 /// and empties that. Backspaces, so that a replay holds only the rules' own inputs.

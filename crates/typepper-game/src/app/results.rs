@@ -201,20 +201,13 @@ impl App {
                 (_, false, false) => &[AGAIN, WATCH, RACE, MENU],
             }
         };
-        let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = (
-            Kind::Results,
-            banner,
-            hints,
-            taps,
-            Body::Results(results(r)),
-        );
         Model {
-            kind,
+            kind: Kind::Results,
             banner,
             notice,
             hints,
             taps,
-            body,
+            body: Body::Results(results(r)),
         }
     }
 }
