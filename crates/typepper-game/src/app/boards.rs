@@ -7,7 +7,7 @@ use typepper_engine::Decimal;
 use crate::app::{App, BOARDS, Effect, Key, Screen};
 use crate::model::BoardLine;
 use crate::model::Boards;
-use crate::model::{BACK, Body, Kind, Model, Tap, Tone};
+use crate::model::{BACK, Body, Kind, Model, Tone};
 use crate::request::{Failure, Request};
 
 /// A board being looked at.

@@ -6,7 +6,7 @@ use typepper_engine::{Decimal, Mode};
 use crate::app::{App, BEST_HERE, Key, Screen};
 use crate::model::History;
 use crate::model::HistoryRow;
-use crate::model::{BACK, Body, Kind, Model, Tap, Tone};
+use crate::model::{BACK, Body, Kind, Model, Tone};
 use crate::storage::Entry;
 use crate::zone::{Zone, local_time};
 

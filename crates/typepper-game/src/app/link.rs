@@ -4,7 +4,7 @@ use typepper_api::Player;
 
 use crate::app::{App, Effect, Key, Screen};
 use crate::model::Link;
-use crate::model::{BACK, Body, Kind, LINK, Model, Tap, Tone};
+use crate::model::{BACK, Body, Kind, LINK, Model, Tone};
 use crate::request::{Failure, Request};
 use crate::storage;
 

@@ -10,7 +10,7 @@ use crate::model::Ghost;
 use crate::model::Play;
 use crate::model::Word;
 use crate::model::{
-    BACK, Body, END, Kind, MENU, Model, Tap, Tone, WORDS_AHEAD, WORDS_BEHIND, banner, race_banner,
+    BACK, Body, END, Kind, MENU, Model, Tone, WORDS_AHEAD, WORDS_BEHIND, banner, race_banner,
 };
 use crate::race::{self, Feed, Rival, Trail};
 use crate::storage::{self, Entry, Outgoing};
