@@ -406,7 +406,8 @@ fn room(tour: &mut Tour) {
     tour.key(Key::Escape);
 }
 
-/// The tour the shells' tests draw: it reaches every screen, each stop is the screen it says, and every stop has words to check.
+// The tour the shells' tests draw: it reaches every screen, each stop is the screen it
+// says, and every stop has words to check.
 #[cfg(test)]
 mod tests {
     use super::*;
