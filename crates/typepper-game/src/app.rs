@@ -7,6 +7,12 @@
 //! answered back through [`App::answer`].
 //! All rules stay in the engine; this module only decides which screen shows what.
 //!
+//! Each screen is a module of its own (`app/results.rs` …): its state, what its keys do,
+//! and how its part of the [`Model`] is made; what that part holds is the model's module
+//! of the same name (`model/results.rs`). The outbox and the seed pool are types of their
+//! own (`app/outbox.rs`, `app/seeds.rs`). This file holds what every screen shares: which
+//! one is on screen, and the keys, ticks and answers handed to it.
+//!
 //! A linked game keeps a seed the server issued for each mode on the menu, fetched in the
 //! background, so that a round starts at once on a text that can be ranked. Without one
 //! (offline, not linked, or watching someone's round and playing it yourself) a round is

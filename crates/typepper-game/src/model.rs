@@ -1,12 +1,14 @@
 //! What each screen shows, as data: the one model the canvas, the text mirror and the
 //! terminal all draw from.
 //!
-//! Every word a player reads is decided here once: the status line, the stats of a result,
-//! a history row's date in local time, the hints, each screen's title. So is what each
-//! colour means ([`Tone`]) and the results chart ([`Chart`]). A renderer only places the
-//! words and marks, and maps each tone to a colour of its own. Two models that are equal
-//! look the same, so a shell redraws when the model changed, or while its own animation
-//! (the canvas's gliding caret) runs.
+//! Every word a player reads is decided once, in the game: the status line, the stats of a
+//! result, a history row's date in local time, the hints, each screen's title. Each
+//! screen's part of the model is a module here (`model/results.rs` …), made by the app's
+//! module of the same name (`app/results.rs`). So is each thing's colour: a [`Tone`], from
+//! the model (a glyph's, the clock's, the picked row's), never decided by a renderer; and
+//! the results chart ([`Chart`]). A renderer only places the words and marks, and maps each
+//! tone to a colour of its own. Two models that are equal look the same, so a shell redraws
+//! when the model changed, or while its own animation (the canvas's gliding caret) runs.
 
 use typepper_engine::Mode;
 
