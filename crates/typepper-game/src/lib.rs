@@ -36,7 +36,7 @@
 //! typed at 60 ms a key, and the clock runs out 15 s after the first.
 //!
 //! ```
-//! use std::collections::HashMap;
+//! use std::collections::{HashMap, VecDeque};
 //! use typepper_game::app::{App, Effect, Key, Now};
 //! use typepper_game::mirror::Mirror;
 //! use typepper_game::request::Failure;
@@ -45,8 +45,9 @@
 //! let (mut app, boot) = App::new(42, &Stored::default(), None);
 //! let mut kept: HashMap<String, String> = HashMap::new();
 //! let mut carry_out = |app: &mut App, effects: Vec<Effect>, now: Now| {
-//!     let mut queue = effects;
-//!     while let Some(effect) = queue.pop() {
+//!     // In order: an outbox entry is saved before the request that sends it.
+//!     let mut queue = VecDeque::from(effects);
+//!     while let Some(effect) = queue.pop_front() {
 //!         match effect {
 //!             Effect::Save { key, value } => drop(kept.insert(key, value)),
 //!             Effect::Remove(key) => drop(kept.remove(&key)),

@@ -13,7 +13,7 @@
 //! | `v1 submit` | the body of `POST /v1/submit` | its answer lines |
 //! | `v1 replay <id>` | — | the run's replay bytes |
 //! | `v1 board <mode> [YYYY-MM]` | — | the board, as `GET /v1/boards/<mode>` answers |
-//! | `v1 link <name>` | — | the new player, as `POST /v1/players` answers; the key is linked to it (`POST /v1/keys`) |
+//! | `v1 link <name>` | — | the new player, as `POST /v1/players` answers; the key is linked to it (counted as `POST /v1/keys`) |
 //! | `v1 link <name> <token>` | — | the same, for a player linked on the web |
 //! | `v1 seed <mode>` | — | an issued seed, as `POST /v1/seeds` answers |
 //! | `v1 room-open <mode>` | — | a new live room, as `POST /v1/rooms` answers |
@@ -46,6 +46,7 @@
 //! 3. **Channels.** The server closes a channel once it is answered, as sshd does, and
 //!    forgets it when the client's close comes back (russh is patched for that: see
 //!    `vendor/russh/PATCHED.md`). A channel runs one request, and counts against
+//!    [`MAX_CHANNELS`] until it is closed.
 //!
 //! The door's parts: [`keys`] (the host key, and the players' keys it takes), [`gate`]
 //! (admission: slots and memory per address and in all), [`session`] (russh's handler

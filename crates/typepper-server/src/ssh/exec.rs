@@ -1,5 +1,6 @@
 //! The `v1` commands (docs/spec/replays.md, "Over SSH"), as the SSH server runs them for
-//! a client's exec request and for the game it plays over SSH. Each is a call on the
+//! a client's exec request (the game it plays over SSH calls the service itself, and is
+//! logged and counted as these are: [`counted`]). Each is a call on the
 //! service, as its HTTP route's is: its answer goes to stdout as the same bytes as the
 //! route's body, and its refusal to stderr, the service's sentence, with an exit status
 //! ([`Exit`]): 3 for a key linked to no player, 1 for any other. `v1 room` streams
@@ -43,7 +44,6 @@ pub(crate) enum Command {
 }
 
 impl Command {
-    /// Reads an exec request's text.
     /// The command that asks what the game's `request` asks (the `v1` protocol's), to
     /// log and count the request as one.
     pub(crate) fn of(request: &Request) -> Command {
@@ -57,6 +57,7 @@ impl Command {
         }
     }
 
+    /// Reads an exec request's text.
     pub(crate) fn parse(text: &str) -> Result<Command, String> {
         let words: Vec<&str> = text.split_whitespace().collect();
         let command = match words[..] {

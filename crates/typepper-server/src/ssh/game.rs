@@ -8,9 +8,9 @@
 //!   time: the next frame is drawn only once the last one has gone into the client's
 //!   window. A client that stops reading holds one frame and its window, no more; the
 //!   frames it missed are skipped, and the latest screen is drawn when it reads again.
-//! - **Requests** (a submission, a seed, a board, a run, a link, a room) run in-process
-//!   as the `v1` commands they stand for, through the same service and checks as a
-//!   client's own: a player here is their key, as for `v1`.
+//! - **Requests** (a submission, a seed, a board, a run, a link, a room) are calls on the
+//!   service in-process, typed (`ask`): the same calls the `v1` commands make, logged and
+//!   counted as the commands they stand for. A player here is their key, as for `v1`.
 //! - **What the game keeps** (history, last round, drill, outbox) is kept per player in
 //!   the database ([`Store::save`](crate::store::Store::save)) for a key linked to one. A
 //!   guest (no key) keeps nothing: their game is in memory until they leave.
@@ -582,40 +582,52 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
     let stands_for = exec::stands_for(&exec::Command::of(&request));
     let budget = Duration::from_secs(state.config.request_timeout_secs);
     let key = key.as_deref();
-    let (answer, status) = match request {
+    let (answer, counted) = match request {
+        // What `v1 link` refuses from its words alone, before the service is asked (and
+        // so neither paid for nor counted).
+        Request::Link(_) if key.is_none() => {
+            let why = "no key: connect with a public key to link it";
+            return Answer::Linked(Err(Failure::Refused(why.into())));
+        }
         Request::Submit { body, keys, .. } => {
             let answer = async {
                 state.take_request(ip)?;
+                if body.len() > crate::MAX_BODY {
+                    return Err(ServiceError::TooLarge(crate::MAX_BODY));
+                }
                 let player = exec::player(state, key).await?;
                 state.submit(player.id, body.into(), started).await
             }
             .await;
-            let status = status_of(&answer, StatusCode::OK);
-            let answer = Answer::Submitted {
-                answer: answer.map_err(failure),
-                keys,
-            };
-            (answer, status)
+            let (answer, counted) = within(Ok(answer), StatusCode::OK);
+            (Answer::Submitted { answer, keys }, counted)
         }
         Request::Link(name) => {
             let linked = tokio::time::timeout(budget, async {
                 state.take_request(ip)?;
-                let key = key.ok_or_else(|| {
-                    ServiceError::NotFound("no key: connect with a public key to link it".into())
-                })?;
+                let key = key.unwrap_or_default().to_owned();
                 let ask = LinkKey { name, token: None };
-                Ok(match state.link_key(key.to_owned(), ask, Some(ip)).await? {
+                state.link_key(key, ask, Some(ip)).await
+            })
+            .await;
+            // A key linked already stays its player's: answered, not created.
+            let created = matches!(linked, Ok(Ok(Linked::Now(_))));
+            let ok = if created {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            };
+            let linked = linked.map(|linked| {
+                linked.map(|linked| match linked {
                     Linked::Now(player) => player,
-                    // The key was linked already, and stays its player's.
                     Linked::Already(name) => typepper_api::Player {
                         name,
                         token: String::new(),
                     },
                 })
-            })
-            .await;
-            let (linked, status) = late_or(linked, StatusCode::CREATED);
-            (Answer::Linked(linked), status)
+            });
+            let (linked, counted) = within(linked, ok);
+            (Answer::Linked(linked), counted)
         }
         Request::Board(mode) => {
             let board = tokio::time::timeout(budget, async {
@@ -623,8 +635,8 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
                 Ok(state.board(&mode, None).await?.rows)
             })
             .await;
-            let (rows, status) = late_or(board, StatusCode::OK);
-            (Answer::Board { mode, rows }, status)
+            let (rows, counted) = within(board, StatusCode::OK);
+            (Answer::Board { mode, rows }, counted)
         }
         Request::Run(id) => {
             let run = tokio::time::timeout(budget, async {
@@ -632,8 +644,8 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
                 Ok(state.run(&id).await?.played.replay.clone())
             })
             .await;
-            let (bytes, status) = late_or(run, StatusCode::OK);
-            (Answer::Run { id, bytes }, status)
+            let (bytes, counted) = within(run, StatusCode::OK);
+            (Answer::Run { id, bytes }, counted)
         }
         Request::Seed { mode, .. } => {
             let seed = tokio::time::timeout(budget, async {
@@ -642,8 +654,8 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
                 state.issue_seed(player.id, &mode).await
             })
             .await;
-            let (answer, status) = late_or(seed, StatusCode::CREATED);
-            (Answer::Seed { mode, answer }, status)
+            let (answer, counted) = within(seed, StatusCode::CREATED);
+            (Answer::Seed { mode, answer }, counted)
         }
         Request::OpenRoom(mode) => {
             let opened = tokio::time::timeout(budget, async {
@@ -651,11 +663,18 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
                 state.open_room(&mode, ip).await
             })
             .await;
-            let (opened, status) = late_or(opened, StatusCode::CREATED);
-            (Answer::RoomOpened(opened), status)
+            let (opened, counted) = within(opened, StatusCode::CREATED);
+            (Answer::RoomOpened(opened), counted)
         }
     };
-    exec::counted(state, stands_for, status, None, started.elapsed());
+    let (status, detail) = counted;
+    exec::counted(
+        state,
+        stands_for,
+        status,
+        detail.as_deref(),
+        started.elapsed(),
+    );
     answer
 }
 
@@ -668,29 +687,27 @@ fn failure(refused: ServiceError) -> Failure {
     }
 }
 
-/// The status the request a game's call stands for is counted with: `ok`, or its
-/// refusal's.
-fn status_of<T>(answer: &Result<T, ServiceError>, ok: StatusCode) -> StatusCode {
-    answer.as_ref().map_or_else(ServiceError::status, |_| ok)
-}
-
-/// A call that had the request's time: its answer for the game, and the status it is
-/// counted with; one that ran out is told as the `v1` commands tell it.
-fn late_or<T>(
+/// A call that had the request's time (`Err` when it ran out): its answer for the game,
+/// and what it is counted with: `ok`, or its refusal's status, and a failure's detail for
+/// the log. One that ran out is told as the `v1` commands tell it.
+fn within<T>(
     answer: Result<Result<T, ServiceError>, tokio::time::error::Elapsed>,
     ok: StatusCode,
-) -> (Result<T, Failure>, StatusCode) {
+) -> (Result<T, Failure>, (StatusCode, Option<String>)) {
     match answer {
-        Ok(answer) => {
-            let status = status_of(&answer, ok);
-            (answer.map_err(failure), status)
+        Ok(Ok(answer)) => (Ok(answer), (ok, None)),
+        Ok(Err(refused)) => {
+            let detail = match &refused {
+                ServiceError::Internal(detail) => Some(detail.clone()),
+                _ => None,
+            };
+            let status = refused.status();
+            (Err(failure(refused)), (status, detail))
         }
         Err(_) => {
             let late = StatusCode::REQUEST_TIMEOUT;
-            (
-                Err(Failure::Refused(format!("the server answered {late}"))),
-                late,
-            )
+            let why = format!("the server answered {late}");
+            (Err(Failure::Refused(why)), (late, None))
         }
     }
 }

@@ -38,7 +38,8 @@ struct Turn {
 }
 
 impl Turn {
-    /// Shares the server with the other tests, once no test has it alone.
+    /// Shares the server with the other tests, once no test has it alone. It blocks the
+    /// thread it is called on, an async test's too: a wait for another test to end.
     fn shared() -> Turn {
         let mut t = turns();
         while t.alone {
