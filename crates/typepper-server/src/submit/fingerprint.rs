@@ -155,18 +155,22 @@ impl Fingerprint {
     /// blocks in common, [`STRETCH_BLOCKS`] or more, hold the same ops, at the same times
     /// up to a uniform stretch and the jitter.
     pub fn copies(&self, blocks: &[u8], prefix: &[u8]) -> bool {
-        let shared = (self.prefix.len() / LINK).min(prefix.len() / LINK);
+        let whole = (self.prefix.len() / LINK).min(prefix.len() / LINK);
+        fn link(chain: &[u8], n: usize) -> Option<&[u8]> {
+            chain.get((n - 1) * LINK..n * LINK)
+        }
+        // The shorter round's last block may end on an op the other never had there: the
+        // End that closed a copy cut short, which falls on a block's last gap one time in
+        // 16. Its ops are the same up to that op, and the blocks before it are compared.
+        let shared = match whole {
+            0 => 0,
+            n if link(&self.prefix, n) == link(prefix, n) => n,
+            n if n > 1 && link(&self.prefix, n - 1) == link(prefix, n - 1) => n - 1,
+            _ => return false,
+        };
         // Fewer blocks in common are too few keys to tell two people apart by: a slow
         // round of a few blocks would match some other accurate typist's on a raced seed.
         if shared < STRETCH_BLOCKS {
-            return false;
-        }
-        let link = |chain: &[u8]| {
-            chain
-                .get((shared - 1) * LINK..shared * LINK)
-                .map(<[u8]>::to_vec)
-        };
-        if link(&self.prefix) != link(prefix) {
             return false;
         }
         let (Some(ours), Some(theirs)) = (varints(&self.blocks), varints(blocks)) else {
@@ -283,6 +287,35 @@ mod tests {
         ));
         assert_eq!(a.key, other.key);
         assert!(!other.same_timing(&a.blocks));
+    }
+
+    /// The flake that was a fault: a spectator's copy of a ZEN racer's first keys, ended
+    /// as a ZEN round is, was stored as a new run whenever its End closed a block (one
+    /// seed in 16), since that block's link held the End where the original had a key.
+    #[test]
+    fn a_copy_cut_short_whose_end_closes_a_block_is_a_copy() {
+        let gaps: Vec<u32> = (0..130).map(|i| 110 + (i * 37) % 80).collect();
+        let original = typed(gaps.iter().copied());
+        let whole = print(&original);
+        for cut in [95, 96, 97, 100] {
+            // The first `cut` keys, then End 90 ms after the last: `cut` gaps in all.
+            let mut copy = original[..cut].to_vec();
+            let last = copy.last().map_or(0, |&(t, _)| t);
+            copy.push((last + 90, Op::End));
+            let copy = print(&copy);
+            assert!(copy.copies(&whole.blocks, &whole.prefix), "cut at {cut}");
+            assert!(
+                whole.copies(&copy.blocks, &copy.prefix),
+                "cut at {cut}, either way"
+            );
+        }
+        // Another person's keys over the same blocks are still not a copy.
+        let other = print(&typed(
+            gaps.iter()
+                .enumerate()
+                .map(|(i, g)| g + (i as u32 * 53) % 60),
+        ));
+        assert!(!other.copies(&whole.blocks, &whole.prefix));
     }
 
     #[test]
