@@ -135,14 +135,6 @@ pub enum Failure {
     },
 }
 
-impl Failure {
-    /// Whether the rounds of a submission that failed so are kept to send later, as the
-    /// server never saw them.
-    pub fn offline(&self) -> bool {
-        matches!(self, Failure::Unreachable(_) | Failure::CantAsk(_))
-    }
-}
-
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -195,15 +187,11 @@ mod tests {
         };
         assert_eq!(keys, ["k"]);
         let why = answer.unwrap_err();
-        assert!(why.offline());
         assert_eq!(why.to_string(), "the server is unreachable (down)");
     }
 
     #[test]
-    fn only_a_server_never_reached_keeps_rounds_for_later() {
-        assert!(Failure::CantAsk("no server set".into()).offline());
-        assert!(!Failure::NotLinked("who?".into()).offline());
-        assert!(!Failure::Refused("slow down".into()).offline());
+    fn an_answer_that_does_not_read_says_what_it_is_not() {
         let unreadable = Failure::Unreadable {
             what: "a seed",
             why: Some("eof".into()),
