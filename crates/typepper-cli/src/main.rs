@@ -80,7 +80,9 @@ enum Command {
     },
     /// Make a replay: a synthetic typist plays the round's own text.
     Synth {
-        /// The mode key: time:15, time:30, time:60, zen, pursuit:1 … pursuit:20,
+        /// The mode key: time:15|30|60|120, words:10|25|50|100, zen, pursuit:1 …
+        /// pursuit:20, each with /p (punctuation), /n (numbers) and @<language> (fr, de,
+        /// es, pt, it, nl, pl, cs, sv, tr, ru, uk, en10k) if wanted (time:30/p@fr); or
         /// drill2:<letters> (a drill as the game plays it), drill:<letters> (the first
         /// drills).
         #[arg(long)]

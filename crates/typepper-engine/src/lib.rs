@@ -20,7 +20,7 @@
 //! use typepper_engine::{Mode, Op, Replay, Round};
 //!
 //! let mut round = Round::new(Mode::BLITZ_15, 42);
-//! let first = round.view(0).word(0).unwrap().target();
+//! let first = round.view(0).word(0).unwrap().target().to_owned();
 //! let mut t = 0;
 //! for c in first.chars().chain([' ']) {
 //!     round.apply(t, Op::Char(c)).unwrap();
@@ -54,8 +54,8 @@ pub mod rules {}
 
 pub use heat::Tier;
 pub use mode::{
-    Blitz, DRILL_MAX, DRILL_SECS, Drill, DrillPool, Mode, ModeError, PURSUIT_LEVELS, StartLevel,
-    Unit,
+    Base, Blitz, DRILL_MAX, DRILL_SECS, Drill, DrillPool, Language, Mode, ModeError,
+    PURSUIT_LEVELS, Prose, StartLevel, Unit, WordCount,
 };
 pub use replay::{DecodeError, Header, Input, MAX_BYTES, Op, Replay};
 pub use round::{

@@ -1,17 +1,32 @@
 //! The modes a round can be played in, with the text keys replays carry.
+//!
+//! A key is a base, then options, then a language: `time:30`, `words:25/p/n@de`,
+//! `zen@ru`. docs/spec/replays.md has the grammar; [`Mode::key`] writes exactly one key
+//! for each mode and [`Mode::from_str`] reads only that one.
 
 use core::fmt;
 use core::str::FromStr;
 
+pub use crate::words::Language;
+
 /// The lowest and highest level HOT PURSUIT can start from.
 pub const PURSUIT_LEVELS: core::ops::RangeInclusive<u8> = 1..=20;
 
-/// How a round is played and how it ends. [`Mode::key`] is its text in a replay header;
-/// the enum's order means nothing, so reordering it breaks no replay.
+/// How a round is played and what its text is: a [`Base`] and its [`Prose`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
+pub struct Mode {
+    base: Base,
+    prose: Prose,
+}
+
+/// How a round is played and how it ends. The enum's order means nothing ([`Mode::key`]
+/// is what a replay carries), so reordering it breaks no replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Base {
     /// BLITZ: type until the clock, started by the first keystroke, runs out.
     Blitz(Blitz),
+    /// WORDS: type a set number of words; the round ends with the last one.
+    Words(WordCount),
     /// ZEN: no clock; the round ends with [`crate::Op::End`] (esc).
     Zen,
     /// HOT PURSUIT: a flame chases the caret from this level and the round ends when it
@@ -19,6 +34,64 @@ pub enum Mode {
     Pursuit(StartLevel),
     /// DRILL: 30 s on words holding these letters, scored like BLITZ. Never ranked.
     Drill(Drill),
+}
+
+/// What a round's words are like beyond its list: punctuation, numbers, a language.
+/// [`Prose::PLAIN`] is VERSION 1's text: lower-case English words and spaces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Prose {
+    /// Capitals starting sentences, and `, . ; : ! ? ' " - ( )` as prose places them.
+    pub punctuation: bool,
+    /// Numbers among the words.
+    pub numbers: bool,
+    /// The list the words come from.
+    pub language: Language,
+}
+
+impl Prose {
+    /// Lower-case English words and spaces: every mode's text before options came.
+    pub const PLAIN: Prose = Prose {
+        punctuation: false,
+        numbers: false,
+        language: Language::English,
+    };
+
+    /// Whether it is [`Prose::PLAIN`].
+    pub fn is_plain(&self) -> bool {
+        *self == Prose::PLAIN
+    }
+
+    /// The key's tail: `/p`, `/n`, then `@code`, each only when it applies.
+    pub fn key(&self) -> String {
+        let mut key = String::new();
+        if self.punctuation {
+            key.push_str("/p");
+        }
+        if self.numbers {
+            key.push_str("/n");
+        }
+        if self.language != Language::English {
+            key.push('@');
+            key.push_str(self.language.code());
+        }
+        key
+    }
+}
+
+impl fmt::Display for Prose {
+    /// What a title adds after the base's: ` · punctuation · numbers · français`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.punctuation {
+            f.write_str(" · punctuation")?;
+        }
+        if self.numbers {
+            f.write_str(" · numbers")?;
+        }
+        if self.language != Language::English {
+            write!(f, " · {}", self.language.name())?;
+        }
+        Ok(())
+    }
 }
 
 /// The clock of a DRILL round, in seconds.
@@ -102,7 +175,7 @@ impl Drill {
     }
 }
 
-/// BLITZ's three clocks.
+/// BLITZ's clocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Blitz {
     /// 15 seconds.
@@ -111,15 +184,54 @@ pub enum Blitz {
     S30,
     /// 60 seconds.
     S60,
+    /// 120 seconds.
+    S120,
 }
 
 impl Blitz {
+    /// Every clock, shortest first.
+    pub const ALL: [Blitz; 4] = [Blitz::S15, Blitz::S30, Blitz::S60, Blitz::S120];
+
     /// The clock's length in seconds.
     pub const fn secs(self) -> u32 {
         match self {
             Blitz::S15 => 15,
             Blitz::S30 => 30,
             Blitz::S60 => 60,
+            Blitz::S120 => 120,
+        }
+    }
+}
+
+/// How many words a WORDS round is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WordCount {
+    /// 10 words.
+    W10,
+    /// 25 words.
+    W25,
+    /// 50 words.
+    W50,
+    /// 100 words.
+    W100,
+}
+
+impl WordCount {
+    /// Every length, shortest first.
+    pub const ALL: [WordCount; 4] = [
+        WordCount::W10,
+        WordCount::W25,
+        WordCount::W50,
+        WordCount::W100,
+    ];
+
+    /// The number of words.
+    pub const fn get(self) -> u32 {
+        match self {
+            WordCount::W10 => 10,
+            WordCount::W25 => 25,
+            WordCount::W50 => 50,
+            WordCount::W100 => 100,
         }
     }
 }
@@ -140,10 +252,21 @@ impl StartLevel {
     }
 }
 
-/// A mode key this build doesn't have.
+/// A mode key this build doesn't have, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModeError {
     key: String,
+    why: Why,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Why {
+    Base,
+    Option(String),
+    Order,
+    Language(String),
+    English,
+    DrillProse,
 }
 
 impl ModeError {
@@ -155,11 +278,29 @@ impl ModeError {
 
 impl fmt::Display for ModeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "this build has no mode {:?}: it has time:15, time:30, time:60, zen, pursuit:1 to pursuit:20, and drill:<1 to 8 distinct letters a-z> and drill2:<the same>",
-            self.key
-        )
+        write!(f, "this build has no mode {:?}: ", self.key)?;
+        match &self.why {
+            Why::Base => f.write_str(
+                "it has time:15, time:30, time:60, time:120, words:10, words:25, words:50, \
+                 words:100, zen, pursuit:1 to pursuit:20, and drill:<1 to 8 distinct letters \
+                 a-z> and drill2:<the same>, each followed by /p (punctuation) and /n \
+                 (numbers) if wanted, then @<language> if not English",
+            ),
+            Why::Option(o) => write!(
+                f,
+                "there is no option /{o}: there are /p (punctuation) and /n (numbers)"
+            ),
+            Why::Order => f.write_str("options come once each, /p before /n"),
+            Why::Language(code) => {
+                write!(f, "there is no language {code:?}: there are")?;
+                for l in Language::ALL.iter().filter(|l| **l != Language::English) {
+                    write!(f, " {}", l.code())?;
+                }
+                f.write_str(", and English when no @ is written")
+            }
+            Why::English => f.write_str("English is the key with no @"),
+            Why::DrillProse => f.write_str("drills take no options and no language"),
+        }
     }
 }
 
@@ -167,60 +308,120 @@ impl std::error::Error for ModeError {}
 
 impl Mode {
     /// BLITZ 15s.
-    pub const BLITZ_15: Mode = Mode::Blitz(Blitz::S15);
+    pub const BLITZ_15: Mode = Mode::plain(Base::Blitz(Blitz::S15));
     /// BLITZ 30s.
-    pub const BLITZ_30: Mode = Mode::Blitz(Blitz::S30);
+    pub const BLITZ_30: Mode = Mode::plain(Base::Blitz(Blitz::S30));
     /// BLITZ 60s.
-    pub const BLITZ_60: Mode = Mode::Blitz(Blitz::S60);
+    pub const BLITZ_60: Mode = Mode::plain(Base::Blitz(Blitz::S60));
+    /// BLITZ 120s.
+    pub const BLITZ_120: Mode = Mode::plain(Base::Blitz(Blitz::S120));
+    /// ZEN.
+    pub const ZEN: Mode = Mode::plain(Base::Zen);
+
+    /// `base` on [`Prose::PLAIN`], as every mode was before options came.
+    pub const fn plain(base: Base) -> Mode {
+        Mode {
+            base,
+            prose: Prose::PLAIN,
+        }
+    }
+
+    /// `base` with `prose`, unless `base` is a drill and `prose` isn't plain: a drill's
+    /// letters pick from English's list.
+    pub fn new(base: Base, prose: Prose) -> Option<Mode> {
+        let drill = matches!(base, Base::Drill(_));
+        (!drill || prose.is_plain()).then_some(Mode { base, prose })
+    }
+
+    /// WORDS of `count`.
+    pub const fn words(count: WordCount) -> Mode {
+        Mode::plain(Base::Words(count))
+    }
 
     /// HOT PURSUIT from `level`, if it is 1 to 20.
     pub fn pursuit(level: u8) -> Option<Mode> {
-        StartLevel::new(level).map(Mode::Pursuit)
+        StartLevel::new(level).map(|l| Mode::plain(Base::Pursuit(l)))
     }
 
     /// A DRILL of `letters` as the game plays it (`drill2:`), if they are 1 to 8 distinct
     /// lowercase letters.
     pub fn drill(letters: &str) -> Option<Mode> {
-        Drill::new(letters).map(Mode::Drill)
+        Drill::new(letters).map(|d| Mode::plain(Base::Drill(d)))
+    }
+
+    /// How it is played and how it ends.
+    pub const fn base(self) -> Base {
+        self.base
+    }
+
+    /// What its text is like.
+    pub const fn prose(self) -> Prose {
+        self.prose
+    }
+
+    /// The same base with `prose` instead: `None` for a drill unless `prose` is plain.
+    pub fn with_prose(self, prose: Prose) -> Option<Mode> {
+        Mode::new(self.base, prose)
+    }
+
+    /// Whether it is ZEN, whose rounds end with [`crate::Op::End`].
+    pub const fn is_zen(self) -> bool {
+        matches!(self.base, Base::Zen)
+    }
+
+    /// Whether it is HOT PURSUIT.
+    pub const fn is_pursuit(self) -> bool {
+        matches!(self.base, Base::Pursuit(_))
     }
 
     /// The clock's length in seconds, for the modes that have one (BLITZ, DRILL).
     pub const fn clock_secs(self) -> Option<u32> {
-        match self {
-            Mode::Blitz(b) => Some(b.secs()),
-            Mode::Drill(_) => Some(DRILL_SECS),
-            Mode::Zen | Mode::Pursuit(_) => None,
+        match self.base {
+            Base::Blitz(b) => Some(b.secs()),
+            Base::Drill(_) => Some(DRILL_SECS),
+            Base::Words(_) | Base::Zen | Base::Pursuit(_) => None,
+        }
+    }
+
+    /// WORDS: how many words the round is.
+    pub const fn word_count(self) -> Option<u32> {
+        match self.base {
+            Base::Words(n) => Some(n.get()),
+            _ => None,
         }
     }
 
     /// Whether rounds of this mode may count for the boards: every mode but DRILL, whose
     /// texts are few words picked by the player.
     pub const fn rankable(self) -> bool {
-        !matches!(self, Mode::Drill(_))
+        !matches!(self.base, Base::Drill(_))
     }
 
-    /// The text a replay header carries: `time:15`, `time:30`, `time:60`, `zen`,
-    /// `pursuit:N`, `drill:qzx`, `drill2:qzx`.
+    /// The text a replay header carries: the base (`time:15`, `words:25`, `zen`,
+    /// `pursuit:N`, `drill:qzx`, `drill2:qzx`), then [`Prose::key`].
     pub fn key(self) -> String {
-        match self {
-            Mode::Blitz(b) => format!("time:{}", b.secs()),
-            Mode::Zen => "zen".to_owned(),
-            Mode::Pursuit(l) => format!("pursuit:{}", l.get()),
-            Mode::Drill(d) if d.pool == DrillPool::Any => format!("drill:{}", d.letters()),
-            Mode::Drill(d) => format!("drill2:{}", d.letters()),
-        }
+        let base = match self.base {
+            Base::Blitz(b) => format!("time:{}", b.secs()),
+            Base::Words(n) => format!("words:{}", n.get()),
+            Base::Zen => "zen".to_owned(),
+            Base::Pursuit(l) => format!("pursuit:{}", l.get()),
+            Base::Drill(d) if d.pool == DrillPool::Any => format!("drill:{}", d.letters()),
+            Base::Drill(d) => format!("drill2:{}", d.letters()),
+        };
+        base + &self.prose.key()
     }
 
-    /// The title players see: `BLITZ 15s`, `ZEN`, `HOT PURSUIT from lv7`, `DRILL qzx`.
-    /// Also `Display`.
+    /// The title players see: `BLITZ 15s`, `WORDS 25`, `ZEN`, `HOT PURSUIT from lv7`,
+    /// `DRILL qzx`, then the prose's (`BLITZ 30s · punctuation · français`). Also
+    /// `Display`.
     pub fn title(self) -> String {
         self.to_string()
     }
 
     /// What the headline score counts: words in HOT PURSUIT, wpm in the rest.
     pub const fn unit(self) -> Unit {
-        match self {
-            Mode::Pursuit(_) => Unit::Words,
+        match self.base {
+            Base::Pursuit(_) => Unit::Words,
             _ => Unit::Wpm,
         }
     }
@@ -229,7 +430,7 @@ impl Mode {
 /// What a headline counts. A rule that depends on it matches the enum, never its text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
-    /// Words per minute: BLITZ, ZEN and drills.
+    /// Words per minute: BLITZ, WORDS, ZEN and drills.
     Wpm,
     /// Words typed before the flame caught up: HOT PURSUIT.
     Words,
@@ -259,49 +460,98 @@ impl From<Unit> for String {
 
 impl fmt::Display for Mode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Mode::Blitz(b) => write!(f, "BLITZ {}s", b.secs()),
-            Mode::Zen => f.write_str("ZEN"),
-            Mode::Pursuit(l) => write!(f, "HOT PURSUIT from lv{}", l.get()),
-            Mode::Drill(d) => write!(f, "DRILL {}", d.letters()),
+        match self.base {
+            Base::Blitz(b) => write!(f, "BLITZ {}s", b.secs())?,
+            Base::Words(n) => write!(f, "WORDS {}", n.get())?,
+            Base::Zen => f.write_str("ZEN")?,
+            Base::Pursuit(l) => write!(f, "HOT PURSUIT from lv{}", l.get())?,
+            Base::Drill(d) => write!(f, "DRILL {}", d.letters())?,
         }
+        self.prose.fmt(f)
     }
 }
 
 impl FromStr for Mode {
     type Err = ModeError;
 
-    /// Parses a key exactly as [`Mode::key`] writes it: no spaces, no leading zeros.
+    /// Parses a key exactly as [`Mode::key`] writes it: no spaces, no leading zeros,
+    /// options once each and in order, no `@en`.
     fn from_str(key: &str) -> Result<Mode, ModeError> {
-        let refuse = || ModeError {
+        let refuse = |why| ModeError {
             key: key.to_owned(),
+            why,
         };
-        let number = |s: &str| -> Option<u8> {
-            // "07" or "+7" would be a second key for one mode.
-            if s.starts_with('0') || !s.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            s.parse().ok()
+        // Neither a base nor an option holds an `@`, and no base holds a `/`.
+        let (rest, code) = match key.split_once('@') {
+            Some((rest, code)) => (rest, Some(code)),
+            None => (key, None),
         };
-        match key {
-            "time:15" => Ok(Mode::BLITZ_15),
-            "time:30" => Ok(Mode::BLITZ_30),
-            "time:60" => Ok(Mode::BLITZ_60),
-            "zen" => Ok(Mode::Zen),
-            _ => {
-                let drill = |letters, pool| Drill::with(letters, pool).map(Mode::Drill);
-                if let Some(letters) = key.strip_prefix("drill:") {
-                    drill(letters, DrillPool::Any).ok_or_else(refuse)
-                } else if let Some(letters) = key.strip_prefix("drill2:") {
-                    drill(letters, DrillPool::Weighted).ok_or_else(refuse)
-                } else {
-                    key.strip_prefix("pursuit:")
-                        .and_then(number)
-                        .and_then(Mode::pursuit)
-                        .ok_or_else(refuse)
-                }
+        let (base, options) = match rest.find('/') {
+            Some(at) => rest.split_at(at),
+            None => (rest, ""),
+        };
+        let base = parse_base(base).ok_or(refuse(Why::Base))?;
+        let mut prose = Prose::PLAIN;
+        // Each option must come after the ones before it: `/p` then `/n`, once each.
+        let mut next = 0;
+        for option in options.split('/').skip(1) {
+            let (rank, flag) = match option {
+                "p" => (1, &mut prose.punctuation),
+                "n" => (2, &mut prose.numbers),
+                other => return Err(refuse(Why::Option(other.to_owned()))),
+            };
+            if rank <= next {
+                return Err(refuse(Why::Order));
             }
+            next = rank;
+            *flag = true;
         }
+        if let Some(code) = code {
+            prose.language = match Language::from_code(code) {
+                Some(Language::English) => return Err(refuse(Why::English)),
+                Some(language) => language,
+                None => return Err(refuse(Why::Language(code.to_owned()))),
+            };
+        }
+        Mode::new(base, prose).ok_or(refuse(Why::DrillProse))
+    }
+}
+
+/// A base key, exactly as [`Mode::key`] writes it.
+fn parse_base(key: &str) -> Option<Base> {
+    let number = |s: &str| -> Option<u32> {
+        // "07" or "+7" would be a second key for one mode.
+        if s.starts_with('0') || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        s.parse().ok()
+    };
+    if key == "zen" {
+        return Some(Base::Zen);
+    }
+    let (kind, arg) = key.split_once(':')?;
+    match kind {
+        "time" => {
+            let secs = number(arg)?;
+            Blitz::ALL
+                .into_iter()
+                .find(|b| b.secs() == secs)
+                .map(Base::Blitz)
+        }
+        "words" => {
+            let n = number(arg)?;
+            WordCount::ALL
+                .into_iter()
+                .find(|c| c.get() == n)
+                .map(Base::Words)
+        }
+        "pursuit" => {
+            let level = u8::try_from(number(arg)?).ok()?;
+            StartLevel::new(level).map(Base::Pursuit)
+        }
+        "drill" => Drill::with(arg, DrillPool::Any).map(Base::Drill),
+        "drill2" => Drill::with(arg, DrillPool::Weighted).map(Base::Drill),
+        _ => None,
     }
 }
 
@@ -309,13 +559,25 @@ impl FromStr for Mode {
 mod tests {
     use super::*;
 
+    fn prose(punctuation: bool, numbers: bool, language: Language) -> Prose {
+        Prose {
+            punctuation,
+            numbers,
+            language,
+        }
+    }
+
     #[test]
     fn keys_and_titles_are_these() {
+        let with = |base, p: Prose| Mode::new(base, p).unwrap();
         let table = [
             (Mode::BLITZ_15, "time:15", "BLITZ 15s"),
             (Mode::BLITZ_30, "time:30", "BLITZ 30s"),
             (Mode::BLITZ_60, "time:60", "BLITZ 60s"),
-            (Mode::Zen, "zen", "ZEN"),
+            (Mode::BLITZ_120, "time:120", "BLITZ 120s"),
+            (Mode::words(WordCount::W10), "words:10", "WORDS 10"),
+            (Mode::words(WordCount::W100), "words:100", "WORDS 100"),
+            (Mode::ZEN, "zen", "ZEN"),
             (
                 Mode::pursuit(7).unwrap(),
                 "pursuit:7",
@@ -340,9 +602,43 @@ mod tests {
             ),
             // The first drills' key, which their replays carry.
             (
-                Mode::Drill(Drill::with("qzx", DrillPool::Any).unwrap()),
+                Mode::plain(Base::Drill(Drill::with("qzx", DrillPool::Any).unwrap())),
                 "drill:qzx",
                 "DRILL qzx",
+            ),
+            (
+                with(
+                    Base::Blitz(Blitz::S30),
+                    prose(true, false, Language::French),
+                ),
+                "time:30/p@fr",
+                "BLITZ 30s · punctuation · français",
+            ),
+            (
+                with(
+                    Base::Words(WordCount::W25),
+                    prose(true, true, Language::German),
+                ),
+                "words:25/p/n@de",
+                "WORDS 25 · punctuation · numbers · deutsch",
+            ),
+            (
+                with(Base::Zen, prose(false, true, Language::English)),
+                "zen/n",
+                "ZEN · numbers",
+            ),
+            (
+                with(Base::Zen, prose(false, false, Language::Russian)),
+                "zen@ru",
+                "ZEN · русский",
+            ),
+            (
+                with(
+                    Base::Pursuit(StartLevel(20)),
+                    prose(true, true, Language::English10k),
+                ),
+                "pursuit:20/p/n@en10k",
+                "HOT PURSUIT from lv20 · punctuation · numbers · english 10k",
             ),
         ];
         for (mode, key, title) in table {
@@ -353,11 +649,31 @@ mod tests {
     }
 
     #[test]
+    fn every_key_reads_back_and_fits_format_1() {
+        let bases = Blitz::ALL
+            .into_iter()
+            .map(Base::Blitz)
+            .chain(WordCount::ALL.into_iter().map(Base::Words))
+            .chain([Base::Zen, Base::Pursuit(StartLevel(20))]);
+        for base in bases {
+            for language in Language::ALL {
+                for (punctuation, numbers) in [(false, false), (true, false), (false, true), (true, true)] {
+                    let mode = Mode::new(base, prose(punctuation, numbers, language)).unwrap();
+                    let key = mode.key();
+                    assert!(key.len() <= 32, "{key} is {} bytes", key.len());
+                    assert_eq!(key.parse::<Mode>(), Ok(mode), "{key}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn other_keys_are_refused_by_name() {
         for key in [
             "",
             "time:10",
             "time:015",
+            "time:0120",
             "zen ",
             "ZEN",
             "pursuit:0",
@@ -366,7 +682,11 @@ mod tests {
             "pursuit:+7",
             "pursuit:",
             "pursuit:300",
-            "words:25",
+            "pursuit:256",
+            "words:20",
+            "words:025",
+            "words:",
+            "words",
             "drill:",
             "drill:Q",
             "drill:qq",
@@ -378,10 +698,42 @@ mod tests {
             "drill2:qq",
             "drill3:q",
             "drill02:q",
+            "/p",
+            "@fr",
         ] {
             let err = key.parse::<Mode>().unwrap_err();
             assert_eq!(err.key(), key);
             assert!(err.to_string().contains("this build has no mode"));
+            assert!(err.to_string().contains("it has time:15"), "{err}");
         }
+    }
+
+    #[test]
+    fn a_refused_tail_says_what_is_wrong_with_it() {
+        for (key, why) in [
+            ("time:30/x", "there is no option /x"),
+            ("time:30/", "there is no option /:"),
+            ("time:30/P", "there is no option /P"),
+            ("time:30/pn", "there is no option /pn"),
+            ("time:30/n/p", "/p before /n"),
+            ("time:30/p/p", "/p before /n"),
+            ("words:25/n/n", "/p before /n"),
+            ("time:30@xx", "there is no language \"xx\""),
+            ("time:30@", "there is no language \"\""),
+            ("time:30@FR", "there is no language \"FR\""),
+            ("time:30@fr@de", "there is no language \"fr@de\""),
+            ("time:30@fr/p", "there is no language \"fr/p\""),
+            ("zen@en", "English is the key with no @"),
+            ("drill2:qz/p", "drills take no options"),
+            ("drill:qz@fr", "drills take no options"),
+        ] {
+            let err = key.parse::<Mode>().unwrap_err();
+            assert_eq!(err.key(), key);
+            let said = err.to_string();
+            assert!(said.contains("this build has no mode"), "{said}");
+            assert!(said.contains(why), "{key}: {said}");
+        }
+        let said = "time:30@xx".parse::<Mode>().unwrap_err().to_string();
+        assert!(said.contains(" fr ") && said.contains(" uk,"), "{said}");
     }
 }

@@ -10,6 +10,7 @@ use crate::heat::{self, Streak, Tier};
 use crate::replay::{Input, Op, Replay, varint_len};
 use crate::score::{self, CharCounts, Sample, Score};
 use crate::text::{self, Words};
+use crate::mode::Base;
 use crate::{Mode, VERSION};
 
 /// Characters a word may run past its end; keys beyond are ignored.
@@ -99,9 +100,13 @@ pub struct Round {
     mode: Mode,
     seed: u64,
     words: Words,
-    /// Drawn words and the stream offset (in characters) each starts at.
-    targets: Vec<&'static str>,
+    /// Drawn words, one after another; word `i` is `text[spans[i].0..spans[i].1]`, and
+    /// starts at stream offset (in characters, a space between words) `offsets[i]`.
+    text: String,
+    spans: Vec<(u32, u32)>,
     offsets: Vec<u32>,
+    /// WORDS: the last word is done (typed, or committed wrong with space).
+    closed: bool,
     /// Every typed character of every word so far; word `i`'s input starts at
     /// `starts[i]`, and the last entry is the current word.
     typed: Vec<char>,
@@ -176,9 +181,13 @@ impl Chart {
 
 impl Round {
     /// A fresh round of `mode` whose text is drawn from `seed`.
+    ///
+    /// # Panics
+    /// If the mode's language has no list in this build yet (see
+    /// [`words::install`](crate::words::install)); [`Replay::setup`] refuses instead.
     pub fn new(mode: Mode, seed: u64) -> Round {
-        let flame = match mode {
-            Mode::Pursuit(level) => Some(Flame {
+        let flame = match mode.base() {
+            Base::Pursuit(level) => Some(Flame {
                 pos: -FLAME_START_GAP * STEPS_PER_CHAR,
                 at: 0,
                 level: level.get().into(),
@@ -190,8 +199,10 @@ impl Round {
             mode,
             seed,
             words: text::words_of(mode, seed),
-            targets: Vec::with_capacity(2 * LOOKAHEAD),
+            text: String::with_capacity(16 * LOOKAHEAD),
+            spans: Vec::with_capacity(2 * LOOKAHEAD),
             offsets: Vec::with_capacity(2 * LOOKAHEAD),
+            closed: false,
             typed: Vec::with_capacity(256),
             starts: vec![0],
             inputs: Vec::with_capacity(256),
@@ -269,7 +280,7 @@ impl Round {
         if let Some(ended_at) = self.ends_at.filter(|&end| u64::from(t) >= end) {
             return Err(Refusal::Late { ended_at });
         }
-        if op == Op::End && self.mode != Mode::Zen {
+        if op == Op::End && !self.mode.is_zen() {
             return Err(Refusal::EndOutsideZen);
         }
         // Every replay a decoder reads fits, so no recorded round is refused here: only a
@@ -277,7 +288,7 @@ impl Round {
         let input = varint_len(u64::from(t - self.last)) + varint_len(op.code().into());
         let count = self.inputs.len() as u64;
         let mut after = self.encoded + input + varint_len(count + 1);
-        if self.mode == Mode::Zen && op != Op::End {
+        if self.mode.is_zen() && op != Op::End {
             // Room kept for an End at the same ms (two bytes, and the count's growth): a
             // full ZEN round can still end.
             after += 2 + varint_len(count + 2) - varint_len(count + 1);
@@ -323,14 +334,18 @@ impl Round {
             Op::Char(c) => self.char(t, c, &mut fx),
         }
 
-        match self.mode {
-            Mode::Blitz(_) | Mode::Drill(_) => {
+        match self.mode.base() {
+            Base::Blitz(_) | Base::Drill(_) => {
                 let secs = self.mode.clock_secs().unwrap_or_default();
                 let start = self.started.unwrap_or(t);
                 self.ends_at = Some(u64::from(start) + u64::from(secs) * 1000);
             }
-            Mode::Zen => {}
-            Mode::Pursuit(_) => {
+            Base::Words(_) if self.closed => {
+                self.ends_at = Some(t.into());
+                fx.finished = true;
+            }
+            Base::Words(_) | Base::Zen => {}
+            Base::Pursuit(_) => {
                 let caught = self.chase(t);
                 fx.finished = caught == u64::from(t);
                 self.ends_at = Some(caught);
@@ -347,23 +362,49 @@ impl Round {
         }
         let correct = self.word_is_correct(self.cur());
         self.judge(t, correct, fx);
-        // HOT PURSUIT moves on only from a correct word: skipping ahead would outrun the
-        // flame for free.
-        if correct || !matches!(self.mode, Mode::Pursuit(_)) {
+        if self.is_last_word() {
+            // WORDS: a space after the last word ends the round (it can only be wrong:
+            // typing the last letter right already did).
+            self.close(correct, fx);
+        } else if correct || !self.mode.is_pursuit() {
+            // HOT PURSUIT moves on only from a correct word: skipping ahead would outrun
+            // the flame for free.
             self.commit(correct, fx);
         }
     }
 
     fn char(&mut self, t: u32, c: char, fx: &mut Effects) {
         let i = self.current_input().len();
-        let target = self.targets[self.cur()].as_bytes();
-        if i >= target.len() + MAX_EXTRA {
+        let target = self.target(self.cur());
+        if i >= target.chars().count() + MAX_EXTRA {
             fx.ignored = true;
             return;
         }
-        let correct = target.get(i).is_some_and(|&b| char::from(b) == c);
+        let correct = target.chars().nth(i) == Some(c);
         self.typed.push(c);
         self.judge(t, correct, fx);
+        // WORDS ends the moment its last word is typed right: no space after it.
+        if correct && self.is_last_word() && self.word_is_correct(self.cur()) {
+            self.close(true, fx);
+        }
+    }
+
+    /// WORDS: whether the caret is on the text's last word.
+    fn is_last_word(&self) -> bool {
+        self.mode
+            .word_count()
+            .is_some_and(|n| self.cur() + 1 == n as usize)
+    }
+
+    /// WORDS: the last word is done, so the round ends; it counts its characters
+    /// without a space after, since none is typed.
+    fn close(&mut self, correct: bool, fx: &mut Effects) {
+        if correct {
+            self.correct_words += 1;
+            self.correct_word_chars += self.target(self.cur()).chars().count() as u32;
+        }
+        self.closed = true;
+        fx.committed = Some(correct);
     }
 
     fn backspace(&mut self, fx: &mut Effects) {
@@ -395,7 +436,7 @@ impl Round {
         let cur = self.cur();
         if correct {
             self.correct_words += 1;
-            self.correct_word_chars += self.targets[cur].len() as u32 + 1;
+            self.correct_word_chars += self.target(cur).chars().count() as u32 + 1;
         }
         self.starts.push(self.typed.len());
         self.draw_ahead();
@@ -429,12 +470,11 @@ impl Round {
     /// correctly typed part of it.
     fn caret_steps(&self) -> i64 {
         let cur = self.cur();
-        let target = self.targets[cur].as_bytes();
         let good = self
             .current_input()
             .iter()
-            .zip(target)
-            .take_while(|&(&c, &b)| c == char::from(b))
+            .zip(self.target(cur).chars())
+            .take_while(|&(&c, t)| c == t)
             .count();
         (i64::from(self.offsets[cur]) + good as i64) * STEPS_PER_CHAR
     }
@@ -444,15 +484,25 @@ impl Round {
     }
 
     fn draw_ahead(&mut self) {
-        while self.targets.len() < self.starts.len() + LOOKAHEAD {
-            let word = self.words.next().unwrap_or("");
-            let offset = match (self.targets.last(), self.offsets.last()) {
-                (Some(w), Some(&o)) => o + w.len() as u32 + 1,
-                _ => 0,
+        let count = self.mode.word_count().map(|n| n as usize);
+        let want = (self.starts.len() + LOOKAHEAD).min(count.unwrap_or(usize::MAX));
+        while self.spans.len() < want {
+            let offset = match self.offsets.last() {
+                Some(&o) => o + self.target(self.spans.len() - 1).chars().count() as u32 + 1,
+                None => 0,
             };
-            self.targets.push(word);
+            let start = self.text.len();
+            let left = count.map(|n| (n - self.spans.len()) as u32);
+            self.words.next_into(&mut self.text, left);
+            self.spans.push((start as u32, self.text.len() as u32));
             self.offsets.push(offset);
         }
+    }
+
+    /// Word `i` of the text (drawn: `i` < `spans.len()`).
+    pub(crate) fn target(&self, i: usize) -> &str {
+        let (start, end) = self.spans[i];
+        &self.text[start as usize..end as usize]
     }
 
     /// The typed input of word `i` (committed or current).
@@ -466,18 +516,18 @@ impl Round {
     }
 
     fn word_is_correct(&self, i: usize) -> bool {
-        let target = self.targets[i].as_bytes();
-        let input = self.input(i);
-        input.len() == target.len() && input.iter().zip(target).all(|(&c, &b)| c == char::from(b))
+        self.input(i).iter().copied().eq(self.target(i).chars())
     }
 
     /// Correct word characters at this moment, counting the current word while what is
     /// typed of it is right (the round may end mid-word).
     fn correct_chars_now(&self) -> u32 {
+        if self.closed {
+            return self.correct_word_chars;
+        }
         let input = self.current_input();
-        let target = self.targets[self.cur()].as_bytes();
-        let partial = input.len() <= target.len()
-            && input.iter().zip(target).all(|(&c, &b)| c == char::from(b));
+        let mut target = self.target(self.cur()).chars();
+        let partial = input.iter().all(|&c| target.next() == Some(c));
         self.correct_word_chars + if partial { input.len() as u32 } else { 0 }
     }
 
@@ -572,20 +622,22 @@ impl Round {
 
     fn char_counts(&self) -> CharCounts {
         let mut c = CharCounts::default();
-        for (i, target) in self.targets.iter().enumerate().take(self.starts.len()) {
-            let target = target.as_bytes();
+        for i in 0..self.starts.len() {
             let input = self.input(i);
-            for (k, &t) in target.iter().enumerate() {
+            // Untyped letters of the current word are not missed: the round ended before
+            // it was committed (unless it was WORDS' last, committed wrong).
+            let done = i < self.cur() || self.closed;
+            let mut len = 0;
+            for (k, t) in self.target(i).chars().enumerate() {
+                len += 1;
                 match input.get(k) {
-                    Some(&ch) if ch == char::from(t) => c.correct += 1,
+                    Some(&ch) if ch == t => c.correct += 1,
                     Some(_) => c.wrong += 1,
-                    // Untyped letters of the current word are not missed: the round
-                    // ended before it was committed.
-                    None if i < self.cur() => c.missed += 1,
+                    None if done => c.missed += 1,
                     None => {}
                 }
             }
-            c.extra += input.len().saturating_sub(target.len()) as u32;
+            c.extra += input.len().saturating_sub(len) as u32;
         }
         c
     }
@@ -595,8 +647,14 @@ impl Round {
         crate::View::new(self, t)
     }
 
-    pub(crate) fn targets(&self) -> &[&'static str] {
-        &self.targets
+    /// How many words are drawn.
+    pub(crate) fn drawn(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// WORDS: whether the last word is done.
+    pub(crate) fn closed(&self) -> bool {
+        self.closed
     }
 
     pub(crate) fn offsets(&self) -> &[u32] {
@@ -619,6 +677,8 @@ pub enum PlayError {
     },
     /// A mode this build doesn't have.
     Mode(crate::ModeError),
+    /// A language whose list this build doesn't have yet (the browser fetches lists).
+    Unlisted(crate::Language),
     /// The round refused an input.
     Refused {
         /// Which input, from 0.
@@ -642,6 +702,11 @@ impl fmt::Display for PlayError {
                 "recorded by other rules (engine {engine}, these are {VERSION})"
             ),
             PlayError::Mode(e) => e.fmt(f),
+            PlayError::Unlisted(language) => write!(
+                f,
+                "the {} word list is not loaded, so the round can't be played yet",
+                language.name()
+            ),
             PlayError::Refused { index, at, why } => {
                 write!(f, "input {index} at {at} ms was refused: {why}")
             }
@@ -658,8 +723,13 @@ impl std::error::Error for PlayError {}
 impl Replay {
     /// Parses the mode and gives a fresh round to play the inputs into. The caller checks
     /// [`Replay::engine`] against [`VERSION`] (or uses [`Replay::play`], which does).
-    pub fn setup(&self) -> Result<Round, crate::ModeError> {
-        let mode: Mode = self.mode.parse()?;
+    /// Refuses a mode this build doesn't have, or whose list it hasn't loaded.
+    pub fn setup(&self) -> Result<Round, PlayError> {
+        let mode: Mode = self.mode.parse().map_err(PlayError::Mode)?;
+        let language = mode.prose().language;
+        if language.words().is_none() {
+            return Err(PlayError::Unlisted(language));
+        }
         Ok(Round::new(mode, self.seed))
     }
 
@@ -681,7 +751,7 @@ impl Replay {
                 engine: self.engine,
             });
         }
-        let mut round = self.setup().map_err(PlayError::Mode)?;
+        let mut round = self.setup()?;
         let mut at = 0u64;
         for (index, input) in self.inputs.iter().enumerate() {
             at += u64::from(input.dt);

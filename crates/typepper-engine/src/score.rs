@@ -79,11 +79,11 @@ impl fmt::Display for Headline {
 }
 
 impl Score {
-    /// `108 wpm` for BLITZ and ZEN, `31 words` for HOT PURSUIT.
+    /// `108 wpm` for BLITZ, WORDS and ZEN, `31 words` for HOT PURSUIT.
     pub fn headline(&self) -> Headline {
-        let value = match self.mode {
-            Mode::Pursuit(_) => self.words,
-            _ => self.wpm(),
+        let value = match self.mode.unit() {
+            Unit::Words => self.words,
+            Unit::Wpm => self.wpm(),
         };
         Headline {
             value,

@@ -83,7 +83,7 @@ pub fn synth(mode: Mode, seed: u64, typist: &Typist) -> Replay {
     let pace16 = 19_200_000 / (typist.wpm.max(1) * (99 + 4 * slips));
     let pace = pace16 / 16;
     // Mistakes left in HOT PURSUIT would stall the word forever: always fix them there.
-    let fixes_all = matches!(mode, Mode::Pursuit(_));
+    let fixes_all = mode.is_pursuit();
     let mut fixing = false;
     let mut prev = b' ';
     let mut t = 0u32;
@@ -92,12 +92,12 @@ pub fn synth(mode: Mode, seed: u64, typist: &Typist) -> Replay {
             let view = round.view(t);
             let (cur, _) = view.caret();
             let word = view.word(cur).expect("the current word is always drawn");
-            let target = word.target().as_bytes();
+            let target: Vec<char> = word.target().chars().collect();
             let typed = word.typed();
             let good = typed
                 .iter()
-                .zip(target)
-                .take_while(|&(&a, &b)| a == char::from(b))
+                .zip(&target)
+                .take_while(|&(a, b)| a == b)
                 .count();
             if fixing && good < typed.len() {
                 (Op::Backspace, 0)
@@ -115,13 +115,13 @@ pub fn synth(mode: Mode, seed: u64, typist: &Typist) -> Replay {
                 let want = target[typed.len()];
                 if rng.below(100) >= accuracy(typist) {
                     fixing = fixes_all || rng.below(4) != 0;
-                    (Op::Char(char::from(neighbour(want, &mut rng))), 0)
+                    (Op::Char(slip(want, &mut rng)), 0)
                 } else {
-                    (Op::Char(char::from(want)), 0)
+                    (Op::Char(want), 0)
                 }
             }
         };
-        if mode == Mode::Zen && t >= typist.zen_ms {
+        if mode.is_zen() && t >= typist.zen_ms {
             round
                 .apply(t, Op::End)
                 .expect("ZEN takes End until it ends");
@@ -200,6 +200,15 @@ fn pair_percent(prev: u8, next: u8) -> u32 {
     }
 }
 
+/// What a slipping finger types for `want`: a key next to it on QWERTY, or for a letter
+/// off those rows (é, я) the letter after it in Unicode, mostly its alphabet's next.
+fn slip(want: char, rng: &mut Rng) -> char {
+    match u8::try_from(want) {
+        Ok(key) if key.is_ascii() => char::from(neighbour(key, rng)),
+        _ => char::from_u32(u32::from(want) + 1).unwrap_or('?'),
+    }
+}
+
 /// A key next to `want`: what a slipping finger hits. Letters off the keyboard's rows
 /// slip to a letter drawn at random.
 fn neighbour(want: u8, rng: &mut Rng) -> u8 {
@@ -255,7 +264,7 @@ mod tests {
     #[test]
     fn every_mode_ends() {
         let typist = Typist::default();
-        for mode in [Mode::BLITZ_15, Mode::Zen, Mode::pursuit(10).unwrap()] {
+        for mode in [Mode::BLITZ_15, Mode::ZEN, Mode::pursuit(10).unwrap()] {
             let (round, score) = synth(mode, 3, &typist).play().expect("plays");
             assert!(round.ends_at().is_some());
             assert!(score.words > 5, "{mode}: {score}");

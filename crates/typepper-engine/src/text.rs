@@ -1,73 +1,119 @@
-//! The round's text: an endless stream of words drawn from [`WORDS`] by the seed.
+//! The round's text: an endless stream of words drawn by the seed from its language's
+//! list, with punctuation and numbers when the mode asks for them (RULES.md, "Prose").
 
-use crate::mode::{DrillPool, Mode};
+use crate::mode::{Base, DrillPool, Mode, Prose};
 use crate::rng::Rng;
-use crate::words::WORDS;
+use crate::words::{Language, WORDS};
 
 /// A drill's pool is topped up to at least this many words, so that its text never
 /// runs out of variety (and the no-repeat rule always has another word to draw).
 pub const DRILL_MIN_WORDS: usize = 10;
 
-/// The words a seed plays: each is `pool[rng.below(pool.len())]`, drawn again while it
-/// would repeat the word before it (nobody wants "the the"). The pool is the whole list,
-/// or a drill's words.
+/// Salt of the second stream that places punctuation and numbers, so that a mode with
+/// them draws the same list words as the mode without: `time:30/p` is `time:30`'s text
+/// with capitals and marks.
+const PROSE_SALT: u64 = 0x7072_6f73_6521_0001;
+
+/// The words a seed plays: each list word is `pool[rng.below(pool.len())]`, drawn again
+/// while it would repeat the word before it (nobody wants "the the"). The pool is the
+/// whole list, or a drill's words. With punctuation or numbers, a second stream from the
+/// same seed decorates them.
 #[derive(Clone, Debug)]
 pub struct Words {
+    draw: Draw,
+    prose: Option<Decor>,
+}
+
+/// The list words of a stream.
+#[derive(Clone, Debug)]
+struct Draw {
+    list: &'static [&'static str],
     rng: Rng,
     last: Option<u32>,
-    /// A drill's words, as indices into [`WORDS`]; `None` for the whole list.
+    /// A drill's words, as indices into the list; `None` for the whole list.
     pool: Option<Vec<u16>>,
     /// A weighted drill's running sums of its words' weights, in pool order.
     weights: Option<Vec<u32>>,
 }
 
-/// The endless word stream of `seed`.
+/// What punctuation and numbers are in play, and where the prose stands.
+#[derive(Clone, Debug)]
+struct Decor {
+    rng: Rng,
+    punctuation: bool,
+    numbers: bool,
+    turkish: bool,
+    /// The next word starts a sentence.
+    capital: bool,
+    /// Words of the sentence so far.
+    in_sentence: u32,
+    /// An open quote or bracket: its closing mark, and the words it has left.
+    wrap: Option<(char, u32)>,
+    /// The next word is a dash.
+    dash: bool,
+}
+
+/// The endless word stream of `seed` on VERSION 1's English list.
 pub fn words(seed: u64) -> Words {
     Words {
-        rng: Rng::new(seed),
-        last: None,
-        pool: None,
-        weights: None,
+        draw: Draw::new(&WORDS, seed),
+        prose: None,
     }
 }
 
-/// The endless word stream of `seed` in `mode`: a drill's words for a DRILL, else the
-/// whole list.
+/// The word stream of `seed` in `mode`: a drill's words for a DRILL, else the mode's
+/// language's list, decorated as its [`Prose`] says.
+///
+/// # Panics
+/// If this build doesn't have the language's list (a build without the `lists` feature
+/// that hasn't [`install`](crate::words::install)ed it).
 pub fn words_of(mode: Mode, seed: u64) -> Words {
-    let Mode::Drill(drill) = mode else {
-        return words(seed);
-    };
-    // Every word holding a drilled letter, in the list's order; too few, and the list's
-    // first (most common) other words fill up to the minimum.
-    let (hits, rest): (Vec<u16>, Vec<u16>) =
-        (0..WORDS.len() as u16).partition(|&i| drill.hits(WORDS[usize::from(i)]));
-    let mut pool = hits;
-    let short = DRILL_MIN_WORDS.saturating_sub(pool.len());
-    pool.extend(rest.into_iter().take(short));
-    // `drill2:`: each word as likely as the drilled letters it holds (a top-up word
-    // holds none and counts as one), by their running sums.
-    let weights = (drill.pool() == DrillPool::Weighted).then(|| {
-        let mut sum = 0;
-        pool.iter()
-            .map(|&i| {
-                sum += drill.count(WORDS[usize::from(i)]).max(1);
-                sum
-            })
-            .collect()
-    });
+    let prose = mode.prose();
+    let language = prose.language;
+    let list = language
+        .words()
+        .unwrap_or_else(|| panic!("the {} list is not installed", language.code()));
+    let mut draw = Draw::new(list, seed);
+    if let Base::Drill(drill) = mode.base() {
+        // Every word holding a drilled letter, in the list's order; too few, and the list's
+        // first (most common) other words fill up to the minimum.
+        let (hits, rest): (Vec<u16>, Vec<u16>) =
+            (0..list.len() as u16).partition(|&i| drill.hits(list[usize::from(i)]));
+        let mut pool = hits;
+        let short = DRILL_MIN_WORDS.saturating_sub(pool.len());
+        pool.extend(rest.into_iter().take(short));
+        // `drill2:`: each word as likely as the drilled letters it holds (a top-up word
+        // holds none and counts as one), by their running sums.
+        draw.weights = (drill.pool() == DrillPool::Weighted).then(|| {
+            let mut sum = 0;
+            pool.iter()
+                .map(|&i| {
+                    sum += drill.count(list[usize::from(i)]).max(1);
+                    sum
+                })
+                .collect()
+        });
+        draw.pool = Some(pool);
+    }
     Words {
-        rng: Rng::new(seed),
-        last: None,
-        pool: Some(pool),
-        weights,
+        draw,
+        prose: (prose.punctuation || prose.numbers).then(|| Decor::new(prose, seed)),
     }
 }
 
-impl Iterator for Words {
-    type Item = &'static str;
+impl Draw {
+    fn new(list: &'static [&'static str], seed: u64) -> Draw {
+        Draw {
+            list,
+            rng: Rng::new(seed),
+            last: None,
+            pool: None,
+            weights: None,
+        }
+    }
 
-    fn next(&mut self) -> Option<&'static str> {
-        let n = self.pool.as_ref().map_or(WORDS.len(), Vec::len) as u32;
+    fn next(&mut self) -> &'static str {
+        let n = self.pool.as_ref().map_or(self.list.len(), Vec::len) as u32;
         let mut draw = || match &self.weights {
             // The first word whose running sum passes a draw below the total.
             Some(sums) => {
@@ -82,10 +128,156 @@ impl Iterator for Words {
         }
         self.last = Some(i);
         let word = match &self.pool {
-            Some(pool) => pool[i as usize],
-            None => i as u16,
+            Some(pool) => usize::from(pool[i as usize]),
+            None => i as usize,
         };
-        Some(WORDS[usize::from(word)])
+        self.list[word]
+    }
+}
+
+impl Words {
+    /// Appends the next word to `out`. `left` is how many words the text has left, this
+    /// one included, when it ends (WORDS): the last word ends its sentence, and no dash
+    /// is left dangling.
+    pub fn next_into(&mut self, out: &mut String, left: Option<u32>) {
+        let Some(decor) = &mut self.prose else {
+            out.push_str(self.draw.next());
+            return;
+        };
+        decor.next_into(&mut self.draw, out, left);
+    }
+}
+
+impl Iterator for Words {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        let mut word = String::new();
+        self.next_into(&mut word, None);
+        Some(word)
+    }
+}
+
+/// How often, in hundredths: a number instead of a list word; a quote or bracket opening
+/// at a word; a sentence ending at a word once it has three; a comma, semicolon or colon
+/// after a word that ends none; a dash after a word that has no mark.
+const NUMBER: u32 = 10;
+const WRAP: u32 = 6;
+const SENTENCE_END: u32 = 14;
+const MARK: u32 = 12;
+const DASH: u32 = 3;
+
+impl Decor {
+    fn new(prose: Prose, seed: u64) -> Decor {
+        Decor {
+            rng: Rng::new(seed ^ PROSE_SALT),
+            punctuation: prose.punctuation,
+            numbers: prose.numbers,
+            turkish: prose.language == Language::Turkish,
+            capital: true,
+            in_sentence: 0,
+            wrap: None,
+            dash: false,
+        }
+    }
+
+    fn chance(&mut self, hundredths: u32) -> bool {
+        self.rng.below(100) < hundredths
+    }
+
+    fn next_into(&mut self, draw: &mut Draw, out: &mut String, left: Option<u32>) {
+        if self.dash {
+            self.dash = false;
+            out.push('-');
+            return;
+        }
+        let number = self.numbers && self.chance(NUMBER);
+        if !self.punctuation {
+            match number {
+                true => self.number(out),
+                false => out.push_str(draw.next()),
+            }
+            return;
+        }
+        let last = left == Some(1);
+        self.in_sentence += 1;
+        if self.wrap.is_none() && !last && self.chance(WRAP) {
+            let (open, close, most) = match self.rng.below(6) {
+                0..=2 => ('"', '"', 3),
+                3 | 4 => ('(', ')', 4),
+                _ => ('\'', '\'', 1),
+            };
+            out.push(open);
+            self.wrap = Some((close, self.rng.below(most) + 1));
+        }
+        let start = out.len();
+        match number {
+            true => self.number(out),
+            false => out.push_str(draw.next()),
+        }
+        if core::mem::take(&mut self.capital) {
+            capitalize(out, start, self.turkish);
+        }
+        let ends = last || (self.in_sentence >= 3 && self.chance(SENTENCE_END));
+        if let Some((close, words)) = self.wrap {
+            // A quote or bracket closes before its sentence's end.
+            if words == 1 || ends {
+                out.push(close);
+                self.wrap = None;
+            } else {
+                self.wrap = Some((close, words - 1));
+            }
+        }
+        if ends {
+            out.push(match self.rng.below(10) {
+                0 => '?',
+                1 => '!',
+                _ => '.',
+            });
+            self.capital = true;
+            self.in_sentence = 0;
+        } else if self.chance(MARK) {
+            out.push(match self.rng.below(6) {
+                0 => ';',
+                1 => ':',
+                _ => ',',
+            });
+        } else if left.is_none_or(|l| l >= 3) && self.chance(DASH) {
+            // A dash is a word of its own between two words of one sentence.
+            self.dash = true;
+        }
+    }
+
+    /// A number of one to four digits, none with a leading zero but 0 itself.
+    fn number(&mut self, out: &mut String) {
+        let digits = self.rng.below(4);
+        let low = 10u32.pow(digits);
+        let n = match digits {
+            0 => self.rng.below(10),
+            _ => low + self.rng.below(9 * low),
+        };
+        out.push_str(&n.to_string());
+    }
+}
+
+/// Upper-cases the letter at `out[start..]`'s start, when its upper case is one
+/// letter (German's ß stays ß). Turkish dots its capital i.
+fn capitalize(out: &mut String, start: usize, turkish: bool) {
+    let Some(first) = out[start..].chars().next() else {
+        return;
+    };
+    let upper = match first {
+        'i' if turkish => 'İ',
+        _ => {
+            let mut upper = first.to_uppercase();
+            match (upper.next(), upper.next()) {
+                (Some(one), None) => one,
+                _ => first,
+            }
+        }
+    };
+    if upper != first {
+        out.replace_range(start..start + first.len_utf8(), upper.encode_utf8(&mut [0; 4]));
     }
 }
 
@@ -112,7 +304,7 @@ mod tests {
             .flat_map(|l| [(l, DrillPool::Any), (l, DrillPool::Weighted)])
         {
             let drill = crate::mode::Drill::with(letters, pool).unwrap();
-            let mode = Mode::Drill(drill);
+            let mode = Mode::plain(Base::Drill(drill));
             let with = WORDS.iter().filter(|w| drill.hits(w)).count();
             let drawn: Vec<_> = words_of(mode, 3).take(2_000).collect();
             let hit = drawn.iter().filter(|w| drill.hits(w)).count();
@@ -137,7 +329,7 @@ mod tests {
     }
 
     /// The share of `letter` among the letters of `words`, in thousandths.
-    fn share(words: &[&str], letter: u8) -> usize {
+    fn share(words: &[String], letter: u8) -> usize {
         let all: usize = words.iter().map(|w| w.len()).sum();
         let hits: usize = words
             .iter()
@@ -151,8 +343,8 @@ mod tests {
         use crate::mode::Drill;
         // The player's case: n and r weak. Every word holds one, and n comes up far more
         // often than in ordinary text; words holding more of them, more often still.
-        let weighted = Mode::Drill(Drill::new("nr").unwrap());
-        let first = Mode::Drill(Drill::with("nr", DrillPool::Any).unwrap());
+        let weighted = Mode::drill("nr").unwrap();
+        let first = Mode::plain(Base::Drill(Drill::with("nr", DrillPool::Any).unwrap()));
         let drawn: Vec<_> = words_of(weighted, 5).take(5_000).collect();
         let before: Vec<_> = words_of(first, 5).take(5_000).collect();
         let text: Vec<_> = words(5).take(5_000).collect();
@@ -165,7 +357,7 @@ mod tests {
             );
             assert!(w > a && a > t, "{}: {w} > {a} > {t}‰", letter as char);
         }
-        let both = |ws: &[&str]| {
+        let both = |ws: &[String]| {
             ws.iter()
                 .filter(|w| w.contains('n') && w.contains('r'))
                 .count()

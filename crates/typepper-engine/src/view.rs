@@ -42,7 +42,7 @@ pub struct Glyph {
 /// Where a word stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WordStatus {
-    /// Committed with space: `correct` if typed exactly.
+    /// Committed with space (or WORDS' last word, typed): `correct` if typed exactly.
     Done {
         /// Typed exactly.
         correct: bool,
@@ -62,13 +62,13 @@ pub struct WordView<'a> {
     pub offset: u32,
     /// Where it stands.
     pub status: WordStatus,
-    target: &'static str,
+    target: &'a str,
     typed: &'a [char],
 }
 
 impl<'a> WordView<'a> {
     /// The word as the text has it.
-    pub fn target(&self) -> &'static str {
+    pub fn target(&self) -> &'a str {
         self.target
     }
 
@@ -139,22 +139,21 @@ impl<'a> View<'a> {
 
     /// How many words are drawn so far: always [`crate::LOOKAHEAD`] past the current one.
     pub fn drawn(&self) -> usize {
-        self.round.targets().len()
+        self.round.drawn()
     }
 
     /// Word `i`, if drawn.
     pub fn word(&self, i: usize) -> Option<WordView<'a>> {
         let round = self.round;
-        let target = *round.targets().get(i)?;
+        if i >= round.drawn() {
+            return None;
+        }
+        let target = round.target(i);
         let status = match i.cmp(&round.current()) {
-            core::cmp::Ordering::Less => {
-                let typed = round.input(i);
-                WordStatus::Done {
-                    correct: typed.len() == target.len()
-                        && typed.iter().zip(target.chars()).all(|(&a, b)| a == b),
-                }
-            }
-            core::cmp::Ordering::Equal => WordStatus::Current,
+            core::cmp::Ordering::Equal if !round.closed() => WordStatus::Current,
+            core::cmp::Ordering::Less | core::cmp::Ordering::Equal => WordStatus::Done {
+                correct: round.input(i).iter().copied().eq(target.chars()),
+            },
             core::cmp::Ordering::Greater => WordStatus::Ahead,
         };
         Some(WordView {

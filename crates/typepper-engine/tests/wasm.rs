@@ -26,9 +26,11 @@ macro_rules! golden {
 
 /// (name, replay text, replay bytes, expected outcome) of every golden scenario.
 const GOLDEN: &[(&str, &str, &[u8], &str)] = golden![
+    "blitz120-steady-70wpm",
     "blitz15-clean-90wpm",
     "blitz15-late-input-refused",
     "blitz30-fast-140wpm",
+    "blitz30-punctuation-85wpm",
     "blitz60-sloppy-55wpm",
     "drill-e-85wpm",
     "drill-kv-40wpm",
@@ -38,8 +40,12 @@ const GOLDEN: &[(&str, &str, &[u8], &str)] = golden![
     "pursuit20-caught-fast",
     "pursuit7-caught-75wpm",
     "spec-example",
+    "words25-clean-80wpm",
+    "words25-punctuation-numbers-65wpm",
+    "words50-sloppy-60wpm",
     "zen-20s-70wpm",
     "zen-every-rule",
+    "zen-numbers-20s",
 ];
 
 #[wasm_bindgen_test]
@@ -49,5 +55,5 @@ fn every_golden_scenario_plays_out_in_wasm_as_natively() {
         assert_eq!(Replay::decode(bytes).as_ref(), Ok(&replay), "{name}");
         assert_eq!(outcome(&replay), *expected, "{name}");
     }
-    assert_eq!(GOLDEN.len(), 14);
+    assert_eq!(GOLDEN.len(), 20);
 }

@@ -37,7 +37,7 @@ mod seeds;
 
 use self::boards::{Browsing, Pending};
 pub use self::keys::KeysScreen;
-pub(crate) use self::menu::BOARDS;
+pub(crate) use self::menu::{BOARDS, Picks};
 use self::outbox::Outbox;
 pub use self::play::{MENU_LETTER_HOLD_MS, Session, Watch};
 pub(crate) use self::play::{delete_word, type_key};
@@ -126,8 +126,8 @@ pub struct App {
     pub(crate) screen: Screen,
     /// The menu's selected item.
     pub(crate) menu_item: usize,
-    /// HOT PURSUIT's start level on the menu.
-    pub(crate) level: u8,
+    /// The menu's lengths, level and prose, as last left.
+    pub(crate) picks: Picks,
     /// The last drill played, which the menu offers again.
     pub(crate) drill: Option<Drill>,
     /// The playing screen shows the wpm and accuracy so far (`s` on the menu switches).
@@ -190,7 +190,11 @@ impl App {
         let mut app = App {
             screen: Screen::Menu,
             menu_item: 0,
-            level: 7,
+            picks: stored
+                .menu
+                .as_deref()
+                .and_then(Picks::parse)
+                .unwrap_or_default(),
             drill: stored.drill.as_deref().and_then(Drill::new),
             live_stats: stored.live.as_deref().map(str::trim) != Some("off"),
             unkept: None,
@@ -441,7 +445,9 @@ impl App {
 mod tests {
     use super::*;
     use typepper_api::IssuedSeed;
-    use typepper_engine::{Mode, Op, Replay, hex};
+    use typepper_engine::{Language, Mode, Op, Replay, hex};
+
+    use self::menu::Row;
 
     use crate::request::Failure;
 
@@ -500,7 +506,7 @@ mod tests {
             panic!("not playing")
         };
         let view = s.round.view(app.round_time(*t));
-        let word = view.word(view.current()).unwrap().target();
+        let word = view.word(view.current()).unwrap().target().to_owned();
         let mut fx = vec![];
         for c in word.chars().chain([' ']) {
             fx.extend(app.key(Key::Char(c), at(*t)));
@@ -687,11 +693,13 @@ mod tests {
 
     #[test]
     fn a_pick_selects_and_opens_as_enter_does_and_past_the_end_does_nothing() {
-        // The menu: the third item is BLITZ 60s; there is no seventh without a drill.
+        // The menu: the first item is BLITZ at its clock; there is no eighth without a
+        // drill.
         let mut app = fresh();
-        assert!(app.pick(6, at(0.0)).is_empty());
+        assert!(app.pick(7, at(0.0)).is_empty());
         assert!(matches!(app.screen, Screen::Menu));
-        app.pick(2, at(0.0));
+        app.picks.blitz = typepper_engine::Blitz::S60;
+        app.pick(0, at(0.0));
         let Screen::Play(s) = &app.screen else {
             panic!("not playing")
         };
@@ -712,7 +720,7 @@ mod tests {
         let Screen::Play(s) = &app.screen else {
             panic!("not watching")
         };
-        assert_eq!(s.round.mode(), Mode::Zen);
+        assert_eq!(s.round.mode(), Mode::ZEN);
         // A board (the picked mode's): a row that came, and none before they come.
         app.key(Key::Escape, at(t));
         app.key(Key::Escape, at(t));
@@ -797,7 +805,7 @@ mod tests {
         let Screen::Play(s) = &app.screen else {
             panic!("not playing")
         };
-        assert_eq!(s.round.mode(), Mode::BLITZ_30);
+        assert_eq!(s.round.mode().key(), "words:25");
         assert!(s.round.started().is_none(), "the clock waits");
         let first = s.round.view(0).word(0).unwrap().target();
         let c = first.chars().next().unwrap();
@@ -840,17 +848,25 @@ mod tests {
     }
 
     #[test]
-    fn a_pick_on_a_level_s_arrow_moves_the_level_and_starts_nothing() {
+    fn a_pick_on_a_value_s_arrow_moves_the_value_and_starts_nothing() {
         let mut app = fresh();
-        assert!(app.pick_level(4, true, at(0.0)).is_empty());
+        // HOT PURSUIT's line: the level moves, and the picks are kept.
+        let fx = app.pick_value(3, true, at(0.0));
+        assert!(fx.contains(&Effect::Save {
+            key: storage::MENU.into(),
+            value: "15 25 8 -".into()
+        }));
         assert!(matches!(app.screen, Screen::Menu));
-        assert_eq!((app.menu_item, app.level), (4, 8));
-        app.pick_level(4, false, at(0.0));
-        app.pick_level(4, false, at(0.0));
-        assert_eq!(app.level, 6);
-        // BLITZ has no level: nothing moves, nothing is selected.
-        app.pick_level(0, true, at(0.0));
-        assert_eq!((app.menu_item, app.level), (4, 6));
+        assert_eq!((app.menu_item, app.picks.level), (3, 8));
+        app.pick_value(3, false, at(0.0));
+        app.pick_value(3, false, at(0.0));
+        assert_eq!(app.picks.level, 6);
+        // ZEN has no value: nothing moves, nothing is selected.
+        assert!(app.pick_value(2, true, at(0.0)).is_empty());
+        assert_eq!((app.menu_item, app.picks.level), (3, 6));
+        // BLITZ's clock goes round.
+        app.pick_value(0, false, at(0.0));
+        assert_eq!(app.menu_mode(), Mode::BLITZ_120);
     }
 
     #[test]
@@ -873,30 +889,85 @@ mod tests {
     }
 
     #[test]
-    fn the_menu_is_its_list_of_modes_and_the_level_moves_on_hot_pursuit_only() {
+    fn the_menu_is_its_modes_then_the_text_and_each_line_moves_its_own_value() {
         let mut app = fresh();
         let items: Vec<Mode> = (0..app.menu_len()).filter_map(|i| app.menu_at(i)).collect();
-        assert_eq!(items, app.board_modes());
+        assert_eq!(items, app.menu_modes());
+        let keys: Vec<String> = items.iter().map(|m| m.key()).collect();
+        assert_eq!(keys, ["time:15", "words:25", "zen", "pursuit:7"]);
         app.key(Key::Left, at(0.0));
-        assert_eq!(app.level, 7, "← on BLITZ 15s leaves the level");
-        app.key(Key::Up, at(0.0));
-        assert_eq!(app.menu_mode(), Mode::pursuit(7).unwrap(), "the list wraps");
-        for _ in 0..10 {
-            app.key(Key::Left, at(0.0));
-        }
-        assert_eq!(app.menu_mode(), Mode::pursuit(1).unwrap());
-        for _ in 0..30 {
-            app.key(Key::Right, at(0.0));
-        }
-        assert_eq!(app.menu_mode(), Mode::pursuit(20).unwrap());
-        // A drill comes last, and the boards open on the first for it.
-        app.drill = Drill::new("qz");
+        assert_eq!(app.menu_mode(), Mode::BLITZ_120, "← on BLITZ turns its clock");
+        assert_eq!(app.picks.level, 7, "and leaves the level");
         app.key(Key::Down, at(0.0));
-        assert_eq!(app.menu_mode(), Mode::Drill(Drill::new("qz").unwrap()));
+        app.key(Key::Right, at(0.0));
+        assert_eq!(app.menu_mode().key(), "words:50");
+        app.key(Key::Up, at(0.0));
+        app.key(Key::Up, at(0.0));
+        assert_eq!(app.menu_row(app.menu_item), Some(Row::Numbers), "the list wraps");
+        app.key(Key::Enter, at(0.0));
+        app.key(Key::Up, at(0.0));
+        app.key(Key::Right, at(0.0));
+        app.key(Key::Up, at(0.0));
+        app.key(Key::Left, at(0.0));
+        assert_eq!(app.picks.prose.language, Language::Ukrainian, "the list wraps");
+        let keys: Vec<String> = app.menu_modes().iter().map(|m| m.key()).collect();
+        assert_eq!(
+            keys,
+            ["time:120/p/n@uk", "words:50/p/n@uk", "zen/p/n@uk", "pursuit:7/p/n@uk"]
+        );
+        // The boards follow the text.
+        assert_eq!(app.board_modes()[5].key(), "words:25/p/n@uk");
+        // The quick keys say what they did; `1` plays with the text picked.
+        app.key(Key::Char('#'), at(0.0));
+        app.key(Key::Char('@'), at(0.0));
+        let said = app.notice.clone().map(|(n, _)| n).unwrap_or_default();
+        assert_eq!(said, "text: punctuation · english");
+        // A drill comes before the text's lines, plain, and the boards open on the first
+        // for it.
+        app.drill = Drill::new("qz");
+        app.menu_item = 4;
+        assert_eq!(app.menu_mode().key(), "drill2:qz");
         assert_eq!(
             app.key(Key::Char('b'), at(0.0)),
-            [Effect::Request(Request::Board("time:15".into()))]
+            [Effect::Request(Request::Board("time:15/p".into()))]
         );
+        app.key(Key::Escape, at(0.0));
+        app.key(Key::Char('1'), at(0.0));
+        let Screen::Play(s) = &app.screen else {
+            panic!("not playing")
+        };
+        assert_eq!(s.round.mode().key(), "time:15/p");
+    }
+
+    #[test]
+    fn the_menu_s_picks_come_back_and_a_bad_line_is_the_defaults() {
+        for (text, want) in [
+            ("30 50 12 /p@fr", Some(("time:30/p@fr", "words:50/p@fr", "pursuit:12/p@fr"))),
+            ("120 10 1 -", Some(("time:120", "words:10", "pursuit:1"))),
+            ("30 50 12", None),
+            ("31 50 12 -", None),
+            ("30 50 21 -", None),
+            ("30 50 12 @en", None),
+            ("30 50 12 /n/p", None),
+            ("", None),
+        ] {
+            let stored = storage::Stored {
+                menu: Some(text.into()),
+                ..storage::Stored::default()
+            };
+            let (app, _) = App::new(1, &stored, None);
+            let modes = app.menu_modes();
+            let got = (modes[0].key(), modes[1].key(), modes[3].key());
+            let want = want.unwrap_or(("time:15", "words:25", "pursuit:7"));
+            assert_eq!(
+                (got.0.as_str(), got.1.as_str(), got.2.as_str()),
+                want,
+                "{text:?}"
+            );
+            if want.0 != "time:15" {
+                assert_eq!(app.picks.text(), text);
+            }
+        }
     }
 
     #[test]
@@ -1219,7 +1290,7 @@ mod tests {
         let fx = app.tick(at(0.0));
         assert_eq!(
             asked(&fx),
-            ["time:15", "time:30", "time:60", "zen", "pursuit:7"]
+            ["time:15", "time:30", "time:60", "time:120", "words:25", "zen", "pursuit:7"]
         );
         assert!(asked(&app.tick(at(16.0))).is_empty(), "asked once");
         assert!(
@@ -1342,7 +1413,7 @@ mod tests {
     #[test]
     fn an_outbox_of_more_than_a_body_goes_in_several() {
         let mut app = linked();
-        let round = typepper_engine::synth::synth(Mode::Zen, 1, &Default::default());
+        let round = typepper_engine::synth::synth(Mode::ZEN, 1, &Default::default());
         for i in 0..120 {
             app.outbox.keep(Outgoing {
                 unix_ms: i,

@@ -547,7 +547,7 @@ mod tests {
             "zen",
             "+0 'd'\n+100 'r'\n+100 'x'\n+100 backspace\n+150 'e'\n+100 'a'\n+100 'm'\n+100 space\n+200 'w'\n+100 space\n+100 end\n",
         );
-        assert_eq!(r.play().unwrap().1.mode, Mode::Zen);
+        assert_eq!(r.play().unwrap().1.mode, Mode::ZEN);
         let a = Analysis::of([&r]);
         assert_eq!(a.rounds, 1);
         let e = a.key('e').unwrap();

@@ -9,6 +9,7 @@
 //! | `player` | the linked player: `<name> <token>` (the token is the server's secret for them) |
 //! | `drill` | the last drill's letters, which the menu offers again |
 //! | `live` | `off` when the live wpm and accuracy are hidden while typing |
+//! | `menu` | the menu's picks: `<BLITZ secs> <WORDS count> <level> <text>`, e.g. `30 25 7 /p@fr` (`-` for plain English) |
 //!
 //! A `history` line is four fields separated by one space, and `room` after them for a
 //! round raced in a live room:
@@ -40,6 +41,8 @@ pub const PLAYER: &str = "player";
 pub const DRILL: &str = "drill";
 /// The key of the live stats' switch: `off` hides them.
 pub const LIVE: &str = "live";
+/// The key of the menu's picks: lengths, level and the text's options.
+pub const MENU: &str = "menu";
 /// The key of the seat last held in a room: `<code> <secret> <name>`.
 pub const ROOM: &str = "room";
 
@@ -76,6 +79,8 @@ pub struct Stored {
     pub live: Option<String>,
     /// `room`'s text: the seat last held in a room.
     pub room: Option<String>,
+    /// `menu`'s text: the menu's picks.
+    pub menu: Option<String>,
 }
 
 /// Reads the outbox: the rounds that read, oldest first; the keys of entries that don't

@@ -208,11 +208,11 @@ pub fn stops() -> Vec<Stop> {
     for (mode, zen_ms, name) in [
         (Mode::BLITZ_60, 0, "results, the fastest BLITZ"),
         (
-            Mode::pursuit(20).unwrap_or(Mode::Zen),
+            Mode::pursuit(20).unwrap_or(Mode::ZEN),
             0,
             "results, HOT PURSUIT from lv20",
         ),
-        (Mode::Zen, 3_600_000, "results, an hour of ZEN"),
+        (Mode::ZEN, 3_600_000, "results, an hour of ZEN"),
     ] {
         let replay = synth(mode, 11, &fastest(zen_ms));
         let who = Some("maximilianeberhardt1".into());

@@ -231,7 +231,7 @@ fn the_lead_changes_hands_and_the_results_show_both_rounds() {
 
 #[test]
 fn a_ghost_whose_round_ended_stays_where_it_ended() {
-    let replay = ghost_of(60, Mode::Zen);
+    let replay = ghost_of(60, Mode::ZEN);
     let mut app = fresh();
     app.race(replay.clone(), BEST_HERE.into()).unwrap();
     app.key(Key::Char('x'), at(0.0));
@@ -252,7 +252,7 @@ fn a_ghost_whose_round_ended_stays_where_it_ended() {
 
 #[test]
 fn a_race_is_your_own_round_kept_and_sent() {
-    let replay = ghost_of(60, Mode::Zen);
+    let replay = ghost_of(60, Mode::ZEN);
     let mut app = linked(None);
     app.race(replay.clone(), "ada".into()).unwrap();
     let mut t = 0.0;
@@ -417,7 +417,7 @@ fn end_and_store(app: &mut App, t: f64) {
 
 #[test]
 fn tab_in_a_race_starts_it_again_and_the_results_copy_a_race_link() {
-    let replay = ghost_of(60, Mode::Zen);
+    let replay = ghost_of(60, Mode::ZEN);
     let mut app = linked(Some("https://typepper.com/"));
     app.race(replay.clone(), "ada".into()).unwrap();
     let mut t = 0.0;
@@ -445,7 +445,7 @@ fn tab_in_a_race_starts_it_again_and_the_results_copy_a_race_link() {
 /// game that doesn't know the page it is served on says where the race is instead.
 #[test]
 fn c_in_a_game_with_no_page_says_where_the_race_link_is() {
-    let replay = ghost_of(60, Mode::Zen);
+    let replay = ghost_of(60, Mode::ZEN);
     let mut app = linked(None);
     app.race(replay, "ada".into()).unwrap();
     let mut t = 0.0;

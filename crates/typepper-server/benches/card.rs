@@ -20,7 +20,7 @@ fn card(c: &mut Criterion) {
         ..Typist::default()
     };
     let cards = Cards::new(0);
-    for (name, mode) in [("BLITZ 60s", Mode::BLITZ_60), ("ZEN 10 min", Mode::Zen)] {
+    for (name, mode) in [("BLITZ 60s", Mode::BLITZ_60), ("ZEN 10 min", Mode::ZEN)] {
         let replay = synth(mode, 1, &typist).encode();
         let of = || Card::of(&replay, "ada".into(), 1_796_154_720_000).expect("plays");
         let svg = of().svg();

@@ -434,7 +434,7 @@ mod tests {
     #[test]
     fn the_synthetic_typist_passes_at_every_speed_a_person_reaches() {
         for wpm in (20..=280).step_by(20) {
-            for (i, mode) in [Mode::BLITZ_15, Mode::BLITZ_60, Mode::Zen]
+            for (i, mode) in [Mode::BLITZ_15, Mode::BLITZ_60, Mode::ZEN]
                 .into_iter()
                 .enumerate()
             {

@@ -76,7 +76,7 @@ fn no_text_leaves_the_card_or_overlaps_another_however_long() {
         zen_ms: 3_600_000,
         ..Typist::default()
     };
-    let zen_hour = Card::of(&synth(Mode::Zen, 3, &hour).encode(), "ada".into(), DAY).unwrap();
+    let zen_hour = Card::of(&synth(Mode::ZEN, 3, &hour).encode(), "ada".into(), DAY).unwrap();
     let extremes = [
         (
             "long-name",

@@ -271,7 +271,7 @@ fn rounds(n: u64) -> Vec<Replay> {
         Mode::BLITZ_15,
         Mode::BLITZ_30,
         Mode::pursuit(3).expect("lv3"),
-        Mode::Zen,
+        Mode::ZEN,
     ];
     (0..n)
         .map(|i| {

@@ -175,7 +175,7 @@ fn zen(seed: u64, wpm: u32, secs: u32) -> (Replay, Vec<Key>) {
         seed: u64::from(wpm),
         zen_ms: secs * 1000,
     };
-    let replay = synth(Mode::Zen, seed, &typist);
+    let replay = synth(Mode::ZEN, seed, &typist);
     let keys = replay
         .timeline()
         .filter_map(|(t, op)| Some((t?, op.code())));

@@ -303,7 +303,7 @@ fn a_key_joins_a_player_linked_on_the_web_with_its_token() {
     let joined: typepper_api::Player =
         serde_json::from_slice(&grace.ok(&format!("v1 link webgrace {}", web.token), b"")).unwrap();
     assert_eq!(joined, web);
-    let round = synth(Mode::Zen, 77, &Typist::default());
+    let round = synth(Mode::ZEN, 77, &Typist::default());
     let answer = text(&grace.ok("v1 submit", &body(&round)));
     assert!(answer.starts_with("ok "), "{answer}");
 }
@@ -1668,7 +1668,7 @@ fn a_linked_key_opens_and_races_a_live_room_line_by_line() {
         zen_ms: 5_000,
         ..Typist::default()
     };
-    let round = synth(Mode::Zen, seed, &typist);
+    let round = synth(Mode::ZEN, seed, &typist);
     let keys: Vec<(u32, u32)> = round
         .timeline()
         .filter_map(|(t, op)| Some((t?, op.code())))

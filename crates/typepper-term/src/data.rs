@@ -141,6 +141,7 @@ impl DataDir {
             drill: self.read(storage::DRILL),
             live: self.read(storage::LIVE),
             room: self.read(storage::ROOM),
+            menu: self.read(storage::MENU),
         }
     }
 

@@ -220,6 +220,7 @@ fn read_storage(storage: Option<&web_sys::Storage>) -> storage::Stored {
         drill: get(storage::DRILL),
         live: get(storage::LIVE),
         room: get(storage::ROOM),
+        menu: get(storage::MENU),
     }
 }
 
@@ -423,7 +424,7 @@ impl Shell {
     fn click(&mut self, x: f64, y: f64, at: f64) {
         let effects = match self.renderer.target_at(x, y) {
             Some(Hit::Item(index)) => self.app.pick(index, now(at)),
-            Some(Hit::Level(index, up)) => self.app.pick_level(index, up, now(at)),
+            Some(Hit::Level(index, up)) => self.app.pick_value(index, up, now(at)),
             Some(Hit::Key(key) | Hit::Arrow(key)) => self.app.key(key, now(at)),
             None => vec![],
         };

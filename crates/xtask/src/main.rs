@@ -16,6 +16,7 @@ mod sh;
 mod ssh_client;
 mod tasks;
 mod web;
+mod words;
 
 use std::process::ExitCode;
 
@@ -37,6 +38,9 @@ commands:
   term    the terminal game's start-up and keypress-to-screen times, and SSH beside HTTP
   frames  only the game's figures in headless Chromium: load, frame times, a ghost's cost,
           a live room's key-to-screen latency
+  words   remake the word lists in crates/typepper-engine/words from wordfreq; they are part
+          of the game's rules, frozen by the engine's tests (read that folder's README
+          first); `words --check`: only compare them with what the rules make
 
 Everything missing is installed first; each step says what it is doing.";
 
@@ -55,6 +59,7 @@ fn main() -> ExitCode {
         Some("pg") => pg::hold(),
         Some("term") => load::term::run(),
         Some("frames") => tasks::browser_figures(),
+        Some("words") => words::run(&args[1..]),
         Some("-h" | "--help" | "help") | None => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -13,7 +13,7 @@ fn rounds() -> Vec<Replay> {
     [
         Mode::BLITZ_15,
         Mode::BLITZ_60,
-        Mode::Zen,
+        Mode::ZEN,
         Mode::pursuit(9).unwrap(),
     ]
     .into_iter()

@@ -35,7 +35,7 @@ fn mode() -> impl Strategy<Value = Mode> {
     prop_oneof![
         Just(Mode::BLITZ_15),
         Just(Mode::BLITZ_60),
-        Just(Mode::Zen),
+        Just(Mode::ZEN),
         (1u8..=20).prop_map(|l| Mode::pursuit(l).unwrap()),
     ]
 }

@@ -1,7 +1,8 @@
-//! The menu: the modes to play (the boards' modes, HOT PURSUIT at its level, the last
-//! drill), and a letter for every other screen.
+//! The menu: the modes to play (BLITZ and WORDS at their lengths, ZEN, HOT PURSUIT at
+//! its level, the last drill), what their text is like (language, punctuation, numbers),
+//! and a letter for every other screen.
 
-use typepper_engine::{Drill, Mode};
+use typepper_engine::{Base, Blitz, Drill, Language, Mode, Prose, WordCount};
 
 use crate::app::play::MENU_LETTER_HOLD_MS;
 use crate::app::{App, BEST_HERE, Effect, Key, Now, Screen};
@@ -10,43 +11,210 @@ use crate::model::MenuItem;
 use crate::model::{Body, Kind, Model, Tap, Tone, headline, tap};
 use crate::storage;
 
-/// How many boards there are: one a rankable mode.
-pub(crate) const BOARDS: usize = 5;
+/// How many boards there are: one a rankable base, at the menu's prose.
+pub(crate) const BOARDS: usize = 10;
+
+/// The menu's modes before the drill: BLITZ, WORDS, ZEN, HOT PURSUIT.
+const MODES: usize = 4;
 
 /// What the menu says of a player who has not linked.
 pub(crate) const NOT_LINKED: &str = "not linked: l to link, to share and rank your rounds";
 
-impl App {
-    /// How many items the menu has: the boards' modes (HOT PURSUIT at the menu's
-    /// level), then the last drill once there is one.
-    pub(crate) fn menu_len(&self) -> usize {
-        BOARDS + usize::from(self.drill.is_some())
+/// A line of the menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Row {
+    /// A mode to play, at the menu's prose.
+    Play(Mode),
+    /// The text's language, which ← → cycle.
+    Language,
+    /// Punctuation, on or off.
+    Punctuation,
+    /// Numbers, on or off.
+    Numbers,
+}
+
+/// What the menu was last left at, kept under [`storage::MENU`] as one line:
+/// `<BLITZ secs> <WORDS count> <HOT PURSUIT level> <prose>`, the prose as a key's tail
+/// (`/p@fr`) or `-` when plain. A line that doesn't read is the defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Picks {
+    pub(crate) blitz: Blitz,
+    pub(crate) count: WordCount,
+    pub(crate) level: u8,
+    pub(crate) prose: Prose,
+}
+
+impl Default for Picks {
+    fn default() -> Picks {
+        Picks {
+            blitz: Blitz::S15,
+            count: WordCount::W25,
+            level: 7,
+            prose: Prose::PLAIN,
+        }
+    }
+}
+
+impl Picks {
+    pub(crate) fn parse(text: &str) -> Option<Picks> {
+        let mut fields = text.split_whitespace();
+        let mut next = || fields.next();
+        let secs: u32 = next()?.parse().ok()?;
+        let count: u32 = next()?.parse().ok()?;
+        let level: u8 = next()?.parse().ok()?;
+        let tail = next()?;
+        // The prose reads as a key's tail, after any base.
+        let prose = match tail {
+            "-" => Prose::PLAIN,
+            tail => format!("zen{tail}").parse::<Mode>().ok()?.prose(),
+        };
+        Some(Picks {
+            blitz: Blitz::ALL.into_iter().find(|b| b.secs() == secs)?,
+            count: WordCount::ALL.into_iter().find(|c| c.get() == count)?,
+            level: Mode::pursuit(level).map(|_| level)?,
+            prose,
+        })
     }
 
-    /// The menu's `index`th item, from the top.
-    pub(crate) fn menu_at(&self, index: usize) -> Option<Mode> {
-        match self.board_modes().get(index) {
-            Some(&mode) => Some(mode),
-            None => self.drill.filter(|_| index == BOARDS).map(Mode::Drill),
+    pub(crate) fn text(&self) -> String {
+        let tail = match self.prose.key() {
+            tail if tail.is_empty() => "-".to_owned(),
+            tail => tail,
+        };
+        format!(
+            "{} {} {} {tail}",
+            self.blitz.secs(),
+            self.count.get(),
+            self.level
+        )
+    }
+}
+
+/// The next (or, `up` false, the one before) of `all` after `now`, round the ends.
+fn cycle<T: Copy + PartialEq>(all: &[T], now: T, up: bool) -> T {
+    let i = all.iter().position(|&x| x == now).unwrap_or(0);
+    let n = all.len();
+    all[if up { (i + 1) % n } else { (i + n - 1) % n }]
+}
+
+impl App {
+    /// How many lines the menu has: its modes, the last drill once there is one, then
+    /// the prose's three.
+    pub(crate) fn menu_len(&self) -> usize {
+        MODES + usize::from(self.drill.is_some()) + 3
+    }
+
+    /// The menu's `index`th line, from the top.
+    pub(crate) fn menu_row(&self, index: usize) -> Option<Row> {
+        let modes = self.menu_modes();
+        if let Some(&mode) = modes.get(index) {
+            return Some(Row::Play(mode));
+        }
+        let drill = usize::from(self.drill.is_some());
+        match index - MODES {
+            0 if drill == 1 => self.drill.map(|d| Row::Play(Mode::plain(Base::Drill(d)))),
+            i if i == drill => Some(Row::Language),
+            i if i == drill + 1 => Some(Row::Punctuation),
+            i if i == drill + 2 => Some(Row::Numbers),
+            _ => None,
         }
     }
 
-    /// The mode the menu has selected.
-    pub(crate) fn menu_mode(&self) -> Mode {
-        self.menu_at(self.menu_item).unwrap_or(Mode::BLITZ_15)
+    /// The mode of the menu's `index`th line, if it is one to play.
+    pub(crate) fn menu_at(&self, index: usize) -> Option<Mode> {
+        match self.menu_row(index)? {
+            Row::Play(mode) => Some(mode),
+            _ => None,
+        }
     }
 
-    /// A click or a tap on the `‹` (`up` false) or `›` beside the `index`th menu item's
-    /// level: the item is selected and its level moves, as ← or → would move it. An item
-    /// without a level does nothing.
-    pub fn pick_level(&mut self, index: usize, up: bool, now: Now) -> Vec<Effect> {
-        if !matches!(self.screen, Screen::Menu)
-            || !matches!(self.menu_at(index), Some(Mode::Pursuit(_)))
-        {
+    /// The mode the menu has selected, or the first when a prose line is.
+    pub(crate) fn menu_mode(&self) -> Mode {
+        self.menu_at(self.menu_item)
+            .unwrap_or(self.menu_modes()[0])
+    }
+
+    /// The menu's modes at their picked lengths, with its prose.
+    pub(crate) fn menu_modes(&self) -> [Mode; MODES] {
+        let p = &self.picks;
+        [
+            Base::Blitz(p.blitz),
+            Base::Words(p.count),
+            Base::Zen,
+            Base::Pursuit(typepper_engine::StartLevel::new(p.level).expect("kept in range")),
+        ]
+        .map(|base| self.with_prose(base))
+    }
+
+    /// `base` at the menu's prose.
+    pub(crate) fn with_prose(&self, base: Base) -> Mode {
+        Mode::new(base, self.picks.prose).unwrap_or(Mode::plain(base))
+    }
+
+    /// A click or a tap on the `‹` (`up` false) or `›` beside the `index`th menu line's
+    /// value: the line is selected and its value moves, as ← or → would move it. A line
+    /// without a value does nothing.
+    pub fn pick_value(&mut self, index: usize, up: bool, now: Now) -> Vec<Effect> {
+        let valued = match self.menu_row(index) {
+            Some(Row::Play(mode)) => self.value_of(mode).is_some(),
+            Some(_) => true,
+            None => false,
+        };
+        if !matches!(self.screen, Screen::Menu) || !valued {
             return vec![];
         }
         self.menu_item = index;
         self.key(if up { Key::Right } else { Key::Left }, now)
+    }
+
+    /// Moves the value of the menu's selected line: a length, a level, a language, a
+    /// switch. Returns whether anything changed (and is to be kept).
+    fn turn(&mut self, up: bool) -> bool {
+        let before = self.picks;
+        let row = self.menu_row(self.menu_item);
+        let p = &mut self.picks;
+        match row {
+            Some(Row::Play(mode)) => match mode.base() {
+                Base::Blitz(b) => p.blitz = cycle(&Blitz::ALL, b, up),
+                Base::Words(c) => p.count = cycle(&WordCount::ALL, c, up),
+                Base::Pursuit(_) => {
+                    let levels = typepper_engine::PURSUIT_LEVELS;
+                    p.level = match up {
+                        true => (p.level + 1).min(*levels.end()),
+                        false => p.level.saturating_sub(1).max(*levels.start()),
+                    };
+                }
+                Base::Zen | Base::Drill(_) => {}
+            },
+            Some(Row::Language) => {
+                p.prose.language = cycle(&Language::ALL, p.prose.language, up);
+            }
+            Some(Row::Punctuation) => p.prose.punctuation = !p.prose.punctuation,
+            Some(Row::Numbers) => p.prose.numbers = !p.prose.numbers,
+            None => {}
+        }
+        self.picks != before
+    }
+
+    /// What a mode's line shows between ‹ ›: BLITZ's clock, WORDS' count, the level.
+    fn value_of(&self, mode: Mode) -> Option<String> {
+        match mode.base() {
+            Base::Blitz(b) => Some(format!("{}s", b.secs())),
+            Base::Words(c) => Some(c.get().to_string()),
+            Base::Pursuit(l) => Some(format!("lv{}", l.get())),
+            Base::Zen | Base::Drill(_) => None,
+        }
+    }
+
+    /// The menu's picks changed: they are kept, and the seeds of the modes now on it
+    /// asked for.
+    fn picked(&mut self, now: Now) -> Vec<Effect> {
+        let mut fx = vec![Effect::Save {
+            key: storage::MENU.into(),
+            value: self.picks.text(),
+        }];
+        fx.extend(self.want_seeds(now.unix_ms));
+        fx
     }
 
     pub(crate) fn menu_key(&mut self, key: Key, now: Now) -> Vec<Effect> {
@@ -62,28 +230,49 @@ impl App {
 
     pub(crate) fn menu_command(&mut self, key: Key, now: Now) -> Vec<Effect> {
         let items = self.menu_len();
-        let pursuit = matches!(self.menu_mode(), Mode::Pursuit(_));
-        let levels = typepper_engine::PURSUIT_LEVELS;
+        let blitz = |secs| self.with_prose(Base::Blitz(secs));
         match key {
             Key::Up => self.menu_item = (self.menu_item + items - 1) % items,
             Key::Down => self.menu_item = (self.menu_item + 1) % items,
-            Key::Left if pursuit => self.level = self.level.saturating_sub(1).max(*levels.start()),
-            Key::Right if pursuit => self.level = (self.level + 1).min(*levels.end()),
-            Key::Enter | Key::Tab | Key::Char(' ') => self.play(self.menu_mode(), None),
-            Key::Char('1') => self.play(Mode::BLITZ_15, None),
-            Key::Char('2') => self.play(Mode::BLITZ_30, None),
-            Key::Char('3') => self.play(Mode::BLITZ_60, None),
-            Key::Char('z') => self.play(Mode::Zen, None),
+            Key::Left | Key::Right => {
+                if self.turn(key == Key::Right) {
+                    return self.picked(now);
+                }
+            }
+            Key::Enter | Key::Tab | Key::Char(' ') => match self.menu_at(self.menu_item) {
+                Some(mode) => self.play(mode, None),
+                // On a prose line, enter moves it on as → does.
+                None if self.turn(true) => return self.picked(now),
+                None => {}
+            },
+            Key::Char('1') => self.play(blitz(Blitz::S15), None),
+            Key::Char('2') => self.play(blitz(Blitz::S30), None),
+            Key::Char('3') => self.play(blitz(Blitz::S60), None),
+            Key::Char('4') => self.play(blitz(Blitz::S120), None),
+            Key::Char('w') => self.play(self.menu_modes()[1], None),
+            Key::Char('z') => self.play(self.with_prose(Base::Zen), None),
             Key::Char('p') => self.play(self.pursuit(), None),
+            // The prose's quick keys, as a key writes it: `.` punctuation, `#` numbers,
+            // `@` the next language.
+            Key::Char(c @ ('.' | '#' | '@')) => {
+                let p = &mut self.picks.prose;
+                match c {
+                    '.' => p.punctuation = !p.punctuation,
+                    '#' => p.numbers = !p.numbers,
+                    _ => p.language = cycle(&Language::ALL, p.language, true),
+                }
+                self.notice = Some((format!("text: {}", self.prose_said()), Tone::Dim));
+                return self.picked(now);
+            }
             Key::Char('h') => self.open_history(),
             Key::Char('l') => match self.unlinkable {
                 Some(why) => self.notice = Some((why.into(), Tone::Dim)),
                 None => self.ask_to_link(),
             },
             Key::Char('b') => {
-                // The board of the selected mode: the menu's first items are the boards'
-                // modes in their order. A drill has none, so the first.
-                let board = Some(self.menu_item).filter(|&i| i < BOARDS);
+                // The board of the selected mode; a drill has none, so the first.
+                let mode = self.menu_mode();
+                let board = self.board_modes().iter().position(|&m| m == mode);
                 return self.open_boards(board.unwrap_or(0));
             }
             Key::Char('k') => self.open_keys(),
@@ -152,7 +341,7 @@ impl App {
     /// Starts a drill of `letters` and remembers it for the menu.
     pub(crate) fn play_drill(&mut self, drill: Drill) -> Vec<Effect> {
         self.drill = Some(drill);
-        self.play(Mode::Drill(drill), None);
+        self.play(Mode::plain(Base::Drill(drill)), None);
         vec![Effect::Save {
             key: storage::DRILL.into(),
             value: drill.letters().to_owned(),
@@ -160,18 +349,33 @@ impl App {
     }
 
     pub(crate) fn pursuit(&self) -> Mode {
-        Mode::pursuit(self.level).unwrap_or(Mode::Zen)
+        self.menu_modes()[3]
     }
 
-    /// The modes the boards screen cycles through (HOT PURSUIT at the menu's level).
+    /// The modes the boards screen cycles through, at the menu's prose (HOT PURSUIT at
+    /// the menu's level).
     pub(crate) fn board_modes(&self) -> [Mode; BOARDS] {
-        [
-            Mode::BLITZ_15,
-            Mode::BLITZ_30,
-            Mode::BLITZ_60,
-            Mode::Zen,
-            self.pursuit(),
-        ]
+        let mut modes = [self.pursuit(); BOARDS];
+        let bases = Blitz::ALL
+            .map(Base::Blitz)
+            .into_iter()
+            .chain(WordCount::ALL.map(Base::Words))
+            .chain([Base::Zen]);
+        for (slot, base) in modes.iter_mut().zip(bases) {
+            *slot = self.with_prose(base);
+        }
+        modes
+    }
+
+    /// The menu's prose in words: `english`, `punctuation · français`.
+    pub(crate) fn prose_said(&self) -> String {
+        let prose = self.picks.prose;
+        let said = prose.to_string();
+        match said.strip_prefix(" · ") {
+            Some(rest) if prose.language != Language::English => rest.to_owned(),
+            Some(rest) => format!("{rest} · english"),
+            None => "english".to_owned(),
+        }
     }
 
     /// Whether a round of `mode` started now would be on a seed the server issued, and
@@ -182,20 +386,30 @@ impl App {
     }
 
     pub(crate) fn menu(&self) -> Menu {
+        let on = |b: bool| if b { "on" } else { "off" }.to_owned();
+        let prose = self.picks.prose;
         let items = (0..self.menu_len())
-            .filter_map(|i| self.menu_at(i))
-            .map(|mode| match mode {
-                // Its level is the item's own, set with ← and →.
-                Mode::Pursuit(_) => MenuItem {
-                    label: "HOT PURSUIT".into(),
-                    level: Some(self.level),
-                    ranked: self.ranked_ready(mode),
-                },
-                _ => MenuItem {
-                    label: mode.title(),
-                    level: None,
-                    ranked: self.ranked_ready(mode),
-                },
+            .filter_map(|i| self.menu_row(i))
+            .map(|row| match row {
+                Row::Play(mode) => {
+                    let value = self.value_of(mode);
+                    MenuItem {
+                        // The length or level is the line's own, set with ← and →.
+                        label: match mode.base() {
+                            Base::Blitz(_) => "BLITZ".into(),
+                            Base::Words(_) => "WORDS".into(),
+                            Base::Pursuit(_) => "HOT PURSUIT".into(),
+                            _ => Mode::plain(mode.base()).title(),
+                        },
+                        value,
+                        title: mode.title(),
+                        ranked: self.ranked_ready(mode),
+                        setting: false,
+                    }
+                }
+                Row::Language => MenuItem::setting("language", prose.language.name().into()),
+                Row::Punctuation => MenuItem::setting("punctuation", on(prose.punctuation)),
+                Row::Numbers => MenuItem::setting("numbers", on(prose.numbers)),
             })
             .collect();
         Menu {
@@ -226,16 +440,16 @@ impl App {
             // a player who can link.
             hints: match (self.drill.is_some(), self.unlinkable.is_none()) {
                 (true, true) => {
-                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p d quick start · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
                 }
                 (false, true) => {
-                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p quick start · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
                 }
                 (true, false) => {
-                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p d quick start · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p d quick start · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
                 }
                 (false, false) => {
-                    "↑↓ pick · ←→ level · enter play · 1 2 3 z p quick start · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p quick start · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
                 }
             },
             // The screens a letter opens, for a finger (a phone's keyboard is hidden

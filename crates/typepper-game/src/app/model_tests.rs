@@ -49,10 +49,12 @@ fn the_menu_lists_the_modes_and_who_plays() {
         titles,
         [
             "BLITZ 15s",
-            "BLITZ 30s",
-            "BLITZ 60s",
+            "WORDS 25",
             "ZEN",
-            "HOT PURSUIT from lv7"
+            "HOT PURSUIT from lv7",
+            "language: english",
+            "punctuation: off",
+            "numbers: off"
         ]
     );
     assert_eq!(menu.selected, 0);

@@ -1,7 +1,7 @@
 //! The results of a round: its score, chart and stats, a race's verdict, and what became
 //! of sending it; from here a round is played again, watched, raced or shared.
 
-use typepper_engine::{Decimal, Headline, Hundredths, Mode, Replay, Score, Tier};
+use typepper_engine::{Decimal, Headline, Hundredths, Replay, Score, Tier};
 
 use crate::app::{App, Effect, Key, Now, Screen};
 use crate::model::Race;
@@ -248,7 +248,7 @@ fn results(r: &Finished) -> Results {
             ..stat("peak heat", format!("{} {tier}", s.peak_heat))
         },
     ];
-    if let (Mode::Pursuit(_), Some(level)) = (s.mode, s.level) {
+    if let (true, Some(level)) = (s.mode.is_pursuit(), s.level) {
         stats.push(Stat {
             tone: Tone::Accent,
             ..stat("reached", format!("lv{level}"))

@@ -134,10 +134,19 @@ impl SeedPool {
 }
 
 impl App {
-    /// A seed request for each mode on the menu that has no usable seed and none asked
-    /// for, when linked.
+    /// The modes a key on the menu plays at once: BLITZ at every clock (1 to 4), and the
+    /// menu's WORDS, ZEN and HOT PURSUIT, all at the menu's prose.
+    fn seeded_modes(&self) -> [typepper_engine::Mode; 7] {
+        use typepper_engine::{Base, Blitz};
+        let [_, words, zen, pursuit] = self.menu_modes();
+        let blitz = Blitz::ALL.map(|b| self.with_prose(Base::Blitz(b)));
+        [blitz[0], blitz[1], blitz[2], blitz[3], words, zen, pursuit]
+    }
+
+    /// A seed request for each mode a menu key plays that has no usable seed and none
+    /// asked for, when linked.
     pub(crate) fn want_seeds(&mut self, unix_ms: u64) -> Vec<Effect> {
-        let keys = self.board_modes().map(|mode| mode.key());
+        let keys = self.seeded_modes().map(|mode| mode.key());
         let Some(player) = &self.player else {
             // Seeds about to expire are let go all the same.
             self.seeds.wanted([], unix_ms);

@@ -26,31 +26,44 @@ impl Menu {
     }
 }
 
-/// A mode on the menu.
+/// A line of the menu: a mode to play, or a setting of the text's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MenuItem {
-    /// `BLITZ 15s`, `HOT PURSUIT`, `DRILL qzx`.
+    /// `BLITZ`, `WORDS`, `ZEN`, `HOT PURSUIT`, `DRILL qzx`; `language`, `punctuation`.
     pub label: String,
-    /// HOT PURSUIT's start level, which ← → change.
-    pub level: Option<u8>,
+    /// What ← → change: `30s`, `25`, `lv7`, `français`, `on`.
+    pub value: Option<String>,
+    /// The mode as titled, with its text (`BLITZ 30s · français`), or the setting and its
+    /// value (`language: français`): what is read out.
+    pub title: String,
     /// The next round of this mode is on a seed the server issued: it counts.
     pub ranked: bool,
+    /// A setting of the text's, not a mode: drawn apart, below the modes.
+    pub setting: bool,
 }
 
 impl MenuItem {
-    /// `HOT PURSUIT from lv7`, as the mode is titled (and read out).
-    pub fn title(&self) -> String {
-        match self.level {
-            Some(level) => format!("{} from lv{level}", self.label),
-            None => self.label.clone(),
+    /// A setting's line: `label` and its value.
+    pub fn setting(label: &str, value: String) -> MenuItem {
+        MenuItem {
+            label: label.into(),
+            title: format!("{label}: {value}"),
+            value: Some(value),
+            ranked: false,
+            setting: true,
         }
     }
 
-    /// As drawn on the menu, the level with the arrows that change it:
+    /// The line as read out: [`MenuItem::title`].
+    pub fn title(&self) -> String {
+        self.title.clone()
+    }
+
+    /// As drawn on the menu, the value with the arrows that change it:
     /// `HOT PURSUIT  ‹ lv7 ›`.
     pub fn text(&self) -> String {
-        match self.level {
-            Some(level) => format!("{}  ‹ lv{level} ›", self.label),
+        match &self.value {
+            Some(value) => format!("{}  ‹ {value} ›", self.label),
             None => self.label.clone(),
         }
     }

@@ -9,7 +9,7 @@ use typepper_server::submit::timing::Rhythm;
 /// (`cargo xtask load`: BLITZ 60s, 50 to 129 wpm, 94 to 99 %), where the refusals this
 /// measures were first seen.
 pub fn round(n: u64) -> Option<Rhythm> {
-    let modes = [Mode::BLITZ_15, Mode::BLITZ_30, Mode::BLITZ_60, Mode::Zen];
+    let modes = [Mode::BLITZ_15, Mode::BLITZ_30, Mode::BLITZ_60, Mode::ZEN];
     let (mode, typist, seed) = if n.is_multiple_of(2) {
         let typist = Typist {
             wpm: 20 + (n.wrapping_mul(7919) % 261) as u32,

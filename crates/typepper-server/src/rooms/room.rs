@@ -827,7 +827,7 @@ mod tests {
             zen_ms: ms,
             ..Typist::default()
         };
-        synth(Mode::Zen, 42, &typist)
+        synth(Mode::ZEN, 42, &typist)
             .timeline()
             .filter_map(|(t, op)| Some((t?, op.code())))
             .filter(|&(_, op)| op != 1)
@@ -1021,7 +1021,7 @@ mod tests {
     /// in the resume, the rest as the racer's own `keys`, before anyone else's.
     #[test]
     fn a_long_rounds_resume_is_chunked_like_a_catch_up() {
-        let mut room = Room::new("k3fq7m2x".into(), Mode::Zen, 42);
+        let mut room = Room::new("k3fq7m2x".into(), Mode::ZEN, 42);
         room.join(joiner("ada"), "sa".into()).unwrap();
         room.join(joiner("grace"), "sg".into()).unwrap();
         room.start(1, 0).unwrap();
@@ -1054,7 +1054,7 @@ mod tests {
     /// never read hold forty pointers to one race.
     #[test]
     fn catch_ups_share_the_rooms_keys() {
-        let mut room = Room::new("k3fq7m2x".into(), Mode::Zen, 42);
+        let mut room = Room::new("k3fq7m2x".into(), Mode::ZEN, 42);
         room.join(joiner("ada"), "sa".into()).unwrap();
         room.start(1, 0).unwrap();
         let go = u64::from(COUNTDOWN_MS);
@@ -1156,7 +1156,7 @@ mod tests {
     /// linked player is never refused for a guest who came first.
     #[test]
     fn a_guest_cannot_pass_for_a_racer_by_a_look_alike_name() {
-        let mut room = Room::new("k3fq7m2x".into(), Mode::Zen, 42);
+        let mut room = Room::new("k3fq7m2x".into(), Mode::ZEN, 42);
         room.join(joiner("star3949"), "a".into()).unwrap();
         let err = room.join(joiner("5tar3949"), "b".into()).unwrap_err();
         assert_eq!(

@@ -406,6 +406,7 @@ fn stored_of(saves: Vec<(String, String)>) -> Stored {
             storage::DRILL => stored.drill = Some(value),
             storage::LIVE => stored.live = Some(value),
             storage::ROOM => stored.room = Some(value),
+            storage::MENU => stored.menu = Some(value),
             k if k.starts_with(storage::OUTBOX) => stored.outbox.push((key, value)),
             // `last.replay` is for `--replay`; the player is who the key says.
             _ => {}

@@ -311,7 +311,7 @@ pub fn standing(
     if score.accuracy_x100 < MIN_ACCURACY_X100 {
         return unranked(Unranked::Sloppy, true);
     }
-    if score.mode == Mode::Zen && score.duration_ms < MIN_ZEN_MS {
+    if score.mode == Mode::ZEN && score.duration_ms < MIN_ZEN_MS {
         return unranked(Unranked::ShortZen, true);
     }
     Ok(Standing {
@@ -420,7 +420,7 @@ mod tests {
             zen_ms: 10_000,
             ..Typist::default()
         };
-        let zen = synth(Mode::Zen, 1, &typist).play().unwrap().1;
+        let zen = synth(Mode::ZEN, 1, &typist).play().unwrap().1;
         let got = standing(&zen, Some(&seed("zen")), 7, ISSUED + 20_000).unwrap();
         assert_eq!(got.unranked, Some(Unranked::ShortZen));
     }

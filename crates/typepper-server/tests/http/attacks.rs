@@ -316,7 +316,7 @@ async fn a_megabyte_of_x_in_zen_is_refused() {
             "{lines:?}"
         );
         assert_eq!(srv.stored_runs(), before);
-        assert!(board(&srv, Mode::Zen).await.is_empty());
+        assert!(board(&srv, Mode::ZEN).await.is_empty());
     }
 }
 
@@ -362,7 +362,7 @@ fn pasted(pad: u32, every: u32) -> Replay {
     'words: loop {
         let word = {
             let view = round.view(t);
-            view.word(view.current()).expect("a word").target()
+            view.word(view.current()).expect("a word").target().to_owned()
         };
         for c in word.chars().chain([' ']) {
             if round.apply(t, Op::Char(c)).is_err() {
@@ -462,7 +462,7 @@ async fn a_zen_burst_of_three_seconds_is_unranked() {
             wpm: 140,
             ..Typist::default()
         };
-        let round = srv.ranked(&ada, Mode::Zen, &burst).await;
+        let round = srv.ranked(&ada, Mode::ZEN, &burst).await;
         let (_, ranked, pb) = stored(&srv, &ada, &round).await;
         assert_eq!(
             (ranked, pb),
@@ -471,13 +471,13 @@ async fn a_zen_burst_of_three_seconds_is_unranked() {
                 false
             )
         );
-        assert!(board(&srv, Mode::Zen).await.is_empty());
+        assert!(board(&srv, Mode::ZEN).await.is_empty());
         // Thirty seconds of it is ranked.
         let long = Typist {
             zen_ms: 31_000,
             ..burst
         };
-        let round = srv.ranked(&ada, Mode::Zen, &long).await;
+        let round = srv.ranked(&ada, Mode::ZEN, &long).await;
         assert_eq!(stored(&srv, &ada, &round).await.1, Ranked::Yes);
     }
 }

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use typepper_engine::Blitz::{S15, S30};
 use typepper_engine::synth::{Typist, synth};
-use typepper_engine::{Blitz, Mode};
+use typepper_engine::{Base, Blitz, Mode};
 use typepper_server::month_of;
 
 use typepper_server::store::{
@@ -37,7 +37,7 @@ fn replay_for(id: &str, blitz: Blitz) -> Vec<u8> {
     let seed = id
         .bytes()
         .fold(0u64, |h, b| h.wrapping_mul(131) + u64::from(b));
-    synth(Mode::Blitz(blitz), seed, &Typist::default()).encode()
+    synth(Mode::plain(Base::Blitz(blitz)), seed, &Typist::default()).encode()
 }
 
 fn hash(replay: &[u8]) -> [u8; 32] {
@@ -62,7 +62,7 @@ fn run_with(
     NewRun {
         played: Played {
             id: id.to_owned(),
-            mode: Mode::Blitz(blitz).key(),
+            mode: Mode::plain(Base::Blitz(blitz)).key(),
             score,
             wpm_x100,
             accuracy_x100: 9_000 + score,

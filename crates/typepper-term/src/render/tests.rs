@@ -26,8 +26,8 @@ fn at(mono: f64) -> Now {
 /// A game with three rounds in its history, as the tests' fixed seed makes them:
 /// HOT PURSUIT's title is the longest, and the ZEN was a room's race.
 fn game() -> App {
-    let pursuit = Mode::pursuit(20).unwrap_or(Mode::Zen);
-    let entries: Vec<Entry> = [Mode::BLITZ_15, Mode::Zen, pursuit]
+    let pursuit = Mode::pursuit(20).unwrap_or(Mode::ZEN);
+    let entries: Vec<Entry> = [Mode::BLITZ_15, Mode::ZEN, pursuit]
         .into_iter()
         .enumerate()
         .map(|(i, mode)| {

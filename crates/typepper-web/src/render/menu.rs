@@ -54,7 +54,7 @@ impl Renderer {
             self.text(&text, w / 2.0, y, menu.tone(i), "center");
             // The level's arrows are targets of their own, found before the item's.
             // The text ends `‹ lvN ›`: `‹` is after the label and two spaces, `›` last.
-            if item.level.is_some() {
+            if item.value.is_some() {
                 let full = self.text_width(&text);
                 let arrow = self.text_width("›");
                 let left = w / 2.0 - full / 2.0;

@@ -197,7 +197,7 @@ fn room_flood(binary: &std::path::Path) -> Result<()> {
     step("2. four guests flood a ZEN room with keys; then 40 spectators that never read");
     let server = Server::start(binary, None, &["--quiet", "--trust-proxy"])?;
     let addr = server.url.trim_start_matches("http://").to_owned();
-    let code = open(&addr, Mode::Zen)?;
+    let code = open(&addr, Mode::ZEN)?;
     let (mut person, _) = join(&addr, &code, "person", "10.0.0.1")?;
     let mut flooders = vec![];
     for i in 0..4 {
@@ -222,7 +222,7 @@ fn room_flood(binary: &std::path::Path) -> Result<()> {
         zen_ms: 120_000,
         ..Typist::default()
     };
-    let keys: Vec<Key> = keys(Mode::Zen, seed, &typist)
+    let keys: Vec<Key> = keys(Mode::ZEN, seed, &typist)
         .into_iter()
         .filter(|&(_, op)| op != 1)
         .collect();
@@ -364,7 +364,7 @@ fn relay(binary: &std::path::Path, url: &str) -> Result<()> {
         other.url.trim_start_matches("http://").to_owned(),
     );
     // Beside the race: in another room's lobby.
-    let lobby = open(&a, Mode::Zen)?;
+    let lobby = open(&a, Mode::ZEN)?;
     let joining = Instant::now();
     let idle = spectators(&b, &lobby, 0)?;
     println!(

@@ -181,7 +181,7 @@ pub fn flood(name: &str, addr: &str) -> Result<Vec<String>> {
                     seed,
                     zen_ms: 10 * 3_600_000,
                 };
-                submission(&synth(Mode::Zen, seed, &typist))
+                submission(&synth(Mode::ZEN, seed, &typist))
             })
             .collect()
     })?;
