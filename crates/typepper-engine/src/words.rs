@@ -164,19 +164,19 @@ pub enum Language {
 /// For each language: its code, its name in itself, and its list's checksum.
 const TABLE: [(Language, &str, &str, u64); 14] = [
     (Language::English, "en", "english", ENGLISH_CHECKSUM),
-    (Language::English10k, "en10k", "english 10k", 0),
-    (Language::French, "fr", "français", 0),
-    (Language::German, "de", "deutsch", 0),
-    (Language::Spanish, "es", "español", 0),
-    (Language::Portuguese, "pt", "português", 0),
-    (Language::Italian, "it", "italiano", 0),
-    (Language::Dutch, "nl", "nederlands", 0),
-    (Language::Polish, "pl", "polski", 0),
-    (Language::Czech, "cs", "čeština", 0),
-    (Language::Swedish, "sv", "svenska", 0),
-    (Language::Turkish, "tr", "türkçe", 0),
-    (Language::Russian, "ru", "русский", 0),
-    (Language::Ukrainian, "uk", "українська", 0),
+    (Language::English10k, "en10k", "english 10k", 0xae1d_d6b0_25f6_95bf),
+    (Language::French, "fr", "français", 0xc4c7_1d3a_805e_810e),
+    (Language::German, "de", "deutsch", 0xca06_4fe5_b247_3db9),
+    (Language::Spanish, "es", "español", 0x8c2e_6824_1132_0471),
+    (Language::Portuguese, "pt", "português", 0x3144_40aa_e69a_7300),
+    (Language::Italian, "it", "italiano", 0x7202_52e8_5017_618a),
+    (Language::Dutch, "nl", "nederlands", 0x6cbf_e7d7_50de_55fd),
+    (Language::Polish, "pl", "polski", 0x1c4d_239a_2b0e_73c6),
+    (Language::Czech, "cs", "čeština", 0x92b7_44ab_4cff_2b9b),
+    (Language::Swedish, "sv", "svenska", 0x7302_bfc1_2bc5_fee0),
+    (Language::Turkish, "tr", "türkçe", 0x1917_5556_e838_9337),
+    (Language::Russian, "ru", "русский", 0x0254_ebf1_f154_4806),
+    (Language::Ukrainian, "uk", "українська", 0xcbcb_d694_09d7_de58),
 ];
 
 /// [`WORDS`]'s checksum, as [`checksum`] computes it over the words each followed by a
