@@ -109,5 +109,37 @@ fn verify(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, decode, verify);
+/// Issue 40's kinds of round beside a BLITZ 15s round of the same length: each 15 s of
+/// typing at 100 wpm (WORDS 25 takes about that), so a ratio is the cost of its text.
+fn kinds(c: &mut Criterion) {
+    let typist = Typist {
+        wpm: 100,
+        accuracy: 96,
+        ..Typist::default()
+    };
+    let mut g = c.benchmark_group("verify kinds");
+    g.throughput(Throughput::Elements(1));
+    for key in [
+        "time:15",
+        "words:25",
+        "time:15/p",
+        "time:15/n",
+        "time:15/p/n",
+        "time:15@fr",
+        "time:15@ru",
+        "time:15/p/n@de",
+        "time:15@en10k",
+    ] {
+        let bytes = synth(key.parse().expect("a mode"), 1, &typist).encode();
+        g.bench_function(key, |b| {
+            b.iter(|| {
+                let replay = Replay::decode(black_box(&bytes)).expect("decodes");
+                replay.play().expect("plays").1
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, decode, verify, kinds);
 criterion_main!(benches);

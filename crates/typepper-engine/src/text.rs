@@ -372,5 +372,162 @@ mod tests {
         assert_eq!(a, b);
     }
 
+    fn mode(key: &str) -> Mode {
+        key.parse().unwrap()
+    }
+
+    /// A decorated word without its marks, in lower case: the list word it came from.
+    fn bare(word: &str) -> String {
+        word.trim_matches(|c: char| "\"'(),.;:!?".contains(c))
+            .to_lowercase()
+    }
+
+    #[test]
+    fn punctuation_and_numbers_decorate_the_same_list_words() {
+        for language in ["", "@fr", "@ru", "@tr"] {
+            let plain: Vec<String> = words_of(mode(&format!("time:30{language}")), 9)
+                .take(300)
+                .collect();
+            let marked: Vec<String> = words_of(mode(&format!("time:30/p/n{language}")), 9)
+                .take(400)
+                .filter(|w| w != "-" && !w.trim_matches(|c: char| !c.is_alphanumeric()).chars().all(|c| c.is_ascii_digit()))
+                .map(|w| bare(&w))
+                .collect();
+            // Turkish's dotted capital lower-cases to i and a combining dot.
+            let marked: Vec<String> = marked.iter().map(|w| w.replace("i\u{307}", "i")).collect();
+            assert_eq!(marked[..250], plain[..250], "{language}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_one_to_four_digits_mixed_in_as_words() {
+        let drawn: Vec<String> = words_of(mode("zen/n"), 4).take(5_000).collect();
+        let numbers: Vec<&String> = drawn
+            .iter()
+            .filter(|w| w.bytes().all(|b| b.is_ascii_digit()))
+            .collect();
+        // One word in ten, give or take.
+        assert!((400..600).contains(&numbers.len()), "{}", numbers.len());
+        for n in &numbers {
+            assert!((1..=4).contains(&n.len()) && (n.len() == 1 || !n.starts_with('0')), "{n}");
+        }
+        for digits in 1..=4 {
+            assert!(numbers.iter().any(|n| n.len() == digits), "{digits} digits");
+        }
+    }
+
+    #[test]
+    fn punctuation_is_placed_as_prose_places_it() {
+        let drawn: Vec<String> = words_of(mode("time:60/p"), 21).take(20_000).collect();
+        let text = drawn.join(" ");
+        let mut starts = true;
+        let (mut sentences, mut wraps) = (0, 0);
+        for w in &drawn {
+            if w == "-" {
+                assert!(!starts, "a dash never starts a sentence");
+                continue;
+            }
+            let core = w.trim_start_matches(['"', '(', '\'']);
+            let first = core.chars().next().unwrap();
+            // A sentence starts with a capital, and only a sentence does.
+            assert_eq!(first.is_uppercase(), starts, "{w:?}");
+            wraps += usize::from(core.len() < w.len());
+            let tail: String = w.chars().rev().take_while(|c| !c.is_alphabetic()).collect();
+            let tail: String = tail.chars().rev().collect();
+            // At most a closing mark, then one of , ; : . ? !
+            assert!(
+                tail.is_empty() || ["\"", ")", "'"].iter().any(|c| tail == *c) || {
+                    let end = tail.trim_start_matches(['"', ')', '\'']);
+                    end.chars().count() == 1 && ",;:.?!".contains(end)
+                },
+                "{w:?}"
+            );
+            starts = tail.ends_with(['.', '?', '!']);
+            sentences += usize::from(starts);
+        }
+        // Sentences of about nine words; quotes and brackets now and then.
+        assert!((1_500..3_000).contains(&sentences), "{sentences}");
+        assert!(wraps > 300, "{wraps}");
+        for mark in [",", ";", ":", ".", "!", "?", "\"", "'", "(", ")", " - "] {
+            assert!(text.contains(mark), "{mark} never comes");
+        }
+        for pair in ["--", ",,", ".,", ",.", " ,", "((", "))", "- -"] {
+            assert!(!text.contains(pair), "{pair:?} comes");
+        }
+    }
+
+    #[test]
+    fn a_words_text_ends_its_last_sentence_and_closes_what_it_opened() {
+        for seed in 0..200 {
+            let mut words = words_of(mode("words:10/p"), seed);
+            let mut text = String::new();
+            for left in (1..=10).rev() {
+                words.next_into(&mut text, Some(left));
+                text.push(' ');
+            }
+            let text = text.trim_end();
+            assert!(text.ends_with(['.', '?', '!']), "{text}");
+            assert!(!text.ends_with(" -") && !text.contains("- -"), "{text}");
+            let opened = text.matches('(').count();
+            assert_eq!(opened, text.matches(')').count(), "{text}");
+            assert_eq!(text.matches('"').count() % 2, 0, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_capital_is_one_letter_and_turkish_dots_its_i() {
+        let cap = |word: &str, turkish| {
+            let mut out = String::from(word);
+            capitalize(&mut out, 0, turkish);
+            out
+        };
+        assert_eq!(cap("été", false), "Été");
+        assert_eq!(cap("ßen", false), "ßen", "ß's capital is two letters");
+        assert_eq!(cap("я", false), "Я");
+        assert_eq!(cap("їжак", false), "Їжак");
+        assert_eq!(cap("için", true), "İçin");
+        assert_eq!(cap("ısı", true), "Isı");
+        assert_eq!(cap("ice", false), "Ice");
+        assert_eq!(cap("42", false), "42");
+    }
+
+    #[test]
+    fn every_language_draws_from_its_own_list() {
+        for language in Language::ALL {
+            let key = match language {
+                Language::English => "zen".to_owned(),
+                other => format!("zen@{}", other.code()),
+            };
+            let list = language.words().unwrap();
+            let drawn: Vec<String> = words_of(mode(&key), 3).take(500).collect();
+            assert!(drawn.iter().all(|w| list.contains(&w.as_str())), "{key}");
+            let distinct: std::collections::HashSet<_> = drawn.iter().collect();
+            assert!(distinct.len() > 300, "{key}: {}", distinct.len());
+        }
+    }
+
+    /// What `time:30/p/n@fr` of seed 42 starts with, frozen like [`SEED_42`]: the words,
+    /// marks and numbers of the first new key of every kind.
+    #[test]
+    fn seed_42_of_a_decorated_key_starts_with_these_words() {
+        let got: Vec<String> = words_of(mode("time:30/p/n@fr"), 42).take(12).collect();
+        assert_eq!(got, SEED_42_P_N_FR, "the text of time:30/p/n@fr seed 42 changed");
+    }
+
+    const SEED_42_P_N_FR: [&str; 12] = [
+        "Afrique",
+        "cet",
+        "vois",
+        "film",
+        "si",
+        "comprend.",
+        "Maison",
+        "information,",
+        "vue.",
+        "Image",
+        "lieu",
+        "abord,",
+    ];
+
     const SEED_42: [&str; 6] = ["dream", "week", "current", "ever", "what", "increase"];
 }

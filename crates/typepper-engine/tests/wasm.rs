@@ -28,9 +28,14 @@ macro_rules! golden {
 const GOLDEN: &[(&str, &str, &[u8], &str)] = golden![
     "blitz120-steady-70wpm",
     "blitz15-clean-90wpm",
+    "blitz15-de-70wpm",
+    "blitz15-en10k-90wpm",
     "blitz15-late-input-refused",
+    "blitz15-nl-65wpm",
+    "blitz15-sv-80wpm",
     "blitz30-fast-140wpm",
     "blitz30-punctuation-85wpm",
+    "blitz30-ru-punctuation-70wpm",
     "blitz60-sloppy-55wpm",
     "drill-e-85wpm",
     "drill-kv-40wpm",
@@ -39,13 +44,22 @@ const GOLDEN: &[(&str, &str, &[u8], &str)] = golden![
     "pursuit1-one-key-then-idle",
     "pursuit20-caught-fast",
     "pursuit7-caught-75wpm",
+    "pursuit7-de-punctuation",
     "spec-example",
+    "words10-cs-punctuation-60wpm",
+    "words10-es-punctuation-70wpm",
+    "words10-fr-75wpm",
+    "words10-it-numbers-68wpm",
+    "words10-pl-sloppy-50wpm",
+    "words10-tr-punctuation-62wpm",
     "words25-clean-80wpm",
     "words25-punctuation-numbers-65wpm",
+    "words25-uk-60wpm",
     "words50-sloppy-60wpm",
     "zen-20s-70wpm",
     "zen-every-rule",
     "zen-numbers-20s",
+    "zen-pt-15s",
 ];
 
 #[wasm_bindgen_test]
@@ -55,5 +69,5 @@ fn every_golden_scenario_plays_out_in_wasm_as_natively() {
         assert_eq!(Replay::decode(bytes).as_ref(), Ok(&replay), "{name}");
         assert_eq!(outcome(&replay), *expected, "{name}");
     }
-    assert_eq!(GOLDEN.len(), 20);
+    assert_eq!(GOLDEN.len(), 34);
 }

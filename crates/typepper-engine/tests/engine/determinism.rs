@@ -15,6 +15,9 @@ fn rounds() -> Vec<Replay> {
         Mode::BLITZ_60,
         Mode::ZEN,
         Mode::pursuit(9).unwrap(),
+        "words:25/p/n@fr".parse().unwrap(),
+        "time:30/p@ru".parse().unwrap(),
+        "zen/n@tr".parse().unwrap(),
     ]
     .into_iter()
     .map(|m| synth(m, 2026, &typist))

@@ -1,14 +1,14 @@
 //! Property tests: round trips of any replay, and no input makes a decoder or a round panic.
 
 use proptest::prelude::*;
-use typepper_engine::{Input, Mode, Op, Replay, Round};
+use typepper_engine::{Input, Language, Mode, Op, Prose, Replay, Round, WordCount};
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         1 => Just(Op::Backspace),
         1 => Just(Op::End),
         4 => any::<char>().prop_map(Op::Char),
-        8 => prop::sample::select(vec!['a', 'e', 't', 'o', ' ', 'é']).prop_map(Op::Char),
+        8 => prop::sample::select(vec!['a', 'e', 't', 'o', ' ', 'é', 'я', 'A', '.']).prop_map(Op::Char),
     ]
 }
 
@@ -32,12 +32,21 @@ fn replay() -> impl Strategy<Value = Replay> {
 }
 
 fn mode() -> impl Strategy<Value = Mode> {
-    prop_oneof![
+    let base = prop_oneof![
         Just(Mode::BLITZ_15),
         Just(Mode::BLITZ_60),
         Just(Mode::ZEN),
+        Just(Mode::words(WordCount::W10)),
         (1u8..=20).prop_map(|l| Mode::pursuit(l).unwrap()),
-    ]
+    ];
+    let prose = (any::<bool>(), any::<bool>(), 0..Language::ALL.len()).prop_map(
+        |(punctuation, numbers, l)| Prose {
+            punctuation,
+            numbers,
+            language: Language::ALL[l],
+        },
+    );
+    (base, prose).prop_map(|(mode, prose)| mode.with_prose(prose).unwrap())
 }
 
 proptest! {

@@ -366,3 +366,93 @@ fn a_round_holds_what_a_replay_can_and_no_more() {
         "the round holds all a replay can (1048576 bytes)"
     );
 }
+
+fn mode(key: &str) -> Mode {
+    key.parse().unwrap()
+}
+
+#[test]
+fn words_has_its_count_and_ends_the_moment_the_last_word_is_typed_right() {
+    let mut round = Round::new(mode("words:10"), 5);
+    assert_eq!(round.view(0).drawn(), 10, "the text is ten words, no more");
+    let mut t = 1_000;
+    for _ in 0..9 {
+        type_word(&mut round, &mut t, 100);
+    }
+    let last = word(&round, 9);
+    let (head, tail) = last.split_at(last.len() - 1);
+    type_text(&mut round, &mut t, head, 100);
+    assert_eq!(round.ends_at(), None, "not over before its last letter");
+    let fx = round.apply(t, Op::Char(tail.chars().next().unwrap())).unwrap();
+    assert!(fx.finished && fx.committed == Some(true));
+    assert_eq!(round.ends_at(), Some(u64::from(t)));
+    assert_eq!(
+        round.apply(t, Op::Char(' ')),
+        Err(Refusal::Late { ended_at: u64::from(t) }),
+        "no space after it"
+    );
+    let score = round.score().unwrap();
+    assert_eq!(score.words, 10);
+    assert_eq!(score.duration_ms, t - 1_000);
+    // Every word's letters, the nine spaces typed, and none after the last word.
+    let letters: usize = (0..10).map(|i| word(&round, i).chars().count()).sum();
+    assert_eq!(score.chars.correct as usize, letters);
+    let want = (letters as u64 + 9) * 12_000 * 100 / u64::from(score.duration_ms);
+    assert_eq!(u64::from(score.wpm_x100), want);
+    assert!(round.view(t).word(9).unwrap().status == typepper_engine::WordStatus::Done { correct: true });
+}
+
+#[test]
+fn a_space_after_a_wrong_last_word_ends_words_and_its_letters_are_missed() {
+    let mut round = Round::new(mode("words:10"), 6);
+    let mut t = 0;
+    for _ in 0..9 {
+        type_word(&mut round, &mut t, 100);
+    }
+    let last = word(&round, 9);
+    type_text(&mut round, &mut t, "#", 100);
+    let fx = round.apply(t, Op::Char(' ')).unwrap();
+    assert!(fx.finished && fx.committed == Some(false));
+    let score = round.score().unwrap();
+    assert_eq!(score.words, 9);
+    assert_eq!(score.chars.wrong, 1);
+    assert_eq!(score.chars.missed as usize, last.chars().count() - 1);
+    // A replay of it plays to the same; one with a key after the end is refused.
+    let mut replay = round.replay();
+    assert_eq!(replay.play().unwrap().1, score);
+    replay.inputs.push(typepper_engine::Input { dt: 0, op: Op::Backspace });
+    assert!(matches!(replay.play(), Err(PlayError::Refused { .. })));
+}
+
+#[test]
+fn letters_beyond_ascii_are_judged_as_one_character_each() {
+    // Russian: every letter is two bytes, and the caret moves a letter a key.
+    let mut round = Round::new(mode("zen@ru"), 8);
+    let first = word(&round, 0);
+    let mut t = 0;
+    let mut chars = first.chars();
+    let a = chars.next().unwrap();
+    round.apply(t, Op::Char(a)).unwrap();
+    assert_eq!(round.view(t).caret(), (0, 1));
+    let glyphs: Vec<CharState> = round.view(t).word(0).unwrap().glyphs().map(|g| g.state).collect();
+    assert_eq!(glyphs[0], CharState::Correct);
+    t += 100;
+    type_text(&mut round, &mut t, &format!("{} ", chars.as_str()), 100);
+    assert!(round.view(t).word(0).unwrap().status == typepper_engine::WordStatus::Done { correct: true });
+    // French: é is its own key; e in its place is wrong.
+    let mut round = Round::new(mode("zen@fr"), 1);
+    let mut t = 0;
+    let i = (0..64).find(|&i| word(&round, i).contains('é')).expect("an é ahead");
+    for _ in 0..i {
+        type_word(&mut round, &mut t, 100);
+    }
+    let w = word(&round, i);
+    let typed: String = w.chars().map(|c| if c == 'é' { 'e' } else { c }).collect();
+    type_text(&mut round, &mut t, &format!("{typed} "), 100);
+    let status = round.view(t).word(i).unwrap().status;
+    assert_eq!(status, typepper_engine::WordStatus::Done { correct: false });
+    round.apply(t, Op::End).unwrap();
+    let score = round.score().unwrap();
+    assert_eq!(score.chars.wrong as usize, w.matches('é').count());
+    assert_eq!(score.words as usize, i);
+}
