@@ -137,6 +137,7 @@ impl From<PlayError> for Refused {
             PlayError::Mode(_) => "Mode",
             PlayError::Refused { .. } => "Refused",
             PlayError::NotOver => "NotOver",
+            PlayError::Unlisted(_) => "Unlisted",
             _ => "Clock",
         };
         Refused {
