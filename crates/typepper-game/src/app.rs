@@ -590,6 +590,17 @@ mod tests {
         );
         assert!(matches!(app.screen, Screen::Menu));
         assert_eq!(app.history.len(), 1);
+
+        // ZEN with punctuation and a language is ZEN all the same: esc ends it.
+        app.key(Key::Char('.'), at(t));
+        app.key(Key::Char('@'), at(t));
+        app.key(Key::Char('z'), at(t));
+        type_word(&mut app, &mut t);
+        app.key(Key::Escape, at(t));
+        let Screen::Results(r) = &app.screen else {
+            panic!("esc didn't end zen/p@en10k")
+        };
+        assert_eq!(r.score.mode.key(), "zen/p@en10k");
     }
 
     #[test]

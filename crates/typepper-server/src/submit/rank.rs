@@ -311,7 +311,7 @@ pub fn standing(
     if score.accuracy_x100 < MIN_ACCURACY_X100 {
         return unranked(Unranked::Sloppy, true);
     }
-    if score.mode == Mode::ZEN && score.duration_ms < MIN_ZEN_MS {
+    if score.mode.is_zen() && score.duration_ms < MIN_ZEN_MS {
         return unranked(Unranked::ShortZen, true);
     }
     Ok(Standing {
@@ -422,6 +422,10 @@ mod tests {
         };
         let zen = synth(Mode::ZEN, 1, &typist).play().unwrap().1;
         let got = standing(&zen, Some(&seed("zen")), 7, ISSUED + 20_000).unwrap();
+        assert_eq!(got.unranked, Some(Unranked::ShortZen));
+        // ZEN with punctuation in French is ZEN: as short, as unranked.
+        let zen = synth("zen/p@fr".parse().unwrap(), 1, &typist).play().unwrap().1;
+        let got = standing(&zen, Some(&seed("zen/p@fr")), 7, ISSUED + 20_000).unwrap();
         assert_eq!(got.unranked, Some(Unranked::ShortZen));
     }
 
