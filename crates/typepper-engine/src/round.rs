@@ -100,10 +100,10 @@ pub struct Round {
     mode: Mode,
     seed: u64,
     words: Words,
-    /// Drawn words, one after another; word `i` is `text[spans[i].0..spans[i].1]`, and
-    /// starts at stream offset (in characters, a space between words) `offsets[i]`.
+    /// Drawn words, one after another: word `i` is `text[spans[i].start..spans[i].end]`,
+    /// and starts at stream offset (in characters, a space between words) `offsets[i]`.
     text: String,
-    spans: Vec<(u32, u32)>,
+    spans: Vec<Span>,
     offsets: Vec<u32>,
     /// WORDS: the last word is done (typed, or committed wrong with space).
     closed: bool,
@@ -128,6 +128,22 @@ pub struct Round {
     flame: Option<Flame>,
     peak_milli: i64,
     chart: Chart,
+}
+
+/// Where a drawn word is in [`Round`]'s text, and how many `char`s it has: when as many
+/// as its bytes (ASCII, every English word), its letters are read as bytes, which keeps
+/// judging a key as cheap as it was before words could be other than ASCII.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    end: u32,
+    chars: u32,
+}
+
+impl Span {
+    fn is_ascii(self) -> bool {
+        self.chars == self.end - self.start
+    }
 }
 
 /// HOT PURSUIT's flame: where it was at a moment, and its level there.
@@ -375,12 +391,11 @@ impl Round {
 
     fn char(&mut self, t: u32, c: char, fx: &mut Effects) {
         let i = self.current_input().len();
-        let target = self.target(self.cur());
-        if i >= target.chars().count() + MAX_EXTRA {
+        if i >= self.spans[self.cur()].chars as usize + MAX_EXTRA {
             fx.ignored = true;
             return;
         }
-        let correct = target.chars().nth(i) == Some(c);
+        let correct = self.letter(self.cur(), i) == Some(c);
         self.typed.push(c);
         self.judge(t, correct, fx);
         // WORDS ends the moment its last word is typed right: no space after it.
@@ -401,7 +416,7 @@ impl Round {
     fn close(&mut self, correct: bool, fx: &mut Effects) {
         if correct {
             self.correct_words += 1;
-            self.correct_word_chars += self.target(self.cur()).chars().count() as u32;
+            self.correct_word_chars += self.spans[self.cur()].chars;
         }
         self.closed = true;
         fx.committed = Some(correct);
@@ -436,7 +451,7 @@ impl Round {
         let cur = self.cur();
         if correct {
             self.correct_words += 1;
-            self.correct_word_chars += self.target(cur).chars().count() as u32 + 1;
+            self.correct_word_chars += self.spans[cur].chars + 1;
         }
         self.starts.push(self.typed.len());
         self.draw_ahead();
@@ -470,12 +485,7 @@ impl Round {
     /// correctly typed part of it.
     fn caret_steps(&self) -> i64 {
         let cur = self.cur();
-        let good = self
-            .current_input()
-            .iter()
-            .zip(self.target(cur).chars())
-            .take_while(|&(&c, t)| c == t)
-            .count();
+        let good = self.good_prefix(cur, self.current_input());
         (i64::from(self.offsets[cur]) + good as i64) * STEPS_PER_CHAR
     }
 
@@ -487,22 +497,59 @@ impl Round {
         let count = self.mode.word_count().map(|n| n as usize);
         let want = (self.starts.len() + LOOKAHEAD).min(count.unwrap_or(usize::MAX));
         while self.spans.len() < want {
-            let offset = match self.offsets.last() {
-                Some(&o) => o + self.target(self.spans.len() - 1).chars().count() as u32 + 1,
-                None => 0,
+            let offset = match (self.offsets.last(), self.spans.last()) {
+                (Some(&o), Some(span)) => o + span.chars + 1,
+                _ => 0,
             };
             let start = self.text.len();
             let left = count.map(|n| (n - self.spans.len()) as u32);
             self.words.next_into(&mut self.text, left);
-            self.spans.push((start as u32, self.text.len() as u32));
+            let word = &self.text[start..];
+            let chars = match word.is_ascii() {
+                true => word.len(),
+                false => word.chars().count(),
+            };
+            self.spans.push(Span {
+                start: start as u32,
+                end: self.text.len() as u32,
+                chars: chars as u32,
+            });
             self.offsets.push(offset);
         }
     }
 
     /// Word `i` of the text (drawn: `i` < `spans.len()`).
     pub(crate) fn target(&self, i: usize) -> &str {
-        let (start, end) = self.spans[i];
-        &self.text[start as usize..end as usize]
+        let span = self.spans[i];
+        &self.text[span.start as usize..span.end as usize]
+    }
+
+    /// Letter `k` of word `i`, if it has one.
+    fn letter(&self, i: usize, k: usize) -> Option<char> {
+        let span = self.spans[i];
+        if span.is_ascii() {
+            let at = span.start as usize + k;
+            return (at < span.end as usize).then(|| char::from(self.text.as_bytes()[at]));
+        }
+        self.target(i).chars().nth(k)
+    }
+
+    /// How many of `input`'s first characters are word `i`'s first letters.
+    fn good_prefix(&self, i: usize, input: &[char]) -> usize {
+        let span = self.spans[i];
+        if span.is_ascii() {
+            let bytes = &self.text.as_bytes()[span.start as usize..span.end as usize];
+            return input
+                .iter()
+                .zip(bytes)
+                .take_while(|&(&c, &b)| c == char::from(b))
+                .count();
+        }
+        input
+            .iter()
+            .zip(self.target(i).chars())
+            .take_while(|&(&c, t)| c == t)
+            .count()
     }
 
     /// The typed input of word `i` (committed or current).
@@ -516,7 +563,8 @@ impl Round {
     }
 
     fn word_is_correct(&self, i: usize) -> bool {
-        self.input(i).iter().copied().eq(self.target(i).chars())
+        let input = self.input(i);
+        input.len() == self.spans[i].chars as usize && self.good_prefix(i, input) == input.len()
     }
 
     /// Correct word characters at this moment, counting the current word while what is
@@ -526,12 +574,14 @@ impl Round {
             return self.correct_word_chars;
         }
         let input = self.current_input();
-        let mut target = self.target(self.cur()).chars();
-        let partial = input.iter().all(|&c| target.next() == Some(c));
+        let partial = self.good_prefix(self.cur(), input) == input.len();
         self.correct_word_chars + if partial { input.len() as u32 } else { 0 }
     }
 
-    /// Heat in thousandths at `t` (no later than the round's end).
+    /// Heat in thousandths at `t` (no later than the round's end). Inlined: called twice
+    /// an input, its call costs more than its BLITZ body (measured by instruction count,
+    /// docs/PERFORMANCE.md).
+    #[inline(always)]
     fn heat_milli(&self, t: u32) -> i64 {
         let t = match self.ends_at {
             Some(end) if u64::from(t) > end => end as u32,
