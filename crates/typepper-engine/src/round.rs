@@ -100,8 +100,9 @@ pub struct Round {
     mode: Mode,
     seed: u64,
     words: Words,
-    /// Drawn words, one after another: word `i` is `text[spans[i].start..spans[i].end]`,
-    /// and starts at stream offset (in characters, a space between words) `offsets[i]`.
+    /// Drawn words: word `i` is `spans[i]`, a list word or a part of `text` (the words
+    /// made with marks or digits, one after another), and starts at stream offset (in
+    /// characters, a space between words) `offsets[i]`.
     text: String,
     spans: Vec<Span>,
     offsets: Vec<u32>,
@@ -130,20 +131,20 @@ pub struct Round {
     chart: Chart,
 }
 
-/// Where a drawn word is in [`Round`]'s text, and how many `char`s it has: when as many
-/// as its bytes (ASCII, every English word), its letters are read as bytes, which keeps
-/// judging a key as cheap as it was before words could be other than ASCII.
+/// A drawn word, and how many `char`s it has: when as many as its bytes (ASCII, every
+/// English word), its letters are read as bytes, which keeps judging a key as cheap as
+/// it was before words could be other than ASCII.
 #[derive(Clone, Copy, Debug)]
 struct Span {
-    start: u32,
-    end: u32,
+    word: Word,
     chars: u32,
 }
 
-impl Span {
-    fn is_ascii(self) -> bool {
-        self.chars == self.end - self.start
-    }
+/// Where a drawn word is: its list's, as the list has it, or made in [`Round`]'s text.
+#[derive(Clone, Copy, Debug)]
+enum Word {
+    Listed(&'static str),
+    Made { start: u32, end: u32 },
 }
 
 /// HOT PURSUIT's flame: where it was at a moment, and its level there.
@@ -215,7 +216,7 @@ impl Round {
             mode,
             seed,
             words: text::words_of(mode, seed),
-            text: String::with_capacity(16 * LOOKAHEAD),
+            text: String::new(),
             spans: Vec::with_capacity(2 * LOOKAHEAD),
             offsets: Vec::with_capacity(2 * LOOKAHEAD),
             closed: false,
@@ -503,42 +504,51 @@ impl Round {
             };
             let start = self.text.len();
             let left = count.map(|n| (n - self.spans.len()) as u32);
-            self.words.next_into(&mut self.text, left);
-            let word = &self.text[start..];
-            let chars = match word.is_ascii() {
-                true => word.len(),
-                false => word.chars().count(),
+            let span = match self.words.next_word(&mut self.text, left) {
+                // English's lists are a–z only: no word of theirs needs counting.
+                Some(listed) if self.mode.prose().language.is_ascii() => Span {
+                    word: Word::Listed(listed),
+                    chars: listed.len() as u32,
+                },
+                Some(listed) => Span {
+                    word: Word::Listed(listed),
+                    chars: listed.chars().count() as u32,
+                },
+                None => Span {
+                    word: Word::Made {
+                        start: start as u32,
+                        end: self.text.len() as u32,
+                    },
+                    chars: self.text[start..].chars().count() as u32,
+                },
             };
-            self.spans.push(Span {
-                start: start as u32,
-                end: self.text.len() as u32,
-                chars: chars as u32,
-            });
+            self.spans.push(span);
             self.offsets.push(offset);
         }
     }
 
     /// Word `i` of the text (drawn: `i` < `spans.len()`).
     pub(crate) fn target(&self, i: usize) -> &str {
-        let span = self.spans[i];
-        &self.text[span.start as usize..span.end as usize]
+        match self.spans[i].word {
+            Word::Listed(word) => word,
+            Word::Made { start, end } => &self.text[start as usize..end as usize],
+        }
     }
 
     /// Letter `k` of word `i`, if it has one.
     fn letter(&self, i: usize, k: usize) -> Option<char> {
-        let span = self.spans[i];
-        if span.is_ascii() {
-            let at = span.start as usize + k;
-            return (at < span.end as usize).then(|| char::from(self.text.as_bytes()[at]));
+        let word = self.target(i);
+        if self.spans[i].chars as usize == word.len() {
+            return word.as_bytes().get(k).map(|&b| char::from(b));
         }
-        self.target(i).chars().nth(k)
+        word.chars().nth(k)
     }
 
     /// How many of `input`'s first characters are word `i`'s first letters.
     fn good_prefix(&self, i: usize, input: &[char]) -> usize {
-        let span = self.spans[i];
-        if span.is_ascii() {
-            let bytes = &self.text.as_bytes()[span.start as usize..span.end as usize];
+        let word = self.target(i);
+        if self.spans[i].chars as usize == word.len() {
+            let bytes = word.as_bytes();
             return input
                 .iter()
                 .zip(bytes)
@@ -547,7 +557,7 @@ impl Round {
         }
         input
             .iter()
-            .zip(self.target(i).chars())
+            .zip(word.chars())
             .take_while(|&(&c, t)| c == t)
             .count()
     }

@@ -1,6 +1,8 @@
 //! The round's text: an endless stream of words drawn by the seed from its language's
 //! list, with punctuation and numbers when the mode asks for them (RULES.md, "Prose").
 
+use core::fmt::Write as _;
+
 use crate::mode::{Base, DrillPool, Mode, Prose};
 use crate::rng::Rng;
 use crate::words::{Language, WORDS};
@@ -136,15 +138,24 @@ impl Draw {
 }
 
 impl Words {
-    /// Appends the next word to `out`. `left` is how many words the text has left, this
-    /// one included, when it ends (WORDS): the last word ends its sentence, and no dash
-    /// is left dangling.
+    /// The next word: a list word as the list has it, or else appended to `out` (a number,
+    /// a dash, a word with a capital or marks). `left` is how many words the text has
+    /// left, this one included, when it ends (WORDS): the last word ends its sentence,
+    /// and no dash is left dangling. A plain word is never copied: most rounds' text is
+    /// nothing but.
+    #[inline]
+    pub fn next_word(&mut self, out: &mut String, left: Option<u32>) -> Option<&'static str> {
+        match &mut self.prose {
+            None => Some(self.draw.next()),
+            Some(decor) => decor.next_word(&mut self.draw, out, left),
+        }
+    }
+
+    /// Appends the next word to `out`, whatever it is.
     pub fn next_into(&mut self, out: &mut String, left: Option<u32>) {
-        let Some(decor) = &mut self.prose else {
-            out.push_str(self.draw.next());
-            return;
-        };
-        decor.next_into(&mut self.draw, out, left);
+        if let Some(word) = self.next_word(out, left) {
+            out.push_str(word);
+        }
     }
 }
 
@@ -185,19 +196,24 @@ impl Decor {
         self.rng.below(100) < hundredths
     }
 
-    fn next_into(&mut self, draw: &mut Draw, out: &mut String, left: Option<u32>) {
+    fn next_word(
+        &mut self,
+        draw: &mut Draw,
+        out: &mut String,
+        left: Option<u32>,
+    ) -> Option<&'static str> {
         if self.dash {
             self.dash = false;
             out.push('-');
-            return;
+            return None;
         }
         let number = self.numbers && self.chance(NUMBER);
         if !self.punctuation {
-            match number {
-                true => self.number(out),
-                false => out.push_str(draw.next()),
+            if !number {
+                return Some(draw.next());
             }
-            return;
+            self.number(out);
+            return None;
         }
         let last = left == Some(1);
         self.in_sentence += 1;
@@ -246,6 +262,7 @@ impl Decor {
             // A dash is a word of its own between two words of one sentence.
             self.dash = true;
         }
+        None
     }
 
     /// A number of one to four digits, none with a leading zero but 0 itself.
@@ -256,7 +273,8 @@ impl Decor {
             0 => self.rng.below(10),
             _ => low + self.rng.below(9 * low),
         };
-        out.push_str(&n.to_string());
+        // Written in place: a String a number would be an allocation a word.
+        let _ = write!(out, "{n}");
     }
 }
 

@@ -221,6 +221,12 @@ impl Language {
         self.row().3
     }
 
+    /// Whether its list is ASCII only (English's two: a test holds it), so that a word's
+    /// letters are its bytes.
+    pub const fn is_ascii(self) -> bool {
+        matches!(self, Language::English | Language::English10k)
+    }
+
     /// The name of its list's file where the server serves it: `fr.0123456789abcdef.txt`,
     /// immutable because the name is the content's checksum.
     pub fn file_name(self) -> String {
@@ -388,6 +394,15 @@ mod tests {
                 language.code(),
                 checksum(file.as_bytes())
             );
+        }
+    }
+
+    #[cfg(feature = "lists")]
+    #[test]
+    fn the_lists_said_to_be_ascii_are() {
+        for language in Language::ALL {
+            let ascii = language.words().unwrap().iter().all(|w| w.is_ascii());
+            assert_eq!(ascii, language.is_ascii(), "{}", language.code());
         }
     }
 
