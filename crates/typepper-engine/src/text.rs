@@ -273,7 +273,7 @@ impl Decor {
             0 => self.rng.below(10),
             _ => low + self.rng.below(9 * low),
         };
-        // Written in place: a String a number would be an allocation a word.
+        // Written in place: a String for each number would be an allocation each.
         let _ = write!(out, "{n}");
     }
 }
