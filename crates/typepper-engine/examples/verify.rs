@@ -25,5 +25,8 @@ fn main() {
         let replay = Replay::decode(black_box(&bytes)).expect("decodes");
         words += replay.play().expect("plays").1.words;
     }
-    println!("{key}: {} bytes, {words} words in {times} verifications", bytes.len());
+    println!(
+        "{key}: {} bytes, {words} words in {times} verifications",
+        bytes.len()
+    );
 }

@@ -657,7 +657,9 @@ mod tests {
             .chain([Base::Zen, Base::Pursuit(StartLevel(20))]);
         for base in bases {
             for language in Language::ALL {
-                for (punctuation, numbers) in [(false, false), (true, false), (false, true), (true, true)] {
+                for (punctuation, numbers) in
+                    [(false, false), (true, false), (false, true), (true, true)]
+                {
                     let mode = Mode::new(base, prose(punctuation, numbers, language)).unwrap();
                     let key = mode.key();
                     assert!(key.len() <= 32, "{key} is {} bytes", key.len());

@@ -7,10 +7,10 @@
 use core::fmt;
 
 use crate::heat::{self, Streak, Tier};
+use crate::mode::Base;
 use crate::replay::{Input, Op, Replay, varint_len};
 use crate::score::{self, CharCounts, Sample, Score};
 use crate::text::{self, Words};
-use crate::mode::Base;
 use crate::{Mode, VERSION};
 
 /// Characters a word may run past its end; keys beyond are ignored.

@@ -295,7 +295,10 @@ fn capitalize(out: &mut String, start: usize, turkish: bool) {
         }
     };
     if upper != first {
-        out.replace_range(start..start + first.len_utf8(), upper.encode_utf8(&mut [0; 4]));
+        out.replace_range(
+            start..start + first.len_utf8(),
+            upper.encode_utf8(&mut [0; 4]),
+        );
     }
 }
 
@@ -408,7 +411,13 @@ mod tests {
                 .collect();
             let marked: Vec<String> = words_of(mode(&format!("time:30/p/n{language}")), 9)
                 .take(400)
-                .filter(|w| w != "-" && !w.trim_matches(|c: char| !c.is_alphanumeric()).chars().all(|c| c.is_ascii_digit()))
+                .filter(|w| {
+                    w != "-"
+                        && !w
+                            .trim_matches(|c: char| !c.is_alphanumeric())
+                            .chars()
+                            .all(|c| c.is_ascii_digit())
+                })
                 .map(|w| bare(&w))
                 .collect();
             // Turkish's dotted capital lower-cases to i and a combining dot.
@@ -427,7 +436,10 @@ mod tests {
         // One word in ten, give or take.
         assert!((400..600).contains(&numbers.len()), "{}", numbers.len());
         for n in &numbers {
-            assert!((1..=4).contains(&n.len()) && (n.len() == 1 || !n.starts_with('0')), "{n}");
+            assert!(
+                (1..=4).contains(&n.len()) && (n.len() == 1 || !n.starts_with('0')),
+                "{n}"
+            );
         }
         for digits in 1..=4 {
             assert!(numbers.iter().any(|n| n.len() == digits), "{digits} digits");
@@ -529,7 +541,10 @@ mod tests {
     #[test]
     fn seed_42_of_a_decorated_key_starts_with_these_words() {
         let got: Vec<String> = words_of(mode("time:30/p/n@fr"), 42).take(12).collect();
-        assert_eq!(got, SEED_42_P_N_FR, "the text of time:30/p/n@fr seed 42 changed");
+        assert_eq!(
+            got, SEED_42_P_N_FR,
+            "the text of time:30/p/n@fr seed 42 changed"
+        );
     }
 
     const SEED_42_P_N_FR: [&str; 12] = [

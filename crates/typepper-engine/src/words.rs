@@ -164,11 +164,21 @@ pub enum Language {
 /// For each language: its code, its name in itself, and its list's checksum.
 const TABLE: [(Language, &str, &str, u64); 14] = [
     (Language::English, "en", "english", ENGLISH_CHECKSUM),
-    (Language::English10k, "en10k", "english 10k", 0xc669_ccc4_093b_d775),
+    (
+        Language::English10k,
+        "en10k",
+        "english 10k",
+        0xc669_ccc4_093b_d775,
+    ),
     (Language::French, "fr", "français", 0xd801_1c1c_8ec3_8cd2),
     (Language::German, "de", "deutsch", 0xca06_4fe5_b247_3db9),
     (Language::Spanish, "es", "español", 0x8c2e_6824_1132_0471),
-    (Language::Portuguese, "pt", "português", 0x3144_40aa_e69a_7300),
+    (
+        Language::Portuguese,
+        "pt",
+        "português",
+        0x3144_40aa_e69a_7300,
+    ),
     (Language::Italian, "it", "italiano", 0x7202_52e8_5017_618a),
     (Language::Dutch, "nl", "nederlands", 0x6cbf_e7d7_50de_55fd),
     (Language::Polish, "pl", "polski", 0x1c4d_239a_2b0e_73c6),
@@ -176,7 +186,12 @@ const TABLE: [(Language, &str, &str, u64); 14] = [
     (Language::Swedish, "sv", "svenska", 0x7302_bfc1_2bc5_fee0),
     (Language::Turkish, "tr", "türkçe", 0x1917_5556_e838_9337),
     (Language::Russian, "ru", "русский", 0x0254_ebf1_f154_4806),
-    (Language::Ukrainian, "uk", "українська", 0x0839_b7e7_2ee3_279f),
+    (
+        Language::Ukrainian,
+        "uk",
+        "українська",
+        0x0839_b7e7_2ee3_279f,
+    ),
 ];
 
 /// [`WORDS`]'s checksum, as [`checksum`] computes it over the words each followed by a
@@ -411,7 +426,11 @@ mod tests {
     fn every_list_is_distinct_lower_case_words() {
         for language in Language::ALL.into_iter().skip(1) {
             let words = language.words().unwrap();
-            let want = if language == Language::English10k { 10_000 } else { 1_000 };
+            let want = if language == Language::English10k {
+                10_000
+            } else {
+                1_000
+            };
             assert_eq!(words.len(), want, "{}", language.code());
             let mut seen = std::collections::HashSet::new();
             for w in words {

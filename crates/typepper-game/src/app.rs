@@ -907,24 +907,41 @@ mod tests {
         let keys: Vec<String> = items.iter().map(|m| m.key()).collect();
         assert_eq!(keys, ["time:15", "words:25", "zen", "pursuit:7"]);
         app.key(Key::Left, at(0.0));
-        assert_eq!(app.menu_mode(), Mode::BLITZ_120, "← on BLITZ turns its clock");
+        assert_eq!(
+            app.menu_mode(),
+            Mode::BLITZ_120,
+            "← on BLITZ turns its clock"
+        );
         assert_eq!(app.picks.level, 7, "and leaves the level");
         app.key(Key::Down, at(0.0));
         app.key(Key::Right, at(0.0));
         assert_eq!(app.menu_mode().key(), "words:50");
         app.key(Key::Up, at(0.0));
         app.key(Key::Up, at(0.0));
-        assert_eq!(app.menu_row(app.menu_item), Some(Row::Numbers), "the list wraps");
+        assert_eq!(
+            app.menu_row(app.menu_item),
+            Some(Row::Numbers),
+            "the list wraps"
+        );
         app.key(Key::Enter, at(0.0));
         app.key(Key::Up, at(0.0));
         app.key(Key::Right, at(0.0));
         app.key(Key::Up, at(0.0));
         app.key(Key::Left, at(0.0));
-        assert_eq!(app.picks.prose.language, Language::Ukrainian, "the list wraps");
+        assert_eq!(
+            app.picks.prose.language,
+            Language::Ukrainian,
+            "the list wraps"
+        );
         let keys: Vec<String> = app.menu_modes().iter().map(|m| m.key()).collect();
         assert_eq!(
             keys,
-            ["time:120/p/n@uk", "words:50/p/n@uk", "zen/p/n@uk", "pursuit:7/p/n@uk"]
+            [
+                "time:120/p/n@uk",
+                "words:50/p/n@uk",
+                "zen/p/n@uk",
+                "pursuit:7/p/n@uk"
+            ]
         );
         // The boards follow the text.
         assert_eq!(app.board_modes()[5].key(), "words:25/p/n@uk");
@@ -953,7 +970,10 @@ mod tests {
     #[test]
     fn the_menu_s_picks_come_back_and_a_bad_line_is_the_defaults() {
         for (text, want) in [
-            ("30 50 12 /p@fr", Some(("time:30/p@fr", "words:50/p@fr", "pursuit:12/p@fr"))),
+            (
+                "30 50 12 /p@fr",
+                Some(("time:30/p@fr", "words:50/p@fr", "pursuit:12/p@fr")),
+            ),
             ("120 10 1 -", Some(("time:120", "words:10", "pursuit:1"))),
             ("30 50 12", None),
             ("31 50 12 -", None),
@@ -1301,7 +1321,15 @@ mod tests {
         let fx = app.tick(at(0.0));
         assert_eq!(
             asked(&fx),
-            ["time:15", "time:30", "time:60", "time:120", "words:25", "zen", "pursuit:7"]
+            [
+                "time:15",
+                "time:30",
+                "time:60",
+                "time:120",
+                "words:25",
+                "zen",
+                "pursuit:7"
+            ]
         );
         assert!(asked(&app.tick(at(16.0))).is_empty(), "asked once");
         assert!(

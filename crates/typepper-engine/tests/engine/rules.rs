@@ -383,12 +383,16 @@ fn words_has_its_count_and_ends_the_moment_the_last_word_is_typed_right() {
     let (head, tail) = last.split_at(last.len() - 1);
     type_text(&mut round, &mut t, head, 100);
     assert_eq!(round.ends_at(), None, "not over before its last letter");
-    let fx = round.apply(t, Op::Char(tail.chars().next().unwrap())).unwrap();
+    let fx = round
+        .apply(t, Op::Char(tail.chars().next().unwrap()))
+        .unwrap();
     assert!(fx.finished && fx.committed == Some(true));
     assert_eq!(round.ends_at(), Some(u64::from(t)));
     assert_eq!(
         round.apply(t, Op::Char(' ')),
-        Err(Refusal::Late { ended_at: u64::from(t) }),
+        Err(Refusal::Late {
+            ended_at: u64::from(t)
+        }),
         "no space after it"
     );
     let score = round.score().unwrap();
@@ -399,7 +403,10 @@ fn words_has_its_count_and_ends_the_moment_the_last_word_is_typed_right() {
     assert_eq!(score.chars.correct as usize, letters);
     let want = (letters as u64 + 9) * 12_000 * 100 / u64::from(score.duration_ms);
     assert_eq!(u64::from(score.wpm_x100), want);
-    assert!(round.view(t).word(9).unwrap().status == typepper_engine::WordStatus::Done { correct: true });
+    assert!(
+        round.view(t).word(9).unwrap().status
+            == typepper_engine::WordStatus::Done { correct: true }
+    );
 }
 
 #[test]
@@ -420,7 +427,10 @@ fn a_space_after_a_wrong_last_word_ends_words_and_its_letters_are_missed() {
     // A replay of it plays to the same; one with a key after the end is refused.
     let mut replay = round.replay();
     assert_eq!(replay.play().unwrap().1, score);
-    replay.inputs.push(typepper_engine::Input { dt: 0, op: Op::Backspace });
+    replay.inputs.push(typepper_engine::Input {
+        dt: 0,
+        op: Op::Backspace,
+    });
     assert!(matches!(replay.play(), Err(PlayError::Refused { .. })));
 }
 
@@ -434,15 +444,26 @@ fn letters_beyond_ascii_are_judged_as_one_character_each() {
     let a = chars.next().unwrap();
     round.apply(t, Op::Char(a)).unwrap();
     assert_eq!(round.view(t).caret(), (0, 1));
-    let glyphs: Vec<CharState> = round.view(t).word(0).unwrap().glyphs().map(|g| g.state).collect();
+    let glyphs: Vec<CharState> = round
+        .view(t)
+        .word(0)
+        .unwrap()
+        .glyphs()
+        .map(|g| g.state)
+        .collect();
     assert_eq!(glyphs[0], CharState::Correct);
     t += 100;
     type_text(&mut round, &mut t, &format!("{} ", chars.as_str()), 100);
-    assert!(round.view(t).word(0).unwrap().status == typepper_engine::WordStatus::Done { correct: true });
+    assert!(
+        round.view(t).word(0).unwrap().status
+            == typepper_engine::WordStatus::Done { correct: true }
+    );
     // French: é is its own key; e in its place is wrong.
     let mut round = Round::new(mode("zen@fr"), 1);
     let mut t = 0;
-    let i = (0..64).find(|&i| word(&round, i).contains('é')).expect("an é ahead");
+    let i = (0..64)
+        .find(|&i| word(&round, i).contains('é'))
+        .expect("an é ahead");
     for _ in 0..i {
         type_word(&mut round, &mut t, 100);
     }

@@ -130,8 +130,7 @@ impl App {
 
     /// The mode the menu has selected, or the first when a prose line is.
     pub(crate) fn menu_mode(&self) -> Mode {
-        self.menu_at(self.menu_item)
-            .unwrap_or(self.menu_modes()[0])
+        self.menu_at(self.menu_item).unwrap_or(self.menu_modes()[0])
     }
 
     /// The menu's modes at their picked lengths, with its prose.
@@ -168,8 +167,8 @@ impl App {
     }
 
     /// Moves the value of the menu's selected line: a length, a level, a language, a
-    /// switch. Returns whether anything changed (and is to be kept).
-    fn turn(&mut self, up: bool) -> bool {
+    /// switch; what changed is kept.
+    fn turn(&mut self, up: bool, now: Now) -> Vec<Effect> {
         let before = self.picks;
         let row = self.menu_row(self.menu_item);
         let p = &mut self.picks;
@@ -193,7 +192,10 @@ impl App {
             Some(Row::Numbers) => p.prose.numbers = !p.prose.numbers,
             None => {}
         }
-        self.picks != before
+        match self.picks != before {
+            true => self.picked(now),
+            false => vec![],
+        }
     }
 
     /// What a mode's line shows between ‹ ›: BLITZ's clock, WORDS' count, the level.
@@ -234,16 +236,11 @@ impl App {
         match key {
             Key::Up => self.menu_item = (self.menu_item + items - 1) % items,
             Key::Down => self.menu_item = (self.menu_item + 1) % items,
-            Key::Left | Key::Right => {
-                if self.turn(key == Key::Right) {
-                    return self.picked(now);
-                }
-            }
+            Key::Left | Key::Right => return self.turn(key == Key::Right, now),
             Key::Enter | Key::Tab | Key::Char(' ') => match self.menu_at(self.menu_item) {
                 Some(mode) => self.play(mode, None),
                 // On a prose line, enter moves it on as → does.
-                None if self.turn(true) => return self.picked(now),
-                None => {}
+                None => return self.turn(true, now),
             },
             Key::Char('1') => self.play(blitz(Blitz::S15), None),
             Key::Char('2') => self.play(blitz(Blitz::S30), None),

@@ -5,7 +5,7 @@
 use core::fmt::Write as _;
 use typepper_api::room::{Ask, Opened, Phase, Say, State, is_code};
 
-use typepper_engine::{Decimal, Mode, Op};
+use typepper_engine::{Decimal, Op};
 
 use crate::app::{App, Effect, Key, Now, RESULTS_HOLD_MS, Screen, delete_word, ms_since, type_key};
 use crate::model::Room;

@@ -424,7 +424,10 @@ mod tests {
         let got = standing(&zen, Some(&seed("zen")), 7, ISSUED + 20_000).unwrap();
         assert_eq!(got.unranked, Some(Unranked::ShortZen));
         // ZEN with punctuation in French is ZEN: as short, as unranked.
-        let zen = synth("zen/p@fr".parse().unwrap(), 1, &typist).play().unwrap().1;
+        let zen = synth("zen/p@fr".parse().unwrap(), 1, &typist)
+            .play()
+            .unwrap()
+            .1;
         let got = standing(&zen, Some(&seed("zen/p@fr")), 7, ISSUED + 20_000).unwrap();
         assert_eq!(got.unranked, Some(Unranked::ShortZen));
     }

@@ -362,7 +362,10 @@ fn pasted(pad: u32, every: u32) -> Replay {
     'words: loop {
         let word = {
             let view = round.view(t);
-            view.word(view.current()).expect("a word").target().to_owned()
+            view.word(view.current())
+                .expect("a word")
+                .target()
+                .to_owned()
         };
         for c in word.chars().chain([' ']) {
             if round.apply(t, Op::Char(c)).is_err() {
