@@ -946,10 +946,21 @@ mod tests {
         // The boards follow the text.
         assert_eq!(app.board_modes()[5].key(), "words:25/p/n@uk");
         // The quick keys say what they did; `1` plays with the text picked.
+        let said = |app: &App| app.notice.clone().map(|(n, _)| n).unwrap_or_default();
         app.key(Key::Char('#'), at(0.0));
+        assert_eq!(said(&app), "text: punctuation · українська");
         app.key(Key::Char('@'), at(0.0));
-        let said = app.notice.clone().map(|(n, _)| n).unwrap_or_default();
-        assert_eq!(said, "text: punctuation · english");
+        assert_eq!(said(&app), "english: typepper's own 1,000 common words");
+        app.key(Key::Char('@'), at(0.0));
+        assert_eq!(
+            said(&app),
+            "english 10k: 10,000 common words, from wordfreq by Robyn Speer (CC BY-SA 4.0)",
+            "the lists' credit goes where they are picked"
+        );
+        for _ in 0..13 {
+            app.key(Key::Char('@'), at(0.0));
+        }
+        assert_eq!(app.picks.prose.language, Language::English, "round the list");
         // A drill comes before the text's lines, plain, and the boards open on the first
         // for it.
         app.drill = Drill::new("qz");

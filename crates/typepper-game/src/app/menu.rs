@@ -187,6 +187,7 @@ impl App {
             },
             Some(Row::Language) => {
                 p.prose.language = cycle(&Language::ALL, p.prose.language, up);
+                self.notice = Some((self.language_said(), Tone::Dim));
             }
             Some(Row::Punctuation) => p.prose.punctuation = !p.prose.punctuation,
             Some(Row::Numbers) => p.prose.numbers = !p.prose.numbers,
@@ -253,12 +254,21 @@ impl App {
             // `@` the next language.
             Key::Char(c @ ('.' | '#' | '@')) => {
                 let p = &mut self.picks.prose;
-                match c {
-                    '.' => p.punctuation = !p.punctuation,
-                    '#' => p.numbers = !p.numbers,
-                    _ => p.language = cycle(&Language::ALL, p.language, true),
-                }
-                self.notice = Some((format!("text: {}", self.prose_said()), Tone::Dim));
+                let said = match c {
+                    '.' => {
+                        p.punctuation = !p.punctuation;
+                        format!("text: {}", self.prose_said())
+                    }
+                    '#' => {
+                        p.numbers = !p.numbers;
+                        format!("text: {}", self.prose_said())
+                    }
+                    _ => {
+                        p.language = cycle(&Language::ALL, p.language, true);
+                        self.language_said()
+                    }
+                };
+                self.notice = Some((said, Tone::Dim));
                 return self.picked(now);
             }
             Key::Char('h') => self.open_history(),
@@ -362,6 +372,20 @@ impl App {
             *slot = self.with_prose(base);
         }
         modes
+    }
+
+    /// What the picked language's words are, with their credit (the lists are CC BY-SA:
+    /// the credit goes where they are used).
+    fn language_said(&self) -> String {
+        let language = self.picks.prose.language;
+        match language {
+            Language::English => "english: typepper's own 1,000 common words".into(),
+            other => format!(
+                "{}: {} common words, from wordfreq by Robyn Speer (CC BY-SA 4.0)",
+                other.name(),
+                if other == Language::English10k { "10,000" } else { "1,000" }
+            ),
+        }
     }
 
     /// The menu's prose in words: `english`, `punctuation · français`.
