@@ -960,7 +960,11 @@ mod tests {
         for _ in 0..13 {
             app.key(Key::Char('@'), at(0.0));
         }
-        assert_eq!(app.picks.prose.language, Language::English, "round the list");
+        assert_eq!(
+            app.picks.prose.language,
+            Language::English,
+            "round the list"
+        );
         // A drill comes before the text's lines, plain, and the boards open on the first
         // for it.
         app.drill = Drill::new("qz");

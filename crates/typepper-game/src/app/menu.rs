@@ -383,7 +383,11 @@ impl App {
             other => format!(
                 "{}: {} common words, from wordfreq by Robyn Speer (CC BY-SA 4.0)",
                 other.name(),
-                if other == Language::English10k { "10,000" } else { "1,000" }
+                if other == Language::English10k {
+                    "10,000"
+                } else {
+                    "1,000"
+                }
             ),
         }
     }

@@ -232,6 +232,20 @@ fn the_flame_burns_what_it_passed_in_hot_pursuit_only() {
         panic!()
     };
     assert_eq!((zen.flame, zen.clock), (None, Clock::Elapsed(0)));
+    // WORDS counts its words.
+    app.key(Key::Escape, at(0.0));
+    app.key(Key::Char('w'), at(0.0));
+    let mut t = 0.0;
+    type_word(&mut app, &mut t);
+    type_word(&mut app, &mut t);
+    let Body::Play(words) = app.model(t, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(words.clock, Clock::Words { done: 2, of: 25 });
+    assert_eq!(
+        (words.clock.big(), words.clock.words()),
+        ("2/25".into(), "2 of 25 words".into())
+    );
 }
 
 #[test]

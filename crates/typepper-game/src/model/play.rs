@@ -114,24 +114,33 @@ pub enum Clock {
     Level(u8),
     /// Seconds played (ZEN).
     Elapsed(u32),
+    /// WORDS: words done of the round's.
+    Words {
+        /// Done.
+        done: u32,
+        /// Of.
+        of: u32,
+    },
 }
 
 impl Clock {
-    /// As it is drawn big: `15`, `lv7`, `1:05`.
+    /// As it is drawn big: `15`, `lv7`, `1:05`, `7/25`.
     pub fn big(self) -> String {
         match self {
             Clock::Left(s) => s.to_string(),
             Clock::Level(level) => format!("lv{level}"),
             Clock::Elapsed(s) => format!("{}:{:02}", s / 60, s % 60),
+            Clock::Words { done, of } => format!("{done}/{of}"),
         }
     }
 
-    /// As it is said: `15 s left`, `lv7`, `65 s`.
+    /// As it is said: `15 s left`, `lv7`, `65 s`, `7 of 25 words`.
     pub fn words(self) -> String {
         match self {
             Clock::Left(s) => format!("{s} s left"),
             Clock::Level(level) => format!("lv{level}"),
             Clock::Elapsed(s) => format!("{s} s"),
+            Clock::Words { done, of } => format!("{done} of {of} words"),
         }
     }
 }
