@@ -197,6 +197,29 @@ pub fn stops() -> Vec<Stop> {
     tour.see("results, HOT PURSUIT");
     tour.key(Key::Escape);
 
+    // The text's options: WORDS 25 with punctuation in French to its end, then BLITZ in
+    // Russian; then back to plain English for the rest.
+    tour.char('.');
+    tour.char('@');
+    tour.char('@');
+    tour.see("menu, punctuation · français");
+    tour.char('w');
+    tour.type_words(3);
+    tour.see("playing, WORDS 25 · punctuation · français");
+    tour.type_words(22);
+    tour.see("results, WORDS 25 · punctuation · français");
+    tour.key(Key::Escape);
+    tour.char('.');
+    for _ in 0..10 {
+        tour.char('@');
+    }
+    tour.char('1');
+    tour.type_words(3);
+    tour.see("playing, BLITZ 15s · русский");
+    tour.key(Key::Escape);
+    tour.char('@');
+    tour.char('@');
+
     // Results at the longest each stat gets: a 3-digit wpm, `100 CAROLINA REAPER`,
     // `reached lv20`, an hour of ZEN's counts and time; watched, so with a name.
     let fastest = |zen_ms| Typist {
