@@ -137,6 +137,40 @@ fn screens() -> Vec<(&'static str, Model)> {
     app.key(Key::Char('k'), at(t));
     out.push(("keys", app.model(t, &zone)));
 
+    // The text's settings: French with punctuation, the language's line picked; a
+    // WORDS 25 round of it to its end; then a Russian BLITZ round.
+    app.key(Key::Escape, at(t));
+    for c in ['@', '@', '.'] {
+        app.key(Key::Char(c), at(t));
+    }
+    for _ in 0..4 {
+        app.key(Key::Down, at(t));
+    }
+    out.push(("menu-prose", app.model(t, &zone)));
+    app.key(Key::Char('w'), at(t));
+    type_words(&mut app, 5, &mut t);
+    out.push(("words-typing", app.model(t, &zone)));
+    type_words(&mut app, 19, &mut t);
+    // The last word ends the round as its last letter lands.
+    let model = app.model(t, &zone);
+    let Body::Play(play) = &model.body else {
+        panic!("not playing")
+    };
+    for c in play.word(play.caret.0).unwrap().target().chars() {
+        app.key(Key::Char(c), at(t));
+        t += 120.0;
+    }
+    out.push(("words-results", app.model(t, &zone)));
+    app.key(Key::Escape, at(t));
+    app.key(Key::Char('.'), at(t));
+    for _ in 0..10 {
+        app.key(Key::Char('@'), at(t));
+    }
+    app.key(Key::Char('2'), at(t));
+    type_words(&mut app, 4, &mut t);
+    out.push(("blitz-ru-typing", app.model(t, &zone)));
+    app.key(Key::Escape, at(t));
+
     // A room's lobby, race and results, as the tour plays them.
     let stops = typepper_game::tour::stops();
     for (file, stop) in [
