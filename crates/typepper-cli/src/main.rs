@@ -137,7 +137,10 @@ impl From<PlayError> for Refused {
             PlayError::Mode(_) => "Mode",
             PlayError::Refused { .. } => "Refused",
             PlayError::NotOver => "NotOver",
-            _ => "Clock",
+            PlayError::Unlisted(_) => "Unlisted",
+            PlayError::Clock => "Clock",
+            // A kind a later engine adds, until this CLI names it.
+            _ => "Play",
         };
         Refused {
             kind,
