@@ -170,6 +170,14 @@ fn screens() -> Vec<(&'static str, Model)> {
     type_words(&mut app, 4, &mut t);
     out.push(("blitz-ru-typing", app.model(t, &zone)));
     app.key(Key::Escape, at(t));
+    // The history with the French round's long title, and the boards at the menu's
+    // text (Russian): the picker names it.
+    app.key(Key::Char('h'), at(t));
+    out.push(("history-prose", app.model(t, &zone)));
+    app.key(Key::Escape, at(t));
+    app.key(Key::Char('b'), at(t));
+    out.push(("boards-prose", app.model(t, &zone)));
+    app.key(Key::Escape, at(t));
 
     // A room's lobby, race and results, as the tour plays them.
     let stops = typepper_game::tour::stops();
