@@ -66,10 +66,8 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
     if roomy {
         lines.push(Line::default());
     }
-    if show_under {
-        if let Some(last) = &menu.last_round {
-            lines.push(Line::from(p.span(last.as_str(), Tone::Dim)));
-        }
+    if let Some(last) = menu.last_round.as_ref().filter(|_| show_under) {
+        lines.push(Line::from(p.span(last.as_str(), Tone::Dim)));
     }
     if let Some(line) = menu.race.as_ref().filter(|_| show_race) {
         lines.push(Line::from(p.span(line.as_str(), Tone::Ghost)));

@@ -67,7 +67,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scro
     // way to them, its text's settings first (`WORDS 25 · punctuation · français` is
     // `WORDS 25` in a narrow window), and then all of it.
     let width = unicode_width::UnicodeWidthStr::width;
-    let used = width(clock.as_str()) + tail.iter().map(|s| width(&*s.content)).sum::<usize>();
+    let used = width(clock.as_str()) + tail.iter().map(|s| width(&s.content)).sum::<usize>();
     let room = usize::from(col.width).saturating_sub(used);
     let title = play.mode.title();
     let parts: Vec<&str> = title.split(" · ").collect();
