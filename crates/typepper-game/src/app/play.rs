@@ -277,7 +277,7 @@ impl App {
             Key::Char(c) => Some(Op::Char(c)),
             Key::Backspace | Key::DeleteWord => Some(Op::Backspace),
             // Esc ends a ZEN round; before its first key there is no round to end.
-            Key::Escape if mode == Mode::ZEN && started => Some(Op::End),
+            Key::Escape if mode.is_zen() && started => Some(Op::End),
             _ => None,
         };
         match (key, op) {
@@ -393,12 +393,12 @@ impl App {
                 "esc back · tab or enter play this round yourself · g race it"
             }
             (true, _) => "esc menu · tab or enter play this round yourself · g race it",
-            (false, Some(_)) if mode == Mode::ZEN => {
+            (false, Some(_)) if mode.is_zen() => {
                 "esc ends the round · tab start the race again"
             }
             (false, Some(_)) if self.list.is_some() => "tab start the race again · esc back",
             (false, Some(_)) => "tab start the race again · esc menu",
-            (false, None) if mode == Mode::ZEN => "esc ends the round · tab restart",
+            (false, None) if mode.is_zen() => "esc ends the round · tab restart",
             (false, None) => "tab restart · esc menu",
         };
         let who = session.watch.as_ref().and_then(|w| w.who.as_deref());
@@ -419,7 +419,7 @@ impl App {
             taps: match (watching, self.list.is_some()) {
                 (true, true) => &[BACK],
                 (true, false) => &[MENU],
-                (false, _) if mode == Mode::ZEN => &[END],
+                (false, _) if mode.is_zen() => &[END],
                 // A phone has no esc: the way out of a round that ends itself.
                 (false, _) => &[MENU],
             },

@@ -5,7 +5,7 @@
 use core::fmt::Write as _;
 use typepper_api::room::{Ask, Opened, Phase, Say, State, is_code};
 
-use typepper_engine::{Decimal, Mode, Op};
+use typepper_engine::{Decimal, Op};
 
 use crate::app::{App, Effect, Key, Now, RESULTS_HOLD_MS, Screen, delete_word, ms_since, type_key};
 use crate::model::Room;
@@ -384,7 +384,7 @@ impl App {
                 };
                 let round = &mut mine.round;
                 let started = round.started().is_some();
-                let zen = round.mode() == Mode::ZEN;
+                let zen = round.mode().is_zen();
                 let op = match key {
                     Key::Char(' ') | Key::Backspace | Key::DeleteWord if !started => None,
                     Key::Char(c) => Some(Op::Char(c)),
@@ -722,7 +722,7 @@ impl App {
         let (kind, banner, hints, taps, body): (_, _, _, &[Tap], _) = match &live.race {
             Some(race) if live.results.is_none() => {
                 let play = self.room_race(live, race, now);
-                let zen = live.mode == Mode::ZEN
+                let zen = live.mode.is_zen()
                     && live
                         .mine()
                         .is_some_and(|m| !m.round.is_over(ms_since(race.origin, now)));
