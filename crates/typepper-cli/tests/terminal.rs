@@ -341,6 +341,92 @@ fn wide_characters_keep_the_caret_where_the_terminal_draws_them() {
     std::fs::remove_dir_all(&data).unwrap();
 }
 
+/// `typepper synth`, `score` and `inspect` take every kind of key the grammar writes, and
+/// refuse what it refuses with its sentence; `synth --help` lists the grammar.
+#[test]
+fn the_cli_makes_and_scores_rounds_of_every_new_kind_and_refuses_the_grammars_mistakes() {
+    let dir = temp_dir("cli-modes");
+    let file = dir.join("round.replay");
+    for key in [
+        "words:25/p@fr",
+        "words:10/n@ru",
+        "time:120@en10k",
+        "zen/p/n@uk",
+        "pursuit:3/p@tr",
+    ] {
+        let title = key.parse::<typepper_engine::Mode>().unwrap().title();
+        let made = Command::new(binary())
+            .args([
+                "synth",
+                "--mode",
+                key,
+                "--seed",
+                "5",
+                "--zen-secs",
+                "5",
+                "--out",
+            ])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            made.status.success(),
+            "{key}: {}",
+            String::from_utf8_lossy(&made.stderr)
+        );
+        let scored = Command::new(binary())
+            .args(["score", "--json"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&scored.stdout).unwrap();
+        assert_eq!(
+            (json["mode"].as_str(), json["title"].as_str()),
+            (Some(key), Some(&*title))
+        );
+        let inspected = Command::new(binary())
+            .arg("inspect")
+            .arg(&file)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&inspected.stdout);
+        assert!(text.contains(&format!("mode    {key} ({title})")), "{text}");
+    }
+    for (key, why) in [
+        ("words:25/n/p", "options come once each, /p before /n"),
+        ("time:30@en", "English is the key with no @"),
+        ("time:30@xx", "there is no language \"xx\""),
+        ("drill2:qz/p", "drills take no options and no language"),
+        ("words:20", "it has time:15"),
+    ] {
+        let refused = Command::new(binary())
+            .args(["synth", "--mode", key, "--seed", "5", "--out"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(refused.status.code(), Some(1), "{key}");
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            said.contains(why) && said.contains("(Mode)"),
+            "{key}: {said}"
+        );
+    }
+    let help = Command::new(binary())
+        .args(["synth", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for part in [
+        "words:10|25|50|100",
+        "/p (punctuation)",
+        "/n (numbers)",
+        "@<language>",
+    ] {
+        assert!(help.contains(part), "{part}: {help}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
     let dir = temp_dir("refused");
@@ -1207,11 +1293,16 @@ fn french_russian_and_punctuation_rounds_rank_from_the_terminal_and_over_ssh() {
             let played = play_the_rounds(&game, &mut lognormal_gaps(1));
             game.keys(&["C-c"]);
             game.wait_for("EXITED 0", 5);
-            // The last round kept on this machine is the last one played.
-            assert_eq!(
-                scored_headline(&data.join("last.replay")),
-                played[2].headline
-            );
+            drop(game);
+            // The last round kept on this machine is the last one played, and `--replay`
+            // plays it to the same results.
+            let last = data.join("last.replay");
+            assert_eq!(scored_headline(&last), played[2].headline);
+            let replay = Tmux::start("modes-replay", &data, "--replay");
+            replay.wait_for(&format!("REPLAY · {}", ROUNDS[2].title), 10);
+            replay.wait_for(&format!("{}  {}", played[2].headline, ROUNDS[2].title), 25);
+            replay.keys(&["C-c"]);
+            replay.wait_for("EXITED 0", 5);
             played
         });
         // The server's game, over `ssh host`.
