@@ -37,7 +37,8 @@ pub enum Refusal {
         /// Judged keystrokes.
         keys: u32,
     },
-    /// Shorter than [`MIN_DURATION_MS`].
+    /// Shorter than [`MIN_DURATION_MS`], and not a WORDS round (which ends when all its
+    /// words are typed, however fast).
     TooShort,
     /// More inputs did nothing than did something.
     DidNothing {

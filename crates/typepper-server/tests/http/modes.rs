@@ -346,3 +346,34 @@ async fn a_words_round_claiming_more_wpm_than_it_plays_is_refused() {
     // The true claim is stored.
     stored(&srv, &token, &round).await;
 }
+
+/// The 3 s floor refused a fast typist's WORDS 10: over in 2.8 s at 230 wpm, all ten
+/// words typed. A WORDS round ends only with its last word, so it is kept and ranked
+/// however quick; any other round under 3 s is still too short.
+#[tokio::test]
+async fn a_words_10_round_typed_in_under_3_s_is_kept_and_ranked() {
+    let srv = Server::new().await;
+    let token = srv.link("ada").await;
+    let typist = Typist {
+        accuracy: 100,
+        ..typist(4, 240)
+    };
+    let round = srv.ranked(&token, mode("words:10"), &typist).await;
+    let (_, score) = round.play().unwrap();
+    assert!(score.duration_ms < 3_000, "{} ms", score.duration_ms);
+    let (_, ranked) = stored(&srv, &token, &round).await;
+    assert_eq!(ranked, Ranked::Yes);
+    // A ZEN round of the same length is not.
+    let zen = Typist {
+        zen_ms: 2_500,
+        ..typist
+    };
+    refused(
+        &srv,
+        &token,
+        entry(&synth(Mode::ZEN, 5, &zen)),
+        "too_short",
+        "rounds under 3 s aren't kept",
+    )
+    .await;
+}
