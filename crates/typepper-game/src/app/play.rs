@@ -393,9 +393,7 @@ impl App {
                 "esc back · tab or enter play this round yourself · g race it"
             }
             (true, _) => "esc menu · tab or enter play this round yourself · g race it",
-            (false, Some(_)) if mode.is_zen() => {
-                "esc ends the round · tab start the race again"
-            }
+            (false, Some(_)) if mode.is_zen() => "esc ends the round · tab start the race again",
             (false, Some(_)) if self.list.is_some() => "tab start the race again · esc back",
             (false, Some(_)) => "tab start the race again · esc menu",
             (false, None) if mode.is_zen() => "esc ends the round · tab restart",
