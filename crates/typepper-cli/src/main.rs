@@ -138,7 +138,9 @@ impl From<PlayError> for Refused {
             PlayError::Refused { .. } => "Refused",
             PlayError::NotOver => "NotOver",
             PlayError::Unlisted(_) => "Unlisted",
-            _ => "Clock",
+            PlayError::Clock => "Clock",
+            // A kind a later engine adds, until this CLI names it.
+            _ => "Play",
         };
         Refused {
             kind,

@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// The menu as it opens, BLITZ picked at its clock.
+const MENU: &str = "▸ BLITZ  ‹ 15s ›";
+
 /// How long a test types into a BLITZ 15s round: stopping before its end keeps keys off
 /// the results screen.
 const TYPING: Duration = Duration::from_secs(13);
@@ -126,14 +129,21 @@ impl Tmux {
         gap: &mut dyn FnMut() -> Duration,
         until: Option<Instant>,
     ) -> bool {
-        let (x, y) = self.cursor();
-        let screen = self.screen();
-        let Some(line) = screen.lines().nth(y) else {
-            return false;
-        };
-        let rest: String = line.chars().skip(x).collect();
-        let Some(word) = rest.split_whitespace().next() else {
-            return false;
+        // A busy machine may show the screen a moment before the caret is on it.
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let deadline = until.map_or(deadline, |u| u.min(deadline));
+        let word = loop {
+            let (x, y) = self.cursor();
+            let screen = self.screen();
+            let line = screen.lines().nth(y).unwrap_or_default();
+            let rest: String = line.chars().skip(x).collect();
+            if let Some(word) = rest.split_whitespace().next() {
+                break word.to_owned();
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(50));
         };
         for c in word.chars().chain([' ']) {
             if until.is_some_and(|u| Instant::now() >= u) {
@@ -187,7 +197,7 @@ fn a_blitz_round_typed_off_the_screen_is_kept_and_watched_again() {
     }
     let data = temp_dir("blitz");
     let game = Tmux::start("blitz", &data, "");
-    game.wait_for("▸ BLITZ 15s", 10);
+    game.wait_for(MENU, 10);
     game.type_text("1");
     game.wait_for("15  BLITZ 15s", 10);
     game.wait_for("start typing", 5);
@@ -228,10 +238,10 @@ fn a_blitz_round_typed_off_the_screen_is_kept_and_watched_again() {
     // Leave, and the terminal is given back. Esc twice, as out of a round, stays in the
     // game: q on the menu leaves.
     game.keys(&["Escape"]);
-    game.wait_for("▸ BLITZ 15s", 5);
+    game.wait_for(MENU, 5);
     game.keys(&["Escape"]);
     std::thread::sleep(Duration::from_millis(300));
-    let menu = game.wait_for("▸ BLITZ 15s", 5);
+    let menu = game.wait_for(MENU, 5);
     assert!(menu.contains("q quits"), "{menu}");
     game.type_text("q");
     game.wait_for("EXITED 0", 5);
@@ -252,7 +262,7 @@ fn a_zen_round_ends_with_esc() {
     }
     let data = temp_dir("zen");
     let game = Tmux::start("zen", &data, "");
-    game.wait_for("▸ BLITZ 15s", 10);
+    game.wait_for(MENU, 10);
     game.type_text("z");
     game.wait_for("0:00  ZEN", 5);
     for _ in 0..4 {
@@ -297,7 +307,7 @@ fn wide_characters_keep_the_caret_where_the_terminal_draws_them() {
     }
     let data = temp_dir("wide");
     let game = Tmux::start("wide", &data, "");
-    game.wait_for("▸ BLITZ 15s", 10);
+    game.wait_for(MENU, 10);
     game.type_text("z");
     game.wait_for("0:00  ZEN", 5);
     let (x0, y) = game.cursor();
@@ -331,6 +341,92 @@ fn wide_characters_keep_the_caret_where_the_terminal_draws_them() {
     std::fs::remove_dir_all(&data).unwrap();
 }
 
+/// `typepper synth`, `score` and `inspect` take every kind of key the grammar writes, and
+/// refuse what it refuses with its sentence; `synth --help` lists the grammar.
+#[test]
+fn the_cli_makes_and_scores_rounds_of_every_new_kind_and_refuses_the_grammars_mistakes() {
+    let dir = temp_dir("cli-modes");
+    let file = dir.join("round.replay");
+    for key in [
+        "words:25/p@fr",
+        "words:10/n@ru",
+        "time:120@en10k",
+        "zen/p/n@uk",
+        "pursuit:3/p@tr",
+    ] {
+        let title = key.parse::<typepper_engine::Mode>().unwrap().title();
+        let made = Command::new(binary())
+            .args([
+                "synth",
+                "--mode",
+                key,
+                "--seed",
+                "5",
+                "--zen-secs",
+                "5",
+                "--out",
+            ])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            made.status.success(),
+            "{key}: {}",
+            String::from_utf8_lossy(&made.stderr)
+        );
+        let scored = Command::new(binary())
+            .args(["score", "--json"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&scored.stdout).unwrap();
+        assert_eq!(
+            (json["mode"].as_str(), json["title"].as_str()),
+            (Some(key), Some(&*title))
+        );
+        let inspected = Command::new(binary())
+            .arg("inspect")
+            .arg(&file)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&inspected.stdout);
+        assert!(text.contains(&format!("mode    {key} ({title})")), "{text}");
+    }
+    for (key, why) in [
+        ("words:25/n/p", "options come once each, /p before /n"),
+        ("time:30@en", "English is the key with no @"),
+        ("time:30@xx", "there is no language \"xx\""),
+        ("drill2:qz/p", "drills take no options and no language"),
+        ("words:20", "it has time:15"),
+    ] {
+        let refused = Command::new(binary())
+            .args(["synth", "--mode", key, "--seed", "5", "--out"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(refused.status.code(), Some(1), "{key}");
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            said.contains(why) && said.contains("(Mode)"),
+            "{key}: {said}"
+        );
+    }
+    let help = Command::new(binary())
+        .args(["synth", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for part in [
+        "words:10|25|50|100",
+        "/p (punctuation)",
+        "/n (numbers)",
+        "@<language>",
+    ] {
+        assert!(help.contains(part), "{part}: {help}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
     let dir = temp_dir("refused");
@@ -353,7 +449,8 @@ fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
         "{said}"
     );
 
-    let mut bytes = b"TPR\x01\x01\x00\x00\x00\x08words:25".to_vec();
+    // A language this build has no list for.
+    let mut bytes = b"TPR\x01\x01\x00\x00\x00\x0atime:30@xx".to_vec();
     bytes.extend([0; 8]);
     bytes.push(0);
     std::fs::write(&file, &bytes).unwrap();
@@ -365,7 +462,7 @@ fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
         .unwrap();
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
-    assert!(said.contains("words:25"), "{said}");
+    assert!(said.contains("there is no language \"xx\""), "{said}");
     // Racing refuses what watching refuses.
     let out = Command::new(binary())
         .arg("--race")
@@ -374,7 +471,7 @@ fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("words:25"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("time:30@xx"));
 
     // No round played yet: --replay says so.
     let out = Command::new(binary())
@@ -499,7 +596,7 @@ fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
         &env,
         &format!("--server ssh://127.0.0.1:{}", server.ssh_port),
     );
-    game.wait_for("▸ BLITZ 15s", 10);
+    game.wait_for(MENU, 10);
     game.type_text("l");
     game.wait_for("link this game", 5);
     game.type_text("termgrace");
@@ -507,7 +604,7 @@ fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
     let menu = game.wait_for("linked: your rounds will be sent", 20);
     assert_eq!(menu.matches("linked as termgrace").count(), 1, "{menu}");
     // The seeds the server issued for the menu's modes: the next round counts.
-    game.wait_for("BLITZ 15s  RANKED", 20);
+    game.wait_for("BLITZ  ‹ 15s ›  RANKED", 20);
     assert!(
         std::fs::read_to_string(data.join("player"))
             .unwrap()
@@ -573,7 +670,7 @@ fn a_game_with_no_key_reads_the_boards_as_a_guest() {
         env,
         &format!("--server ssh://127.0.0.1:{}", server.ssh_port),
     );
-    game.wait_for("▸ BLITZ 15s", 10);
+    game.wait_for(MENU, 10);
     game.type_text("b");
     let board = game.wait_for("no runs this month yet", 20);
     assert!(!board.contains("SSH key"), "{board}");
@@ -625,7 +722,7 @@ fn the_game_ends_when_its_terminal_goes_away() {
     for in_a_round in [false, true] {
         let data = temp_dir(&format!("gone-{in_a_round}"));
         let game = Tmux::start(&format!("gone{in_a_round}"), &data, "");
-        game.wait_for("BLITZ 15s", 20);
+        game.wait_for(MENU, 20);
         if in_a_round {
             game.type_text("1");
             game.wait_for("start typing", 5);
@@ -652,7 +749,7 @@ fn sigterm_ends_the_game_in_a_round_too() {
     }
     let data = temp_dir("sigterm");
     let game = Tmux::start("sigterm", &data, "");
-    game.wait_for("BLITZ 15s", 20);
+    game.wait_for(MENU, 20);
     game.type_text("1");
     game.wait_for("start typing", 5);
     game.type_text("ab");
@@ -727,8 +824,10 @@ fn a_read_only_data_dir_is_read_and_the_game_plays() {
         game.wait_for("start typing", 5);
         assert!(game.type_next_word());
         game.keys(&["Escape"]);
-        let results = game.wait_for("accuracy", 5);
-        assert!(results.contains("not kept: "), "{results}");
+        game.wait_for("accuracy", 5);
+        // Waited for, not read off the first frame with results: tmux may show a frame
+        // half drawn.
+        game.wait_for("not kept: ", 5);
         std::thread::sleep(Duration::from_millis(1_100));
         game.keys(&["Escape"]);
         game.wait_for("quick start", 5);
@@ -815,7 +914,7 @@ fn the_whole_game_over_ssh_links_a_key_ranks_its_round_and_keeps_its_history() {
     game.type_text("sshgrace");
     game.keys(&["Enter"]);
     game.wait_for("linked: your rounds will be sent", 20);
-    game.wait_for("BLITZ 15s  RANKED", 20);
+    game.wait_for("BLITZ  ‹ 15s ›  RANKED", 20);
 
     game.type_text("1");
     game.wait_for("start typing", 5);
@@ -866,7 +965,7 @@ fn the_whole_game_over_ssh_links_a_key_ranks_its_round_and_keeps_its_history() {
     // Watched again from the history.
     std::thread::sleep(Duration::from_millis(1200));
     game.keys(&["Escape"]);
-    game.wait_for("▸ BLITZ 15s", 5);
+    game.wait_for(MENU, 5);
     game.type_text("h");
     game.wait_for(&headline, 5);
     game.keys(&["Enter"]);
@@ -894,7 +993,7 @@ fn a_guest_over_ssh_plays_and_nothing_is_kept() {
         return;
     };
     let game = ssh_game("sshguest", &server, None, "");
-    let menu = game.wait_for("▸ BLITZ 15s", 15);
+    let menu = game.wait_for(MENU, 15);
     assert!(menu.contains("guest"), "{menu}");
     // A ZEN round, ended with esc.
     game.type_text("z");
@@ -911,7 +1010,7 @@ fn a_guest_over_ssh_plays_and_nothing_is_kept() {
     // offered, asked for a name, and only then said so).
     std::thread::sleep(Duration::from_millis(1200));
     game.keys(&["Escape"]);
-    let menu = game.wait_for("▸ BLITZ 15s", 5);
+    let menu = game.wait_for(MENU, 5);
     assert!(
         menu.contains("to link, connect again with an SSH key"),
         "{menu}"
@@ -940,7 +1039,7 @@ fn ssh_games_are_limited_per_address_close_when_idle_and_say_why_at_shutdown() {
         return;
     };
     let first = ssh_game("sshlimit1", &server, None, "");
-    first.wait_for("▸ BLITZ 15s", 15);
+    first.wait_for(MENU, 15);
     // A second game from the same address is refused with a sentence.
     let second = ssh_game("sshlimit2", &server, None, "");
     let refused = second.wait_for("EXITED", 15);
@@ -954,7 +1053,7 @@ fn ssh_games_are_limited_per_address_close_when_idle_and_say_why_at_shutdown() {
 
     // A round in progress when the server stops is closed with a line, not submitted.
     let playing = ssh_game("sshlimit3", &server, None, "");
-    playing.wait_for("▸ BLITZ 15s", 15);
+    playing.wait_for(MENU, 15);
     playing.type_text("1");
     playing.wait_for("start typing", 5);
     playing.type_text("a");
@@ -978,4 +1077,261 @@ fn watches_to(game: &Tmux, headline: &str) {
         watched.contains(&format!("{headline}  BLITZ 15s")),
         "{watched}"
     );
+}
+
+// Issue 40's rounds in both terminal games at once against one server: the `typepper`
+// binary in tmux, linked over SSH, and the server's own game over `ssh host`. Each plays
+// a French, a Russian and a punctuation WORDS 10 round, picked on the menu with keys and
+// typed off the screen (accented and Cyrillic letters, capitals and punctuation sent as
+// the terminal sends them); each round ranks on a seed the server issued, is on its
+// board, and `typepper score` scores its replay as the game did.
+
+/// A person's gaps between keys: log-normal around 110 ms (a person's lean right; the
+/// server takes an even rhythm, or an evenly random one, for a program's).
+fn lognormal_gaps(seed: u64) -> impl FnMut() -> Duration {
+    let mut state = seed;
+    let mut uniform = move || {
+        // splitmix64, to (0, 1).
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64 + f64::EPSILON
+    };
+    move || {
+        let normal = (-2.0 * uniform().ln()).sqrt() * (std::f64::consts::TAU * uniform()).cos();
+        let ms = 110.0 * (0.35 * normal).exp();
+        Duration::from_millis(ms.clamp(45.0, 700.0) as u64)
+    }
+}
+
+/// One character as `send-keys -l` takes it: tmux reads a lone `;` as the end of its
+/// command, so it goes escaped.
+fn send_char(game: &Tmux, c: char) {
+    match c {
+        ';' => game.type_text("\\;"),
+        c => game.type_text(&c.to_string()),
+    }
+}
+
+/// One of the rounds: the keys that set the menu's text from the round before, what the
+/// menu says of the text then, the round's key and its title.
+struct Round {
+    keys: &'static str,
+    said: &'static str,
+    key: &'static str,
+    title: &'static str,
+}
+
+/// English to French (past English 10k), on to Russian, round to English with
+/// punctuation.
+const ROUNDS: [Round; 3] = [
+    Round {
+        keys: "@@",
+        said: "text: français",
+        key: "words:10@fr",
+        title: "WORDS 10 · français",
+    },
+    Round {
+        keys: "@@@@@@@@@@",
+        said: "text: русский",
+        key: "words:10@ru",
+        title: "WORDS 10 · русский",
+    },
+    Round {
+        keys: "@@.",
+        said: "text: punctuation · english",
+        key: "words:10/p",
+        title: "WORDS 10 · punctuation",
+    },
+];
+
+/// What a round came to: its headline on the results and its run's id.
+struct Played {
+    headline: String,
+    id: String,
+}
+
+/// Plays `ROUNDS` from the menu of a game linked as `name`, WORDS at 25: each round's
+/// results.
+fn play_the_rounds(game: &Tmux, name: &str, gaps: &mut dyn FnMut() -> Duration) -> Vec<Played> {
+    // WORDS, and its count down from 25 to 10.
+    game.keys(&["Down", "Left"]);
+    game.wait_for("▸ WORDS  ‹ 10 ›", 5);
+    let mut played = vec![];
+    for round in &ROUNDS {
+        assert_eq!(
+            round.key.parse::<typepper_engine::Mode>().unwrap().title(),
+            round.title
+        );
+        for c in round.keys.chars() {
+            send_char(game, c);
+        }
+        // The menu says the new text (until then, the last round's mode may still be
+        // shown ranked), and then that the server's seed for the new mode came.
+        game.wait_for(round.said, 5);
+        game.wait_for("WORDS  ‹ 10 ›  RANKED", 20);
+        game.type_text("w");
+        game.wait_for(&format!("0:00  {}", round.title), 5);
+        game.wait_for("start typing", 5);
+        for n in 0..10 {
+            let (x, y) = game.cursor();
+            let screen = game.screen();
+            let line = screen.lines().nth(y).unwrap_or_default();
+            let rest: String = line.chars().skip(x).collect();
+            let word = rest
+                .split_whitespace()
+                .next()
+                .unwrap_or_else(|| panic!("no word {n} under the caret at {x},{y}:\n{screen}"));
+            // The last word ends the round as its last letter lands: no space after it.
+            let space = (n < 9).then_some(' ');
+            for c in word.chars().chain(space) {
+                send_char(game, c);
+                std::thread::sleep(gaps());
+            }
+        }
+        let results = game.wait_for("share http", 30);
+        assert!(
+            results.contains("ranked · your ranked best!"),
+            "{}: {results}",
+            round.key
+        );
+        let headline = results
+            .lines()
+            .find(|l| l.ends_with(&format!("  {}", round.title)))
+            .and_then(|l| l.split("  ").next())
+            .unwrap_or_else(|| panic!("no headline of {}:\n{results}", round.title))
+            .to_owned();
+        let id = results
+            .split("/r/")
+            .nth(1)
+            .map(|rest| {
+                rest.chars()
+                    .take_while(char::is_ascii_alphanumeric)
+                    .collect()
+            })
+            .unwrap_or_else(|| panic!("no share link:\n{results}"));
+        played.push(Played { headline, id });
+        // Keys are held a moment on the results, then esc is the menu's.
+        std::thread::sleep(Duration::from_millis(1_200));
+        game.keys(&["Escape"]);
+        game.wait_for("quick start", 5);
+    }
+    // The history names each round by its title, the last first.
+    game.type_text("h");
+    let history = game.wait_for("your last 3 rounds", 5);
+    for (round, played) in ROUNDS.iter().zip(&played) {
+        let row = history.lines().find(|l| l.contains(round.title));
+        assert!(
+            row.is_some_and(|r| r.contains(&played.headline)),
+            "{}:\n{history}",
+            round.title
+        );
+    }
+    // Back on the menu before the next key: an esc with a letter right behind it is
+    // alt and that letter.
+    game.keys(&["Escape"]);
+    game.wait_for("quick start", 5);
+    // The board of the menu's mode, the punctuation round's, read over SSH: its row.
+    game.type_text("b");
+    game.wait_for(&format!("‹ {} ›", ROUNDS[2].title), 5);
+    let board = game.wait_for(name, 20);
+    assert!(
+        board.contains(&played[2].headline.replace(" wpm", "")),
+        "{board}"
+    );
+    played
+}
+
+/// The rounds ranked: each on its board under `name`, and its replay, read back over
+/// HTTP, scored by `typepper score` as the game's results said.
+fn on_the_boards(server: &Server, name: &str, played: &[Played], dir: &Path) {
+    for (round, played) in ROUNDS.iter().zip(played) {
+        let board: serde_json::Value =
+            serde_json::from_slice(&server.get(&format!("/v1/boards/{}", round.key))).unwrap();
+        assert_eq!(board["title"], round.title);
+        let rows = board["rows"].as_array().unwrap();
+        assert!(
+            rows.iter()
+                .any(|r| r["name"] == name && r["run"] == played.id.as_str()),
+            "{name}'s {} on {board}",
+            played.id
+        );
+        let file = dir.join(format!("{name}-{}.replay", played.id));
+        std::fs::write(&file, server.get(&format!("/v1/runs/{}", played.id))).unwrap();
+        assert_eq!(scored_headline(&file), played.headline, "{}", round.key);
+    }
+}
+
+#[test]
+fn french_russian_and_punctuation_rounds_rank_from_the_terminal_and_over_ssh() {
+    let Some(server) = ssh_game_server("modes", &[]) else {
+        return;
+    };
+    let dir = temp_dir("modes-keys");
+    let keygen = |name: &str| {
+        let key = dir.join(name);
+        let made = Command::new("ssh-keygen")
+            .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+            .arg(&key)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        key
+    };
+    let (local_key, remote_key) = (keygen("local"), keygen("remote"));
+    let data = temp_dir("modes-data");
+    std::thread::scope(|s| {
+        // The `typepper` binary, linked over SSH.
+        let local = s.spawn(|| {
+            let env = format!(
+                "TYPEPPER_SSH='ssh -i {} -o IdentitiesOnly=yes -o UserKnownHostsFile=/dev/null \
+                 -o StrictHostKeyChecking=no -o LogLevel=ERROR'",
+                local_key.display()
+            );
+            let game = Tmux::start_with(
+                "modes-local",
+                &data,
+                &env,
+                &format!("--server ssh://127.0.0.1:{}", server.ssh_port),
+            );
+            game.wait_for(MENU, 10);
+            game.type_text("l");
+            game.wait_for("link this game", 5);
+            game.type_text("termmodes");
+            game.keys(&["Enter"]);
+            game.wait_for("linked: your rounds will be sent", 20);
+            let played = play_the_rounds(&game, "termmodes", &mut lognormal_gaps(1));
+            game.keys(&["C-c"]);
+            game.wait_for("EXITED 0", 5);
+            drop(game);
+            // The last round kept on this machine is the last one played, and `--replay`
+            // plays it to the same results.
+            let last = data.join("last.replay");
+            assert_eq!(scored_headline(&last), played[2].headline);
+            let replay = Tmux::start("modes-replay", &data, "--replay");
+            replay.wait_for(&format!("REPLAY · {}", ROUNDS[2].title), 10);
+            replay.wait_for(&format!("{}  {}", played[2].headline, ROUNDS[2].title), 25);
+            replay.keys(&["C-c"]);
+            replay.wait_for("EXITED 0", 5);
+            played
+        });
+        // The server's game, over `ssh host`.
+        let remote = s.spawn(|| {
+            let game = ssh_game("modes-ssh", &server, Some(&remote_key), "");
+            game.wait_for("link this game", 15);
+            game.type_text("sshmodes");
+            game.keys(&["Enter"]);
+            game.wait_for("linked: your rounds will be sent", 20);
+            let played = play_the_rounds(&game, "sshmodes", &mut lognormal_gaps(2));
+            game.keys(&["C-c"]);
+            game.wait_for("EXITED 0", 5);
+            played
+        });
+        let (local, remote) = (local.join().unwrap(), remote.join().unwrap());
+        on_the_boards(&server, "termmodes", &local, &dir);
+        on_the_boards(&server, "sshmodes", &remote, &dir);
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&data).unwrap();
 }

@@ -29,8 +29,9 @@ pub const WIDTH: u32 = 1200;
 /// The card's height.
 pub const HEIGHT: u32 = 630;
 /// Bumped when the card's drawing changes. A card is cached for good, so the version is
-/// in the URL share pages give for it (`?v=`), and in its `ETag`.
-pub const VERSION: u32 = 1;
+/// in the URL share pages give for it (`?v=`), and in its `ETag`. 2: the title takes the
+/// room the player's name leaves, for the long titles of a text's settings.
+pub const VERSION: u32 = 2;
 
 /// The one font a card is drawn with.
 static FONT: &[u8] = include_bytes!("../fonts/JetBrainsMono-Bold.ttf");
@@ -162,22 +163,19 @@ impl Card {
             Tone::Accent,
             Start,
         );
-        // The title and the player share a line, each in its half.
+        // The title and the player share a line: the player takes at most half, and the
+        // title the rest (a title with its text's settings, `WORDS 100 · punctuation ·
+        // numbers · українська`, is long; most names are short).
+        let player_size = fit(&self.player, 46.0, half);
+        let player = label(&self.player, right, 352.0, player_size, Tone::Caret, End);
+        let title_room = inner - GAP - width(&self.player, player_size);
         let title = label(
             &self.title,
             MARGIN,
             352.0,
-            fit(&self.title, 46.0, half),
+            fit(&self.title, 46.0, title_room),
             Tone::Text,
             Start,
-        );
-        let player = label(
-            &self.player,
-            right,
-            352.0,
-            fit(&self.player, 46.0, half),
-            Tone::Caret,
-            End,
         );
         // The stats on the left and the chart's legend on the right, read from the right.
         let legend: Vec<_> = self.chart.legend().collect();

@@ -37,7 +37,8 @@ pub enum Refusal {
         /// Judged keystrokes.
         keys: u32,
     },
-    /// Shorter than [`MIN_DURATION_MS`].
+    /// Shorter than [`MIN_DURATION_MS`], and not a WORDS round (which ends when all its
+    /// words are typed, however fast).
     TooShort,
     /// More inputs did nothing than did something.
     DidNothing {
@@ -286,9 +287,8 @@ mod tests {
                 Refusal::Play(PlayError::Mode(no_mode)),
                 "this build has no mode \"x\": it has time:15, time:30, time:60, time:120, \
                  words:10, words:25, words:50, words:100, zen, pursuit:1 to pursuit:20, and \
-                 drill:<1 to 8 distinct letters a-z> and drill2:<the same>, each followed \
-                 by /p (punctuation) and /n (numbers) if wanted, then @<language> if not \
-                 English",
+                 drill:<1 to 8 distinct letters a-z> and drill2:<the same>, each followed by \
+                 /p (punctuation) and /n (numbers) if wanted, then @<language> if not English",
                 "unknown_mode",
             ),
             (

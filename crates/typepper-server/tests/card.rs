@@ -89,6 +89,20 @@ fn no_text_leaves_the_card_or_overlaps_another_however_long() {
             "pursuit",
             card(Mode::pursuit(17).unwrap(), 120, "mmmmmmmmmmmmmmmmmmmm"),
         ),
+        // The longest titles the text's settings make, in Latin and in Cyrillic.
+        (
+            "longest-title",
+            card(
+                "pursuit:20/p/n@en10k".parse().unwrap(),
+                90,
+                "abcdefghijklmnopqrst (guest)",
+            ),
+        ),
+        (
+            "ukrainian",
+            card("words:100/p/n@uk".parse().unwrap(), 70, "ada"),
+        ),
+        ("french", card("time:30/p@fr".parse().unwrap(), 80, "ada")),
     ];
     for (name, card) in extremes {
         let svg = card.svg();
@@ -114,4 +128,27 @@ fn no_text_leaves_the_card_or_overlaps_another_however_long() {
         }
         keep(name, &cards.draw(&svg).unwrap());
     }
+}
+
+/// The font is the only one a card is drawn with, so a letter it lacks is drawn as a box:
+/// every letter of every word list (and its capital, which punctuation puts at a
+/// sentence's start), every language's name, and what titles and stats are written with.
+#[test]
+fn the_font_has_every_letter_a_title_or_a_list_holds() {
+    use skrifa::MetadataProvider as _;
+    let font = skrifa::FontRef::new(include_bytes!("../fonts/JetBrainsMono-Bold.ttf")).unwrap();
+    let charmap = font.charmap();
+    let mut text = String::from("0123456789 ,.;:!?'\"-()%·…");
+    for language in typepper_engine::Language::ALL {
+        let words = language.words().expect("a native build carries every list");
+        text.push_str(language.name());
+        for word in words {
+            text.push_str(word);
+            text.push_str(&word.to_uppercase());
+        }
+    }
+    let mut missing: Vec<char> = text.chars().filter(|&c| charmap.map(c).is_none()).collect();
+    missing.sort_unstable();
+    missing.dedup();
+    assert!(missing.is_empty(), "no glyph for {missing:?}");
 }

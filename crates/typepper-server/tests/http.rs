@@ -9,6 +9,8 @@
 //!    the boards (copies, floods, bots, chosen seeds), each a test named after it, on
 //!    SQLite and PostgreSQL.
 //! 4. `limits`: the per-IP and per-player rate limits and quotas.
+//! 5. `modes`: every kind of round (WORDS, BLITZ 120s, punctuation, numbers, languages)
+//!    seeded, ranked, on its board and its share page; each refusal of the mode grammar.
 
 #[path = "http/attacks.rs"]
 mod attacks;
@@ -16,6 +18,8 @@ mod attacks;
 mod bad_input;
 #[path = "http/limits.rs"]
 mod limits;
+#[path = "http/modes.rs"]
+mod modes;
 #[path = "http/story.rs"]
 mod story;
 #[path = "http/support.rs"]

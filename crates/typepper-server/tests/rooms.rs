@@ -1646,3 +1646,90 @@ async fn a_late_arrival_sees_the_results_and_races_the_rematch() {
     .await;
     assert_eq!(racers[1].name, "late");
 }
+
+/// A room's owner picks a mode with its text's settings (issue 40): every racer is told
+/// the mode and the seed, so every racer types the same French text with punctuation;
+/// the results are what the engine plays each racer's keys to, and the linked racer's
+/// round ranks on the mode's own board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_of_a_mode_with_its_texts_settings_races_one_text() {
+    let srv = start(|_| {}).await;
+    let key = "words:10/p@fr";
+    let mode: Mode = key.parse().unwrap();
+    let code = room(&srv, key).await;
+    let hello = Ask::Hello {
+        name: None,
+        token: Some(link(&srv, "ada").await),
+        resume: None,
+    };
+    let mut sockets = vec![];
+    for hello in [
+        hello,
+        Ask::Hello {
+            name: Some("grace".into()),
+            token: None,
+            resume: None,
+        },
+    ] {
+        let mut ws = connect(&srv, &code).await;
+        send(&mut ws, &hello).await;
+        let told = until(&mut ws, |s| match s {
+            Say::Welcome { mode, you, .. } => Some((mode.clone(), *you)),
+            _ => None,
+        })
+        .await;
+        assert_eq!(told.0, key, "each racer is told the room's mode");
+        sockets.push((ws, told.1.unwrap()));
+    }
+    let [(mut ada, ada_id), (mut grace, _)] = <[_; 2]>::try_from(sockets).ok().unwrap();
+    until(&mut ada, |s| match s {
+        Say::Lobby { racers, .. } if racers.len() == 2 => Some(()),
+        _ => None,
+    })
+    .await;
+    send(&mut ada, &Ask::Start).await;
+    let ((seed, go_a), (seed_g, go_g)) = tokio::join!(go(&mut ada), go(&mut grace));
+    assert_eq!(seed, seed_g, "one text for both");
+    let round = |wpm: u32| {
+        let typist = Typist {
+            wpm,
+            seed: u64::from(wpm),
+            ..Typist::default()
+        };
+        let replay = synth(mode, seed, &typist);
+        let keys: Vec<Key> = replay
+            .timeline()
+            .filter_map(|(t, op)| Some((t?, op.code())))
+            .collect();
+        (replay, keys)
+    };
+    let ((ada_replay, ada_keys), (grace_replay, grace_keys)) = (round(95), round(75));
+    tokio::join!(
+        type_keys(&mut ada, &ada_keys, go_a),
+        type_keys(&mut grace, &grace_keys, go_g)
+    );
+    let rows = until(&mut ada, |s| match s {
+        Say::Results(rows) => Some(rows.clone()),
+        _ => None,
+    })
+    .await;
+    let score = |r: &Replay| r.play().unwrap().1.headline().value;
+    let mut got: Vec<_> = rows.iter().map(|r| r.headline).collect();
+    got.sort_unstable();
+    let mut want = vec![score(&ada_replay), score(&grace_replay)];
+    want.sort_unstable();
+    assert_eq!(got, want);
+    let ada_row = rows.iter().find(|r| r.racer == ada_id).unwrap();
+    assert_eq!(ada_row.kept, Kept::Ranked);
+    let run = ada_row.run.clone().unwrap();
+    let stored = srv.state.store.run(run.clone()).await.unwrap().unwrap();
+    assert_eq!(stored.played.mode, key);
+    assert_eq!(stored.played.replay, ada_replay.encode());
+    let (status, board) = request(&srv, "GET", &format!("/v1/boards/{key}"), "").await;
+    assert_eq!(status, 200, "{board}");
+    let board: typepper_api::Board = serde_json::from_str(&board).unwrap();
+    assert_eq!(
+        (board.title.as_str(), board.rows[0].run.as_str()),
+        ("WORDS 10 · punctuation · français", run.as_str())
+    );
+}

@@ -280,6 +280,72 @@ fn a_key_links_draws_a_seed_submits_and_reads_back_what_http_serves() {
     assert_eq!(ada.ok(&format!("v1 board time:15 {month}"), b""), over_ssh);
 }
 
+/// A mode with its text's settings (`words:10/p@fr`) through every `v1` command that
+/// names a mode: its `/` and `@` cross a command line as they are, and the board is the
+/// one HTTP serves at the key as it is or percent-encoded. Each refusal of the grammar is
+/// the service's sentence on stderr.
+#[test]
+fn modes_with_options_and_a_language_cross_every_command_and_their_refusals_say_why() {
+    if !has_ssh() {
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    ada.ok("v1 link sshmodes", b"");
+    let key = "words:10/p@fr";
+    let seed: typepper_api::IssuedSeed =
+        serde_json::from_slice(&ada.ok(&format!("v1 seed {key}"), b"")).unwrap();
+    assert_eq!(seed.mode, key);
+    // A fast typist: a short round, sent once it could have been played.
+    let typist = Typist {
+        wpm: 140,
+        ..Typist::default()
+    };
+    let round = synth(key.parse().unwrap(), seed.seed, &typist);
+    let (_, score) = round.play().unwrap();
+    std::thread::sleep(Duration::from_millis(u64::from(score.duration_ms) + 500));
+    let answer = text(&ada.ok("v1 submit", &body(&round)));
+    let line: typepper_api::Line = answer.trim().parse().unwrap();
+    let typepper_api::Line::Ok { id, ranked, .. } = line else {
+        panic!("{answer}")
+    };
+    assert_eq!(ranked, typepper_api::Ranked::Yes, "{answer}");
+    let over_ssh = ada.ok(&format!("v1 board {key}"), b"");
+    let board: typepper_api::Board = serde_json::from_slice(&over_ssh).unwrap();
+    assert_eq!(board.title, "WORDS 10 · punctuation · français");
+    assert_eq!(board.rows[0].run, id);
+    for path in ["/v1/boards/words:10/p@fr", "/v1/boards/words%3A10%2Fp%40fr"] {
+        assert_eq!(server.get(path), (200, over_ssh.clone()), "{path}");
+    }
+    let opened: typepper_api::room::Opened =
+        serde_json::from_slice(&ada.ok("v1 room-open time:15/n@ru", b"")).unwrap();
+    assert_eq!(opened.code.len(), 8);
+
+    for (command, why) in [
+        (
+            "v1 board time:30/n/p",
+            "options come once each, /p before /n",
+        ),
+        ("v1 seed time:30@en", "English is the key with no @"),
+        ("v1 seed time:30@xx", "there is no language \"xx\""),
+        (
+            "v1 room-open drill2:qz/p",
+            "drills take no options and no language",
+        ),
+        ("v1 board time:15/x", "there is no option /x"),
+        ("v1 board time:15;ls", "is not a mode of the boards"),
+    ] {
+        let refused = ada.run(command, b"");
+        assert_eq!(refused.status.code(), Some(1), "{command}");
+        assert!(
+            text(&refused.stderr).contains(why),
+            "{command}: {}",
+            text(&refused.stderr)
+        );
+    }
+}
+
 #[test]
 fn a_key_joins_a_player_linked_on_the_web_with_its_token() {
     if !has_ssh() {

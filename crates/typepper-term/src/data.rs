@@ -7,6 +7,10 @@
 //! | `history` | your last 50 rounds, one line each |
 //! | `outbox/<unix ms>` | a round not yet sent, as hex |
 //! | `player` | `<name> <token>`, once linked |
+//! | `drill` | the last drill's letters |
+//! | `live` | `off` when the live stats are hidden |
+//! | `menu` | the menu's picks: BLITZ's clock, WORDS' count, HOT PURSUIT's level, the text's settings (`15 25 7 /p@fr`) |
+//! | `room` | the seat last held in a live room |
 //! | `log` | warnings, one a line, newest last |
 //!
 //! Every write goes to a temporary file in the same dir first, which is then renamed over

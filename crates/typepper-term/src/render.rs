@@ -44,9 +44,9 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
     let footer = format!("{} · {}", model.hints, model.quits());
     let fits = |t: &str| unicode_width::UnicodeWidthStr::width(t) <= usize::from(area.width);
     // The hints take as many lines as they wrap to where the terminal is narrow, so none
-    // is cut off (the menu's five at 40 columns); never more than a third of the screen.
+    // is cut off (the menu's six at 40 columns); never more than half the screen.
     let lines = layout::wrap(&footer, fits);
-    let hint_rows = (lines.len() as u16).clamp(1, (area.height / 3).max(1));
+    let hint_rows = (lines.len() as u16).clamp(1, (area.height / 2).max(1));
     // A notice is wrapped too, not cut mid-sentence: up to three rows.
     let said = model
         .notice

@@ -347,6 +347,38 @@ mod tests {
         assert_eq!(keys(&mut input, b"\r\n"), vec![(KeyCode::Enter, none)]);
     }
 
+    /// Every letter a round's text can hold (each list's, their capitals, punctuation and
+    /// digits) reads as one key, its own character, however the bytes are cut up.
+    #[test]
+    fn every_letter_of_every_list_reads_as_one_key() {
+        let mut letters: Vec<char> = typepper_engine::Language::ALL
+            .into_iter()
+            .flat_map(|l| l.words().unwrap_or_default())
+            .flat_map(|w| {
+                format!("{w}{}", w.to_uppercase())
+                    .chars()
+                    .collect::<Vec<_>>()
+            })
+            .chain("0123456789,.;:!?'\"-()".chars())
+            .collect();
+        letters.sort_unstable();
+        letters.dedup();
+        assert!(
+            letters.contains(&'ї') && letters.contains(&'Ł'),
+            "{letters:?}"
+        );
+        let text: String = letters.iter().collect();
+        let want: Vec<_> = letters
+            .iter()
+            .map(|&c| (KeyCode::Char(c), KeyModifiers::NONE))
+            .collect();
+        assert_eq!(keys(&mut Input::default(), text.as_bytes()), want);
+        // A byte at a time, as a slow link might carry them.
+        let mut input = Input::default();
+        let got: Vec<_> = text.bytes().flat_map(|b| keys(&mut input, &[b])).collect();
+        assert_eq!(got, want);
+    }
+
     #[test]
     fn a_character_or_sequence_split_between_reads_is_read_whole() {
         let mut input = Input::default();

@@ -20,9 +20,14 @@ pub struct Menu {
 }
 
 impl Menu {
-    /// Item `i`'s colour: the accent where it is picked.
+    /// Item `i`'s colour: the accent where it is picked; a setting of the text's is
+    /// dimmer than a mode, which is what the menu is for.
     pub fn tone(&self, i: usize) -> Tone {
-        Tone::picked(i == self.selected)
+        let setting = self.items.get(i).is_some_and(|item| item.setting);
+        match Tone::picked(i == self.selected) {
+            Tone::Text if setting => Tone::Dim,
+            tone => tone,
+        }
     }
 }
 
@@ -71,5 +76,34 @@ impl MenuItem {
     /// `RANKED` beside a mode whose next round counts.
     pub fn badge(&self) -> Option<&'static str> {
         self.ranked.then_some("RANKED")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_dimmer_than_modes_until_picked() {
+        let mode = MenuItem {
+            label: "ZEN".into(),
+            value: None,
+            title: "ZEN".into(),
+            ranked: false,
+            setting: false,
+        };
+        let setting = MenuItem::setting("numbers", "off".into());
+        let mut menu = Menu {
+            tagline: "",
+            items: vec![mode.clone(), mode, setting],
+            selected: 0,
+            last_round: None,
+            player: String::new(),
+            race: None,
+        };
+        let tones = |m: &Menu| (0..3).map(|i| m.tone(i)).collect::<Vec<_>>();
+        assert_eq!(tones(&menu), [Tone::Accent, Tone::Text, Tone::Dim]);
+        menu.selected = 2;
+        assert_eq!(tones(&menu), [Tone::Text, Tone::Text, Tone::Accent]);
     }
 }

@@ -29,7 +29,9 @@ pub fn api() -> Router<Arc<Shared>> {
         .route("/v1/keys", post(link_key))
         .route("/v1/seeds", post(issue_seed))
         .route("/v1/runs/{id}", get(run))
-        .route("/v1/boards/{mode}", get(board))
+        // A mode key holds a `/` where it has options (`time:30/p@fr`): the rest of the
+        // path is the key, written as it is or percent-encoded (`time:30%2Fp%40fr`).
+        .route("/v1/boards/{*mode}", get(board))
         .route("/v1/rooms", post(open_room))
         .route("/v1/rooms/{code}/live", get(live))
 }
@@ -172,6 +174,8 @@ struct MonthQuery {
 }
 
 /// `GET /v1/boards/<mode>[?month=YYYY-MM]`: the month's best run per player, top 100.
+/// The mode is the rest of the path, its `/` and `@` as they are or percent-encoded:
+/// `/v1/boards/time:30/p@fr` and `/v1/boards/time%3A30%2Fp%40fr` are one board.
 async fn board(
     st: St,
     Path(mode): Path<String>,

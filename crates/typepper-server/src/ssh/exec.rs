@@ -127,6 +127,8 @@ pub(crate) async fn execute(
         Command::Replay(id) if !typepper_api::is_run_id(id) => {
             return Outcome::refused(format!("{id:?} is not a run id"));
         }
+        // Only what a key or a month is made of reaches the service and the log; the
+        // service says what is wrong with a key that looks like one.
         Command::Board(mode, month) if !is_word(mode) || !month.as_deref().is_none_or(is_word) => {
             return Outcome::refused(format!("{mode:?} is not a mode of the boards"));
         }
@@ -303,10 +305,11 @@ fn json(value: &impl serde::Serialize) -> Vec<u8> {
     serde_json::to_vec(value).unwrap_or_default()
 }
 
-/// A word a board's mode or month may be: letters, digits, `-` and `:`.
+/// A word a board's mode or month may be: letters, digits, `-`, `:`, and the `/` and `@`
+/// of a mode's options and language (`time:30/p@fr`).
 fn is_word(s: &str) -> bool {
     s.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"-:".contains(&b))
+        .all(|b| b.is_ascii_alphanumeric() || b"-:/@".contains(&b))
 }
 
 /// The HTTP request a command stands for (docs/spec/replays.md): its method, its route
@@ -319,7 +322,7 @@ pub(crate) fn stands_for(command: &Command) -> (Method, &'static str, String) {
         Command::Replay(id) => (Method::GET, "/v1/runs/{id}", format!("/v1/runs/{id}")),
         Command::Board(mode, _) => (
             Method::GET,
-            "/v1/boards/{mode}",
+            "/v1/boards/{*mode}",
             format!("/v1/boards/{mode}"),
         ),
         Command::Link(..) => fixed(Method::POST, "/v1/keys"),
@@ -478,6 +481,14 @@ mod tests {
         assert_eq!(
             Command::parse("v1 board time:15 2026-12"),
             Ok(Command::Board("time:15".into(), Some("2026-12".into())))
+        );
+        assert_eq!(
+            Command::parse("v1 board words:25/p/n@de"),
+            Ok(Command::Board("words:25/p/n@de".into(), None))
+        );
+        assert_eq!(
+            Command::parse("v1 seed time:30/p@fr"),
+            Ok(Command::Seed("time:30/p@fr".into()))
         );
         assert_eq!(
             Command::parse("v1 link ada 0af3"),

@@ -432,6 +432,21 @@ mod tests {
         assert_eq!(got.unranked, Some(Unranked::ShortZen));
     }
 
+    /// The rule was written `mode == ZEN`, which a ZEN with options or a language is not.
+    #[test]
+    fn a_short_zen_round_with_its_texts_settings_is_unranked_too() {
+        let typist = Typist {
+            zen_ms: 10_000,
+            ..Typist::default()
+        };
+        for key in ["zen/p", "zen/n", "zen@fr", "zen/p/n@ru"] {
+            let mode: Mode = key.parse().unwrap();
+            let zen = synth(mode, 1, &typist).play().unwrap().1;
+            let got = standing(&zen, Some(&seed(key)), 7, ISSUED + 20_000).unwrap();
+            assert_eq!(got.unranked, Some(Unranked::ShortZen), "{key}");
+        }
+    }
+
     /// Every reason a run is unranked or waits, as the answer line says it.
     #[test]
     fn every_reason_says_its_sentence() {

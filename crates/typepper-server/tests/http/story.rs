@@ -243,7 +243,13 @@ async fn share_pages_say_what_happened_and_offer_to_watch_or_race() {
         let description = meta(&html, "property", "og:description").expect("og:description");
         assert!(description.starts_with("ada typed "), "{description}");
         let image = meta(&html, "property", "og:image").expect("og:image");
-        assert_eq!(image, format!("{PUBLIC}/r/{id}/card.png?v=1"));
+        assert_eq!(
+            image,
+            format!(
+                "{PUBLIC}/r/{id}/card.png?v={}",
+                typepper_server::card::VERSION
+            )
+        );
         assert!(description.ends_with("or race it."), "{description}");
         // Accuracy as the game writes it: `98.5%`, never `98.50%`.
         let accuracy = description
@@ -309,7 +315,10 @@ async fn a_share_page_unfurls_as_its_runs_card_which_is_cached_for_good() {
             .and_then(|t| Some(unescape(&t.attributes().get("content")??.as_utf8_str())))
     };
     let (_, score) = round.play().expect("plays");
-    let card = format!("{PUBLIC}/r/{id}/card.png?v=1");
+    let card = format!(
+        "{PUBLIC}/r/{id}/card.png?v={}",
+        typepper_server::card::VERSION
+    );
     let want = [
         ("property", "og:image", card.clone()),
         ("property", "og:image:width", "1200".into()),
@@ -388,8 +397,12 @@ async fn a_share_page_unfurls_as_its_runs_card_which_is_cached_for_good() {
     let later = srv.get(&format!("{other}?v=99")).await;
     assert_eq!(later.status, StatusCode::NOT_FOUND);
     assert_eq!(later.header(header::CACHE_CONTROL), Some("no-store"));
+    let draws = format!(
+        "this server draws cards of version {}",
+        typepper_server::card::VERSION
+    );
     assert!(
-        String::from_utf8_lossy(&later.body).contains("this server draws cards of version 1"),
+        String::from_utf8_lossy(&later.body).contains(&draws),
         "{:?}",
         later.body
     );

@@ -5,18 +5,35 @@ use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Modifier, Stylize as _};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
+use typepper_game::layout;
 use typepper_game::model::{Boards, Tone};
 
 use super::{Palette, below, column, header, list};
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, b: &Boards, p: &Palette) {
     let col = column(area, 100);
-    let right = Line::from(vec![
-        p.span(format!("{} ", b.picker), Tone::Accent)
-            .add_modifier(Modifier::BOLD),
-        p.span(b.caption, Tone::Dim),
-    ]);
-    frame.render_widget(Paragraph::new(header(b.title, right, 3)), col);
+    let fits = |t: &str| unicode_width::UnicodeWidthStr::width(t) <= usize::from(col.width);
+    let picker = |text| p.span(text, Tone::Accent).add_modifier(Modifier::BOLD);
+    let head = if fits(&format!("{} {}", b.picker, b.caption)) {
+        let right = Line::from(vec![
+            picker(format!("{} ", b.picker)),
+            p.span(b.caption, Tone::Dim),
+        ]);
+        header(b.title, right, 3)
+    } else {
+        // A narrow window, or a mode with its text's settings (`‹ WORDS 100 · punctuation
+        // · numbers · українська ›`): the caption goes, and the picker takes the two rows
+        // under the title if it needs them.
+        let mut head = header(b.title, Line::default(), 1);
+        let lines = layout::wrap(&b.picker, fits);
+        let lines = lines
+            .into_iter()
+            .take(2)
+            .map(|l| Line::from(picker(l.to_owned())));
+        head.extend(lines.map(|l| l.alignment(Alignment::Right)));
+        head
+    };
+    frame.render_widget(Paragraph::new(head), col);
     let rows_area = below(col, 3);
     if let Some((say, tone)) = &b.say {
         frame.render_widget(

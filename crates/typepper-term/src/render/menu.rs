@@ -19,18 +19,26 @@ fn title<'a>(p: &Palette) -> Line<'a> {
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
-    // Where the screen is short (40×16, with its hints on five rows), what else says it
-    // goes first: the tagline and the blank rows, then `g races your best here` (the
-    // hints offer it), then the wordmark; the modes and the lines under them stay whole.
+    // The modes and the settings are always drawn whole. Where the screen is short (40×16,
+    // with its hints on six rows), what else says it goes first: the tagline and the
+    // blank rows, then `g races your best here` (the hints offer it), then the wordmark,
+    // then the lines under the menu (the hints say `l link` too), and last the blank row
+    // between the modes and the settings, which are dimmer than the modes without it.
     let rows_of = |line: Option<&str>| line.map_or(0, |l| rows(l, area.width));
     let (last, race) = (
         rows_of(menu.last_round.as_deref()),
         rows_of(menu.race.as_deref()),
     );
-    let needed = menu.items.len() as u16 + last + rows_of(Some(&menu.player));
-    let roomy = area.height >= 1 + 3 + needed + race;
-    let show_race = area.height >= 1 + needed + race;
-    let show_title = area.height > needed;
+    let settings = menu.items.iter().any(|i| i.setting);
+    let items = menu.items.len() as u16;
+    let gap = u16::from(settings);
+    let under = last + rows_of(Some(&menu.player));
+    let fits = |rows: u16| area.height >= rows;
+    let show_gap = fits(items + gap);
+    let show_under = fits(items + gap + under);
+    let show_title = fits(items + gap + under + 1);
+    let show_race = fits(items + gap + under + 1 + race);
+    let roomy = fits(items + gap + under + 1 + race + 3);
     let mut lines = vec![];
     if show_title {
         lines.push(title(p));
@@ -40,6 +48,9 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
         lines.push(Line::default());
     }
     for (i, item) in menu.items.iter().enumerate() {
+        if show_gap && item.setting && !menu.items[..i].iter().any(|i| i.setting) {
+            lines.push(Line::default());
+        }
         let selected = i == menu.selected;
         let label = item.text();
         let mark = if selected { "▸ " } else { "  " };
@@ -55,15 +66,21 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
     if roomy {
         lines.push(Line::default());
     }
-    if let Some(last) = &menu.last_round {
+    if let Some(last) = menu.last_round.as_ref().filter(|_| show_under) {
         lines.push(Line::from(p.span(last.as_str(), Tone::Dim)));
     }
     if let Some(line) = menu.race.as_ref().filter(|_| show_race) {
         lines.push(Line::from(p.span(line.as_str(), Tone::Ghost)));
     }
-    lines.push(Line::from(p.span(menu.player.as_str(), Tone::Dim)));
+    if show_under {
+        lines.push(Line::from(p.span(menu.player.as_str(), Tone::Dim)));
+    }
     // Rows as wrapped: the lines under the modes may take two each.
-    let tall = lines.len() as u16 + needed.saturating_sub(menu.items.len() as u16 + 2);
+    let tall: usize = lines
+        .iter()
+        .map(|l| l.width().div_ceil(usize::from(area.width.max(1))).max(1))
+        .sum();
+    let tall = u16::try_from(tall).unwrap_or(u16::MAX);
     let top = area.height.saturating_sub(tall) / 3;
     frame.render_widget(
         // Not trimmed: the unpicked items' two spaces keep them under the picked one.

@@ -55,17 +55,35 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scro
     let col = column(area, TEXT_COLS);
     let top = area.height.saturating_sub(10) / 3;
     let status = below(col, top);
-    let mut head = vec![
-        p.span(play.clock.big(), play.clock_tone())
-            .add_modifier(Modifier::BOLD),
-        p.span(format!("  {}", play.mode.title()), Tone::Dim),
-    ];
+    let clock = play.clock.big();
+    let mut tail = vec![];
     if let Some(live) = &play.live {
-        head.push(p.span(format!("   {live}"), Tone::Text));
+        tail.push(p.span(format!("   {live}"), Tone::Text));
     }
     if let Some(flame) = play.flame_line() {
-        head.push(p.span(format!("   {flame}"), Tone::Wrong));
+        tail.push(p.span(format!("   {flame}"), Tone::Wrong));
     }
+    // The clock, the speed and the flame are what a typist glances at; the title gives
+    // way to them, its text's settings first (`WORDS 25 · punctuation · français` is
+    // `WORDS 25` in a narrow window), and then all of it.
+    let width = unicode_width::UnicodeWidthStr::width;
+    let used = width(clock.as_str()) + tail.iter().map(|s| width(&s.content)).sum::<usize>();
+    let room = usize::from(col.width).saturating_sub(used);
+    let title = play.mode.title();
+    let parts: Vec<&str> = title.split(" · ").collect();
+    let title = (0..=parts.len())
+        .rev()
+        .map(|n| parts[..n].join(" · "))
+        .find(|t| t.is_empty() || width(t.as_str()) + 2 <= room)
+        .unwrap_or_default();
+    let mut head = vec![
+        p.span(clock, play.clock_tone())
+            .add_modifier(Modifier::BOLD),
+    ];
+    if !title.is_empty() {
+        head.push(p.span(format!("  {title}"), Tone::Dim));
+    }
+    head.extend(tail);
     let head = Line::from(head);
     frame.render_widget(Paragraph::new(head), status);
     let gauge_row = below(status, 1);

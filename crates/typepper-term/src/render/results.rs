@@ -6,17 +6,30 @@ use ratatui::style::{Modifier, Stylize as _};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Dataset, GraphType, Paragraph};
+use typepper_game::layout;
 use typepper_game::model::{Chart, Race, Results, Stat, Tone};
 
 use super::{Palette, below, column};
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
     let col = column(area, 100);
-    let mut head = vec![Line::from(vec![
-        p.span(r.headline.as_str(), Tone::Accent)
-            .add_modifier(Modifier::BOLD),
-        p.span(format!("  {}", r.title), Tone::Dim),
-    ])];
+    let headline = p
+        .span(r.headline.as_str(), Tone::Accent)
+        .add_modifier(Modifier::BOLD);
+    let fits = |t: &str| unicode_width::UnicodeWidthStr::width(t) <= usize::from(col.width);
+    let mut head = if fits(&format!("{}  {}", r.headline, r.title)) {
+        vec![Line::from(vec![
+            headline,
+            p.span(format!("  {}", r.title), Tone::Dim),
+        ])]
+    } else {
+        // A title with its text's settings (`WORDS 25 · punctuation · français`) is
+        // longer than a narrow window: under the headline, broken between its parts.
+        let mut head = vec![Line::from(headline)];
+        let title = layout::wrap(&r.title, fits);
+        head.extend(title.into_iter().map(|l| Line::from(p.span(l, Tone::Dim))));
+        head
+    };
     if let Some(share) = r.share_line() {
         head.push(Line::from(p.span(share, Tone::Caret)));
     }
