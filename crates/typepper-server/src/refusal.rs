@@ -286,9 +286,10 @@ mod tests {
             (
                 Refusal::Play(PlayError::Mode(no_mode)),
                 "this build has no mode \"x\": it has time:15, time:30, time:60, time:120, \
-                 words:10, words:25, words:50, words:100, zen, pursuit:1 to pursuit:20, and \
-                 drill:<1 to 8 distinct letters a-z> and drill2:<the same>, each followed by \
-                 /p (punctuation) and /n (numbers) if wanted, then @<language> if not English",
+                 words:10, words:25, words:50, words:100, zen and pursuit:1 to pursuit:20, \
+                 each followed by /p (punctuation) and /n (numbers) if wanted, then \
+                 @<language> if not English; and drill:<1 to 8 distinct letters a-z> and \
+                 drill2:<the same>",
                 "unknown_mode",
             ),
             (
