@@ -130,8 +130,7 @@ impl App {
 
     /// The mode the menu has selected, or the first when a prose line is.
     pub(crate) fn menu_mode(&self) -> Mode {
-        self.menu_at(self.menu_item)
-            .unwrap_or(self.menu_modes()[0])
+        self.menu_at(self.menu_item).unwrap_or(self.menu_modes()[0])
     }
 
     /// The menu's modes at their picked lengths, with its prose.
@@ -214,6 +213,8 @@ impl App {
             value: self.picks.text(),
         }];
         fx.extend(self.want_seeds(now.unix_ms));
+        // A language picked is fetched now, where the build lacks it: enter rarely waits.
+        self.want_list(self.picks.prose.language);
         fx
     }
 
@@ -229,15 +230,17 @@ impl App {
     }
 
     pub(crate) fn menu_command(&mut self, key: Key, now: Now) -> Vec<Effect> {
+        if self.waiting_key(key) {
+            return vec![];
+        }
         let items = self.menu_len();
         let blitz = |secs| self.with_prose(Base::Blitz(secs));
         match key {
             Key::Up => self.menu_item = (self.menu_item + items - 1) % items,
             Key::Down => self.menu_item = (self.menu_item + 1) % items,
             Key::Left | Key::Right => {
-                if self.turn(key == Key::Right) {
-                    return self.picked(now);
-                }
+                let turned = self.turn(key == Key::Right);
+                return if turned { self.picked(now) } else { vec![] };
             }
             Key::Enter | Key::Tab | Key::Char(' ') => match self.menu_at(self.menu_item) {
                 Some(mode) => self.play(mode, None),
@@ -331,6 +334,8 @@ impl App {
                 self.play(self.menu_mode(), None);
                 if let Screen::Play(session) = &mut self.screen {
                     session.hold = Some(now.mono + MENU_LETTER_HOLD_MS);
+                } else {
+                    self.hold_letters();
                 }
             }
             _ => {}
