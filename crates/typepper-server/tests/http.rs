@@ -9,6 +9,7 @@
 //!    the boards (copies, floods, bots, chosen seeds), each a test named after it, on
 //!    SQLite and PostgreSQL.
 //! 4. `limits`: the per-IP and per-player rate limits and quotas.
+//! 5. `offline`: the word lists and the service worker the browser's game keeps.
 
 #[path = "http/attacks.rs"]
 mod attacks;
@@ -16,6 +17,8 @@ mod attacks;
 mod bad_input;
 #[path = "http/limits.rs"]
 mod limits;
+#[path = "http/offline.rs"]
+mod offline;
 #[path = "http/story.rs"]
 mod story;
 #[path = "http/support.rs"]
