@@ -67,9 +67,10 @@ enum Then {
     Watch { replay: Replay, who: Option<String> },
     /// A replay to race, `name`'s round.
     Race { replay: Replay, name: String },
-    /// What the room said of its race while its list wasn't in, in order, each with
-    /// when it was said: the race can't be drawn without its words.
-    Room(Vec<(Say, Now)>),
+    /// A room's race, which can't be drawn without its words: what the room said of it
+    /// meanwhile was let go, and the room is joined again once the list is in, to be
+    /// told the race so far, as a reloaded game is.
+    Room,
 }
 
 impl App {
@@ -178,30 +179,23 @@ impl App {
         }
     }
 
-    /// Holds what a room says of its race (the text, a resume, racers' keys) while the
-    /// room's list isn't in, and plays it out once it is; gives back what needn't wait.
-    pub(crate) fn hold_room(&mut self, say: Say, now: Now) -> Option<Say> {
+    /// Whether what a room says of its race (the text, a resume, racers' keys) comes
+    /// while the room's list isn't in: then it is let go, and the room joined again once
+    /// the list is in (a list asked for during the lobby rarely keeps anyone waiting).
+    pub(crate) fn room_waits(&mut self, say: &Say) -> bool {
         let Screen::Room(live) = &self.screen else {
-            return Some(say);
+            return false;
         };
-        if !matches!(say, Say::Go(_) | Say::Resume { .. } | Say::Keys { .. }) {
-            return Some(say);
-        }
-        if let Some(Waiting {
-            then: Then::Room(held),
-            ..
-        }) = &mut self.lists.waiting
-        {
-            held.push((say, now));
-            return None;
-        }
         let language = live.mode.prose().language;
-        // Keys before any race are dropped as they always were.
-        if self.lists.has(language) || live.race.is_none() && matches!(say, Say::Keys { .. }) {
-            return Some(say);
+        let race = matches!(say, Say::Go(_) | Say::Resume { .. } | Say::Keys { .. });
+        if !race || self.lists.has(language) {
+            return false;
         }
-        self.wait_for(language, Then::Room(vec![(say, now)]));
-        None
+        let waits = self.lists.waiting.as_ref();
+        if waits.is_none_or(|w| !matches!(w.then, Then::Room)) {
+            self.wait_for(language, Then::Room);
+        }
+        true
     }
 
     /// The answer to [`Request::Words`] for `language`, at `now`: the list installed,
@@ -259,15 +253,17 @@ impl App {
             }
             Then::Watch { replay, who } => self.watch(replay, who, now.mono),
             Then::Race { replay, name } => self.race(replay, name),
-            Then::Room(held) => {
-                if let Screen::Room(live) = &mut self.screen {
-                    live.say(None);
-                }
-                let mut fx = vec![];
-                for (say, at) in held {
-                    fx.extend(self.room_said(say, at));
-                }
-                return fx;
+            Then::Room => {
+                let Screen::Room(live) = &mut self.screen else {
+                    return vec![];
+                };
+                live.say(Some(("joining…".into(), Tone::Dim)));
+                return live
+                    .code
+                    .clone()
+                    .map(Effect::JoinRoom)
+                    .into_iter()
+                    .collect();
             }
         };
         if let Err(why) = opened {
@@ -470,7 +466,7 @@ mod tests {
     }
 
     #[test]
-    fn a_room_s_race_waits_for_its_list_and_keeps_what_was_said_meanwhile() {
+    fn a_room_s_race_waits_for_its_list_and_is_told_again_once_it_is_in() {
         let mut app = lacking(Language::Ukrainian);
         app.screen = Screen::Room(Box::new(crate::room::Live::new(
             Mode::ZEN,
@@ -518,13 +514,29 @@ mod tests {
             .next()
             .unwrap();
         let keys = vec![(250, Op::Char(first).code())];
-        app.answer(Answer::RoomSaid(Say::Keys { racer: 2, keys }), at(350.0));
-        app.answer(words(Language::Ukrainian), at(400.0));
+        let grace = || {
+            Answer::RoomSaid(Say::Keys {
+                racer: 2,
+                keys: keys.clone(),
+            })
+        };
+        app.answer(grace(), at(350.0));
+        // In: the room is joined again, and tells the race so far.
+        let fx = app.answer(words(Language::Ukrainian), at(400.0));
+        assert_eq!(fx, [Effect::JoinRoom("k3fq7m2x".into())]);
+        app.answer(Answer::RoomConnected, at(450.0));
+        let resume = Say::Resume {
+            seed: 9,
+            at: 400,
+            keys: vec![],
+        };
+        app.answer(Answer::RoomSaid(resume), at(500.0));
+        app.answer(grace(), at(510.0));
         let Screen::Room(live) = &app.screen else {
             panic!()
         };
-        let race = live.race.as_ref().expect("the race, from the go's time");
-        assert_eq!(race.origin, 100.0);
+        let race = live.race.as_ref().expect("the race");
+        assert_eq!(race.origin, 100.0, "from the go's time");
         assert_eq!(race.of(2).unwrap().round.inputs(), 1, "grace's key landed");
     }
 }

@@ -186,9 +186,9 @@ impl App {
 
     /// What the room says, at `now`.
     pub(crate) fn room_said(&mut self, say: Say, now: Now) -> Vec<Effect> {
-        let Some(say) = self.hold_room(say, now) else {
+        if self.room_waits(&say) {
             return vec![];
-        };
+        }
         if let Say::Welcome { mode, .. } = &say
             && let Ok(mode) = mode.parse::<Mode>()
         {
