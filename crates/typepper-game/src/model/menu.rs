@@ -20,9 +20,12 @@ pub struct Menu {
 }
 
 impl Menu {
-    /// Item `i`'s colour: the accent where it is picked.
+    /// Item `i`'s colour: the accent where it is picked; a setting, dimmer than a mode.
     pub fn tone(&self, i: usize) -> Tone {
-        Tone::picked(i == self.selected)
+        match self.items.get(i) {
+            Some(item) if item.setting && i != self.selected => Tone::Dim,
+            _ => Tone::picked(i == self.selected),
+        }
     }
 }
 
