@@ -19,11 +19,12 @@ const SETTINGS_GAP: f64 = 14.0;
 const HEADS: [(f64, f64, f64, f64); 2] = [(44.0, 36.0, 66.0, 126.0), (30.0, 26.0, 48.0, 88.0)];
 
 /// Each item's baseline from the first's, and the height of them all; `tight` on a
-/// screen too short for the usual spacing.
+/// screen too short for the usual spacing, the settings' rows closer (a mode's keeps
+/// its height: its RANKED badge may sit in its top corner).
 fn item_rows(menu: &Menu, tight: bool) -> (Vec<f64>, f64) {
     let (mode_h, setting_h, gap) = match tight {
         false => (MODE_H, SETTING_H, SETTINGS_GAP),
-        true => (MODE_H - 6.0, SETTING_H - 6.0, SETTINGS_GAP - 6.0),
+        true => (MODE_H, SETTING_H - 8.0, SETTINGS_GAP - 6.0),
     };
     let mut rows = Vec::with_capacity(menu.items.len());
     let mut y = 0.0;
@@ -86,12 +87,13 @@ impl Renderer {
                 true => (SETTING_H, SETTING_FONT),
                 false => (MODE_H, MODE_FONT),
             };
-            let item_h = if tight { item_h - 6.0 } else { item_h };
+            let tight = tight && item.setting;
+            let item_h = if tight { item_h - 8.0 } else { item_h };
             let item_w = (w - 24.0).min(340.0);
             let rect = Rect {
                 x: w / 2.0 - item_w / 2.0,
                 // (Tight, the panel comes down a little, to keep the letters' tails.)
-                y: y - size * 1.4 + if tight { 3.0 } else { 0.0 },
+                y: y - size * 1.4 + if tight { 6.0 } else { 0.0 },
                 w: item_w,
                 h: item_h - 6.0,
             };
