@@ -21,6 +21,8 @@
 
 mod dom;
 mod json;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod lists_tests;
 mod net;
 mod render;
 mod socket;
