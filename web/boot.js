@@ -1,6 +1,56 @@
-// typepper's JavaScript glue: load the wasm and hand it the page. Everything else is Rust.
-import init, { start } from "./pkg/typepper_web.js";
+// typepper's JavaScript glue: make sure this load runs one build, load the wasm, hand it
+// the page. Everything else is Rust.
+//
+// A load runs one build, whole (web/sw.js says how a build is kept). Every load asks the
+// server for a newer build once the game is up (registering the service worker checks
+// it); a newer one is fetched and kept in the background. The next load finds it
+// waiting: before it loads anything of the game, it asks that worker to take over, and
+// reloads to run it. A page whose worker changes before the game is loaded (another tab
+// let a new build take over) reloads too.
 
 const api = document.querySelector('meta[name="typepper-api"]')?.content ?? "";
+const sw = navigator.serviceWorker;
+const controlled = Boolean(sw?.controller);
+let booted = false;
+
+sw?.addEventListener("controllerchange", () => {
+  if (controlled && !booted) location.reload();
+  // A first visit, taken over once the game was kept: the lists fetched before are
+  // fetched again through the worker (from the browser's cache), which keeps them.
+  else if (!controlled) keepListsFetched();
+});
+
+if (controlled && (await tookOver())) {
+  // The reload comes with the new worker; if it doesn't, this build plays.
+  await wait(3000);
+}
+const { default: init, start } = await import("./pkg/typepper_web.js");
 await init();
+booted = true;
 window.typepper = await start(api);
+// A first visit's registration, and on every visit a check for a newer build.
+sw?.register("/sw.js").catch((e) => console.warn(`the game won't play offline: ${e.message}`));
+
+/** Whether a newer build's worker was waiting, and was asked to take over. */
+async function tookOver() {
+  const next = (await sw.getRegistration())?.waiting;
+  next?.postMessage("take over");
+  return Boolean(next);
+}
+
+function wait(ms) {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+function keepListsFetched() {
+  // Those fetched before it came, and any still on their way.
+  const again = new Set();
+  new PerformanceObserver((entries) => {
+    for (const { name } of entries.getEntries()) {
+      if (!again.has(name) && new URL(name).pathname.startsWith("/words/")) {
+        again.add(name);
+        fetch(name).catch(() => {});
+      }
+    }
+  }).observe({ type: "resource", buffered: true });
+}

@@ -6,7 +6,8 @@ import { test, expect, boot, onScreen, typeWords } from "./fixtures.js";
 
 test("a word typed at the menu starts the picked mode and is not scored against unseen words", async ({ page, consoleLog }) => {
   await boot(page);
-  await page.keyboard.press("ArrowDown");
+  // BLITZ's clock on to 30 s: the picked mode.
+  await page.keyboard.press("ArrowRight");
   await page.keyboard.type("the");
   await onScreen(page, "playing");
   await expect(page.locator("[data-mirror=status]")).toContainText("BLITZ 30s");

@@ -26,6 +26,7 @@ mod boards;
 mod history;
 mod keys;
 mod link;
+mod lists;
 mod menu;
 #[cfg(test)]
 mod model_tests;
@@ -37,6 +38,7 @@ mod seeds;
 
 use self::boards::{Browsing, Pending};
 pub use self::keys::KeysScreen;
+use self::lists::Lists;
 pub(crate) use self::menu::{BOARDS, Picks};
 use self::outbox::Outbox;
 pub use self::play::{MENU_LETTER_HOLD_MS, Session, Watch};
@@ -142,6 +144,9 @@ pub struct App {
     pub(crate) kept_on: &'static str,
     /// Your rounds, oldest first, at most [`storage::HISTORY_MAX`].
     pub(crate) history: Vec<Entry>,
+    /// History lines whose round's word list isn't installed, each with when it ended:
+    /// kept as they were, and read once the list is in.
+    pub(crate) history_unlisted: Vec<(u64, String)>,
     /// The history screen's selected row (0 is the newest).
     pub(crate) history_row: usize,
     /// A line to show on the menu: why a replay was refused, say.
@@ -164,6 +169,8 @@ pub struct App {
     pub(crate) game_url: Option<String>,
     /// The seat this game last held in a room, to take back after a reload.
     pub(crate) room_seat: Option<Seat>,
+    /// The word lists asked for, and what waits for one.
+    pub(crate) lists: Lists,
 }
 
 impl App {
@@ -177,7 +184,11 @@ impl App {
         stored: &storage::Stored,
         game_url: Option<String>,
     ) -> (App, Vec<Effect>) {
-        let (history, mut warnings) = storage::parse_history(&stored.history);
+        let storage::ReadHistory {
+            entries: history,
+            unlisted: history_unlisted,
+            mut warnings,
+        } = storage::read_history(&stored.history);
         let (outbox, bad, more) = storage::parse_outbox(&stored.outbox);
         warnings.extend(more);
         let player = stored.player.as_deref().and_then(|p| {
@@ -201,6 +212,7 @@ impl App {
             unlinkable: None,
             kept_on: "on this device",
             history,
+            history_unlisted,
             history_row: 0,
             notice: None,
             sessions: 0,
@@ -211,7 +223,10 @@ impl App {
             list: None,
             game_url,
             room_seat: stored.room.as_deref().and_then(Seat::parse),
+            lists: Lists::default(),
         };
+        // The menu's language, fetched before enter is pressed, where the build lacks it.
+        app.want_list(app.picks.prose.language);
         let mut fx: Vec<Effect> = warnings.into_iter().map(Effect::Warn).collect();
         fx.extend(bad.into_iter().map(Effect::Remove));
         fx.extend(app.flush());
@@ -300,6 +315,7 @@ impl App {
             Screen::Results(_) => fx.extend(self.results_key(key, now)),
             Screen::Play(_) => fx.extend(self.play_key(key, now)),
         }
+        fx.extend(self.ask_lists());
         fx
     }
 
@@ -330,7 +346,7 @@ impl App {
 
     /// What the server (or a live room) answered, at `now`.
     pub fn answer(&mut self, answer: Answer, now: Now) -> Vec<Effect> {
-        match answer {
+        let mut fx = match answer {
             Answer::Submitted { keys, answer } => self.submitted(&keys, answer),
             Answer::Linked(player) => self.linked(player),
             Answer::Board { mode, rows } => {
@@ -343,13 +359,17 @@ impl App {
             Answer::RoomConnected => self.room_connected(),
             Answer::RoomSaid(say) => self.room_said(say, now),
             Answer::RoomClosed(why) => self.room_closed(&why, now),
-        }
+            Answer::Words { language, file } => self.list_loaded(language, file, now),
+        };
+        fx.extend(self.ask_lists());
+        fx
     }
 
-    /// A frame at `now`: asks for the seeds the game lacks, ends rounds whose time is
-    /// up, lands a replay's due inputs.
+    /// A frame at `now`: asks for the seeds and word lists the game lacks, ends rounds
+    /// whose time is up, lands a replay's due inputs.
     pub fn tick(&mut self, now: Now) -> Vec<Effect> {
         let mut fx = self.want_seeds(now.unix_ms);
+        fx.extend(self.ask_lists());
         fx.extend(self.tick_round(now));
         fx.extend(self.tick_room(now));
         fx
@@ -386,7 +406,7 @@ impl App {
     pub(crate) fn save_history(&self) -> Effect {
         Effect::Save {
             key: storage::HISTORY.into(),
-            value: storage::format_history(&self.history),
+            value: storage::format_history_with(&self.history, &self.history_unlisted),
         }
     }
 }

@@ -10,6 +10,7 @@ use std::fmt;
 
 use typepper_api::room::{Opened, Say};
 use typepper_api::{BoardRow, IssuedSeed, Player};
+use typepper_engine::Language;
 
 /// A request to the server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,9 +40,29 @@ pub enum Request {
     },
     /// `POST /v1/rooms` for this mode key.
     OpenRoom(String),
+    /// `GET /words/<file name>` ([`Language::file_name`]): a language's word list, which
+    /// a build without it (the browser's) installs before a round of that language. The
+    /// game asks only for a list its build lacks; a shell whose build has every list
+    /// answers with [`list_file`].
+    Words(Language),
 }
 
 impl Request {
+    /// The answer this build gives itself, with no server: a word list it carries (the
+    /// terminal's and the server's builds carry every one, so the game never asks them
+    /// for one). `None` for every request that goes to the server.
+    pub fn answered_here(&self) -> Option<Answer> {
+        let Request::Words(language) = *self else {
+            return None;
+        };
+        let missing =
+            || Failure::CantAsk(format!("this build has no {} word list", language.name()));
+        Some(Answer::Words {
+            language,
+            file: list_file(language).ok_or_else(missing),
+        })
+    }
+
     /// The answer that says this request failed, for `why`.
     pub fn failed(self, why: Failure) -> Answer {
         match self {
@@ -63,6 +84,10 @@ impl Request {
                 answer: Err(why),
             },
             Request::OpenRoom(_) => Answer::RoomOpened(Err(why)),
+            Request::Words(language) => Answer::Words {
+                language,
+                file: Err(why),
+            },
         }
     }
 }
@@ -102,6 +127,13 @@ pub enum Answer {
     },
     /// To [`Request::OpenRoom`].
     RoomOpened(Result<Opened, Failure>),
+    /// To [`Request::Words`]: the list's file, which the game checks before it plays it.
+    Words {
+        /// The list's language.
+        language: Language,
+        /// The file's text: a word a line.
+        file: Result<String, Failure>,
+    },
     /// The room connection the app asked to join (`Effect::JoinRoom`) is up.
     RoomConnected,
     /// What the room says.
@@ -157,6 +189,20 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
+/// The file of `language`'s list, as the server serves it at `/words/<file name>`: each
+/// word followed by a newline. `None` when this build doesn't have the list (the
+/// browser's, before it is installed) or what it has isn't the list the rules were
+/// frozen with.
+pub fn list_file(language: Language) -> Option<String> {
+    let words = language.words()?;
+    let mut file = String::with_capacity(words.iter().map(|w| w.len() + 1).sum());
+    for word in words {
+        file.push_str(word);
+        file.push('\n');
+    }
+    (typepper_engine::words::checksum(file.as_bytes()) == language.checksum()).then_some(file)
+}
+
 /// What is said when a kept file can't be written: the round was played and counts all
 /// the same (it is in the outbox, or on the server).
 pub fn unsaved(why: &str) -> String {
@@ -188,6 +234,20 @@ mod tests {
         assert_eq!(keys, ["k"]);
         let why = answer.unwrap_err();
         assert_eq!(why.to_string(), "the server is unreachable (down)");
+    }
+
+    #[test]
+    fn every_list_file_is_the_one_its_checksum_names() {
+        for language in Language::ALL {
+            let file = list_file(language).expect("the game's tests carry every list");
+            assert_eq!(
+                typepper_engine::words::checksum(file.as_bytes()),
+                language.checksum(),
+                "{}",
+                language.code()
+            );
+            assert_eq!(file.lines().count(), language.words().unwrap().len());
+        }
     }
 
     #[test]

@@ -23,9 +23,14 @@
 //! share link or `-` until it has one. The score is not stored: playing the replay gives
 //! it, so a line can't claim a score its round didn't make. A line that doesn't read is
 //! skipped with a console warning; the rest still load.
+//!
+//! A build without every word list (the browser's) installs the lists these rounds need
+//! before it reads them ([`lists_needed`]). A round whose list still isn't there is not
+//! lost: its history line is written back as it was, and its outbox entry stays where it
+//! is, both to be read once the list is in.
 
 use typepper_api::Player;
-use typepper_engine::{Replay, Score, hex};
+use typepper_engine::{Header, Language, Mode, PlayError, Replay, Score, hex};
 
 /// The history keeps this many rounds.
 pub const HISTORY_MAX: usize = 50;
@@ -83,17 +88,47 @@ pub struct Stored {
     pub menu: Option<String>,
 }
 
+/// Why a kept round doesn't read now.
+enum Unread {
+    /// It never will: it is dropped.
+    Bad(String),
+    /// Its language's list isn't installed: it is kept as it is, for a run that has it.
+    Unlisted(Language),
+}
+
+impl From<String> for Unread {
+    fn from(why: String) -> Unread {
+        Unread::Bad(why)
+    }
+}
+
+impl From<&str> for Unread {
+    fn from(why: &str) -> Unread {
+        Unread::Bad(why.into())
+    }
+}
+
+/// Plays `replay`, telling a missing list apart from every other refusal.
+fn play_kept(replay: &Replay) -> Result<Score, Unread> {
+    match replay.play() {
+        Ok((_, score)) => Ok(score),
+        Err(PlayError::Unlisted(language)) => Err(Unread::Unlisted(language)),
+        Err(e) => Err(Unread::Bad(e.to_string())),
+    }
+}
+
 /// Reads the outbox: the rounds that read, oldest first; the keys of entries that don't
-/// (to remove); a warning for each of those.
+/// (to remove); a warning for each of those. An entry whose language's list isn't
+/// installed is neither: it stays kept, and is read (and sent) in a run that has it.
 pub fn parse_outbox(entries: &[(String, String)]) -> (Vec<Outgoing>, Vec<String>, Vec<String>) {
     let (mut good, mut bad, mut warnings) = (vec![], vec![], vec![]);
     for (key, value) in entries {
-        let read = || -> Result<Outgoing, String> {
+        let read = || -> Result<Outgoing, Unread> {
             let ms = key.strip_prefix(OUTBOX).and_then(|k| k.parse().ok());
             let unix_ms = ms.ok_or("its key is not outbox/<unix ms>")?;
             let replay = hex::decode(value).ok_or("it is not hex")?;
             let decoded = Replay::decode(&replay).map_err(|e| e.to_string())?;
-            let (_, score) = decoded.play().map_err(|e| e.to_string())?;
+            let score = play_kept(&decoded)?;
             Ok(Outgoing {
                 unix_ms,
                 claim: score.headline().value,
@@ -102,14 +137,43 @@ pub fn parse_outbox(entries: &[(String, String)]) -> (Vec<Outgoing>, Vec<String>
         };
         match read() {
             Ok(o) => good.push(o),
-            Err(why) => {
+            Err(Unread::Bad(why)) => {
                 warnings.push(format!("outbox entry {key} dropped: {why}"));
                 bad.push(key.clone());
             }
+            Err(Unread::Unlisted(language)) => warnings.push(format!(
+                "outbox entry {key} waits: the {} word list isn't loaded, so it is sent later",
+                language.name()
+            )),
         }
     }
     good.sort_by_key(|o| o.unix_ms);
     (good, bad, warnings)
+}
+
+/// The languages whose lists the kept rounds need and this build lacks: the history's
+/// and the outbox's. A shell without every list (the browser) installs these before
+/// [`crate::app::App::new`], or those rounds wait in storage unread.
+pub fn lists_needed(stored: &Stored) -> Vec<Language> {
+    let history = stored.history.lines().filter_map(|l| l.split(' ').nth(2));
+    let outbox = stored.outbox.iter().map(|(_, value)| value.as_str());
+    let mut needed = vec![];
+    for text in history.chain(outbox) {
+        let Some(bytes) = hex::decode(text.trim()) else {
+            continue;
+        };
+        let language = Header::peek(&bytes)
+            .ok()
+            .and_then(|h| h.mode.parse::<Mode>().ok())
+            .map(|m| m.prose().language);
+        if let Some(language) = language
+            && language.words().is_none()
+            && !needed.contains(&language)
+        {
+            needed.push(language);
+        }
+    }
+    needed
 }
 
 /// `<name> <token>`, or `<name>` alone, as `player` holds it.
@@ -151,45 +215,73 @@ pub struct Entry {
 
 /// Reads `history` text: the entries that read, and a warning for each line that didn't.
 pub fn parse_history(text: &str) -> (Vec<Entry>, Vec<String>) {
-    let mut entries = vec![];
-    let mut warnings = vec![];
+    let read = read_history(text);
+    (read.entries, read.warnings)
+}
+
+/// The history as read: its rounds, the lines of rounds whose list isn't installed
+/// (kept as they are), and a warning for each line that is neither.
+#[derive(Debug, Default)]
+pub(crate) struct ReadHistory {
+    pub(crate) entries: Vec<Entry>,
+    /// Each line whose round can't be played yet, with when it ended.
+    pub(crate) unlisted: Vec<(u64, String)>,
+    pub(crate) warnings: Vec<String>,
+}
+
+pub(crate) fn read_history(text: &str) -> ReadHistory {
+    let mut read = ReadHistory::default();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         match parse_line(line) {
-            Ok(entry) => entries.push(entry),
-            Err(why) => warnings.push(format!("history line {} skipped: {why}", n + 1)),
+            Ok(entry) => read.entries.push(entry),
+            Err(Unread::Bad(why)) => read
+                .warnings
+                .push(format!("history line {} skipped: {why}", n + 1)),
+            Err(Unread::Unlisted(language)) => {
+                let when = line.split(' ').nth(1).and_then(|w| w.parse().ok());
+                read.unlisted.push((when.unwrap_or(0), line.to_owned()));
+                read.warnings.push(format!(
+                    "history line {} kept unread: the {} word list isn't loaded",
+                    n + 1,
+                    language.name()
+                ));
+            }
         }
     }
-    let excess = entries.len().saturating_sub(HISTORY_MAX);
-    entries.drain(..excess);
-    (entries, warnings)
+    let excess = read.entries.len().saturating_sub(HISTORY_MAX);
+    read.entries.drain(..excess);
+    read
 }
 
-fn parse_line(line: &str) -> Result<Entry, String> {
+fn parse_line(line: &str) -> Result<Entry, Unread> {
     let fields: Vec<&str> = line.split(' ').collect();
     let (room, fields) = match fields[..] {
         [ref four @ .., "room"] => (true, four),
         ref four => (false, four),
     };
     let [version, when, replay, share] = fields[..] else {
-        return Err(format!("{} fields, not 4", fields.len()));
+        return Err(format!("{} fields, not 4", fields.len()).into());
     };
     if version != "1" {
-        return Err(format!("line format {version:?}, not 1"));
+        return Err(format!("line format {version:?}, not 1").into());
     }
     let unix_ms = when
         .parse()
         .map_err(|_| format!("{when:?} is not a time"))?;
     let bytes = hex::decode(replay).ok_or("the replay is not hex")?;
     let replay = Replay::decode(&bytes).map_err(|e| format!("the replay: {e}"))?;
-    let (_, score) = replay.play().map_err(|e| format!("the replay: {e}"))?;
     let share = match share {
         "-" => None,
         url if url.starts_with("https://") || url.starts_with("http://") => Some(url.to_owned()),
-        other => return Err(format!("{other:?} is not a share link")),
+        other => return Err(format!("{other:?} is not a share link").into()),
     };
+    let score = play_kept(&replay).map_err(|e| match e {
+        Unread::Bad(why) => Unread::Bad(format!("the replay: {why}")),
+        unlisted => unlisted,
+    })?;
     Ok(Entry {
         unix_ms,
         replay,
@@ -201,8 +293,20 @@ fn parse_line(line: &str) -> Result<Entry, String> {
 
 /// The `history` text of `entries`.
 pub fn format_history(entries: &[Entry]) -> String {
+    format_history_with(entries, &[])
+}
+
+/// The `history` text of `entries` and of the `unlisted` lines kept as they were read,
+/// oldest first.
+pub(crate) fn format_history_with(entries: &[Entry], unlisted: &[(u64, String)]) -> String {
     let mut out = String::new();
+    // Both oldest first, as read: merged, not sorted (a sort's code costs the wasm).
+    let mut waiting = unlisted.iter().peekable();
     for e in entries {
+        while let Some((_, line)) = waiting.next_if(|(when, _)| *when <= e.unix_ms) {
+            out.push_str(line);
+            out.push('\n');
+        }
         out.push_str(&format!(
             "1 {} {} {}{}\n",
             e.unix_ms,
@@ -210,6 +314,10 @@ pub fn format_history(entries: &[Entry]) -> String {
             e.share.as_deref().unwrap_or("-"),
             if e.room { " room" } else { "" }
         ));
+    }
+    for (_, line) in waiting {
+        out.push_str(line);
+        out.push('\n');
     }
     out
 }
@@ -287,6 +395,25 @@ mod tests {
         };
         assert_eq!(format_player(&keyed), "ada");
         assert_eq!(parse_player("ada\n"), Some(keyed));
+    }
+
+    #[test]
+    fn lines_kept_unread_for_their_list_are_written_back_in_time_order() {
+        let mut entries = vec![entry(2), entry(4)];
+        entries[0].unix_ms = 10;
+        entries[1].unix_ms = 30;
+        let waiting = |when: u64| (when, format!("1 {when} 54505201 -"));
+        let unlisted = [waiting(5), waiting(20), waiting(40)];
+        let text = format_history_with(&entries, &unlisted);
+        let whens: Vec<&str> = text.lines().map(|l| l.split(' ').nth(1).unwrap()).collect();
+        assert_eq!(whens, ["5", "10", "20", "30", "40"]);
+        assert_eq!(format_history_with(&entries, &[]), format_history(&entries));
+        // Every list is in this build: nothing to install before reading.
+        let stored = Stored {
+            history: text,
+            ..Stored::default()
+        };
+        assert_eq!(lists_needed(&stored), []);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! 4. `limits`: the per-IP and per-player rate limits and quotas.
 //! 5. `modes`: every kind of round (WORDS, BLITZ 120s, punctuation, numbers, languages)
 //!    seeded, ranked, on its board and its share page; each refusal of the mode grammar.
+//! 6. `offline`: the word lists and the service worker the browser's game keeps.
 
 #[path = "http/attacks.rs"]
 mod attacks;
@@ -20,6 +21,8 @@ mod bad_input;
 mod limits;
 #[path = "http/modes.rs"]
 mod modes;
+#[path = "http/offline.rs"]
+mod offline;
 #[path = "http/story.rs"]
 mod story;
 #[path = "http/support.rs"]

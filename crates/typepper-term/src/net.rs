@@ -73,20 +73,31 @@ fn of_stderr(said: &str) -> Option<Failure> {
 /// Carries out `request` with `exec` (a `v1` command and its standard input, to its
 /// standard output) and reads what comes back.
 fn answer(request: Request, exec: impl Fn(&str, &[u8]) -> Result<Vec<u8>, Failure>) -> Answer {
-    let (command, stdin) = command(&request);
-    read_answer(request, exec(&command, &stdin))
+    match command(&request) {
+        Some((command, stdin)) => read_answer(request, exec(&command, &stdin)),
+        None => request
+            .answered_here()
+            .unwrap_or_else(|| request.failed(no_command())),
+    }
 }
 
-/// The `v1` command that carries out `request`, and its standard input.
-fn command(request: &Request) -> (String, Vec<u8>) {
-    match request {
+/// Why a request no `v1` command carries isn't sent.
+fn no_command() -> Failure {
+    Failure::CantAsk("no v1 command carries this request".into())
+}
+
+/// The `v1` command that carries out `request`, and its standard input; `None` for a
+/// request this build answers itself (a word list: it carries every one).
+fn command(request: &Request) -> Option<(String, Vec<u8>)> {
+    Some(match request {
         Request::Submit { body, .. } => ("v1 submit".into(), body.clone()),
         Request::Link(name) => (format!("v1 link {name}"), vec![]),
         Request::Board(mode) => (format!("v1 board {mode}"), vec![]),
         Request::Run(id) => (format!("v1 replay {id}"), vec![]),
         Request::Seed { mode, .. } => (format!("v1 seed {mode}"), vec![]),
         Request::OpenRoom(mode) => (format!("v1 room-open {mode}"), vec![]),
-    }
+        Request::Words(_) => return None,
+    })
 }
 
 /// The answer to `request`, from what its [`command`] wrote on its standard output, or
@@ -112,6 +123,7 @@ fn read_answer(request: Request, out: Result<Vec<u8>, Failure>) -> Answer {
             mode,
         },
         Request::OpenRoom(_) => Answer::RoomOpened(json(&out, "a room")),
+        Request::Words(_) => request.failed(no_command()),
     }
 }
 

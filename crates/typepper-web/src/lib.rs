@@ -3,7 +3,8 @@
 //!
 //! How it works:
 //! 1. [`start`] finds the page's canvas, hidden input and text mirror, loads the history
-//!    from localStorage and, for `?replay=<id>` or `?race=<id>`, fetches that run to
+//!    from localStorage (installing first the word lists its rounds need: the wasm
+//!    carries English alone) and, for `?replay=<id>` or `?race=<id>`, fetches that run to
 //!    watch or race before the game starts.
 //! 2. Keys arrive as DOM events: special keys from `keydown`, text (letters, dead keys,
 //!    IME compositions, pastes) from the focused hidden input. Each becomes a [`Key`] at
@@ -20,6 +21,8 @@
 
 mod dom;
 mod json;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod lists_tests;
 mod net;
 mod render;
 mod socket;
@@ -123,6 +126,7 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
         dom::warn("no localStorage here: rounds will play but not be kept");
     }
     let stored = read_storage(storage.as_ref());
+    install_lists(storage::lists_needed(&stored)).await;
     let (mut app, boot_effects) = App::new(dom::entropy(), &stored, game_url());
     if storage.is_none() {
         app.cannot_keep("this browser gives the page no storage");
@@ -174,6 +178,56 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
         shell,
         _listeners: listeners,
     })
+}
+
+/// Fetches the word lists of `languages` together (offline, from the service worker's
+/// cache) and installs each, before the stored rounds are read: a round whose list
+/// isn't in stays kept, unread, until a run that has it.
+async fn install_lists(languages: Vec<typepper_engine::Language>) {
+    let fetches = languages.into_iter().map(|l| Box::pin(install_list(l)));
+    Together(fetches.map(Some).collect()).await;
+}
+
+/// Fetches `language`'s list and installs it, or says why not.
+async fn install_list(language: typepper_engine::Language) {
+    let installed = match net::words(language).await {
+        Ok(file) => typepper_engine::words::install(language, file).map_err(|e| e.to_string()),
+        Err(why) => Err(why.to_string()),
+    };
+    if let Err(why) = installed {
+        let name = language.name();
+        dom::warn(&format!(
+            "the {name} words didn't load ({why}): its kept rounds wait for them"
+        ));
+    }
+}
+
+/// Futures run together, done when all are: a `join_all` of a few lines, where the
+/// futures crate's would cost the wasm more.
+struct Together<F>(Vec<Option<std::pin::Pin<Box<F>>>>);
+
+impl<F: std::future::Future<Output = ()>> std::future::Future for Together<F> {
+    type Output = ();
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
+        let mut pending = false;
+        for slot in &mut self.0 {
+            if let Some(future) = slot {
+                match future.as_mut().poll(cx) {
+                    std::task::Poll::Ready(()) => *slot = None,
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    }
 }
 
 /// `?replay=<id>` (false) or `?race=<id>` (true).

@@ -1,10 +1,11 @@
-//! The server, as the game reaches it: runs, submissions, linking, boards, seeds and
-//! rooms, each a [`Request`] carried over HTTP and answered for the app.
+//! The server, as the game reaches it: runs, submissions, linking, boards, seeds, rooms
+//! and word lists, each a [`Request`] carried over HTTP and answered for the app.
 
 use gloo_net::http::{Request as Http, Response};
 
 use typepper_api::room::Opened;
 use typepper_api::{Board, BoardRow, IssuedSeed, Player};
+use typepper_engine::Language;
 use typepper_game::request::{Answer, Failure, Request};
 
 use crate::json::{self, FromJs};
@@ -34,6 +35,25 @@ pub async fn ask(api: &str, request: Request) -> Answer {
             mode,
         },
         Request::OpenRoom(mode) => Answer::RoomOpened(open_room(api, &mode).await),
+        Request::Words(language) => Answer::Words {
+            file: words(language).await,
+            language,
+        },
+    }
+}
+
+/// `language`'s word list, `GET /words/<file name>` from the game's own origin: the
+/// lists are the game's files, not the API's, and the service worker keeps them. The
+/// name is the list's checksum, so a cached copy is never stale; the game checks it all
+/// the same.
+pub async fn words(language: Language) -> Result<String, Failure> {
+    let response = Http::get(&format!("/words/{}", language.file_name()))
+        .send()
+        .await
+        .map_err(unreachable)?;
+    match response.status() {
+        200 => response.text().await.map_err(unreachable),
+        _ => Err(refusal(response).await),
     }
 }
 

@@ -62,7 +62,8 @@ pub enum Hit {
     /// The screen's list's item at this index (menu item, history row, board row): the
     /// index [`typepper_game::app::App::pick`] takes.
     Item(usize),
-    /// The `‹` (false) or `›` (true) beside the menu item's level at this index.
+    /// The `‹` (false) or `›` (true) beside the value (a length, a level, a language,
+    /// a switch) of the menu item at this index.
     Level(usize, bool),
     /// A button standing for this key.
     Key(Key),

@@ -261,7 +261,8 @@ pub fn bench(args: &[String]) -> Result<()> {
 }
 
 /// The game's own figures in headless Chromium: first load, first frame, frame time,
-/// keydown-to-paint (e2e/perf/frames.mjs).
+/// keydown-to-paint (e2e/perf/frames.mjs), a live room's (rooms.mjs), and a language's
+/// pick to its first word (lists.mjs).
 pub fn browser_figures() -> Result<()> {
     crate::web::build()?;
     let e2e = root().join("e2e");
@@ -276,7 +277,7 @@ pub fn browser_figures() -> Result<()> {
         "measuring the game in headless Chromium against {}",
         server.url
     ));
-    for script in ["perf/frames.mjs", "perf/rooms.mjs"] {
+    for script in ["perf/frames.mjs", "perf/rooms.mjs", "perf/lists.mjs"] {
         let mut c = cmd("node", &[script]);
         c.current_dir(&e2e)
             .env("TYPEPPER_URL", &server.url)

@@ -1,6 +1,7 @@
 //! The browser build, as wasm-pack.toml sets it: cargo for wasm32, wasm-bindgen's glue,
-//! npm's wasm-opt, then the size budget. (The settings file keeps wasm-pack's name and
-//! layout; the steps are wasm-pack's, run by the xtask itself.)
+//! npm's wasm-opt, the service worker stamped with the build's hashes, then the size
+//! budget. (The settings file keeps wasm-pack's name and layout; the steps are
+//! wasm-pack's, run by the xtask itself.)
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -108,7 +109,60 @@ pub fn build() -> Result<()> {
         .arg(&wasm)
         .args(&s.wasm_opt.flags);
     run(&mut c)?;
+    stamp_worker(&out)?;
     check_budget(&s.budget, &out)
+}
+
+/// The files a build is made of, as the server serves them, from the repository root:
+/// what the service worker keeps, each checked against its hash.
+const BUILD_FILES: [(&str, &str); 5] = [
+    ("/web/boot.js", "web/boot.js"),
+    ("/web/style.css", "web/style.css"),
+    ("/web/icon.svg", "web/icon.svg"),
+    ("/web/pkg/typepper_web.js", "web/pkg/typepper_web.js"),
+    (
+        "/web/pkg/typepper_web_bg.wasm",
+        "web/pkg/typepper_web_bg.wasm",
+    ),
+];
+
+/// Writes `out/sw.js`: web/sw.js with the build's name and its files' SHA-256 filled in,
+/// so that a new build is a new worker, byte for byte (web/sw.js says why).
+fn stamp_worker(out: &Path) -> Result<()> {
+    use sha2::{Digest as _, Sha256};
+    let hex = |bytes: &[u8]| -> String {
+        Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let r = root();
+    let read = |path: &str| std::fs::read(r.join(path)).with_context(|| format!("reading {path}"));
+    let mut files = vec![];
+    // The build's name covers the page too, which the worker keeps unchecked: the server
+    // writes its API's address into it.
+    let mut all = format!("/ {}\n", hex(&read("index.html")?));
+    for (served, path) in BUILD_FILES {
+        let hash = hex(&read(path)?);
+        all.push_str(&format!("{served} {hash}\n"));
+        files.push(format!("  {served:?}: {hash:?},"));
+    }
+    let build = &hex(all.as_bytes())[..16];
+    let template = String::from_utf8(read("web/sw.js")?).context("web/sw.js is not UTF-8")?;
+    let (name, list) = ("const BUILD = \"dev\";", "const FILES = {};");
+    if !template.contains(name) || !template.contains(list) {
+        bail!("web/sw.js has no `{name}` or `{list}` line to fill in");
+    }
+    let stamped = template
+        .replacen(name, &format!("const BUILD = {build:?};"), 1)
+        .replacen(
+            list,
+            &format!("const FILES = {{\n{}\n}};", files.join("\n")),
+            1,
+        );
+    std::fs::write(out.join("sw.js"), stamped).context("writing the service worker")?;
+    step(&format!("stamped the service worker with build {build}"));
+    Ok(())
 }
 
 /// `binaryen@<version>` from the npm registry, in target/npm; the path of its wasm-opt.
@@ -166,6 +220,14 @@ fn check_budget(budget: &Budget, out: &Path) -> Result<()> {
         }
     }
     println!("    {raw_total:>8} B raw {gz_total:>8} B gzip  the whole first load");
+    // Fetched once the game is up, and then the build's files again, from the browser's
+    // cache: not part of the first load's wait.
+    let sw = std::fs::read(out.join("sw.js")).context("reading the service worker")?;
+    println!(
+        "    {:>8} B raw {:>8} B gzip  web/pkg/sw.js, registered once the game is up",
+        sw.len(),
+        gzip_len(&sw)?
+    );
     if wasm_gz > budget.wasm_gzip_kb * 1024 {
         bail!(
             "the wasm is {wasm_gz} B gzip, over its budget of {} KiB",

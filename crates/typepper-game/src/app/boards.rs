@@ -37,9 +37,10 @@ impl App {
             rows: None,
             row: 0,
         }));
-        vec![Effect::Request(Request::Board(
-            self.board_modes()[mode].key(),
-        ))]
+        let mode = self.board_modes()[mode];
+        // Its rows play in its language: the list is fetched while they load.
+        self.want_list(mode.prose().language);
+        vec![Effect::Request(Request::Board(mode.key()))]
     }
 
     pub(crate) fn boards_key(&mut self, key: Key) -> Vec<Effect> {

@@ -217,6 +217,8 @@ impl App {
             value: self.picks.text(),
         }];
         fx.extend(self.want_seeds(now.unix_ms));
+        // A language picked is fetched now, where the build lacks it: enter rarely waits.
+        self.want_list(self.picks.prose.language);
         fx
     }
 
@@ -232,6 +234,9 @@ impl App {
     }
 
     pub(crate) fn menu_command(&mut self, key: Key, now: Now) -> Vec<Effect> {
+        if self.waiting_key(key) {
+            return vec![];
+        }
         let items = self.menu_len();
         let blitz = |secs| self.with_prose(Base::Blitz(secs));
         match key {
@@ -338,6 +343,8 @@ impl App {
                 self.play(self.menu_mode(), None);
                 if let Screen::Play(session) = &mut self.screen {
                     session.hold = Some(now.mono + MENU_LETTER_HOLD_MS);
+                } else {
+                    self.hold_letters();
                 }
             }
             _ => {}

@@ -51,7 +51,11 @@ pub struct Watch {
 impl App {
     /// Starts a round of yours: on `seed` if given (a watched round played yourself),
     /// else on the seed the server issued for the mode, else on one of the game's own.
+    /// A round whose word list isn't in yet starts when it is.
     pub fn play(&mut self, mode: Mode, seed: Option<u64>) {
+        if self.play_waits(mode, seed) {
+            return;
+        }
         let seed = seed.unwrap_or_else(|| self.seeds.take(&mode.key()));
         self.notice = None;
         self.sessions += 1;
@@ -67,8 +71,13 @@ impl App {
     }
 
     /// Starts watching `replay`, `who`'s round if known, or refuses it (other rules, an
-    /// unknown mode, a round that doesn't play) with a sentence for the screen.
+    /// unknown mode, a round that doesn't play) with a sentence for the screen. A round
+    /// whose word list isn't in yet is watched when it is.
     pub fn watch(&mut self, replay: Replay, who: Option<String>, now: f64) -> Result<(), String> {
+        if let Some(language) = self.unlisted(&replay) {
+            self.watch_later(language, replay, who);
+            return Ok(());
+        }
         let (round, _) = race::open(&replay)?;
         self.notice = None;
         self.sessions += 1;
@@ -88,8 +97,13 @@ impl App {
     }
 
     /// Starts a race against `replay`, `name`'s round: you play its mode and seed while
-    /// its ghost plays it back. Refused as watching refuses.
+    /// its ghost plays it back. Refused as watching refuses; waits for a word list as
+    /// watching waits.
     pub fn race(&mut self, replay: Replay, name: String) -> Result<(), String> {
+        if let Some(language) = self.unlisted(&replay) {
+            self.race_later(language, replay, name);
+            return Ok(());
+        }
         let ghost = Rival::new(replay, name)?;
         self.race_ghost(ghost);
         Ok(())

@@ -5,7 +5,7 @@
 use core::fmt::Write as _;
 use typepper_api::room::{Ask, Opened, Phase, Say, State, is_code};
 
-use typepper_engine::{Decimal, Op};
+use typepper_engine::{Decimal, Mode, Op};
 
 use crate::app::{App, Effect, Key, Now, RESULTS_HOLD_MS, Screen, delete_word, ms_since, type_key};
 use crate::model::Room;
@@ -63,6 +63,7 @@ impl App {
     /// themselves for it first.
     pub(crate) fn open_room(&mut self) -> Vec<Effect> {
         let mut live = Live::new(self.menu_mode(), None);
+        self.want_list(live.mode.prose().language);
         let fx = if self.player.is_some() {
             vec![Effect::Request(Request::OpenRoom(live.mode.key()))]
         } else {
@@ -185,6 +186,15 @@ impl App {
 
     /// What the room says, at `now`.
     pub(crate) fn room_said(&mut self, say: Say, now: Now) -> Vec<Effect> {
+        if self.room_waits(&say) {
+            return vec![];
+        }
+        if let Say::Welcome { mode, .. } = &say
+            && let Ok(mode) = mode.parse::<Mode>()
+        {
+            // The room's words: fetched during its lobby, where the build lacks them.
+            self.want_list(mode.prose().language);
+        }
         let Some(live) = self.live_mut() else {
             return vec![Effect::LeaveRoom];
         };

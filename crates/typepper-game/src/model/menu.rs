@@ -20,13 +20,11 @@ pub struct Menu {
 }
 
 impl Menu {
-    /// Item `i`'s colour: the accent where it is picked; a setting of the text's is
-    /// dimmer than a mode, which is what the menu is for.
+    /// Item `i`'s colour: the accent where it is picked; a setting, dimmer than a mode.
     pub fn tone(&self, i: usize) -> Tone {
-        let setting = self.items.get(i).is_some_and(|item| item.setting);
-        match Tone::picked(i == self.selected) {
-            Tone::Text if setting => Tone::Dim,
-            tone => tone,
+        match self.items.get(i) {
+            Some(item) if item.setting && i != self.selected => Tone::Dim,
+            _ => Tone::picked(i == self.selected),
         }
     }
 }

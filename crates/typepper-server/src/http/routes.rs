@@ -1,5 +1,6 @@
-//! The routes: the `/v1` API, and the game's own files. Each `/v1` route reads its
-//! request, calls the service, and writes out what comes back.
+//! The routes: the `/v1` API, and the game's own files (its page, its build, its word
+//! lists and its service worker). Each `/v1` route reads its request, calls the
+//! service, and writes out what comes back.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -43,11 +44,13 @@ pub fn submissions() -> Router<Arc<Shared>> {
     Router::new().route("/v1/submit", post(submit))
 }
 
-/// The game (from `static_dir`), share pages, and a trivial route for load-test
-/// comparisons.
+/// The game (from `static_dir`), its word lists and service worker, and a trivial route
+/// for load-test comparisons.
 pub fn pages(static_dir: &std::path::Path) -> Router<Arc<Shared>> {
     Router::new()
         .route("/", get(index))
+        .route("/words/{file}", get(words))
+        .route("/sw.js", get(service_worker))
         .route("/healthz", get(|| async { "ok\n" }))
         .nest_service(
             "/web",
@@ -96,6 +99,50 @@ async fn index(st: St) -> Result<Response, ServiceError> {
         ),
     );
     Ok(([(header::CACHE_CONTROL, "no-cache")], Html(html)).into_response())
+}
+
+/// `GET /words/<code>.<checksum>.txt` ([`Language::file_name`]): a language's word list,
+/// which the browser's game (English alone in its wasm) fetches when a round first needs
+/// it. The name is the list's checksum, so the file never changes: cached for good. Any
+/// other name, English's (in every build) among them, is no file.
+///
+/// [`Language::file_name`]: typepper_engine::Language::file_name
+async fn words(Path(file): Path<String>) -> Result<Response, ServiceError> {
+    let language = typepper_engine::Language::ALL
+        .into_iter()
+        .filter(|&l| l != typepper_engine::Language::English)
+        .find(|l| l.file_name() == file)
+        .ok_or_else(|| ServiceError::NotFound(format!("no word list {file:?}")))?;
+    let list = typepper_game::request::list_file(language).ok_or_else(|| {
+        ServiceError::Internal(format!("the {} list isn't this build's", language.code()))
+    })?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+        ],
+        list,
+    )
+        .into_response())
+}
+
+/// `GET /sw.js`: the service worker that keeps the game for offline play, as the web
+/// build stamped it (`web/pkg/sw.js`). Served from the root so that its scope is the
+/// whole game, and revalidated on every check, so that a new build is found at the next
+/// load (web/sw.js says how a build replaces the last).
+async fn service_worker(st: St) -> Result<Response, ServiceError> {
+    let path = st.config.static_dir.join("web/pkg/sw.js");
+    let script = tokio::fs::read(&path)
+        .await
+        .map_err(|_| ServiceError::NotFound("no service worker: the game isn't built".into()))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        script,
+    )
+        .into_response())
 }
 
 /// `POST /v1/players` `{"name": "ada"}`: links a game to a new player.

@@ -45,16 +45,18 @@ pub(crate) enum Command {
 
 impl Command {
     /// The command that asks what the game's `request` asks (the `v1` protocol's), to
-    /// log and count the request as one.
-    pub(crate) fn of(request: &Request) -> Command {
-        match request {
+    /// log and count the request as one; `None` for a word list, which the server's
+    /// build carries and the game never asks it for.
+    pub(crate) fn of(request: &Request) -> Option<Command> {
+        Some(match request {
             Request::Submit { .. } => Command::Submit,
             Request::Link(name) => Command::Link(name.clone(), None),
             Request::Board(mode) => Command::Board(mode.clone(), None),
             Request::Run(id) => Command::Replay(id.clone()),
             Request::Seed { mode, .. } => Command::Seed(mode.clone()),
             Request::OpenRoom(mode) => Command::RoomOpen(mode.clone()),
-        }
+            Request::Words(_) => return None,
+        })
     }
 
     /// Reads an exec request's text.

@@ -580,7 +580,14 @@ impl Host for Remote {
 /// not cut off once stored), and logged and counted as the request it stands for.
 async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Request) -> Answer {
     let started = Instant::now();
-    let stands_for = exec::stands_for(&exec::Command::of(&request));
+    // A word list is the build's own: answered here, neither paid for nor counted.
+    let Some(command) = exec::Command::of(&request) else {
+        let missing = Failure::CantAsk("no such request".into());
+        return request
+            .answered_here()
+            .unwrap_or_else(|| request.failed(missing));
+    };
+    let stands_for = exec::stands_for(&command);
     let budget = Duration::from_secs(state.config.request_timeout_secs);
     let key = key.as_deref();
     let (answer, counted) = match request {
@@ -666,6 +673,10 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             .await;
             let (opened, counted) = within(opened, StatusCode::CREATED);
             (Answer::RoomOpened(opened), counted)
+        }
+        // Answered above, before anything was counted.
+        request @ Request::Words(_) => {
+            return request.failed(Failure::CantAsk("no such request".into()));
         }
     };
     let (status, detail) = counted;

@@ -1,13 +1,49 @@
-//! The menu: the wordmark, the modes (each a target), and who plays.
+//! The menu: the wordmark, the modes and the text's settings (each a target, with its
+//! value's arrows), and who plays.
 
 use typepper_game::model::{Menu, Tone, WORDMARK};
 
 use super::{Hit, LINE, Rect, Renderer};
 
+/// A mode's line: its height, and its font's size.
+const MODE_H: f64 = 44.0;
+const MODE_FONT: f64 = 20.0;
+/// A setting's line (language, punctuation, numbers): smaller, and apart from the modes.
+const SETTING_H: f64 = 34.0;
+const SETTING_FONT: f64 = 16.0;
+const SETTINGS_GAP: f64 = 14.0;
+
+/// The head above the items: the wordmark's size, the wordmark's and the tagline's
+/// baselines and the first item's, from the top of what is drawn. The second is for a
+/// screen too short for the first (a phone's, with its keyboard's hints long).
+const HEADS: [(f64, f64, f64, f64); 2] = [(44.0, 36.0, 66.0, 126.0), (30.0, 26.0, 48.0, 88.0)];
+
+/// Each item's baseline from the first's, and the height of them all; `tight` on a
+/// screen too short for the usual spacing, the settings' rows closer (a mode's keeps
+/// its height: its RANKED badge may sit in its top corner).
+fn item_rows(menu: &Menu, tight: bool) -> (Vec<f64>, f64) {
+    let (mode_h, setting_h, gap) = match tight {
+        false => (MODE_H, SETTING_H, SETTINGS_GAP),
+        true => (MODE_H, SETTING_H - 8.0, SETTINGS_GAP - 6.0),
+    };
+    let mut rows = Vec::with_capacity(menu.items.len());
+    let mut y = 0.0;
+    let mut last_setting = false;
+    for item in &menu.items {
+        if item.setting && !last_setting && !rows.is_empty() {
+            y += gap;
+        }
+        last_setting = item.setting;
+        rows.push(y);
+        y += if item.setting { setting_h } else { mode_h };
+    }
+    (rows, y)
+}
+
 impl Renderer {
-    fn title(&self, y: f64) {
+    fn title(&self, y: f64, size: f64) {
         let (w, _, _) = self.size;
-        self.font(44.0, 700);
+        self.font(size, 700);
         // "ty" and "pepper": the pepper in typepper, in its colour.
         let all: f64 = WORDMARK.iter().map(|(part, _)| self.text_width(part)).sum();
         let mut x = w / 2.0 - all / 2.0;
@@ -19,28 +55,45 @@ impl Renderer {
 
     pub(super) fn draw_menu(&mut self, menu: &Menu, notice: Option<(&str, Tone)>) {
         let (w, h, _) = self.size;
-        let item_h = 44.0;
-        // A fifth down the screen, or higher where what is under the items would reach the
-        // foot's buttons: room for the notice and each line, two rows where they wrap.
+        // What is under the items, two rows each where it wraps, with the gaps between.
         let under = [
             notice.map(|n| n.0),
             menu.last_round.as_deref(),
-            Some(&menu.player),
+            menu.race.as_deref(),
         ];
-        let under = under.iter().flatten().count() + usize::from(menu.race.is_some());
-        let tall = 90.0 + menu.items.len() as f64 * item_h + 30.0 + under as f64 * 2.0 * LINE;
-        let top = (h * 0.22).min(self.bottom - tall).max(70.0);
-        self.title(top);
+        let under = under.iter().flatten().count() as f64 * 2.0 * LINE + 2.0 * LINE + 28.0;
+        // A fifth down the screen, or higher where what is under the items would reach
+        // the foot's buttons; where even the top is too low, the spacing gives way, then
+        // the head.
+        let fits = |head: f64, items: f64| 8.0 + head + items + under - LINE <= self.bottom;
+        let choices = [(HEADS[0], false), (HEADS[0], true), (HEADS[1], true)];
+        let (head, tight) = choices
+            .into_iter()
+            .find(|&((.., first), tight)| fits(first, item_rows(menu, tight).1))
+            .unwrap_or(choices[2]);
+        let (title_px, title_y, tagline_y, first) = head;
+        let (rows, items_h) = item_rows(menu, tight);
+        let top = (h * 0.22 - title_y)
+            .min(self.bottom - (first + items_h + under - LINE))
+            .max(8.0);
+        let y0 = top + first;
+        self.title(top + title_y, title_px);
         self.font(14.0, 400);
-        self.text(menu.tagline, w / 2.0, top + 30.0, Tone::Dim, "center");
-        let y0 = top + 90.0;
+        self.text(menu.tagline, w / 2.0, top + tagline_y, Tone::Dim, "center");
         for (i, item) in menu.items.iter().enumerate() {
-            let y = y0 + i as f64 * item_h;
+            let y = y0 + rows[i];
             let selected = i == menu.selected;
+            let (item_h, size) = match item.setting {
+                true => (SETTING_H, SETTING_FONT),
+                false => (MODE_H, MODE_FONT),
+            };
+            let tight = tight && item.setting;
+            let item_h = if tight { item_h - 8.0 } else { item_h };
             let item_w = (w - 24.0).min(340.0);
             let rect = Rect {
                 x: w / 2.0 - item_w / 2.0,
-                y: y - 28.0,
+                // (Tight, the panel comes down a little, to keep the letters' tails.)
+                y: y - size * 1.4 + if tight { 6.0 } else { 0.0 },
                 w: item_w,
                 h: item_h - 6.0,
             };
@@ -49,10 +102,15 @@ impl Renderer {
                 self.round_rect(rect, 10.0);
                 self.ctx.fill();
             }
-            self.font(20.0, if selected { 700 } else { 500 });
+            let weight = match (selected, item.setting) {
+                (true, _) => 700,
+                (false, false) => 500,
+                (false, true) => 400,
+            };
+            self.font(size, weight);
             let text = item.text();
             self.text(&text, w / 2.0, y, menu.tone(i), "center");
-            // The level's arrows are targets of their own, found before the item's.
+            // The value's arrows are targets of their own, found before the item's.
             // The text ends `‹ lvN ›`: `‹` is after the label and two spaces, `›` last.
             if item.value.is_some() {
                 let full = self.text_width(&text);
@@ -84,7 +142,7 @@ impl Renderer {
             }
             self.hits.push((rect, Hit::Item(i)));
         }
-        let mut y = y0 + menu.items.len() as f64 * item_h + 10.0;
+        let mut y = y0 + items_h + 10.0;
         if let Some(n) = notice {
             y = self.notice(n, y);
         }
