@@ -358,9 +358,18 @@ async fn a_words_10_round_typed_in_under_3_s_is_kept_and_ranked() {
         accuracy: 100,
         ..typist(4, 240)
     };
-    let round = srv.ranked(&token, mode("words:10"), &typist).await;
-    let (_, score) = round.play().unwrap();
-    assert!(score.duration_ms < 3_000, "{} ms", score.duration_ms);
+    // The issued seed is the server's pick, and ten long words take longer: a seed
+    // whose round is under 3 s at this speed comes within a few.
+    let mut tries = 0;
+    let round = loop {
+        let round = srv.ranked(&token, mode("words:10"), &typist).await;
+        let (_, score) = round.play().unwrap();
+        if score.duration_ms < 3_000 {
+            break round;
+        }
+        tries += 1;
+        assert!(tries < 30, "no seed of 30 gave a WORDS 10 under 3 s");
+    };
     let (_, ranked) = stored(&srv, &token, &round).await;
     assert_eq!(ranked, Ranked::Yes);
     // A ZEN round of the same length is not.
