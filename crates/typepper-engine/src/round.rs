@@ -588,10 +588,11 @@ impl Round {
         self.correct_word_chars + if partial { input.len() as u32 } else { 0 }
     }
 
-    /// Heat in thousandths at `t` (no later than the round's end). Inlined: called twice
-    /// an input, its call costs more than its BLITZ body (measured by instruction count,
-    /// docs/PERFORMANCE.md).
-    #[inline(always)]
+    /// Heat in thousandths at `t` (no later than the round's end). Inlined natively:
+    /// called twice an input, its call costs more than its BLITZ body (measured by
+    /// instruction count, docs/PERFORMANCE.md); not in the browser, where the bytes of
+    /// two copies count more than the server's verification rate.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn heat_milli(&self, t: u32) -> i64 {
         let t = match self.ends_at {
             Some(end) if u64::from(t) > end => end as u32,
