@@ -1130,13 +1130,13 @@ struct Round {
 const ROUNDS: [Round; 3] = [
     Round {
         keys: "@@",
-        said: "text: français",
+        said: "français: 1,000 common words",
         key: "words:10@fr",
         title: "WORDS 10 · français",
     },
     Round {
         keys: "@@@@@@@@@@",
-        said: "text: русский",
+        said: "русский: 1,000 common words",
         key: "words:10@ru",
         title: "WORDS 10 · русский",
     },
@@ -1174,7 +1174,7 @@ fn play_the_rounds(game: &Tmux, name: &str, gaps: &mut dyn FnMut() -> Duration) 
         game.wait_for(round.said, 5);
         game.wait_for("WORDS  ‹ 10 ›  RANKED", 20);
         game.type_text("w");
-        game.wait_for(&format!("0:00  {}", round.title), 5);
+        game.wait_for(&format!("0/10  {}", round.title), 5);
         game.wait_for("start typing", 5);
         for n in 0..10 {
             let (x, y) = game.cursor();
