@@ -153,7 +153,7 @@ pub fn parse_outbox(entries: &[(String, String)]) -> (Vec<Outgoing>, Vec<String>
 
 /// The languages whose lists the kept rounds need and this build lacks: the history's
 /// and the outbox's. A shell without every list (the browser) installs these before
-/// [`crate::app::App::new`], or those rounds wait in storage unread.
+/// the game starts (`App::new`), or those rounds wait in storage unread.
 pub fn lists_needed(stored: &Stored) -> Vec<Language> {
     let history = stored.history.lines().filter_map(|l| l.split(' ').nth(2));
     let outbox = stored.outbox.iter().map(|(_, value)| value.as_str());
