@@ -21,8 +21,9 @@ sw?.addEventListener("controllerchange", () => {
 });
 
 if (controlled && (await tookOver())) {
-  // The reload comes with the new worker; if it doesn't, this build plays.
-  await wait(3000);
+  // The reload comes with the new worker, once it has activated: a busy machine took
+  // over 3 s. If it never comes, this build plays.
+  await wait(10000);
 }
 const { default: init, start } = await import("./pkg/typepper_web.js");
 await init();

@@ -95,7 +95,7 @@ test("a new build is fetched in the background and replaces the old one whole at
     const loads = [];
     page.on("load", () => loads.push(Date.now()));
     await page.reload();
-    await expect.poll(() => loads.length).toBe(2);
+    await expect.poll(() => loads.length, { timeout: 20_000 }).toBe(2);
     await onScreen(page, "menu");
     expect(builds(await caches(page))).toEqual(["typepper-build-0000000000000001"]);
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe("activated");
