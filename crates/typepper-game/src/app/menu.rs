@@ -369,16 +369,21 @@ impl App {
     /// The modes the boards screen cycles through, at the menu's prose (HOT PURSUIT at
     /// the menu's level).
     pub(crate) fn board_modes(&self) -> [Mode; BOARDS] {
-        let mut modes = [self.pursuit(); BOARDS];
-        let bases = Blitz::ALL
-            .map(Base::Blitz)
-            .into_iter()
-            .chain(WordCount::ALL.map(Base::Words))
-            .chain([Base::Zen]);
-        for (slot, base) in modes.iter_mut().zip(bases) {
-            *slot = self.with_prose(base);
-        }
-        modes
+        let [s15, s30, s60, s120] = Blitz::ALL.map(|b| self.with_prose(Base::Blitz(b)));
+        let [w10, w25, w50, w100] = WordCount::ALL.map(|c| self.with_prose(Base::Words(c)));
+        let zen = self.with_prose(Base::Zen);
+        [
+            s15,
+            s30,
+            s60,
+            s120,
+            w10,
+            w25,
+            w50,
+            w100,
+            zen,
+            self.pursuit(),
+        ]
     }
 
     /// What the picked language's words are, with their credit (the lists are CC BY-SA:

@@ -139,8 +139,8 @@ impl App {
     fn seeded_modes(&self) -> [typepper_engine::Mode; 7] {
         use typepper_engine::{Base, Blitz};
         let [_, words, zen, pursuit] = self.menu_modes();
-        let blitz = Blitz::ALL.map(|b| self.with_prose(Base::Blitz(b)));
-        [blitz[0], blitz[1], blitz[2], blitz[3], words, zen, pursuit]
+        let [s15, s30, s60, s120] = Blitz::ALL.map(|b| self.with_prose(Base::Blitz(b)));
+        [s15, s30, s60, s120, words, zen, pursuit]
     }
 
     /// A seed request for each mode a menu key plays that has no usable seed and none
