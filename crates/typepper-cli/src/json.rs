@@ -29,6 +29,8 @@ struct Inspect<'a> {
     title: Option<String>,
     seed: u64,
     header_bytes: usize,
+    /// Format 2's text (a CUSTOM TEXT round's), `null` in format 1.
+    text: Option<&'a str>,
     duration_ms: u64,
     inputs: Vec<InputJson>,
 }
@@ -46,7 +48,7 @@ pub fn inspect(
     replay: &Replay,
     bytes: &[u8],
     encoding: &'static str,
-    header_bytes: usize,
+    header: &typepper_engine::Header<'_>,
 ) -> String {
     let inputs = replay
         .inputs
@@ -69,13 +71,14 @@ pub fn inspect(
     to_string(&Inspect {
         bytes: bytes.len(),
         encoding,
-        format: typepper_engine::replay::FORMAT,
+        format: header.format,
         engine: replay.engine,
         these_rules: replay.engine == typepper_engine::VERSION,
         mode: &replay.mode,
         title: replay.mode.parse::<Mode>().ok().map(Mode::title),
         seed: replay.seed,
-        header_bytes,
+        header_bytes: header.len,
+        text: replay.text.as_deref(),
         duration_ms: replay.inputs.iter().map(|i| u64::from(i.dt)).sum(),
         inputs,
     })

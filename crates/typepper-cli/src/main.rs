@@ -12,8 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use typepper_engine::synth::{Typist, synth};
-use typepper_engine::{DecodeError, Header, Mode, Op, PlayError, Replay, VERSION, hex};
+use typepper_engine::synth::{Typist, synth_on};
+use typepper_engine::{
+    DecodeError, Header, MAX_TEXT_CHARS, Mode, Op, PlayError, Replay, Round, TextFault, VERSION,
+    hex,
+};
 
 /// typepper, the typing game where every round is a replay: play it in this terminal,
 /// or work with replays.
@@ -50,7 +53,7 @@ enum Command {
     /// Show a replay's header and input timeline.
     ///
     /// FILE holds raw replay bytes, the hex text the game stores as `last.replay`, or the
-    /// readable text form (`typepper synth --text`);
+    /// readable text form (`typepper synth --readable`);
     /// `-` reads standard input.
     Inspect {
         /// The replay file, or `-`.
@@ -82,11 +85,15 @@ enum Command {
     Synth {
         /// The mode key: time:15|30|60|120, words:10|25|50|100, zen, pursuit:1 …
         /// pursuit:20, each with /p (punctuation), /n (numbers) and @<language> (fr, de,
-        /// es, pt, it, nl, pl, cs, sv, tr, ru, uk, en10k) if wanted (time:30/p@fr); or
+        /// es, pt, it, nl, pl, cs, sv, tr, ru, uk, en10k) if wanted (time:30/p@fr);
         /// drill2:<letters> (a drill as the game plays it), drill:<letters> (the first
-        /// drills).
-        #[arg(long)]
-        mode: String,
+        /// drills); quote:<n>, with @fr or @de if wanted. Not with --text.
+        #[arg(long, required_unless_present = "text", conflicts_with = "text")]
+        mode: Option<String>,
+        /// A CUSTOM TEXT round on the text in FILE (`-` reads standard input), made
+        /// ready as the game makes a pasted text: NFC, whitespace to single spaces.
+        #[arg(long, value_name = "FILE")]
+        text: Option<PathBuf>,
         /// The round's text seed.
         #[arg(long)]
         seed: u64,
@@ -103,11 +110,11 @@ enum Command {
         #[arg(long, default_value_t = 30)]
         zen_secs: u32,
         /// Write hex text (as `last.replay`) instead of raw bytes.
-        #[arg(long, conflicts_with = "text")]
+        #[arg(long, conflicts_with = "readable")]
         hex: bool,
         /// Write the readable text form (as the engine's golden files) instead of bytes.
         #[arg(long)]
-        text: bool,
+        readable: bool,
         /// Where to write it; `-` is standard output.
         #[arg(long)]
         out: PathBuf,
@@ -138,6 +145,11 @@ impl From<PlayError> for Refused {
             PlayError::Refused { .. } => "Refused",
             PlayError::NotOver => "NotOver",
             PlayError::Unlisted(_) => "Unlisted",
+            PlayError::Unquoted(_) => "Unquoted",
+            PlayError::NoQuote(..) => "NoQuote",
+            PlayError::NoText => "NoText",
+            PlayError::NotCustom => "NotCustom",
+            PlayError::Text(_) => "Text",
             PlayError::Clock => "Clock",
             // A kind a later engine adds, until this CLI names it.
             _ => "Play",
@@ -184,6 +196,7 @@ fn main() -> ExitCode {
             typist_seed,
             zen_secs,
             hex,
+            readable,
             text,
             out,
         } => {
@@ -193,12 +206,17 @@ fn main() -> ExitCode {
                 seed: typist_seed,
                 zen_ms: zen_secs.saturating_mul(1000),
             };
-            let form = match (hex, text) {
+            let form = match (hex, readable) {
                 (true, _) => Form::Hex,
                 (_, true) => Form::Text,
                 _ => Form::Raw,
             };
-            (false, make(&mode, seed, &typist, form, &out))
+            let round = match (mode, text) {
+                (_, Some(file)) => custom_round(&file, seed),
+                (Some(mode), None) => mode_round(&mode, seed),
+                (None, None) => unreachable!("clap requires --mode without --text"),
+            };
+            (false, round.and_then(|r| make(r, &typist, form, &out)))
         }
     };
     match result {
@@ -359,7 +377,7 @@ fn inspect(file: &Path, as_json: bool) -> Result<String, Refused> {
             &replay,
             &loaded.bytes,
             loaded.form.name(),
-            header.len,
+            &header,
         ));
     }
     let mut out = String::new();
@@ -375,10 +393,14 @@ fn inspect(file: &Path, as_json: bool) -> Result<String, Refused> {
         .map_or_else(|_| "not a mode of this build".to_owned(), |m| m.title());
     let total: u64 = replay.inputs.iter().map(|i| u64::from(i.dt)).sum();
     let _ = writeln!(out, "bytes   {} ({encoding})", loaded.bytes.len());
-    let _ = writeln!(out, "format  1");
+    let _ = writeln!(out, "format  {}", header.format);
     let _ = writeln!(out, "engine  {} ({rules})", replay.engine);
     let _ = writeln!(out, "mode    {} ({title})", replay.mode);
     let _ = writeln!(out, "seed    {} ({:#018x})", replay.seed, replay.seed);
+    if let Some(text) = &replay.text {
+        let chars = text.chars().count();
+        let _ = writeln!(out, "text    {chars} characters: {text}");
+    }
     let _ = writeln!(out, "inputs  {} over {total} ms", replay.inputs.len());
     let _ = writeln!(out, "{:>9} {:>9}  op", "Δms", "at ms");
     for (input, (at, op)) in replay.inputs.iter().zip(replay.timeline()) {
@@ -422,14 +444,40 @@ impl Form {
     }
 }
 
-fn make(mode: &str, seed: u64, typist: &Typist, form: Form, out: &Path) -> Result<String, Refused> {
-    let mode: Mode = mode
+/// A fresh round of the mode `key` on `seed`, if this build plays it.
+fn mode_round(key: &str, seed: u64) -> Result<Round, Refused> {
+    let mode: Mode = key
         .parse()
         .map_err(|e: typepper_engine::ModeError| Refused {
             kind: "Mode",
             message: e.to_string(),
         })?;
-    let replay = synth(mode, seed, typist);
+    let blank = Replay {
+        engine: VERSION,
+        mode: mode.key(),
+        seed,
+        text: None,
+        inputs: Vec::new(),
+    };
+    Ok(blank.setup()?)
+}
+
+/// A fresh CUSTOM TEXT round on `file`'s text, made ready as a pasted one.
+fn custom_round(file: &Path, seed: u64) -> Result<Round, Refused> {
+    // Four bytes a character at most, and room for the whitespace tidying takes out.
+    let raw = read_input(file, 4 * MAX_TEXT_CHARS + (1 << 16), "a text file")?;
+    let refuse = |message: String| Refused {
+        kind: "Text",
+        message: format!("{}: {message}", file.display()),
+    };
+    let raw = String::from_utf8(raw).map_err(|_| refuse(TextFault::NotUtf8.to_string()))?;
+    let text = typepper_game::custom::prepare(&raw).map_err(|e| refuse(e.to_string()))?;
+    Round::custom(&text, seed).map_err(|e| refuse(e.to_string()))
+}
+
+fn make(round: Round, typist: &Typist, form: Form, out: &Path) -> Result<String, Refused> {
+    let mode = round.mode();
+    let replay = synth_on(round, typist);
     let bytes = replay.encode();
     let body = match form {
         Form::Raw => bytes.clone(),

@@ -40,6 +40,7 @@
 mod heat;
 pub mod hex;
 mod mode;
+pub mod quotes;
 pub mod replay;
 pub mod rng;
 mod round;
@@ -55,9 +56,9 @@ pub mod rules {}
 pub use heat::Tier;
 pub use mode::{
     Base, Blitz, DRILL_MAX, DRILL_SECS, Drill, DrillPool, Language, Mode, ModeError,
-    PURSUIT_LEVELS, Prose, StartLevel, Unit, WordCount,
+    PURSUIT_LEVELS, Prose, QuoteNo, StartLevel, Unit, WordCount,
 };
-pub use replay::{DecodeError, Header, Input, MAX_BYTES, Op, Replay};
+pub use replay::{DecodeError, Header, Input, MAX_BYTES, MAX_TEXT_CHARS, Op, Replay, TextFault};
 pub use round::{
     Effects, FLAME_MAX_LEAD, FLAME_START_GAP, LOOKAHEAD, MAX_EXTRA, MAX_SAMPLES, PlayError,
     Refusal, Round, STEPS_PER_CHAR, WORDS_PER_LEVEL, flame_wpm,

@@ -34,6 +34,32 @@ pub enum Base {
     Pursuit(StartLevel),
     /// DRILL: 30 s on words holding these letters, scored like BLITZ. Never ranked.
     Drill(Drill),
+    /// QUOTE: one real passage, by its number in its language's corpus
+    /// ([`crate::quotes`]); the round ends with its last character.
+    Quote(QuoteNo),
+    /// CUSTOM TEXT: the player's own text, which the replay carries (format 2); the round
+    /// ends with its last character. Never ranked.
+    Custom,
+}
+
+/// A passage's number in its language's corpus: 1 for the first line of its file. The
+/// corpus says which numbers it has; a key may name any from 1 to 65,535.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct QuoteNo(core::num::NonZeroU16);
+
+impl QuoteNo {
+    /// The number, if it is 1 to 65,535.
+    pub fn new(n: u32) -> Option<QuoteNo> {
+        u16::try_from(n)
+            .ok()
+            .and_then(core::num::NonZeroU16::new)
+            .map(QuoteNo)
+    }
+
+    /// The number as it is written.
+    pub const fn get(self) -> u16 {
+        self.0.get()
+    }
 }
 
 /// What a round's words are like beyond its list: punctuation, numbers, a language.
@@ -267,6 +293,9 @@ enum Why {
     Language(String),
     English,
     DrillProse,
+    CustomProse,
+    QuoteOptions,
+    QuoteLanguage(Language),
 }
 
 impl ModeError {
@@ -284,7 +313,8 @@ impl fmt::Display for ModeError {
                 "it has time:15, time:30, time:60, time:120, words:10, words:25, words:50, \
                  words:100, zen and pursuit:1 to pursuit:20, each followed by /p \
                  (punctuation) and /n (numbers) if wanted, then @<language> if not English; \
-                 and drill:<1 to 8 distinct letters a-z> and drill2:<the same>",
+                 drill:<1 to 8 distinct letters a-z> and drill2:<the same>; \
+                 quote:<1 to 65535>, then @<language> if not English; and custom",
             ),
             Why::Option(o) => write!(
                 f,
@@ -300,6 +330,19 @@ impl fmt::Display for ModeError {
             }
             Why::English => f.write_str("English is the key with no @"),
             Why::DrillProse => f.write_str("drills take no options and no language"),
+            Why::CustomProse => {
+                f.write_str("a custom text is its own: it takes no options and no language")
+            }
+            Why::QuoteOptions => {
+                f.write_str("quotes take no options: a passage has its own punctuation")
+            }
+            Why::QuoteLanguage(language) => {
+                write!(f, "there are no quotes in {}: there are", language.name())?;
+                for l in crate::quotes::LANGUAGES {
+                    write!(f, " {}", l.name())?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -326,11 +369,38 @@ impl Mode {
         }
     }
 
-    /// `base` with `prose`, unless `base` is a drill and `prose` isn't plain: a drill's
-    /// letters pick from English's list.
+    /// `base` with `prose`, if the base takes it: a drill's letters pick from English's
+    /// list, a custom text is its own, and a quote takes only a language that has quotes.
     pub fn new(base: Base, prose: Prose) -> Option<Mode> {
-        let drill = matches!(base, Base::Drill(_));
-        (!drill || prose.is_plain()).then_some(Mode { base, prose })
+        Mode::check(base, prose).ok()
+    }
+
+    fn check(base: Base, prose: Prose) -> Result<Mode, Why> {
+        let options = prose.punctuation || prose.numbers;
+        match base {
+            Base::Drill(_) if !prose.is_plain() => Err(Why::DrillProse),
+            Base::Custom if !prose.is_plain() => Err(Why::CustomProse),
+            Base::Quote(_) if options => Err(Why::QuoteOptions),
+            Base::Quote(_) if !crate::quotes::LANGUAGES.contains(&prose.language) => {
+                Err(Why::QuoteLanguage(prose.language))
+            }
+            _ => Ok(Mode { base, prose }),
+        }
+    }
+
+    /// CUSTOM TEXT.
+    pub const CUSTOM: Mode = Mode::plain(Base::Custom);
+
+    /// Passage `n` of `language`'s quotes, if that language has quotes (its corpus says
+    /// whether it has that passage).
+    pub fn quote(n: QuoteNo, language: Language) -> Option<Mode> {
+        Mode::new(
+            Base::Quote(n),
+            Prose {
+                language,
+                ..Prose::PLAIN
+            },
+        )
     }
 
     /// WORDS of `count`.
@@ -379,11 +449,18 @@ impl Mode {
         match self.base {
             Base::Blitz(b) => Some(b.secs()),
             Base::Drill(_) => Some(DRILL_SECS),
-            Base::Words(_) | Base::Zen | Base::Pursuit(_) => None,
+            Base::Words(_) | Base::Zen | Base::Pursuit(_) | Base::Quote(_) | Base::Custom => None,
         }
     }
 
-    /// WORDS: how many words the round is.
+    /// Whether its text is a given one (a quote, a custom text), not drawn by the seed:
+    /// the round ends with its last character.
+    pub const fn has_fixed_text(self) -> bool {
+        matches!(self.base, Base::Quote(_) | Base::Custom)
+    }
+
+    /// WORDS: how many words the round is. A quote's or a custom text's count is its
+    /// text's ([`crate::Round::word_count`]).
     pub const fn word_count(self) -> Option<u32> {
         match self.base {
             Base::Words(n) => Some(n.get()),
@@ -392,9 +469,9 @@ impl Mode {
     }
 
     /// Whether rounds of this mode may count for the boards: every mode but DRILL, whose
-    /// texts are few words picked by the player.
+    /// texts are few words picked by the player, and CUSTOM TEXT, whose text is anything.
     pub const fn rankable(self) -> bool {
-        !matches!(self.base, Base::Drill(_))
+        !matches!(self.base, Base::Drill(_) | Base::Custom)
     }
 
     /// The text a replay header carries: the base (`time:15`, `words:25`, `zen`,
@@ -407,6 +484,8 @@ impl Mode {
             Base::Pursuit(l) => format!("pursuit:{}", l.get()),
             Base::Drill(d) if d.pool == DrillPool::Any => format!("drill:{}", d.letters()),
             Base::Drill(d) => format!("drill2:{}", d.letters()),
+            Base::Quote(n) => format!("quote:{}", n.get()),
+            Base::Custom => "custom".to_owned(),
         };
         base + &self.prose.key()
     }
@@ -466,6 +545,8 @@ impl fmt::Display for Mode {
             Base::Zen => f.write_str("ZEN")?,
             Base::Pursuit(l) => write!(f, "HOT PURSUIT from lv{}", l.get())?,
             Base::Drill(d) => write!(f, "DRILL {}", d.letters())?,
+            Base::Quote(n) => write!(f, "QUOTE #{}", n.get())?,
+            Base::Custom => f.write_str("CUSTOM TEXT")?,
         }
         self.prose.fmt(f)
     }
@@ -513,7 +594,7 @@ impl FromStr for Mode {
                 None => return Err(refuse(Why::Language(code.to_owned()))),
             };
         }
-        Mode::new(base, prose).ok_or(refuse(Why::DrillProse))
+        Mode::check(base, prose).map_err(refuse)
     }
 }
 
@@ -526,8 +607,10 @@ fn parse_base(key: &str) -> Option<Base> {
         }
         s.parse().ok()
     };
-    if key == "zen" {
-        return Some(Base::Zen);
+    match key {
+        "zen" => return Some(Base::Zen),
+        "custom" => return Some(Base::Custom),
+        _ => {}
     }
     let (kind, arg) = key.split_once(':')?;
     match kind {
@@ -551,6 +634,7 @@ fn parse_base(key: &str) -> Option<Base> {
         }
         "drill" => Drill::with(arg, DrillPool::Any).map(Base::Drill),
         "drill2" => Drill::with(arg, DrillPool::Weighted).map(Base::Drill),
+        "quote" => QuoteNo::new(number(arg)?).map(Base::Quote),
         _ => None,
     }
 }
@@ -640,6 +724,17 @@ mod tests {
                 "pursuit:20/p/n@en10k",
                 "HOT PURSUIT from lv20 · punctuation · numbers · english 10k",
             ),
+            (
+                Mode::quote(QuoteNo::new(137).unwrap(), Language::English).unwrap(),
+                "quote:137",
+                "QUOTE #137",
+            ),
+            (
+                Mode::quote(QuoteNo::new(65_535).unwrap(), Language::French).unwrap(),
+                "quote:65535@fr",
+                "QUOTE #65535 · français",
+            ),
+            (Mode::CUSTOM, "custom", "CUSTOM TEXT"),
         ];
         for (mode, key, title) in table {
             assert_eq!(mode.key(), key);
@@ -702,6 +797,13 @@ mod tests {
             "drill02:q",
             "/p",
             "@fr",
+            "quote:0",
+            "quote:01",
+            "quote:65536",
+            "quote:",
+            "quote",
+            "custom:1",
+            "CUSTOM",
         ] {
             let err = key.parse::<Mode>().unwrap_err();
             assert_eq!(err.key(), key);
@@ -728,6 +830,15 @@ mod tests {
             ("zen@en", "English is the key with no @"),
             ("drill2:qz/p", "drills take no options"),
             ("drill:qz@fr", "drills take no options"),
+            ("custom/p", "a custom text is its own"),
+            ("custom@fr", "a custom text is its own"),
+            ("quote:1/p", "quotes take no options"),
+            ("quote:1/n@de", "quotes take no options"),
+            (
+                "quote:1@ru",
+                "there are no quotes in русский: there are english",
+            ),
+            ("quote:1@en10k", "there are no quotes in english 10k"),
         ] {
             let err = key.parse::<Mode>().unwrap_err();
             assert_eq!(err.key(), key);

@@ -1,6 +1,6 @@
-//! Replay format 1: a round's mode, seed and every input at its millisecond. The full
-//! reference, with every refusal and where replays are kept, is the repository's
-//! `docs/spec/replays.md`.
+//! Replay formats 1 and 2: a round's mode, seed and every input at its millisecond, and in
+//! format 2 the round's own text. The full reference, with every refusal and where replays
+//! are kept, is the repository's `docs/spec/replays.md`.
 //!
 //! The byte layout, to the byte:
 //!
@@ -8,6 +8,10 @@
 //! magic "TPR" | format u8 = 1 | engine u32 LE | mode len u8 | mode UTF-8 | seed u64 LE
 //! | count varint | count × (Δms varint, op varint)
 //! ```
+//!
+//! Format 2 is format 1 with the text after the seed: `text len varint | text UTF-8`
+//! (its length in bytes), then the count and inputs as before. A replay with a text is
+//! written as format 2, one without as format 1, so every format 1 replay keeps its bytes.
 //!
 //! Everything up to the seed is the [`Header`], readable with [`Header::peek`] without
 //! decoding the inputs, so a server holding two engines can pick one first.
@@ -22,8 +26,10 @@ use core::fmt;
 
 /// The three bytes every replay starts with.
 pub const MAGIC: [u8; 3] = *b"TPR";
-/// The byte layout this module reads and writes.
+/// The byte layout of a replay without a text: every replay before custom text came.
 pub const FORMAT: u8 = 1;
+/// The byte layout of a replay that carries its text (a CUSTOM round's).
+pub const FORMAT_2: u8 = 2;
 /// The largest replay either decoder accepts: 1 MiB, about seven hours of ZEN at 60 wpm.
 pub const MAX_BYTES: usize = 1 << 20;
 /// The longest mode key a header may carry, in bytes.
@@ -84,11 +90,15 @@ pub struct Replay {
     pub mode: String,
     /// The round's text seed.
     pub seed: u64,
+    /// The round's own text, for a CUSTOM round (format 2); `None` for a drawn text or a
+    /// quote, which the mode and seed name (format 1). A decoded text is always
+    /// [`text::check`](crate::text::check)ed.
+    pub text: Option<String>,
     /// Every input in order.
     pub inputs: Vec<Input>,
 }
 
-/// Why bytes were refused as a replay: every refusal of format 1, and nothing else.
+/// Why bytes were refused as a replay: every refusal of formats 1 and 2, and nothing else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DecodeError {
@@ -110,6 +120,56 @@ pub enum DecodeError {
     Clock,
     /// A varint is not in its shortest form (`80 00` for 0): the format is canonical.
     Overlong,
+    /// Format 2's text is not one a round can be played on: not UTF-8, empty, too long,
+    /// or not in its normal form.
+    Text(TextFault),
+}
+
+/// What is wrong with a text (a format 2 replay's, or one a player pasted): the sentence
+/// says it to the player. [`text::check`](crate::text::check) finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextFault {
+    /// Its bytes are not UTF-8.
+    NotUtf8,
+    /// It has no characters.
+    Empty,
+    /// It has more than [`MAX_TEXT_CHARS`] characters.
+    TooLong,
+    /// It holds a character no key types: a control character (a tab, a newline) or an
+    /// invisible one (a soft hyphen, a zero-width space, a byte order mark).
+    Unseen(char),
+    /// Whitespace other than single spaces between words: a space at either end, two in
+    /// a row, or another kind of space.
+    Spacing,
+    /// A character Unicode's NFC never has (such as U+212B, the angstrom sign, for Å).
+    NotNfc(char),
+}
+
+/// The most characters a text may have: a long essay, and about a quarter of an hour at
+/// 130 wpm.
+pub const MAX_TEXT_CHARS: usize = 10_000;
+
+impl fmt::Display for TextFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TextFault::NotUtf8 => f.write_str("the text is not UTF-8"),
+            TextFault::Empty => f.write_str("the text is empty"),
+            TextFault::TooLong => write!(f, "the text is over {MAX_TEXT_CHARS} characters"),
+            TextFault::Unseen(c) => write!(
+                f,
+                "the text holds U+{:04X}, a control or invisible character no key types",
+                u32::from(*c)
+            ),
+            TextFault::Spacing => f.write_str(
+                "the text is not spaced normally: one space between words, none at either end",
+            ),
+            TextFault::NotNfc(c) => write!(
+                f,
+                "the text holds U+{:04X}, which Unicode's NFC writes otherwise",
+                u32::from(*c)
+            ),
+        }
+    }
 }
 
 impl DecodeError {
@@ -125,6 +185,7 @@ impl DecodeError {
             DecodeError::Leftover => "Leftover",
             DecodeError::Clock => "Clock",
             DecodeError::Overlong => "Overlong",
+            DecodeError::Text(_) => "Text",
         }
     }
 }
@@ -135,7 +196,10 @@ impl fmt::Display for DecodeError {
             DecodeError::TooBig => write!(f, "a replay is at most {MAX_BYTES} bytes"),
             DecodeError::NotAReplay => f.write_str("not a typepper replay (no TPR magic)"),
             DecodeError::Format(n) => {
-                write!(f, "replay format {n}; this build reads format {FORMAT}")
+                write!(
+                    f,
+                    "replay format {n}; this build reads formats {FORMAT} and {FORMAT_2}"
+                )
             }
             DecodeError::Truncated => f.write_str("the replay is cut short"),
             DecodeError::Mode => write!(
@@ -148,6 +212,7 @@ impl fmt::Display for DecodeError {
             DecodeError::Overlong => {
                 f.write_str("a number is written in more bytes than it needs (not canonical)")
             }
+            DecodeError::Text(fault) => fault.fmt(f),
         }
     }
 }
@@ -157,13 +222,15 @@ impl std::error::Error for DecodeError {}
 /// The fixed part of a replay: everything up to and including the seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header<'a> {
+    /// The byte layout: [`FORMAT`], or [`FORMAT_2`] when a text follows the header.
+    pub format: u8,
     /// The rules that recorded it.
     pub engine: u32,
     /// The mode key.
     pub mode: &'a str,
     /// The text seed.
     pub seed: u64,
-    /// How many bytes the header took: the inputs start here.
+    /// How many bytes the header took: format 1's inputs start here, format 2's text.
     pub len: usize,
 }
 
@@ -180,7 +247,7 @@ impl<'a> Header<'a> {
             Err(_) => return Err(DecodeError::NotAReplay),
         }
         let format = r.byte()?;
-        if format != FORMAT {
+        if format != FORMAT && format != FORMAT_2 {
             return Err(DecodeError::Format(format));
         }
         let engine = u32::from_le_bytes(r.array()?);
@@ -191,6 +258,7 @@ impl<'a> Header<'a> {
         let mode = core::str::from_utf8(r.take(mode_len)?).map_err(|_| DecodeError::Mode)?;
         let seed = u64::from_le_bytes(r.array()?);
         Ok(Header {
+            format,
             engine,
             mode,
             seed,
@@ -228,6 +296,10 @@ impl Replay {
         let header = Header::peek(window).map_err(too_big)?;
         let mut r = Reader::new(window);
         r.pos = header.len;
+        let text = match header.format {
+            FORMAT_2 => Some(read_text(&mut r).map_err(too_big)?),
+            _ => None,
+        };
         let inputs = read_inputs(&mut r).map_err(too_big)?;
         let end = r.pos;
         Ok((
@@ -235,13 +307,14 @@ impl Replay {
                 engine: header.engine,
                 mode: header.mode.to_owned(),
                 seed: header.seed,
+                text,
                 inputs,
             },
             &bytes[end..],
         ))
     }
 
-    /// The replay's bytes in format 1.
+    /// The replay's bytes: format 2 if it has a text, else format 1.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.encoded_len());
         self.encode_into(&mut out);
@@ -254,12 +327,20 @@ impl Replay {
     /// that fits, which no [`crate::Mode`] ever needs.
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&MAGIC);
-        out.push(FORMAT);
+        out.push(if self.text.is_some() {
+            FORMAT_2
+        } else {
+            FORMAT
+        });
         out.extend_from_slice(&self.engine.to_le_bytes());
         let mode = mode_prefix(&self.mode);
         out.push(mode.len() as u8);
         out.extend_from_slice(mode.as_bytes());
         out.extend_from_slice(&self.seed.to_le_bytes());
+        if let Some(text) = &self.text {
+            put_varint(out, text.len() as u64);
+            out.extend_from_slice(text.as_bytes());
+        }
         put_varint(out, self.inputs.len() as u64);
         for input in &self.inputs {
             put_varint(out, u64::from(input.dt));
@@ -269,7 +350,7 @@ impl Replay {
 
     /// How many bytes [`Replay::encode`] writes.
     pub fn encoded_len(&self) -> usize {
-        let header = header_len(&self.mode);
+        let header = header_len(&self.mode) + self.text.as_deref().map_or(0, text_len);
         let inputs: usize = self
             .inputs
             .iter()
@@ -301,7 +382,8 @@ impl Replay {
 /// +95 backspace
 /// ```
 ///
-/// Each input is `+Δms` and an op: `backspace`, `end`, `space`, or a character in single
+/// A replay with a text (format 2) has a `text "…"` line after the seed, the text in
+/// double quotes with Rust's escapes. Each input is `+Δms` and an op: `backspace`, `end`, `space`, or a character in single
 /// quotes with Rust's escapes (`'\''`, `'\u{1f336}'`). Lines starting with `#` are comments.
 impl fmt::Display for Replay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -309,6 +391,9 @@ impl fmt::Display for Replay {
         writeln!(f, "engine {}", self.engine)?;
         writeln!(f, "mode {}", mode_text(&self.mode))?;
         writeln!(f, "seed {}", self.seed)?;
+        if let Some(text) = &self.text {
+            writeln!(f, "text \"{}\"", text.escape_debug())?;
+        }
         for input in &self.inputs {
             write!(f, "+{} ", input.dt)?;
             match input.op {
@@ -383,6 +468,17 @@ impl core::str::FromStr for Replay {
         let (line, seed) = field("seed")?;
         let seed = seed.parse().map_err(|e| bad(line, format!("seed: {e}")))?;
         let mut inputs = Vec::new();
+        let mut text = None;
+        let mut lines = lines.peekable();
+        if let Some((line, l)) = lines.next_if(|(_, l)| l.starts_with("text ")) {
+            let quoted = &l["text ".len()..];
+            let inner = quoted.strip_prefix('"').and_then(|q| q.strip_suffix('"'));
+            let t = inner
+                .and_then(unescape)
+                .ok_or_else(|| bad(line, "text: expected \"…\" with Rust's escapes".into()))?;
+            crate::text::check(&t).map_err(|e| bad(line, e.to_string()))?;
+            text = Some(t);
+        }
         for (line, l) in lines {
             let (dt, op) = l
                 .strip_prefix('+')
@@ -406,6 +502,7 @@ impl core::str::FromStr for Replay {
             engine,
             mode,
             seed,
+            text,
             inputs,
         })
     }
@@ -463,6 +560,31 @@ fn mode_text(mode: &str) -> String {
 /// The bytes of a replay's header (magic to seed) for a mode key.
 pub(crate) fn header_len(mode: &str) -> usize {
     MAGIC.len() + 1 + 4 + 1 + mode_prefix(mode).len() + 8
+}
+
+/// The bytes format 2's text takes: its length's varint and its UTF-8.
+fn text_len(text: &str) -> usize {
+    varint_len(text.len() as u64) + text.len()
+}
+
+/// Format 2's text: its length in bytes, its bytes, and a check that it is a text a round
+/// plays. Its length is checked before its bytes are read: a claimed length past what
+/// [`MAX_TEXT_CHARS`] characters could take is refused at once.
+fn read_text(r: &mut Reader<'_>) -> Result<String, DecodeError> {
+    let len = match r.varint() {
+        Ok(v) => v,
+        Err(VarintError::Truncated) => return Err(DecodeError::Truncated),
+        Err(VarintError::Overflow) => return Err(DecodeError::Text(TextFault::TooLong)),
+        Err(VarintError::Overlong) => return Err(DecodeError::Overlong),
+    };
+    let len = usize::try_from(len)
+        .ok()
+        .filter(|&n| n <= MAX_TEXT_CHARS * 4)
+        .ok_or(DecodeError::Text(TextFault::TooLong))?;
+    let bytes = r.take(len)?;
+    let text = core::str::from_utf8(bytes).map_err(|_| DecodeError::Text(TextFault::NotUtf8))?;
+    crate::text::check(text).map_err(DecodeError::Text)?;
+    Ok(text.to_owned())
 }
 
 fn mode_prefix(mode: &str) -> &str {
@@ -626,6 +748,7 @@ mod tests {
             engine: 1,
             mode: "zen".into(),
             seed: u64::MAX,
+            text: None,
             inputs: [
                 Op::Char('h'),
                 Op::Char(' '),

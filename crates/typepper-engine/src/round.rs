@@ -8,7 +8,7 @@ use core::fmt;
 
 use crate::heat::{self, Streak, Tier};
 use crate::mode::Base;
-use crate::replay::{Input, Op, Replay, varint_len};
+use crate::replay::{Input, Op, Replay, TextFault, varint_len};
 use crate::score::{self, CharCounts, Sample, Score};
 use crate::text::{self, Words};
 use crate::{Mode, VERSION};
@@ -99,14 +99,19 @@ impl std::error::Error for Refusal {}
 pub struct Round {
     mode: Mode,
     seed: u64,
-    words: Words,
+    /// The stream the words are drawn from; `None` for a given text (a quote, a custom
+    /// text), which is all in `text` from the start.
+    words: Option<Words>,
     /// Drawn words: word `i` is `spans[i]`, a list word or a part of `text` (the words
-    /// made with marks or digits, one after another), and starts at stream offset (in
-    /// characters, a space between words) `offsets[i]`.
+    /// made with marks or digits, one after another; or the given text), and starts at
+    /// stream offset (in characters, a space between words) `offsets[i]`.
     text: String,
     spans: Vec<Span>,
     offsets: Vec<u32>,
-    /// WORDS: the last word is done (typed, or committed wrong with space).
+    /// How many words the text has, when it ends: WORDS's count, a given text's words.
+    count: Option<u32>,
+    /// The text has an end, and its last word is done (typed, or committed wrong with
+    /// space).
     closed: bool,
     /// Every typed character of every word so far; word `i`'s input starts at
     /// `starts[i]`, and the last entry is the current word.
@@ -197,12 +202,37 @@ impl Chart {
 }
 
 impl Round {
-    /// A fresh round of `mode` whose text is drawn from `seed`.
+    /// A fresh round of `mode` whose text is drawn from `seed`, or is the mode's quote.
     ///
     /// # Panics
     /// If the mode's language has no list in this build yet (see
-    /// [`words::install`](crate::words::install)); [`Replay::setup`] refuses instead.
+    /// [`words::install`](crate::words::install)), if it is a quote this build doesn't
+    /// have (see [`quotes::install`](crate::quotes::install)), or if it is CUSTOM TEXT,
+    /// whose text [`Round::custom`] takes; [`Replay::setup`] refuses instead.
     pub fn new(mode: Mode, seed: u64) -> Round {
+        match mode.base() {
+            Base::Custom => panic!("a CUSTOM TEXT round is made by Round::custom"),
+            Base::Quote(n) => {
+                let language = mode.prose().language;
+                let passage = crate::quotes::passage(language, n)
+                    .unwrap_or_else(|| panic!("no quote {} in {language}", n.get()));
+                Round::build(mode, seed, None, passage.text)
+            }
+            _ => Round::build(mode, seed, Some(text::words_of(mode, seed)), ""),
+        }
+    }
+
+    /// A fresh CUSTOM TEXT round on `text`, if it is one a round plays
+    /// ([`text::check`]); `seed` is the round's, to make two rounds on one text two
+    /// replays (the game's own seed, as for any round).
+    pub fn custom(text: &str, seed: u64) -> Result<Round, TextFault> {
+        text::check(text)?;
+        let mut round = Round::build(Mode::CUSTOM, seed, None, text);
+        round.encoded += text.len() + varint_len(text.len() as u64);
+        Ok(round)
+    }
+
+    fn build(mode: Mode, seed: u64, words: Option<Words>, given: &str) -> Round {
         let flame = match mode.base() {
             Base::Pursuit(level) => Some(Flame {
                 pos: -FLAME_START_GAP * STEPS_PER_CHAR,
@@ -215,10 +245,11 @@ impl Round {
         let mut round = Round {
             mode,
             seed,
-            words: text::words_of(mode, seed),
+            words,
             text: String::new(),
             spans: Vec::with_capacity(2 * LOOKAHEAD),
             offsets: Vec::with_capacity(2 * LOOKAHEAD),
+            count: mode.word_count(),
             closed: false,
             typed: Vec::with_capacity(256),
             starts: vec![0],
@@ -237,9 +268,46 @@ impl Round {
             peak_milli: 0,
             chart: Chart::default(),
         };
+        if round.words.is_none() {
+            round.lay_out(given);
+        }
         round.draw_ahead();
         round.peak_milli = round.heat_milli(0);
         round
+    }
+
+    /// A given text's words, all at once: a checked text's words are split by single
+    /// spaces.
+    fn lay_out(&mut self, given: &str) {
+        self.text = given.to_owned();
+        let mut offset = 0;
+        let mut start = 0;
+        for word in given.split(' ') {
+            let chars = word.chars().count() as u32;
+            let end = start + word.len();
+            self.spans.push(Span {
+                word: Word::Made {
+                    start: start as u32,
+                    end: end as u32,
+                },
+                chars,
+            });
+            self.offsets.push(offset);
+            offset += chars + 1;
+            start = end + 1;
+        }
+        self.count = Some(self.spans.len() as u32);
+    }
+
+    /// How many words the text has, when it has an end: WORDS's count, or a quote's or a
+    /// custom text's words.
+    pub fn word_count(&self) -> Option<u32> {
+        self.count
+    }
+
+    /// A custom text's text; `None` for the other modes.
+    pub fn custom_text(&self) -> Option<&str> {
+        matches!(self.mode.base(), Base::Custom).then_some(self.text.as_str())
     }
 
     /// The round's mode.
@@ -285,6 +353,7 @@ impl Round {
             engine: VERSION,
             mode: self.mode.key(),
             seed: self.seed,
+            text: self.custom_text().map(str::to_owned),
             inputs: self.inputs.clone(),
         }
     }
@@ -357,11 +426,11 @@ impl Round {
                 let start = self.started.unwrap_or(t);
                 self.ends_at = Some(u64::from(start) + u64::from(secs) * 1000);
             }
-            Base::Words(_) if self.closed => {
+            Base::Words(_) | Base::Quote(_) | Base::Custom if self.closed => {
                 self.ends_at = Some(t.into());
                 fx.finished = true;
             }
-            Base::Words(_) | Base::Zen => {}
+            Base::Words(_) | Base::Quote(_) | Base::Custom | Base::Zen => {}
             Base::Pursuit(_) => {
                 let caught = self.chase(t);
                 fx.finished = caught == u64::from(t);
@@ -405,11 +474,9 @@ impl Round {
         }
     }
 
-    /// WORDS: whether the caret is on the text's last word.
+    /// WORDS, a quote, a custom text: whether the caret is on the text's last word.
     fn is_last_word(&self) -> bool {
-        self.mode
-            .word_count()
-            .is_some_and(|n| self.cur() + 1 == n as usize)
+        self.count.is_some_and(|n| self.cur() + 1 == n as usize)
     }
 
     /// WORDS: the last word is done, so the round ends; it counts its characters
@@ -495,7 +562,10 @@ impl Round {
     }
 
     fn draw_ahead(&mut self) {
-        let count = self.mode.word_count().map(|n| n as usize);
+        let Some(words) = &mut self.words else {
+            return;
+        };
+        let count = self.count.map(|n| n as usize);
         let want = (self.starts.len() + LOOKAHEAD).min(count.unwrap_or(usize::MAX));
         while self.spans.len() < want {
             let offset = match (self.offsets.last(), self.spans.last()) {
@@ -504,7 +574,7 @@ impl Round {
             };
             let start = self.text.len();
             let left = count.map(|n| (n - self.spans.len()) as u32);
-            let span = match self.words.next_word(&mut self.text, left) {
+            let span = match words.next_word(&mut self.text, left) {
                 // English's lists are a–z only: no word of theirs needs counting.
                 Some(listed) if self.mode.prose().language.is_ascii() => Span {
                     word: Word::Listed(listed),
@@ -740,6 +810,17 @@ pub enum PlayError {
     Mode(crate::ModeError),
     /// A language whose list this build doesn't have yet (the browser fetches lists).
     Unlisted(crate::Language),
+    /// A language whose quotes this build doesn't have yet (the browser fetches them).
+    Unquoted(crate::Language),
+    /// A quote its language's corpus doesn't have.
+    NoQuote(crate::Language, crate::QuoteNo),
+    /// A CUSTOM TEXT replay without its text (format 1).
+    NoText,
+    /// A text in a replay of a mode that has its own (only CUSTOM TEXT carries one).
+    NotCustom,
+    /// A custom text that is not one a round plays (a replay made by hand: a decoded one
+    /// is checked as it is read).
+    Text(TextFault),
     /// The round refused an input.
     Refused {
         /// Which input, from 0.
@@ -768,6 +849,25 @@ impl fmt::Display for PlayError {
                 "the {} word list is not loaded, so the round can't be played yet",
                 language.name()
             ),
+            PlayError::Unquoted(language) => write!(
+                f,
+                "the {} quotes are not loaded, so the round can't be played yet",
+                language.name()
+            ),
+            PlayError::NoQuote(language, n) => write!(
+                f,
+                "there is no quote #{} in {}: it has {}",
+                n.get(),
+                language.name(),
+                crate::quotes::passages(*language).map_or(0, <[_]>::len)
+            ),
+            PlayError::NoText => f.write_str(
+                "a CUSTOM TEXT replay carries its text (format 2), and this one has none",
+            ),
+            PlayError::NotCustom => {
+                f.write_str("the replay carries a text, which only a CUSTOM TEXT round does")
+            }
+            PlayError::Text(fault) => fault.fmt(f),
             PlayError::Refused { index, at, why } => {
                 write!(f, "input {index} at {at} ms was refused: {why}")
             }
@@ -788,8 +888,21 @@ impl Replay {
     pub fn setup(&self) -> Result<Round, PlayError> {
         let mode: Mode = self.mode.parse().map_err(PlayError::Mode)?;
         let language = mode.prose().language;
-        if language.words().is_none() {
-            return Err(PlayError::Unlisted(language));
+        match (mode.base(), &self.text) {
+            (Base::Custom, Some(text)) => {
+                return Round::custom(text, self.seed).map_err(PlayError::Text);
+            }
+            (Base::Custom, None) => return Err(PlayError::NoText),
+            (_, Some(_)) => return Err(PlayError::NotCustom),
+            (Base::Quote(n), None) => {
+                let passages = crate::quotes::passages(language);
+                let passages = passages.ok_or(PlayError::Unquoted(language))?;
+                if usize::from(n.get()) > passages.len() {
+                    return Err(PlayError::NoQuote(language, n));
+                }
+            }
+            _ if language.words().is_none() => return Err(PlayError::Unlisted(language)),
+            _ => {}
         }
         Ok(Round::new(mode, self.seed))
     }

@@ -71,9 +71,19 @@ const COMMON_PAIRS: [&[u8; 2]; 40] = [
 ];
 
 /// Plays a round of `mode` and `seed` as `typist` would and returns its replay.
+///
+/// # Panics
+/// As [`Round::new`] does: for CUSTOM TEXT, whose text [`synth_on`] takes.
 pub fn synth(mode: Mode, seed: u64, typist: &Typist) -> Replay {
+    synth_on(Round::new(mode, seed), typist)
+}
+
+/// Plays `round` (fresh: a [`Round::custom`] one, say) as `typist` would and returns its
+/// replay.
+pub fn synth_on(round: Round, typist: &Typist) -> Replay {
     let mut rng = Rng::new(typist.seed);
-    let mut round = Round::new(mode, seed);
+    let mut round = round;
+    let mode = round.mode();
     // The pace is in sixteenths of a ms, so that fast typists aren't rounded off. A slip
     // costs about four keystrokes' time (the slip, noticing it, the backspace, the right
     // key again), and the pair, first-letter, pause and log-normal factors come to about

@@ -37,6 +37,8 @@ const GOLDEN: &[(&str, &str, &[u8], &str)] = golden![
     "blitz30-punctuation-85wpm",
     "blitz30-ru-punctuation-70wpm",
     "blitz60-sloppy-55wpm",
+    "custom-en-sloppy-45wpm",
+    "custom-fr-em-dash-70wpm",
     "drill-e-85wpm",
     "drill-kv-40wpm",
     "drill-qzx-60wpm",

@@ -682,6 +682,7 @@ mod tests {
             engine: 2,
             mode: "time:15".into(),
             seed: 1,
+            text: None,
             inputs: vec![],
         };
         let err = app.watch_bytes(&replay.encode(), None, 0.0).unwrap_err();

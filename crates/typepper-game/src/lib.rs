@@ -81,6 +81,7 @@
 
 pub mod app;
 mod chart;
+pub mod custom;
 mod input;
 pub mod keys;
 pub mod layout;

@@ -486,6 +486,7 @@ mod tests {
             engine: VERSION,
             mode: "zen".into(),
             seed: 1,
+            text: None,
             inputs: vec![
                 Input {
                     dt: 0,

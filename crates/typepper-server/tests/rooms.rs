@@ -899,6 +899,7 @@ async fn a_spectators_copy_of_a_racers_keys_is_refused_while_the_room_holds_its_
                 engine: typepper_engine::VERSION,
                 mode: "zen".into(),
                 seed,
+                text: None,
                 inputs: vec![],
             };
             let mut last = 0;

@@ -25,6 +25,7 @@ fn zen(language: Language) -> String {
         engine: typepper_engine::VERSION,
         mode: format!("zen@{}", language.code()),
         seed: 7,
+        text: None,
         inputs: vec![
             op(0, Op::Char('x')),
             op(180, Op::Char('y')),

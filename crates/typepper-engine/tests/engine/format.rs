@@ -1,6 +1,8 @@
-//! Replay format 1, held to its bytes, as `docs/spec/replays.md` specifies it.
+//! Replay formats 1 and 2, held to their bytes, as `docs/spec/replays.md` specifies them.
 
-use typepper_engine::{DecodeError, Header, Input, MAX_BYTES, Op, Replay};
+use typepper_engine::{
+    DecodeError, Header, Input, MAX_BYTES, MAX_TEXT_CHARS, Op, PlayError, Replay, TextFault,
+};
 
 /// The example of `docs/spec/replays.md`: BLITZ 15s, h, i 130 ms later, a backspace 95 ms after that.
 fn example() -> Replay {
@@ -8,6 +10,7 @@ fn example() -> Replay {
         engine: 1,
         mode: "time:15".into(),
         seed: 0x0102_0304_0506_0708,
+        text: None,
         inputs: vec![
             Input {
                 dt: 0,
@@ -148,9 +151,11 @@ fn each_refusal_is_its_kind() {
     assert_eq!(Replay::decode(b"GIF89a"), Err(DecodeError::NotAReplay));
     assert_eq!(Replay::decode(b"T"), Err(DecodeError::Truncated));
 
-    let mut b = EXAMPLE.to_vec();
-    b[3] = 2;
-    assert_eq!(Replay::decode(&b), Err(DecodeError::Format(2)));
+    for format in [0, 3, 0xff] {
+        let mut b = EXAMPLE.to_vec();
+        b[3] = format;
+        assert_eq!(Replay::decode(&b), Err(DecodeError::Format(format)));
+    }
 
     let mut b = EXAMPLE.to_vec();
     b[8] = 33;
@@ -292,4 +297,213 @@ fn junk_is_refused_without_panicking() {
             let _ = Replay::decode_prefix(&b);
         }
     }
+}
+
+/// The spec's format 2 example: CUSTOM TEXT on "Ça va — oui." (an accent, an em dash),
+/// `Ç`, then `a` 150 ms later, then a backspace 95 ms after that.
+fn example_2() -> Replay {
+    Replay {
+        mode: "custom".into(),
+        text: Some("Ça va — oui.".into()),
+        inputs: vec![
+            Input {
+                dt: 0,
+                op: Op::Char('Ç'),
+            },
+            Input {
+                dt: 150,
+                op: Op::Char('a'),
+            },
+            Input {
+                dt: 95,
+                op: Op::Backspace,
+            },
+        ],
+        ..example()
+    }
+}
+
+const EXAMPLE_2: [u8; 48] = [
+    0x54, 0x50, 0x52, // "TPR"
+    0x02, // format 2
+    0x01, 0x00, 0x00, 0x00, // engine 1
+    0x06, 0x63, 0x75, 0x73, 0x74, 0x6f, 0x6d, // "custom"
+    0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, // seed
+    0x0f, // the text: 15 bytes
+    0xc3, 0x87, 0x61, 0x20, 0x76, 0x61, 0x20, // "Ça va "
+    0xe2, 0x80, 0x94, 0x20, 0x6f, 0x75, 0x69, 0x2e, // "— oui."
+    0x03, // 3 inputs
+    0x00, 0xc9, 0x01, // +0 ms 'Ç' (U+00C7 + 2 = 201)
+    0x96, 0x01, 0x63, // +150 ms 'a'
+    0x5f, 0x00, // +95 ms Backspace
+];
+
+#[test]
+fn format_2_bytes_are_these() {
+    assert_eq!(example_2().encode(), EXAMPLE_2);
+    assert_eq!(example_2().encoded_len(), EXAMPLE_2.len());
+    assert_eq!(Replay::decode(&EXAMPLE_2), Ok(example_2()));
+    // Format 1's example is what it always was: a replay without a text is format 1.
+    assert_eq!(example().encode(), EXAMPLE);
+    let h = Header::peek(&EXAMPLE_2[..23]).unwrap();
+    assert_eq!(
+        (h.format, h.engine, h.mode, h.seed, h.len),
+        (2, 1, "custom", 0x0102_0304_0506_0708, 23)
+    );
+    assert_eq!(Header::peek(&EXAMPLE).unwrap().format, 1);
+}
+
+/// A build that reads format 1 only checked the byte after `TPR` before anything else, as
+/// this one does for the formats it doesn't have: format 2 reaches such a build as
+/// `Format(2)`, never as a format 1 replay read wrong. Its magic and format byte are
+/// where format 1 has them.
+#[test]
+fn a_format_1_reader_refuses_format_2_as_format_2() {
+    assert_eq!(EXAMPLE_2[..3], EXAMPLE[..3]);
+    assert_eq!(EXAMPLE_2[3], 2);
+    let format_1_reader = |b: &[u8]| match b.get(3) {
+        Some(1) => Replay::decode(b),
+        Some(&n) => Err(DecodeError::Format(n)),
+        None => Err(DecodeError::Truncated),
+    };
+    assert_eq!(format_1_reader(&EXAMPLE_2), Err(DecodeError::Format(2)));
+    assert_eq!(
+        DecodeError::Format(2).to_string(),
+        "replay format 2; this build reads formats 1 and 2"
+    );
+}
+
+#[test]
+fn every_truncation_point_of_format_2_is_truncated() {
+    let bytes = example_2().encode();
+    for cut in 0..bytes.len() {
+        assert_eq!(
+            Replay::decode(&bytes[..cut]),
+            Err(DecodeError::Truncated),
+            "cut at {cut} of {}",
+            bytes.len()
+        );
+        assert_eq!(
+            Replay::decode_prefix(&bytes[..cut]).map(|_| ()),
+            Err(DecodeError::Truncated),
+            "cut at {cut}"
+        );
+    }
+}
+
+/// EXAMPLE_2 with `text` in place of its text.
+fn with_text(text: &[u8]) -> Vec<u8> {
+    let mut b = EXAMPLE_2[..23].to_vec();
+    let mut n = text.len();
+    while n >= 0x80 {
+        b.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    b.push(n as u8);
+    b.extend(text);
+    b.extend(&EXAMPLE_2[39..]);
+    b
+}
+
+#[test]
+fn each_refusal_of_a_text_is_its_kind() {
+    let text = |fault| Err(DecodeError::Text(fault));
+    assert_eq!(
+        Replay::decode(&with_text(b"\xff\xfe")),
+        text(TextFault::NotUtf8)
+    );
+    assert_eq!(Replay::decode(&with_text(b"")), text(TextFault::Empty));
+    assert_eq!(
+        Replay::decode(&with_text(b"a\tb")),
+        text(TextFault::Unseen('\t'))
+    );
+    assert_eq!(
+        Replay::decode(&with_text(b"a\nb")),
+        text(TextFault::Unseen('\n'))
+    );
+    assert_eq!(
+        Replay::decode(&with_text("a\u{200b}b".as_bytes())),
+        text(TextFault::Unseen('\u{200b}'))
+    );
+    for spaced in ["a  b", " a", "a ", "a\u{a0}b", "a\u{3000}b"] {
+        assert_eq!(
+            Replay::decode(&with_text(spaced.as_bytes())),
+            text(TextFault::Spacing),
+            "{spaced:?}"
+        );
+    }
+    // U+212B ANGSTROM SIGN: NFC writes it as U+00C5.
+    assert_eq!(
+        Replay::decode(&with_text("\u{212b}".as_bytes())),
+        text(TextFault::NotNfc('\u{212b}'))
+    );
+    // 10,000 characters are a text; 10,001 are not.
+    let most = "é".repeat(MAX_TEXT_CHARS);
+    assert!(Replay::decode(&with_text(most.as_bytes())).is_ok());
+    let over = "é".repeat(MAX_TEXT_CHARS + 1);
+    assert_eq!(
+        Replay::decode(&with_text(over.as_bytes())),
+        text(TextFault::TooLong)
+    );
+    // A length past what 10,000 characters could take is refused before its bytes are
+    // read, whatever follows.
+    let mut b = EXAMPLE_2[..23].to_vec();
+    b.extend([0xc1, 0xb8, 0x02]); // 40,001
+    assert_eq!(Replay::decode(&b), text(TextFault::TooLong));
+    let mut b = EXAMPLE_2[..23].to_vec();
+    b.extend([0xff; 10]);
+    b.push(0x01);
+    assert_eq!(Replay::decode(&b), text(TextFault::TooLong));
+    // The text's length spelled long is the copy attack again.
+    let mut b = EXAMPLE_2[..23].to_vec();
+    b.extend([0x8f, 0x00]);
+    b.extend(&EXAMPLE_2[24..]);
+    assert_eq!(Replay::decode(&b), Err(DecodeError::Overlong));
+    // Bytes after the last input, and a text longer than its bytes.
+    let mut b = EXAMPLE_2.to_vec();
+    b.push(0);
+    assert_eq!(Replay::decode(&b), Err(DecodeError::Leftover));
+    let mut b = EXAMPLE_2.to_vec();
+    b[23] = 0x7f;
+    assert_eq!(Replay::decode(&b), Err(DecodeError::Truncated));
+    assert_eq!(DecodeError::Text(TextFault::Empty).kind(), "Text");
+}
+
+#[test]
+fn format_2_round_trips_any_text_a_round_plays() {
+    for text in [
+        "x",
+        "Ça va — oui.",
+        "Съешь же ещё этих мягких французских булок.",
+        "🌶 hot 🌶",
+        "a\u{301}",
+        "word ".repeat(1_999).trim_end(),
+    ] {
+        let mut r = example_2();
+        r.text = Some(text.to_owned());
+        round_trip(&r);
+        let read: Replay = r.to_string().parse().unwrap();
+        assert_eq!(read, r, "{text:?}");
+    }
+}
+
+#[test]
+fn a_text_plays_only_as_custom_text_and_custom_text_only_with_one() {
+    let round = example_2().setup().unwrap();
+    // Ça, va, — and oui.: a dash between spaces is a word.
+    assert_eq!(round.word_count(), Some(4));
+    assert_eq!(round.custom_text(), Some("Ça va — oui."));
+    let mut r = example_2();
+    r.text = None;
+    assert_eq!(r.setup().map(|_| ()), Err(PlayError::NoText));
+    let mut r = example();
+    r.text = Some("hello".into());
+    assert_eq!(r.setup().map(|_| ()), Err(PlayError::NotCustom));
+    // A replay made by hand with a text no decoder would read is refused as it plays.
+    let mut r = example_2();
+    r.text = Some("two  spaces".into());
+    assert_eq!(
+        r.setup().map(|_| ()),
+        Err(PlayError::Text(TextFault::Spacing))
+    );
 }

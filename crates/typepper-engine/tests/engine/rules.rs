@@ -1,7 +1,8 @@
 //! The typing rules of RULES.md, one behaviour a test.
 
 use typepper_engine::{
-    CharState, Mode, Op, PlayError, Refusal, Replay, Round, STEPS_PER_CHAR, Tier, flame_wpm,
+    CharState, Language, Mode, Op, PlayError, Refusal, Replay, Round, STEPS_PER_CHAR, Tier,
+    flame_wpm,
 };
 
 /// The round's text, as a player reads it off the screen.
@@ -313,6 +314,7 @@ fn other_rules_and_modes_are_refused_by_name() {
         engine: 2,
         mode: "time:15".into(),
         seed: 0,
+        text: None,
         inputs: vec![],
     };
     let err = replay.play().unwrap_err();
@@ -476,4 +478,61 @@ fn letters_beyond_ascii_are_judged_as_one_character_each() {
     let score = round.score().unwrap();
     assert_eq!(score.chars.wrong as usize, w.matches('é').count());
     assert_eq!(score.words as usize, i);
+}
+
+#[test]
+fn a_custom_text_is_its_words_and_ends_with_its_last_character() {
+    let text = "Né à Paris — « oui », dit-il.";
+    let mut round = Round::custom(text, 3).unwrap();
+    assert_eq!(round.mode(), Mode::CUSTOM);
+    // Né, à, Paris, —, «, oui, » and dit-il.: a mark between spaces is a word.
+    assert_eq!(round.word_count(), Some(8));
+    assert_eq!(round.view(0).drawn(), 8, "the text, and nothing after it");
+    let words: Vec<_> = (0..8).map(|i| word(&round, i)).collect();
+    assert_eq!(words.join(" "), text);
+    let mut t = 0;
+    for _ in 0..7 {
+        type_word(&mut round, &mut t, 120);
+    }
+    type_text(&mut round, &mut t, "dit-il", 120);
+    assert_eq!(round.ends_at(), None, "not over before its last character");
+    let fx = round.apply(t, Op::Char('.')).unwrap();
+    assert!(fx.finished && fx.committed == Some(true));
+    let score = round.score().unwrap();
+    assert_eq!(score.words, 8);
+    assert_eq!(score.chars.correct as usize, text.chars().count() - 7);
+    // Its replay carries the text, and plays to the same anywhere.
+    let replay = round.replay();
+    assert_eq!(replay.text.as_deref(), Some(text));
+    assert_eq!(replay.encode()[3], 2, "format 2");
+    let (_, again) = Replay::decode(&replay.encode()).unwrap().play().unwrap();
+    assert_eq!(again, score);
+    assert!(Round::custom("two  spaces", 1).is_err());
+}
+
+#[test]
+fn a_quote_is_its_passage_and_ends_with_its_last_character() {
+    use typepper_engine::quotes;
+    let n = typepper_engine::QuoteNo::new(1).unwrap();
+    let passage = quotes::passage(Language::English, n).unwrap();
+    let round = Round::new(mode("quote:1"), 99);
+    let count = passage.text.split(' ').count();
+    assert_eq!(round.word_count(), Some(count as u32));
+    let words: Vec<_> = (0..count).map(|i| word(&round, i)).collect();
+    assert_eq!(words.join(" "), passage.text);
+    // The seed draws nothing: another seed is the same passage.
+    assert_eq!(word(&Round::new(mode("quote:1"), 1), 0), words[0]);
+    // A quote its corpus doesn't have is refused by name, and the replay says so.
+    let replay: Replay = "typepper replay\nengine 1\nmode quote:65535\nseed 1\n+0 'a'"
+        .parse()
+        .unwrap();
+    let err = replay.play().unwrap_err();
+    assert!(
+        matches!(err, PlayError::NoQuote(Language::English, _)),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .starts_with("there is no quote #65535 in english: it has ")
+    );
 }

@@ -183,7 +183,7 @@ impl App {
                         false => p.level.saturating_sub(1).max(*levels.start()),
                     };
                 }
-                Base::Zen | Base::Drill(_) => {}
+                Base::Zen | Base::Drill(_) | Base::Quote(_) | Base::Custom => {}
             },
             Some(Row::Language) => {
                 p.prose.language = cycle(&Language::ALL, p.prose.language, up);
@@ -205,7 +205,7 @@ impl App {
             Base::Blitz(b) => Some(format!("{}s", b.secs())),
             Base::Words(c) => Some(c.get().to_string()),
             Base::Pursuit(l) => Some(format!("lv{}", l.get())),
-            Base::Zen | Base::Drill(_) => None,
+            Base::Zen | Base::Drill(_) | Base::Quote(_) | Base::Custom => None,
         }
     }
 

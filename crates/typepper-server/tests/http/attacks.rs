@@ -246,6 +246,7 @@ async fn thirty_thousand_one_key_rounds_in_one_body_are_refused() {
             engine: 1,
             mode: Mode::BLITZ_15.key(),
             seed,
+            text: None,
             inputs: vec![Input {
                 dt: 0,
                 op: Op::Char('x'),
@@ -284,6 +285,7 @@ async fn a_megabyte_of_x_in_zen_is_refused() {
             engine: 1,
             mode: "zen".into(),
             seed: 5,
+            text: None,
             inputs: vec![],
         }
         .encoded_len();
@@ -304,6 +306,7 @@ async fn a_megabyte_of_x_in_zen_is_refused() {
             engine: 1,
             mode: "zen".into(),
             seed: 5,
+            text: None,
             inputs,
         };
         let bytes = x.encode();

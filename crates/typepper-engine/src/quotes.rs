@@ -1,0 +1,255 @@
+//! Real passages for QUOTE rounds: each language's corpus is a file in `quotes/` made once
+//! by `cargo xtask quotes` (`quotes/README.md` says where the passages come from, under
+//! which licence, and how they were chosen and cleaned).
+//!
+//! A file has one passage a line, `text<TAB>author<TAB>work`, and a passage's number is
+//! its line's, from 1: `quote:12@fr` is the twelfth line of `fr.txt`. A corpus is part of
+//! the rules as a word list is, frozen by its checksum ([`checksum`]). A build with the
+//! `lists` feature carries every corpus; the browser's [`install`]s the one a round needs.
+
+use std::sync::OnceLock;
+
+use crate::mode::QuoteNo;
+use crate::rng::Rng;
+use crate::words::{Language, checksum as fnv};
+
+/// One passage: its text, as typed, and whose it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Passage {
+    /// The text: NFC, single spaces, ASCII punctuation where a keyboard types it.
+    pub text: &'static str,
+    /// Who wrote it.
+    pub author: &'static str,
+    /// Where it is from; empty when unknown.
+    pub work: &'static str,
+}
+
+impl Passage {
+    /// How long it is.
+    pub fn length(&self) -> Length {
+        Length::of(self.text)
+    }
+}
+
+/// The lengths a player picks a quote by, in characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Length {
+    /// Under 100 characters.
+    Short,
+    /// 100 to 300.
+    Medium,
+    /// Over 300.
+    Long,
+}
+
+impl Length {
+    /// Every length, shortest first.
+    pub const ALL: [Length; 3] = [Length::Short, Length::Medium, Length::Long];
+
+    /// The length of `text`.
+    pub fn of(text: &str) -> Length {
+        match text.chars().count() {
+            0..100 => Length::Short,
+            100..=300 => Length::Medium,
+            _ => Length::Long,
+        }
+    }
+
+    /// `short`, `medium` or `long`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Length::Short => "short",
+            Length::Medium => "medium",
+            Length::Long => "long",
+        }
+    }
+}
+
+/// The languages with quotes, in the order a menu offers them.
+pub const LANGUAGES: [Language; 3] = [Language::English, Language::French, Language::German];
+
+/// Each corpus's FNV-1a 64 checksum, in [`LANGUAGES`]' order.
+const CHECKSUMS: [u64; 3] = [EN, FR, DE];
+const EN: u64 = 0;
+const FR: u64 = 0;
+const DE: u64 = 0;
+
+fn slot(language: Language) -> Option<usize> {
+    LANGUAGES.iter().position(|&l| l == language)
+}
+
+/// The checksum of `language`'s corpus, if it has one.
+pub fn checksum(language: Language) -> Option<u64> {
+    slot(language).map(|i| CHECKSUMS[i])
+}
+
+/// The name of `language`'s corpus file where the server serves it, under `/quotes/`:
+/// `fr.0123456789abcdef.txt`, immutable because the name is the content's checksum.
+pub fn file_name(language: Language) -> Option<String> {
+    checksum(language).map(|sum| format!("{}.{sum:016x}.txt", language.code()))
+}
+
+/// Corpora made ready this run.
+static CORPORA: [OnceLock<Vec<Passage>>; 3] = [const { OnceLock::new() }; 3];
+
+/// `language`'s passages, if it has quotes and this build has them: always with the
+/// `lists` feature, else once [`install`]ed.
+pub fn passages(language: Language) -> Option<&'static [Passage]> {
+    let slot = &CORPORA[slot(language)?];
+    #[cfg(feature = "lists")]
+    {
+        Some(slot.get_or_init(|| split(embedded(language))))
+    }
+    #[cfg(not(feature = "lists"))]
+    {
+        slot.get().map(|passages| &passages[..])
+    }
+}
+
+/// Passage `n` of `language`, if this build has that corpus and the corpus that passage.
+pub fn passage(language: Language, n: QuoteNo) -> Option<&'static Passage> {
+    passages(language)?.get(usize::from(n.get()) - 1)
+}
+
+/// A passage of `language` picked by `seed`: any, or one of `length`. `None` if the
+/// corpus isn't in this build or has no passage of that length.
+pub fn pick(language: Language, length: Option<Length>, seed: u64) -> Option<QuoteNo> {
+    let fits: Vec<usize> = passages(language)?
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| length.is_none_or(|l| p.length() == l))
+        .map(|(i, _)| i)
+        .collect();
+    if fits.is_empty() {
+        return None;
+    }
+    let i = fits[Rng::new(seed).below(fits.len() as u32) as usize];
+    QuoteNo::new(i as u32 + 1)
+}
+
+/// A corpus file that is not the one this build's rules were frozen with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorpusError {
+    /// The corpus it was offered as.
+    pub language: Language,
+    /// Its checksum.
+    pub got: u64,
+}
+
+impl core::fmt::Display for CorpusError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "the {} quotes received have checksum {:016x}, not the ones these rules play",
+            self.language.name(),
+            self.got,
+        )
+    }
+}
+
+impl std::error::Error for CorpusError {}
+
+/// Makes `file` the corpus of `language` for the rest of the run, if its checksum is the
+/// one the rules were frozen with. Installing twice, or a corpus the build carries,
+/// changes nothing.
+pub fn install(language: Language, file: String) -> Result<(), CorpusError> {
+    let got = fnv(file.as_bytes());
+    let Some(i) = slot(language).filter(|&i| CHECKSUMS[i] == got) else {
+        return Err(CorpusError { language, got });
+    };
+    // At most one leaked file per language for the run: rounds borrow it for good.
+    CORPORA[i].get_or_init(|| split(String::leak(file)));
+    Ok(())
+}
+
+#[cfg(feature = "lists")]
+fn embedded(language: Language) -> &'static str {
+    match language {
+        Language::French => include_str!("../quotes/fr.txt"),
+        Language::German => include_str!("../quotes/de.txt"),
+        _ => include_str!("../quotes/en.txt"),
+    }
+}
+
+/// A corpus file's passages: `text<TAB>author<TAB>work` a line.
+fn split(file: &'static str) -> Vec<Passage> {
+    file.lines()
+        .map(|line| {
+            let mut fields = line.split('\t');
+            let mut next = || fields.next().unwrap_or_default();
+            Passage {
+                text: next(),
+                author: next(),
+                work: next(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(all(test, feature = "lists"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_corpus_is_frozen_by_its_checksum() {
+        for language in LANGUAGES {
+            let got = fnv(embedded(language).as_bytes());
+            assert_eq!(
+                Some(got),
+                checksum(language),
+                "the {} quotes changed: {got:#018x}",
+                language.code()
+            );
+        }
+    }
+
+    #[test]
+    fn every_passage_is_a_text_a_round_plays_with_its_author() {
+        for language in LANGUAGES {
+            let passages = passages(language).unwrap();
+            for (i, p) in passages.iter().enumerate() {
+                let n = i + 1;
+                crate::text::check(p.text)
+                    .unwrap_or_else(|e| panic!("{} #{n}: {e}: {:?}", language.code(), p.text));
+                assert!(
+                    !p.author.is_empty(),
+                    "{} #{n} has no author",
+                    language.code()
+                );
+            }
+            let english = language == Language::English;
+            assert!(passages.len() >= if english { 500 } else { 100 });
+            for length in Length::ALL {
+                let count = passages.iter().filter(|p| p.length() == length).count();
+                assert!(
+                    count >= 20,
+                    "{} has {count} {}",
+                    language.code(),
+                    length.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_pick_is_of_the_length_asked_and_the_seed_s_own() {
+        for length in Length::ALL {
+            let n = pick(Language::English, Some(length), 7).unwrap();
+            assert_eq!(passage(Language::English, n).unwrap().length(), length);
+            assert_eq!(pick(Language::English, Some(length), 7), Some(n));
+        }
+        let all: std::collections::HashSet<_> = (0..200)
+            .map(|seed| pick(Language::French, None, seed))
+            .collect();
+        assert!(all.len() > 50, "{} passages from 200 seeds", all.len());
+        assert_eq!(pick(Language::Polish, None, 1), None);
+    }
+
+    #[test]
+    fn a_corpus_with_another_checksum_is_refused() {
+        let err = install(Language::French, "Bonjour.\tQuelqu'un\t\n".into()).unwrap_err();
+        assert_eq!(err.language, Language::French);
+        assert!(install(Language::Polish, String::new()).is_err());
+        install(Language::French, embedded(Language::French).to_owned()).unwrap();
+    }
+}
