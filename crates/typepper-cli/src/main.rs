@@ -40,6 +40,10 @@ struct Cli {
     /// server.
     #[arg(long, value_name = "CODE", conflicts_with_all = ["replay", "race"])]
     room: Option<String>,
+    /// Play a round on the text in FILE first (`-` reads standard input): up to 10,000
+    /// characters, whose lines and runs of spaces become one space.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["replay", "race", "room"])]
+    text: Option<PathBuf>,
     /// The server to link, send rounds to and fetch boards from: ssh://host[:port].
     /// The game runs the system's ssh (or $TYPEPPER_SSH) with your keys.
     #[arg(long, env = "TYPEPPER_SERVER", value_name = "URL")]
@@ -87,7 +91,7 @@ enum Command {
         /// pursuit:20, each with /p (punctuation), /n (numbers) and @<language> (fr, de,
         /// es, pt, it, nl, pl, cs, sv, tr, ru, uk, en10k) if wanted (time:30/p@fr);
         /// drill2:<letters> (a drill as the game plays it), drill:<letters> (the first
-        /// drills); quote:<n>, with @fr or @de if wanted. Not with --text.
+        /// drills); quote:<n>, with @de, @es or @ru if wanted. Not with --text.
         #[arg(long, required_unless_present = "text", conflicts_with = "text")]
         mode: Option<String>,
         /// A CUSTOM TEXT round on the text in FILE (`-` reads standard input), made
@@ -171,7 +175,7 @@ fn main() -> ExitCode {
         };
         // Said with `writeln!`, not `eprintln!`, which panics when the terminal is gone.
         let mut err = std::io::stderr();
-        return match open_game(first, cli.server, cli.room) {
+        return match open_game(first, cli.server, cli.room, cli.text) {
             Ok(warnings) => {
                 for w in warnings {
                     let _ = writeln!(err, "typepper: {w}");
@@ -242,6 +246,7 @@ fn open_game(
     first: Option<(Option<PathBuf>, bool)>,
     server: Option<String>,
     room: Option<String>,
+    text: Option<PathBuf>,
 ) -> Result<Vec<String>, String> {
     use std::io::IsTerminal as _;
     let data = typepper_term::data::DataDir::open()?;
@@ -278,6 +283,13 @@ fn open_game(
     if let Some(first) = &first {
         typepper_term::check_watchable(&first.bytes)?;
     }
+    // Read and checked before the terminal is touched, as a replay is.
+    let text = text
+        .map(|file| {
+            let round = custom_round(&file, 0).map_err(|e| e.message)?;
+            Ok::<_, String>(round.custom_text().unwrap_or_default().to_owned())
+        })
+        .transpose()?;
     // A link's code is what follows `room=`.
     let room = room.map(|r| match r.rsplit_once("room=") {
         Some((_, code)) => code.trim_end_matches('/').to_owned(),
@@ -296,6 +308,7 @@ fn open_game(
         first,
         remote,
         room,
+        text,
     })
 }
 

@@ -730,9 +730,9 @@ mod tests {
                 "QUOTE #137",
             ),
             (
-                Mode::quote(QuoteNo::new(65_535).unwrap(), Language::French).unwrap(),
-                "quote:65535@fr",
-                "QUOTE #65535 · français",
+                Mode::quote(QuoteNo::new(65_535).unwrap(), Language::German).unwrap(),
+                "quote:65535@de",
+                "QUOTE #65535 · deutsch",
             ),
             (Mode::CUSTOM, "custom", "CUSTOM TEXT"),
         ];
@@ -835,8 +835,8 @@ mod tests {
             ("quote:1/p", "quotes take no options"),
             ("quote:1/n@de", "quotes take no options"),
             (
-                "quote:1@ru",
-                "there are no quotes in русский: there are english",
+                "quote:1@fr",
+                "there are no quotes in français: there are english deutsch español русский",
             ),
             ("quote:1@en10k", "there are no quotes in english 10k"),
         ] {

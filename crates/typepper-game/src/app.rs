@@ -35,6 +35,7 @@ mod play;
 mod results;
 mod room;
 mod seeds;
+mod text;
 
 use self::boards::{Browsing, Pending};
 pub use self::keys::KeysScreen;
@@ -45,6 +46,7 @@ pub use self::play::{MENU_LETTER_HOLD_MS, Session, Watch};
 pub(crate) use self::play::{delete_word, type_key};
 pub use self::results::{Finished, RESULTS_HOLD_MS, RaceEnd, race_link};
 use self::seeds::SeedPool;
+pub use self::text::Drafting;
 pub use crate::input::Key;
 use crate::model::{Model, Tone};
 use crate::request::{Answer, Request};
@@ -119,6 +121,8 @@ pub enum Screen {
     Keys(Box<KeysScreen>),
     /// A live room: naming yourself, its lobby, the race, its results.
     Room(Box<Live>),
+    /// A text of your own, being pasted or typed.
+    Text(Box<Drafting>),
 }
 
 /// The whole game's state.
@@ -171,6 +175,8 @@ pub struct App {
     pub(crate) room_seat: Option<Seat>,
     /// The word lists asked for, and what waits for one.
     pub(crate) lists: Lists,
+    /// The text the menu's CUSTOM TEXT plays: the last one played.
+    pub(crate) custom: Option<String>,
 }
 
 impl App {
@@ -224,9 +230,14 @@ impl App {
             game_url,
             room_seat: stored.room.as_deref().and_then(Seat::parse),
             lists: Lists::default(),
+            // A kept text that no longer reads (an older build's, edited by hand) is let go.
+            custom: stored
+                .text
+                .as_deref()
+                .and_then(|t| crate::custom::prepare(t).ok()),
         };
         // The menu's language, fetched before enter is pressed, where the build lacks it.
-        app.want_list(app.picks.prose.language);
+        app.want(crate::request::Need::Words(app.picks.prose.language));
         let mut fx: Vec<Effect> = warnings.into_iter().map(Effect::Warn).collect();
         fx.extend(bad.into_iter().map(Effect::Remove));
         fx.extend(app.flush());
@@ -284,6 +295,10 @@ impl App {
     /// as if its key were pressed, except control characters, which stand for no key a
     /// round or a name takes: a pasted line's end is not enter, nor its tab a new round.
     pub fn text(&mut self, text: &str, now: Now) -> Vec<Effect> {
+        if matches!(self.screen, Screen::Text(_)) {
+            self.paste_text(text);
+            return vec![];
+        }
         let mut fx: Vec<Effect> = vec![];
         for c in text.chars().filter(|c| !c.is_control()) {
             for effect in self.key(Key::Char(c), now) {
@@ -314,6 +329,7 @@ impl App {
             Screen::Room(_) => fx.extend(self.room_key(key, now)),
             Screen::Results(_) => fx.extend(self.results_key(key, now)),
             Screen::Play(_) => fx.extend(self.play_key(key, now)),
+            Screen::Text(_) => fx.extend(self.text_key(key)),
         }
         fx.extend(self.ask_lists());
         fx
@@ -359,7 +375,7 @@ impl App {
             Answer::RoomConnected => self.room_connected(),
             Answer::RoomSaid(say) => self.room_said(say, now),
             Answer::RoomClosed(why) => self.room_closed(&why, now),
-            Answer::Words { language, file } => self.list_loaded(language, file, now),
+            Answer::File { need, file } => self.file_loaded(need, file, now),
         };
         fx.extend(self.ask_lists());
         fx
@@ -440,6 +456,7 @@ impl App {
             Screen::Keys(k) => self.keys_screen(k, notice),
             Screen::Room(live) => self.room_screen(live, now, notice),
             Screen::Boards(b) => self.boards_screen(b, notice),
+            Screen::Text(drafting) => self.text_screen(drafting, notice),
         }
     }
 }
@@ -725,10 +742,10 @@ mod tests {
 
     #[test]
     fn a_pick_selects_and_opens_as_enter_does_and_past_the_end_does_nothing() {
-        // The menu: the first item is BLITZ at its clock; there is no eighth without a
+        // The menu: the first item is BLITZ at its clock; there is no tenth without a
         // drill.
         let mut app = fresh();
-        assert!(app.pick(7, at(0.0)).is_empty());
+        assert!(app.pick(9, at(0.0)).is_empty());
         assert!(matches!(app.screen, Screen::Menu));
         app.picks.blitz = typepper_engine::Blitz::S60;
         app.pick(0, at(0.0));
@@ -886,7 +903,7 @@ mod tests {
         let fx = app.pick_value(3, true, at(0.0));
         assert!(fx.contains(&Effect::Save {
             key: storage::MENU.into(),
-            value: "15 25 8 -".into()
+            value: "15 25 8 - short".into()
         }));
         assert!(matches!(app.screen, Screen::Menu));
         assert_eq!((app.menu_item, app.picks.level), (3, 8));
@@ -989,7 +1006,7 @@ mod tests {
         // A drill comes before the text's lines, plain, and the boards open on the first
         // for it.
         app.drill = Drill::new("qz");
-        app.menu_item = 4;
+        app.menu_item = 6;
         assert_eq!(app.menu_mode().key(), "drill2:qz");
         assert_eq!(
             app.key(Key::Char('b'), at(0.0)),
@@ -1007,10 +1024,16 @@ mod tests {
     fn the_menu_s_picks_come_back_and_a_bad_line_is_the_defaults() {
         for (text, want) in [
             (
-                "30 50 12 /p@fr",
+                "30 50 12 /p@fr long",
                 Some(("time:30/p@fr", "words:50/p@fr", "pursuit:12/p@fr")),
             ),
-            ("120 10 1 -", Some(("time:120", "words:10", "pursuit:1"))),
+            (
+                "120 10 1 - any",
+                Some(("time:120", "words:10", "pursuit:1")),
+            ),
+            // A line from before quotes: their length is short.
+            ("60 10 1 -", Some(("time:60", "words:10", "pursuit:1"))),
+            ("30 50 12 - longest", None),
             ("30 50 12", None),
             ("31 50 12 -", None),
             ("30 50 21 -", None),
@@ -1032,7 +1055,12 @@ mod tests {
                 "{text:?}"
             );
             if want.0 != "time:15" {
-                assert_eq!(app.picks.text(), text);
+                let full = if text.split(' ').count() == 4 {
+                    format!("{text} short")
+                } else {
+                    text.to_owned()
+                };
+                assert_eq!(app.picks.text(), full);
             }
         }
     }

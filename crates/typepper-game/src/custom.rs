@@ -8,9 +8,15 @@ use typepper_engine::{TextFault, text};
 /// characters no key types gone; then refused if it is empty, over 10,000 characters,
 /// or holds a control character.
 pub fn prepare(raw: &str) -> Result<String, TextFault> {
-    let tidy = text::tidy(&nfc(raw));
-    text::check(&tidy)?;
-    Ok(tidy)
+    let ready = ready(raw);
+    text::check(&ready)?;
+    Ok(ready)
+}
+
+/// `raw` made ready as [`prepare`] makes it, before it is checked: what the text screen
+/// counts.
+pub fn ready(raw: &str) -> String {
+    text::tidy(&nfc(raw))
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -171,12 +171,20 @@ impl Mirror {
             }
             Body::Results(r) => {
                 m.results = r.line();
+                if let Some(source) = &r.source {
+                    line(&mut m.lines, &[source]);
+                }
                 m.share = r.share.clone().unwrap_or_default();
                 m.ghost = r.race.as_ref().map_or(String::new(), |race| race.line());
             }
             Body::Link(link) => {
                 m.status = link.status.clone();
                 m.typed = link.name.clone();
+            }
+            Body::Text(t) => {
+                m.status = t.count.clone();
+                m.typed = t.draft.clone();
+                line(&mut m.lines, &[t.about]);
             }
             Body::Keys(k) => {
                 m.status = [k.by, &k.caption].join(" · ");
@@ -246,6 +254,7 @@ fn announce(model: &Model) -> String {
         }
         Body::History(h) => vec![h.title, &h.caption],
         Body::Link(l) => vec![l.title, &l.status],
+        Body::Text(t) => vec![t.title, &t.count],
         Body::Keys(k) => vec![k.title, k.by],
         Body::Boards(b) => {
             own = b.mode.title();

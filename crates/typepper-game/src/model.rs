@@ -20,6 +20,7 @@ mod menu;
 mod play;
 mod results;
 mod room;
+mod text;
 
 pub use self::boards::{BoardLine, Boards};
 pub use self::history::{History, HistoryRow};
@@ -29,6 +30,7 @@ pub use self::menu::{Menu, MenuItem};
 pub use self::play::{Clock, Ghost, Play, Width, Word};
 pub use self::results::{Race, Results, Stat, Versus, headline, signed};
 pub use self::room::{Room, RoomRow, ordinal};
+pub use self::text::TextEntry;
 pub use crate::chart::Chart;
 use crate::input::Key;
 pub use crate::palette::Tone;
@@ -64,11 +66,13 @@ pub enum Kind {
     Keys,
     /// A live room: its lobby, countdown or results.
     Room,
+    /// A text of your own, to play.
+    Text,
 }
 
 impl Kind {
-    /// Its name: `menu`, `playing`, `replay`, `results`, `history`, `link`, `boards` or
-    /// `keys` (the mirror's `screen`, which the tests read).
+    /// Its name: `menu`, `playing`, `replay`, `results`, `history`, `link`, `boards`,
+    /// `keys`, `room` or `text` (the mirror's `screen`, which the tests read).
     pub const fn name(self) -> &'static str {
         match self {
             Kind::Menu => "menu",
@@ -80,6 +84,7 @@ impl Kind {
             Kind::Boards => "boards",
             Kind::Keys => "keys",
             Kind::Room => "room",
+            Kind::Text => "text",
         }
     }
 
@@ -169,6 +174,7 @@ impl Model {
             Body::Results(r) => {
                 say(&r.headline);
                 say(&r.title);
+                say(r.source.as_deref().unwrap_or(""));
                 for stat in &r.stats {
                     say(stat.label);
                     say(&stat.value);
@@ -203,6 +209,11 @@ impl Model {
                 say(&l.name);
                 say(&l.about);
                 say(&l.status);
+            }
+            Body::Text(t) => {
+                say(t.title);
+                say(&t.count);
+                say(t.about);
             }
             Body::Boards(b) => {
                 say(b.title);
@@ -287,6 +298,8 @@ pub enum Body {
     Keys(Keys),
     /// A live room's lobby, countdown or results.
     Room(Room),
+    /// A text of your own, being pasted or typed.
+    Text(TextEntry),
 }
 
 /// `REPLAY · BLITZ 15s · ada`: whose round, when known.

@@ -10,7 +10,7 @@ use std::fmt;
 
 use typepper_api::room::{Opened, Say};
 use typepper_api::{BoardRow, IssuedSeed, Player};
-use typepper_engine::Language;
+use typepper_engine::{Base, Language, Mode, quotes, words};
 
 /// A request to the server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,11 +40,80 @@ pub enum Request {
     },
     /// `POST /v1/rooms` for this mode key.
     OpenRoom(String),
-    /// `GET /words/<file name>` ([`Language::file_name`]): a language's word list, which
-    /// a build without it (the browser's) installs before a round of that language. The
-    /// game asks only for a list its build lacks; a shell whose build has every list
-    /// answers with [`list_file`].
+    /// `GET /words/<file name>` or `/quotes/<file name>` ([`Need::path`]): a language's
+    /// word list or quotes, which a build without them (the browser's) installs before a
+    /// round needs them. The game asks only for a file its build lacks; a shell whose
+    /// build has every file answers with [`Need::file_here`].
+    File(Need),
+}
+
+/// A file a round needs and a build may lack (the browser's carries English's words
+/// alone): a language's word list, or its quotes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Need {
+    /// A word list, served at `/words/<file name>`.
     Words(Language),
+    /// Passages for QUOTE rounds, served at `/quotes/<file name>`.
+    Quotes(Language),
+}
+
+impl Need {
+    /// What a round of `mode` needs: its quotes for a QUOTE, else its language's words.
+    pub fn of(mode: Mode) -> Need {
+        let language = mode.prose().language;
+        match mode.base() {
+            Base::Quote(_) => Need::Quotes(language),
+            _ => Need::Words(language),
+        }
+    }
+
+    /// Where the game's origin serves it: `/words/fr.<checksum>.txt`,
+    /// `/quotes/en.<checksum>.txt`.
+    pub fn path(self) -> String {
+        match self {
+            Need::Words(language) => format!("/words/{}", language.file_name()),
+            Need::Quotes(language) => {
+                format!(
+                    "/quotes/{}",
+                    quotes::file_name(language).unwrap_or_default()
+                )
+            }
+        }
+    }
+
+    /// Whether this build has it (carried, or installed).
+    pub fn is_in(self) -> bool {
+        match self {
+            Need::Words(language) => language.words().is_some(),
+            Need::Quotes(language) => quotes::passages(language).is_some(),
+        }
+    }
+
+    /// Installs `file` for the run, if it is the one the rules were frozen with.
+    pub fn install(self, file: String) -> Result<(), String> {
+        match self {
+            Need::Words(language) => words::install(language, file).map_err(|e| e.to_string()),
+            Need::Quotes(language) => quotes::install(language, file).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Its file as this build has it, if it does ([`list_file`], [`quotes::file`]).
+    pub fn file_here(self) -> Option<String> {
+        match self {
+            Need::Words(language) => list_file(language),
+            Need::Quotes(language) => quotes::file(language),
+        }
+    }
+}
+
+impl fmt::Display for Need {
+    /// `the français words`, `the english quotes`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Need::Words(language) => write!(f, "the {} words", language.name()),
+            Need::Quotes(language) => write!(f, "the {} quotes", language.name()),
+        }
+    }
 }
 
 impl Request {
@@ -52,14 +121,13 @@ impl Request {
     /// terminal's and the server's builds carry every one, so the game never asks them
     /// for one). `None` for every request that goes to the server.
     pub fn answered_here(&self) -> Option<Answer> {
-        let Request::Words(language) = *self else {
+        let Request::File(need) = *self else {
             return None;
         };
-        let missing =
-            || Failure::CantAsk(format!("this build has no {} word list", language.name()));
-        Some(Answer::Words {
-            language,
-            file: list_file(language).ok_or_else(missing),
+        let missing = || Failure::CantAsk(format!("this build doesn't have {need}"));
+        Some(Answer::File {
+            need,
+            file: need.file_here().ok_or_else(missing),
         })
     }
 
@@ -84,8 +152,8 @@ impl Request {
                 answer: Err(why),
             },
             Request::OpenRoom(_) => Answer::RoomOpened(Err(why)),
-            Request::Words(language) => Answer::Words {
-                language,
+            Request::File(need) => Answer::File {
+                need,
                 file: Err(why),
             },
         }
@@ -127,11 +195,11 @@ pub enum Answer {
     },
     /// To [`Request::OpenRoom`].
     RoomOpened(Result<Opened, Failure>),
-    /// To [`Request::Words`]: the list's file, which the game checks before it plays it.
-    Words {
-        /// The list's language.
-        language: Language,
-        /// The file's text: a word a line.
+    /// To [`Request::File`]: the file, which the game checks before it plays it.
+    File {
+        /// What it is.
+        need: Need,
+        /// The file's text.
         file: Result<String, Failure>,
     },
     /// The room connection the app asked to join (`Effect::JoinRoom`) is up.

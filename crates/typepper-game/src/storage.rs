@@ -9,7 +9,8 @@
 //! | `player` | the linked player: `<name> <token>` (the token is the server's secret for them) |
 //! | `drill` | the last drill's letters, which the menu offers again |
 //! | `live` | `off` when the live wpm and accuracy are hidden while typing |
-//! | `menu` | the menu's picks: `<BLITZ secs> <WORDS count> <level> <text>`, e.g. `30 25 7 /p@fr` (`-` for plain English) |
+//! | `menu` | the menu's picks: `<BLITZ secs> <WORDS count> <level> <text>`, e.g. `30 25 7 /p@fr` (`-` for plain English), then the QUOTE length (`short`, `medium`, `long`, `any`) |
+//! | `text` | the last custom text played, as played (NFC, single spaces) |
 //!
 //! A `history` line is four fields separated by one space, and `room` after them for a
 //! round raced in a live room:
@@ -30,7 +31,9 @@
 //! is, both to be read once the list is in.
 
 use typepper_api::Player;
-use typepper_engine::{Header, Language, Mode, PlayError, Replay, Score, hex};
+use typepper_engine::{Header, Mode, PlayError, Replay, Score, hex};
+
+use crate::request::Need;
 
 /// The history keeps this many rounds.
 pub const HISTORY_MAX: usize = 50;
@@ -48,6 +51,8 @@ pub const DRILL: &str = "drill";
 pub const LIVE: &str = "live";
 /// The key of the menu's picks: lengths, level and the text's options.
 pub const MENU: &str = "menu";
+/// The key of the last custom text played.
+pub const TEXT: &str = "text";
 /// The key of the seat last held in a room: `<code> <secret> <name>`.
 pub const ROOM: &str = "room";
 
@@ -86,14 +91,16 @@ pub struct Stored {
     pub room: Option<String>,
     /// `menu`'s text: the menu's picks.
     pub menu: Option<String>,
+    /// `text`'s text: the last custom text played.
+    pub text: Option<String>,
 }
 
 /// Why a kept round doesn't read now.
 enum Unread {
     /// It never will: it is dropped.
     Bad(String),
-    /// Its language's list isn't installed: it is kept as it is, for a run that has it.
-    Unlisted(Language),
+    /// Its words or quotes aren't installed: it is kept as it is, for a run that has them.
+    Unlisted(Need),
 }
 
 impl From<String> for Unread {
@@ -112,7 +119,8 @@ impl From<&str> for Unread {
 fn play_kept(replay: &Replay) -> Result<Score, Unread> {
     match replay.play() {
         Ok((_, score)) => Ok(score),
-        Err(PlayError::Unlisted(language)) => Err(Unread::Unlisted(language)),
+        Err(PlayError::Unlisted(language)) => Err(Unread::Unlisted(Need::Words(language))),
+        Err(PlayError::Unquoted(language)) => Err(Unread::Unlisted(Need::Quotes(language))),
         Err(e) => Err(Unread::Bad(e.to_string())),
     }
 }
@@ -141,9 +149,8 @@ pub fn parse_outbox(entries: &[(String, String)]) -> (Vec<Outgoing>, Vec<String>
                 warnings.push(format!("outbox entry {key} dropped: {why}"));
                 bad.push(key.clone());
             }
-            Err(Unread::Unlisted(language)) => warnings.push(format!(
-                "outbox entry {key} waits: the {} word list isn't loaded, so it is sent later",
-                language.name()
+            Err(Unread::Unlisted(need)) => warnings.push(format!(
+                "outbox entry {key} waits: {need} aren't loaded, so it is sent later"
             )),
         }
     }
@@ -151,10 +158,10 @@ pub fn parse_outbox(entries: &[(String, String)]) -> (Vec<Outgoing>, Vec<String>
     (good, bad, warnings)
 }
 
-/// The languages whose lists the kept rounds need and this build lacks: the history's
-/// and the outbox's. A shell without every list (the browser) installs these before
+/// The word lists and quotes the kept rounds need and this build lacks: the history's
+/// and the outbox's. A shell without every file (the browser) installs these before
 /// the game starts (`App::new`), or those rounds wait in storage unread.
-pub fn lists_needed(stored: &Stored) -> Vec<Language> {
+pub fn lists_needed(stored: &Stored) -> Vec<Need> {
     let history = stored.history.lines().filter_map(|l| l.split(' ').nth(2));
     let outbox = stored.outbox.iter().map(|(_, value)| value.as_str());
     let mut needed = vec![];
@@ -162,15 +169,15 @@ pub fn lists_needed(stored: &Stored) -> Vec<Language> {
         let Some(bytes) = hex::decode(text.trim()) else {
             continue;
         };
-        let language = Header::peek(&bytes)
+        let need = Header::peek(&bytes)
             .ok()
             .and_then(|h| h.mode.parse::<Mode>().ok())
-            .map(|m| m.prose().language);
-        if let Some(language) = language
-            && language.words().is_none()
-            && !needed.contains(&language)
+            .map(Need::of);
+        if let Some(need) = need
+            && !need.is_in()
+            && !needed.contains(&need)
         {
-            needed.push(language);
+            needed.push(need);
         }
     }
     needed
@@ -240,13 +247,12 @@ pub(crate) fn read_history(text: &str) -> ReadHistory {
             Err(Unread::Bad(why)) => read
                 .warnings
                 .push(format!("history line {} skipped: {why}", n + 1)),
-            Err(Unread::Unlisted(language)) => {
+            Err(Unread::Unlisted(need)) => {
                 let when = line.split(' ').nth(1).and_then(|w| w.parse().ok());
                 read.unlisted.push((when.unwrap_or(0), line.to_owned()));
                 read.warnings.push(format!(
-                    "history line {} kept unread: the {} word list isn't loaded",
-                    n + 1,
-                    language.name()
+                    "history line {} kept unread: {need} aren't loaded",
+                    n + 1
                 ));
             }
         }

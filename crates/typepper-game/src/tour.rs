@@ -220,6 +220,29 @@ pub fn stops() -> Vec<Stop> {
     tour.char('@');
     tour.char('@');
 
+    // Your own text: its screen empty, then pasted (lines and all), its round to its end;
+    // then a quote to its end, whose results credit its author.
+    tour.char('c');
+    tour.see("text, empty");
+    let pasted =
+        "Le cœur a ses raisons que la raison ne connaît point.\nOn le sait en mille choses.";
+    tour.app.text(pasted, tour.now());
+    tour.see("text, pasted");
+    tour.key(Key::Enter);
+    tour.type_words(3);
+    tour.see("playing, CUSTOM TEXT");
+    tour.type_words(20);
+    tour.see("results, CUSTOM TEXT");
+    tour.wait(2_000.0);
+    tour.key(Key::Escape);
+    tour.char('\'');
+    tour.type_words(3);
+    tour.see("playing, a QUOTE");
+    tour.type_words(200);
+    tour.see("results, a QUOTE");
+    tour.wait(2_000.0);
+    tour.key(Key::Escape);
+
     // Results at the longest each stat gets: a 3-digit wpm, `100 CAROLINA REAPER`,
     // `reached lv20`, an hour of ZEN's counts and time; watched, so with a name.
     let fastest = |zen_ms| Typist {

@@ -179,7 +179,7 @@ mod screen {
         app.key(Key::Escape, at(0.0));
         let menu = Mirror::of(&app.model(0.0, &Fixed(0))).list;
         assert!(
-            menu.contains(&format!("HOT PURSUIT from lv7\n  DRILL {letters}\n")),
+            menu.contains(&format!("CUSTOM TEXT: paste your own\n  DRILL {letters}\n")),
             "the drill comes after the modes: {menu}"
         );
 

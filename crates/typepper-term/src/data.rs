@@ -146,6 +146,7 @@ impl DataDir {
             live: self.read(storage::LIVE),
             room: self.read(storage::ROOM),
             menu: self.read(storage::MENU),
+            text: self.read(storage::TEXT),
         }
     }
 

@@ -91,6 +91,8 @@ pub struct Start {
     pub remote: Option<Remote>,
     /// A live room to join first: its code (`--room`).
     pub room: Option<String>,
+    /// A text to play first, as a CUSTOM TEXT round (`--text FILE`).
+    pub text: Option<String>,
 }
 
 /// Plays the game in this terminal until the player leaves. Warnings that came up are
@@ -101,8 +103,9 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         first,
         remote,
         room,
+        text,
     } = start;
-    let (mut app, boot) = App::new(
+    let (mut app, mut boot) = App::new(
         game::entropy(u64::from(std::process::id())),
         &data.stored(),
         None,
@@ -117,6 +120,9 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
         } else {
             app.watch_bytes(&bytes, who, 0.0)?;
         }
+    }
+    if let Some(text) = text {
+        boot.extend(app.play_custom(&text)?);
     }
     let (tx, answers) = mpsc::channel();
     let host = Local {

@@ -96,7 +96,7 @@ fn command(request: &Request) -> Option<(String, Vec<u8>)> {
         Request::Run(id) => (format!("v1 replay {id}"), vec![]),
         Request::Seed { mode, .. } => (format!("v1 seed {mode}"), vec![]),
         Request::OpenRoom(mode) => (format!("v1 room-open {mode}"), vec![]),
-        Request::Words(_) => return None,
+        Request::File(_) => return None,
     })
 }
 
@@ -123,7 +123,7 @@ fn read_answer(request: Request, out: Result<Vec<u8>, Failure>) -> Answer {
             mode,
         },
         Request::OpenRoom(_) => Answer::RoomOpened(json(&out, "a room")),
-        Request::Words(_) => request.failed(no_command()),
+        Request::File(_) => request.failed(no_command()),
     }
 }
 

@@ -18,6 +18,7 @@ mod results;
 mod room;
 #[cfg(test)]
 mod tests;
+mod text;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -88,6 +89,7 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         Body::Boards(b) => boards::draw(frame, body, b, p),
         Body::Keys(k) => keys::draw(frame, body, k, p),
         Body::Room(r) => room::draw(frame, body, r, p),
+        Body::Text(t) => text::draw(frame, body, t, p),
     }
 }
 

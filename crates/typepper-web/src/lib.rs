@@ -180,24 +180,23 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
     })
 }
 
-/// Fetches the word lists of `languages` together (offline, from the service worker's
-/// cache) and installs each, before the stored rounds are read: a round whose list
-/// isn't in stays kept, unread, until a run that has it.
-async fn install_lists(languages: Vec<typepper_engine::Language>) {
-    let fetches = languages.into_iter().map(|l| Box::pin(install_list(l)));
+/// Fetches the word lists and quotes of `needs` together (offline, from the service
+/// worker's cache) and installs each, before the stored rounds are read: a round whose
+/// file isn't in stays kept, unread, until a run that has it.
+async fn install_lists(needs: Vec<typepper_game::request::Need>) {
+    let fetches = needs.into_iter().map(|n| Box::pin(install_list(n)));
     Together(fetches.map(Some).collect()).await;
 }
 
-/// Fetches `language`'s list and installs it, or says why not.
-async fn install_list(language: typepper_engine::Language) {
-    let installed = match net::words(language).await {
-        Ok(file) => typepper_engine::words::install(language, file).map_err(|e| e.to_string()),
+/// Fetches `need` and installs it, or says why not.
+async fn install_list(need: typepper_game::request::Need) {
+    let installed = match net::file(need).await {
+        Ok(file) => need.install(file),
         Err(why) => Err(why.to_string()),
     };
     if let Err(why) = installed {
-        let name = language.name();
         dom::warn(&format!(
-            "the {name} words didn't load ({why}): its kept rounds wait for them"
+            "{need} didn't load ({why}): the kept rounds on them wait"
         ));
     }
 }
@@ -275,6 +274,7 @@ fn read_storage(storage: Option<&web_sys::Storage>) -> storage::Stored {
         live: get(storage::LIVE),
         room: get(storage::ROOM),
         menu: get(storage::MENU),
+        text: get(storage::TEXT),
     }
 }
 

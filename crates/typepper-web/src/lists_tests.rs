@@ -80,8 +80,8 @@ fn a_kept_round_whose_list_is_not_installed_stays_kept_and_is_read_once_it_is() 
 
     // The list comes (a player picked Czech, say): the round is read.
     let file = include_str!("../../typepper-engine/words/cs.txt");
-    let answer = Answer::Words {
-        language: Language::Czech,
+    let answer = Answer::File {
+        need: typepper_game::request::Need::Words(Language::Czech),
         file: Ok(file.into()),
     };
     app.answer(answer, at(t));

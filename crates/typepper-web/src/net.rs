@@ -5,8 +5,7 @@ use gloo_net::http::{Request as Http, Response};
 
 use typepper_api::room::Opened;
 use typepper_api::{Board, BoardRow, IssuedSeed, Player};
-use typepper_engine::Language;
-use typepper_game::request::{Answer, Failure, Request};
+use typepper_game::request::{Answer, Failure, Need, Request};
 
 use crate::json::{self, FromJs};
 
@@ -35,22 +34,19 @@ pub async fn ask(api: &str, request: Request) -> Answer {
             mode,
         },
         Request::OpenRoom(mode) => Answer::RoomOpened(open_room(api, &mode).await),
-        Request::Words(language) => Answer::Words {
-            file: words(language).await,
-            language,
+        Request::File(need) => Answer::File {
+            file: file(need).await,
+            need,
         },
     }
 }
 
-/// `language`'s word list, `GET /words/<file name>` from the game's own origin: the
-/// lists are the game's files, not the API's, and the service worker keeps them. The
-/// name is the list's checksum, so a cached copy is never stale; the game checks it all
-/// the same.
-pub async fn words(language: Language) -> Result<String, Failure> {
-    let response = Http::get(&format!("/words/{}", language.file_name()))
-        .send()
-        .await
-        .map_err(unreachable)?;
+/// A word list or a language's quotes, `GET /words/<file name>` or `/quotes/<file name>`
+/// from the game's own origin: they are the game's files, not the API's, and the service
+/// worker keeps them. The name is the file's checksum, so a cached copy is never stale;
+/// the game checks it all the same.
+pub async fn file(need: Need) -> Result<String, Failure> {
+    let response = Http::get(&need.path()).send().await.map_err(unreachable)?;
     match response.status() {
         200 => response.text().await.map_err(unreachable),
         _ => Err(refusal(response).await),

@@ -210,6 +210,8 @@ impl Renderer {
             Body::Boards(b) => self.draw_boards(b),
             Body::Keys(k) => self.draw_keys(k, notice),
             Body::Room(r) => self.draw_room(r, notice, now),
+            // The text area is the page's own element (web/), over the canvas.
+            Body::Text(_) => {}
         }
     }
 

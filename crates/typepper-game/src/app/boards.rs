@@ -39,7 +39,7 @@ impl App {
         }));
         let mode = self.board_modes()[mode];
         // Its rows play in its language: the list is fetched while they load.
-        self.want_list(mode.prose().language);
+        self.want_list(mode);
         vec![Effect::Request(Request::Board(mode.key()))]
     }
 

@@ -1,51 +1,51 @@
-//! Word lists a build lacks. The browser's carries English alone and asks for another
-//! language's list ([`Request::Words`]) when a round needs it, or sooner: as soon as a
-//! player picks the language on the menu, a room's mode is known, or a board opens, so
-//! that enter rarely waits. A list that comes is checked against its checksum and
-//! installed for the run ([`words::install`]); what waited for it (a round to play,
-//! watch or race, a room's race) is done then. The terminal's and the server's builds
-//! carry every list, so none of this happens there.
+//! Word lists and quotes a build lacks. The browser's carries English's words alone and
+//! asks for another language's list, or a language's quotes ([`Request::File`]), when a
+//! round needs them, or sooner: as soon as a player picks the language on the menu, a
+//! room's mode is known, or a board opens, so that enter rarely waits. A file that comes
+//! is checked against its checksum and installed for the run ([`Need::install`]); what
+//! waited for it (a round to play, watch or race, a room's race) is done then. The
+//! terminal's and the server's builds carry every file, so none of this happens there.
 
 use core::mem::{Discriminant, discriminant};
 
 use typepper_api::room::Say;
-use typepper_engine::{Language, Mode, Replay, VERSION, words};
+use typepper_engine::{Mode, Replay, VERSION};
 
 use crate::app::{App, Effect, Key, MENU_LETTER_HOLD_MS, Now, Screen};
 use crate::model::Tone;
-use crate::request::{Failure, Request};
+use crate::request::{Failure, Need, Request};
 use crate::storage;
 
-/// The lists asked for, and what waits for one.
+/// The files asked for, and what waits for one.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Lists {
     /// To ask for at the next chance.
-    wanted: Vec<Language>,
-    /// Asked for and not answered yet: a list is never asked for twice at once.
-    asked: Vec<Language>,
-    /// What waits for a list: one thing at most, the last the player asked for.
+    wanted: Vec<Need>,
+    /// Asked for and not answered yet: a file is never asked for twice at once.
+    asked: Vec<Need>,
+    /// What waits for a file: one thing at most, the last the player asked for.
     waiting: Option<Waiting>,
-    /// Lists the tests pretend this build lacks until they are answered: the game's
-    /// tests carry every list.
+    /// Files the tests pretend this build lacks until they are answered: the game's
+    /// tests carry every one.
     #[cfg(test)]
-    pub(crate) hidden: Vec<Language>,
+    pub(crate) hidden: Vec<Need>,
 }
 
 impl Lists {
-    /// Whether `language`'s list is in.
-    fn has(&self, language: Language) -> bool {
+    /// Whether `need` is in.
+    fn has(&self, need: Need) -> bool {
         #[cfg(test)]
-        if self.hidden.contains(&language) {
+        if self.hidden.contains(&need) {
             return false;
         }
-        language.words().is_some()
+        need.is_in()
     }
 }
 
-/// Something to do once a list is in.
+/// Something to do once a file is in.
 #[derive(Clone, Debug)]
 struct Waiting {
-    language: Language,
+    need: Need,
     then: Then,
     /// The screen it was asked from, and how many rounds had started by then: on
     /// another screen, or after another round, it waits no more.
@@ -63,6 +63,8 @@ enum Then {
         seed: Option<u64>,
         held: bool,
     },
+    /// A QUOTE round: passage `number`, or one of the menu's length.
+    Quote { number: Option<u32> },
     /// A replay to watch, `who`'s round if known.
     Watch { replay: Replay, who: Option<String> },
     /// A replay to race, `name`'s round.
@@ -74,48 +76,51 @@ enum Then {
 }
 
 impl App {
-    /// The language of `replay`'s mode, if its list is yet to be installed. A replay of
-    /// other rules or of no known mode is refused as before, without waiting for a list.
-    pub(crate) fn unlisted(&self, replay: &Replay) -> Option<Language> {
+    /// What `replay`'s mode needs, if it is yet to be installed. A replay of other rules
+    /// or of no known mode is refused as before, without waiting for a file.
+    pub(crate) fn unlisted(&self, replay: &Replay) -> Option<Need> {
         let mode: Mode = replay.mode.parse().ok()?;
-        let language = mode.prose().language;
-        (replay.engine == VERSION && !self.lists.has(language)).then_some(language)
+        let need = Need::of(mode);
+        (replay.engine == VERSION && !self.lists.has(need)).then_some(need)
     }
 
-    /// Asks for `language`'s list at the next chance, unless it is in or asked for.
-    pub(crate) fn want_list(&mut self, language: Language) {
+    /// Asks for what a round of `mode` needs at the next chance, unless it is in or asked
+    /// for.
+    pub(crate) fn want_list(&mut self, mode: Mode) {
+        self.want(Need::of(mode));
+    }
+
+    /// Asks for `need` at the next chance, unless it is in or asked for.
+    pub(crate) fn want(&mut self, need: Need) {
         let lists = &mut self.lists;
-        if !lists.has(language)
-            && !lists.asked.contains(&language)
-            && !lists.wanted.contains(&language)
-        {
-            lists.wanted.push(language);
+        if !lists.has(need) && !lists.asked.contains(&need) && !lists.wanted.contains(&need) {
+            lists.wanted.push(need);
         }
     }
 
-    /// The requests for the lists wanted since the last call, each once.
+    /// The requests for the files wanted since the last call, each once.
     pub(crate) fn ask_lists(&mut self) -> Vec<Effect> {
         let lists = &mut self.lists;
         let mut fx = vec![];
-        for language in core::mem::take(&mut lists.wanted) {
-            if !lists.has(language) && !lists.asked.contains(&language) {
-                lists.asked.push(language);
-                fx.push(Effect::Request(Request::Words(language)));
+        for need in core::mem::take(&mut lists.wanted) {
+            if !lists.has(need) && !lists.asked.contains(&need) {
+                lists.asked.push(need);
+                fx.push(Effect::Request(Request::File(need)));
             }
         }
         fx
     }
 
-    /// `then` waits for `language`'s list, which is asked for; the screen says so.
-    fn wait_for(&mut self, language: Language, then: Then) {
-        self.want_list(language);
+    /// `then` waits for `need`, which is asked for; the screen says so.
+    fn wait_for(&mut self, need: Need, then: Then) {
+        self.want(need);
         self.lists.waiting = Some(Waiting {
-            language,
+            need,
             then,
             screen: discriminant(&self.screen),
             sessions: self.sessions,
         });
-        let loading = format!("loading the {} words…", language.name());
+        let loading = format!("loading {need}…");
         match &mut self.screen {
             Screen::Room(live) => live.say(Some((loading, Tone::Dim))),
             _ => self.notice = Some((loading, Tone::Dim)),
@@ -125,8 +130,8 @@ impl App {
     /// Whether a round of `mode` (on `seed` if given) waits for its list, and if so,
     /// it starts when the list is in.
     pub(crate) fn play_waits(&mut self, mode: Mode, seed: Option<u64>) -> bool {
-        let language = mode.prose().language;
-        if self.lists.has(language) {
+        let need = Need::of(mode);
+        if self.lists.has(need) {
             return false;
         }
         let then = Then::Play {
@@ -134,18 +139,28 @@ impl App {
             seed,
             held: false,
         };
-        self.wait_for(language, then);
+        self.wait_for(need, then);
         true
     }
 
-    /// `who`'s `replay` is watched once its list, `language`'s, is in.
-    pub(crate) fn watch_later(&mut self, language: Language, replay: Replay, who: Option<String>) {
-        self.wait_for(language, Then::Watch { replay, who });
+    /// Whether a QUOTE round (passage `number`, or one of the menu's length) waits for
+    /// `need`, its language's quotes; if so, it starts when they are in.
+    pub(crate) fn play_waits_for(&mut self, need: Need, number: Option<u32>) -> bool {
+        if self.lists.has(need) {
+            return false;
+        }
+        self.wait_for(need, Then::Quote { number });
+        true
     }
 
-    /// `name`'s `replay` is raced once its list, `language`'s, is in.
-    pub(crate) fn race_later(&mut self, language: Language, replay: Replay, name: String) {
-        self.wait_for(language, Then::Race { replay, name });
+    /// `who`'s `replay` is watched once what it needs is in.
+    pub(crate) fn watch_later(&mut self, need: Need, replay: Replay, who: Option<String>) {
+        self.wait_for(need, Then::Watch { replay, who });
+    }
+
+    /// `name`'s `replay` is raced once what it needs is in.
+    pub(crate) fn race_later(&mut self, need: Need, replay: Replay, name: String) {
+        self.wait_for(need, Then::Race { replay, name });
     }
 
     /// A letter on the menu started a round that waits for its list: the letters after
@@ -169,7 +184,7 @@ impl App {
         let held = matches!(waiting.then, Then::Play { held: true, .. });
         match key {
             Key::Escape => {
-                let stopped = format!("stopped waiting for the {} words", waiting.language);
+                let stopped = format!("stopped waiting for {}", waiting.need);
                 self.lists.waiting = None;
                 self.notice = Some((stopped, Tone::Dim));
                 true
@@ -186,42 +201,41 @@ impl App {
         let Screen::Room(live) = &self.screen else {
             return false;
         };
-        let language = live.mode.prose().language;
+        let need = Need::of(live.mode);
         let race = matches!(say, Say::Go(_) | Say::Resume { .. } | Say::Keys { .. });
-        if !race || self.lists.has(language) {
+        if !race || self.lists.has(need) {
             return false;
         }
         let waits = self.lists.waiting.as_ref();
         if waits.is_none_or(|w| !matches!(w.then, Then::Room)) {
-            self.wait_for(language, Then::Room);
+            self.wait_for(need, Then::Room);
         }
         true
     }
 
-    /// The answer to [`Request::Words`] for `language`, at `now`: the list installed,
-    /// and what waited for it done; or why not, said where the player waits.
-    pub(crate) fn list_loaded(
+    /// The answer to [`Request::File`] for `need`, at `now`: the file installed, and what
+    /// waited for it done; or why not, said where the player waits.
+    pub(crate) fn file_loaded(
         &mut self,
-        language: Language,
+        need: Need,
         file: Result<String, Failure>,
         now: Now,
     ) -> Vec<Effect> {
-        self.lists.asked.retain(|&l| l != language);
-        let name = language.name();
+        self.lists.asked.retain(|&n| n != need);
         let installed = file
-            .map_err(|why| format!("the {name} words didn't load: {why}"))
+            .map_err(|why| format!("{need} didn't load: {why}"))
             .and_then(|file| {
-                words::install(language, file)
-                    .map_err(|why| format!("the {name} words can't be played: {why}"))
+                need.install(file)
+                    .map_err(|why| format!("{need} can't be played: {why}"))
             });
-        let waiting = self.lists.waiting.take_if(|w| w.language == language);
+        let waiting = self.lists.waiting.take_if(|w| w.need == need);
         // Still asked for: on the screen it was asked from, and no round since.
         let waiting = waiting
             .filter(|w| w.screen == discriminant(&self.screen) && w.sessions == self.sessions);
         match installed {
             Ok(()) => {
                 #[cfg(test)]
-                self.lists.hidden.retain(|&l| l != language);
+                self.lists.hidden.retain(|&n| n != need);
                 self.reread_history();
                 waiting.map_or_else(Vec::new, |w| self.then(w.then, now))
             }
@@ -249,6 +263,10 @@ impl App {
                 if let (true, Screen::Play(session)) = (held, &mut self.screen) {
                     session.hold = Some(now.mono + MENU_LETTER_HOLD_MS);
                 }
+                Ok(())
+            }
+            Then::Quote { number } => {
+                self.play_quote(number);
                 Ok(())
             }
             Then::Watch { replay, who } => self.watch(replay, who, now.mono),
@@ -290,7 +308,7 @@ impl App {
 mod tests {
     use typepper_api::room::{Phase, Racer, State};
     use typepper_engine::synth::{Typist, synth};
-    use typepper_engine::{Blitz, Op, Prose};
+    use typepper_engine::{Blitz, Language, Op, Prose};
 
     use super::*;
     use crate::request::{Answer, list_file};
@@ -310,22 +328,22 @@ mod tests {
             language,
             ..Prose::PLAIN
         };
-        app.lists.hidden = vec![language];
+        app.lists.hidden = vec![Need::Words(language)];
         app
     }
 
     fn asked(fx: &[Effect]) -> Vec<Language> {
         fx.iter()
             .filter_map(|e| match e {
-                Effect::Request(Request::Words(language)) => Some(*language),
+                Effect::Request(Request::File(Need::Words(language))) => Some(*language),
                 _ => None,
             })
             .collect()
     }
 
     fn words(language: Language) -> Answer {
-        Answer::Words {
-            language,
+        Answer::File {
+            need: Need::Words(language),
             file: Ok(list_file(language).unwrap()),
         }
     }
@@ -365,9 +383,9 @@ mod tests {
             ..Stored::default()
         };
         let mut app = App::new(1, &stored, None).0;
-        app.lists.hidden = vec![Language::German];
+        app.lists.hidden = vec![Need::Words(Language::German)];
         app.lists.wanted.clear();
-        app.want_list(Language::German);
+        app.want(Need::Words(Language::German));
         assert_eq!(asked(&app.tick(at(0.0))), [Language::German]);
     }
 
@@ -375,8 +393,8 @@ mod tests {
     fn a_list_that_does_not_come_or_is_not_the_rules_list_is_said_on_the_menu() {
         let mut app = lacking(Language::Russian);
         app.key(Key::Char('w'), at(0.0));
-        let failed =
-            Request::Words(Language::Russian).failed(Failure::Unreachable("offline".into()));
+        let failed = Request::File(Need::Words(Language::Russian))
+            .failed(Failure::Unreachable("offline".into()));
         let fx = app.answer(failed, at(10.0));
         assert!(matches!(&fx[..], [Effect::Warn(_)]), "{fx:?}");
         assert!(matches!(app.screen, Screen::Menu));
@@ -389,8 +407,8 @@ mod tests {
             asked(&app.key(Key::Char('w'), at(20.0))),
             [Language::Russian]
         );
-        let forged = Answer::Words {
-            language: Language::Russian,
+        let forged = Answer::File {
+            need: Need::Words(Language::Russian),
             file: Ok("да\nнет\n".into()),
         };
         app.answer(forged, at(30.0));

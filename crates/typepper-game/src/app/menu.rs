@@ -1,21 +1,87 @@
 //! The menu: the modes to play (BLITZ and WORDS at their lengths, ZEN, HOT PURSUIT at
-//! its level, the last drill), what their text is like (language, punctuation, numbers),
-//! and a letter for every other screen.
+//! its level, a QUOTE of a length or by number, your own text, the last drill), what
+//! their text is like (language, punctuation, numbers), and a letter for every other
+//! screen.
 
-use typepper_engine::{Base, Blitz, Drill, Language, Mode, Prose, WordCount};
+use typepper_engine::quotes::{self, Length};
+use typepper_engine::{Base, Blitz, Drill, Language, Mode, Prose, QuoteNo, WordCount};
 
 use crate::app::play::MENU_LETTER_HOLD_MS;
 use crate::app::{App, BEST_HERE, Effect, Key, Now, Screen};
 use crate::model::Menu;
 use crate::model::MenuItem;
 use crate::model::{Body, Kind, Model, Tap, Tone, headline, tap};
+use crate::request::Need;
 use crate::storage;
 
 /// How many boards there are: one a rankable base, at the menu's prose.
 pub(crate) const BOARDS: usize = 10;
 
-/// The menu's modes before the drill: BLITZ, WORDS, ZEN, HOT PURSUIT.
+/// The menu's modes before QUOTE: BLITZ, WORDS, ZEN, HOT PURSUIT.
 const MODES: usize = 4;
+/// The lines after them, before the drill: QUOTE and CUSTOM TEXT.
+const TEXTS: usize = 2;
+/// What QUOTE's line plays: a passage of a length (`None`: any), or one by its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum QuotePick {
+    /// A passage of this length the seed picks; any length for `None`.
+    Of(Option<Length>),
+    /// Passage number `n`, typed on the line; 0 while none is typed.
+    Number(u32),
+}
+
+impl QuotePick {
+    /// What the line shows between ‹ ›, and the menu keeps: `short`, `medium`, `long`,
+    /// `any`, or `#12` (`#` alone before a number is typed).
+    fn name(self) -> String {
+        match self {
+            QuotePick::Of(length) => length.map_or("any", Length::name).into(),
+            QuotePick::Number(0) => "#".into(),
+            QuotePick::Number(n) => format!("#{n}"),
+        }
+    }
+
+    fn parse(text: &str) -> Option<QuotePick> {
+        if let Some(n) = text.strip_prefix('#') {
+            return match n {
+                "" => Some(QuotePick::Number(0)),
+                n => n
+                    .parse()
+                    .ok()
+                    .filter(|&n| n <= 99_999)
+                    .map(QuotePick::Number),
+            };
+        }
+        let of = [
+            None,
+            Some(Length::Short),
+            Some(Length::Medium),
+            Some(Length::Long),
+        ];
+        of.into_iter()
+            .map(QuotePick::Of)
+            .find(|pick| pick.name() == text)
+    }
+
+    /// The next pick (or, `up` false, the one before), round the ends: the lengths, then
+    /// a number, which keeps what was typed.
+    fn turn(self, up: bool) -> QuotePick {
+        let all = [
+            Some(Length::Short),
+            Some(Length::Medium),
+            Some(Length::Long),
+            None,
+        ];
+        match (self, up) {
+            (QuotePick::Of(None), true) | (QuotePick::Of(Some(Length::Short)), false) => {
+                QuotePick::Number(0)
+            }
+            (QuotePick::Number(_), true) => QuotePick::Of(Some(Length::Short)),
+            (QuotePick::Number(_), false) => QuotePick::Of(None),
+            (QuotePick::Of(length), up) => QuotePick::Of(cycle(&all, length, up)),
+        }
+    }
+}
 
 /// What the menu says of a player who has not linked.
 pub(crate) const NOT_LINKED: &str = "not linked: l to link, to share and rank your rounds";
@@ -25,6 +91,10 @@ pub(crate) const NOT_LINKED: &str = "not linked: l to link, to share and rank yo
 pub(crate) enum Row {
     /// A mode to play, at the menu's prose.
     Play(Mode),
+    /// A quote of the picked length, or of the number typed on the line.
+    Quote,
+    /// Your own text: its screen.
+    Custom,
     /// The text's language, which ← → cycle.
     Language,
     /// Punctuation, on or off.
@@ -34,14 +104,16 @@ pub(crate) enum Row {
 }
 
 /// What the menu was last left at, kept under [`storage::MENU`] as one line:
-/// `<BLITZ secs> <WORDS count> <HOT PURSUIT level> <prose>`, the prose as a key's tail
-/// (`/p@fr`) or `-` when plain. A line that doesn't read is the defaults.
+/// `<BLITZ secs> <WORDS count> <HOT PURSUIT level> <prose> <QUOTE length>`, the prose as a
+/// key's tail (`/p@fr`) or `-` when plain, the length `short`, `medium`, `long` or `any`
+/// (a line from before quotes has none: short). A line that doesn't read is the defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Picks {
     pub(crate) blitz: Blitz,
     pub(crate) count: WordCount,
     pub(crate) level: u8,
     pub(crate) prose: Prose,
+    pub(crate) quote: QuotePick,
 }
 
 impl Default for Picks {
@@ -51,6 +123,7 @@ impl Default for Picks {
             count: WordCount::W25,
             level: 7,
             prose: Prose::PLAIN,
+            quote: QuotePick::Of(Some(Length::Short)),
         }
     }
 }
@@ -68,11 +141,16 @@ impl Picks {
             "-" => Prose::PLAIN,
             tail => format!("zen{tail}").parse::<Mode>().ok()?.prose(),
         };
+        let quote = match next() {
+            None => QuotePick::Of(Some(Length::Short)),
+            Some(name) => QuotePick::parse(name)?,
+        };
         Some(Picks {
             blitz: Blitz::ALL.into_iter().find(|b| b.secs() == secs)?,
             count: WordCount::ALL.into_iter().find(|c| c.get() == count)?,
             level: Mode::pursuit(level).map(|_| level)?,
             prose,
+            quote,
         })
     }
 
@@ -82,10 +160,11 @@ impl Picks {
             tail => tail,
         };
         format!(
-            "{} {} {} {tail}",
+            "{} {} {} {tail} {}",
             self.blitz.secs(),
             self.count.get(),
-            self.level
+            self.level,
+            self.quote.name()
         )
     }
 }
@@ -98,10 +177,10 @@ fn cycle<T: Copy + PartialEq>(all: &[T], now: T, up: bool) -> T {
 }
 
 impl App {
-    /// How many lines the menu has: its modes, the last drill once there is one, then
-    /// the prose's three.
+    /// How many lines the menu has: its modes, QUOTE and CUSTOM TEXT, the last drill once
+    /// there is one, then the prose's three.
     pub(crate) fn menu_len(&self) -> usize {
-        MODES + usize::from(self.drill.is_some()) + 3
+        MODES + TEXTS + usize::from(self.drill.is_some()) + 3
     }
 
     /// The menu's `index`th line, from the top.
@@ -112,6 +191,11 @@ impl App {
         }
         let drill = usize::from(self.drill.is_some());
         match index - MODES {
+            0 => return Some(Row::Quote),
+            1 => return Some(Row::Custom),
+            _ => {}
+        }
+        match index - MODES - TEXTS {
             0 if drill == 1 => self.drill.map(|d| Row::Play(Mode::plain(Base::Drill(d)))),
             i if i == drill => Some(Row::Language),
             i if i == drill + 1 => Some(Row::Punctuation),
@@ -156,8 +240,8 @@ impl App {
     pub fn pick_value(&mut self, index: usize, up: bool, now: Now) -> Vec<Effect> {
         let valued = match self.menu_row(index) {
             Some(Row::Play(mode)) => self.value_of(mode).is_some(),
+            Some(Row::Custom) | None => false,
             Some(_) => true,
-            None => false,
         };
         if !matches!(self.screen, Screen::Menu) || !valued {
             return vec![];
@@ -185,6 +269,8 @@ impl App {
                 }
                 Base::Zen | Base::Drill(_) | Base::Quote(_) | Base::Custom => {}
             },
+            Some(Row::Quote) => p.quote = p.quote.turn(up),
+            Some(Row::Custom) => {}
             Some(Row::Language) => {
                 p.prose.language = cycle(&Language::ALL, p.prose.language, up);
                 self.notice = Some((self.language_said(), Tone::Dim));
@@ -218,7 +304,7 @@ impl App {
         }];
         fx.extend(self.want_seeds(now.unix_ms));
         // A language picked is fetched now, where the build lacks it: enter rarely waits.
-        self.want_list(self.picks.prose.language);
+        self.want(crate::request::Need::Words(self.picks.prose.language));
         fx
     }
 
@@ -237,17 +323,27 @@ impl App {
         if self.waiting_key(key) {
             return vec![];
         }
+        if self.menu_row(self.menu_item) == Some(Row::Quote)
+            && let Some(fx) = self.quote_number_key(key, now)
+        {
+            return fx;
+        }
         let items = self.menu_len();
         let blitz = |secs| self.with_prose(Base::Blitz(secs));
         match key {
             Key::Up => self.menu_item = (self.menu_item + items - 1) % items,
             Key::Down => self.menu_item = (self.menu_item + 1) % items,
             Key::Left | Key::Right => return self.turn(key == Key::Right, now),
-            Key::Enter | Key::Tab | Key::Char(' ') => match self.menu_at(self.menu_item) {
-                Some(mode) => self.play(mode, None),
+            Key::Enter | Key::Tab | Key::Char(' ') => match self.menu_row(self.menu_item) {
+                Some(Row::Play(mode)) => self.play(mode, None),
+                Some(Row::Quote) => self.play_quote(None),
+                Some(Row::Custom) => self.open_text(),
                 // On a prose line, enter moves it on as → does.
-                None => return self.turn(true, now),
+                _ => return self.turn(true, now),
             },
+            // A quote mark for a quote: `q` is the terminal's quit.
+            Key::Char('\'') => self.play_quote(None),
+            Key::Char('c') => self.open_text(),
             Key::Char('1') => self.play(blitz(Blitz::S15), None),
             Key::Char('2') => self.play(blitz(Blitz::S30), None),
             Key::Char('3') => self.play(blitz(Blitz::S60), None),
@@ -352,6 +448,76 @@ impl App {
         vec![]
     }
 
+    /// A key on QUOTE's line when it is at a number: a digit adds to it, backspace takes
+    /// one off (both kept), enter plays that quote. `None` for a key that is the menu's:
+    /// at a length, digits are the quick starts as anywhere on the menu.
+    fn quote_number_key(&mut self, key: Key, now: Now) -> Option<Vec<Effect>> {
+        let QuotePick::Number(n) = self.picks.quote else {
+            return None;
+        };
+        let n = match key {
+            // Five digits at most: no quote is numbered past 65,535.
+            Key::Char(d @ '0'..='9') if n < 10_000 => n * 10 + d.to_digit(10).unwrap_or(0),
+            Key::Char('0'..='9') => n,
+            Key::Backspace => n / 10,
+            Key::Enter | Key::Tab if n > 0 => {
+                self.play_quote(Some(n));
+                return Some(vec![]);
+            }
+            Key::Enter | Key::Tab => {
+                let how = "type the quote's number, then enter";
+                self.notice = Some((how.into(), Tone::Dim));
+                return Some(vec![]);
+            }
+            _ => return None,
+        };
+        self.picks.quote = QuotePick::Number(n);
+        Some(self.picked(now))
+    }
+
+    /// The language quotes are played in: the menu's, when it has quotes, else English.
+    pub(crate) fn quote_language(&self) -> Language {
+        let language = self.picks.prose.language;
+        match quotes::LANGUAGES.contains(&language) {
+            true => language,
+            false => Language::English,
+        }
+    }
+
+    /// A QUOTE round: passage `number` if given, else one of the picked length the seed
+    /// picks. Waits for the language's quotes where the build lacks them; a number the
+    /// corpus doesn't have is said on the menu.
+    pub(crate) fn play_quote(&mut self, number: Option<u32>) {
+        let language = self.quote_language();
+        let need = Need::Quotes(language);
+        if self.play_waits_for(need, number) {
+            return;
+        }
+        let passages = quotes::passages(language).map_or(0, <[_]>::len);
+        let n = match number {
+            Some(n) => QuoteNo::new(n).filter(|q| usize::from(q.get()) <= passages),
+            None => {
+                let seed = self.seeds.own_seed();
+                let length = match self.picks.quote {
+                    QuotePick::Of(length) => length,
+                    QuotePick::Number(_) => None,
+                };
+                quotes::pick(language, length, seed)
+            }
+        };
+        match n.and_then(|n| Mode::quote(n, language)) {
+            Some(mode) => self.play(mode, None),
+            None => {
+                let said = format!(
+                    "there is no quote #{} in {}: it has 1 to {passages}",
+                    number.unwrap_or(0),
+                    language.name()
+                );
+                self.notice = Some((said, Tone::Wrong));
+            }
+        }
+    }
+
     /// Starts a drill of `letters` and remembers it for the menu.
     pub(crate) fn play_drill(&mut self, drill: Drill) -> Vec<Effect> {
         self.drill = Some(drill);
@@ -428,6 +594,27 @@ impl App {
         let items = (0..self.menu_len())
             .filter_map(|i| self.menu_row(i))
             .map(|row| match row {
+                Row::Quote => {
+                    let value = self.picks.quote.name();
+                    let language = self.quote_language();
+                    MenuItem {
+                        label: "QUOTE".into(),
+                        title: format!("QUOTE {value} · {}", language.name()),
+                        value: Some(value),
+                        ranked: false,
+                        setting: false,
+                    }
+                }
+                Row::Custom => MenuItem {
+                    label: "CUSTOM TEXT".into(),
+                    value: None,
+                    title: match &self.custom {
+                        Some(text) => format!("CUSTOM TEXT · {} characters", text.chars().count()),
+                        None => "CUSTOM TEXT: paste your own".into(),
+                    },
+                    ranked: false,
+                    setting: false,
+                },
                 Row::Play(mode) => {
                     let value = self.value_of(mode);
                     MenuItem {
@@ -477,16 +664,16 @@ impl App {
             // a player who can link.
             hints: match (self.drill.is_some(), self.unlinkable.is_none()) {
                 (true, true) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p d quick start · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p d quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
                 }
                 (false, true) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p quick start · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
                 }
                 (true, false) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p d quick start · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p d quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
                 }
                 (false, false) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p quick start · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
                 }
             },
             // The screens a letter opens, for a finger (a phone's keyboard is hidden

@@ -6,6 +6,7 @@ use crate::model::*;
 use crate::storage::{self, Stored};
 use crate::zone::Fixed;
 use typepper_api::{BoardRow, Player};
+use typepper_engine::quotes::Length;
 use typepper_engine::{Hundredths, Mode, WordStatus};
 
 const UTC: Fixed = Fixed(0);
@@ -52,6 +53,8 @@ fn the_menu_lists_the_modes_and_who_plays() {
             "WORDS 25",
             "ZEN",
             "HOT PURSUIT from lv7",
+            "QUOTE short · english",
+            "CUSTOM TEXT: paste your own",
             "language: english",
             "punctuation: off",
             "numbers: off"
@@ -477,4 +480,213 @@ fn the_worst_of_each_keys_list_is_in_the_accent() {
         (Tone::Panel, Tone::Dim)
     );
     assert_eq!(cap(Some(100)).ink(), Tone::Background);
+}
+
+/// Types the rest of the round's text right, 110 ms a key, until its results.
+fn type_to_the_end(app: &mut App, t: &mut f64) {
+    while let Body::Play(play) = app.model(*t, &UTC).body {
+        let (word, typed) = play.caret;
+        let target = play.word(word).unwrap().target().to_owned();
+        let next = target.chars().nth(typed).unwrap_or(' ');
+        app.key(Key::Char(next), at(*t));
+        *t += 110.0;
+    }
+}
+
+#[test]
+fn a_pasted_text_is_made_ready_played_kept_and_played_again() {
+    let mut app = fresh();
+    app.key(Key::Char('c'), at(0.0));
+    let m = app.model(0.0, &UTC);
+    assert_eq!(m.kind, Kind::Text);
+    let Body::Text(entry) = m.body else { panic!() };
+    assert_eq!(entry.count, "paste or type a text");
+    // A paste keeps its newlines in the draft; the round's text is made ready.
+    app.text("  Cafe\u{301} au\nlait —\t\toui.  ", at(10.0));
+    let Body::Text(entry) = app.model(10.0, &UTC).body else {
+        panic!()
+    };
+    assert!(entry.draft.contains('\n') && entry.fits);
+    // Café (composed), au, lait, — and oui.
+    assert_eq!(entry.count, "19 characters · 5 words");
+    let fx = app.key(Key::Enter, at(20.0));
+    assert!(fx.contains(&Effect::Save {
+        key: storage::TEXT.into(),
+        value: "Café au lait — oui.".into()
+    }));
+    let Body::Play(play) = app.model(20.0, &UTC).body else {
+        panic!("not playing")
+    };
+    assert_eq!(play.mode, Mode::CUSTOM);
+    assert_eq!(play.word(0).unwrap().target(), "Café");
+    let mut t = 100.0;
+    type_to_the_end(&mut app, &mut t);
+    let Body::Results(r) = app.model(t, &UTC).body else {
+        panic!("no results")
+    };
+    assert_eq!(r.title, "CUSTOM TEXT");
+    assert_eq!(r.source, None);
+    let kept = app.history.last().unwrap().replay.clone();
+    assert_eq!(kept.text.as_deref(), Some("Café au lait — oui."));
+    // Again: the same text, on a new seed.
+    app.key(Key::Tab, at(t + 2_000.0));
+    let crate::app::Screen::Play(s) = &app.screen else {
+        panic!("not playing again")
+    };
+    assert_eq!(s.round.custom_text(), Some("Café au lait — oui."));
+    assert_ne!(s.round.seed(), kept.seed);
+    // The menu offers it, and a new game remembers it.
+    app.key(Key::Escape, at(t + 2_100.0));
+    let stored = Stored {
+        text: Some("Café au lait — oui.".into()),
+        ..Stored::default()
+    };
+    let (again, _) = App::new(3, &stored, None);
+    let Body::Menu(menu) = again.model(0.0, &UTC).body else {
+        panic!()
+    };
+    assert!(
+        menu.items
+            .iter()
+            .any(|i| i.title == "CUSTOM TEXT · 19 characters")
+    );
+}
+
+#[test]
+fn a_text_that_cannot_be_played_is_said_and_stays_to_be_fixed() {
+    let mut app = fresh();
+    app.key(Key::Char('c'), at(0.0));
+    app.key(Key::Enter, at(10.0));
+    assert_eq!(app.notice(), Some("the text is empty"));
+    assert!(matches!(app.screen, app::Screen::Text(_)));
+    app.text(&"word ".repeat(2_001), at(20.0));
+    let Body::Text(entry) = app.model(20.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(entry.count, "10004 characters: 4 over the limit");
+    assert!(!entry.fits);
+    app.key(Key::Enter, at(30.0));
+    assert_eq!(app.notice(), Some("the text is over 10000 characters"));
+    // Ctrl-backspace takes the last word; then it fits and plays.
+    app.key(Key::DeleteWord, at(40.0));
+    app.key(Key::Enter, at(50.0));
+    assert!(matches!(app.screen, app::Screen::Play(_)));
+    // Esc from the screen is the menu, and the draft is the last text played.
+    app.key(Key::Escape, at(60.0));
+    app.key(Key::Char('c'), at(70.0));
+    let Body::Text(entry) = app.model(70.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(entry.count, "9999 characters · 2000 words");
+}
+
+#[test]
+fn a_quote_is_picked_by_length_or_number_and_credits_its_author() {
+    let mut app = fresh();
+    app.key(Key::Char('\''), at(0.0));
+    let app::Screen::Play(s) = &app.screen else {
+        panic!("not playing: {:?}", app.notice())
+    };
+    let mode = s.round.mode();
+    assert!(mode.key().starts_with("quote:"), "{}", mode.key());
+    let mut t = 100.0;
+    type_to_the_end(&mut app, &mut t);
+    let Body::Results(r) = app.model(t, &UTC).body else {
+        panic!("no results")
+    };
+    let typepper_engine::Base::Quote(n) = mode.base() else {
+        panic!()
+    };
+    let p = typepper_engine::quotes::passage(typepper_engine::Language::English, n).unwrap();
+    assert!(
+        r.source
+            .as_deref()
+            .unwrap()
+            .starts_with(&format!("— {}", p.author))
+    );
+    assert!(
+        app.model(t, &UTC)
+            .words()
+            .contains(r.source.as_ref().unwrap())
+    );
+    // By number: → past `any` to `#`, then the digits (at a length, digits are the quick
+    // starts), each kept.
+    app.key(Key::Escape, at(t + 2_000.0));
+    app.menu_item = 4;
+    for key in [Key::Left, Key::Char('1'), Key::Char('3'), Key::Backspace] {
+        app.key(key, at(t + 2_100.0));
+    }
+    let fx = app.key(Key::Char('2'), at(t + 2_100.0));
+    assert!(fx.contains(&Effect::Save {
+        key: storage::MENU.into(),
+        value: "15 25 7 - #12".into()
+    }));
+    let Body::Menu(menu) = app.model(t, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(menu.items[4].text(), "QUOTE  ‹ #12 ›");
+    app.key(Key::Enter, at(t + 2_300.0));
+    let app::Screen::Play(s) = &app.screen else {
+        panic!("not playing: {:?}", app.notice())
+    };
+    assert_eq!(s.round.mode().key(), "quote:12");
+    app.key(Key::Escape, at(t + 2_400.0));
+    for _ in 0..5 {
+        app.key(Key::Backspace, at(t + 2_500.0));
+    }
+    for c in "65535".chars() {
+        app.key(Key::Char(c), at(t + 2_500.0));
+    }
+    app.key(Key::Enter, at(t + 2_600.0));
+    assert!(
+        app.notice()
+            .unwrap()
+            .starts_with("there is no quote #65535 in english: it has 1 to "),
+        "{:?}",
+        app.notice()
+    );
+    // → goes back to the lengths; German's quotes come with the menu's language.
+    app.key(Key::Right, at(t + 2_700.0));
+    assert_eq!(
+        app.picks.quote,
+        app::menu::QuotePick::Of(Some(Length::Short))
+    );
+    for _ in 0..3 {
+        app.key(Key::Char('@'), at(t + 2_800.0));
+    }
+    assert_eq!(app.quote_language(), typepper_engine::Language::German);
+    app.key(Key::Char('\''), at(t + 2_900.0));
+    let app::Screen::Play(s) = &app.screen else {
+        panic!("not playing: {:?}", app.notice())
+    };
+    assert!(
+        s.round.mode().key().ends_with("@de"),
+        "{}",
+        s.round.mode().key()
+    );
+}
+
+#[test]
+fn a_custom_round_watched_or_raced_is_played_on_its_own_text() {
+    let round = typepper_engine::Round::custom("Ça va — oui.", 5).unwrap();
+    let typist = typepper_engine::synth::Typist::default();
+    let replay = typepper_engine::synth::synth_on(round, &typist);
+    let mut app = fresh();
+    app.watch(replay.clone(), Some("ada".into()), 0.0).unwrap();
+    app.key(Key::Enter, at(10.0));
+    let app::Screen::Play(s) = &app.screen else {
+        panic!()
+    };
+    assert!(s.watch.is_none(), "your own round");
+    assert_eq!(s.round.custom_text(), Some("Ça va — oui."));
+    assert_eq!(s.round.seed(), 5);
+    app.key(Key::Escape, at(20.0));
+    app.race(replay, "ada".into()).unwrap();
+    let app::Screen::Play(s) = &app.screen else {
+        panic!()
+    };
+    assert_eq!(s.round.custom_text(), Some("Ça va — oui."));
+    assert!(s.ghost.is_some());
+    // The menu's CUSTOM TEXT is still your own: a friend's text doesn't take its place.
+    assert_eq!(app.custom, None);
 }

@@ -53,15 +53,28 @@ impl App {
     /// else on the seed the server issued for the mode, else on one of the game's own.
     /// A round whose word list isn't in yet starts when it is.
     pub fn play(&mut self, mode: Mode, seed: Option<u64>) {
+        if mode == Mode::CUSTOM {
+            // CUSTOM TEXT plays the last text played, or asks for one.
+            match self.custom.clone() {
+                Some(text) => self.play_text(text, seed),
+                None => self.open_text(),
+            }
+            return;
+        }
         if self.play_waits(mode, seed) {
             return;
         }
         let seed = seed.unwrap_or_else(|| self.seeds.take(&mode.key()));
+        self.start(Round::new(mode, seed));
+    }
+
+    /// `round`, fresh, is your round on screen now.
+    pub(crate) fn start(&mut self, round: Round) {
         self.notice = None;
         self.sessions += 1;
         self.list = None;
         self.screen = Screen::Play(Box::new(Session {
-            round: Round::new(mode, seed),
+            round,
             origin: None,
             watch: None,
             ghost: None,
@@ -113,7 +126,7 @@ impl App {
         // A race opened from a list (the history, a board) goes back to it, as watching
         // does; a new round of your own doesn't.
         let list = self.list.take();
-        self.play(ghost.mode(), Some(ghost.replay.seed));
+        self.play_like(&ghost.replay, ghost.mode(), Some(ghost.replay.seed));
         self.list = list;
         if let Screen::Play(session) = &mut self.screen {
             session.ghost = Some(Box::new(ghost));
@@ -260,11 +273,14 @@ impl App {
         let Screen::Play(session) = &mut self.screen else {
             return fx;
         };
-        if session.watch.is_some() {
+        if let Some(watch) = &session.watch {
             let (mode, seed) = (session.round.mode(), session.round.seed());
             match key {
                 Key::Escape => self.back(),
-                Key::Tab | Key::Enter => self.play(mode, Some(seed)),
+                Key::Tab | Key::Enter => {
+                    let replay = watch.replay.clone();
+                    self.play_like(&replay, mode, Some(seed));
+                }
                 Key::Char('g') => {
                     let who = session.watch.as_ref().and_then(|w| w.who.clone());
                     let replay = session.watch.as_ref().map(|w| w.replay.clone());

@@ -84,7 +84,10 @@ impl App {
                 }
             }
             // After a replay, play that round yourself; after yours, a new one.
-            Key::Tab | Key::Enter => self.play(mode, watched.then_some(seed)),
+            Key::Tab | Key::Enter => {
+                let replay = results.replay.clone();
+                self.play_like(&replay, mode, watched.then_some(seed));
+            }
             Key::Escape => self.back(),
             Key::Char('r') => {
                 let (replay, who) = (results.replay.clone(), results.who.clone());
@@ -272,6 +275,7 @@ fn results(r: &Finished) -> Results {
         ),
         headline: s.headline().to_string(),
         title: s.mode.title(),
+        source: source(s.mode),
         stats,
         share: r.share.clone(),
         watched: r.watched,
@@ -336,4 +340,17 @@ fn versus(you: &Score, race: &RaceEnd) -> Race {
         rows,
         changes: race.changes.clone(),
     }
+}
+
+/// A quote's author and work, as its results credit them: `— Jane Austen, Pride and
+/// Prejudice` (`— Jane Austen` when the work isn't known).
+pub(crate) fn source(mode: typepper_engine::Mode) -> Option<String> {
+    let typepper_engine::Base::Quote(n) = mode.base() else {
+        return None;
+    };
+    let p = typepper_engine::quotes::passage(mode.prose().language, n)?;
+    Some(match p.work {
+        "" => format!("— {}", p.author),
+        work => format!("— {}, {work}", p.author),
+    })
 }

@@ -63,7 +63,7 @@ impl App {
     /// themselves for it first.
     pub(crate) fn open_room(&mut self) -> Vec<Effect> {
         let mut live = Live::new(self.menu_mode(), None);
-        self.want_list(live.mode.prose().language);
+        self.want_list(live.mode);
         let fx = if self.player.is_some() {
             vec![Effect::Request(Request::OpenRoom(live.mode.key()))]
         } else {
@@ -193,7 +193,7 @@ impl App {
             && let Ok(mode) = mode.parse::<Mode>()
         {
             // The room's words: fetched during its lobby, where the build lacks them.
-            self.want_list(mode.prose().language);
+            self.want_list(mode);
         }
         let Some(live) = self.live_mut() else {
             return vec![Effect::LeaveRoom];

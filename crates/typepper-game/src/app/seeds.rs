@@ -64,6 +64,11 @@ impl SeedPool {
         }
     }
 
+    /// One of the game's own seeds: a quote picked on this device.
+    pub fn own_seed(&mut self) -> u64 {
+        self.own.next_u64()
+    }
+
     /// The modes of `keys` to ask a seed for at `unix_ms`: each with no usable seed and
     /// none asked for. Seeds about to expire are let go first.
     fn wanted(&mut self, keys: impl IntoIterator<Item = String>, unix_ms: u64) -> Vec<String> {

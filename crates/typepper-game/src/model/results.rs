@@ -13,6 +13,8 @@ pub struct Results {
     pub headline: String,
     /// `BLITZ 15s`.
     pub title: String,
+    /// A quote's author and work: `— Jane Austen, Pride and Prejudice`.
+    pub source: Option<String>,
     /// Every stat, in order.
     pub stats: Vec<Stat>,
     /// Its share link, once the server has it.

@@ -55,7 +55,7 @@ impl Command {
             Request::Run(id) => Command::Replay(id.clone()),
             Request::Seed { mode, .. } => Command::Seed(mode.clone()),
             Request::OpenRoom(mode) => Command::RoomOpen(mode.clone()),
-            Request::Words(_) => return None,
+            Request::File(_) => return None,
         })
     }
 

@@ -675,7 +675,7 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             (Answer::RoomOpened(opened), counted)
         }
         // Answered above, before anything was counted.
-        request @ Request::Words(_) => {
+        request @ Request::File(_) => {
             return request.failed(Failure::CantAsk("no such request".into()));
         }
     };

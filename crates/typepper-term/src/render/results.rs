@@ -30,6 +30,11 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, r: &Results, p: &Palette) {
         head.extend(title.into_iter().map(|l| Line::from(p.span(l, Tone::Dim))));
         head
     };
+    if let Some(source) = &r.source {
+        // A quote's author and work, broken as a long title is.
+        let lines = layout::wrap(source, fits);
+        head.extend(lines.into_iter().map(|l| Line::from(p.span(l, Tone::Text))));
+    }
     if let Some(share) = r.share_line() {
         head.push(Line::from(p.span(share, Tone::Caret)));
     }

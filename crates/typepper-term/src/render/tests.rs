@@ -179,12 +179,17 @@ fn screens() -> Vec<(&'static str, Model)> {
     out.push(("boards-prose", app.model(t, &zone)));
     app.key(Key::Escape, at(t));
 
-    // A room's lobby, race and results, as the tour plays them.
+    // A room's lobby, race and results, your own text and a quote, as the tour plays
+    // them.
     let stops = typepper_game::tour::stops();
     for (file, stop) in [
         ("room-lobby", "room, lobby"),
         ("room-race", "playing, a room's race"),
         ("room-results", "room, results"),
+        ("text-empty", "text, empty"),
+        ("text-pasted", "text, pasted"),
+        ("custom-playing", "playing, CUSTOM TEXT"),
+        ("quote-results", "results, a QUOTE"),
     ] {
         let stop = stops.iter().find(|s| s.name == stop).expect(stop);
         out.push((file, stop.model.clone()));
