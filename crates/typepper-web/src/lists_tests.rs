@@ -51,7 +51,10 @@ fn a_kept_round_whose_list_is_not_installed_stays_kept_and_is_read_once_it_is() 
         ..Stored::default()
     };
     // What the shell installs before the game starts.
-    assert_eq!(storage::lists_needed(&stored), [Language::Czech]);
+    assert_eq!(
+        storage::lists_needed(&stored),
+        [typepper_game::request::Need::Words(Language::Czech)]
+    );
     // The outbox neither sends it nor drops it: it stays where it is kept.
     let (rounds, dropped, said) = storage::parse_outbox(&stored.outbox);
     assert!(rounds.is_empty() && dropped.is_empty(), "{dropped:?}");
