@@ -3,7 +3,7 @@
 
 use gloo_net::http::{Request as Http, Response};
 
-use typepper_api::room::Opened;
+use typepper_api::room::{Open, Opened};
 use typepper_api::{Board, BoardRow, IssuedSeed, Player};
 use typepper_game::request::{Answer, Failure, Need, Request};
 
@@ -33,7 +33,7 @@ pub async fn ask(api: &str, request: Request) -> Answer {
             answer: issue_seed(api, &token, &mode).await,
             mode,
         },
-        Request::OpenRoom(mode) => Answer::RoomOpened(open_room(api, &mode).await),
+        Request::OpenRoom(open) => Answer::RoomOpened(open_room(api, &open).await),
         Request::File(need) => Answer::File {
             file: file(need).await,
             need,
@@ -151,9 +151,10 @@ async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed, Fa
     post_json(api, "/v1/seeds", Some(token), body, "a seed").await
 }
 
-/// `POST <api>/v1/rooms` for `mode`: the room opened, or the server's sentence.
-async fn open_room(api: &str, mode: &str) -> Result<Opened, Failure> {
-    let body = json::object(&[("mode", Some(mode))]);
+/// `POST <api>/v1/rooms` for a mode (and a custom room's text): the room opened, or the
+/// server's sentence.
+async fn open_room(api: &str, open: &Open) -> Result<Opened, Failure> {
+    let body = json::object(&[("mode", Some(&open.mode)), ("text", open.text.as_deref())]);
     post_json(api, "/v1/rooms", None, body, "a room").await
 }
 

@@ -665,10 +665,10 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             let (answer, counted) = within(seed, StatusCode::CREATED);
             (Answer::Seed { mode, answer }, counted)
         }
-        Request::OpenRoom(mode) => {
+        Request::OpenRoom(open) => {
             let opened = tokio::time::timeout(budget, async {
                 state.take_request(ip)?;
-                state.open_room(&mode, ip).await
+                state.open_room(&open, ip).await
             })
             .await;
             let (opened, counted) = within(opened, StatusCode::CREATED);
