@@ -1425,3 +1425,45 @@ fn your_own_text_from_a_file_and_a_quote_play_to_their_ends() {
     drop(game);
     std::fs::remove_dir_all(&data).unwrap();
 }
+
+/// A text pasted into the game over `ssh` (a bracketed paste, as a terminal sends one)
+/// arrives whole on the text screen, lines and all, however long: 3,000 characters are
+/// far past what a paste typed into a round may be (600 keys at once), and are one text
+/// here. Enter plays it.
+#[test]
+fn a_long_text_pasted_over_ssh_arrives_whole_and_plays() {
+    let Some(server) = ssh_game_server("sshpaste", &[]) else {
+        return;
+    };
+    let game = ssh_game("sshpaste", &server, None, "");
+    game.wait_for(MENU, 15);
+    game.type_text("c");
+    game.wait_for("your own text", 5);
+    // 300 lines of "Ça va, oui." (11 characters and a newline): 3,599 characters once
+    // each newline is a space.
+    let text = "Ça va, oui.\n".repeat(300);
+    let dir = temp_dir("sshpaste-text");
+    let buffer = dir.join("paste.txt");
+    std::fs::write(&buffer, &text).unwrap();
+    assert!(
+        game.cmd(&["load-buffer", buffer.to_str().unwrap()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert!(
+        game.cmd(&["paste-buffer", "-p"])
+            .status()
+            .unwrap()
+            .success(),
+        "a bracketed paste"
+    );
+    game.wait_for("3599 characters · 900 words", 10);
+    game.keys(&["Enter"]);
+    let playing = game.wait_for("CUSTOM TEXT", 5);
+    assert!(playing.contains("Ça va, oui."), "{playing}");
+    game.keys(&["C-c"]);
+    game.wait_for("EXITED 0", 5);
+    drop(server);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
