@@ -99,7 +99,7 @@ pub const REFUSALS: &[&str] = &[
     "too_soon",
     "copy",
     "live_room",
-    // A custom text the server doesn't keep: not in Unicode's NFC, a character that
+    // A custom text the server doesn't keep: not in Unicode NFC, a character that
     // changes how a page shows the text, or a text on a round that has its own.
     "bad_text",
 ];

@@ -46,7 +46,7 @@ pub enum Refusal {
         /// The text's characters.
         chars: u32,
     },
-    /// A custom text that is not in Unicode's NFC: a letter and its accent written as two
+    /// A custom text that is not in Unicode NFC: a letter and its accent written as two
     /// characters where NFC writes one. The engine refuses what it can decide without
     /// Unicode's tables; this is the rest.
     NotNfc,
@@ -144,7 +144,7 @@ impl fmt::Display for Refusal {
                  {chars} characters, and a custom round types at least half its text"
             ),
             Refusal::NotNfc => f.write_str(
-                "the text is not in Unicode's NFC: a letter and its accent are written as two \
+                "the text is not in Unicode NFC: a letter and its accent are written as two \
                  characters where NFC writes one; send the text composed, as the game makes \
                  a pasted one",
             ),
@@ -345,7 +345,7 @@ mod tests {
             ),
             (
                 Refusal::NotNfc,
-                "the text is not in Unicode's NFC: a letter and its accent are written as two \
+                "the text is not in Unicode NFC: a letter and its accent are written as two \
                  characters where NFC writes one; send the text composed, as the game makes a \
                  pasted one",
                 "bad_text",

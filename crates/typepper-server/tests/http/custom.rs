@@ -185,7 +185,7 @@ async fn a_custom_text_padded_with_decomposed_accents_is_refused() {
         &ada,
         entry_of(&round),
         "bad_text",
-        "the text is not in Unicode's NFC",
+        "the text is not in Unicode NFC",
     )
     .await;
     // The body goes on after it: the round after it is judged and stored.

@@ -357,7 +357,7 @@ async fn a_room_on_a_quote_the_corpus_lacks_or_a_text_the_server_refuses_is_refu
         ),
         (
             serde_json::json!({ "mode": "custom", "text": "un cafe\u{301} noir et deux croissants" }),
-            "the text is not in Unicode's NFC".to_owned(),
+            "the text is not in Unicode NFC".to_owned(),
         ),
         (
             serde_json::json!({ "mode": "custom", "text": "open \u{202e}gnp.exe now and type it" }),
