@@ -136,7 +136,8 @@ pub enum TextFault {
     /// It has more than [`MAX_TEXT_CHARS`] characters.
     TooLong,
     /// It holds a character no key types: a control character (a tab, a newline) or an
-    /// invisible one (a soft hyphen, a zero-width space, a byte order mark).
+    /// invisible one (a soft hyphen, a zero-width space, a byte order mark, a bidirectional
+    /// control).
     Unseen(char),
     /// Whitespace other than single spaces between words: a space at either end, two in
     /// a row, or another kind of space.

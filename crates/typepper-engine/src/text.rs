@@ -324,9 +324,24 @@ fn upper_case(c: char) -> char {
     char::from_u32(upper).unwrap_or(c)
 }
 
-/// Characters no key types and no text shows: a soft hyphen, a zero-width space, a word
-/// joiner, a byte order mark. [`tidy`] drops them; [`check`] refuses them.
-const INVISIBLE: [char; 4] = ['\u{ad}', '\u{200b}', '\u{2060}', '\u{feff}'];
+/// Characters no key types: a soft hyphen, a zero-width space, a word joiner, a byte order
+/// mark, and Unicode's bidirectional controls (which make a page show the text around
+/// them otherwise than it is typed: a right-to-left override turns `gnp.exe` into
+/// `exe.png`). [`tidy`] drops them; [`check`] refuses them.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{61c}'
+            | '\u{200b}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
 
 /// A pasted text in the form a round plays it, but for Unicode NFC (which the shells
 /// apply first: the browser's `String.normalize`, the terminal's and the server's
@@ -337,7 +352,7 @@ const INVISIBLE: [char; 4] = ['\u{ad}', '\u{200b}', '\u{2060}', '\u{feff}'];
 pub fn tidy(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split(char::is_whitespace).filter(|w| !w.is_empty()) {
-        let word = word.chars().filter(|c| !INVISIBLE.contains(c));
+        let word = word.chars().filter(|&c| !invisible(c));
         let start = out.len();
         if start > 0 {
             out.push(' ');
@@ -369,7 +384,7 @@ pub fn check(text: &str) -> Result<(), TextFault> {
             if space {
                 return Err(TextFault::Spacing);
             }
-        } else if c.is_control() || INVISIBLE.contains(&c) {
+        } else if c.is_control() || invisible(c) {
             return Err(TextFault::Unseen(c));
         } else if c.is_whitespace() {
             return Err(TextFault::Spacing);

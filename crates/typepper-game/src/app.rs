@@ -1392,8 +1392,7 @@ mod tests {
                 "time:120",
                 "words:25",
                 "zen",
-                "pursuit:7",
-                "quote:short"
+                "pursuit:7"
             ]
         );
         assert!(asked(&app.tick(at(16.0))).is_empty(), "asked once");
@@ -1422,7 +1421,11 @@ mod tests {
     #[test]
     fn a_quote_is_played_on_the_passage_and_seed_the_server_picked() {
         let mut app = linked();
-        app.tick(at(0.0));
+        // Not asked for while QUOTE isn't picked: each quote seed shows a passage for good.
+        assert!(!asked(&app.tick(at(0.0))).contains(&"quote:short".to_owned()));
+        let fx: Vec<Effect> = (0..4).flat_map(|_| app.key(Key::Down, at(1.0))).collect();
+        let fx = [fx, app.tick(at(2.0))].concat();
+        assert_eq!(asked(&fx), ["quote:short"]);
         let fx = app.seed_issued("quote:short", issued("quote:7@de", 5, AN_HOUR_ON), 0);
         assert!(matches!(&fx[..], [Effect::Warn(_)]), "{fx:?}");
         let fx = app.seed_issued("quote:short", issued("time:15", 5, AN_HOUR_ON), 0);
@@ -1444,8 +1447,9 @@ mod tests {
             ("quote:7".into(), 99)
         );
         assert!(!app.seeds.has("quote:short"), "used up");
-        // A language with quotes asks for its own; one without plays English's.
+        // A language with quotes asks for its own, while QUOTE is picked.
         app.key(Key::Escape, at(30.0));
+        app.menu_item = 4;
         let fx: Vec<Effect> = (0..3)
             .flat_map(|_| app.key(Key::Char('@'), at(40.0)))
             .collect();

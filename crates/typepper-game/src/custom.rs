@@ -45,8 +45,9 @@ mod tests {
 
     #[test]
     fn a_paste_is_composed_spaced_and_checked() {
-        // "é" decomposed, a tab, a newline pair, a soft hyphen and runs of spaces.
-        let raw = "  Cafe\u{301}\tau\r\n\r\nlait\u{ad} —  bon.  ";
+        // "é" decomposed, a tab, a newline pair, a soft hyphen, a right-to-left override
+        // and runs of spaces.
+        let raw = "  Cafe\u{301}\tau\r\n\r\nlait\u{ad}\u{202e} —  bon.  ";
         assert_eq!(prepare(raw).as_deref(), Ok("Café au lait — bon."));
         assert_eq!(prepare(" \n\t "), Err(TextFault::Empty));
         assert_eq!(prepare("a\u{7}b"), Err(TextFault::Unseen('\u{7}')));

@@ -100,6 +100,8 @@ impl Refusal {
     /// The label the metrics count it under (`typepper_rounds_total{outcome=…}`).
     pub fn kind(&self) -> &'static str {
         match self {
+            // A format 2 text the engine's reader refuses says so by its own kind.
+            Refusal::NotAReplay(DecodeError::Text(_)) => "bad_text",
             Refusal::CutClaim | Refusal::NotAReplay(_) => "unreadable",
             Refusal::Play(PlayError::OtherRules { .. }) => "other_rules",
             // A quote the corpus doesn't have is a mode this build doesn't have.

@@ -27,7 +27,7 @@ pub mod timing;
 use std::time::Instant;
 
 use typepper_api::Line;
-use typepper_engine::{Header, Mode, PlayError, Replay, Score, TextFault, VERSION};
+use typepper_engine::{Header, Mode, PlayError, Replay, Score, VERSION};
 
 pub use crate::refusal::{MAX_WPM, MIN_DURATION_MS, MIN_KEYS, QuotaFull, Refusal};
 
@@ -189,28 +189,18 @@ pub fn ends_with_its_text(mode: Mode) -> bool {
     mode.word_count().is_some() || mode.has_fixed_text()
 }
 
-/// Whether the server keeps a custom `text` (one the engine's check let through): in
-/// Unicode's NFC, which the engine can't decide without Unicode's tables, and with no
-/// character that changes how the text around it is shown.
+/// Whether the server keeps a custom `text`: one a round plays (the engine's check, which
+/// refuses bidirectional controls among what no key types), and in Unicode's NFC, which
+/// the engine can't decide without Unicode's tables.
 pub fn kept_text(text: &str) -> Result<(), Refusal> {
-    if let Some(c) = text.chars().find(|&c| shown_otherwise(c)) {
-        return Err(Refusal::Text(TextFault::Unseen(c)));
-    }
+    // A text decoded or checked is the engine's already (no control, invisible or
+    // bidirectional character): this one is checked again for a door that takes a text
+    // outside a replay (a room's).
+    typepper_engine::text::check(text).map_err(Refusal::Text)?;
     if !typepper_game::custom::is_nfc(text) {
         return Err(Refusal::NotNfc);
     }
     Ok(())
-}
-
-/// Unicode's bidirectional controls: no key types one, and one in a text makes a share
-/// page or a card show the text around it otherwise than it was played (a right-to-left
-/// override turns `gnp.exe` into `exe.png`). The engine refuses the invisible characters
-/// it knows of; the server, which shows texts to others, refuses these too.
-fn shown_otherwise(c: char) -> bool {
-    matches!(
-        c,
-        '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-    )
 }
 
 /// A player's daily allowance.

@@ -425,6 +425,11 @@ fn each_refusal_of_a_text_is_its_kind() {
         Replay::decode(&with_text("a\u{200b}b".as_bytes())),
         text(TextFault::Unseen('\u{200b}'))
     );
+    // A right-to-left override would make a page show other words than were typed.
+    assert_eq!(
+        Replay::decode(&with_text("gnp\u{202e}.exe".as_bytes())),
+        text(TextFault::Unseen('\u{202e}'))
+    );
     for spaced in ["a  b", " a", "a ", "a\u{a0}b", "a\u{3000}b"] {
         assert_eq!(
             Replay::decode(&with_text(spaced.as_bytes())),

@@ -178,10 +178,19 @@ impl App {
     }
 
     /// A seed request for each mode a menu key plays that has no usable seed and none
-    /// asked for, when linked, and for a quote of the menu's length.
+    /// asked for, when linked; and for a quote of the menu's length while QUOTE is picked
+    /// or a quote was the last round. (Every quote seed shows its player a passage for
+    /// good, so one is not held for a player who plays no quotes: each that expired
+    /// unplayed would be a passage they could never rank on.)
     pub(crate) fn want_seeds(&mut self, unix_ms: u64) -> Vec<Effect> {
         let modes = self.seeded_modes().map(|mode| mode.key());
-        let keys = modes.into_iter().chain(self.quote_ask());
+        let quoting = self.menu_row(self.menu_item) == Some(super::menu::Row::Quote)
+            || self
+                .history
+                .last()
+                .is_some_and(|e| e.score.mode.has_fixed_text());
+        let quote = self.quote_ask().filter(|_| quoting);
+        let keys = modes.into_iter().chain(quote);
         let Some(player) = &self.player else {
             // Seeds about to expire are let go all the same.
             self.seeds.wanted([], unix_ms);

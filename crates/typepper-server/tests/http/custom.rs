@@ -218,13 +218,18 @@ async fn a_custom_text_with_a_right_to_left_override_is_refused() {
     let srv = Server::new().await;
     let ada = srv.link("ada").await;
     for control in ['\u{202e}', '\u{2066}', '\u{200f}'] {
-        let text = format!("open the file named {control}gnp.exe and then type the rest of it");
-        let round = custom(&text, 7, &typist(7, 60));
+        // No round is made on such a text (the engine refuses it): the forger puts it
+        // into a round typed on a clean one.
+        let clean = "open the file named gnp.exe and then type the rest of it";
+        let forged = Replay {
+            text: Some(clean.replace("gnp", &format!("{control}gnp"))),
+            ..custom(clean, 7, &typist(7, 60))
+        };
         let why = format!(
-            "the text holds U+{:04X}, a control or invisible character",
+            "not a replay (the text holds U+{:04X}, a control or invisible character",
             u32::from(control)
         );
-        refused(&srv, &ada, entry_of(&round), "bad_text", &why).await;
+        refused(&srv, &ada, entry_of(&forged), "bad_text", &why).await;
     }
 }
 
