@@ -39,11 +39,20 @@ pub fn is_code(code: &str) -> bool {
     code.len() == CODE_LEN && code.bytes().all(|b| ALPHABET.contains(&b))
 }
 
+/// The most characters a room's own text may have: about five minutes at 60 wpm, for
+/// a race, and few enough that a welcome carrying it fits one PostgreSQL notification
+/// between server processes (8000 bytes) however its letters are spelled.
+pub const ROOM_TEXT_CHARS: usize = 1_500;
+
 /// `POST /v1/rooms`'s body: the mode to race.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Open {
-    /// The mode's key: `time:15`.
+    /// The mode's key: `time:15`, or `custom` with a text.
     pub mode: String,
+    /// A CUSTOM TEXT room's text, made ready as the game makes a pasted one (NFC, single
+    /// spaces), at most [`ROOM_TEXT_CHARS`] characters; none for every other mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// `POST /v1/rooms`'s answer.
@@ -238,6 +247,9 @@ pub enum Say {
         /// alone can pass it on.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         link: Option<String>,
+        /// A CUSTOM TEXT room's text, which every round of the room is on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
     },
     /// Everyone in the room, and where it is: after any change.
     Lobby {

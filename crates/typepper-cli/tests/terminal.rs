@@ -1337,3 +1337,133 @@ fn french_russian_and_punctuation_rounds_rank_from_the_terminal_and_over_ssh() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&data).unwrap();
 }
+
+/// Types the text under the caret, word by word as read off the screen, a person's gaps
+/// between keys, until the round's results are up.
+fn type_to_the_results(game: &Tmux, gaps: &mut dyn FnMut() -> Duration) -> String {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let screen = game.screen();
+        if screen.contains("accuracy") {
+            return screen;
+        }
+        assert!(Instant::now() < deadline, "no results:\n{screen}");
+        let (x, y) = game.cursor();
+        let line = screen.lines().nth(y).unwrap_or_default();
+        let rest: String = line.chars().skip(x).collect();
+        let Some(word) = rest.split_whitespace().next() else {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
+        for c in word.chars().chain([' ']) {
+            send_char(game, c);
+            std::thread::sleep(gaps());
+        }
+    }
+}
+
+/// `typepper --text FILE` plays a round on the file's text, made ready (its lines and
+/// tab one space each), and keeps it as a format 2 replay carrying the text; then a
+/// quote, picked with `'`, is played to its end, its results credit its author, and `b`
+/// there opens its board.
+#[test]
+fn your_own_text_from_a_file_and_a_quote_play_to_their_ends() {
+    if !has_tmux() {
+        return;
+    }
+    let data = temp_dir("custom");
+    let file = data.join("text.txt");
+    std::fs::write(&file, "Là-bas, près\nde la forêt —\tl'été.\n").unwrap();
+    let game = Tmux::start("custom", &data, &format!("--text {}", file.display()));
+    game.wait_for("CUSTOM TEXT", 10);
+    let mut gaps = lognormal_gaps(41);
+    let results = type_to_the_results(&game, &mut gaps);
+    assert!(results.contains("wpm  CUSTOM TEXT"), "{results}");
+    let last = data.join("last.replay");
+    assert!(
+        std::fs::read_to_string(&last)
+            .unwrap()
+            .starts_with("54505202"),
+        "format 2"
+    );
+    let inspected = Command::new(binary())
+        .args(["inspect", "--json"])
+        .arg(&last)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&inspected.stdout).unwrap();
+    assert_eq!(json["text"], "Là-bas, près de la forêt — l'été.");
+    assert_eq!(
+        std::fs::read_to_string(data.join("text")).unwrap(),
+        "Là-bas, près de la forêt — l'été."
+    );
+
+    // A quote of the menu's length (short), from the menu.
+    std::thread::sleep(Duration::from_millis(1_100));
+    game.keys(&["Escape"]);
+    game.wait_for(MENU, 5);
+    game.type_text("'");
+    game.wait_for("QUOTE #", 10);
+    let results = type_to_the_results(&game, &mut gaps);
+    let credit = results.lines().find(|l| l.trim_start().starts_with("— "));
+    assert!(credit.is_some(), "no author on the results:\n{results}");
+    let title = results
+        .lines()
+        .find_map(|l| l.split("wpm  ").nth(1))
+        .unwrap()
+        .trim()
+        .to_owned();
+    assert!(title.starts_with("QUOTE #"), "{title}");
+    std::thread::sleep(Duration::from_millis(1_100));
+    game.type_text("b");
+    let board = game.wait_for("boards", 5);
+    assert!(board.contains(&title), "its own board: {board}");
+    game.keys(&["Escape"]);
+    game.wait_for(MENU, 5);
+    game.type_text("q");
+    game.wait_for("EXITED 0", 5);
+    drop(game);
+    std::fs::remove_dir_all(&data).unwrap();
+}
+
+/// A text pasted into the game over `ssh` (a bracketed paste, as a terminal sends one)
+/// arrives whole on the text screen, lines and all, however long: 3,000 characters are
+/// far past what a paste typed into a round may be (600 keys at once), and are one text
+/// here. Enter plays it.
+#[test]
+fn a_long_text_pasted_over_ssh_arrives_whole_and_plays() {
+    let Some(server) = ssh_game_server("sshpaste", &[]) else {
+        return;
+    };
+    let game = ssh_game("sshpaste", &server, None, "");
+    game.wait_for(MENU, 15);
+    game.type_text("c");
+    game.wait_for("your own text", 5);
+    // 300 lines of "Ça va, oui." (11 characters and a newline): 3,599 characters once
+    // each newline is a space.
+    let text = "Ça va, oui.\n".repeat(300);
+    let dir = temp_dir("sshpaste-text");
+    let buffer = dir.join("paste.txt");
+    std::fs::write(&buffer, &text).unwrap();
+    assert!(
+        game.cmd(&["load-buffer", buffer.to_str().unwrap()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert!(
+        game.cmd(&["paste-buffer", "-p"])
+            .status()
+            .unwrap()
+            .success(),
+        "a bracketed paste"
+    );
+    game.wait_for("3599 characters · 900 words", 10);
+    game.keys(&["Enter"]);
+    let playing = game.wait_for("CUSTOM TEXT", 5);
+    assert!(playing.contains("Ça va, oui."), "{playing}");
+    game.keys(&["C-c"]);
+    game.wait_for("EXITED 0", 5);
+    drop(server);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

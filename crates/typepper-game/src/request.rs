@@ -38,8 +38,8 @@ pub enum Request {
         /// The mode key.
         mode: String,
     },
-    /// `POST /v1/rooms` for this mode key.
-    OpenRoom(String),
+    /// `POST /v1/rooms` for this mode key (and a custom room's text).
+    OpenRoom(typepper_api::room::Open),
     /// `GET /words/<file name>` or `/quotes/<file name>` ([`Need::path`]): a language's
     /// word list or quotes, which a build without them (the browser's) installs before a
     /// round needs them. The game asks only for a file its build lacks; a shell whose

@@ -11,7 +11,7 @@
 //! effects) is the app's, in `app/room.rs`.
 
 use typepper_api::room::{
-    Ask, Finish, Kept, Key as Sent, MAX_KEYS_PER_MESSAGE, Phase, Racer, State, is_code,
+    Ask, Finish, Kept, Key as Sent, MAX_KEYS_PER_MESSAGE, Open, Phase, Racer, State, is_code,
 };
 use typepper_engine::{Headline, Mode, Op, Replay, Round, Score};
 
@@ -40,6 +40,8 @@ pub struct Live {
     pub link: Option<String>,
     /// Its mode: the one asked for, then the server's.
     pub mode: Mode,
+    /// A CUSTOM TEXT room's text: the one asked for, then the server's.
+    pub text: Option<String>,
     /// A name being picked, for a player who never linked.
     pub naming: Option<Naming>,
     /// The name given in the hello, for a player who never linked.
@@ -115,14 +117,15 @@ pub struct Rival {
 }
 
 impl Race {
-    /// A race from round time 0 at `origin`, of the racers `ids`.
-    fn new(mode: Mode, seed: u64, origin: f64, ids: impl Iterator<Item = u32>) -> Race {
+    /// A race from round time 0 at `origin`, of the racers `ids`, each on a round like
+    /// `blank`.
+    fn new(blank: &Round, origin: f64, ids: impl Iterator<Item = u32>) -> Race {
         Race {
             origin,
             rounds: ids
                 .map(|id| Rival {
                     id,
-                    round: Round::new(mode, seed),
+                    round: blank.clone(),
                     trail: Trail::default(),
                 })
                 .collect(),
@@ -209,6 +212,7 @@ impl Live {
             code,
             link: None,
             mode,
+            text: None,
             naming: None,
             name: None,
             connected: false,
@@ -305,6 +309,25 @@ impl Live {
         }
     }
 
+    /// A fresh round of the room's race on `seed`: its mode's text, or its own. (A custom
+    /// room whose text doesn't play is left at its welcome; until then its rounds are an
+    /// empty ZEN, never drawn.)
+    pub fn blank(&self, seed: u64) -> Round {
+        match &self.text {
+            Some(text) => Round::custom(text, seed).unwrap_or_else(|_| Round::new(Mode::ZEN, seed)),
+            None if self.mode == Mode::CUSTOM => Round::new(Mode::ZEN, seed),
+            None => Round::new(self.mode, seed),
+        }
+    }
+
+    /// What opens this room on the server: its mode, and a custom room's text.
+    pub fn open(&self) -> Open {
+        Open {
+            mode: self.mode.key(),
+            text: self.text.clone(),
+        }
+    }
+
     /// The text came at `now`: every racer in the lobby races.
     pub fn go(&mut self, seed: u64, now: f64) {
         let ids = self
@@ -313,8 +336,7 @@ impl Live {
             .filter(|r| r.state != State::Out)
             .map(|r| r.id);
         self.race = Some(Race::new(
-            self.mode,
-            seed,
+            &self.blank(seed),
             now,
             ids.collect::<Vec<_>>().into_iter(),
         ));
@@ -328,7 +350,7 @@ impl Live {
         // The lobby's list comes after the resume: your own round can't wait for it.
         let mut ids: Vec<u32> = self.racers.iter().map(|r| r.id).collect();
         ids.extend(self.you.filter(|you| !ids.contains(you)));
-        let mut race = Race::new(self.mode, seed, now - f64::from(at), ids.into_iter());
+        let mut race = Race::new(&self.blank(seed), now - f64::from(at), ids.into_iter());
         // A seat taken back by this game keeps the round it has: keys typed while the
         // connection was down go out now. A reloaded game starts from the server's. The
         // others' rounds start again: their keys so far come next.
@@ -356,16 +378,17 @@ impl Live {
             race.yours(id, keys);
             return;
         }
+        // A racer who joined the lobby after this game's text came has no round yet.
+        let seed = self.race.as_ref().and_then(|race| {
+            let first = race.rounds.first().map_or(0, |r| r.round.seed());
+            race.of(id).is_none().then_some(first)
+        });
+        let blank = seed.map(|seed| self.blank(seed));
         if let Some(race) = &mut self.race {
-            // A racer who joined the lobby after this game's text came has no round yet.
-            if race.of(id).is_none() {
-                let (mode, seed) = race
-                    .rounds
-                    .first()
-                    .map_or((self.mode, 0), |r| (r.round.mode(), r.round.seed()));
+            if let Some(round) = blank {
                 race.rounds.push(Rival {
                     id,
-                    round: Round::new(mode, seed),
+                    round,
                     trail: Trail::default(),
                 });
             }

@@ -358,6 +358,7 @@ fn room(tour: &mut Tour) {
         resume: Some("s3cr3t".into()),
         owner: 1,
         link: None,
+        text: None,
     };
     say(tour, welcome);
     let lobby = |phase, states: [State; 3]| Say::Lobby {

@@ -4,7 +4,7 @@
 //! pin the game's half on its own: what it asks for, when, and what it shows.
 
 use typepper_api::Player;
-use typepper_api::room::{Ask, Finish, Kept, Key as Sent, Opened, Phase, Racer, Say, State};
+use typepper_api::room::{Ask, Finish, Kept, Key as Sent, Open, Opened, Phase, Racer, Say, State};
 use typepper_engine::Mode;
 use typepper_engine::synth::{Typist, synth};
 use typepper_game::app::{App, Effect, Key, Now, Screen};
@@ -93,7 +93,10 @@ fn in_lobby() -> App {
     let mut app = game(true, None);
     assert_eq!(
         app.key(Key::Char('f'), at(0.0)),
-        vec![Effect::Request(Request::OpenRoom("time:15".into()))]
+        vec![Effect::Request(Request::OpenRoom(Open {
+            mode: "time:15".into(),
+            text: None
+        }))]
     );
     let opened = Opened {
         code: CODE.into(),
@@ -115,6 +118,7 @@ fn in_lobby() -> App {
         resume: Some("s3cr3t".into()),
         owner: 1,
         link: None,
+        text: None,
     };
     let fx = app.said(welcome, at(10.0));
     // The seat is kept, to be taken back after a reload.
@@ -202,7 +206,10 @@ fn a_game_never_linked_names_itself_for_the_room_then_opens_and_joins_it() {
     }
     assert_eq!(
         app.key(Key::Enter, at(0.0)),
-        vec![Effect::Request(Request::OpenRoom("time:15".into()))]
+        vec![Effect::Request(Request::OpenRoom(Open {
+            mode: "time:15".into(),
+            text: None
+        }))]
     );
     let opened = Opened {
         code: CODE.into(),
@@ -271,6 +278,7 @@ fn the_owner_starts_and_anyone_else_says_ready() {
         resume: Some("s".into()),
         owner: 1,
         link: None,
+        text: None,
     };
     grace.said(welcome, at(0.0));
     assert_eq!(
@@ -520,6 +528,7 @@ fn a_spectator_watches_the_leader() {
         resume: None,
         owner: 1,
         link: None,
+        text: None,
     };
     app.said(welcome, at(0.0));
     let notice = Mirror::of(&model(&app, 0.0)).notice;
@@ -605,6 +614,7 @@ fn a_game_joined_by_its_code_alone_copies_the_servers_link() {
         resume: Some("s3cr3t".into()),
         owner: 1,
         link: Some(link.clone()),
+        text: None,
     };
     app.said(welcome, at(0.0));
     app.said(
@@ -777,6 +787,7 @@ fn an_owner_who_leaves_hands_the_room_on_and_it_is_said() {
         resume: Some("s3cr3t".into()),
         owner: 1,
         link: None,
+        text: None,
     };
     app.said(welcome, at(0.0));
     app.said(
@@ -828,6 +839,7 @@ fn a_late_arrival_sees_the_results_and_races_the_rematch() {
         resume: None,
         owner: 1,
         link: None,
+        text: None,
     };
     app.said(watching, at(0.0));
     let over = Say::Lobby {
@@ -884,6 +896,7 @@ fn a_late_arrival_sees_the_results_and_races_the_rematch() {
         resume: Some("s3at".into()),
         owner: 1,
         link: None,
+        text: None,
     };
     app.said(seated, at(1_100.0));
     app.key(Key::Tab, at(1_200.0));
@@ -921,4 +934,97 @@ fn a_paste_in_a_race_goes_out_in_messages_of_many_keys() {
         })
         .collect();
     assert_eq!(sizes, [64, 36]);
+}
+
+/// `f` with CUSTOM TEXT picked opens a room on your own text; the welcome brings it to
+/// every racer, and at the go each round, yours and the others', is on it.
+#[test]
+fn a_room_on_your_own_text_races_on_it_and_a_text_that_does_not_fit_is_said() {
+    let text = "Là-bas — près de la forêt.";
+    let ada = Player {
+        name: "ada".into(),
+        token: "t0k3n".into(),
+    };
+    let stored = Stored {
+        player: Some(format_player(&ada)),
+        text: Some(text.into()),
+        ..Stored::default()
+    };
+    let mut app = App::new(7, &stored, None).0;
+    // The menu's CUSTOM TEXT line is the fifth below BLITZ.
+    for _ in 0..5 {
+        app.key(Key::Down, at(0.0));
+    }
+    assert_eq!(
+        app.key(Key::Char('f'), at(0.0)),
+        vec![Effect::Request(Request::OpenRoom(Open {
+            mode: "custom".into(),
+            text: Some(text.into())
+        }))]
+    );
+    app.opened(Ok(Opened {
+        code: CODE.into(),
+        link: format!("https://typepper.test/?room={CODE}"),
+    }));
+    app.connected();
+    let welcome = Say::Welcome {
+        room: CODE.into(),
+        mode: "custom".into(),
+        you: Some(1),
+        resume: None,
+        owner: 1,
+        link: None,
+        text: Some(text.into()),
+    };
+    app.said(welcome, at(10.0));
+    app.said(
+        racers(&[(1, "ada", State::Ready), (2, "grace", State::Ready)]),
+        at(20.0),
+    );
+    app.said(Say::Go(SEED), at(3_100.0));
+    let Screen::Room(live) = app.screen() else {
+        panic!("not in the room")
+    };
+    let race = live.race.as_ref().expect("racing");
+    for id in [1, 2] {
+        let round = &race.of(id).unwrap().round;
+        assert_eq!(round.custom_text(), Some(text));
+        assert_eq!(round.seed(), SEED);
+    }
+
+    // A welcome to a custom room without its text is no room to race in.
+    let mut app = game(true, None);
+    app.key(Key::Char('f'), at(0.0));
+    app.opened(Ok(Opened {
+        code: CODE.into(),
+        link: String::new(),
+    }));
+    app.connected();
+    let bare = Say::Welcome {
+        room: CODE.into(),
+        mode: "custom".into(),
+        you: Some(1),
+        resume: None,
+        owner: 1,
+        link: None,
+        text: None,
+    };
+    assert!(app.said(bare, at(10.0)).contains(&Effect::LeaveRoom));
+
+    // A text longer than a room takes is said on the menu, and nothing opens.
+    let stored = Stored {
+        player: Some(format_player(&ada)),
+        text: Some("word ".repeat(400).trim_end().into()),
+        ..Stored::default()
+    };
+    let mut app = App::new(7, &stored, None).0;
+    for _ in 0..5 {
+        app.key(Key::Down, at(0.0));
+    }
+    assert!(app.key(Key::Char('f'), at(0.0)).is_empty());
+    let said = Mirror::of(&model(&app, 0.0)).notice;
+    assert!(
+        said.starts_with("a room's text is at most 1500 characters"),
+        "{said}"
+    );
 }

@@ -173,7 +173,23 @@ pub(crate) fn new_seed() -> u64 {
 /// Opens a room for `mode`, for the client at `ip`: under an 8-letter code no room here
 /// (or, on PostgreSQL, on another process) has, within the address's and the server's
 /// rooms.
-pub(crate) async fn open(st: &Arc<Shared>, mode: Mode, ip: IpAddr) -> Result<Opened, ServiceError> {
+pub(crate) async fn open(
+    st: &Arc<Shared>,
+    mode: Mode,
+    text: Option<&str>,
+    ip: IpAddr,
+) -> Result<Opened, ServiceError> {
+    let room = |code: String, seed| {
+        let room = Room::new(code, mode, seed);
+        match text {
+            Some(text) => room
+                .on_text(text)
+                .map_err(|e| ServiceError::BadRequest(e.to_string())),
+            None => Ok(room),
+        }
+    };
+    // A text that doesn't play is refused before a code is taken for it.
+    room(String::new(), 0)?;
     let rooms = &st.rooms;
     let bucket = client::bucket(ip);
     if st.config.room_rate > 0 {
@@ -213,7 +229,7 @@ pub(crate) async fn open(st: &Arc<Shared>, mode: Mode, ip: IpAddr) -> Result<Ope
         }
     };
     let link = format!("{}/?room={code}", st.config.public_url);
-    let room = Room::new(code.clone(), mode, new_seed()).linked(link.clone());
+    let room = room(code.clone(), new_seed())?.linked(link.clone());
     let handle = task::start(st.clone(), room, rooms.limits, hold);
     if let Ok(mut map) = rooms.rooms.lock() {
         map.insert(code.clone(), handle);

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use typepper_api::room::Opened;
+use typepper_api::room::ROOM_TEXT_CHARS;
 use typepper_engine::Mode;
 
 pub use self::error::ServiceError;
@@ -253,13 +254,34 @@ impl Shared {
     /// Opens a live room for `mode`, for the client at `ip`.
     pub(crate) async fn open_room(
         self: &Arc<Self>,
-        mode: &str,
+        open: &typepper_api::room::Open,
         ip: IpAddr,
     ) -> Result<Opened, ServiceError> {
-        let mode: Mode = mode
+        let mode: Mode = open
+            .mode
             .parse()
             .map_err(|e| ServiceError::BadRequest(format!("{e}")))?;
-        crate::rooms::open(self, mode, ip).await
+        let bad = |why: &str| Err(ServiceError::BadRequest(why.into()));
+        match (mode == Mode::CUSTOM, &open.text) {
+            (true, None) => {
+                return bad(
+                    "a custom room needs its text: send {\"mode\": \"custom\", \"text\": \"…\"}",
+                );
+            }
+            (false, Some(_)) => return bad("only a custom room takes a text"),
+            (true, Some(text)) if text.chars().count() > ROOM_TEXT_CHARS => {
+                return bad(&format!(
+                    "a room's text is at most {ROOM_TEXT_CHARS} characters: a longer one is a round of your own"
+                ));
+            }
+            (true, Some(text)) if !typepper_game::custom::is_nfc(text) => {
+                return bad(
+                    "the text is not in Unicode NFC: the game composes accents before it sends a text",
+                );
+            }
+            _ => {}
+        }
+        crate::rooms::open(self, mode, open.text.as_deref(), ip).await
     }
 
     /// Lets a connection from `ip` into room `code`: where the room is, and the

@@ -1734,3 +1734,148 @@ async fn a_room_of_a_mode_with_its_texts_settings_races_one_text() {
         ("WORDS 10 · punctuation · français", run.as_str())
     );
 }
+
+/// `POST /v1/rooms` for a custom room on `text`.
+async fn open_on(srv: &impl At, text: &str) -> (u16, String) {
+    let body = serde_json::json!({"mode": "custom", "text": text}).to_string();
+    request(srv, "POST", "/v1/rooms", &body).await
+}
+
+/// A room on the owner's own text: every racer is welcomed with it, races on it, and
+/// each round is stored as what it is, a CUSTOM TEXT round carrying its text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_on_a_custom_text_races_every_racer_on_that_text() {
+    let srv = start(|_| {}).await;
+    let text = "Là-bas — près de la forêt, l'été dernier.";
+    let (status, body) = open_on(&srv, text).await;
+    assert_eq!(status, 201, "{body}");
+    let code = serde_json::from_str::<typepper_api::room::Opened>(&body)
+        .unwrap()
+        .code;
+    let welcomed = async |name: &str| {
+        let mut ws = connect(&srv, &code).await;
+        let hello = Ask::Hello {
+            name: Some(name.into()),
+            token: None,
+            resume: None,
+        };
+        send(&mut ws, &hello).await;
+        let (you, said) = until(&mut ws, |s| match s {
+            Say::Welcome {
+                you, mode, text, ..
+            } => Some((*you, (mode.clone(), text.clone()))),
+            _ => None,
+        })
+        .await;
+        assert_eq!(said, ("custom".to_owned(), Some(text.to_owned())));
+        (ws, you.unwrap())
+    };
+    let (mut ada, _) = welcomed("ada").await;
+    let (mut grace, _) = welcomed("grace").await;
+    until(&mut ada, |s| match s {
+        Say::Lobby { racers, .. } if racers.len() == 2 => Some(()),
+        _ => None,
+    })
+    .await;
+    send(&mut ada, &Ask::Start).await;
+    let ((seed, go_a), (_, go_g)) = tokio::join!(go(&mut ada), go(&mut grace));
+    let typed = |wpm| {
+        let round = typepper_engine::Round::custom(text, seed).unwrap();
+        let typist = Typist {
+            wpm,
+            seed: u64::from(wpm),
+            ..Typist::default()
+        };
+        let replay = typepper_engine::synth::synth_on(round, &typist);
+        let keys: Vec<Key> = replay
+            .timeline()
+            .filter_map(|(t, op)| Some((t?, op.code())))
+            .collect();
+        (replay, keys)
+    };
+    let ((ada_replay, ada_keys), (grace_replay, grace_keys)) = (typed(90), typed(55));
+    tokio::join!(
+        type_keys(&mut ada, &ada_keys, go_a),
+        type_keys(&mut grace, &grace_keys, go_g)
+    );
+    let rows = results(&mut ada).await;
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for (row, replay) in rows.iter().zip([&ada_replay, &grace_replay]) {
+        let (_, score) = replay.play().unwrap();
+        assert_eq!(row.headline, score.headline().value);
+        let run = row.run.clone().expect("stored");
+        let stored = srv.state.store.run(run).await.unwrap().unwrap();
+        let back = Replay::decode(&stored.played.replay).unwrap();
+        assert_eq!(back.text.as_deref(), Some(text), "format 2, with its text");
+    }
+}
+
+/// What a custom room refuses, each with its sentence: no text, a text for another
+/// mode, one longer than a room takes, one whose accents aren't composed, one with a
+/// control character.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_custom_room_without_a_text_or_with_one_it_cannot_race_is_refused() {
+    let srv = start(|_| {}).await;
+    let (status, body) = open(&srv, "custom").await;
+    assert_eq!(status, 400);
+    assert!(body.contains("a custom room needs its text"), "{body}");
+    let body = serde_json::json!({"mode": "time:15", "text": "hello"}).to_string();
+    let (status, said) = request(&srv, "POST", "/v1/rooms", &body).await;
+    assert_eq!(status, 400);
+    assert!(said.contains("only a custom room takes a text"), "{said}");
+    let long = "word ".repeat(300) + "end";
+    let (status, said) = open_on(&srv, &long).await;
+    assert_eq!(status, 400);
+    assert!(said.contains("at most 1500 characters"), "{said}");
+    let (status, said) = open_on(&srv, "Cafe\u{301} au lait").await;
+    assert_eq!(status, 400);
+    assert!(said.contains("not in Unicode NFC"), "{said}");
+    let (status, said) = open_on(&srv, "a\u{7}b").await;
+    assert_eq!(status, 400);
+    assert!(said.contains("U+0007"), "{said}");
+    // And one that plays opens.
+    let (status, said) = open_on(&srv, "à la fin").await;
+    assert_eq!(status, 201, "{said}");
+}
+
+/// The longest room text, of the widest letters (four bytes each, 6,000 bytes in all),
+/// welcomes a racer on another server process: the welcome crosses PostgreSQL in one
+/// notification, under its 8000 bytes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_longest_room_text_reaches_a_racer_on_another_process() {
+    let Some(url) = typepper_testing::var("TYPEPPER_TEST_POSTGRES_URL") else {
+        return;
+    };
+    let db = pg::FreshDb::create(&url);
+    let one = start_on(Some(&db.url), |_| {}).await;
+    let two = start_on(Some(&db.url), |_| {}).await;
+    let words = vec!["🌶🌶🌶🌶"; typepper_api::room::ROOM_TEXT_CHARS / 5];
+    let text = format!("{} 🌶🌶🌶🌶", words.join(" "));
+    assert_eq!(
+        text.chars().count(),
+        typepper_api::room::ROOM_TEXT_CHARS + 4
+    );
+    let text = &text[..text.len() - " 🌶🌶🌶🌶".len()];
+    assert_eq!(
+        text.chars().count(),
+        typepper_api::room::ROOM_TEXT_CHARS - 1
+    );
+    let (status, body) = open_on(&one, text).await;
+    assert_eq!(status, 201, "{body}");
+    let code = serde_json::from_str::<typepper_api::room::Opened>(&body)
+        .unwrap()
+        .code;
+    let mut ws = connect(&two, &code).await;
+    let hello = Ask::Hello {
+        name: Some("grace".into()),
+        token: None,
+        resume: None,
+    };
+    send(&mut ws, &hello).await;
+    let welcomed = until(&mut ws, |s| match s {
+        Say::Welcome { text, .. } => Some(text.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(welcomed.as_deref(), Some(text));
+}

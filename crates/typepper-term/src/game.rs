@@ -143,6 +143,12 @@ impl<H: Host> Game<H> {
         Flow::Go
     }
 
+    /// Whether a paste now is taken whole, as one text (the custom text screen), rather
+    /// than as keys typed one by one.
+    pub fn takes_text(&self) -> bool {
+        matches!(self.app.screen(), typepper_game::app::Screen::Text(_))
+    }
+
     /// Moves the game's clock on: a round's end, a notice's fading.
     pub fn tick(&mut self) {
         self.with_app(|app, now| app.tick(now));

@@ -95,7 +95,14 @@ fn command(request: &Request) -> Option<(String, Vec<u8>)> {
         Request::Board(mode) => (format!("v1 board {mode}"), vec![]),
         Request::Run(id) => (format!("v1 replay {id}"), vec![]),
         Request::Seed { mode, .. } => (format!("v1 seed {mode}"), vec![]),
-        Request::OpenRoom(mode) => (format!("v1 room-open {mode}"), vec![]),
+        // A custom room's text goes as the command's stdin, as a submission's body does.
+        Request::OpenRoom(open) => (
+            format!("v1 room-open {}", open.mode),
+            open.text
+                .clone()
+                .map(String::into_bytes)
+                .unwrap_or_default(),
+        ),
         Request::File(_) => return None,
     })
 }

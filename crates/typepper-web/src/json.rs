@@ -183,6 +183,7 @@ fn say(v: &JsValue) -> Option<Say> {
             resume: text(&body, "resume"),
             owner: number(&get(&body, "owner"))?,
             link: text(&body, "link"),
+            text: text(&body, "text"),
         },
         "lobby" => Say::Lobby {
             phase: match text(&body, "phase")?.as_str() {
@@ -259,6 +260,7 @@ mod tests {
                 resume: Some("s3cr\"t".into()),
                 owner: 1,
                 link: Some("https://typepper.test/?room=k3fq7m2x".into()),
+                text: None,
             },
             Say::Welcome {
                 room: "k3fq7m2x".into(),
@@ -267,6 +269,7 @@ mod tests {
                 resume: None,
                 owner: 1,
                 link: None,
+                text: None,
             },
             Say::Lobby {
                 phase: Phase::Countdown,

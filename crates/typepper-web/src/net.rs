@@ -2,12 +2,16 @@
 //! and word lists, each a [`Request`] carried over HTTP and answered for the app.
 
 use gloo_net::http::{Request as Http, Response};
-
-use typepper_api::room::Opened;
+use typepper_api::room::{Open, Opened};
 use typepper_api::{Board, BoardRow, IssuedSeed, Player};
 use typepper_game::request::{Answer, Failure, Need, Request};
 
 use crate::json::{self, FromJs};
+
+/// Sends `request`: the answer, or why none came.
+async fn send(request: Http) -> Result<Response, Failure> {
+    request.send().await.map_err(unreachable)
+}
 
 fn url(api: &str, path: &str) -> String {
     format!("{}{path}", api.trim_end_matches('/'))
@@ -33,7 +37,7 @@ pub async fn ask(api: &str, request: Request) -> Answer {
             answer: issue_seed(api, &token, &mode).await,
             mode,
         },
-        Request::OpenRoom(mode) => Answer::RoomOpened(open_room(api, &mode).await),
+        Request::OpenRoom(open) => Answer::RoomOpened(open_room(api, &open).await),
         Request::File(need) => Answer::File {
             file: file(need).await,
             need,
@@ -46,22 +50,40 @@ pub async fn ask(api: &str, request: Request) -> Answer {
 /// worker keeps them. The name is the file's checksum, so a cached copy is never stale;
 /// the game checks it all the same.
 pub async fn file(need: Need) -> Result<String, Failure> {
-    let response = Http::get(&need.path()).send().await.map_err(unreachable)?;
-    match response.status() {
-        200 => response.text().await.map_err(unreachable),
-        _ => Err(refusal(response).await),
+    text(get(&need.path()), 200).await
+}
+
+/// A `GET` of `url`, or why it couldn't be made (as its sending would say).
+fn get(url: &str) -> Result<Http, Failure> {
+    Http::get(url).build().map_err(unreachable)
+}
+
+/// Sends `request` and reads the answer's text when its status is `ok`; any other
+/// status gives the server's sentence. Every request but a run's comes through here:
+/// one copy of the sending and reading in the wasm, not one in each caller's future
+/// and one for each type read from JSON (docs/PERFORMANCE.md, issue 41).
+async fn text(request: Result<Http, Failure>, ok: u16) -> Result<String, Failure> {
+    let response = send(request?).await?;
+    if response.status() != ok {
+        return Err(refusal(response).await);
     }
+    read_text(&response).await
+}
+
+/// `response`'s body as text, or why it broke off.
+async fn read_text(response: &Response) -> Result<String, Failure> {
+    response.text().await.map_err(unreachable)
 }
 
 /// The browser couldn't send it, or the answer broke off.
-fn unreachable(e: impl std::fmt::Display) -> Failure {
+fn unreachable(e: gloo_net::Error) -> Failure {
     Failure::Unreachable(e.to_string())
 }
 
 /// A refusal: the server's sentence, or the status; a 401 says the token is no player's.
 async fn refusal(response: Response) -> Failure {
     let status = response.status();
-    let why = match response.text().await {
+    let why = match read_text(&response).await {
         Ok(text) if !text.trim().is_empty() => text.trim().to_owned(),
         _ => format!("the server answered {status}"),
     };
@@ -85,10 +107,7 @@ pub async fn fetch_run(api: &str, id: &str) -> Result<Run, Failure> {
     if !typepper_api::is_run_id(id) {
         return Err(Failure::NotARunId(id.to_owned()));
     }
-    let response = Http::get(&url(api, &format!("/v1/runs/{id}")))
-        .send()
-        .await
-        .map_err(unreachable)?;
+    let response = send(get(&url(api, &format!("/v1/runs/{id}")))?).await?;
     match response.status() {
         200 => {
             let player = response.headers().get(typepper_api::PLAYER_HEADER);
@@ -106,12 +125,8 @@ async fn submit(api: &str, token: &str, body: &[u8]) -> Result<String, Failure> 
         .header("Authorization", &format!("Bearer {token}"))
         .header("Content-Type", "application/octet-stream")
         .body(js_sys::Uint8Array::from(body))
-        .map_err(|e| Failure::Refused(e.to_string()))?;
-    let response = request.send().await.map_err(unreachable)?;
-    match response.status() {
-        200 => response.text().await.map_err(unreachable),
-        _ => Err(refusal(response).await),
-    }
+        .map_err(unreachable);
+    text(request, 200).await
 }
 
 /// `what`, read from the server's JSON `text` (by the browser's own `JSON.parse`).
@@ -119,61 +134,48 @@ fn json<T: FromJs>(text: &str, what: &'static str) -> Result<T, Failure> {
     json::read(text).ok_or(Failure::Unreadable { what, why: None })
 }
 
-/// POSTs `body`, a JSON object's text, to `path` (as `token`'s player, if any) and reads
-/// the answer of status 201 as `what`; any other status gives the server's sentence.
-async fn post_json<T: FromJs>(
+/// POSTs `body`, a JSON object's text, to `path` (as `token`'s player, if any): the
+/// answer's text when its status is 201; any other status gives the server's sentence.
+async fn post_json(
     api: &str,
     path: &str,
     token: Option<&str>,
     body: String,
-    what: &'static str,
-) -> Result<T, Failure> {
+) -> Result<String, Failure> {
     let mut request = Http::post(&url(api, path)).header("Content-Type", "application/json");
     if let Some(token) = token {
         request = request.header("Authorization", &format!("Bearer {token}"));
     }
-    let response = request
-        .body(body)
-        .map_err(|e| Failure::Refused(e.to_string()))?
-        .send()
-        .await
-        .map_err(unreachable)?;
-    if response.status() != 201 {
-        return Err(refusal(response).await);
-    }
-    let text = response.text().await.map_err(unreachable)?;
-    json(&text, what)
+    let request = request.body(body).map_err(unreachable);
+    text(request, 201).await
 }
 
 /// `POST <api>/v1/seeds` for `mode`: a seed to play a ranked round on, or why not.
 async fn issue_seed(api: &str, token: &str, mode: &str) -> Result<IssuedSeed, Failure> {
     let body = json::object(&[("mode", Some(mode))]);
-    post_json(api, "/v1/seeds", Some(token), body, "a seed").await
+    let answer = post_json(api, "/v1/seeds", Some(token), body).await?;
+    json(&answer, "a seed")
 }
 
-/// `POST <api>/v1/rooms` for `mode`: the room opened, or the server's sentence.
-async fn open_room(api: &str, mode: &str) -> Result<Opened, Failure> {
-    let body = json::object(&[("mode", Some(mode))]);
-    post_json(api, "/v1/rooms", None, body, "a room").await
+/// `POST <api>/v1/rooms` for a mode (and a custom room's text): the room opened, or the
+/// server's sentence.
+async fn open_room(api: &str, open: &Open) -> Result<Opened, Failure> {
+    let body = json::object(&[("mode", Some(&open.mode)), ("text", open.text.as_deref())]);
+    let answer = post_json(api, "/v1/rooms", None, body).await?;
+    json(&answer, "a room")
 }
 
 /// `POST <api>/v1/players`: the new player, or the server's sentence.
 async fn link(api: &str, name: &str) -> Result<Player, Failure> {
     let body = json::object(&[("name", Some(name))]);
-    post_json(api, "/v1/players", None, body, "a player").await
+    let answer = post_json(api, "/v1/players", None, body).await?;
+    json(&answer, "a player")
 }
 
 /// `GET <api>/v1/boards/<mode>`: this month's rows.
 async fn board(api: &str, mode: &str) -> Result<Vec<BoardRow>, Failure> {
     let mode = String::from(js_sys::encode_uri_component(mode));
-    let response = Http::get(&url(api, &format!("/v1/boards/{mode}")))
-        .send()
-        .await
-        .map_err(unreachable)?;
-    if response.status() != 200 {
-        return Err(refusal(response).await);
-    }
-    let text = response.text().await.map_err(unreachable)?;
-    let board: Board = json(&text, "a board")?;
+    let answer = text(get(&url(api, &format!("/v1/boards/{mode}"))), 200).await?;
+    let board: Board = json(&answer, "a board")?;
     Ok(board.rows)
 }

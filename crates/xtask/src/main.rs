@@ -6,6 +6,7 @@
 
 mod build;
 mod e2e;
+mod imports;
 mod install;
 mod load;
 #[cfg(test)]

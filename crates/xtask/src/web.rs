@@ -1,7 +1,7 @@
 //! The browser build, as wasm-pack.toml sets it: cargo for wasm32, wasm-bindgen's glue,
-//! npm's wasm-opt, the service worker stamped with the build's hashes, then the size
-//! budget. (The settings file keeps wasm-pack's name and layout; the steps are
-//! wasm-pack's, run by the xtask itself.)
+//! the imports' names shortened (crate::imports), npm's wasm-opt, the service worker
+//! stamped with the build's hashes, then the size budget. (The settings file keeps
+//! wasm-pack's name and layout; the steps are wasm-pack's, run by the xtask itself.)
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -98,6 +98,7 @@ pub fn build() -> Result<()> {
     c.arg("--out-dir").arg(&out).arg(&built);
     run(&mut c)?;
     let wasm = out.join("typepper_web_bg.wasm");
+    shorten_imports(&wasm, &out.join("typepper_web.js"))?;
     step(&format!(
         "optimising the wasm (wasm-opt {})",
         s.wasm_opt.flags.join(" ")
@@ -111,6 +112,18 @@ pub fn build() -> Result<()> {
     run(&mut c)?;
     stamp_worker(&out)?;
     check_budget(&s.budget, &out)
+}
+
+/// Renames the functions `wasm` imports, in it and in its JavaScript `glue` alike
+/// (crate::imports says why).
+fn shorten_imports(wasm: &Path, glue: &Path) -> Result<()> {
+    step("shortening the names of the wasm's imports, in the wasm and its glue");
+    let read = |p: &Path| std::fs::read(p).with_context(|| format!("reading {}", p.display()));
+    let text = String::from_utf8(read(glue)?).context("the JavaScript glue is not UTF-8")?;
+    let (wasm_bytes, text) =
+        crate::imports::shorten(&read(wasm)?, &text).context("renaming the wasm's imports")?;
+    std::fs::write(wasm, wasm_bytes).with_context(|| format!("writing {}", wasm.display()))?;
+    std::fs::write(glue, text).with_context(|| format!("writing {}", glue.display()))
 }
 
 /// The files a build is made of, as the server serves them, from the repository root:

@@ -2,7 +2,7 @@
 //! race, fetched from the server when picked.
 
 use typepper_api::BoardRow;
-use typepper_engine::Decimal;
+use typepper_engine::{Decimal, Mode};
 
 use crate::app::{App, BOARDS, Effect, Key, Screen};
 use crate::model::BoardLine;
@@ -15,6 +15,9 @@ use crate::request::{Failure, Request};
 pub struct Browsing {
     /// Which of [`App::board_modes`].
     pub mode: usize,
+    /// A board of its own instead: a quote's (each passage has one), opened from its
+    /// results or the menu's QUOTE line; ←→ go on to the boards above.
+    pub only: Option<Mode>,
     /// The rows once loaded, or why they aren't.
     pub rows: Option<Result<Vec<BoardRow>, String>>,
     /// The picked row.
@@ -32,12 +35,32 @@ pub(crate) struct Pending {
 impl App {
     /// Opens the board of `board_modes()[mode]`.
     pub(crate) fn open_boards(&mut self, mode: usize) -> Vec<Effect> {
+        self.open_board(mode, None)
+    }
+
+    /// Opens the board of `mode`: one of [`App::board_modes`], or a board of its own (a
+    /// quote's). A mode with no board (a drill, a custom text) says so on the screen it
+    /// was asked from.
+    pub(crate) fn open_board_of(&mut self, mode: Mode) -> Vec<Effect> {
+        if let Some(i) = self.board_modes().iter().position(|&m| m == mode) {
+            return self.open_boards(i);
+        }
+        if !mode.rankable() {
+            let why = format!("{} has no board: its rounds are yours alone", mode.title());
+            self.notice = Some((why, Tone::Dim));
+            return vec![];
+        }
+        self.open_board(0, Some(mode))
+    }
+
+    fn open_board(&mut self, mode: usize, only: Option<Mode>) -> Vec<Effect> {
         self.screen = Screen::Boards(Box::new(Browsing {
             mode,
+            only,
             rows: None,
             row: 0,
         }));
-        let mode = self.board_modes()[mode];
+        let mode = only.unwrap_or(self.board_modes()[mode]);
         // Its rows play in its language: the list is fetched while they load.
         self.want_list(mode);
         vec![Effect::Request(Request::Board(mode.key()))]
@@ -52,10 +75,15 @@ impl App {
             _ => 0,
         };
         let (mode, boards) = (b.mode, BOARDS);
+        // From a board of its own, the arrows go to the first of the others.
+        let (left, right) = match b.only {
+            Some(_) => (0, 0),
+            None => ((mode + boards - 1) % boards, (mode + 1) % boards),
+        };
         match key {
             Key::Escape | Key::Char('b') => self.screen = Screen::Menu,
-            Key::Left => return self.open_boards((mode + boards - 1) % boards),
-            Key::Right | Key::Tab => return self.open_boards((mode + 1) % boards),
+            Key::Left => return self.open_boards(left),
+            Key::Right | Key::Tab => return self.open_boards(right),
             Key::Up => b.row = b.row.saturating_sub(1),
             Key::Down if rows > 0 => b.row = (b.row + 1).min(rows - 1),
             Key::Enter | Key::Char('g') => {
@@ -81,7 +109,7 @@ impl App {
     pub(crate) fn board_loaded(&mut self, mode: &str, rows: Result<Vec<BoardRow>, Failure>) {
         let modes = self.board_modes();
         if let Screen::Boards(b) = &mut self.screen
-            && modes[b.mode].key() == mode
+            && b.only.unwrap_or(modes[b.mode]).key() == mode
         {
             b.rows = Some(rows.map_err(|e| e.to_string()));
             b.row = 0;
@@ -127,7 +155,7 @@ impl App {
     }
 
     pub(crate) fn boards_model(&self, b: &Browsing) -> Boards {
-        let mode = self.board_modes()[b.mode];
+        let mode = b.only.unwrap_or(self.board_modes()[b.mode]);
         let (rows, say) = match &b.rows {
             None => (vec![], Some(("loading…".into(), Tone::Dim))),
             Some(Err(e)) => (vec![], Some((e.clone(), Tone::Wrong))),

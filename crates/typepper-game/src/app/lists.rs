@@ -497,6 +497,7 @@ mod tests {
             resume: None,
             owner: 1,
             link: None,
+            text: None,
         };
         let fx = app.answer(Answer::RoomSaid(welcome), at(0.0));
         assert_eq!(

@@ -378,7 +378,15 @@ impl App {
                 None => self.ask_to_link(),
             },
             Key::Char('b') => {
-                // The board of the selected mode; a drill has none, so the first.
+                // The board of the selected mode (on QUOTE at a number, that quote's); a
+                // drill has none, so the first.
+                if let (Some(Row::Quote), QuotePick::Number(n)) =
+                    (self.menu_row(self.menu_item), self.picks.quote)
+                    && let Some(mode) =
+                        QuoteNo::new(n).and_then(|n| Mode::quote(n, self.quote_language()))
+                {
+                    return self.open_board_of(mode);
+                }
                 let mode = self.menu_mode();
                 let board = self.board_modes().iter().position(|&m| m == mode);
                 return self.open_boards(board.unwrap_or(0));

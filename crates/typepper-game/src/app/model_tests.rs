@@ -609,6 +609,16 @@ fn a_quote_is_picked_by_length_or_number_and_credits_its_author() {
             .words()
             .contains(r.source.as_ref().unwrap())
     );
+    // `b` on its results: the quote's own board.
+    let fx = app.key(Key::Char('b'), at(t + 1_500.0));
+    assert_eq!(
+        fx,
+        [Effect::Request(crate::request::Request::Board(mode.key()))]
+    );
+    let Body::Boards(b) = app.model(t + 1_500.0, &UTC).body else {
+        panic!("no board")
+    };
+    assert_eq!(b.mode, mode);
     // By number: → past `any` to `#`, then the digits (at a length, digits are the quick
     // starts), each kept.
     app.key(Key::Escape, at(t + 2_000.0));

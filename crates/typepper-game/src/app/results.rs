@@ -129,6 +129,9 @@ impl App {
                 }
             }
             Key::Char('h') => self.open_history(),
+            // The board of the round's mode: a quote's own, one of the menu's, or a word
+            // that there is none.
+            Key::Char('b') => fx.extend(self.open_board_of(mode)),
             _ => {}
         }
         fx
@@ -175,12 +178,12 @@ impl App {
         } else {
             match (r.share.is_some(), race_link) {
                 (true, true) => {
-                    "tab or enter again · r watch it · g race it · c copy link · C copy race link · esc menu"
+                    "tab or enter again · r watch it · g race it · c copy link · C copy race link · b board · esc menu"
                 }
                 (true, false) => {
-                    "tab or enter again · r watch it · g race it · c copy link · h history · esc menu"
+                    "tab or enter again · r watch it · g race it · c copy link · h history · b board · esc menu"
                 }
-                _ => "tab or enter again · r watch it · g race it · h history · esc menu",
+                _ => "tab or enter again · r watch it · g race it · h history · b board · esc menu",
             }
         };
         let banner = match &r.race {

@@ -3,7 +3,7 @@
 //! [`crate::room`]).
 
 use core::fmt::Write as _;
-use typepper_api::room::{Ask, Opened, Phase, Say, State, is_code};
+use typepper_api::room::{Ask, Opened, Phase, ROOM_TEXT_CHARS, Say, State, is_code};
 
 use typepper_engine::{Decimal, Mode, Op};
 
@@ -59,13 +59,33 @@ impl App {
         }
     }
 
-    /// `f` on the menu: a room for the picked mode. A player who never linked names
-    /// themselves for it first.
+    /// `f` on the menu: a room for the picked mode, or on your own text when CUSTOM
+    /// TEXT is picked. A player who never linked names themselves for it first.
     pub(crate) fn open_room(&mut self) -> Vec<Effect> {
-        let mut live = Live::new(self.menu_mode(), None);
+        let custom = self.menu_row(self.menu_item) == Some(super::menu::Row::Custom);
+        let mut live = match (custom, &self.custom) {
+            (false, _) => Live::new(self.menu_mode(), None),
+            (true, Some(text)) if text.chars().count() <= ROOM_TEXT_CHARS => {
+                let mut live = Live::new(Mode::CUSTOM, None);
+                live.text = Some(text.clone());
+                live
+            }
+            (true, Some(_)) => {
+                let why = format!(
+                    "a room's text is at most {ROOM_TEXT_CHARS} characters: shorten yours, or play it alone"
+                );
+                self.notice = Some((why, Tone::Wrong));
+                return vec![];
+            }
+            (true, None) => {
+                let how = "no text of yours yet: enter on CUSTOM TEXT to paste one, then f";
+                self.notice = Some((how.into(), Tone::Dim));
+                return vec![];
+            }
+        };
         self.want_list(live.mode);
         let fx = if self.player.is_some() {
-            vec![Effect::Request(Request::OpenRoom(live.mode.key()))]
+            vec![Effect::Request(Request::OpenRoom(live.open()))]
         } else {
             live.naming = Some(self.naming());
             vec![]
@@ -207,9 +227,27 @@ impl App {
                 resume,
                 owner,
                 link,
+                text,
             } => {
                 if let Ok(mode) = mode.parse() {
                     live.mode = mode;
+                }
+                if live.mode == Mode::CUSTOM {
+                    // Every round of the room is on its text: one that doesn't play (from
+                    // a server of other rules) is no room to race in.
+                    match text.as_deref().map(typepper_engine::text::check) {
+                        Some(Ok(())) => live.text = text,
+                        Some(Err(why)) => {
+                            let why = format!("the room's text can't be played: {why}");
+                            live.say(Some((why, Tone::Wrong)));
+                            return vec![Effect::LeaveRoom];
+                        }
+                        None => {
+                            let why = "the room is on a text of its own, and it sent none";
+                            live.say(Some((why.into(), Tone::Wrong)));
+                            return vec![Effect::LeaveRoom];
+                        }
+                    }
                 }
                 live.you = you;
                 live.owner = owner;
@@ -502,7 +540,7 @@ impl App {
                     live.say(Some(("joining…".into(), Tone::Dim)));
                     return vec![match &live.code {
                         Some(code) => Effect::JoinRoom(code.clone()),
-                        None => Effect::Request(Request::OpenRoom(live.mode.key())),
+                        None => Effect::Request(Request::OpenRoom(live.open())),
                     }];
                 }
                 Err(why) => naming.error = Some(why.into()),
@@ -550,10 +588,10 @@ impl App {
         let order = race.order(&live.out());
         // Whose text it is: yours, or the leader's.
         let Some(me) = live.you.or(order.first().map(|&(id, _)| id)) else {
-            return self.play_of(&typepper_engine::Round::new(live.mode, 0), t, true);
+            return self.play_of(&live.blank(0), t, true);
         };
         let Some(mine) = race.of(me) else {
-            return self.play_of(&typepper_engine::Round::new(live.mode, 0), t, true);
+            return self.play_of(&live.blank(0), t, true);
         };
         let mut play = self.play_of(&mine.round, t, !live.racing());
         if play.prompt.is_some() {

@@ -31,7 +31,8 @@ impl Asked for typepper_api::SeedRequest {
 }
 
 impl Asked for typepper_api::room::Open {
-    const HOW: &'static str = r#"send {"mode": "<a mode key, e.g. time:15>"} as JSON"#;
+    const HOW: &'static str =
+        r#"send {"mode": "<a mode key, e.g. time:15>"} as JSON, and "text" for a custom room"#;
 }
 
 /// A JSON body of `T`: one over the body limit is refused 413, one that can't be read

@@ -243,7 +243,7 @@ async fn open_room(
     _: OurGame,
     Json(open): Json<typepper_api::room::Open>,
 ) -> Result<Response, ServiceError> {
-    let opened = st.open_room(&open.mode, ip).await?;
+    let opened = st.open_room(&open, ip).await?;
     Ok((StatusCode::CREATED, axum::Json(opened)).into_response())
 }
 

@@ -181,6 +181,8 @@ impl Seat {
 pub struct Room {
     code: String,
     mode: Mode,
+    /// A CUSTOM TEXT room's text.
+    text: Option<std::sync::Arc<str>>,
     owner: Option<u32>,
     next_id: u32,
     seats: Vec<Seat>,
@@ -225,6 +227,7 @@ impl Room {
         Room {
             code,
             mode,
+            text: None,
             owner: None,
             next_id: 1,
             seats: vec![],
@@ -233,6 +236,23 @@ impl Room {
             go_at: 0,
             races: 0,
             link: None,
+        }
+    }
+
+    /// The room, its rounds on `text` (a CUSTOM TEXT room's), if it is one a round plays.
+    pub fn on_text(self, text: &str) -> Result<Room, typepper_engine::TextFault> {
+        Round::custom(text, 0)?;
+        Ok(Room {
+            text: Some(text.into()),
+            ..self
+        })
+    }
+
+    /// A fresh round of the room's race.
+    fn round(&self) -> Round {
+        match &self.text {
+            Some(text) => Round::custom(text, self.seed).expect("checked by on_text"),
+            None => Round::new(self.mode, self.seed),
         }
     }
 
@@ -307,6 +327,7 @@ impl Room {
             resume: seat.map(|s| s.resume.clone()),
             owner: self.owner.unwrap_or(0),
             link: self.link.clone(),
+            text: self.text.as_deref().map(str::to_owned),
         }
     }
 
@@ -628,8 +649,9 @@ impl Room {
         if self.phase == Phase::Countdown && now >= self.go_at {
             self.phase = Phase::Racing;
             self.races += 1;
+            let round = self.round();
             for seat in &mut self.seats {
-                seat.round = Some(Round::new(self.mode, self.seed));
+                seat.round = Some(round.clone());
                 if matches!(seat.state, State::Waiting | State::Ready) {
                     seat.state = State::Typing;
                 }

@@ -44,6 +44,16 @@ pub(crate) enum Command {
 }
 
 impl Command {
+    /// Whether it waits for its stdin to end: `v1 submit`'s body, and a custom room's
+    /// text (`v1 room-open custom`).
+    pub(crate) fn reads_stdin(&self) -> bool {
+        match self {
+            Command::Submit => true,
+            Command::RoomOpen(mode) => mode == "custom",
+            _ => false,
+        }
+    }
+
     /// The command that asks what the game's `request` asks (the `v1` protocol's), to
     /// log and count the request as one; `None` for a word list, which the server's
     /// build carries and the game never asks it for.
@@ -54,7 +64,7 @@ impl Command {
             Request::Board(mode) => Command::Board(mode.clone(), None),
             Request::Run(id) => Command::Replay(id.clone()),
             Request::Seed { mode, .. } => Command::Seed(mode.clone()),
-            Request::OpenRoom(mode) => Command::RoomOpen(mode.clone()),
+            Request::OpenRoom(open) => Command::RoomOpen(open.mode.clone()),
             Request::File(_) => return None,
         })
     }
@@ -235,6 +245,22 @@ async fn serve(
     stdin: Vec<u8>,
 ) -> Result<Done, Failed> {
     state.take_request(ip)?;
+    if let Command::RoomOpen(mode) = &command
+        && mode == "custom"
+    {
+        // A custom room's text is the command's stdin, as a submission's body is.
+        let text = String::from_utf8(stdin)
+            .map_err(|_| ServiceError::BadRequest("the text is not UTF-8".into()))?;
+        let open = typepper_api::room::Open {
+            mode: mode.clone(),
+            text: Some(text),
+        };
+        let budget = Duration::from_secs(state.config.request_timeout_secs);
+        let opened = tokio::time::timeout(budget, state.open_room(&open, ip))
+            .await
+            .map_err(|_| Failed::Late)??;
+        return Ok(Done::with(StatusCode::CREATED, json(&opened)));
+    }
     if let Command::Submit = command {
         let player = player(state, key.as_deref()).await?;
         let answer = state
@@ -264,7 +290,8 @@ async fn call(
             Done::with(StatusCode::CREATED, json(&issued))
         }
         Command::RoomOpen(mode) => {
-            let opened = state.open_room(&mode, ip).await?;
+            let open = typepper_api::room::Open { mode, text: None };
+            let opened = state.open_room(&open, ip).await?;
             Done::with(StatusCode::CREATED, json(&opened))
         }
         Command::Link(name, token) => {
@@ -355,11 +382,12 @@ impl Connection {
                 let outcome = self.over_rate().unwrap_or_else(|| Outcome::usage(why));
                 self.answer_now(channel, outcome, session);
             }
-            Ok(Command::Submit) => {
+            Ok(command) if command.reads_stdin() => {
                 let Some(chan) = self.channels.get(&channel).cloned() else {
                     return;
                 };
                 chan.submitting.store(true, Ordering::SeqCst);
+                *super::session::lock(&chan.pending) = Some(command);
                 // The body must all arrive within the request's time, as over HTTP; its
                 // bytes go with the refusal.
                 let handle = session.handle();

@@ -99,8 +99,10 @@ pub(crate) const KEY_BURST: f64 = 600.0;
 const FAREWELL: Duration = Duration::from_secs(5);
 
 /// What one input event costs of a game's [`KEYS_PER_SECOND`]: nothing for ctrl-c, which
-/// always leaves, nor for what no key made (a resize, focus).
-fn cost(event: &Event) -> f64 {
+/// always leaves, nor for what no key made (a resize, focus); a paste a key a character,
+/// but one key on the custom text screen (`whole`), which takes it as one text, not as
+/// typing (the bytes' allowance bounds its size).
+fn cost(event: &Event, whole: bool) -> f64 {
     use crossterm::event::{KeyCode, KeyModifiers};
     match event {
         Event::Key(key)
@@ -109,6 +111,7 @@ fn cost(event: &Event) -> f64 {
             0.0
         }
         Event::Key(_) => 1.0,
+        Event::Paste(_) if whole => 1.0,
         Event::Paste(text) => text.chars().count() as f64,
         _ => 0.0,
     }
@@ -332,7 +335,9 @@ pub(crate) async fn play(setup: Setup) {
                 let now = std::time::Instant::now();
                 let mut events = input.feed(&bytes).into_iter();
                 // Keys past the allowance are dropped, a flood's with them.
-                if events.any(|e| allowance.take(cost(&e), now) && game.event(e) == Flow::Quit) {
+                if events.any(|e| {
+                    allowance.take(cost(&e, game.takes_text()), now) && game.event(e) == Flow::Quit
+                }) {
                     break End::Quit;
                 }
             }
@@ -665,10 +670,10 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             let (answer, counted) = within(seed, StatusCode::CREATED);
             (Answer::Seed { mode, answer }, counted)
         }
-        Request::OpenRoom(mode) => {
+        Request::OpenRoom(open) => {
             let opened = tokio::time::timeout(budget, async {
                 state.take_request(ip)?;
-                state.open_room(&mode, ip).await
+                state.open_room(&open, ip).await
             })
             .await;
             let (opened, counted) = within(opened, StatusCode::CREATED);

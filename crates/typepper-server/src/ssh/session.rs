@@ -124,8 +124,10 @@ pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// One session channel, shared by the handler, the task answering it and a body's timer.
 #[derive(Default)]
 pub(super) struct Chan {
-    /// `v1 submit`, waiting for its stdin to end.
+    /// `v1 submit` (or `v1 room-open custom`), waiting for its stdin to end.
     pub(super) submitting: AtomicBool,
+    /// The command waiting for its stdin, when it isn't `v1 submit`.
+    pub(super) pending: Mutex<Option<super::exec::Command>>,
     /// Its stdin so far; emptied when it is refused or run.
     stdin: Mutex<Vec<u8>>,
     /// Answered (or being): nothing more is done for it.
@@ -665,7 +667,12 @@ impl russh::server::Handler for Connection {
             }
             _ => return Ok(()),
         };
-        self.run_command(channel, Command::Submit, stdin, session);
+        let command = self
+            .channels
+            .get(&channel)
+            .and_then(|chan| lock(&chan.pending).take())
+            .unwrap_or(Command::Submit);
+        self.run_command(channel, command, stdin, session);
         Ok(())
     }
 

@@ -18,7 +18,10 @@ pub type Socket = WebSocket<TcpStream>;
 
 /// Opens a room of `mode` at `addr`: its code.
 pub fn open(addr: &str, mode: Mode) -> Result<String> {
-    let body = serde_json::to_vec(&Open { mode: mode.key() })?;
+    let body = serde_json::to_vec(&Open {
+        mode: mode.key(),
+        text: None,
+    })?;
     let headers = [("Content-Type", "application/json")];
     let answer = http(addr, "POST", "/v1/rooms", &headers, &body)?;
     let answer = wanted("opening a room", 201, answer)?;
