@@ -131,6 +131,16 @@ test("a pasted paragraph with accents, a dash and a line break is played to its 
   await friend.close();
 });
 
+test("keys typed the moment the text screen opens are added to the text kept from before, not put in its place", async ({ page, consoleLog }) => {
+  await page.addInitScript(() => localStorage.getItem("text") ?? localStorage.setItem("text", "Kept from before."));
+  await boot(page);
+  // No wait: the keys may come before the frame that fills the text area in.
+  await page.keyboard.type("c and more", { delay: 0 });
+  await onScreen(page, "text");
+  await expect(page.locator("#draft")).toHaveValue("Kept from before. and more");
+  await expect.poll(() => mirror(page, "typed")).toBe("Kept from before. and more");
+});
+
 test.describe("phone", () => {
   test.use(SIZES.phone);
 

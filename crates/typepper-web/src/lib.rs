@@ -371,23 +371,23 @@ impl Shell {
         self.ask();
     }
 
-    /// Opens the text area as the custom text screen opens, on the game's draft, and
-    /// removes it as the screen goes. Done as soon as something happens, not at the next
-    /// frame, so that the focus moves while the player's key or tap is still the
-    /// browser's event: a phone keeps its keyboard up only for a focus given then.
+    /// Opens the text area as the custom text screen opens (the next frame fills it in
+    /// with the game's draft), and removes it as the screen goes. Done as soon as
+    /// something happens, not at the next frame, so that the focus moves while the
+    /// player's key or tap is still the browser's event: a phone keeps its keyboard up
+    /// only for a focus given then.
     fn follow_screen(&mut self) {
         let open = matches!(self.app.screen(), Screen::Text(_));
         if open == self.area.is_some() {
             return;
         }
         self.area = None;
-        let Body::Text(entry) = self.app.model(dom::now(), &dom::LocalZone).body else {
+        if !open {
             let _ = self.input.focus();
             return;
-        };
-        match TextArea::open(&self.input, entry.title) {
-            Ok(mut area) => {
-                area.follow(&entry.draft);
+        }
+        match TextArea::open(&self.input) {
+            Ok(area) => {
                 area.focus();
                 self.area = Some(area);
             }
@@ -395,12 +395,20 @@ impl Shell {
         }
     }
 
-    /// The text area's text changed: it is the game's draft now, whole.
-    fn drafted(&mut self) {
-        if let Some(area) = &mut self.area {
-            self.app.set_draft(area.take());
-            self.changed();
+    /// The text area's text changed: it is the game's draft now, whole; or, typed before
+    /// a frame showed the draft in it, it is added to the draft, as a paste is.
+    fn drafted(&mut self, at: f64) {
+        let Some(area) = &mut self.area else {
+            return;
+        };
+        match area.take() {
+            (draft, true) => self.app.set_draft(&draft),
+            (typed, false) => {
+                let effects = self.app.text(&typed, now(at));
+                self.carry_out(effects);
+            }
         }
+        self.changed();
     }
 
     /// Focuses where keys go: the text area while it is open, else the hidden input.
@@ -472,7 +480,7 @@ impl Shell {
             return;
         }
         if let (Some(area), Body::Text(entry)) = (&mut self.area, &model.body) {
-            area.follow(&entry.draft);
+            area.follow(entry);
             if let Some(field) = self.renderer.field() {
                 area.place(field);
             }
@@ -625,7 +633,7 @@ fn listen(
     out.push(Listener::new(&window, "input", move |e: Event| {
         let mut shell = s.borrow_mut();
         if shell.area.as_ref().is_some_and(|a| a.is(e.target())) {
-            shell.drafted();
+            shell.drafted(e.time_stamp());
             return;
         }
         let composing = e

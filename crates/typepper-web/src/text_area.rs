@@ -14,21 +14,23 @@ use web_sys::{EventTarget, HtmlElement, HtmlTextAreaElement};
 
 use crate::dom::{self, Context, DomError};
 use crate::render::{Rect, css};
-use typepper_game::model::Tone;
+use typepper_game::model::{TextEntry, Tone};
 
 /// The text area, removed from the page when dropped. Its `input` events are heard by
 /// the page's one listener for them (lib.rs), as they bubble: a listener of its own
 /// would cost the wasm a closure's glue.
 pub struct TextArea {
     el: HtmlTextAreaElement,
-    /// The draft as last handed to the game, or written from it.
-    handed: String,
+    /// The draft as last handed to the game, or shown from it; `None` until a frame first
+    /// shows the game's draft in it.
+    handed: Option<String>,
 }
 
 impl TextArea {
-    /// A text area labelled `label`, put in the page after `after` (the hidden input, so
-    /// a screen reader meets it before the mirror).
-    pub fn open(after: &HtmlElement, label: &str) -> Result<TextArea, DomError> {
+    /// An empty text area, put in the page after `after` (the hidden input, so a screen
+    /// reader meets it before the mirror): the next frame labels it and fills it in
+    /// ([`TextArea::follow`]).
+    pub fn open(after: &HtmlElement) -> Result<TextArea, DomError> {
         let el: HtmlTextAreaElement = dom::document()?
             .create_element("textarea")
             .ok()
@@ -38,7 +40,6 @@ impl TextArea {
         // Prose is typed as written: no capitals or corrections the player didn't type.
         // (Attributes with these names can't be refused.)
         for (name, value) in [
-            ("aria-label", label),
             ("autocapitalize", "off"),
             ("autocomplete", "off"),
             ("enterkeyhint", "go"),
@@ -48,10 +49,7 @@ impl TextArea {
         after
             .after_with_node_1(&el)
             .context("putting the text area in the page")?;
-        Ok(TextArea {
-            el,
-            handed: String::new(),
-        })
+        Ok(TextArea { el, handed: None })
     }
 
     /// Whether `target` (an event's) is this text area.
@@ -59,18 +57,31 @@ impl TextArea {
         target == Some(self.el.clone().into())
     }
 
-    /// What the text area holds, in NFC, now handed to the game.
-    pub fn take(&mut self) -> &str {
-        let value = js_sys::JsString::from(self.el.value()).normalize("NFC");
-        self.handed = value.into();
-        &self.handed
+    /// What the text area holds, in NFC, for the game: the whole draft (`true`); or,
+    /// before a frame first showed the game's draft in it, what was typed into it since
+    /// it opened (`false`), to add to the draft, and then emptied.
+    pub fn take(&mut self) -> (String, bool) {
+        let value: String = js_sys::JsString::from(self.el.value())
+            .normalize("NFC")
+            .into();
+        let whole = self.handed.is_some();
+        if whole {
+            self.handed = Some(value.clone());
+        } else {
+            self.el.set_value("");
+        }
+        (value, whole)
     }
 
-    /// Shows the game's `draft`, if the game changed it since it was last handed over.
-    pub fn follow(&mut self, draft: &str) {
-        if draft != self.handed {
-            self.el.set_value(draft);
-            self.handed = draft.to_owned();
+    /// Shows the text screen's `entry`: its title as the label, the first time, and its
+    /// draft, if the game changed it since it was last handed over (or never showed it).
+    pub fn follow(&mut self, entry: &TextEntry) {
+        if self.handed.is_none() {
+            let _ = self.el.set_attribute("aria-label", entry.title);
+        }
+        if self.handed.as_deref() != Some(entry.draft.as_str()) {
+            self.el.set_value(&entry.draft);
+            self.handed = Some(entry.draft.clone());
         }
     }
 
