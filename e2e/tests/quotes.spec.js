@@ -2,7 +2,7 @@
 // fetched from /quotes/ when a quote is first played, as a word list is from /words/, and
 // the service worker keeps them, so a quote plays offline after. The results credit the
 // passage's author and work (the canvas draws them under the title; the mirror says
-// them), and the passage's board answers.
+// them), and `b` there opens the passage's own board.
 import {
   test,
   expect,
@@ -12,6 +12,7 @@ import {
   layoutFaults,
   mirror,
   onScreen,
+  pastResultsHold,
   recordText,
   shotBoth,
   stored,
@@ -82,11 +83,18 @@ test("a QUOTE round fetches its passages, credits its author on the results, is 
   const id = (await share.textContent()).split("/").pop();
   const run = await (await page.request.get(`/v1/runs/${id}`)).body();
   expect(run.toString("hex")).toBe(await stored(page, "last.replay"));
-  const { mode } = cli(["score", "--json", "-"], run.toString("hex"));
+  const { mode, title } = cli(["score", "--json", "-"], run.toString("hex"));
   expect(mode).toMatch(/^quote:\d+$/);
   const board = await page.request.get(`/v1/boards/${encodeURIComponent(mode)}`);
   expect(board.status()).toBe(200);
   expect(Array.isArray((await board.json()).rows)).toBe(true);
+  // `b` on the results opens the passage's own board.
+  await pastResultsHold(page);
+  await page.keyboard.press("b");
+  await onScreen(page, "boards");
+  await expect(page.locator("[data-mirror=status]")).toHaveText(`${title} · this month`);
+  expect(await layoutFaults(page), "its board").toEqual([]);
+  await shotBoth(page, "quote-board");
 
   // Kept by the service worker: offline, a new load plays another quote.
   await expect.poll(() => kept(page)).toContainEqual(expect.stringMatching(QUOTES));
