@@ -122,6 +122,11 @@ impl<'a> View<'a> {
         self.round.mode()
     }
 
+    /// How many words the text has, when it has an end (WORDS, a quote, a custom text).
+    pub fn word_count(&self) -> Option<u32> {
+        self.round.word_count()
+    }
+
     /// Whether the clock has started (the first input arrived).
     pub fn started(&self) -> bool {
         self.round.started().is_some()

@@ -1392,7 +1392,8 @@ mod tests {
                 "time:120",
                 "words:25",
                 "zen",
-                "pursuit:7"
+                "pursuit:7",
+                "quote:short"
             ]
         );
         assert!(asked(&app.tick(at(16.0))).is_empty(), "asked once");
@@ -1413,6 +1414,42 @@ mod tests {
             panic!("not playing")
         };
         assert_ne!(s.round.seed(), 99);
+    }
+
+    /// A quote's seed is asked for by its length; the server answers the passage it
+    /// picked, and `'` plays that passage on that seed. An answer for a passage of
+    /// another language, or for no quote at all, is no seed for it.
+    #[test]
+    fn a_quote_is_played_on_the_passage_and_seed_the_server_picked() {
+        let mut app = linked();
+        app.tick(at(0.0));
+        let fx = app.seed_issued("quote:short", issued("quote:7@de", 5, AN_HOUR_ON), 0);
+        assert!(matches!(&fx[..], [Effect::Warn(_)]), "{fx:?}");
+        let fx = app.seed_issued("quote:short", issued("time:15", 5, AN_HOUR_ON), 0);
+        assert!(matches!(&fx[..], [Effect::Warn(_)]), "{fx:?}");
+        assert!(
+            app.seed_issued("quote:short", issued("quote:7", 99, AN_HOUR_ON), 0)
+                .is_empty()
+        );
+        let crate::model::Body::Menu(menu) = app.model(0.0, &crate::zone::Fixed(0)).body else {
+            panic!()
+        };
+        assert!(menu.items[4].ranked, "QUOTE's next round counts");
+        app.key(Key::Char('\''), at(20.0));
+        let Screen::Play(s) = &app.screen else {
+            panic!("not playing")
+        };
+        assert_eq!(
+            (s.round.mode().key(), s.round.seed()),
+            ("quote:7".into(), 99)
+        );
+        assert!(!app.seeds.has("quote:short"), "used up");
+        // A language with quotes asks for its own; one without plays English's.
+        app.key(Key::Escape, at(30.0));
+        let fx: Vec<Effect> = (0..3)
+            .flat_map(|_| app.key(Key::Char('@'), at(40.0)))
+            .collect();
+        assert!(asked(&fx).contains(&"quote:short@de".to_owned()), "{fx:?}");
     }
 
     #[test]

@@ -483,6 +483,24 @@ impl App {
         Some(self.picked(now))
     }
 
+    /// What a seed for the menu's QUOTE is asked for by: its length and language
+    /// (`quote:short@de`), the server picking a passage the player was never shown;
+    /// nothing at a number, which the server doesn't issue.
+    pub(crate) fn quote_ask(&self) -> Option<String> {
+        let QuotePick::Of(length) = self.picks.quote else {
+            return None;
+        };
+        let language = self.quote_language();
+        let code = match language {
+            Language::English => String::new(),
+            other => format!("@{}", other.code()),
+        };
+        Some(format!(
+            "quote:{}{code}",
+            length.map_or("any", Length::name)
+        ))
+    }
+
     /// The language quotes are played in: the menu's, when it has quotes, else English.
     pub(crate) fn quote_language(&self) -> Language {
         let language = self.picks.prose.language;
@@ -502,6 +520,17 @@ impl App {
             return;
         }
         let passages = quotes::passages(language).map_or(0, <[_]>::len);
+        // A passage the server picked, never shown to this player: the round ranks.
+        if number.is_none()
+            && let Some(ask) = self.quote_ask()
+            && let Some((key, seed)) = self.seeds.take_issued(&ask)
+            && let Ok(mode) = key.parse::<Mode>()
+            && Need::of(mode) == need
+            && let Base::Quote(n) = mode.base()
+            && usize::from(n.get()) <= passages
+        {
+            return self.play(mode, Some(seed));
+        }
         let n = match number {
             Some(n) => QuoteNo::new(n).filter(|q| usize::from(q.get()) <= passages),
             None => {
@@ -609,7 +638,7 @@ impl App {
                         label: "QUOTE".into(),
                         title: format!("QUOTE {value} · {}", language.name()),
                         value: Some(value),
-                        ranked: false,
+                        ranked: self.quote_ask().is_some_and(|ask| self.seeds.has(&ask)),
                         setting: false,
                     }
                 }

@@ -370,7 +370,7 @@ impl App {
     /// clock and the heat. `watching` someone else's, there is no prompt.
     pub(crate) fn play_of(&self, round: &typepper_engine::Round, t: u32, watching: bool) -> Play {
         let view = round.view(t);
-        let clock = match (view.time_left_ms(), view.level(), view.mode().word_count()) {
+        let clock = match (view.time_left_ms(), view.level(), view.word_count()) {
             (Some(left), ..) => Clock::Left(left.div_ceil(1000)),
             (None, Some(level), _) => Clock::Level(level),
             // WORDS: the words behind the caret, all of them once it is over.

@@ -4,6 +4,7 @@
 //! and the server keeps it unranked.
 
 use typepper_api::{IssuedSeed, Utc};
+use typepper_engine::Mode;
 use typepper_engine::rng::Rng;
 
 use crate::app::{App, Effect, Now};
@@ -17,8 +18,11 @@ const SEED_RETRY_MS: u64 = 30_000;
 /// A seed the server issued for a mode, waiting for its round.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Issued {
-    /// The mode key it counts for.
+    /// The mode key it was asked for: a mode's, or a quote's length (`quote:short@de`).
     pub mode: String,
+    /// The mode key it counts for: the one asked for, or the passage the server picked
+    /// for a quote's length (`quote:137@de`).
+    pub plays: String,
     /// The seed.
     pub seed: u64,
     /// When it expires, unix ms.
@@ -58,10 +62,18 @@ impl SeedPool {
     /// text is seen from now on, whether the round is finished or not), else the game's
     /// own.
     pub fn take(&mut self, key: &str) -> u64 {
-        match self.issued.iter().position(|i| i.mode == key) {
-            Some(at) => self.issued.remove(at).seed,
+        match self.take_issued(key) {
+            Some((_, seed)) => seed,
             None => self.own.next_u64(),
         }
+    }
+
+    /// The seed issued for `key`, used up, with the mode it counts for; `None` without
+    /// one.
+    pub fn take_issued(&mut self, key: &str) -> Option<(String, u64)> {
+        let at = self.issued.iter().position(|i| i.mode == key)?;
+        let issued = self.issued.remove(at);
+        Some((issued.plays, issued.seed))
     }
 
     /// One of the game's own seeds: a quote picked on this device.
@@ -98,11 +110,14 @@ impl SeedPool {
         self.asking.retain(|m| m != mode);
         let issued = answer.map_err(|e| e.to_string()).and_then(|seed| {
             match Utc::parse(&seed.expires) {
-                Some(expires_ms) if seed.mode == mode => Ok(Issued {
-                    mode: seed.mode,
-                    seed: seed.seed,
-                    expires_ms,
-                }),
+                Some(expires_ms) if seed.mode == mode || picks_for(mode, &seed.mode) => {
+                    Ok(Issued {
+                        mode: mode.to_owned(),
+                        plays: seed.mode,
+                        seed: seed.seed,
+                        expires_ms,
+                    })
+                }
                 // Its fields, not its `Debug`: that would bring the wasm a struct formatter.
                 _ => Err(format!(
                     "the server's seed doesn't read: {} for {}, until {}",
@@ -138,6 +153,20 @@ impl SeedPool {
     }
 }
 
+/// Whether `key`, a quote's passage (`quote:137@de`), is one the server may pick for
+/// `asked`, a quote's length in the same language (`quote:short@de`).
+fn picks_for(asked: &str, key: &str) -> bool {
+    let (Some(asked), Ok(mode)) = (asked.strip_prefix("quote:"), key.parse::<Mode>()) else {
+        return false;
+    };
+    let language = asked.split_once('@').map_or("", |(_, code)| code);
+    let same = match language {
+        "" => mode.prose().language == typepper_engine::Language::English,
+        code => mode.prose().language.code() == code,
+    };
+    matches!(mode.base(), typepper_engine::Base::Quote(_)) && same
+}
+
 impl App {
     /// The modes a key on the menu plays at once: BLITZ at every clock (1 to 4), and the
     /// menu's WORDS, ZEN and HOT PURSUIT, all at the menu's prose.
@@ -149,9 +178,10 @@ impl App {
     }
 
     /// A seed request for each mode a menu key plays that has no usable seed and none
-    /// asked for, when linked.
+    /// asked for, when linked, and for a quote of the menu's length.
     pub(crate) fn want_seeds(&mut self, unix_ms: u64) -> Vec<Effect> {
-        let keys = self.seeded_modes().map(|mode| mode.key());
+        let modes = self.seeded_modes().map(|mode| mode.key());
+        let keys = modes.into_iter().chain(self.quote_ask());
         let Some(player) = &self.player else {
             // Seeds about to expire are let go all the same.
             self.seeds.wanted([], unix_ms);
