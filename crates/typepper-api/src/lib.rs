@@ -99,6 +99,9 @@ pub const REFUSALS: &[&str] = &[
     "too_soon",
     "copy",
     "live_room",
+    // A custom text the server doesn't keep: not in Unicode NFC, a character that
+    // changes how a page shows the text, or a text on a round that has its own.
+    "bad_text",
 ];
 
 /// Whether a stored run is ranked: on the boards and a candidate for a personal best.

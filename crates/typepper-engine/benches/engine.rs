@@ -138,6 +138,33 @@ fn kinds(c: &mut Criterion) {
             })
         });
     }
+    // Issue 41's given texts: a quote of 25 words, and the same passage as a custom text
+    // (format 2, its text in the replay and checked as it is read).
+    let passage = typepper_engine::quotes::passages(typepper_engine::Language::English)
+        .expect("the English quotes")
+        .iter()
+        .find(|p| p.text.split(' ').count() == 25)
+        .expect("a passage of 25 words");
+    let n = typepper_engine::quotes::passages(typepper_engine::Language::English)
+        .expect("the English quotes")
+        .iter()
+        .position(|p| p == passage)
+        .expect("it")
+        + 1;
+    let quote = synth(format!("quote:{n}").parse().expect("a mode"), 1, &typist).encode();
+    let round = typepper_engine::Round::custom(passage.text, 1).expect("a text");
+    let custom = typepper_engine::synth::synth_on(round, &typist).encode();
+    for (name, bytes) in [
+        ("quote of 25 words", quote),
+        ("custom, the same text", custom),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let replay = Replay::decode(black_box(&bytes)).expect("decodes");
+                replay.play().expect("plays").1
+            })
+        });
+    }
     g.finish();
 }
 

@@ -4,7 +4,9 @@
 //! 1. [`Card::of`] plays the run's replay and takes what the card says: the headline, the
 //!    mode's title, the player, accuracy and consistency, the date, and the results
 //!    chart's model from the game crate (its lines, errors, scale and legend), so the card
-//!    draws the one chart the results screen draws, in the game's colours.
+//!    draws the one chart the results screen draws, in the game's colours. A quote's card
+//!    says whose the passage is, and a custom text's how it starts ([`source`]), on a line
+//!    of their own.
 //! 2. [`Card::svg`] lays it out as an SVG. The font is monospace, so a text's width is
 //!    its length times the font's advance: each text is fitted to its room by shrinking
 //!    its size, never by running past the edge or into another.
@@ -20,7 +22,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::OnceCell;
-use typepper_engine::{Decimal, Replay};
+use typepper_engine::{Base, Decimal, Mode, Replay};
 use typepper_game::model::Chart;
 use typepper_game::palette::Tone;
 
@@ -60,8 +62,67 @@ pub struct Card {
     pub stats: String,
     /// `2026-12-03`, UTC.
     pub date: String,
+    /// Whose a quote is (`— Jane Austen, Pride and Prejudice`), or how a custom text
+    /// starts, as far as the font has its letters ([`source`]); `None` for a drawn text.
+    pub source: Option<String>,
     /// The results chart.
     pub chart: Chart,
+}
+
+/// The most characters of a custom text a card shows: a line at a size still read in a
+/// chat's preview.
+pub const CARD_EXCERPT: usize = 56;
+
+/// What a round's text is, when it is a given one, in a line: a quote's author and work
+/// (`— Jane Austen, Pride and Prejudice`), or the start of a custom `text` in quotation
+/// marks, cut at a word within `chars` characters (`“It was a dark and stormy…”`). `None`
+/// for a text the seed draws.
+pub fn source(mode: Mode, text: Option<&str>, chars: usize) -> Option<String> {
+    match (mode.base(), text) {
+        (Base::Quote(n), _) => {
+            let passage = typepper_engine::quotes::passage(mode.prose().language, n)?;
+            Some(match passage.work {
+                "" => format!("— {}", passage.author),
+                work => format!("— {}, {work}", passage.author),
+            })
+        }
+        (Base::Custom, Some(text)) => Some(format!("“{}”", excerpt(text, chars))),
+        _ => None,
+    }
+}
+
+/// The start of `text`, at most `chars` characters: whole, or cut after its last whole
+/// word that fits (or mid-word if the first is longer), with `…`.
+pub fn excerpt(text: &str, chars: usize) -> String {
+    if text.chars().count() <= chars {
+        return text.to_owned();
+    }
+    let room = chars.saturating_sub(1);
+    let cut: String = text.chars().take(room).collect();
+    // The cut's last word is whole only if a space follows it in the text.
+    let whole = match text.chars().nth(room) {
+        Some(' ') => cut.as_str(),
+        _ => cut
+            .rsplit_once(' ')
+            .map_or(cut.as_str(), |(words, _)| words),
+    };
+    format!("{}…", whole.trim_end())
+}
+
+/// `line` as far as the card's font has its letters (a letter it lacks would be drawn as
+/// a box): whole, or cut before the first it lacks, with `…`; `None` if that leaves no
+/// word.
+fn drawable(line: &str) -> Option<String> {
+    use skrifa::MetadataProvider as _;
+    let font = skrifa::FontRef::new(FONT).ok()?;
+    let charmap = font.charmap();
+    let Some(at) = line.char_indices().find(|&(_, c)| charmap.map(c).is_none()) else {
+        return Some(line.to_owned());
+    };
+    let kept = line[..at.0].trim_end();
+    kept.chars()
+        .any(char::is_alphanumeric)
+        .then(|| format!("{kept}…"))
 }
 
 /// A text placed on the card.
@@ -76,6 +137,14 @@ struct Label<'a> {
     anchor: Anchor,
 }
 
+/// The baselines of the lines below the title, and the top of the chart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Lines {
+    source: f64,
+    stats: f64,
+    chart: f64,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Anchor {
     Start,
@@ -86,8 +155,11 @@ impl Card {
     /// The card of a run of `player`'s, stored at `created_ms`, with `replay` bytes;
     /// `None` if the replay doesn't play.
     pub fn of(replay: &[u8], player: String, created_ms: i64) -> Option<Card> {
-        let (_, score) = Replay::decode(replay).ok()?.play().ok()?;
+        let replay = Replay::decode(replay).ok()?;
+        let (_, score) = replay.play().ok()?;
+        let source = source(score.mode, replay.text.as_deref(), CARD_EXCERPT);
         Some(Card {
+            source: source.as_deref().and_then(drawable),
             headline: score.headline().to_string(),
             title: score.mode.title(),
             player,
@@ -135,13 +207,32 @@ impl Card {
                 crate::escape_markup(label.text)
             );
         }
-        self.draw_chart(&mut svg, MARGIN, 436.0, inner, h - 436.0 - 34.0);
+        let chart = self.lines().chart;
+        self.draw_chart(&mut svg, MARGIN, chart, inner, h - chart - 34.0);
         svg.push_str("</svg>");
         svg
     }
 
+    /// Where the lines below the title go: with a source line, the stats and the chart
+    /// move down to make room for it.
+    fn lines(&self) -> Lines {
+        match self.source {
+            None => Lines {
+                source: 0.0,
+                stats: 400.0,
+                chart: 436.0,
+            },
+            Some(_) => Lines {
+                source: 398.0,
+                stats: 442.0,
+                chart: 466.0,
+            },
+        }
+    }
+
     /// Every text but the chart's, fitted to its room.
     fn labels(&self, inner: f64) -> Vec<Label<'_>> {
+        let lines = self.lines();
         let right = MARGIN + inner;
         let half = (inner - GAP) / 2.0;
         let label = |text, x, y, size, tone, anchor| Label {
@@ -187,15 +278,19 @@ impl Card {
         let stats = label(
             &self.stats,
             MARGIN,
-            400.0,
+            lines.stats,
             fit(&self.stats, 30.0, inner - legend_width - GAP),
             Tone::Dim,
             Start,
         );
         let mut labels = vec![wordmark, date, headline, title, player, stats];
+        if let Some(source) = &self.source {
+            let size = fit(source, 28.0, inner);
+            labels.push(label(source, MARGIN, lines.source, size, Tone::Dim, Start));
+        }
         let mut x = right;
         for (text, tone) in legend {
-            labels.push(label(text, x, 400.0, legend_size, tone, End));
+            labels.push(label(text, x, lines.stats, legend_size, tone, End));
             x -= width(text, legend_size) + GAP / 2.0;
         }
         labels

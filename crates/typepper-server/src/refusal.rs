@@ -7,7 +7,7 @@
 
 use core::fmt;
 
-use typepper_engine::{DecodeError, Headline, PlayError};
+use typepper_engine::{DecodeError, Headline, PlayError, TextFault};
 
 /// Judged keystrokes a run needs to be stored.
 pub const MIN_KEYS: u32 = 20;
@@ -37,8 +37,24 @@ pub enum Refusal {
         /// Judged keystrokes.
         keys: u32,
     },
-    /// Shorter than [`MIN_DURATION_MS`], and not a WORDS round (which ends when all its
-    /// words are typed, however fast).
+    /// A custom text its round left mostly untyped: fewer judged keystrokes than half its
+    /// characters. Its words were skipped (a space after a word's first letter ends it),
+    /// so the replay would keep kilobytes of text that nobody typed.
+    Untyped {
+        /// Judged keystrokes.
+        keys: u32,
+        /// The text's characters.
+        chars: u32,
+    },
+    /// A custom text that is not in Unicode NFC: a letter and its accent written as two
+    /// characters where NFC writes one. The engine refuses what it can decide without
+    /// Unicode's tables; this is the rest.
+    NotNfc,
+    /// A custom text the server does not keep: a character that changes how the text
+    /// around it is shown (a right-to-left override) and that no key types.
+    Text(TextFault),
+    /// Shorter than [`MIN_DURATION_MS`], and not a round that ends with its text (WORDS,
+    /// a quote, a custom text: over when all its words are typed, however fast).
     TooShort,
     /// More inputs did nothing than did something.
     DidNothing {
@@ -86,10 +102,14 @@ impl Refusal {
         match self {
             Refusal::CutClaim | Refusal::NotAReplay(_) => "unreadable",
             Refusal::Play(PlayError::OtherRules { .. }) => "other_rules",
-            Refusal::Play(PlayError::Mode(_)) => "unknown_mode",
+            // A quote the corpus doesn't have is a mode this build doesn't have.
+            Refusal::Play(PlayError::Mode(_) | PlayError::NoQuote(..)) => "unknown_mode",
+            Refusal::Play(PlayError::NotCustom | PlayError::NoText | PlayError::Text(_))
+            | Refusal::NotNfc
+            | Refusal::Text(_) => "bad_text",
             Refusal::Play(PlayError::Refused { .. } | PlayError::NotOver) => "breaks_the_rules",
             Refusal::TooMany | Refusal::Play(_) => "other",
-            Refusal::TooLittle { .. } => "too_little",
+            Refusal::TooLittle { .. } | Refusal::Untyped { .. } => "too_little",
             Refusal::TooShort => "too_short",
             Refusal::DidNothing { .. } => "did_nothing",
             Refusal::TooFast { .. } => "too_fast",
@@ -118,6 +138,17 @@ impl fmt::Display for Refusal {
                 f,
                 "too little typing to keep: {keys} judged keystrokes, and a run needs {MIN_KEYS}"
             ),
+            Refusal::Untyped { keys, chars } => write!(
+                f,
+                "too little of the text typed to keep: {keys} judged keystrokes on a text of \
+                 {chars} characters, and a custom round types at least half its text"
+            ),
+            Refusal::NotNfc => f.write_str(
+                "the text is not in Unicode NFC: a letter and its accent are written as two \
+                 characters where NFC writes one; send the text composed, as the game makes \
+                 a pasted one",
+            ),
+            Refusal::Text(fault) => fault.fmt(f),
             Refusal::TooShort => write!(
                 f,
                 "too short to count: rounds under {} s aren't kept",
@@ -288,9 +319,50 @@ mod tests {
                 "this build has no mode \"x\": it has time:15, time:30, time:60, time:120, \
                  words:10, words:25, words:50, words:100, zen and pursuit:1 to pursuit:20, \
                  each followed by /p (punctuation) and /n (numbers) if wanted, then \
-                 @<language> if not English; and drill:<1 to 8 distinct letters a-z> and \
-                 drill2:<the same>",
+                 @<language> if not English; drill:<1 to 8 distinct letters a-z> and \
+                 drill2:<the same>; quote:<1 to 65535>, then @<language> if not English; and \
+                 custom",
                 "unknown_mode",
+            ),
+            (
+                Refusal::Play(PlayError::NoQuote(
+                    typepper_engine::Language::German,
+                    typepper_engine::QuoteNo::new(60_000).unwrap(),
+                )),
+                // How many the corpus has is the corpus's: the sentence starts the same.
+                "there is no quote #60000 in deutsch: it has ",
+                "unknown_mode",
+            ),
+            (
+                Refusal::Play(PlayError::NotCustom),
+                "the replay carries a text, which only a CUSTOM TEXT round does",
+                "bad_text",
+            ),
+            (
+                Refusal::Play(PlayError::NoText),
+                "a CUSTOM TEXT replay carries its text (format 2), and this one has none",
+                "bad_text",
+            ),
+            (
+                Refusal::NotNfc,
+                "the text is not in Unicode NFC: a letter and its accent are written as two \
+                 characters where NFC writes one; send the text composed, as the game makes a \
+                 pasted one",
+                "bad_text",
+            ),
+            (
+                Refusal::Text(TextFault::Unseen('\u{202e}')),
+                "the text holds U+202E, a control or invisible character no key types",
+                "bad_text",
+            ),
+            (
+                Refusal::Untyped {
+                    keys: 21,
+                    chars: 10_000,
+                },
+                "too little of the text typed to keep: 21 judged keystrokes on a text of 10000 \
+                 characters, and a custom round types at least half its text",
+                "too_little",
             ),
             (
                 Refusal::Play(PlayError::Refused {
@@ -416,7 +488,13 @@ mod tests {
             ),
         ];
         for (refusal, sentence, kind) in table {
-            assert_eq!(refusal.to_string(), sentence, "{refusal:?}");
+            let said = refusal.to_string();
+            match refusal {
+                Refusal::Play(PlayError::NoQuote(..)) => {
+                    assert!(said.starts_with(sentence), "{said}");
+                }
+                _ => assert_eq!(said, sentence, "{refusal:?}"),
+            }
             assert_eq!(refusal.kind(), kind, "{refusal:?}");
             // The kind goes on the wire, in the `no` line: one a reader knows.
             assert!(typepper_api::REFUSALS.contains(&kind), "{kind}");

@@ -98,16 +98,15 @@ impl Shared {
         players::link_key(&*self.store, key, ask, now, self.config.max_keys, create).await
     }
 
-    /// A seed for `player` to play a ranked round of `mode` on.
+    /// A seed for `player` to play a ranked round of `mode` on: a mode's key, or a
+    /// quote's length (`quote:short@de`), answered with the passage's own mode.
     pub(crate) async fn issue_seed(
         &self,
         player: PlayerId,
         mode: &str,
     ) -> Result<typepper_api::IssuedSeed, ServiceError> {
-        let mode: Mode = mode
-            .parse()
-            .map_err(|e: typepper_engine::ModeError| ServiceError::BadRequest(e.to_string()))?;
-        let issued = seeds::issue(&*self.store, player, mode, self.now_ms()).await?;
+        let ask = seeds::Ask::parse(mode).map_err(ServiceError::BadRequest)?;
+        let issued = seeds::issue(&*self.store, player, ask, self.now_ms()).await?;
         Ok(typepper_api::IssuedSeed {
             mode: issued.mode,
             seed: issued.seed,
@@ -215,11 +214,13 @@ impl Shared {
         let parsed: Mode = mode.parse().map_err(|e: typepper_engine::ModeError| {
             ServiceError::NotFound(format!("no board: {e}"))
         })?;
-        if !parsed.rankable() {
+        if let Some(why) = crate::submit::rank::Unranked::never(parsed) {
             return Err(ServiceError::NotFound(format!(
-                "no board for {parsed}: {}",
-                crate::submit::rank::Unranked::Drill
+                "no board for {parsed}: {why}"
             )));
+        }
+        if let Some(missing) = no_text(parsed) {
+            return Err(ServiceError::NotFound(format!("no board: {missing}")));
         }
         let month = match month {
             Some(m) if is_month(&m) => m,
@@ -274,12 +275,18 @@ impl Shared {
                     "a room's text is at most {ROOM_TEXT_CHARS} characters: a longer one is a round of your own"
                 ));
             }
-            (true, Some(text)) if !typepper_game::custom::is_nfc(text) => {
-                return bad(
-                    "the text is not in Unicode NFC: the game composes accents before it sends a text",
-                );
+            // What a submitted custom text must be (NFC, no bidirectional control), or
+            // its racers' rounds would be refused when the room stores them.
+            (true, Some(text)) => {
+                if let Err(why) = crate::submit::kept_text(text) {
+                    return bad(&why.to_string());
+                }
             }
             _ => {}
+        }
+        // A quote the corpus lacks would leave the room no text to race on.
+        if let Some(missing) = no_text(mode) {
+            return bad(&missing);
         }
         crate::rooms::open(self, mode, open.text.as_deref(), ip).await
     }
@@ -326,6 +333,18 @@ impl Shared {
         }
         done
     }
+}
+
+/// Why this build has no text for `mode`: a quote its corpus doesn't have (a mode's key
+/// names any number from 1 to 65,535).
+fn no_text(mode: Mode) -> Option<String> {
+    let typepper_engine::Base::Quote(n) = mode.base() else {
+        return None;
+    };
+    let language = mode.prose().language;
+    let have = typepper_engine::quotes::passages(language).map_or(0, <[_]>::len);
+    (usize::from(n.get()) > have)
+        .then(|| typepper_engine::PlayError::NoQuote(language, n).to_string())
 }
 
 /// A run id that can't be one.

@@ -171,6 +171,10 @@ pub struct IssuedSeed {
     pub room: bool,
 }
 
+/// Chooses the quote a seed is issued for, given the quotes (their mode keys) its player
+/// was shown: `None` when none of those asked for is left.
+pub type Pick = Box<dyn FnOnce(&std::collections::HashSet<String>) -> Option<String> + Send>;
+
 /// A player's runs and stored bytes on one UTC day.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -354,6 +358,7 @@ pub enum RowKey {
 /// and fails on a table that refers to players without being named here.
 pub const PLAYER_ROWS: &[&str] = &[
     "seeds",
+    "shown_quotes",
     "usage",
     "player_keys",
     "rounds",
@@ -569,6 +574,19 @@ pub trait Store: Send + Sync + 'static {
     /// neither used nor expired, the oldest of them are withdrawn (deleted).
     /// [`StoreError::SeedTaken`] if the seed exists.
     fn issue_seed(&self, seed: IssuedSeed, max_open: u32) -> Fut<'_, ()>;
+
+    /// Keeps a seed for a quote its player was never shown: `pick` is given the quotes
+    /// (`quote:137@de`) they were (issued, or on a run of theirs stored), and answers the
+    /// one to issue (its mode replaces `seed.mode`), or `None` when none is left, and
+    /// then nothing is kept. The quote is remembered as shown to them for as long as the
+    /// player is; open seeds past `max_open` are withdrawn as by [`Store::issue_seed`].
+    /// [`StoreError::SeedTaken`] if the seed exists.
+    fn issue_quote(
+        &self,
+        seed: IssuedSeed,
+        pick: Pick,
+        max_open: u32,
+    ) -> Fut<'_, Option<IssuedSeed>>;
 
     /// Holds `seed` for a live room until `until_ms`: a submission on it outside the
     /// room is refused until then (see [`IssuedSeed::room`]). Holding it again moves the

@@ -2,7 +2,8 @@
 //! is the score. A claim is only checked against it.
 //!
 //! The body is back-to-back entries, each a claimed score (`u32`, little-endian) and a
-//! replay in format 1 (`typepper_api::submission`), at most [`MAX_ENTRIES`] of them.
+//! replay in format 1, or 2 for a custom text (`typepper_api::submission`), at most
+//! [`MAX_ENTRIES`] of them.
 //! Each entry gets one answer line, in order. An entry whose bytes can't be read ends the
 //! body: where the next one would start is unknown, so the line says so and the rest is
 //! not answered.
@@ -26,7 +27,7 @@ pub mod timing;
 use std::time::Instant;
 
 use typepper_api::Line;
-use typepper_engine::{Header, PlayError, Replay, Score, VERSION};
+use typepper_engine::{Header, Mode, PlayError, Replay, Score, TextFault, VERSION};
 
 pub use crate::refusal::{MAX_WPM, MIN_DURATION_MS, MIN_KEYS, QuotaFull, Refusal};
 
@@ -114,7 +115,10 @@ pub fn judge(entry: &Entry<'_>) -> Judged {
             engine: replay.engine,
         }));
     }
-    let mut print = fingerprint::Builder::new(&replay.mode, replay.seed);
+    if let Some(text) = &replay.text {
+        kept_text(text)?;
+    }
+    let mut print = fingerprint::Builder::new(&replay.mode, fingerprint::text_seed(replay));
     let mut judged = Vec::with_capacity(replay.inputs.len());
     let mut ignored = 0u32;
     let (_, score) = replay
@@ -132,9 +136,21 @@ pub fn judge(entry: &Entry<'_>) -> Judged {
     if score.keys < MIN_KEYS {
         return Err(Refusal::TooLittle { keys: score.keys });
     }
+    // Format 2 keeps the text with the keys: a text its round mostly skipped would be
+    // kilobytes stored for a few keystrokes.
+    if let Some(text) = &replay.text {
+        let chars = text.chars().count() as u32;
+        if score.keys.saturating_mul(2) < chars {
+            return Err(Refusal::Untyped {
+                keys: score.keys,
+                chars,
+            });
+        }
+    }
     // A WORDS round ends with its last word, which it takes all its words to reach: a
-    // fast typist's WORDS 10 is over in under 3 s (2.8 s at 230 wpm), and is no junk.
-    if score.duration_ms < MIN_DURATION_MS && score.mode.word_count().is_none() {
+    // fast typist's WORDS 10 is over in under 3 s (2.8 s at 230 wpm), and is no junk. A
+    // quote or a custom text ends with its last character the same way.
+    if score.duration_ms < MIN_DURATION_MS && !ends_with_its_text(score.mode) {
         return Err(Refusal::TooShort);
     }
     if ignored > score.keys.max(MIN_KEYS) {
@@ -165,6 +181,36 @@ pub fn judge(entry: &Entry<'_>) -> Judged {
         round: print.finish(),
         timing,
     })
+}
+
+/// Whether rounds of `mode` end once their whole text is typed (WORDS, a quote, a custom
+/// text), however quickly, rather than by a clock or an End.
+pub fn ends_with_its_text(mode: Mode) -> bool {
+    mode.word_count().is_some() || mode.has_fixed_text()
+}
+
+/// Whether the server keeps a custom `text` (one the engine's check let through): in
+/// Unicode's NFC, which the engine can't decide without Unicode's tables, and with no
+/// character that changes how the text around it is shown.
+pub fn kept_text(text: &str) -> Result<(), Refusal> {
+    if let Some(c) = text.chars().find(|&c| shown_otherwise(c)) {
+        return Err(Refusal::Text(TextFault::Unseen(c)));
+    }
+    if !typepper_game::custom::is_nfc(text) {
+        return Err(Refusal::NotNfc);
+    }
+    Ok(())
+}
+
+/// Unicode's bidirectional controls: no key types one, and one in a text makes a share
+/// page or a card show the text around it otherwise than it was played (a right-to-left
+/// override turns `gnp.exe` into `exe.png`). The engine refuses the invisible characters
+/// it knows of; the server, which shows texts to others, refuses these too.
+fn shown_otherwise(c: char) -> bool {
+    matches!(
+        c,
+        '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
 }
 
 /// A player's daily allowance.
@@ -204,7 +250,14 @@ pub fn job(sub: Submission, judged: Vec<Judged>, deadline: Instant) -> Job {
         player: sub.player,
         day: typepper_api::Utc::of(sub.now_ms).day(),
         keys: verified().map(|v| v.round.key).collect(),
-        seeds: verified().map(|v| v.seed).collect(),
+        // Its issued seeds, and the seeds its texts are known by (the same, but for a
+        // quote or a custom text): the rounds on those are read too.
+        seeds: {
+            let mut seeds: Vec<u64> = verified().flat_map(|v| [v.seed, v.round.on]).collect();
+            seeds.sort_unstable();
+            seeds.dedup();
+            seeds
+        },
         deadline,
         // The store carries a plan's refusal through as its sentence.
         plan: Box::new(move |known| plan(&sub, &judged, known).map_err(|q| q.to_string())),
@@ -252,7 +305,7 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
         let copy_of = same.or_else(|| {
             rounds.iter().find(|k| match &k.on {
                 Some((m, seed, prefix)) => {
-                    *m == mode && *seed == v.seed && v.round.copies(&k.blocks, prefix)
+                    *m == mode && *seed == v.round.on && v.round.copies(&k.blocks, prefix)
                 }
                 None => false,
             })
@@ -276,12 +329,13 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             continue;
         }
         let seed = seeds.iter_mut().find(|s| s.seed == v.seed && !s.room);
+        let live = sub.live.as_ref().is_some_and(|l| l.seed == v.seed);
         let standing = match sub.guest {
             true => Ok(rank::Standing {
                 unranked: Some(rank::Unranked::Guest),
                 uses_seed: false,
             }),
-            false => rank::standing(&v.score, seed.as_deref(), sub.player, sub.now_ms),
+            false => rank::standing(&v.score, seed.as_deref(), live, sub.player, sub.now_ms),
         };
         let mut standing = match standing {
             Ok(s) => s,
@@ -322,7 +376,7 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             round: RoundPrint {
                 key: v.round.key,
                 blocks: v.round.blocks.clone(),
-                seed: v.seed,
+                seed: v.round.on,
                 prefix: v.round.prefix.clone(),
             },
             uses_seed: standing.uses_seed.then_some(v.seed),
@@ -337,7 +391,11 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
             run: run.played.id.clone(),
             player: sub.player,
             blocks: run.round.blocks.clone(),
-            on: Some((run.played.mode.clone(), v.seed, run.round.prefix.clone())),
+            on: Some((
+                run.played.mode.clone(),
+                v.round.on,
+                run.round.prefix.clone(),
+            )),
             stored: Some((
                 run.played.score,
                 crate::store::standing(run.played.unranked.clone(), run.played.pending.clone()),

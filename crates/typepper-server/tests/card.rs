@@ -152,3 +152,95 @@ fn the_font_has_every_letter_a_title_or_a_list_holds() {
     missing.dedup();
     assert!(missing.is_empty(), "no glyph for {missing:?}");
 }
+
+/// A quote's card says whose the passage is and a custom text's how it starts, on a line
+/// of their own that moves the stats and the chart down, and still nothing overlaps: the
+/// longest attribution of every corpus, a text in Cyrillic, one of markup, and one in a
+/// script the font lacks (drawn only as far as it has the letters).
+#[test]
+fn a_quote_or_a_custom_text_card_has_its_source_line_and_still_nothing_overlaps() {
+    use typepper_engine::quotes;
+    use typepper_engine::synth::synth_on;
+    use typepper_engine::{QuoteNo, Round};
+    let cards = Cards::new(1 << 20);
+    let typist = Typist {
+        wpm: 70,
+        ..Typist::default()
+    };
+    let mut cases = vec![];
+    for language in quotes::LANGUAGES {
+        let passages = quotes::passages(language).unwrap();
+        let (i, longest) = (passages.iter().enumerate())
+            .max_by_key(|(_, p)| p.author.chars().count() + p.work.chars().count())
+            .unwrap();
+        let mode = Mode::quote(QuoteNo::new(i as u32 + 1).unwrap(), language).unwrap();
+        let card = Card::of(&synth(mode, 7, &typist).encode(), "ada".into(), DAY).unwrap();
+        let source = card
+            .source
+            .clone()
+            .expect("a quote's card says whose it is");
+        assert!(
+            source.starts_with(&format!("— {}", longest.author)),
+            "{source}"
+        );
+        cases.push((format!("quote-{}", language.code()), card));
+    }
+    let texts = [
+        (
+            "custom",
+            "It was a bright cold day in April, and the clocks were striking thirteen. Winston Smith, his chin nuzzled into his breast",
+        ),
+        (
+            "custom-ru",
+            "Все счастливые семьи похожи друг на друга, каждая несчастливая семья несчастлива по-своему.",
+        ),
+        (
+            "custom-markup",
+            r#"<svg onload="x"> & </text> "quoted" with a few more words after it"#,
+        ),
+        (
+            "custom-cjk",
+            "Latin first, then 吾輩は猫である。名前はまだ無い。 and more",
+        ),
+    ];
+    for (name, text) in texts {
+        let round = Round::custom(text, 3).unwrap();
+        let replay = synth_on(round, &typist).encode();
+        cases.push((
+            name.to_owned(),
+            Card::of(&replay, "ada".into(), DAY).unwrap(),
+        ));
+    }
+    for (name, card) in &cases {
+        let svg = card.svg();
+        let boxes = text_boxes(&svg);
+        assert_eq!(boxes.len(), 10, "{name}: {boxes:?}");
+        for (text, b) in &boxes {
+            let inside = b.left() >= 0.0
+                && b.top() >= 0.0
+                && b.right() <= WIDTH as f32
+                && b.bottom() <= HEIGHT as f32;
+            assert!(inside, "{name}: {text:?} leaves the card: {b:?}");
+        }
+        for (i, (a, ab)) in boxes.iter().enumerate() {
+            for (b, bb) in &boxes[i + 1..] {
+                let apart = ab.right() <= bb.left()
+                    || bb.right() <= ab.left()
+                    || ab.bottom() <= bb.top()
+                    || bb.bottom() <= ab.top();
+                assert!(apart, "{name}: {a:?} {ab:?} overlaps {b:?} {bb:?}");
+            }
+        }
+        keep(name, &cards.draw(&svg).unwrap());
+    }
+    let source = |name: &str| {
+        let (_, card) = cases.iter().find(|(n, _)| n == name).unwrap();
+        card.source.clone().unwrap()
+    };
+    assert_eq!(
+        source("custom"),
+        "“It was a bright cold day in April, and the clocks were…”"
+    );
+    assert_eq!(source("custom-cjk"), "“Latin first, then…");
+    assert!(source("custom-markup").starts_with("“<svg onload=\"x\"> &"));
+}

@@ -11,18 +11,24 @@
 //! 4. `limits`: the per-IP and per-player rate limits and quotas.
 //! 5. `modes`: every kind of round (WORDS, BLITZ 120s, punctuation, numbers, languages)
 //!    seeded, ranked, on its board and its share page; each refusal of the mode grammar.
-//! 6. `offline`: the word lists and the service worker the browser's game keeps.
+//! 6. `offline`: the word lists, quotes and service worker the browser's game keeps.
+//! 7. `custom` and `quotes`: CUSTOM TEXT rounds (format 2) and QUOTE rounds, their
+//!    boards and seeds, and what an attacker tried with texts of their own or anyone's.
 
 #[path = "http/attacks.rs"]
 mod attacks;
 #[path = "http/bad_input.rs"]
 mod bad_input;
+#[path = "http/custom.rs"]
+mod custom;
 #[path = "http/limits.rs"]
 mod limits;
 #[path = "http/modes.rs"]
 mod modes;
 #[path = "http/offline.rs"]
 mod offline;
+#[path = "http/quotes.rs"]
+mod quotes;
 #[path = "http/story.rs"]
 mod story;
 #[path = "http/support.rs"]

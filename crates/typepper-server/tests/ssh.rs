@@ -346,6 +346,85 @@ fn modes_with_options_and_a_language_cross_every_command_and_their_refusals_say_
     }
 }
 
+/// A quote's seed, asked for by length, answers the passage's own mode; its round ranks
+/// on that passage's board; a custom text's round (format 2) is stored unranked and read
+/// back byte for byte: over SSH as over HTTP.
+#[test]
+fn quotes_and_custom_texts_cross_every_command() {
+    if !has_ssh() {
+        return;
+    }
+    // A fast typist keeps the wait short, and the passage is the server's pick: the first
+    // ranked round of a player over 150 wpm would wait to be confirmed.
+    let server = Server::start_with(&["--pending-first-wpm", "0"]);
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    ada.ok("v1 link sshquotes", b"");
+    let seed: typepper_api::IssuedSeed =
+        serde_json::from_slice(&ada.ok("v1 seed quote:short", b"")).unwrap();
+    let mode: Mode = seed.mode.parse().unwrap();
+    assert!(
+        matches!(mode.base(), typepper_engine::Base::Quote(_)),
+        "{}",
+        seed.mode
+    );
+    let typist = Typist {
+        wpm: 140,
+        ..Typist::default()
+    };
+    let round = synth(mode, seed.seed, &typist);
+    let (_, score) = round.play().unwrap();
+    std::thread::sleep(Duration::from_millis(u64::from(score.duration_ms) + 500));
+    let answer = text(&ada.ok("v1 submit", &body(&round)));
+    let line: typepper_api::Line = answer.trim().parse().unwrap();
+    let typepper_api::Line::Ok { id, ranked, .. } = line else {
+        panic!("{answer}")
+    };
+    assert_eq!(ranked, typepper_api::Ranked::Yes, "{answer}");
+    let over_ssh = ada.ok(&format!("v1 board {}", seed.mode), b"");
+    let board: typepper_api::Board = serde_json::from_slice(&over_ssh).unwrap();
+    assert_eq!(board.rows[0].run, id);
+    assert_eq!(
+        server.get(&format!("/v1/boards/{}", seed.mode)),
+        (200, over_ssh)
+    );
+
+    let text_round = typepper_engine::Round::custom(
+        "the quick brown fox jumps over the lazy dog and keeps on running",
+        7,
+    )
+    .unwrap();
+    let custom = typepper_engine::synth::synth_on(text_round, &typist);
+    let answer = text(&ada.ok("v1 submit", &body(&custom)));
+    let line: typepper_api::Line = answer.trim().parse().unwrap();
+    let typepper_api::Line::Ok { id, ranked, .. } = line else {
+        panic!("{answer}")
+    };
+    assert!(
+        matches!(&ranked, typepper_api::Ranked::No(why) if why.starts_with("custom texts are never ranked")),
+        "{answer}"
+    );
+    assert_eq!(ada.ok(&format!("v1 replay {id}"), b""), custom.encode());
+
+    for (command, why) in [
+        (
+            "v1 seed quote:1",
+            "a quote's seed is asked for by its length",
+        ),
+        ("v1 seed custom", "custom texts are never ranked"),
+        ("v1 board custom", "no board for CUSTOM TEXT"),
+        ("v1 board quote:0", "this build has no mode \"quote:0\""),
+    ] {
+        let refused = ada.run(command, b"");
+        assert_eq!(refused.status.code(), Some(1), "{command}");
+        assert!(
+            text(&refused.stderr).contains(why),
+            "{command}: {}",
+            text(&refused.stderr)
+        );
+    }
+}
+
 #[test]
 fn a_key_joins_a_player_linked_on_the_web_with_its_token() {
     if !has_ssh() {

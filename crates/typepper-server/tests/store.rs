@@ -443,6 +443,48 @@ async fn a_batch_that_fails_is_stepped_over() {
     }
 }
 
+/// The attempt: many asks for a quote's seed at once, from one player (several tabs, a
+/// script), each reading the passages shown before the others wrote theirs, to be issued
+/// one passage twice and get a second first try. Each ask waits for the one before it.
+#[tokio::test]
+async fn asks_for_a_quote_at_once_never_issue_one_passage_twice() {
+    use std::collections::HashSet;
+    use typepper_server::store::{IssuedSeed, Pick};
+    const POOL: [&str; 6] = [
+        "quote:1", "quote:2", "quote:3", "quote:4", "quote:5", "quote:6",
+    ];
+    for (store, _db) in each_store().await {
+        let ada = store.create_player("ada".into(), [1; 32], 0).await.unwrap();
+        let asks = (0..8u64).map(|i| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let seed = IssuedSeed {
+                    seed: 100 + i,
+                    player: ada.id,
+                    mode: String::new(),
+                    issued_ms: 0,
+                    expires_ms: 3_600_000,
+                    run: None,
+                    room: false,
+                };
+                let pick: Pick = Box::new(|shown: &HashSet<String>| {
+                    (POOL.iter())
+                        .find(|q| !shown.contains(**q))
+                        .map(|q| (*q).to_owned())
+                });
+                store.issue_quote(seed, pick, 32).await.unwrap()
+            })
+        });
+        let mut issued = vec![];
+        for ask in asks.collect::<Vec<_>>() {
+            issued.push(ask.await.unwrap());
+        }
+        let modes: HashSet<String> = issued.iter().flatten().map(|s| s.mode.clone()).collect();
+        assert_eq!(modes.len(), POOL.len(), "{issued:?}");
+        assert_eq!(issued.iter().filter(|s| s.is_none()).count(), 2);
+    }
+}
+
 /// Every table that refers to a player is one retention cleans when it releases the
 /// player, and no table has a foreign key to a run (retention deletes runs): a table
 /// added without either fails here, on each backend's own schema.

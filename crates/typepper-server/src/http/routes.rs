@@ -1,5 +1,5 @@
 //! The routes: the `/v1` API, and the game's own files (its page, its build, its word
-//! lists and its service worker). Each `/v1` route reads its request, calls the
+//! lists and quotes, and its service worker). Each `/v1` route reads its request, calls the
 //! service, and writes out what comes back.
 
 use std::sync::Arc;
@@ -50,6 +50,7 @@ pub fn pages(static_dir: &std::path::Path) -> Router<Arc<Shared>> {
     Router::new()
         .route("/", get(index))
         .route("/words/{file}", get(words))
+        .route("/quotes/{file}", get(quote_file))
         .route("/sw.js", get(service_worker))
         .route("/healthz", get(|| async { "ok\n" }))
         .nest_service(
@@ -124,6 +125,42 @@ async fn words(Path(file): Path<String>) -> Result<Response, ServiceError> {
         list,
     )
         .into_response())
+}
+
+/// `GET /quotes/<code>.<checksum>.txt` ([`quotes::file_name`]): a language's passages for
+/// QUOTE rounds, one a line (`text<TAB>author<TAB>work`), which the browser's game (none
+/// in its wasm) fetches when a round first needs them. Cached for good, as the word lists
+/// are: the name is the checksum. Any other name is no file.
+///
+/// [`quotes::file_name`]: typepper_engine::quotes::file_name
+async fn quote_file(Path(file): Path<String>) -> Result<Response, ServiceError> {
+    use typepper_engine::quotes;
+    let language = (quotes::LANGUAGES.into_iter())
+        .find(|&l| quotes::file_name(l).as_deref() == Some(file.as_str()))
+        .ok_or_else(|| ServiceError::NotFound(format!("no quotes {file:?}")))?;
+    let corpus = quotes_file(language).ok_or_else(|| {
+        ServiceError::Internal(format!(
+            "the {} quotes aren't this build's",
+            language.code()
+        ))
+    })?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+        ],
+        corpus,
+    )
+        .into_response())
+}
+
+/// `language`'s corpus file, if it is the one whose checksum the rules were frozen with
+/// (the browser installs no other).
+fn quotes_file(language: typepper_engine::Language) -> Option<String> {
+    use typepper_engine::quotes;
+    let file = quotes::file(language)?;
+    let sum = typepper_engine::words::checksum(file.as_bytes());
+    (Some(sum) == quotes::checksum(language)).then_some(file)
 }
 
 /// `GET /sw.js`: the service worker that keeps the game for offline play, as the web

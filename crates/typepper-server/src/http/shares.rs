@@ -39,6 +39,32 @@ struct SharePage<'a> {
     game: &'a str,
     /// The game watching the round, and racing it.
     play: Option<(String, String)>,
+    /// Whose a quote is, or how a custom text starts.
+    source: Option<String>,
+}
+
+/// The most characters of a custom text a share page shows.
+const PAGE_EXCERPT: usize = 160;
+
+/// A format 2 replay's text, read off its bytes without its inputs (a share page needs
+/// only the text, and a replay can be a megabyte of keys); `None` for format 1.
+fn text_of(replay: &[u8]) -> Option<&str> {
+    let header = typepper_engine::Header::peek(replay).ok()?;
+    if header.format != typepper_engine::replay::FORMAT_2 {
+        return None;
+    }
+    // The text's length in bytes, as an LEB128 varint; a stored replay is canonical.
+    let mut len = 0usize;
+    let mut at = header.len;
+    for shift in (0..35).step_by(7) {
+        let byte = *replay.get(at)?;
+        at += 1;
+        len |= usize::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return std::str::from_utf8(replay.get(at..at.checked_add(len)?)?).ok();
+        }
+    }
+    None
 }
 
 /// Where run `id`'s card is: on the game's own host, which serves `/r/` whatever the
@@ -173,8 +199,17 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ServiceError> {
             } else {
                 ""
             };
+            let source = mode
+                .and_then(|m| crate::card::source(m, text_of(&run.played.replay), PAGE_EXCERPT));
+            let typed = match (&source, mode.map(Mode::base)) {
+                (Some(source), Some(typepper_engine::Base::Custom)) => {
+                    format!(" The text: {source}.")
+                }
+                (Some(source), _) => format!(" The passage: {}.", source.trim_start_matches("— ")),
+                (None, _) => String::new(),
+            };
             let description = format!(
-                "{player} typed {headline} in {title_mode} at {accuracy}% accuracy on typepper.{standing} Watch the round key by key, or race it.",
+                "{player} typed {headline} in {title_mode} at {accuracy}% accuracy on typepper.{typed}{standing} Watch the round key by key, or race it.",
             );
             (
                 StatusCode::OK,
@@ -190,6 +225,7 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ServiceError> {
                     share,
                     game,
                     play: Some((format!("{game}/?replay={id}"), format!("{game}/?race={id}"))),
+                    source,
                 },
             )
         }
@@ -207,6 +243,7 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ServiceError> {
                 share,
                 game,
                 play: None,
+                source: None,
             },
         ),
     };

@@ -106,6 +106,15 @@ impl<B: Backend> Store for B {
         seeds::issue(self, seed, max_open)
     }
 
+    fn issue_quote(
+        &self,
+        seed: IssuedSeed,
+        pick: super::Pick,
+        max_open: u32,
+    ) -> Fut<'_, Option<IssuedSeed>> {
+        seeds::issue_quote(self, seed, pick, max_open)
+    }
+
     fn live_seed(&self, seed: u64, until_ms: i64) -> Fut<'_, ()> {
         seeds::live(self, seed, until_ms)
     }

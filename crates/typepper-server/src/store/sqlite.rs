@@ -39,6 +39,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0005_guests.sql"),
     include_str!("../../migrations/sqlite/0006_saves.sql"),
     include_str!("../../migrations/sqlite/0007_rooms.sql"),
+    include_str!("../../migrations/sqlite/0008_quotes.sql"),
 ];
 
 /// Readers beside the writer.

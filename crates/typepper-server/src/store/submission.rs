@@ -337,8 +337,8 @@ fn rounds_of(wants: &Wants, by_key: &[KnownRound], by_seed: &[KnownRound]) -> Ve
 }
 
 /// Stores `runs` (no two of one player): each run and its round, counted in its
-/// player's usage, its seed used up, and if it is ranked, the player's monthly best and
-/// all-time best updated. The players whose run is a new personal best; or `None` if a
+/// player's usage, its seed used up, its quote remembered as shown to its player, and if
+/// it is ranked, the player's monthly best and all-time best updated. The players whose run is a new personal best; or `None` if a
 /// run's id was taken: then that run is not stored, but the others' rows, and its own
 /// other rows, are, and the caller rolls them back.
 pub async fn store(
@@ -351,6 +351,11 @@ pub async fn store(
     let players = column(|r| r.player);
     let created = column(|r| r.played.created_ms);
     let spending: Vec<&&NewRun> = runs.iter().filter(|r| r.uses_seed.is_some()).collect();
+    // A quote a player has stored a round of is one they were shown: no quote's seed is
+    // issued to them for it (docs/TRUST.md, "Quotes").
+    let quotes: Vec<&&NewRun> = (runs.iter())
+        .filter(|r| r.played.mode.starts_with("quote:"))
+        .collect();
     let ranked: Vec<Best> = (runs.iter())
         .filter(|r| r.played.on_boards())
         .map(|r| Best::of(r))
@@ -442,6 +447,18 @@ pub async fn store(
                             .collect(),
                     ),
                     Column::Text(spending.iter().map(|r| r.played.id.as_str()).collect()),
+                ],
+            },
+            Batch {
+                each: "INSERT INTO shown_quotes (player_id, mode, shown_ms) VALUES ($1, $2, $3)
+                       ON CONFLICT (player_id, mode) DO NOTHING",
+                arrays: "INSERT INTO shown_quotes (player_id, mode, shown_ms)
+                         SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[])
+                         ON CONFLICT (player_id, mode) DO NOTHING",
+                columns: vec![
+                    Column::I64(quotes.iter().map(|r| r.player).collect()),
+                    Column::Text(quotes.iter().map(|r| r.played.mode.as_str()).collect()),
+                    Column::I64(quotes.iter().map(|r| r.played.created_ms).collect()),
                 ],
             },
             record,

@@ -30,9 +30,15 @@
 //! when all their keys are the same: over fewer, a fitted stretch would absorb the very
 //! differences that tell two people apart. The fingerprint is kept after its run expires
 //! (a fraction of the replay's size), so a copy is known for as long as the server runs.
+//!
+//! A round's "seed" here is the seed its text is known by ([`text_seed`]): the replay's
+//! own where the seed draws the text, but one seed for a given text (a quote's passage, a
+//! custom text), whatever seed the replay carries. There the replay's seed draws nothing,
+//! so a copy could change it freely; every round on one passage or one custom text is
+//! compared with the others.
 
 use sha2::{Digest, Sha256};
-use typepper_engine::Op;
+use typepper_engine::{Mode, Op, Replay};
 
 /// Inputs to a timing block.
 pub const BLOCK: u32 = 16;
@@ -50,11 +56,36 @@ pub const MAX_STRETCH_PERCENT: u64 = 10;
 /// different blocks of ops on one text match, and a quarter of a byte a keystroke.
 pub const LINK: usize = 4;
 
+/// The seed `replay`'s text is known by: its own seed where the seed draws the text; for
+/// a quote, one seed per passage (from its key); for a custom text, one per text (from its
+/// words). Eight bytes of SHA-256, so no drawn seed is one by more than chance.
+pub fn text_seed(replay: &Replay) -> u64 {
+    let given = |what: &[u8], text: &str| {
+        let mut h = Sha256::new();
+        h.update(b"typepper text\0");
+        h.update(what);
+        h.update([0]);
+        h.update(text.as_bytes());
+        let digest: [u8; 32] = h.finalize().into();
+        let mut first = [0; 8];
+        first.copy_from_slice(&digest[..8]);
+        u64::from_le_bytes(first)
+    };
+    match (&replay.text, replay.mode.parse::<Mode>()) {
+        (Some(text), _) => given(b"custom", text),
+        (None, Ok(mode)) if mode.has_fixed_text() => given(b"mode", &mode.key()),
+        _ => replay.seed,
+    }
+}
+
 /// What makes a round itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fingerprint {
-    /// SHA-256 of the mode, the seed and the ops of every input that did something.
+    /// SHA-256 of the mode, the seed its text is known by ([`text_seed`]) and the ops of
+    /// every input that did something.
     pub key: [u8; 32],
+    /// The seed its text is known by ([`text_seed`]): rounds on it are compared with it.
+    pub on: u64,
     /// How long each block of [`BLOCK`] such inputs took, as LEB128 varints.
     pub blocks: Vec<u8>,
     /// How many gaps the blocks add up: one fewer than the inputs that did something.
@@ -66,6 +97,7 @@ pub struct Fingerprint {
 /// Makes a [`Fingerprint`] from a round's inputs as they are played.
 pub struct Builder {
     hash: Sha256,
+    on: u64,
     /// The ops so far, as varints: hashed in one go at the end, which is several times
     /// faster than a hash update an input.
     ops: Vec<u8>,
@@ -81,7 +113,8 @@ pub struct Builder {
 }
 
 impl Builder {
-    /// Starts the fingerprint of a round of `mode` (its key) and `seed`.
+    /// Starts the fingerprint of a round of `mode` (its key) on the text known by `seed`
+    /// ([`text_seed`]).
     pub fn new(mode: &str, seed: u64) -> Builder {
         let mut hash = Sha256::new();
         hash.update(b"typepper round\0");
@@ -90,6 +123,7 @@ impl Builder {
         hash.update(seed.to_le_bytes());
         Builder {
             hash,
+            on: seed,
             ops: Vec::with_capacity(512),
             last: None,
             block: 0,
@@ -132,6 +166,7 @@ impl Builder {
         self.hash.update(&self.ops);
         Fingerprint {
             key: self.hash.finalize().into(),
+            on: self.on,
             blocks: self.blocks,
             gaps: self.gaps,
             prefix: self.prefix,

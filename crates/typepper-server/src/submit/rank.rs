@@ -26,7 +26,7 @@
 use core::fmt;
 
 use typepper_api::RANKED_BEST;
-use typepper_engine::{Mode, Score};
+use typepper_engine::{Base, Mode, Score};
 
 use super::Refusal;
 use crate::store::{IssuedSeed, NewRun, PlayerId, Record};
@@ -169,6 +169,11 @@ impl Record {
 pub enum Unranked {
     /// A DRILL: its text is a few words the player picked.
     Drill,
+    /// A CUSTOM TEXT: its text is anything the player brought.
+    Custom,
+    /// A quote raced in a live room: a passage ranks on its first issued try, and a room
+    /// counts its seed as issued to each racer at every race.
+    QuoteInRoom,
     /// Not on a seed issued to its player (or on none the server knows).
     NotIssued,
     /// Its seed counted for another run already.
@@ -196,12 +201,31 @@ pub enum Unranked {
     Timing(String),
 }
 
+impl Unranked {
+    /// Why rounds of `mode` are never ranked, if they never are (`Mode::rankable`).
+    pub fn never(mode: Mode) -> Option<Unranked> {
+        match mode.base() {
+            _ if mode.rankable() => None,
+            Base::Custom => Some(Unranked::Custom),
+            _ => Some(Unranked::Drill),
+        }
+    }
+}
+
 impl fmt::Display for Unranked {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Unranked::Drill => {
                 f.write_str("drills are never ranked: their words are picked to train a few keys")
             }
+            Unranked::Custom => f.write_str(
+                "custom texts are never ranked: a text anyone brings can be anything, and \
+                 rehearsed for as long as they like",
+            ),
+            Unranked::QuoteInRoom => f.write_str(
+                "a quote ranks on its first try on a seed the server issued you, and a race in \
+                 a room is not one",
+            ),
             Unranked::NotIssued => f.write_str("not played on a seed the server issued to you"),
             Unranked::SeedUsed { run } => write!(f, "its seed already counted for run {run}"),
             Unranked::OtherMode { title } => write!(f, "its seed was issued for {title}"),
@@ -269,9 +293,11 @@ impl fmt::Display for Pending {
 }
 
 /// Where a run of `score` on `seed` stands, for `player` at `now_ms`; `Err` refuses it.
+/// `live`: it was raced in a room, whose seed stands as `seed`.
 pub fn standing(
     score: &Score,
     seed: Option<&IssuedSeed>,
+    live: bool,
     player: PlayerId,
     now_ms: i64,
 ) -> Result<Standing, Refusal> {
@@ -281,8 +307,14 @@ pub fn standing(
             uses_seed,
         })
     };
-    if !score.mode.rankable() {
-        return unranked(Unranked::Drill, false);
+    if let Some(why) = Unranked::never(score.mode) {
+        return unranked(why, false);
+    }
+    // A passage anyone can read ranks once for each player: on the seed the server issued
+    // them with it, the first time (docs/TRUST.md, "Quotes"). A room issues its seed to
+    // every racer at every race, so a passage raced in rooms would rank again and again.
+    if live && matches!(score.mode.base(), Base::Quote(_)) {
+        return unranked(Unranked::QuoteInRoom, false);
     }
     let Some(seed) = seed.filter(|s| s.player == player) else {
         return unranked(Unranked::NotIssued, false);
@@ -350,7 +382,7 @@ mod tests {
     #[test]
     fn a_fresh_issued_seed_ranks_and_is_used_up() {
         let s = score(Mode::BLITZ_15, 97);
-        let ok = standing(&s, Some(&seed("time:15")), 7, ISSUED + 20_000);
+        let ok = standing(&s, Some(&seed("time:15")), false, 7, ISSUED + 20_000);
         assert_eq!(
             ok,
             Ok(Standing {
@@ -363,7 +395,7 @@ mod tests {
     #[test]
     fn a_round_faster_than_its_seed_is_refused() {
         let s = score(Mode::BLITZ_15, 97);
-        let why = standing(&s, Some(&seed("time:15")), 7, ISSUED + 9_000).unwrap_err();
+        let why = standing(&s, Some(&seed("time:15")), false, 7, ISSUED + 9_000).unwrap_err();
         assert_eq!(
             why,
             Refusal::TooSoon {
@@ -378,7 +410,7 @@ mod tests {
         let s = score(Mode::BLITZ_15, 97);
         let later = ISSUED + 20_000;
         let why = |seed: Option<&IssuedSeed>, player, now| {
-            standing(&s, seed, player, now)
+            standing(&s, seed, false, player, now)
                 .unwrap()
                 .unranked
                 .unwrap()
@@ -413,7 +445,7 @@ mod tests {
     fn sloppy_rounds_and_short_zen_are_unranked_but_use_their_seed() {
         let sloppy = score(Mode::BLITZ_15, 60);
         assert!(sloppy.accuracy_x100 < MIN_ACCURACY_X100);
-        let got = standing(&sloppy, Some(&seed("time:15")), 7, ISSUED + 20_000).unwrap();
+        let got = standing(&sloppy, Some(&seed("time:15")), false, 7, ISSUED + 20_000).unwrap();
         assert_eq!(got.unranked, Some(Unranked::Sloppy));
         assert!(got.uses_seed);
         let typist = Typist {
@@ -421,14 +453,14 @@ mod tests {
             ..Typist::default()
         };
         let zen = synth(Mode::ZEN, 1, &typist).play().unwrap().1;
-        let got = standing(&zen, Some(&seed("zen")), 7, ISSUED + 20_000).unwrap();
+        let got = standing(&zen, Some(&seed("zen")), false, 7, ISSUED + 20_000).unwrap();
         assert_eq!(got.unranked, Some(Unranked::ShortZen));
         // ZEN with punctuation in French is ZEN: as short, as unranked.
         let zen = synth("zen/p@fr".parse().unwrap(), 1, &typist)
             .play()
             .unwrap()
             .1;
-        let got = standing(&zen, Some(&seed("zen/p@fr")), 7, ISSUED + 20_000).unwrap();
+        let got = standing(&zen, Some(&seed("zen/p@fr")), false, 7, ISSUED + 20_000).unwrap();
         assert_eq!(got.unranked, Some(Unranked::ShortZen));
     }
 
@@ -442,18 +474,58 @@ mod tests {
         for key in ["zen/p", "zen/n", "zen@fr", "zen/p/n@ru"] {
             let mode: Mode = key.parse().unwrap();
             let zen = synth(mode, 1, &typist).play().unwrap().1;
-            let got = standing(&zen, Some(&seed(key)), 7, ISSUED + 20_000).unwrap();
+            let got = standing(&zen, Some(&seed(key)), false, 7, ISSUED + 20_000).unwrap();
             assert_eq!(got.unranked, Some(Unranked::ShortZen), "{key}");
         }
+    }
+
+    /// A custom text is never ranked, whatever seed it was played on, and leaves the seed
+    /// for the round it was issued for; a quote raced in a room is not its first try.
+    #[test]
+    fn custom_texts_and_quotes_raced_in_rooms_are_unranked_and_spend_no_seed() {
+        let text = "the quick brown fox jumps over the lazy dog and runs far away from home";
+        let round = typepper_engine::Round::custom(text, 1).unwrap();
+        let custom = typepper_engine::synth::synth_on(round, &Typist::default());
+        let s = custom.play().unwrap().1;
+        let got = standing(&s, Some(&seed("custom")), false, 7, ISSUED + 60_000).unwrap();
+        assert_eq!(
+            got,
+            Standing {
+                unranked: Some(Unranked::Custom),
+                uses_seed: false
+            }
+        );
+        let quote = typepper_engine::quotes::passages(typepper_engine::Language::English)
+            .map(|all| all.len())
+            .and_then(|n| typepper_engine::QuoteNo::new(n as u32))
+            .and_then(|n| Mode::quote(n, typepper_engine::Language::English))
+            .unwrap();
+        let s = synth(quote, 1, &Typist::default()).play().unwrap().1;
+        let issued = seed(&quote.key());
+        let later = ISSUED + 600_000;
+        let got = standing(&s, Some(&issued), true, 7, later).unwrap();
+        assert_eq!(got.unranked, Some(Unranked::QuoteInRoom));
+        let got = standing(&s, Some(&issued), false, 7, later).unwrap();
+        assert_eq!(got.unranked, None, "on its issued seed, it ranks");
     }
 
     /// Every reason a run is unranked or waits, as the answer line says it.
     #[test]
     fn every_reason_says_its_sentence() {
-        let table: [(&dyn std::fmt::Display, &str); 10] = [
+        let table: [(&dyn std::fmt::Display, &str); 12] = [
             (
                 &Unranked::Drill,
                 "drills are never ranked: their words are picked to train a few keys",
+            ),
+            (
+                &Unranked::Custom,
+                "custom texts are never ranked: a text anyone brings can be anything, and \
+                 rehearsed for as long as they like",
+            ),
+            (
+                &Unranked::QuoteInRoom,
+                "a quote ranks on its first try on a seed the server issued you, and a race in \
+                 a room is not one",
             ),
             (
                 &Unranked::NotIssued,

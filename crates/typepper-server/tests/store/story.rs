@@ -13,9 +13,10 @@ use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Base, Blitz, Mode};
 use typepper_server::month_of;
 
+use std::collections::HashSet;
 use typepper_server::store::{
-    BoardRow, Done, Horizon, IssuedSeed, Job, Known, NewRun, Played, Player, PlayerId, Ranked,
-    RoundPrint, Run, Step, Store, StoreError, Stored, Swept, Usage,
+    BoardRow, Done, Horizon, IssuedSeed, Job, Known, NewRun, Pick, Played, Player, PlayerId,
+    Ranked, RoundPrint, Run, Step, Store, StoreError, Stored, Swept, Usage,
 };
 
 const DAY: i64 = 86_400_000;
@@ -637,6 +638,77 @@ pub async fn story(store: &dyn Store) {
     guard(store, may).await;
     guests(store, may).await;
     saves(store, may).await;
+    quotes(store, may).await;
+}
+
+/// A quote's seed for `player` at `now`, on `seed`, for the first of `pool` they were
+/// never shown.
+async fn ask_quote(
+    store: &dyn Store,
+    player: &Player,
+    seed: u64,
+    pool: &'static [&'static str],
+    now: i64,
+) -> Result<Option<IssuedSeed>, StoreError> {
+    let template = IssuedSeed {
+        seed,
+        player: player.id,
+        mode: String::new(),
+        issued_ms: now,
+        expires_ms: now + 3_600_000,
+        run: None,
+        room: false,
+    };
+    let pick: Pick = Box::new(move |shown: &HashSet<String>| {
+        (pool.iter())
+            .find(|q| !shown.contains(**q))
+            .map(|q| (*q).to_owned())
+    });
+    store.issue_quote(template, pick, 32).await
+}
+
+/// The quotes a player was shown: a quote's seed is issued only for one they never were,
+/// a round of one stored shows it too, and nothing is kept of an ask that found none.
+async fn quotes(store: &dyn Store, now: i64) {
+    const POOL: &[&str] = &["quote:1", "quote:2", "quote:3@de"];
+    let ivy = player(store, "ivy", 81, now).await;
+    let first = ask_quote(store, &ivy, 1001, POOL, now)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((first.mode.as_str(), first.seed), ("quote:1", 1001));
+    let found = known(store, ivy.id, vec![], vec![1001]).await.seeds;
+    assert_eq!(found, [first], "kept as a seed issued for its passage");
+    // A round of quote:2 stored shows it: the next seed skips it.
+    let mut practised = run("ivy00001", &ivy, S15, (40, 4000), now);
+    practised.played.mode = "quote:2".into();
+    insert(store, &[practised]).await.unwrap();
+    let next = ask_quote(store, &ivy, 1002, POOL, now)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(next.mode, "quote:3@de");
+    assert_eq!(ask_quote(store, &ivy, 1003, POOL, now).await.unwrap(), None);
+    assert!(
+        known(store, ivy.id, vec![], vec![1003])
+            .await
+            .seeds
+            .is_empty()
+    );
+    // A seed drawn twice is refused as any seed is, and shows nothing.
+    let jo = player(store, "jo", 82, now).await;
+    match ask_quote(store, &jo, 1001, POOL, now).await {
+        Err(StoreError::SeedTaken(1001)) => {}
+        other => panic!("a seed issued twice: {other:?}"),
+    }
+    let again = ask_quote(store, &jo, 1004, POOL, now)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        again.mode, "quote:1",
+        "every passage is new to another player"
+    );
 }
 
 /// What the game keeps for a player over `ssh host`: one entry per key, the last
@@ -982,6 +1054,11 @@ async fn unused_names(store: &dyn Store, now: i64) {
         )
         .await
         .unwrap();
+    // And a quote it was shown: released with it.
+    ask_quote(store, &idle, 98, &["quote:1"], now)
+        .await
+        .unwrap()
+        .unwrap();
     let horizon = Horizon {
         runs_before_ms: 0,
         seeds_before_ms: 0,
@@ -995,7 +1072,8 @@ async fn unused_names(store: &dyn Store, now: i64) {
             players: 1,
             ..Swept::default()
         },
-        "idle is released, its open seed with it; the story's players have runs"
+        "idle is released, its open seeds and the quotes it was shown with it; the story's \
+         players have runs"
     );
     assert_eq!(store.player_by_token([7; 32]).await.unwrap(), None);
     store
