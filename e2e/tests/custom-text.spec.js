@@ -101,7 +101,7 @@ test("a pasted paragraph with accents, a dash and a line break is played to its 
   // Sent and kept, unranked: a custom text is on no board.
   const share = page.locator("[data-mirror=share]");
   await expect(share).toHaveText(/\/r\/[0-9A-Za-z]{8}$/);
-  await expect(page.locator("[data-mirror=notice]")).toContainText("unranked");
+  await expect(page.locator("[data-mirror=notice]")).toContainText("unranked: custom texts are never ranked");
   await shot(page, "text-results");
   const link_ = await share.textContent();
   const id = link_.split("/").pop();

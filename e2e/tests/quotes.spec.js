@@ -39,7 +39,7 @@ function kept(page) {
 
 const QUOTES = /^\/quotes\/en\.[0-9a-f]{16}\.txt$/;
 
-test("a QUOTE round fetches its passages, credits its author on the results, is sent, its board answers, and a quote plays offline after", async ({
+test("a QUOTE round fetches its passages, credits its author on the results, ranks on its own board, and a quote plays offline after", async ({
   page,
   context,
   consoleLog,
@@ -52,10 +52,12 @@ test("a QUOTE round fetches its passages, credits its author on the results, is 
   await boot(page);
   await link(page, who);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-  await expect(page.locator("[data-mirror=list]")).toContainText("QUOTE short · english");
+  // A linked game holds a seed the server issued for a short quote, of a passage it
+  // picked: the round on it is ranked.
+  await expect(page.locator("[data-mirror=list]")).toContainText("QUOTE short · english · RANKED");
   expect(fetched).toEqual([]);
 
-  // A quote mark plays a short quote: its passages come first.
+  // A quote mark plays it: its language's passages come first.
   await page.keyboard.press("'");
   await onScreen(page, "playing");
   expect(fetched).toContainEqual(expect.stringMatching(QUOTES));
@@ -76,9 +78,10 @@ test("a QUOTE round fetches its passages, credits its author on the results, is 
   expect(await layoutFaults(page), "at a phone's size").toEqual([]);
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // Sent, and the passage's own board answers.
+  // Sent and ranked, on the passage's own board.
   const share = page.locator("[data-mirror=share]");
   await expect(share).toHaveText(/\/r\/[0-9A-Za-z]{8}$/);
+  await expect(page.locator("[data-mirror=notice]")).toHaveText("ranked · your ranked best!");
   await shotBoth(page, "quote-results");
   const id = (await share.textContent()).split("/").pop();
   const run = await (await page.request.get(`/v1/runs/${id}`)).body();
@@ -87,12 +90,13 @@ test("a QUOTE round fetches its passages, credits its author on the results, is 
   expect(mode).toMatch(/^quote:\d+$/);
   const board = await page.request.get(`/v1/boards/${encodeURIComponent(mode)}`);
   expect(board.status()).toBe(200);
-  expect(Array.isArray((await board.json()).rows)).toBe(true);
+  expect((await board.json()).rows.map((r) => r.run)).toContain(id);
   // `b` on the results opens the passage's own board.
   await pastResultsHold(page);
   await page.keyboard.press("b");
   await onScreen(page, "boards");
   await expect(page.locator("[data-mirror=status]")).toHaveText(`${title} · this month`);
+  await expect(page.locator("[data-mirror=list]")).toContainText(who);
   expect(await layoutFaults(page), "its board").toEqual([]);
   await shotBoth(page, "quote-board");
 
