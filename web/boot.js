@@ -15,8 +15,8 @@ let booted = false;
 
 sw?.addEventListener("controllerchange", () => {
   if (controlled && !booted) location.reload();
-  // A first visit, taken over once the game was kept: the lists fetched before are
-  // fetched again through the worker (from the browser's cache), which keeps them.
+  // A first visit, taken over once the game was kept: the lists and quotes fetched before
+  // are fetched again through the worker (from the browser's cache), which keeps them.
   else if (!controlled) keepListsFetched();
 });
 
@@ -48,7 +48,8 @@ function keepListsFetched() {
   const again = new Set();
   new PerformanceObserver((entries) => {
     for (const { name } of entries.getEntries()) {
-      if (!again.has(name) && new URL(name).pathname.startsWith("/words/")) {
+      const path = new URL(name).pathname;
+      if (!again.has(name) && (path.startsWith("/words/") || path.startsWith("/quotes/"))) {
         again.add(name);
         fetch(name).catch(() => {});
       }

@@ -19,16 +19,18 @@
 //    loaded from the network on a first visit is taken over, so that the lists it
 //    fetches from then on are kept.
 // 4. fetch: the page (`/`, whatever its query) and the build's files come from the
-//    build's cache; a word list from the lists' cache, else from the network and then
-//    kept (its name is its checksum: it never changes, and never expires); everything
-//    else, the /v1 API, share pages and cards above all, goes to the network as if there
-//    were no worker.
+//    build's cache; a word list (/words/) or a language's quotes (/quotes/) from the
+//    lists' cache, else from the network and then kept (its name is its checksum: it
+//    never changes, and never expires); everything else, the /v1 API, share pages and
+//    cards above all, goes to the network as if there were no worker.
 
 const BUILD = "dev";
 const FILES = {};
 
 const PREFIX = "typepper-build-";
 const CACHE = PREFIX + BUILD;
+// The word lists' and the quotes' cache. (Its name is older than quotes: a new name would
+// leave every player's kept lists behind, in a cache nothing deletes.)
 const LISTS = "typepper-words";
 
 self.addEventListener("install", (event) => {
@@ -57,7 +59,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/words/")) {
+  if (url.pathname.startsWith("/words/") || url.pathname.startsWith("/quotes/")) {
     event.respondWith(list(request));
   } else if (url.pathname === "/" && request.mode === "navigate") {
     event.respondWith(kept("/", request));
@@ -92,7 +94,7 @@ async function kept(path, request) {
   return (await cache.match(path)) ?? fetch(request);
 }
 
-/** A word list: kept for good once fetched. */
+/** A word list or a language's quotes: kept for good once fetched. */
 async function list(request) {
   const cache = await caches.open(LISTS);
   const hit = await cache.match(request);

@@ -96,6 +96,17 @@ export async function typeWords(page, count, { gap = 40, mistake = () => null } 
   }
 }
 
+/** Types `text` into whatever has the focus, a key at a time about `gap` ms apart, as a
+ * person does; a line break is shift+enter (a text area's new line, where enter would
+ * play). */
+export async function typeText(page, text, gap = 70) {
+  for (const c of text) {
+    if (c === "\n") await page.keyboard.press("Shift+Enter");
+    else await page.keyboard.type(c, { delay: 0 });
+    await page.waitForTimeout(humanGap(gap));
+  }
+}
+
 const cliBin = process.env.TYPEPPER_CLI ?? join(import.meta.dirname, "..", "..", "target", "debug", "typepper");
 
 /** `typepper <args>` with `input` on stdin, parsed as JSON. */

@@ -9,7 +9,8 @@
 //! 2. Keys arrive as DOM events: special keys from `keydown`, text (letters, dead keys,
 //!    IME compositions, pastes) from the focused hidden input. Each becomes a [`Key`] at
 //!    its event's own timestamp, for the game's [`App`], which holds every screen and
-//!    feeds the engine.
+//!    feeds the engine. The custom text screen is the exception: a real text area
+//!    ([`text_area`]) edits its text, and the game is handed the whole of it.
 //! 3. Every animation frame, the app ticks (ends rounds on time, lands a replay's inputs)
 //!    and yields the screen's model; the canvas renderer draws it if it changed, and the
 //!    text mirror follows for screen readers and tests.
@@ -26,6 +27,7 @@ mod lists_tests;
 mod net;
 mod render;
 mod socket;
+mod text_area;
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -36,15 +38,16 @@ use web_sys::{
     KeyboardEvent, MouseEvent,
 };
 
-use typepper_game::app::{App, Effect, Key, Now};
+use typepper_game::app::{App, Effect, Key, Now, Screen};
 use typepper_game::mirror::{FIELDS, Mirror};
-use typepper_game::model::Tap;
+use typepper_game::model::{Body, Tap};
 use typepper_game::request::{self, Answer};
 use typepper_game::storage;
 
 use crate::dom::{DomError, Listener};
 use crate::render::{Hit, Renderer};
 use crate::socket::Socket;
+use crate::text_area::TextArea;
 
 /// The running game. Dropping it removes its listeners and stops its frames.
 #[wasm_bindgen]
@@ -95,6 +98,8 @@ struct Shell {
     me: Weak<RefCell<Shell>>,
     renderer: Renderer,
     input: HtmlInputElement,
+    /// The custom text screen's text area, while that screen is open.
+    area: Option<TextArea>,
     mirror: HtmlElement,
     /// The mirror's buttons, one for each of the screen's taps.
     buttons: HtmlElement,
@@ -154,6 +159,7 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
             me: me.clone(),
             renderer,
             input: input.clone(),
+            area: None,
             mirror,
             buttons: buttons.clone(),
             shown: Mirror::default(),
@@ -360,8 +366,59 @@ impl Shell {
 
     /// Something happened (a key, an answer, a resize): draw it on the next frame.
     fn changed(&mut self) {
+        self.follow_screen();
         self.renderer.invalidate();
         self.ask();
+    }
+
+    /// Opens the text area as the custom text screen opens (the next frame fills it in
+    /// with the game's draft), and removes it as the screen goes. Done as soon as
+    /// something happens, not at the next frame, so that the focus moves while the
+    /// player's key or tap is still the browser's event: a phone keeps its keyboard up
+    /// only for a focus given then.
+    fn follow_screen(&mut self) {
+        let open = matches!(self.app.screen(), Screen::Text(_));
+        if open == self.area.is_some() {
+            return;
+        }
+        self.area = None;
+        if !open {
+            let _ = self.input.focus();
+            return;
+        }
+        match TextArea::open(&self.input) {
+            Ok(area) => {
+                area.focus();
+                self.area = Some(area);
+            }
+            Err(why) => dom::warn(&why.to_string()),
+        }
+    }
+
+    /// The text area's text changed: it is the game's draft now, whole; or, typed before
+    /// a frame showed the draft in it, it is added to the draft, as a paste is.
+    fn drafted(&mut self, at: f64) {
+        let Some(area) = &mut self.area else {
+            return;
+        };
+        match area.take() {
+            (draft, true) => self.app.set_draft(&draft),
+            (typed, false) => {
+                let effects = self.app.text(&typed, now(at));
+                self.carry_out(effects);
+            }
+        }
+        self.changed();
+    }
+
+    /// Focuses where keys go: the text area while it is open, else the hidden input.
+    fn focus(&self) {
+        match &self.area {
+            Some(area) => area.focus(),
+            None => {
+                let _ = self.input.focus();
+            }
+        }
     }
 
     /// Asks for an animation frame, unless one is on its way.
@@ -422,6 +479,12 @@ impl Shell {
             // The model is what the mirror shows too: no draw, no change.
             return;
         }
+        if let (Some(area), Body::Text(entry)) = (&mut self.area, &model.body) {
+            area.follow(entry);
+            if let Some(field) = self.renderer.field() {
+                area.place(field);
+            }
+        }
         if !self.drawn {
             self.drawn = true;
             // For the first-frame measurement (docs/PERFORMANCE.md).
@@ -472,7 +535,7 @@ impl Shell {
         if let Some(tap) = tap {
             self.key(tap.key, at);
         }
-        let _ = self.input.focus();
+        self.focus();
     }
 
     fn click(&mut self, x: f64, y: f64, at: f64) {
@@ -484,7 +547,7 @@ impl Shell {
         };
         self.carry_out(effects);
         self.changed();
-        let _ = self.input.focus();
+        self.focus();
     }
 }
 
@@ -533,7 +596,19 @@ fn listen(
             return;
         };
         let mut shell = s.borrow_mut();
-        if let Some(key) = special_key(e) {
+        if shell.area.as_ref().is_some_and(|a| a.is(e.target())) {
+            // The text area edits its text itself (backspace, arrows, paste, undo): only
+            // enter (shift+enter is a new line), tab and esc are the game's, and not while
+            // an IME's enter or esc is choosing its word.
+            let key = special_key(e).filter(|k| matches!(k, Key::Enter | Key::Tab | Key::Escape));
+            if let Some(key) = key
+                && !e.shift_key()
+                && !e.is_composing()
+            {
+                e.prevent_default();
+                shell.key(key, e.time_stamp());
+            }
+        } else if let Some(key) = special_key(e) {
             e.prevent_default();
             shell.key(key, e.time_stamp());
         } else if e.target() != Some(shell.input.clone().into()) {
@@ -547,20 +622,26 @@ fn listen(
                 e.prevent_default();
                 shell.key(Key::Char(c), e.time_stamp());
             }
-            let _ = shell.input.focus();
+            shell.focus();
         }
     })?);
 
-    // Text: whatever lands in the hidden input is typed, then the input is emptied.
+    // Text: whatever lands in the hidden input is typed, then the input is emptied; the
+    // text area's text, composed or still composing, is the draft. (One listener for both,
+    // where their events bubble to: each closure costs the wasm its glue.)
     let s = shell.clone();
-    out.push(Listener::new(input, "input", move |e: Event| {
+    out.push(Listener::new(&window, "input", move |e: Event| {
+        let mut shell = s.borrow_mut();
+        if shell.area.as_ref().is_some_and(|a| a.is(e.target())) {
+            shell.drafted(e.time_stamp());
+            return;
+        }
         let composing = e
             .dyn_ref::<InputEvent>()
             .is_some_and(InputEvent::is_composing);
-        if composing {
+        if composing || e.target() != Some(shell.input.clone().into()) {
             return;
         }
-        let mut shell = s.borrow_mut();
         let text = shell.input.value();
         shell.input.set_value("");
         shell.text(&text, e.time_stamp());

@@ -17,6 +17,7 @@ mod results;
 mod room;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests;
+mod text;
 
 use typepper_game::app::Key;
 use typepper_game::layout::Scroll;
@@ -24,7 +25,8 @@ use typepper_game::model::{Body, Model, Tap, Tone};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use self::canvas::{Css, Rect, css};
+use self::canvas::Css;
+pub(crate) use self::canvas::{Rect, css};
 use crate::dom::{Context, DomError};
 
 /// A blinking caret's half period, in ms.
@@ -96,6 +98,8 @@ pub struct Renderer {
     hits: Vec<(Rect, Hit)>,
     /// Where the foot (the buttons and hints) begins: the screen's body ends above it.
     bottom: f64,
+    /// The custom text screen's field, which the page's text area lies over.
+    field: Option<Rect>,
     /// How long each of the recent draws took, in ms (for the frame-time measurement).
     pub draw_ms: Vec<f64>,
 }
@@ -126,6 +130,7 @@ impl Renderer {
             wake_at: f64::INFINITY,
             hits: vec![],
             bottom: 0.0,
+            field: None,
             draw_ms: Vec::with_capacity(512),
         }
     }
@@ -139,6 +144,11 @@ impl Renderer {
     /// next needs a frame; infinity when none runs.
     pub fn wake_at(&self) -> f64 {
         self.wake_at
+    }
+
+    /// Where the last frame put the custom text screen's field, if it drew that screen.
+    pub fn field(&self) -> Option<Rect> {
+        self.field
     }
 
     /// What is at CSS pixel `(x, y)`.
@@ -192,6 +202,7 @@ impl Renderer {
         self.fill_style(Tone::Background);
         ctx.fill_rect(0.0, 0.0, w, h);
         self.hits.clear();
+        self.field = None;
         self.wake_at = f64::INFINITY;
         if let Some(banner) = &model.banner {
             self.banner(banner);
@@ -210,8 +221,7 @@ impl Renderer {
             Body::Boards(b) => self.draw_boards(b),
             Body::Keys(k) => self.draw_keys(k, notice),
             Body::Room(r) => self.draw_room(r, notice, now),
-            // The text area is the page's own element (web/), over the canvas.
-            Body::Text(_) => {}
+            Body::Text(t) => self.draw_text(t, notice),
         }
     }
 

@@ -1,5 +1,7 @@
 //! What the custom text screen shows.
 
+use crate::model::Tone;
+
 /// A text of the player's own, being pasted or typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextEntry {
@@ -13,4 +15,16 @@ pub struct TextEntry {
     pub fits: bool,
     /// How the text is made ready, for the player to know before they play.
     pub about: &'static str,
+}
+
+impl TextEntry {
+    /// The count's colour: wrong once the text doesn't fit a round; an empty draft's
+    /// prompt is no fault.
+    pub fn count_tone(&self) -> Tone {
+        if self.fits || self.draft.trim().is_empty() {
+            Tone::Dim
+        } else {
+            Tone::Wrong
+        }
+    }
 }

@@ -61,13 +61,9 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, entry: &TextEntry, p: &Palette
     if y < inner.1 {
         frame.set_cursor_position(Position::new(field.x + 1 + x, field.y + 1 + y));
     }
-    let tone = if entry.fits || entry.draft.trim().is_empty() {
-        Tone::Dim
-    } else {
-        Tone::Wrong
-    };
+    let count = p.span(entry.count.as_str(), entry.count_tone());
     frame.render_widget(
-        Paragraph::new(Line::from(p.span(entry.count.as_str(), tone))).alignment(Alignment::Center),
+        Paragraph::new(Line::from(count)).alignment(Alignment::Center),
         Rect {
             y: field.bottom(),
             height: 1.min(area.bottom().saturating_sub(field.bottom())),

@@ -10,7 +10,7 @@ const FONT_STACK: &str =
     "ui-monospace, SFMono-Regular, 'DejaVu Sans Mono', Menlo, Consolas, monospace";
 
 /// A colour as CSS writes it, `#rrggbb`, made on the stack: the canvas takes a string.
-pub(super) struct Css([u8; 7]);
+pub(crate) struct Css([u8; 7]);
 
 impl Css {
     pub(super) fn of(rgb: u32) -> Css {
@@ -22,23 +22,23 @@ impl Css {
         Css(out)
     }
 
-    pub(super) fn str(&self) -> &str {
+    pub(crate) fn str(&self) -> &str {
         core::str::from_utf8(&self.0).unwrap_or("#000")
     }
 }
 
 /// The canvas's colour for a tone.
-pub(super) fn css(tone: Tone) -> Css {
+pub(crate) fn css(tone: Tone) -> Css {
     Css::of(tone.rgb())
 }
 
 /// A box, in CSS pixels from the canvas's top left.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Rect {
-    pub(super) x: f64,
-    pub(super) y: f64,
-    pub(super) w: f64,
-    pub(super) h: f64,
+pub(crate) struct Rect {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+    pub(crate) w: f64,
+    pub(crate) h: f64,
 }
 
 impl Rect {

@@ -1,6 +1,6 @@
 //! The keys screen: the keyboard shaded, the worst keys and pairs, the trend and the drill.
 
-use typepper_game::model::{Keys, Tone};
+use typepper_game::model::{Keys, Tone, Worst};
 
 use super::{GAP, LINE, Rect, Renderer};
 
@@ -83,19 +83,30 @@ impl Renderer {
         // One above the other, the lines smaller where the widest is wider than the column.
         let size = (14.0 * width / widest.max(1.0)).floor().clamp(9.0, 14.0);
         let room = first - LINE - GAP - top;
-        let (room, step) = if beside {
-            (room, 0.0)
-        } else {
-            ((room - 30.0) / 2.0, (room + 30.0) / 2.0)
+        // Each list's height with at most `rows` of its lines: its title, its lines (one
+        // where it has none) and its note. Side by side, the taller is what counts;
+        // stacked, all of them with a gap between, so a short list leaves its room to a
+        // long one (a phone's 390×844 showed six of seven worst keys, beside no pairs).
+        let height = |l: &Worst, rows: usize| {
+            let note = if l.note.is_some() { 24.0 } else { 0.0 };
+            26.0 + (l.lines.len().clamp(1, rows) - 1) as f64 * 24.0 + note
         };
-        let notes = k.lists.iter().any(|l| l.note.is_some());
-        let rows = ((room - 26.0 - if notes { 24.0 } else { 0.0 }) / 24.0).floor();
-        let rows = (rows as usize + 1).clamp(1, 10);
+        let needs = |rows: usize| {
+            let heights = k.lists.iter().map(|l| height(l, rows));
+            match beside {
+                true => heights.fold(0.0, f64::max),
+                false => heights.map(|h| h + 30.0).sum::<f64>() - 30.0,
+            }
+        };
+        let rows = (1..=10).rev().find(|&r| needs(r) <= room).unwrap_or(1);
+        let mut next = top;
         for (n, list) in k.lists.iter().enumerate() {
             let (x, y) = if beside {
                 (x0 + n as f64 * (width / 2.0 + 10.0), top)
             } else {
-                (x0, top + n as f64 * step)
+                let y = next;
+                next += height(list, rows) + 30.0;
+                (x0, y)
             };
             self.font(13.0, 600);
             self.text(list.title, x, y, Tone::Dim, "left");

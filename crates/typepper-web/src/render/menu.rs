@@ -18,14 +18,49 @@ const SETTINGS_GAP: f64 = 14.0;
 /// screen too short for the first (a phone's, with its keyboard's hints long).
 const HEADS: [(f64, f64, f64, f64); 2] = [(44.0, 36.0, 66.0, 126.0), (30.0, 26.0, 48.0, 88.0)];
 
-/// Each item's baseline from the first's, and the height of them all; `tight` on a
-/// screen too short for the usual spacing, the settings' rows closer (a mode's keeps
-/// its height: its RANKED badge may sit in its top corner).
-fn item_rows(menu: &Menu, tight: bool) -> (Vec<f64>, f64) {
-    let (mode_h, setting_h, gap) = match tight {
-        false => (MODE_H, SETTING_H, SETTINGS_GAP),
-        true => (MODE_H, SETTING_H - 8.0, SETTINGS_GAP - 6.0),
-    };
+/// How far apart the menu's lines are: a mode's, a setting's, the gap before the
+/// settings, and the gaps between the items and the notice and the lines under it.
+#[derive(Clone, Copy)]
+struct Spacing {
+    mode_h: f64,
+    setting_h: f64,
+    gap: f64,
+    under_gap: f64,
+}
+
+/// The usual spacing; on a screen too short for it, the settings' rows closer; on one
+/// shorter still (a phone's, with QUOTE, CUSTOM TEXT and a drill among the modes, and a
+/// notice, the last round and a race under them), the modes' rows a little closer too,
+/// though never so close that their RANKED badge, in a top corner, meets the row above.
+const SPACINGS: [Spacing; 3] = [
+    Spacing {
+        mode_h: MODE_H,
+        setting_h: SETTING_H,
+        gap: SETTINGS_GAP,
+        under_gap: 10.0,
+    },
+    Spacing {
+        mode_h: MODE_H,
+        setting_h: SETTING_H - 8.0,
+        gap: SETTINGS_GAP - 6.0,
+        under_gap: 10.0,
+    },
+    Spacing {
+        mode_h: MODE_H - 4.0,
+        setting_h: SETTING_H - 8.0,
+        gap: SETTINGS_GAP - 6.0,
+        under_gap: 4.0,
+    },
+];
+
+/// Each item's baseline from the first's, and the height of them all, at `spacing`.
+fn item_rows(menu: &Menu, spacing: Spacing) -> (Vec<f64>, f64) {
+    let Spacing {
+        mode_h,
+        setting_h,
+        gap,
+        ..
+    } = spacing;
     let mut rows = Vec::with_capacity(menu.items.len());
     let mut y = 0.0;
     let mut last_setting = false;
@@ -61,18 +96,28 @@ impl Renderer {
             menu.last_round.as_deref(),
             menu.race.as_deref(),
         ];
-        let under = under.iter().flatten().count() as f64 * 2.0 * LINE + 2.0 * LINE + 28.0;
+        let lines = under.iter().flatten().count() as f64 * 2.0 * LINE + 2.0 * LINE + 8.0;
+        let under = |s: Spacing| lines + 2.0 * s.under_gap;
         // A fifth down the screen, or higher where what is under the items would reach
         // the foot's buttons; where even the top is too low, the spacing gives way, then
-        // the head.
-        let fits = |head: f64, items: f64| 8.0 + head + items + under - LINE <= self.bottom;
-        let choices = [(HEADS[0], false), (HEADS[0], true), (HEADS[1], true)];
-        let (head, tight) = choices
+        // the head, then the spacing again.
+        let fits = |head: f64, s: Spacing| {
+            8.0 + head + item_rows(menu, s).1 + under(s) - LINE <= self.bottom
+        };
+        let [roomy, tight, tighter] = SPACINGS;
+        let choices = [
+            (HEADS[0], roomy),
+            (HEADS[0], tight),
+            (HEADS[1], tight),
+            (HEADS[1], tighter),
+        ];
+        let (head, spacing) = choices
             .into_iter()
-            .find(|&((.., first), tight)| fits(first, item_rows(menu, tight).1))
-            .unwrap_or(choices[2]);
+            .find(|&((.., first), s)| fits(first, s))
+            .unwrap_or(choices[3]);
+        let under = under(spacing);
         let (title_px, title_y, tagline_y, first) = head;
-        let (rows, items_h) = item_rows(menu, tight);
+        let (rows, items_h) = item_rows(menu, spacing);
         let top = (h * 0.22 - title_y)
             .min(self.bottom - (first + items_h + under - LINE))
             .max(8.0);
@@ -84,11 +129,10 @@ impl Renderer {
             let y = y0 + rows[i];
             let selected = i == menu.selected;
             let (item_h, size) = match item.setting {
-                true => (SETTING_H, SETTING_FONT),
-                false => (MODE_H, MODE_FONT),
+                true => (spacing.setting_h, SETTING_FONT),
+                false => (spacing.mode_h, MODE_FONT),
             };
-            let tight = tight && item.setting;
-            let item_h = if tight { item_h - 8.0 } else { item_h };
+            let tight = item.setting && item_h < SETTING_H;
             let item_w = (w - 24.0).min(340.0);
             let rect = Rect {
                 x: w / 2.0 - item_w / 2.0,
@@ -142,11 +186,11 @@ impl Renderer {
             }
             self.hits.push((rect, Hit::Item(i)));
         }
-        let mut y = y0 + items_h + 10.0;
+        let mut y = y0 + items_h + spacing.under_gap;
         if let Some(n) = notice {
             y = self.notice(n, y);
         }
-        y += 10.0;
+        y += spacing.under_gap;
         self.font(14.0, 400);
         if let Some(line) = &menu.last_round {
             y = self.lines(line, w / 2.0, y, Tone::Dim, "center") + 4.0;

@@ -6,7 +6,7 @@ use super::{LINE, Renderer};
 
 impl Renderer {
     /// The results: the headline with the share link and the notice beside it (or under
-    /// it where they don't fit), the stats flowed into rows, a race's numbers, the chart
+    /// it where they don't fit), a quote's source under the title, the stats flowed into rows, a race's numbers, the chart
     /// in what is left above the foot. Every place comes from measured text.
     pub(super) fn draw_results(&mut self, r: &Results, notice: Option<(&str, Tone)>) {
         let (_, h, _) = self.size;
@@ -19,6 +19,11 @@ impl Renderer {
         self.font(16.0, 600);
         self.text(&r.title, x0, base + 30.0, Tone::Dim, "left");
         let mut y = base + 30.0 + 6.0;
+        if let Some(source) = &r.source {
+            // A quote's author and work, under its title, wrapped where it is long.
+            self.font(14.0, 400);
+            y = self.lines(source, x0, y + LINE, Tone::Text, "left") - LINE;
+        }
         self.font(14.0, 500);
         let share = r.share_line();
         let side = [share.as_deref().map(|s| (s, Tone::Caret)), notice];

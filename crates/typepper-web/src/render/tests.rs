@@ -168,3 +168,32 @@ fn no_text_is_drawn_over_other_text_or_past_the_edges_at_either_size() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The custom text screen's field, where the page's text area lies, is a few lines high
+/// and clear of every text the screen draws and of its buttons, at either size.
+#[wasm_bindgen_test]
+fn the_text_screens_field_is_clear_of_its_words_and_buttons() {
+    let stops = typepper_game::tour::stops();
+    let texts = stops
+        .iter()
+        .filter(|s| s.model.kind == typepper_game::model::Kind::Text);
+    let mut seen = 0;
+    for stop in texts {
+        for size in SIZES {
+            let mut renderer = recording(&js_sys::Array::new(), size);
+            assert!(renderer.frame(&stop.model, 0.0));
+            let field = renderer.field().expect("the text screen has a field");
+            assert!(field.h >= 120.0, "{} at {size:?}: {field:?}", stop.name);
+            let (texts, buttons) = drawn(stop, size);
+            let inside: Vec<&str> = texts
+                .iter()
+                .filter(|t| overlap(&field, &t.at))
+                .map(|t| &t.text[..])
+                .collect();
+            assert!(inside.is_empty(), "{} at {size:?}: {inside:?}", stop.name);
+            assert!(!buttons.iter().any(|b| overlap(&field, b)), "{}", stop.name);
+            seen += 1;
+        }
+    }
+    assert!(seen >= 2, "the tour has no text screen");
+}
