@@ -142,8 +142,6 @@ pub enum TextFault {
     /// Whitespace other than single spaces between words: a space at either end, two in
     /// a row, or another kind of space.
     Spacing,
-    /// A character Unicode's NFC never has (such as U+212B, the angstrom sign, for Å).
-    NotNfc(char),
 }
 
 /// The most characters a text may have: a long essay, and about a quarter of an hour at
@@ -163,11 +161,6 @@ impl fmt::Display for TextFault {
             ),
             TextFault::Spacing => f.write_str(
                 "the text is not spaced normally: one space between words, none at either end",
-            ),
-            TextFault::NotNfc(c) => write!(
-                f,
-                "the text holds U+{:04X}, which Unicode's NFC writes otherwise",
-                u32::from(*c)
             ),
         }
     }

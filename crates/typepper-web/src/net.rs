@@ -1,16 +1,89 @@
 //! The server, as the game reaches it: runs, submissions, linking, boards, seeds, rooms
 //! and word lists, each a [`Request`] carried over HTTP and answered for the app.
 
-use gloo_net::http::{Request as Http, Response};
 use typepper_api::room::{Open, Opened};
 use typepper_api::{Board, BoardRow, IssuedSeed, Player};
 use typepper_game::request::{Answer, Failure, Need, Request};
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue, UnwrapThrowExt};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Headers, RequestInit, Response};
 
 use crate::json::{self, FromJs};
 
+// The browser's `fetch`, called as gloo-net called it (the global, no window looked up),
+// and the few steps of gloo-net's request and response the game takes, each as gloo-net
+// took it: gloo-net (and the `http` crate it brings) were 2.1 KB gzip of the wasm more
+// (docs/PERFORMANCE.md, issue 41).
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = fetch)]
+    fn fetch_with_request(request: &web_sys::Request) -> js_sys::Promise;
+}
+
+/// A request being made: its method and URL, its headers, its body.
+struct Http {
+    init: RequestInit,
+    headers: Headers,
+    url: String,
+}
+
+impl Http {
+    fn new(method: &str, url: &str) -> Http {
+        let init = RequestInit::new();
+        init.set_method(method);
+        Http {
+            init,
+            headers: Headers::new().unwrap_throw(),
+            url: url.to_owned(),
+        }
+    }
+
+    fn get(url: &str) -> Http {
+        Http::new("GET", url)
+    }
+
+    fn post(url: &str) -> Http {
+        Http::new("POST", url)
+    }
+
+    fn header(self, name: &str, value: &str) -> Http {
+        self.headers.set(name, value).unwrap_throw();
+        self
+    }
+
+    /// The request with `body`, or the browser's sentence for why it can't be made.
+    fn body(self, body: &JsValue) -> Result<web_sys::Request, String> {
+        self.init.set_body(body);
+        self.build()
+    }
+
+    /// The request, or the browser's sentence for why it can't be made.
+    fn build(self) -> Result<web_sys::Request, String> {
+        self.init.set_headers(&self.headers);
+        web_sys::Request::new_with_str_and_init(&self.url, &self.init).map_err(js_error)
+    }
+}
+
 /// Sends `request`: the answer, or why none came.
-async fn send(request: Http) -> Result<Response, Failure> {
-    request.send().await.map_err(unreachable)
+async fn send(request: web_sys::Request) -> Result<Response, Failure> {
+    let response = JsFuture::from(fetch_with_request(&request))
+        .await
+        .map_err(unreachable)?;
+    Ok(response.unchecked_into())
+}
+
+/// A promise of `response`'s body, awaited: its value, or why it broke off.
+async fn body(promise: Result<js_sys::Promise, JsValue>) -> Result<JsValue, Failure> {
+    JsFuture::from(promise.map_err(unreachable)?)
+        .await
+        .map_err(unreachable)
+}
+
+/// A JavaScript error as its `toString()` says it ("TypeError: Failed to fetch"); `fetch`
+/// and the `Request` constructor throw errors only.
+fn js_error(e: JsValue) -> String {
+    String::from(e.unchecked_into::<js_sys::Error>().to_string())
 }
 
 fn url(api: &str, path: &str) -> String {
@@ -54,15 +127,15 @@ pub async fn file(need: Need) -> Result<String, Failure> {
 }
 
 /// A `GET` of `url`, or why it couldn't be made (as its sending would say).
-fn get(url: &str) -> Result<Http, Failure> {
-    Http::get(url).build().map_err(unreachable)
+fn get(url: &str) -> Result<web_sys::Request, Failure> {
+    Http::get(url).build().map_err(Failure::Unreachable)
 }
 
 /// Sends `request` and reads the answer's text when its status is `ok`; any other
 /// status gives the server's sentence. Every request but a run's comes through here:
 /// one copy of the sending and reading in the wasm, not one in each caller's future
 /// and one for each type read from JSON (docs/PERFORMANCE.md, issue 41).
-async fn text(request: Result<Http, Failure>, ok: u16) -> Result<String, Failure> {
+async fn text(request: Result<web_sys::Request, Failure>, ok: u16) -> Result<String, Failure> {
     let response = send(request?).await?;
     if response.status() != ok {
         return Err(refusal(response).await);
@@ -72,12 +145,13 @@ async fn text(request: Result<Http, Failure>, ok: u16) -> Result<String, Failure
 
 /// `response`'s body as text, or why it broke off.
 async fn read_text(response: &Response) -> Result<String, Failure> {
-    response.text().await.map_err(unreachable)
+    let text = body(response.text()).await?;
+    Ok(String::from(text.unchecked_into::<js_sys::JsString>()))
 }
 
 /// The browser couldn't send it, or the answer broke off.
-fn unreachable(e: gloo_net::Error) -> Failure {
-    Failure::Unreachable(e.to_string())
+fn unreachable(e: JsValue) -> Failure {
+    Failure::Unreachable(js_error(e))
 }
 
 /// A refusal: the server's sentence, or the status; a 401 says the token is no player's.
@@ -110,8 +184,12 @@ pub async fn fetch_run(api: &str, id: &str) -> Result<Run, Failure> {
     let response = send(get(&url(api, &format!("/v1/runs/{id}")))?).await?;
     match response.status() {
         200 => {
-            let player = response.headers().get(typepper_api::PLAYER_HEADER);
-            let bytes = response.binary().await.map_err(unreachable)?;
+            let player = response
+                .headers()
+                .get(typepper_api::PLAYER_HEADER)
+                .unwrap_throw();
+            let buffer = body(response.array_buffer()).await?;
+            let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
             Ok(Run { bytes, player })
         }
         404 | 410 => Err(Failure::NoSuchRun),
@@ -124,8 +202,8 @@ async fn submit(api: &str, token: &str, body: &[u8]) -> Result<String, Failure> 
     let request = Http::post(&url(api, "/v1/submit"))
         .header("Authorization", &format!("Bearer {token}"))
         .header("Content-Type", "application/octet-stream")
-        .body(js_sys::Uint8Array::from(body))
-        .map_err(unreachable);
+        .body(&js_sys::Uint8Array::from(body))
+        .map_err(Failure::Refused);
     text(request, 200).await
 }
 
@@ -146,7 +224,7 @@ async fn post_json(
     if let Some(token) = token {
         request = request.header("Authorization", &format!("Bearer {token}"));
     }
-    let request = request.body(body).map_err(unreachable);
+    let request = request.body(&body.into()).map_err(Failure::Refused);
     text(request, 201).await
 }
 

@@ -140,9 +140,8 @@ impl App {
                 draft: drafting.draft.clone(),
                 count,
                 fits,
-                about: "up to 10,000 characters: lines and runs of spaces become one space, \
-                        accents are composed (Unicode NFC); a custom round is yours alone, \
-                        on no board",
+                about: "up to 10,000 characters; lines and spaces become one space; \
+                        unranked",
             }),
         }
     }
