@@ -7,6 +7,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+pub use crate::quotes::QuoteNo;
 pub use crate::words::Language;
 
 /// The lowest and highest level HOT PURSUIT can start from.
@@ -40,26 +41,6 @@ pub enum Base {
     /// CUSTOM TEXT: the player's own text, which the replay carries (format 2); the round
     /// ends with its last character. Never ranked.
     Custom,
-}
-
-/// A passage's number in its language's corpus: 1 for the first line of its file. The
-/// corpus says which numbers it has; a key may name any from 1 to 65,535.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct QuoteNo(core::num::NonZeroU16);
-
-impl QuoteNo {
-    /// The number, if it is 1 to 65,535.
-    pub fn new(n: u32) -> Option<QuoteNo> {
-        u16::try_from(n)
-            .ok()
-            .and_then(core::num::NonZeroU16::new)
-            .map(QuoteNo)
-    }
-
-    /// The number as it is written.
-    pub const fn get(self) -> u16 {
-        self.0.get()
-    }
 }
 
 /// What a round's words are like beyond its list: punctuation, numbers, a language.

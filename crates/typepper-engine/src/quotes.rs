@@ -9,9 +9,28 @@
 
 use std::sync::OnceLock;
 
-use crate::mode::QuoteNo;
 use crate::rng::Rng;
 use crate::words::{Language, checksum as fnv};
+
+/// A passage's number in its language's corpus: 1 for the first line of its file. The
+/// corpus says which numbers it has; a key may name any from 1 to 65,535.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct QuoteNo(core::num::NonZeroU16);
+
+impl QuoteNo {
+    /// The number, if it is 1 to 65,535.
+    pub fn new(n: u32) -> Option<QuoteNo> {
+        u16::try_from(n)
+            .ok()
+            .and_then(core::num::NonZeroU16::new)
+            .map(QuoteNo)
+    }
+
+    /// The number as it is written.
+    pub const fn get(self) -> u16 {
+        self.0.get()
+    }
+}
 
 /// One passage: its text, as typed, and whose it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -234,7 +253,7 @@ mod tests {
             let passages = passages(language).unwrap();
             for (i, p) in passages.iter().enumerate() {
                 let n = i + 1;
-                crate::text::check(p.text)
+                crate::replay::check(p.text)
                     .unwrap_or_else(|e| panic!("{} #{n}: {e}: {:?}", language.code(), p.text));
                 assert!(
                     !p.author.is_empty(),

@@ -92,7 +92,7 @@ pub struct Replay {
     pub seed: u64,
     /// The round's own text, for a CUSTOM round (format 2); `None` for a drawn text or a
     /// quote, which the mode and seed name (format 1). A decoded text is always
-    /// [`text::check`](crate::text::check)ed.
+    /// [`check`]ed.
     pub text: Option<String>,
     /// Every input in order.
     pub inputs: Vec<Input>,
@@ -126,7 +126,7 @@ pub enum DecodeError {
 }
 
 /// What is wrong with a text (a format 2 replay's, or one a player pasted): the sentence
-/// says it to the player. [`text::check`](crate::text::check) finds it.
+/// says it to the player. [`check`] finds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TextFault {
     /// Its bytes are not UTF-8.
@@ -470,7 +470,7 @@ impl core::str::FromStr for Replay {
             let t = inner
                 .and_then(unescape)
                 .ok_or_else(|| bad(line, "text: expected \"…\" with Rust's escapes".into()))?;
-            crate::text::check(&t).map_err(|e| bad(line, e.to_string()))?;
+            check(&t).map_err(|e| bad(line, e.to_string()))?;
             text = Some(t);
         }
         for (line, l) in lines {
@@ -577,7 +577,7 @@ fn read_text(r: &mut Reader<'_>) -> Result<String, DecodeError> {
         .ok_or(DecodeError::Text(TextFault::TooLong))?;
     let bytes = r.take(len)?;
     let text = core::str::from_utf8(bytes).map_err(|_| DecodeError::Text(TextFault::NotUtf8))?;
-    crate::text::check(text).map_err(DecodeError::Text)?;
+    check(text).map_err(DecodeError::Text)?;
     Ok(text.to_owned())
 }
 
@@ -713,6 +713,82 @@ impl<'a> Reader<'a> {
         }
         Err(VarintError::Overflow)
     }
+}
+
+/// Characters no key types: a soft hyphen, a zero-width space, a word joiner, a byte order
+/// mark, and Unicode's bidirectional controls (which make a page show the text around
+/// them otherwise than it is typed: a right-to-left override turns `gnp.exe` into
+/// `exe.png`). [`tidy`] drops them; [`check`] refuses them.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{61c}'
+            | '\u{200b}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
+
+/// A pasted text in the form a round plays it, but for Unicode NFC (which the shells
+/// apply first: the browser's `String.normalize`, the terminal's and the server's
+/// `unicode-normalization`; the engine carries no composition tables): every run of
+/// whitespace (tabs and newlines too) is one space, none at either end, and the
+/// invisible characters [`check`] refuses are gone. Control characters are left for
+/// [`check`] to name.
+pub fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split(char::is_whitespace).filter(|w| !w.is_empty()) {
+        let word = word.chars().filter(|&c| !invisible(c));
+        let start = out.len();
+        if start > 0 {
+            out.push(' ');
+        }
+        out.extend(word);
+        if out.len() == start + 1 {
+            out.pop();
+        }
+    }
+    out
+}
+
+/// Whether `text` is one a round is played on (a custom text, a quote, format 2's text):
+/// 1 to [`MAX_TEXT_CHARS`] characters, words split by single spaces, no control or
+/// invisible character. Whether it is in Unicode's NFC needs Unicode's composition
+/// tables, which the engine doesn't carry (the browser's wasm has no room for them): the
+/// shells compose a pasted text before they play it, and the server, which stores every
+/// text anyone watches, refuses one not in NFC before it stores it (docs/spec/replays.md,
+/// "Format 2").
+pub fn check(text: &str) -> Result<(), TextFault> {
+    if text.is_empty() {
+        return Err(TextFault::Empty);
+    }
+    let mut chars = 0;
+    let mut space = true;
+    for c in text.chars() {
+        chars += 1;
+        if c == ' ' {
+            if space {
+                return Err(TextFault::Spacing);
+            }
+        } else if c.is_control() || invisible(c) {
+            return Err(TextFault::Unseen(c));
+        } else if c.is_whitespace() {
+            return Err(TextFault::Spacing);
+        }
+        space = c == ' ';
+    }
+    if space {
+        return Err(TextFault::Spacing);
+    }
+    if chars > MAX_TEXT_CHARS {
+        return Err(TextFault::TooLong);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

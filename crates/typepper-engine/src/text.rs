@@ -4,7 +4,9 @@
 use core::fmt::Write as _;
 
 use crate::mode::{Base, DrillPool, Mode, Prose};
-use crate::replay::{MAX_TEXT_CHARS, TextFault};
+// A given text's check is the format's (format 2 reads it): here too, where a shell
+// makes a pasted text ready.
+pub use crate::replay::{check, tidy};
 use crate::rng::Rng;
 use crate::words::{Language, WORDS};
 
@@ -322,82 +324,6 @@ fn upper_case(c: char) -> char {
         _ => u,
     };
     char::from_u32(upper).unwrap_or(c)
-}
-
-/// Characters no key types: a soft hyphen, a zero-width space, a word joiner, a byte order
-/// mark, and Unicode's bidirectional controls (which make a page show the text around
-/// them otherwise than it is typed: a right-to-left override turns `gnp.exe` into
-/// `exe.png`). [`tidy`] drops them; [`check`] refuses them.
-fn invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{ad}'
-            | '\u{61c}'
-            | '\u{200b}'
-            | '\u{200e}'
-            | '\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2060}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{feff}'
-    )
-}
-
-/// A pasted text in the form a round plays it, but for Unicode NFC (which the shells
-/// apply first: the browser's `String.normalize`, the terminal's and the server's
-/// `unicode-normalization`; the engine carries no composition tables): every run of
-/// whitespace (tabs and newlines too) is one space, none at either end, and the
-/// invisible characters [`check`] refuses are gone. Control characters are left for
-/// [`check`] to name.
-pub fn tidy(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split(char::is_whitespace).filter(|w| !w.is_empty()) {
-        let word = word.chars().filter(|&c| !invisible(c));
-        let start = out.len();
-        if start > 0 {
-            out.push(' ');
-        }
-        out.extend(word);
-        if out.len() == start + 1 {
-            out.pop();
-        }
-    }
-    out
-}
-
-/// Whether `text` is one a round is played on (a custom text, a quote, format 2's text):
-/// 1 to [`MAX_TEXT_CHARS`] characters, words split by single spaces, no control or
-/// invisible character. Whether it is in Unicode's NFC needs Unicode's composition
-/// tables, which the engine doesn't carry (the browser's wasm has no room for them): the
-/// shells compose a pasted text before they play it, and the server, which stores every
-/// text anyone watches, refuses one not in NFC before it stores it (docs/spec/replays.md,
-/// "Format 2").
-pub fn check(text: &str) -> Result<(), TextFault> {
-    if text.is_empty() {
-        return Err(TextFault::Empty);
-    }
-    let mut chars = 0;
-    let mut space = true;
-    for c in text.chars() {
-        chars += 1;
-        if c == ' ' {
-            if space {
-                return Err(TextFault::Spacing);
-            }
-        } else if c.is_control() || invisible(c) {
-            return Err(TextFault::Unseen(c));
-        } else if c.is_whitespace() {
-            return Err(TextFault::Spacing);
-        }
-        space = c == ' ';
-    }
-    if space {
-        return Err(TextFault::Spacing);
-    }
-    if chars > MAX_TEXT_CHARS {
-        return Err(TextFault::TooLong);
-    }
-    Ok(())
 }
 
 #[cfg(test)]
