@@ -52,8 +52,11 @@ test("a QUOTE round fetches its passages, credits its author on the results, ran
   await boot(page);
   await link(page, who);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-  // A linked game holds a seed the server issued for a short quote, of a passage it
-  // picked: the round on it is ranked.
+  // A linked game asks for a seed for a short quote once QUOTE is picked (each one shows
+  // its player a passage for good, so none is held for a player who plays no quotes):
+  // the server picks the passage, and the round on it is ranked.
+  await expect(page.locator("[data-mirror=list]")).toContainText("QUOTE short · english\n");
+  for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowDown");
   await expect(page.locator("[data-mirror=list]")).toContainText("QUOTE short · english · RANKED");
   expect(fetched).toEqual([]);
 
