@@ -28,6 +28,20 @@ export async function mirror(page, name) {
   return (await page.locator(`[data-mirror=${name}]`).textContent()) ?? "";
 }
 
+/** Presses `@` until the menu's text is in `language` (as the menu names it). Each press
+ * is seen on the mirror before the next: the mirror is drawn a frame after a key, and
+ * keys pressed faster than frames ran past the language and round the list. */
+export async function pickLanguage(page, language) {
+  const list = page.locator("[data-mirror=list]");
+  for (let i = 0; i < 14; i++) {
+    const shown = (await list.textContent()) ?? "";
+    if (shown.includes(`language: ${language}`)) return;
+    await page.keyboard.press("@");
+    await expect(list).not.toHaveText(shown);
+  }
+  await expect(list).toContainText(`language: ${language}`);
+}
+
 /** Waits until the mirror's screen is `screen`. */
 export async function onScreen(page, screen) {
   await expect(page.locator("[data-mirror=screen]")).toHaveText(screen, { timeout: 30_000 });

@@ -3,7 +3,7 @@
 // browser sends them: an input event, no key of a US layout), ranked on a seed the server
 // issued, and on its board; the run the server keeps scores the same in the CLI. The
 // wasm carries English alone: a list is fetched from /words/ when its language is picked.
-import { test, expect, boot, mirror, onScreen, pastResultsHold, shot, typeWords, cli, stored } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, pastResultsHold, shot, typeWords, cli, stored, pickLanguage } from "./fixtures.js";
 
 const unique = (who) => `${who}_${Date.now() % 1e8}`;
 
@@ -14,15 +14,6 @@ async function link(page, who) {
   await page.keyboard.press("Enter");
   await onScreen(page, "menu");
   await expect(page.locator("[data-mirror=notice]")).toHaveText("linked: your rounds will be sent, scored and shared");
-}
-
-/** Presses `@` until the menu's text is in `language` (as the menu names it). */
-async function pickLanguage(page, language) {
-  const list = page.locator("[data-mirror=list]");
-  for (let i = 0; i < 14 && !(await list.textContent()).includes(`language: ${language}`); i++) {
-    await page.keyboard.press("@");
-  }
-  await expect(list).toContainText(`language: ${language}`);
 }
 
 /** Plays the menu's picked mode, `title`, to its results: ranked, shared, and scored by

@@ -3,7 +3,7 @@
 // replaces the old one at the next load, whole.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { test, expect, boot, mirror, onScreen, shot, typeWords, cli, stored } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, shot, typeWords, cli, stored, pickLanguage } from "./fixtures.js";
 
 /** The caches the page's origin has, each with the paths it holds. */
 function caches(page) {
@@ -39,9 +39,7 @@ test("offline, the game loads from its service worker and plays a German WORDS 2
     "/web/style.css",
   ]);
   // German, picked on the menu: its list is fetched then, and kept.
-  for (let i = 0; i < 14 && !(await mirror(page, "list")).includes("language: deutsch"); i++) {
-    await page.keyboard.press("@");
-  }
+  await pickLanguage(page, "deutsch");
   await expect
     .poll(async () => (await caches(page))["typepper-words"] ?? [])
     .toContainEqual(expect.stringMatching(/^\/words\/de\.[0-9a-f]{16}\.txt$/));
