@@ -256,10 +256,77 @@ pub struct Board {
     pub title: String,
     /// What `score` counts: `wpm`, or `words` in HOT PURSUIT.
     pub unit: String,
-    /// `YYYY-MM`, in UTC.
+    /// `YYYY-MM`, in UTC: the month shown; this month, for another period.
     pub month: String,
+    /// Which runs it ranks: [`Period::name`] (`month` from servers before periods).
+    #[serde(default = "Period::month_name")]
+    pub period: String,
     /// Best first.
     pub rows: Vec<BoardRow>,
+}
+
+/// The runs a board ranks, each player by their best of them. Periods are UTC: a day
+/// from 00:00, a week from Monday 00:00, a month from its first day.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Period {
+    /// Today's.
+    Day,
+    /// This week's.
+    Week,
+    /// This month's (or a month's named by `?month=`).
+    Month,
+    /// All time's: each player's all-time best.
+    All,
+}
+
+impl Period {
+    /// Every period, in the order a key moves through them.
+    pub const ALL: [Period; 4] = [Period::Day, Period::Week, Period::Month, Period::All];
+
+    /// As `?period=` writes it: `day`, `week`, `month`, `all`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Period::Day => "day",
+            Period::Week => "week",
+            Period::Month => "month",
+            Period::All => "all",
+        }
+    }
+
+    fn month_name() -> String {
+        Period::Month.name().into()
+    }
+
+    /// The period `?period=` names.
+    pub fn parse(name: &str) -> Option<Period> {
+        Period::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// As a board's title says it: `today`, `this week`, `this month`, `all time`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Period::Day => "today",
+            Period::Week => "this week",
+            Period::Month => "this month",
+            Period::All => "all time",
+        }
+    }
+
+    /// The day or week that holds `unix_ms`: its first instant and the first after it
+    /// (Unix ms). `None` for a month or all time, which the server keeps bests for.
+    pub fn range(self, unix_ms: i64) -> Option<(i64, i64)> {
+        const DAY_MS: i64 = 86_400_000;
+        let day = unix_ms.div_euclid(DAY_MS);
+        match self {
+            Period::Day => Some((day * DAY_MS, (day + 1) * DAY_MS)),
+            // 1970-01-01 was a Thursday: three days after a Monday.
+            Period::Week => {
+                let monday = day - (day + 3).rem_euclid(7);
+                Some((monday * DAY_MS, (monday + 7) * DAY_MS))
+            }
+            Period::Month | Period::All => None,
+        }
+    }
 }
 
 /// A row of a [`Board`].
@@ -486,6 +553,33 @@ impl Utc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_day_starts_at_midnight_and_a_week_on_monday_utc() {
+        // 2026-12-05T03:12:07Z, a Saturday.
+        let now = 1_796_440_327_000;
+        let (from, until) = Period::Day.range(now).unwrap();
+        assert_eq!(Utc::of(from).rfc3339(), "2026-12-05T00:00:00Z");
+        assert_eq!(Utc::of(until).rfc3339(), "2026-12-06T00:00:00Z");
+        let (monday, next) = Period::Week.range(now).unwrap();
+        assert_eq!(Utc::of(monday).rfc3339(), "2026-11-30T00:00:00Z");
+        assert_eq!(Utc::of(next).rfc3339(), "2026-12-07T00:00:00Z");
+        // A Monday's first instant is its week's, and the instant before is the last week's.
+        assert_eq!(Period::Week.range(monday), Some((monday, next)));
+        assert_eq!(Period::Week.range(monday - 1).unwrap().1, monday);
+        assert_eq!(
+            Utc::of(Period::Week.range(0).unwrap().0).day(),
+            "1969-12-29"
+        );
+        assert_eq!(
+            (Period::Month.range(now), Period::All.range(now)),
+            (None, None)
+        );
+        for p in Period::ALL {
+            assert_eq!(Period::parse(p.name()), Some(p));
+        }
+        assert_eq!(Period::parse("year"), None);
+    }
 
     #[test]
     fn names_that_look_alike_have_one_key() {

@@ -14,6 +14,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use typepper_api::Period;
 use typepper_api::room::Opened;
 use typepper_api::room::ROOM_TEXT_CHARS;
 use typepper_engine::Mode;
@@ -22,7 +23,7 @@ pub use self::error::ServiceError;
 use crate::limit::Hold;
 use crate::players::{self, LinkKey, Linked};
 use crate::rooms::Target;
-use crate::store::{Done, Job, Player, PlayerId, Run, StoreError};
+use crate::store::{Done, Job, Player, PlayerId, Run, Span, StoreError};
 use crate::submit::{self, Judged};
 use crate::{Shared, client, secrets, seeds};
 
@@ -204,11 +205,13 @@ impl Shared {
             })
     }
 
-    /// The board of `mode` for `month` (`YYYY-MM`; this month if `None`): the month's
-    /// best run per player, top 100.
+    /// The board of `mode` for `period` (`day`, `week`, `month`, `all`; `month` if
+    /// `None`), or a `month` (`YYYY-MM`; this month if `None`): the period's best run per
+    /// player, top 100.
     pub(crate) async fn board(
         &self,
         mode: &str,
+        period: Option<&str>,
         month: Option<String>,
     ) -> Result<typepper_api::Board, ServiceError> {
         let parsed: Mode = mode.parse().map_err(|e: typepper_engine::ModeError| {
@@ -222,21 +225,40 @@ impl Shared {
         if let Some(missing) = no_text(parsed) {
             return Err(ServiceError::NotFound(format!("no board: {missing}")));
         }
-        let month = match month {
-            Some(m) if is_month(&m) => m,
-            Some(m) => {
-                return Err(ServiceError::BadRequest(format!(
-                    "{m:?} is not a month: write YYYY-MM"
-                )));
+        let bad = |why: String| Err(ServiceError::BadRequest(why));
+        let period = match period.map(|p| (p, Period::parse(p))) {
+            None => Period::Month,
+            Some((_, Some(period))) => period,
+            Some((p, None)) => {
+                return bad(format!(
+                    "{p:?} is not a period: write day, week, month or all"
+                ));
             }
-            None => crate::month_of(self.now_ms()),
         };
-        let rows = self.store.board(parsed.key(), month.clone(), 100).await?;
+        let now = self.now_ms();
+        let month = match month {
+            Some(m) if period != Period::Month => {
+                return bad(format!(
+                    "a month ({m:?}) is a period of its own: leave out period={} or month=",
+                    period.name()
+                ));
+            }
+            Some(m) if is_month(&m) => m,
+            Some(m) => return bad(format!("{m:?} is not a month: write YYYY-MM")),
+            None => crate::month_of(now),
+        };
+        let span = match (period, period.range(now)) {
+            (Period::Month, _) => Span::Month(month.clone()),
+            (_, Some((from, until))) => Span::Between(from, until),
+            (_, None) => Span::All,
+        };
+        let rows = self.store.board(parsed.key(), span, 100).await?;
         Ok(typepper_api::Board {
             mode: parsed.key(),
             title: parsed.title(),
             unit: parsed.unit().into(),
             month,
+            period: period.name().into(),
             rows: rows
                 .into_iter()
                 .map(|r| typepper_api::BoardRow {

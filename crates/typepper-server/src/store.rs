@@ -217,7 +217,26 @@ impl Run {
     }
 }
 
-/// One row of a board: a player's best run of the month in a mode.
+/// Which runs of a mode a board ranks, each player by their best of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// A month's (`YYYY-MM`, UTC): the players' monthly bests.
+    Month(String),
+    /// All time's: the players' all-time bests.
+    All,
+    /// The runs played from the first time until before the second (Unix ms): a day, a
+    /// week. Runs are kept 8 days, so a span within the last 8 days shows every run.
+    Between(i64, i64),
+}
+
+impl Span {
+    /// A month's span.
+    pub fn month(month: &str) -> Span {
+        Span::Month(month.into())
+    }
+}
+
+/// One row of a board: a player's best run of the span in a mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardRow {
     /// 1 for the best.
@@ -605,10 +624,10 @@ pub trait Store: Send + Sync + 'static {
     /// The run with `id`.
     fn run(&self, id: String) -> Fut<'_, Option<Run>>;
 
-    /// The best ranked run per player of `mode` in `month`, best first, at most `limit`.
+    /// The best ranked run per player of `mode` in `span`, best first, at most `limit`.
     /// Better is a higher score, then a higher wpm, then earlier (then the older player,
     /// so that the order is the same on every backend).
-    fn board(&self, mode: String, month: String, limit: u32) -> Fut<'_, Vec<BoardRow>>;
+    fn board(&self, mode: String, span: Span, limit: u32) -> Fut<'_, Vec<BoardRow>>;
 
     /// The keys of at most `batch` rows of `kind` expired at `horizon`, after `after`, in
     /// key order.

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::support::pg;
 use typepper_server::store::sqlite::SqliteStore;
-use typepper_server::store::{Done, Job, Options, Step, Store, StoreError};
+use typepper_server::store::{Done, Job, Options, Span, Step, Store, StoreError};
 
 use story::{reopened, story};
 
@@ -183,7 +183,9 @@ async fn migrated(store: &dyn typepper_server::store::Store) {
         run.played.unranked.as_deref(),
         Some("played before the server issued seeds")
     );
-    let board = store.board("time:15".into(), "1970-01".into(), 10).await;
+    let board = store
+        .board("time:15".into(), Span::month("1970-01"), 10)
+        .await;
     assert!(board.unwrap().is_empty());
     let horizon = typepper_server::store::Horizon {
         runs_before_ms: 0,

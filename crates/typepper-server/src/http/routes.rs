@@ -253,19 +253,21 @@ async fn run(st: St, Path(id): Path<String>) -> Result<Response, ServiceError> {
 }
 
 #[derive(Deserialize)]
-struct MonthQuery {
+struct BoardQuery {
+    period: Option<String>,
     month: Option<String>,
 }
 
-/// `GET /v1/boards/<mode>[?month=YYYY-MM]`: the month's best run per player, top 100.
+/// `GET /v1/boards/<mode>[?period=day|week|month|all][&month=YYYY-MM]`: the period's best
+/// run per player, top 100 (this month's when neither is given).
 /// The mode is the rest of the path, its `/` and `@` as they are or percent-encoded:
 /// `/v1/boards/time:30/p@fr` and `/v1/boards/time%3A30%2Fp%40fr` are one board.
 async fn board(
     st: St,
     Path(mode): Path<String>,
-    Query(q): Query<MonthQuery>,
+    Query(q): Query<BoardQuery>,
 ) -> Result<Response, ServiceError> {
-    let board = st.board(&mode, q.month).await?;
+    let board = st.board(&mode, q.period.as_deref(), q.month).await?;
     Ok((
         [(header::CACHE_CONTROL, "public, max-age=10")],
         axum::Json(board),

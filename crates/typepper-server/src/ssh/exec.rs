@@ -28,7 +28,7 @@ use crate::{ServiceError, Shared};
 
 /// The commands, for a sentence about a wrong one.
 pub(crate) const USAGE: &str = "the v1 commands are: v1 submit (the body on stdin), v1 replay <id>, \
-                     v1 board <mode> [YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
+                     v1 board <mode> [day|week|month|all|YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
                      v1 room-open <mode>, v1 room <code>";
 
 /// A command of the protocol.
@@ -283,7 +283,14 @@ async fn call(
 ) -> Result<Done, Failed> {
     Ok(match command {
         Command::Replay(id) => Done::ok(state.run(&id).await?.played.replay.clone()),
-        Command::Board(mode, month) => Done::ok(json(&state.board(&mode, month).await?)),
+        Command::Board(mode, when) => {
+            // The word after the mode is a period (`week`) or a month (`2026-12`).
+            let (period, month) = match when {
+                Some(w) if typepper_api::Period::parse(&w).is_some() => (Some(w), None),
+                month => (None, month),
+            };
+            Done::ok(json(&state.board(&mode, period.as_deref(), month).await?))
+        }
         Command::Seed(mode) => {
             let player = player(state, key.as_deref()).await?;
             let issued = state.issue_seed(player.id, &mode).await?;

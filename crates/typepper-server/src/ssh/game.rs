@@ -645,7 +645,7 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
         Request::Board(mode) => {
             let board = tokio::time::timeout(budget, async {
                 state.take_request(ip)?;
-                Ok(state.board(&mode, None).await?.rows)
+                Ok(state.board(&mode, None, None).await?.rows)
             })
             .await;
             let (rows, counted) = within(board, StatusCode::OK);

@@ -5,8 +5,8 @@
 
 use super::tx::Tx;
 use super::{
-    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, Player, PlayerId, RowKey, Run, Store,
-    boards, players, retention, seeds,
+    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, Player, PlayerId, RowKey, Run, Span,
+    Store, boards, players, retention, seeds,
 };
 
 /// What a piece of work does to the database, which says where a backend runs it.
@@ -131,8 +131,8 @@ impl<B: Backend> Store for B {
         boards::run(self, id)
     }
 
-    fn board(&self, mode: String, month: String, limit: u32) -> Fut<'_, Vec<BoardRow>> {
-        boards::board(self, mode, month, limit)
+    fn board(&self, mode: String, span: Span, limit: u32) -> Fut<'_, Vec<BoardRow>> {
+        boards::board(self, mode, span, limit)
     }
 
     fn expired(

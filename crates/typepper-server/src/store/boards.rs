@@ -1,8 +1,9 @@
-//! The boards and the runs on them: a run, a month's board, and taking a run off them.
+//! The boards and the runs on them: a run, a board, and taking a run off them.
 
 use super::backend::{Access, Backend};
-use super::tx::{self, Arg, Tx};
-use super::{BoardRow, Fut, Played, PlayerId, Run, StoreError};
+use super::submission::ALL_TIME;
+use super::tx::{self, Arg, Row, Tx};
+use super::{BoardRow, Fut, Played, PlayerId, Run, Span, StoreError};
 
 /// The run with `id`.
 pub fn run<B: Backend>(b: &B, id: String) -> Fut<'_, Option<Run>> {
@@ -11,20 +12,34 @@ pub fn run<B: Backend>(b: &B, id: String) -> Fut<'_, Option<Run>> {
     })
 }
 
-/// The best ranked run per player of `mode` in `month`, best first, at most `limit`.
-pub fn board<B: Backend>(b: &B, mode: String, month: String, limit: u32) -> Fut<'_, Vec<BoardRow>> {
+/// The best ranked run per player of `mode` in `span`, best first, at most `limit`.
+pub fn board<B: Backend>(b: &B, mode: String, span: Span, limit: u32) -> Fut<'_, Vec<BoardRow>> {
     b.work(Access::Read, move |tx| {
         Box::pin(async move {
-            let rows = tx
-                .query(
-                    "SELECT p.name, b.score, b.wpm_x100, r.accuracy_x100, b.run_id, b.created_ms
-                     FROM bests b JOIN players p ON p.id = b.player_id JOIN runs r ON r.id = b.run_id
-                     WHERE b.mode = $1 AND b.month = $2
-                     ORDER BY b.score DESC, b.wpm_x100 DESC, b.created_ms ASC, b.player_id ASC
-                     LIMIT $3",
-                    &[Arg::Text(&mode), Arg::Text(&month), Arg::I64(limit.into())],
-                )
-                .await?;
+            let limit = Arg::I64(limit.into());
+            let rows = match &span {
+                Span::Month(month) => bests(tx, &mode, month, limit).await?,
+                Span::All => bests(tx, &mode, ALL_TIME, limit).await?,
+                // Each player's best of the span's runs, as a monthly best is chosen
+                // (`rerank`), then the board's order.
+                Span::Between(from, until) => {
+                    tx.query(
+                        "SELECT p.name, r.score, r.wpm_x100, r.accuracy_x100, r.id, r.created_ms
+                         FROM (SELECT *, row_number() OVER (PARTITION BY player_id
+                                   ORDER BY score DESC, wpm_x100 DESC, created_ms) AS n
+                               FROM runs
+                               WHERE mode = $1 AND created_ms >= $2 AND created_ms < $3
+                                 AND unranked IS NULL AND pending IS NULL AND NOT hidden
+                              ) AS r JOIN players p ON p.id = r.player_id
+                         WHERE r.n = 1 AND NOT p.banned
+                         ORDER BY r.score DESC, r.wpm_x100 DESC, r.created_ms ASC,
+                                  r.player_id ASC
+                         LIMIT $4",
+                        &[Arg::Text(&mode), Arg::I64(*from), Arg::I64(*until), limit],
+                    )
+                    .await?
+                }
+            };
             Ok(rows
                 .iter()
                 .enumerate()
@@ -40,6 +55,24 @@ pub fn board<B: Backend>(b: &B, mode: String, month: String, limit: u32) -> Fut<
                 .collect())
         })
     })
+}
+
+/// The board of `month`'s rows in `bests` (a month's, or [`ALL_TIME`]).
+async fn bests(
+    tx: &mut impl Tx,
+    mode: &str,
+    month: &str,
+    limit: Arg<'_>,
+) -> Result<Vec<Row>, StoreError> {
+    tx.query(
+        "SELECT p.name, b.score, b.wpm_x100, r.accuracy_x100, b.run_id, b.created_ms
+         FROM bests b JOIN players p ON p.id = b.player_id JOIN runs r ON r.id = b.run_id
+         WHERE b.mode = $1 AND b.month = $2
+         ORDER BY b.score DESC, b.wpm_x100 DESC, b.created_ms ASC, b.player_id ASC
+         LIMIT $3",
+        &[Arg::Text(mode), Arg::Text(month), limit],
+    )
+    .await
 }
 
 /// Takes run `id` off the boards (see [`Store::hide_run`](super::Store::hide_run)).
@@ -70,7 +103,7 @@ pub fn hide_run<B: Backend>(b: &B, id: String) -> Fut<'_, bool> {
     })
 }
 
-/// Works out a player's monthly bests and personal best in `mode` again from their runs
+/// Works out a player's monthly bests, all-time best and personal best in `mode` again from their runs
 /// on the boards, after one of them was hidden.
 async fn rerank(tx: &mut impl Tx, player: PlayerId, mode: &str) -> Result<(), StoreError> {
     macro_rules! on_board {
@@ -90,6 +123,11 @@ async fn rerank(tx: &mut impl Tx, player: PlayerId, mode: &str) -> Result<(), St
             on_board!(),
             ") AS ranked WHERE n = 1"
         ),
+        // And all time's: the best of every month's.
+        "INSERT INTO bests (player_id, mode, month, run_id, score, wpm_x100, created_ms)
+         SELECT player_id, mode, 'all', run_id, score, wpm_x100, created_ms FROM bests
+         WHERE player_id = $1 AND mode = $2
+         ORDER BY score DESC, wpm_x100 DESC, created_ms LIMIT 1",
         "DELETE FROM pbs WHERE player_id = $1 AND mode = $2",
         concat!(
             "INSERT INTO pbs (player_id, mode, score, wpm_x100)

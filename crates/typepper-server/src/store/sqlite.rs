@@ -40,6 +40,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0006_saves.sql"),
     include_str!("../../migrations/sqlite/0007_rooms.sql"),
     include_str!("../../migrations/sqlite/0008_quotes.sql"),
+    include_str!("../../migrations/sqlite/0009_alltime.sql"),
 ];
 
 /// Readers beside the writer.

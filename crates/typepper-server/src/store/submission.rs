@@ -338,9 +338,10 @@ fn rounds_of(wants: &Wants, by_key: &[KnownRound], by_seed: &[KnownRound]) -> Ve
 
 /// Stores `runs` (no two of one player): each run and its round, counted in its
 /// player's usage, its seed used up, its quote remembered as shown to its player, and if
-/// it is ranked, the player's monthly best and all-time best updated. The players whose run is a new personal best; or `None` if a
-/// run's id was taken: then that run is not stored, but the others' rows, and its own
-/// other rows, are, and the caller rolls them back.
+/// it is ranked, the player's bests (the month's, all time's, and the `pb` mark's)
+/// updated. The players whose run is a new personal best; or `None` if a run's id was
+/// taken: then that run is not stored, but the others' rows, and its own other rows, are,
+/// and the caller rolls them back.
 pub async fn store(
     tx: &mut impl Tx,
     runs: &[&NewRun],
@@ -531,8 +532,16 @@ impl Best<'_> {
     }
 }
 
+/// The `month` of a player's all-time best in `bests`.
+pub const ALL_TIME: &str = "all";
+
+/// `column` then `column` again.
+fn twice<T: Clone>(column: &[T]) -> Vec<T> {
+    column.iter().chain(column).cloned().collect()
+}
+
 /// What puts `runs` (no two of one player) on the boards: each player's record, and
-/// monthly best and personal best in the run's mode if it beats them (the last batch's
+/// monthly best, all-time best and personal best in the run's mode if it beats them (the last batch's
 /// rows are the players with a new personal best).
 fn best<'a>(runs: &[Best<'a>]) -> [Batch<'a>; 3] {
     let players: Vec<PlayerId> = runs.iter().map(|r| r.player).collect();
@@ -574,14 +583,21 @@ fn best<'a>(runs: &[Best<'a>]) -> [Batch<'a>; 3] {
                      $5::int[], $6::int[], $7::bigint[])",
                 better_best!()
             ),
+            // Two rows a run: its month's, and all time's (`all`).
             columns: vec![
-                Column::I64(players.clone()),
-                Column::Text(modes.clone()),
-                Column::Text(runs.iter().map(|r| r.month).collect()),
-                Column::Text(runs.iter().map(|r| r.id).collect()),
-                Column::I32(scores.clone()),
-                Column::I32(wpms.clone()),
-                Column::I64(runs.iter().map(|r| r.created_ms).collect()),
+                Column::I64(twice(&players)),
+                Column::Text(twice(&modes)),
+                Column::Text(
+                    (runs.iter().map(|r| r.month))
+                        .chain(runs.iter().map(|_| ALL_TIME))
+                        .collect(),
+                ),
+                Column::Text(twice(&runs.iter().map(|r| r.id).collect::<Vec<_>>())),
+                Column::I32(twice(&scores)),
+                Column::I32(twice(&wpms)),
+                Column::I64(twice(
+                    &runs.iter().map(|r| r.created_ms).collect::<Vec<_>>(),
+                )),
             ],
         },
         Batch {

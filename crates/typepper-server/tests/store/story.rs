@@ -8,7 +8,7 @@
 use sha2::{Digest, Sha256};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use typepper_engine::Blitz::{S15, S30};
+use typepper_engine::Blitz::{S15, S30, S60};
 use typepper_engine::synth::{Typist, synth};
 use typepper_engine::{Base, Blitz, Mode};
 use typepper_server::month_of;
@@ -16,7 +16,7 @@ use typepper_server::month_of;
 use std::collections::HashSet;
 use typepper_server::store::{
     BoardRow, Done, Horizon, IssuedSeed, Job, Known, NewRun, Pick, Played, Player, PlayerId,
-    Ranked, RoundPrint, Run, Step, Store, StoreError, Stored, Swept, Usage,
+    Ranked, RoundPrint, Run, Span, Step, Store, StoreError, Stored, Swept, Usage,
 };
 
 const DAY: i64 = 86_400_000;
@@ -387,7 +387,7 @@ pub async fn story(store: &dyn Store) {
     let b15 = blitz15();
     let b30 = blitz30();
     let full = store
-        .board(String::from(&b15), String::from("2026-03"), 10)
+        .board(String::from(&b15), Span::month("2026-03"), 10)
         .await
         .unwrap();
     assert_eq!(
@@ -414,7 +414,7 @@ pub async fn story(store: &dyn Store) {
     assert_eq!(
         shown(
             &store
-                .board(String::from(&b15), String::from("2026-03"), 2)
+                .board(String::from(&b15), Span::month("2026-03"), 2)
                 .await
                 .unwrap()
         ),
@@ -422,7 +422,7 @@ pub async fn story(store: &dyn Store) {
     );
     assert_eq!(
         store
-            .board(String::from(&b15), String::from("2026-03"), 0)
+            .board(String::from(&b15), Span::month("2026-03"), 0)
             .await
             .unwrap(),
         []
@@ -430,7 +430,7 @@ pub async fn story(store: &dyn Store) {
     assert_eq!(
         shown(
             &store
-                .board(String::from(&b30), String::from("2026-03"), 10)
+                .board(String::from(&b30), Span::month("2026-03"), 10)
                 .await
                 .unwrap()
         ),
@@ -442,7 +442,7 @@ pub async fn story(store: &dyn Store) {
     assert_eq!(
         shown(
             &store
-                .board(String::from(&b15), String::from("2026-04"), 10)
+                .board(String::from(&b15), Span::month("2026-04"), 10)
                 .await
                 .unwrap()
         ),
@@ -453,14 +453,14 @@ pub async fn story(store: &dyn Store) {
     );
     assert_eq!(
         store
-            .board(String::from(&b30), String::from("2026-04"), 10)
+            .board(String::from(&b30), Span::month("2026-04"), 10)
             .await
             .unwrap(),
         []
     );
     assert_eq!(
         store
-            .board(String::from(&b15), String::from("2026-05"), 10)
+            .board(String::from(&b15), Span::month("2026-05"), 10)
             .await
             .unwrap(),
         []
@@ -469,7 +469,7 @@ pub async fn story(store: &dyn Store) {
         store
             .board(
                 String::from(&Mode::BLITZ_60.key()),
-                String::from("2026-03"),
+                Span::month("2026-03"),
                 10
             )
             .await
@@ -553,7 +553,7 @@ pub async fn story(store: &dyn Store) {
     let kept: Vec<&NewRun> = march.iter().chain(&april).collect();
     for (month, mode) in [("2026-03", &b15), ("2026-03", &b30), ("2026-04", &b15)] {
         let board = store
-            .board(String::from(mode), String::from(month), 10)
+            .board(String::from(mode), Span::month(month), 10)
             .await
             .unwrap();
         board_plays(store, &board, &kept).await;
@@ -561,7 +561,7 @@ pub async fn story(store: &dyn Store) {
     assert_eq!(
         shown(
             &store
-                .board(String::from(&b15), String::from("2026-03"), 10)
+                .board(String::from(&b15), Span::month("2026-03"), 10)
                 .await
                 .unwrap()
         ),
@@ -576,7 +576,7 @@ pub async fn story(store: &dyn Store) {
         [true]
     );
     let april_board = store
-        .board(String::from(&b15), String::from("2026-04"), 10)
+        .board(String::from(&b15), Span::month("2026-04"), 10)
         .await
         .unwrap();
     assert_eq!(
@@ -600,7 +600,7 @@ pub async fn story(store: &dyn Store) {
     assert_eq!(sweep(store, APRIL + 60 * DAY, 100).await, 0);
     for (month, mode) in [("2026-03", &b15), ("2026-03", &b30), ("2026-04", &b15)] {
         let board = store
-            .board(String::from(mode), String::from(month), 10)
+            .board(String::from(mode), Span::month(month), 10)
             .await
             .unwrap();
         assert!(!board.is_empty());
@@ -625,7 +625,7 @@ pub async fn story(store: &dyn Store) {
     );
     assert_eq!(
         store
-            .board(String::from(&b15), String::from("2026-05"), 10)
+            .board(String::from(&b15), Span::month("2026-05"), 10)
             .await
             .unwrap()[0]
             .run,
@@ -639,6 +639,109 @@ pub async fn story(store: &dyn Store) {
     guests(store, may).await;
     saves(store, may).await;
     quotes(store, may).await;
+    periods(store).await;
+}
+
+/// Boards by period: today's and this week's rank each player by their best of the runs
+/// played in them, all time's by their best ever, which a sweep keeps after its month
+/// and the rest of its week are gone. Told in July 2025, before any other chapter's
+/// runs, so that its sweep touches no other chapter's.
+async fn periods(store: &dyn Store) {
+    /// 2025-07-07T00:00Z, a Monday; and the Wednesday after.
+    const MONDAY: i64 = 1_751_846_400_000;
+    const WEDNESDAY: i64 = MONDAY + 2 * DAY;
+    let b60 = Mode::BLITZ_60.key();
+    let dee = player(store, "dee", 91, MONDAY - 40 * DAY).await;
+    let eve = player(store, "eve", 92, MONDAY - 40 * DAY).await;
+    for run in [
+        // dee's best ever is in June; this week she is slower, and slower again today.
+        run("dee00001", &dee, S60, (90, 9000), MONDAY - 30 * DAY),
+        run("dee00002", &dee, S60, (70, 7000), MONDAY + 1000),
+        run("dee00003", &dee, S60, (60, 6000), WEDNESDAY + 1000),
+        // eve's best was last Sunday, the last instant of last week.
+        run("eve00001", &eve, S60, (85, 8500), MONDAY - 1),
+        run("eve00002", &eve, S60, (80, 8000), WEDNESDAY + 2000),
+    ] {
+        insert(store, &[run]).await.unwrap();
+    }
+    let read = |span| {
+        let (store, mode) = (store, b60.clone());
+        async move { store.board(mode, span, 10).await.unwrap() }
+    };
+    let today = Span::Between(WEDNESDAY, WEDNESDAY + DAY);
+    let week = Span::Between(MONDAY, MONDAY + 7 * DAY);
+    assert_eq!(
+        shown(&read(today.clone()).await),
+        [
+            (1, "eve", 80, 8000, "eve00002"),
+            (2, "dee", 60, 6000, "dee00003")
+        ]
+    );
+    assert_eq!(
+        shown(&read(week.clone()).await),
+        [
+            (1, "eve", 80, 8000, "eve00002"),
+            (2, "dee", 70, 7000, "dee00002")
+        ],
+        "eve's Sunday is last week's"
+    );
+    assert_eq!(
+        shown(&read(Span::month("2025-07")).await),
+        [
+            (1, "eve", 85, 8500, "eve00001"),
+            (2, "dee", 70, 7000, "dee00002")
+        ]
+    );
+    let all_time = [
+        (1, "dee", 90, 9000, "dee00001"),
+        (2, "eve", 85, 8500, "eve00001"),
+    ];
+    assert_eq!(shown(&read(Span::All).await), all_time);
+    assert_eq!(
+        read(Span::Between(WEDNESDAY + DAY, WEDNESDAY + 2 * DAY)).await,
+        []
+    );
+
+    // A sweep of everything before September takes the runs that are no one's best of a
+    // month or of all time, and none of the all-time board.
+    let horizon = Horizon {
+        runs_before_ms: MONDAY + 56 * DAY,
+        seeds_before_ms: 0,
+        usage_before_day: "0000-00-00".into(),
+        unused_players_before_ms: 0,
+    };
+    assert_eq!(sweep_all(store, &horizon, 100).await.runs, 2);
+    for (id, kept) in [
+        ("dee00001", true),
+        ("dee00002", true),
+        ("dee00003", false),
+        ("eve00001", true),
+        ("eve00002", false),
+    ] {
+        let found = store.run(id.into()).await.unwrap();
+        assert_eq!(found.is_some(), kept, "{id} kept");
+    }
+    assert_eq!(shown(&read(Span::All).await), all_time);
+    assert_eq!(
+        shown(&read(today).await),
+        [],
+        "today's runs went with the sweep"
+    );
+
+    // The operator hides dee's best: her all-time best is her best left.
+    assert!(store.hide_run("dee00001".into()).await.unwrap());
+    assert_eq!(
+        shown(&read(Span::All).await),
+        [
+            (1, "eve", 85, 8500, "eve00001"),
+            (2, "dee", 70, 7000, "dee00002")
+        ]
+    );
+    assert_eq!(
+        shown(&read(week).await),
+        [(1, "dee", 70, 7000, "dee00002")],
+        "the week's other runs went with the sweep"
+    );
 }
 
 /// A quote's seed for `player` at `now`, on `seed`, for the first of `pool` they were
@@ -860,11 +963,16 @@ async fn guard(store: &dyn Store, now: i64) {
     let month = month_of(now);
     let b15 = blitz15();
     let board = async || {
-        shown(&store.board(b15.clone(), month.clone(), 10).await.unwrap())
-            .into_iter()
-            .filter(|r| r.1 == "ll1")
-            .map(|r| (r.2, r.4.to_owned()))
-            .collect::<Vec<_>>()
+        shown(
+            &store
+                .board(b15.clone(), Span::month(&month), 10)
+                .await
+                .unwrap(),
+        )
+        .into_iter()
+        .filter(|r| r.1 == "ll1")
+        .map(|r| (r.2, r.4.to_owned()))
+        .collect::<Vec<_>>()
     };
     let steady = run("ll100001", &lil, S15, (60, 6000), now);
     insert(store, std::slice::from_ref(&steady)).await.unwrap();
@@ -1099,7 +1207,7 @@ pub async fn reopened(store: &dyn Store) {
     assert_eq!(
         shown(
             &store
-                .board(String::from(&blitz15()), String::from("2026-05"), 10)
+                .board(String::from(&blitz15()), Span::month("2026-05"), 10)
                 .await
                 .unwrap()
         ),
