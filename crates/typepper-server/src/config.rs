@@ -62,7 +62,7 @@ pub struct Config {
     /// Replay bytes stored a UTC day per player (16 MiB).
     #[arg(long, env = "TYPEPPER_DAILY_BYTES", default_value_t = 16 << 20)]
     pub daily_bytes: u64,
-    /// Days a run is kept unless it is a player's monthly best.
+    /// Days a run is kept unless it is a player's best of a month or of all time.
     #[arg(long, env = "TYPEPPER_RETENTION_DAYS", default_value_t = 8)]
     pub retention_days: u32,
     /// Seconds between retention sweeps.

@@ -280,7 +280,7 @@ pub struct Swept {
 /// The kinds of row retention deletes, each walked in the order of its [`RowKey`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expiring {
-    /// Runs stored before the horizon that are no player's monthly best.
+    /// Runs stored before the horizon that are no player's best of a month or of all time.
     Runs,
     /// Seeds that expired.
     Seeds,
@@ -393,7 +393,7 @@ pub const PLAYER_ROWS: &[&str] = &[
 pub const RUN_REFERENCES: &[(&str, &str)] = &[
     (
         "bests",
-        "a monthly best is never swept: its run is kept while it is one",
+        "a best of a month or of all time is never swept: its run is kept while it is one",
     ),
     (
         "seeds",
@@ -650,8 +650,9 @@ pub trait Store: Send + Sync + 'static {
         through: RowKey,
     ) -> Fut<'_, u64>;
 
-    /// Takes run `id` off the boards (its monthly best and personal best are worked out
-    /// again from the player's other runs); `false` if there is no such run.
+    /// Takes run `id` off the boards (its player's bests of the month and of all time, and
+    /// personal best, are worked out again from their other runs); `false` if there is no
+    /// such run.
     fn hide_run(&self, id: String) -> Fut<'_, bool>;
 
     /// Takes the player named `name` off the boards, with every run of theirs, now and
@@ -675,7 +676,7 @@ pub trait Store: Send + Sync + 'static {
 /// What a retention sweep deletes: everything older than these.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Horizon {
-    /// Runs stored before this (unless a monthly best).
+    /// Runs stored before this (unless a best of a month or of all time).
     pub runs_before_ms: i64,
     /// Seeds that expired before this.
     pub seeds_before_ms: i64,

@@ -1,5 +1,5 @@
 //! Retention: runs are kept 8 days (`--retention-days`), or longer while they are a
-//! player's monthly best; a background task deletes the rest in batches, with expired
+//! player's best of a month or of all time; a background task deletes the rest in batches, with expired
 //! seeds, past days' usage, and names nobody ever used.
 //!
 //! A round's fingerprint outlives its run (so that a copy of an expired run is still

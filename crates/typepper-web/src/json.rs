@@ -125,6 +125,8 @@ impl FromJs for Board {
             title: text(v, "title")?,
             unit: text(v, "unit")?,
             month: text(v, "month")?,
+            // A server from before periods sends none: its boards are months.
+            period: text(v, "period").unwrap_or_else(|| "month".into()),
             rows: list(&get(v, "rows"), |r| {
                 Some(BoardRow {
                     rank: number(&get(r, "rank"))?,

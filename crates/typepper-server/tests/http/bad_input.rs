@@ -362,6 +362,22 @@ async fn boards_and_runs_refuse_what_isnt_there() {
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{month:?}");
         assert!(reply.text().contains("YYYY-MM"), "{}", reply.text());
     }
+    for (query, says) in [
+        (
+            "period=year",
+            "\"year\" is not a period: write day, week, month or all",
+        ),
+        ("period=", "\"\" is not a period"),
+        ("period=DAY", "\"DAY\" is not a period"),
+        (
+            "period=week&month=2026-12",
+            "a month (\"2026-12\") is a period of its own",
+        ),
+    ] {
+        let reply = srv.get(&format!("/v1/boards/time:15?{query}")).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{query}");
+        assert!(reply.text().contains(says), "{query}: {}", reply.text());
+    }
 
     let lower = id.to_ascii_lowercase();
     let upper = id.to_ascii_uppercase();

@@ -203,6 +203,30 @@ async fn boards_rank_each_players_best_of_the_month() {
     assert_eq!(rows[0]["name"], "linus");
     let empty = srv.get("/v1/boards/time:60").await.json();
     assert_eq!(empty["rows"], serde_json::json!([]));
+
+    // By period: today's and this week's (from Monday the 7th) are December's two, and
+    // all time's has linus back, with his November best.
+    let names = |board: &serde_json::Value| -> Vec<String> {
+        let rows = board["rows"].as_array().expect("rows");
+        rows.iter()
+            .map(|r| r["name"].as_str().expect("name").to_owned())
+            .collect()
+    };
+    for (period, who) in [
+        ("day", &["ada", "grace"][..]),
+        ("week", &["ada", "grace"]),
+        ("month", &["ada", "grace"]),
+        ("all", &["ada", "grace", "linus"]),
+    ] {
+        let board = srv
+            .get(&format!("/v1/boards/time:15?period={period}"))
+            .await
+            .json();
+        assert_eq!(board["period"], period);
+        assert_eq!(board["month"], "2026-12");
+        assert_eq!(names(&board), who, "{period}");
+        assert_eq!(board["rows"][0]["run"], json["rows"][0]["run"], "{period}");
+    }
 }
 
 #[tokio::test]
