@@ -267,13 +267,14 @@ pub struct Board {
 
 /// The runs a board ranks, each player by their best of them. Periods are UTC: a day
 /// from 00:00, a week from Monday 00:00, a month from its first day.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Period {
     /// Today's.
     Day,
     /// This week's.
     Week,
     /// This month's (or a month's named by `?month=`).
+    #[default]
     Month,
     /// All time's: each player's all-time best.
     All,

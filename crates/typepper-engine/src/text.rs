@@ -8,7 +8,7 @@ use crate::mode::{Base, DrillPool, Mode, Prose};
 // makes a pasted text ready.
 pub use crate::replay::{check, tidy};
 use crate::rng::Rng;
-use crate::words::{Language, WORDS};
+use crate::words::{Language, english};
 
 /// A drill's pool is topped up to at least this many words, so that its text never
 /// runs out of variety (and the no-repeat rule always has another word to draw).
@@ -61,7 +61,7 @@ struct Decor {
 /// The endless word stream of `seed` on VERSION 1's English list.
 pub fn words(seed: u64) -> Words {
     Words {
-        draw: Draw::new(&WORDS, seed),
+        draw: Draw::new(english(), seed),
         prose: None,
     }
 }
@@ -374,7 +374,7 @@ mod tests {
         {
             let drill = crate::mode::Drill::with(letters, pool).unwrap();
             let mode = Mode::plain(Base::Drill(drill));
-            let with = WORDS.iter().filter(|w| drill.hits(w)).count();
+            let with = english().iter().filter(|w| drill.hits(w)).count();
             let drawn: Vec<_> = words_of(mode, 3).take(2_000).collect();
             let hit = drawn.iter().filter(|w| drill.hits(w)).count();
             if with >= DRILL_MIN_WORDS {

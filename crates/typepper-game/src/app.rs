@@ -365,8 +365,8 @@ impl App {
         let mut fx = match answer {
             Answer::Submitted { keys, answer } => self.submitted(&keys, answer),
             Answer::Linked(player) => self.linked(player),
-            Answer::Board { mode, rows } => {
-                self.board_loaded(&mode, rows);
+            Answer::Board { mode, period, rows } => {
+                self.board_loaded(&mode, period, rows);
                 vec![]
             }
             Answer::Run { id, bytes } => self.run_loaded(&id, bytes, now.mono),
@@ -481,7 +481,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use typepper_api::IssuedSeed;
+    use typepper_api::{IssuedSeed, Period};
     use typepper_engine::{Language, Mode, Op, Replay, hex};
 
     use self::menu::Row;
@@ -775,11 +775,14 @@ mod tests {
         app.key(Key::Escape, at(t));
         assert_eq!(
             app.key(Key::Char('b'), at(t)),
-            [Effect::Request(Request::Board("time:60".into()))]
+            [Effect::Request(Request::Board(
+                "time:60".into(),
+                Period::Month
+            ))]
         );
         assert!(app.pick(0, at(t)).is_empty(), "no rows yet");
         let rows = vec![board_row(1, "aaaaaaaa"), board_row(2, "bbbbbbbb")];
-        app.board_loaded("time:60", Ok(rows));
+        app.board_loaded("time:60", Period::Month, Ok(rows));
         assert_eq!(
             app.pick(1, at(t)),
             vec![Effect::Request(Request::Run("bbbbbbbb".into()))]
@@ -1010,7 +1013,10 @@ mod tests {
         assert_eq!(app.menu_mode().key(), "drill2:qz");
         assert_eq!(
             app.key(Key::Char('b'), at(0.0)),
-            [Effect::Request(Request::Board("time:15/p".into()))]
+            [Effect::Request(Request::Board(
+                "time:15/p".into(),
+                Period::Month
+            ))]
         );
         app.key(Key::Escape, at(0.0));
         app.key(Key::Char('1'), at(0.0));
@@ -1236,14 +1242,20 @@ mod tests {
         let mut app = fresh();
         assert_eq!(
             app.key(Key::Char('b'), at(0.0)),
-            vec![Effect::Request(Request::Board("time:15".into()))]
+            vec![Effect::Request(Request::Board(
+                "time:15".into(),
+                Period::Month
+            ))]
         );
         assert_eq!(
             app.key(Key::Right, at(0.0)),
-            vec![Effect::Request(Request::Board("time:30".into()))]
+            vec![Effect::Request(Request::Board(
+                "time:30".into(),
+                Period::Month
+            ))]
         );
         let row = board_row;
-        app.board_loaded("time:15", Ok(vec![row(1, "stale")]));
+        app.board_loaded("time:15", Period::Month, Ok(vec![row(1, "stale")]));
         let Screen::Boards(b) = &app.screen else {
             panic!()
         };
@@ -1251,7 +1263,31 @@ mod tests {
             b.rows.is_none(),
             "a late answer for another board is dropped"
         );
-        app.board_loaded("time:30", Ok(vec![row(1, "aaaaaaaa"), row(2, "bbbbbbbb")]));
+        // `p` moves the period on, round the four; a mode keeps it, and the answer for
+        // the period left is dropped.
+        for period in [Period::All, Period::Day] {
+            assert_eq!(
+                app.key(Key::Char('p'), at(0.0)),
+                vec![Effect::Request(Request::Board("time:30".into(), period))]
+            );
+        }
+        assert_eq!(
+            app.key(Key::Left, at(0.0)),
+            vec![Effect::Request(Request::Board(
+                "time:15".into(),
+                Period::Day
+            ))]
+        );
+        app.board_loaded("time:15", Period::Month, Ok(vec![row(1, "stale")]));
+        assert!(matches!(&app.screen, Screen::Boards(b) if b.rows.is_none()));
+        app.key(Key::Char('p'), at(0.0));
+        app.key(Key::Char('p'), at(0.0));
+        app.key(Key::Right, at(0.0));
+        app.board_loaded(
+            "time:30",
+            Period::Month,
+            Ok(vec![row(1, "aaaaaaaa"), row(2, "bbbbbbbb")]),
+        );
         app.key(Key::Down, at(0.0));
         assert_eq!(
             app.key(Key::Enter, at(0.0)),
@@ -1275,7 +1311,7 @@ mod tests {
             time: "2026-12-01T19:52:00Z".into(),
         };
         let rows = vec![row(1, "aaaaaaaa", "ada"), row(2, "bbbbbbbb", "grace")];
-        app.board_loaded("time:15", Ok(rows.clone()));
+        app.board_loaded("time:15", Period::Month, Ok(rows.clone()));
         app.key(Key::Down, at(0.0));
         app.key(Key::Enter, at(0.0));
         app.run_loaded("bbbbbbbb", Ok(bytes.clone()), 0.0);

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use typepper_api::room::{Opened, Say};
-use typepper_api::{BoardRow, IssuedSeed, Player};
+use typepper_api::{BoardRow, IssuedSeed, Period, Player};
 use typepper_engine::{Base, Language, Mode, quotes, words};
 
 /// A request to the server.
@@ -26,8 +26,8 @@ pub enum Request {
     },
     /// `POST /v1/players` for this name: link the game.
     Link(String),
-    /// `GET /v1/boards/<mode>`.
-    Board(String),
+    /// `GET /v1/boards/<mode>?period=<period>`.
+    Board(String, Period),
     /// `GET /v1/runs/<id>`: a run's replay bytes. The id is a run id
     /// ([`typepper_api::is_run_id`]): the game asks for no other.
     Run(String),
@@ -139,8 +139,9 @@ impl Request {
                 answer: Err(why),
             },
             Request::Link(_) => Answer::Linked(Err(why)),
-            Request::Board(mode) => Answer::Board {
+            Request::Board(mode, period) => Answer::Board {
                 mode,
+                period,
                 rows: Err(why),
             },
             Request::Run(id) => Answer::Run {
@@ -176,6 +177,8 @@ pub enum Answer {
     Board {
         /// The mode key.
         mode: String,
+        /// The period asked for.
+        period: Period,
         /// Its rows.
         rows: Result<Vec<BoardRow>, Failure>,
     },
@@ -283,11 +286,12 @@ mod tests {
 
     #[test]
     fn a_failed_request_answers_what_was_asked_for() {
-        let answer = Request::Board("time:15".into()).failed(Failure::NoSuchRun);
+        let answer = Request::Board("time:15".into(), Period::Week).failed(Failure::NoSuchRun);
         assert_eq!(
             answer,
             Answer::Board {
                 mode: "time:15".into(),
+                period: Period::Week,
                 rows: Err(Failure::NoSuchRun)
             }
         );

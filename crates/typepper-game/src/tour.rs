@@ -290,11 +290,13 @@ pub fn stops() -> Vec<Stop> {
     tour.see("boards, loading");
     tour.app.board_loaded(
         "time:15",
+        typepper_api::Period::Month,
         Err(Failure::Refused("the server is away".into())),
     );
     tour.see("boards, refused");
     tour.key(Key::Right);
-    tour.app.board_loaded("time:30", Ok(vec![]));
+    tour.app
+        .board_loaded("time:30", typepper_api::Period::Month, Ok(vec![]));
     tour.see("boards, empty");
     tour.key(Key::Right);
     let row = |rank: u32, name: &str, score: u32| BoardRow {
@@ -311,7 +313,8 @@ pub fn stops() -> Vec<Stop> {
         row(2, "grace", 118),
         row(3, "linus", 96),
     ];
-    tour.app.board_loaded("time:60", Ok(rows));
+    tour.app
+        .board_loaded("time:60", typepper_api::Period::Month, Ok(rows));
     tour.see("boards, rows");
     tour.key(Key::Escape);
 

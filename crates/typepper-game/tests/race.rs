@@ -351,6 +351,7 @@ fn g_races_from_the_menu_history_boards_a_replay_and_its_results() {
     };
     let board = Answer::Board {
         mode: "time:15".into(),
+        period: typepper_api::Period::Month,
         rows: Ok(vec![row]),
     };
     app.answer(board, at(0.0));

@@ -92,7 +92,7 @@ fn command(request: &Request) -> Option<(String, Vec<u8>)> {
     Some(match request {
         Request::Submit { body, .. } => ("v1 submit".into(), body.clone()),
         Request::Link(name) => (format!("v1 link {name}"), vec![]),
-        Request::Board(mode) => (format!("v1 board {mode}"), vec![]),
+        Request::Board(mode, period) => (format!("v1 board {mode} {}", period.name()), vec![]),
         Request::Run(id) => (format!("v1 replay {id}"), vec![]),
         Request::Seed { mode, .. } => (format!("v1 seed {mode}"), vec![]),
         // A custom room's text goes as the command's stdin, as a submission's body does.
@@ -120,7 +120,8 @@ fn read_answer(request: Request, out: Result<Vec<u8>, Failure>) -> Answer {
             answer: Ok(String::from_utf8_lossy(&out).into_owned()),
         },
         Request::Link(_) => Answer::Linked(json(&out, "a player")),
-        Request::Board(mode) => Answer::Board {
+        Request::Board(mode, period) => Answer::Board {
+            period,
             rows: json(&out, "a board").map(|board: typepper_api::Board| board.rows),
             mode,
         },
@@ -391,6 +392,7 @@ impl Drop for RoomLink {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use typepper_api::Period;
 
     #[test]
     fn server_urls_read_as_ssh_reads_them() {
@@ -439,6 +441,7 @@ mod tests {
             title: "BLITZ 15s".into(),
             unit: "wpm".into(),
             month: "2026-12".into(),
+            period: "day".into(),
             rows: vec![typepper_api::BoardRow {
                 rank: 1,
                 name: "ada".into(),
@@ -451,13 +454,17 @@ mod tests {
         };
         let json = serde_json::to_vec(&board).unwrap();
         let Answer::Board { rows, .. } =
-            answer(Request::Board("time:15".into()), |_, _| Ok(json.clone()))
+            answer(Request::Board("time:15".into(), Period::Day), |_, _| {
+                Ok(json.clone())
+            })
         else {
             panic!()
         };
         assert_eq!(rows, Ok(board.rows));
         let Answer::Board { rows, .. } =
-            answer(Request::Board("zen".into()), |_, _| Ok(b"1 ada".to_vec()))
+            answer(Request::Board("zen".into(), Period::Day), |_, _| {
+                Ok(b"1 ada".to_vec())
+            })
         else {
             panic!()
         };

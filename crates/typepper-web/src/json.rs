@@ -409,6 +409,7 @@ mod answers {
             title: "BLITZ 15s".into(),
             unit: "wpm".into(),
             month: "2026-12".into(),
+            period: "week".into(),
             rows: vec![BoardRow {
                 rank: 1,
                 name: "ada".into(),

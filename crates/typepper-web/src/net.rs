@@ -2,7 +2,7 @@
 //! and word lists, each a [`Request`] carried over HTTP and answered for the app.
 
 use typepper_api::room::{Open, Opened};
-use typepper_api::{Board, BoardRow, IssuedSeed, Player};
+use typepper_api::{Board, BoardRow, IssuedSeed, Period, Player};
 use typepper_game::request::{Answer, Failure, Need, Request};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue, UnwrapThrowExt};
@@ -98,9 +98,10 @@ pub async fn ask(api: &str, request: Request) -> Answer {
             keys,
         },
         Request::Link(name) => Answer::Linked(link(api, &name).await),
-        Request::Board(mode) => Answer::Board {
-            rows: board(api, &mode).await,
+        Request::Board(mode, period) => Answer::Board {
+            rows: board(api, &mode, period).await,
             mode,
+            period,
         },
         Request::Run(id) => Answer::Run {
             bytes: fetch_run(api, &id).await.map(|run| run.bytes),
@@ -251,9 +252,10 @@ async fn link(api: &str, name: &str) -> Result<Player, Failure> {
 }
 
 /// `GET <api>/v1/boards/<mode>`: this month's rows.
-async fn board(api: &str, mode: &str) -> Result<Vec<BoardRow>, Failure> {
+async fn board(api: &str, mode: &str, period: Period) -> Result<Vec<BoardRow>, Failure> {
     let mode = String::from(js_sys::encode_uri_component(mode));
-    let answer = text(get(&url(api, &format!("/v1/boards/{mode}"))), 200).await?;
+    let path = format!("/v1/boards/{mode}?period={}", period.name());
+    let answer = text(get(&url(api, &path)), 200).await?;
     let board: Board = json(&answer, "a board")?;
     Ok(board.rows)
 }

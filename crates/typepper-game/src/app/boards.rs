@@ -1,13 +1,16 @@
-//! The boards: this month's best run per player of each mode, each row a run to watch or
-//! race, fetched from the server when picked.
+//! The boards: each player's best run of a mode today, this week, this month or of all
+//! time, each row a run to watch or race, fetched from the server when picked.
 
-use typepper_api::BoardRow;
+use typepper_api::{BoardRow, Period};
 use typepper_engine::{Decimal, Mode};
 
 use crate::app::{App, BOARDS, Effect, Key, Screen};
 use crate::model::BoardLine;
 use crate::model::Boards;
-use crate::model::{BACK, Body, Kind, Model, Tone};
+use crate::model::{BACK, Body, Kind, Model, Tap, Tone, tap};
+
+/// What `p` does, for a finger.
+const PERIOD: Tap = tap("period", Key::Char('p'));
 use crate::request::{Failure, Request};
 
 /// A board being looked at.
@@ -18,6 +21,8 @@ pub struct Browsing {
     /// A board of its own instead: a quote's (each passage has one), opened from its
     /// results or the menu's QUOTE line; ←→ go on to the boards above.
     pub only: Option<Mode>,
+    /// Whose runs: today's, this week's, this month's, all time's (`p` moves it on).
+    pub period: Period,
     /// The rows once loaded, or why they aren't.
     pub rows: Option<Result<Vec<BoardRow>, String>>,
     /// The picked row.
@@ -54,16 +59,22 @@ impl App {
     }
 
     fn open_board(&mut self, mode: usize, only: Option<Mode>) -> Vec<Effect> {
+        // Another mode keeps the period looked at; from elsewhere, this month's.
+        let period = match &self.screen {
+            Screen::Boards(b) => b.period,
+            _ => Period::Month,
+        };
         self.screen = Screen::Boards(Box::new(Browsing {
             mode,
             only,
+            period,
             rows: None,
             row: 0,
         }));
         let mode = only.unwrap_or(self.board_modes()[mode]);
         // Its rows play in its language: the list is fetched while they load.
         self.want_list(mode);
-        vec![Effect::Request(Request::Board(mode.key()))]
+        vec![Effect::Request(Request::Board(mode.key(), period))]
     }
 
     pub(crate) fn boards_key(&mut self, key: Key) -> Vec<Effect> {
@@ -74,7 +85,7 @@ impl App {
             Some(Ok(rows)) => rows.len(),
             _ => 0,
         };
-        let (mode, boards) = (b.mode, BOARDS);
+        let (mode, boards, only) = (b.mode, BOARDS, b.only);
         // From a board of its own, the arrows go to the first of the others.
         let (left, right) = match b.only {
             Some(_) => (0, 0),
@@ -84,6 +95,12 @@ impl App {
             Key::Escape | Key::Char('b') => self.screen = Screen::Menu,
             Key::Left => return self.open_boards(left),
             Key::Right | Key::Tab => return self.open_boards(right),
+            Key::Char('p') => {
+                let all = Period::ALL;
+                let next = all.iter().position(|&p| p == b.period).map_or(0, |i| i + 1);
+                b.period = all[next % all.len()];
+                return self.open_board(mode, only);
+            }
             Key::Up => b.row = b.row.saturating_sub(1),
             Key::Down if rows > 0 => b.row = (b.row + 1).min(rows - 1),
             Key::Enter | Key::Char('g') => {
@@ -106,10 +123,16 @@ impl App {
     }
 
     /// The server's answer to [`Request::Board`].
-    pub(crate) fn board_loaded(&mut self, mode: &str, rows: Result<Vec<BoardRow>, Failure>) {
+    pub(crate) fn board_loaded(
+        &mut self,
+        mode: &str,
+        period: Period,
+        rows: Result<Vec<BoardRow>, Failure>,
+    ) {
         let modes = self.board_modes();
         if let Screen::Boards(b) = &mut self.screen
             && b.only.unwrap_or(modes[b.mode]).key() == mode
+            && b.period == period
         {
             b.rows = Some(rows.map_err(|e| e.to_string()));
             b.row = 0;
@@ -169,15 +192,28 @@ impl App {
                         accuracy: format!("{}%", Decimal((r.accuracy * 100.0).round() as u32)),
                     })
                     .collect(),
-                rows.is_empty()
-                    .then(|| ("no runs this month yet: be the first".into(), Tone::Dim)),
+                rows.is_empty().then(|| {
+                    let when = match b.period {
+                        Period::All => String::new(),
+                        p => format!(" {}", p.label()),
+                    };
+                    (format!("no runs{when} yet: be the first"), Tone::Dim)
+                }),
             ),
         };
         Boards {
             title: "boards",
             mode,
             picker: format!("‹ {mode} ›"),
-            caption: "this month's best run per player",
+            // Each player's best of the period, which starts in UTC (the server's): a
+            // player far from it is told where. Short, to fit beside the picker at 40
+            // columns.
+            caption: match b.period {
+                Period::Day => "today's bests · from 00:00 UTC",
+                Period::Week => "this week's bests · from Monday, UTC",
+                Period::Month => "this month's bests · UTC",
+                Period::All => "all-time bests",
+            },
             rows,
             say,
             selected: b.row,
@@ -187,16 +223,16 @@ impl App {
     pub(crate) fn boards_screen(&self, b: &Browsing, notice: Option<(String, Tone)>) -> Model {
         let hints = match &b.rows {
             Some(Ok(rows)) if !rows.is_empty() => {
-                "←→ mode · ↑↓ pick · enter watch · g race · esc menu"
+                "←→ mode · p period · ↑↓ pick · enter watch · g race · esc menu"
             }
-            _ => "←→ mode · esc menu",
+            _ => "←→ mode · p period · esc menu",
         };
         Model {
             kind: Kind::Boards,
             banner: None,
             notice,
             hints,
-            taps: &[BACK],
+            taps: &[PERIOD, BACK],
             body: Body::Boards(self.boards_model(b)),
         }
     }

@@ -5,7 +5,7 @@ use crate::app::{self, App, Effect, Key, Now};
 use crate::model::*;
 use crate::storage::{self, Stored};
 use crate::zone::Fixed;
-use typepper_api::{BoardRow, Player};
+use typepper_api::{BoardRow, Period, Player};
 use typepper_engine::quotes::Length;
 use typepper_engine::{Hundredths, Mode, WordStatus};
 
@@ -440,7 +440,7 @@ fn link_and_boards_say_what_is_going_on() {
         run: "7Xf9qyuC".into(),
         time: "2026-12-01T19:52:00Z".into(),
     };
-    app.board_loaded("time:15", Ok(vec![row]));
+    app.board_loaded("time:15", Period::Month, Ok(vec![row]));
     let m = app.model(0.0, &UTC);
     assert!(m.hints.contains("enter watch"));
     let Body::Boards(b) = m.body else { panic!() };
@@ -452,13 +452,26 @@ fn link_and_boards_say_what_is_going_on() {
         accuracy: "98.5%".into(),
     };
     assert_eq!((b.rows, b.say), (vec![want], None));
-    app.board_loaded("time:15", Ok(vec![]));
+    app.board_loaded("time:15", Period::Month, Ok(vec![]));
     let Body::Boards(b) = app.model(0.0, &UTC).body else {
         panic!()
     };
     assert_eq!(
         b.say,
         Some(("no runs this month yet: be the first".into(), Tone::Dim))
+    );
+    assert_eq!(b.caption, "this month's bests · UTC");
+    app.key(Key::Char('p'), at(0.0));
+    app.board_loaded("time:15", Period::All, Ok(vec![]));
+    let Body::Boards(b) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(
+        (b.caption, b.say),
+        (
+            "all-time bests",
+            Some(("no runs yet: be the first".into(), Tone::Dim))
+        )
     );
 }
 
@@ -613,7 +626,10 @@ fn a_quote_is_picked_by_length_or_number_and_credits_its_author() {
     let fx = app.key(Key::Char('b'), at(t + 1_500.0));
     assert_eq!(
         fx,
-        [Effect::Request(crate::request::Request::Board(mode.key()))]
+        [Effect::Request(crate::request::Request::Board(
+            mode.key(),
+            typepper_api::Period::Month
+        ))]
     );
     let Body::Boards(b) = app.model(t + 1_500.0, &UTC).body else {
         panic!("no board")

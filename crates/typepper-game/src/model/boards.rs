@@ -1,9 +1,9 @@
-//! What the boards show: a month's best run per player of a mode.
+//! What the boards show: each player's best run of a mode in a period.
 
 use crate::model::Tone;
 use typepper_engine::Mode;
 
-/// A month's board.
+/// A board.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Boards {
     /// `boards`.
@@ -12,7 +12,7 @@ pub struct Boards {
     pub mode: Mode,
     /// The mode with the arrows that change it: `‹ BLITZ 15s ›`.
     pub picker: String,
-    /// `this month's best run per player`.
+    /// The period, and where it starts: `this month's bests · UTC`.
     pub caption: &'static str,
     /// Best first.
     pub rows: Vec<BoardLine>,

@@ -61,7 +61,9 @@ impl Command {
         Some(match request {
             Request::Submit { .. } => Command::Submit,
             Request::Link(name) => Command::Link(name.clone(), None),
-            Request::Board(mode) => Command::Board(mode.clone(), None),
+            Request::Board(mode, period) => {
+                Command::Board(mode.clone(), Some(period.name().into()))
+            }
             Request::Run(id) => Command::Replay(id.clone()),
             Request::Seed { mode, .. } => Command::Seed(mode.clone()),
             Request::OpenRoom(open) => Command::RoomOpen(open.mode.clone()),

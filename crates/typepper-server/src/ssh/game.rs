@@ -642,14 +642,14 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             let (linked, counted) = within(linked, ok);
             (Answer::Linked(linked), counted)
         }
-        Request::Board(mode) => {
+        Request::Board(mode, period) => {
             let board = tokio::time::timeout(budget, async {
                 state.take_request(ip)?;
-                Ok(state.board(&mode, None, None).await?.rows)
+                Ok(state.board(&mode, Some(period.name()), None).await?.rows)
             })
             .await;
             let (rows, counted) = within(board, StatusCode::OK);
-            (Answer::Board { mode, rows }, counted)
+            (Answer::Board { mode, period, rows }, counted)
         }
         Request::Run(id) => {
             let run = tokio::time::timeout(budget, async {

@@ -1,4 +1,4 @@
-//! The boards: a month's best run per player of a mode.
+//! The boards: each player's best run of a mode in a period.
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
@@ -22,15 +22,19 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, b: &Boards, p: &Palette) {
         header(b.title, right, 3)
     } else {
         // A narrow window, or a mode with its text's settings (`‹ WORDS 100 · punctuation
-        // · numbers · українська ›`): the caption goes, and the picker takes the two rows
-        // under the title if it needs them.
+        // · numbers · українська ›`): the picker takes the two rows under the title if it
+        // needs them, and the caption (the period) the row left, if one is.
         let mut head = header(b.title, Line::default(), 1);
         let lines = layout::wrap(&b.picker, fits);
+        let two = lines.len() > 1;
         let lines = lines
             .into_iter()
             .take(2)
             .map(|l| Line::from(picker(l.to_owned())));
         head.extend(lines.map(|l| l.alignment(Alignment::Right)));
+        if !two {
+            head.push(Line::from(p.span(b.caption, Tone::Dim)).alignment(Alignment::Right));
+        }
         head
     };
     frame.render_widget(Paragraph::new(head), col);

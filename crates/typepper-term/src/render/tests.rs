@@ -117,6 +117,7 @@ fn screens() -> Vec<(&'static str, Model)> {
         .collect();
     let board = Answer::Board {
         mode: "time:15".into(),
+        period: typepper_api::Period::Month,
         rows: Ok(rows),
     };
     app.answer(board, at(t));

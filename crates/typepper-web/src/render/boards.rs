@@ -1,4 +1,5 @@
-//! The boards: a month's best run per player of a mode, the mode picked by its arrows.
+//! The boards: each player's best run of a mode in a period, the mode picked by its
+//! arrows.
 
 use typepper_game::app::Key;
 use typepper_game::model::{BoardLine, Boards, Tone};
