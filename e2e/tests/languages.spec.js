@@ -59,7 +59,7 @@ async function onItsBoard(page, title, who) {
   await onScreen(page, "menu");
   await page.keyboard.press("b");
   await onScreen(page, "boards");
-  await expect(page.locator("[data-mirror=status]")).toHaveText(`${title} · this month`);
+  await expect(page.locator("[data-mirror=status]")).toHaveText(`${title} · this month's bests · UTC`);
   await expect(page.locator("[data-mirror=list]")).toContainText(who);
 }
 

@@ -95,8 +95,19 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   await onScreen(page, "menu");
   await page.keyboard.press("b");
   await onScreen(page, "boards");
-  await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 15s · this month");
+  const status = page.locator("[data-mirror=status]");
+  await expect(status).toHaveText("BLITZ 15s · this month's bests · UTC");
   const board = page.locator("[data-mirror=list]");
+  await expect(board).toContainText(name);
+  // It is today's best, this week's and all time's too: p goes round the periods, each
+  // asked of the server, back to this month's.
+  for (const period of ["all-time bests", "today's bests · from 00:00 UTC", "this week's bests · from Monday, UTC"]) {
+    await page.keyboard.press("p");
+    await expect(status).toHaveText(`BLITZ 15s · ${period}`);
+    await expect(board).toContainText(name);
+  }
+  await page.keyboard.press("p");
+  await expect(status).toHaveText("BLITZ 15s · this month's bests · UTC");
   await expect(board).toContainText(name);
   await shot(page, "boards");
   const rows = (await board.textContent()).trim().split("\n");

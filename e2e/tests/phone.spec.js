@@ -23,14 +23,17 @@ test("the boards' arrows, the menu's screens and a BLITZ round's way out take a 
     await tap(button);
     await onScreen(page, screen);
     if (screen === "boards") {
-      await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 15s · this month");
+      await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 15s · this month's bests · UTC");
       // The picker's halves are its arrows: the right one, then the left.
       const picker = (await drawnText(page)).find((t) => t.text.startsWith("‹ "));
       const y = (picker.top + picker.bottom) / 2;
       await tapAt(page, picker.right - 4, y);
-      await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 30s · this month");
+      await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 30s · this month's bests · UTC");
       await tapAt(page, picker.left + 4, y);
-      await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 15s · this month");
+      await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 15s · this month's bests · UTC");
+      // The period, by its button.
+      await tap("period");
+      await expect(page.locator("[data-mirror=status]")).toHaveText("BLITZ 15s · all-time bests");
       await shot(page, "phone-boards");
     }
     await tap("back");

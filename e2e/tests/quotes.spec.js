@@ -98,7 +98,7 @@ test("a QUOTE round fetches its passages, credits its author on the results, ran
   await pastResultsHold(page);
   await page.keyboard.press("b");
   await onScreen(page, "boards");
-  await expect(page.locator("[data-mirror=status]")).toHaveText(`${title} · this month`);
+  await expect(page.locator("[data-mirror=status]")).toHaveText(`${title} · this month's bests · UTC`);
   await expect(page.locator("[data-mirror=list]")).toContainText(who);
   expect(await layoutFaults(page), "its board").toEqual([]);
   await shotBoth(page, "quote-board");

@@ -209,7 +209,7 @@ impl Mirror {
                 m.results = k.trend.clone();
             }
             Body::Boards(b) => {
-                m.status = [&b.mode.title(), " · this month"].concat();
+                m.status = [&b.mode.title(), " · ", b.caption].concat();
                 // Loading, why the rows didn't come, or that there are none.
                 if let Some((say, _)) = &b.say {
                     m.notice = say.clone();
@@ -258,7 +258,7 @@ fn announce(model: &Model) -> String {
         Body::Keys(k) => vec![k.title, k.by],
         Body::Boards(b) => {
             own = b.mode.title();
-            vec![b.title, &own]
+            vec![b.title, &own, b.caption]
         }
         Body::Room(r) => vec![&r.title, &r.caption],
     };
