@@ -20,6 +20,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+pub mod devices;
 pub mod room;
 
 /// The most rounds one `POST /v1/submit` body may carry; an outbox with more sends them
@@ -231,11 +232,15 @@ pub struct IssuedSeed {
     pub expires: String,
 }
 
-/// The body of `POST /v1/players`: the name to link a game to.
+/// The body of `POST /v1/players`: the name to link a game to, and what to call the
+/// device that links it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NewPlayer {
     /// See [`check_name`].
     pub name: String,
+    /// What its player will see this device as ([`devices::device_name`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
 }
 
 /// A linked player: the answer to `POST /v1/players`, and what the game keeps.

@@ -145,7 +145,7 @@ async fn fill(
     let name = format!("fill{now_ms:x}-{}", runs.start / RUNS_A_JOB);
     let token_hash = Sha256::digest(name.as_bytes()).into();
     let player = store
-        .create_player(name, token_hash, now_ms)
+        .create_player(name, token_hash, "fill".into(), now_ms)
         .await
         .context("linking the fill's player")?;
     let at = typepper_api::Utc::of(now_ms);

@@ -39,6 +39,7 @@ pub mod card;
 pub mod client;
 pub mod config;
 mod defaults;
+mod devices;
 mod http;
 mod limit;
 pub mod metrics;
@@ -84,6 +85,10 @@ pub struct Shared {
     player_limit: Limiter<PlayerId>,
     /// Players linked, per IP.
     register_limit: Limiter<IpAddr>,
+    /// Device codes asked for, per player.
+    code_limit: Limiter<PlayerId>,
+    /// Device codes tried, per IP.
+    claim_limit: Limiter<IpAddr>,
     /// At most this many submissions are verified at once: verification is CPU work.
     verifying: tokio::sync::Semaphore,
     /// Runs recently served.
@@ -127,6 +132,8 @@ impl Shared {
                     .max(submit::MAX_ENTRIES as u32),
             ),
             register_limit: Limiter::hourly(config.register_per_hour, config.register_per_hour),
+            code_limit: Limiter::hourly(devices::CODES_PER_HOUR, devices::CODES_PER_HOUR / 2),
+            claim_limit: Limiter::hourly(devices::CLAIMS_PER_HOUR, devices::CLAIMS_PER_HOUR / 3),
             verifying: tokio::sync::Semaphore::new(cpus * 2),
             runs: cache::RunCache::new(config.cache_bytes),
             cards: Arc::new(card::Cards::new(config.card_cache_bytes)),

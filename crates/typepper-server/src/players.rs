@@ -6,17 +6,18 @@ use std::future::Future;
 
 use crate::{ServiceError, secrets};
 
-/// Makes the player `name` at `now_ms`, with a new token: the only time the token is
-/// said, as only its hash is kept.
+/// Makes the player `name` at `now_ms`, with a new token, their first device, called
+/// `device`: the only time the token is said, as only its hash is kept.
 pub async fn create(
     store: &dyn Store,
     name: String,
+    device: String,
     now_ms: i64,
 ) -> Result<typepper_api::Player, ServiceError> {
     typepper_api::check_name(&name).map_err(|e| ServiceError::BadRequest(e.into()))?;
     let token = secrets::token();
     match store
-        .create_player(name, secrets::token_hash(&token), now_ms)
+        .create_player(name, secrets::token_hash(&token), device, now_ms)
         .await
     {
         Ok(player) => Ok(typepper_api::Player {

@@ -32,6 +32,10 @@ use crate::{Shared, client, secrets, seeds};
 pub(crate) const LINK_FIRST: &str =
     "link the game first: POST /v1/players, then send Authorization: Bearer <token>";
 
+/// What a device its player removed is told.
+pub(crate) const REMOVED: &str = "this device was removed from its player: link it again, or \
+     enter a code from one of their devices";
+
 /// What a run id that can't be one is told; never said back, as it can hold anything.
 const NOT_A_RUN_ID: &str = "no such run: a run id is 8 letters and digits";
 
@@ -55,15 +59,18 @@ impl Shared {
         Ok(())
     }
 
-    /// The player a web token names.
+    /// The player a web token names. A token whose device its player removed is told so.
     pub(crate) async fn player_of_token(&self, token: &str) -> Result<Player, ServiceError> {
         let hash = secrets::token_hash(token.trim());
-        self.store
-            .player_by_token(hash)
-            .await?
-            .ok_or(ServiceError::Unauthorized(
-                "that token belongs to no player: link the game again",
-            ))
+        if let Some(player) = self.store.player_by_token(hash).await? {
+            return Ok(player);
+        }
+        Err(ServiceError::Unauthorized(
+            match self.store.token_removed(hash).await? {
+                true => REMOVED,
+                false => "that token belongs to no player: link the game again",
+            },
+        ))
     }
 
     /// The player an SSH key (its fingerprint) is linked to.
@@ -76,11 +83,16 @@ impl Shared {
             ))
     }
 
-    /// Links a game to a new player called `name`: the player and its token, said this
-    /// once. The caller has taken the linking from its client's allowance
-    /// ([`Shared::take_registration`]).
-    pub(crate) async fn link(&self, name: String) -> Result<typepper_api::Player, ServiceError> {
-        players::create(&*self.store, name, self.now_ms()).await
+    /// Links a game to a new player called `name`, the game their first device (called
+    /// `device`): the player and its token, said this once. The caller has taken the
+    /// linking from its client's allowance ([`Shared::take_registration`]).
+    pub(crate) async fn link(
+        &self,
+        name: String,
+        device: Option<&str>,
+    ) -> Result<typepper_api::Player, ServiceError> {
+        let device = typepper_api::devices::device_name(device);
+        players::create(&*self.store, name, device, self.now_ms()).await
     }
 
     /// Links the SSH key `key` as `ask` says: to a new player (taken from the allowance
@@ -94,7 +106,9 @@ impl Shared {
         let now = self.now_ms();
         let create = async |name| {
             self.take_registration(ip)?;
-            players::create(&*self.store, name, now).await
+            // Its token is said to the client, and works as a browser's does.
+            let device = "the token v1 link gave".into();
+            players::create(&*self.store, name, device, now).await
         };
         players::link_key(&*self.store, key, ask, now, self.config.max_keys, create).await
     }

@@ -20,6 +20,7 @@
 
 mod backend;
 mod boards;
+mod devices;
 mod group;
 mod players;
 pub mod postgres;
@@ -217,6 +218,38 @@ impl Run {
     }
 }
 
+/// One of a player's devices: a token's (a browser, a terminal game) or an SSH key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceRow {
+    /// `web-12` for a token's, the fingerprint for a key.
+    pub id: String,
+    /// The name it was given; a key's fingerprint.
+    pub name: String,
+    /// When it was added.
+    pub created_ms: i64,
+    /// A token's hash; `None` for a key.
+    pub token_hash: Option<[u8; 32]>,
+}
+
+/// What a device code's claim makes its player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NewDevice {
+    /// A browser or a terminal game, by its new token.
+    Token {
+        /// The token's hash.
+        hash: [u8; 32],
+        /// What to call it.
+        name: String,
+    },
+    /// An SSH key, linked under [`Store::link_key`]'s rules.
+    Key {
+        /// Its fingerprint.
+        fingerprint: String,
+        /// The most keys a player may have.
+        max_keys: u32,
+    },
+}
+
 /// Which runs of a mode a board ranks, each player by their best of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Span {
@@ -376,6 +409,8 @@ pub enum RowKey {
 /// the delete (a foreign key), and with it the sweep. A test reads each backend's schema
 /// and fails on a table that refers to players without being named here.
 pub const PLAYER_ROWS: &[&str] = &[
+    "device_codes",
+    "devices",
     "seeds",
     "shown_quotes",
     "usage",
@@ -439,6 +474,15 @@ pub enum StoreError {
     /// The player has this many SSH keys linked, the most there may be.
     #[error("the player has {0} keys linked, the most there may be")]
     TooManyKeys(u32),
+    /// The player has this many device codes live, the most there may be.
+    #[error("the player has {0} device codes live, the most there may be")]
+    TooManyCodes(u32),
+    /// No live code hashes so: never issued, used, or expired.
+    #[error("no such device code")]
+    NoSuchCode,
+    /// The player was banned.
+    #[error("the player was banned")]
+    Banned,
     /// The database failed.
     #[error("database: {0}")]
     Db(String),
@@ -550,16 +594,52 @@ pub struct Job {
 
 /// Runs, players and issued seeds, in a database.
 pub trait Store: Send + Sync + 'static {
-    /// Creates a player whose name (lower-cased, `name_key`) is free.
-    fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player>;
+    /// Creates a player whose name (lower-cased, `name_key`) is free, with its first
+    /// device: the token hashing to `token_hash`, called `device`.
+    fn create_player(
+        &self,
+        name: String,
+        token_hash: [u8; 32],
+        device: String,
+        now_ms: i64,
+    ) -> Fut<'_, Player>;
 
     /// Creates a guest: a player of its own for one racer who never linked, named as they
     /// asked whoever else is named so, and keyed by [`guest_key`] of `token_hash`, a
     /// token no one is ever given.
     fn create_guest(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player>;
 
-    /// The player whose token hashes to `token_hash`.
+    /// The player whose device has the token hashing to `token_hash` (not removed).
     fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>>;
+
+    /// Whether the token hashing to `token_hash` was a device its player removed.
+    fn token_removed(&self, token_hash: [u8; 32]) -> Fut<'_, bool>;
+
+    /// `player`'s devices, tokens and SSH keys, the oldest first.
+    fn devices(&self, player: PlayerId) -> Fut<'_, Vec<DeviceRow>>;
+
+    /// Keeps a device code (its hash) for `player`, asked for by their device `asked_by`
+    /// ([`DeviceRow::id`]), until `expires_ms`; their expired codes go.
+    /// [`StoreError::TooManyCodes`] if `max_live` are live.
+    fn issue_code(
+        &self,
+        player: PlayerId,
+        code_hash: [u8; 32],
+        asked_by: String,
+        now_ms: i64,
+        expires_ms: i64,
+        max_live: u32,
+    ) -> Fut<'_, ()>;
+
+    /// Uses the code hashing to `code_hash` once: `device` becomes its player, who is
+    /// answered. [`StoreError::NoSuchCode`] for a code unknown, used or expired,
+    /// [`StoreError::Banned`] for a banned player's, and a key's refusals as
+    /// [`Store::link_key`]'s (then the code is kept).
+    fn claim_code(&self, code_hash: [u8; 32], now_ms: i64, device: NewDevice) -> Fut<'_, Player>;
+
+    /// Takes the device `id` ([`DeviceRow::id`]) from `player` at once, with the codes it
+    /// asked for; `false` if the player has no such device.
+    fn remove_device(&self, player: PlayerId, id: String, now_ms: i64) -> Fut<'_, bool>;
 
     /// Links the SSH key with `fingerprint` to `player`. A key belongs to one player: one
     /// linked to another is [`StoreError::KeyLinked`] (linking it again to its own player

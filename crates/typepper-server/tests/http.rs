@@ -21,6 +21,8 @@ mod attacks;
 mod bad_input;
 #[path = "http/custom.rs"]
 mod custom;
+#[path = "http/devices.rs"]
+mod devices;
 #[path = "http/limits.rs"]
 mod limits;
 #[path = "http/modes.rs"]

@@ -63,7 +63,7 @@ async fn postgres_commits_many_submissions_as_one_group() {
 /// while the rest of its group is stored.
 async fn one_group(store: &dyn Store) {
     let player = store
-        .create_player("ada".into(), [1; 32], 0)
+        .create_player("ada".into(), [1; 32], "dev".into(), 0)
         .await
         .unwrap()
         .id;
@@ -194,14 +194,20 @@ async fn migrated(store: &dyn typepper_server::store::Store) {
         unused_players_before_ms: 1,
     };
     assert_eq!(story::sweep_all(store, &horizon, 10).await.players, 1);
-    let ada = store.create_player("ADA".into(), [3; 32], 5).await;
+    let ada = store
+        .create_player("ADA".into(), [3; 32], "dev".into(), 5)
+        .await;
     assert!(ada.is_err(), "ada is kept");
-    let idle = store.create_player("IDLE".into(), [4; 32], 5).await;
+    let idle = store
+        .create_player("IDLE".into(), [4; 32], "dev".into(), 5)
+        .await;
     assert!(idle.is_ok(), "idle is released");
     // The migration folds the names as `name_key` does: the older of two look-alikes
     // keeps the name, and neither can be taken again.
     for alike in ["mikeb", "MIKE8", "rn1ke-b"] {
-        let taken = store.create_player(alike.into(), [9; 32], 5).await;
+        let taken = store
+            .create_player(alike.into(), [9; 32], "dev".into(), 5)
+            .await;
         assert!(taken.is_err(), "{alike} after Rnike_8 and mike-b");
     }
 }
@@ -420,7 +426,7 @@ async fn a_batch_that_fails_is_stepped_over() {
         let mut ids = vec![];
         for (n, name) in names.into_iter().enumerate() {
             let p = store
-                .create_player(name.into(), [n as u8 + 1; 32], 1_000)
+                .create_player(name.into(), [n as u8 + 1; 32], "dev".into(), 1_000)
                 .await
                 .unwrap();
             ids.push(p.id);
@@ -456,7 +462,10 @@ async fn asks_for_a_quote_at_once_never_issue_one_passage_twice() {
         "quote:1", "quote:2", "quote:3", "quote:4", "quote:5", "quote:6",
     ];
     for (store, _db) in each_store().await {
-        let ada = store.create_player("ada".into(), [1; 32], 0).await.unwrap();
+        let ada = store
+            .create_player("ada".into(), [1; 32], "dev".into(), 0)
+            .await
+            .unwrap();
         let asks = (0..8u64).map(|i| {
             let store = store.clone();
             tokio::spawn(async move {
@@ -736,7 +745,13 @@ async fn postgres_submissions_done_together_store_what_one_by_one_stores() {
         let mut players = vec![];
         for p in 0..8u8 {
             let name = format!("p{p}");
-            players.push(store.create_player(name, [p; 32], 0).await.unwrap().id);
+            players.push(
+                store
+                    .create_player(name, [p; 32], "dev".into(), 0)
+                    .await
+                    .unwrap()
+                    .id,
+            );
         }
         for seed in [1001, 1002, 1005, 1006] {
             let issued = typepper_server::store::IssuedSeed {

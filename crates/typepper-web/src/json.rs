@@ -425,7 +425,8 @@ mod answers {
         assert_eq!(
             object(&[("name", Some("a\"b")), ("token", None)]),
             serde_text(&typepper_api::NewPlayer {
-                name: "a\"b".into()
+                name: "a\"b".into(),
+                device: None,
             })
         );
     }

@@ -12,6 +12,7 @@ use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
 
 use super::ClientIp;
+use crate::devices::Asker;
 use crate::service::LINK_FIRST;
 use crate::store::Player;
 use crate::{ServiceError, Shared};
@@ -24,6 +25,10 @@ pub trait Asked: DeserializeOwned {
 
 impl Asked for typepper_api::NewPlayer {
     const HOW: &'static str = r#"send {"name": "<your name>"} as JSON"#;
+}
+
+impl Asked for typepper_api::devices::Claim {
+    const HOW: &'static str = r#"send {"code": "<the code your linked device shows>"} as JSON"#;
 }
 
 impl Asked for typepper_api::SeedRequest {
@@ -56,6 +61,21 @@ impl<S: Send + Sync, T: Asked> FromRequest<S> for Json<T> {
     }
 }
 
+/// The token of a request's `Authorization: Bearer <token>`; 401 without one.
+fn bearer(parts: &Parts) -> Result<&str, ServiceError> {
+    parts
+        .headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        // The scheme is case-insensitive (RFC 9110 §11.1).
+        .and_then(|v| {
+            v.split_once(' ')
+                .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        })
+        .map(|(_, token)| token)
+        .ok_or(ServiceError::Unauthorized(LINK_FIRST))
+}
+
 /// The player a request is for: its `Authorization: Bearer <token>`'s; 401 without one.
 pub struct Authed(pub Player);
 
@@ -66,18 +86,24 @@ impl FromRequestParts<Arc<Shared>> for Authed {
         parts: &mut Parts,
         st: &Arc<Shared>,
     ) -> Result<Authed, ServiceError> {
-        let token = parts
-            .headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            // The scheme is case-insensitive (RFC 9110 §11.1).
-            .and_then(|v| {
-                v.split_once(' ')
-                    .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            })
-            .map(|(_, token)| token)
-            .ok_or(ServiceError::Unauthorized(LINK_FIRST))?;
-        st.player_of_token(token).await.map(Authed)
+        st.player_of_token(bearer(parts)?).await.map(Authed)
+    }
+}
+
+/// The player a request is for, and which of their devices sent it (its token's).
+pub struct OnDevice(pub Player, pub Asker);
+
+impl FromRequestParts<Arc<Shared>> for OnDevice {
+    type Rejection = ServiceError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        st: &Arc<Shared>,
+    ) -> Result<OnDevice, ServiceError> {
+        let token = bearer(parts)?;
+        let player = st.player_of_token(token).await?;
+        let hash = crate::secrets::token_hash(token.trim());
+        Ok(OnDevice(player, Asker::Token(hash)))
     }
 }
 

@@ -17,17 +17,22 @@ use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::ClientIp;
-use super::extract::{Authed, Json, OurGame, Registering};
+use super::extract::{Authed, Json, OnDevice, OurGame, Registering};
 use crate::rooms::{self, MAX_MESSAGE};
 use crate::{ServiceError, Shared};
 
 type St = State<Arc<Shared>>;
 
-/// `/v1`: players, seeds, runs, boards.
+/// `/v1`: players, devices, seeds, runs, boards.
 pub fn api() -> Router<Arc<Shared>> {
     Router::new()
         .route("/v1/players", post(create_player))
         .route("/v1/keys", post(link_key))
+        .route("/v1/devices", get(devices))
+        .route("/v1/devices/code", post(device_code))
+        .route("/v1/devices/claim", post(claim_device))
+        // A key's fingerprint holds `/` and `+`: the rest of the path is the id.
+        .route("/v1/devices/{*id}", axum::routing::delete(remove_device))
         .route("/v1/seeds", post(issue_seed))
         .route("/v1/runs/{id}", get(run))
         // A mode key holds a `/` where it has options (`time:30/p@fr`): the rest of the
@@ -188,7 +193,7 @@ async fn create_player(
     _: Registering,
     Json(req): Json<typepper_api::NewPlayer>,
 ) -> Result<Response, ServiceError> {
-    let linked = st.link(req.name).await?;
+    let linked = st.link(req.name, req.device.as_deref()).await?;
     Ok((StatusCode::CREATED, axum::Json(linked)).into_response())
 }
 
@@ -196,6 +201,46 @@ async fn create_player(
 /// HTTP carries no key, so it links nothing.
 async fn link_key() -> ServiceError {
     ServiceError::NotFound("no key: connect with a public key to link it".into())
+}
+
+/// `GET /v1/devices`: the player's devices.
+async fn devices(st: St, OnDevice(player, asker): OnDevice) -> Result<Response, ServiceError> {
+    let devices = st.devices(&player, &asker).await?;
+    Ok(([(header::CACHE_CONTROL, "no-store")], axum::Json(devices)).into_response())
+}
+
+/// `POST /v1/devices/code`: a one-time code that makes another device this player.
+async fn device_code(st: St, OnDevice(player, asker): OnDevice) -> Result<Response, ServiceError> {
+    let code = st.device_code(&player, &asker).await?;
+    Ok((
+        StatusCode::CREATED,
+        [(header::CACHE_CONTROL, "no-store")],
+        axum::Json(code),
+    )
+        .into_response())
+}
+
+/// `POST /v1/devices/claim` `{"code": "K3FQ7M2X", "device": "Firefox on Linux"}`: this
+/// device becomes the code's player, with a token of its own.
+async fn claim_device(
+    st: St,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Json(claim): Json<typepper_api::devices::Claim>,
+) -> Result<Response, ServiceError> {
+    let player = st
+        .claim_token(&claim.code, claim.device.as_deref(), Some(ip))
+        .await?;
+    Ok((StatusCode::CREATED, axum::Json(player)).into_response())
+}
+
+/// `DELETE /v1/devices/<id>`: takes one of the player's devices away, at once.
+async fn remove_device(
+    st: St,
+    OnDevice(player, _): OnDevice,
+    Path(id): Path<String>,
+) -> Result<Response, ServiceError> {
+    st.remove_device(&player, &id).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 /// `POST /v1/seeds` `{"mode": "time:15"}`: a seed to play a ranked round of that mode on.

@@ -21,6 +21,7 @@ use super::gate::Linking;
 use super::session::{Connection, answer, lock};
 use typepper_game::request::Request;
 
+use crate::devices::Asker;
 use crate::players::{LinkKey, Linked};
 use crate::service::LINK_FIRST;
 use crate::store::Player;
@@ -29,7 +30,8 @@ use crate::{ServiceError, Shared};
 /// The commands, for a sentence about a wrong one.
 pub(crate) const USAGE: &str = "the v1 commands are: v1 submit (the body on stdin), v1 replay <id>, \
                      v1 board <mode> [day|week|month|all|YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
-                     v1 room-open <mode>, v1 room <code>";
+                     v1 room-open <mode>, v1 room <code>, v1 devices, v1 device-code, \
+                     v1 claim <code>, v1 device-remove <id>";
 
 /// A command of the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +43,10 @@ pub(crate) enum Command {
     Seed(String),
     RoomOpen(String),
     Room(String),
+    Devices,
+    DeviceCode,
+    Claim(String),
+    DeviceRemove(String),
 }
 
 impl Command {
@@ -84,6 +90,11 @@ impl Command {
             ["v1", "seed", mode] => Command::Seed(mode.into()),
             ["v1", "room-open", mode] => Command::RoomOpen(mode.into()),
             ["v1", "room", code] => Command::Room(code.into()),
+            ["v1", "devices"] => Command::Devices,
+            ["v1", "device-code"] => Command::DeviceCode,
+            // A code may be typed as shown, in two halves: `v1 claim K3FQ 7M2X`.
+            ["v1", "claim", ref code @ ..] if !code.is_empty() => Command::Claim(code.concat()),
+            ["v1", "device-remove", id] => Command::DeviceRemove(id.into()),
             _ => {
                 let shown: String = text.chars().take(80).collect();
                 return Err(format!("no command {shown:?} here: {USAGE}"));
@@ -323,6 +334,37 @@ async fn call(
                 },
             }
         }
+        Command::Devices => {
+            let (player, asker) = on_key(state, key).await?;
+            Done::ok(json(&state.devices(&player, &asker).await?))
+        }
+        Command::DeviceCode => {
+            let (player, asker) = on_key(state, key).await?;
+            let code = state.device_code(&player, &asker).await?;
+            Done::with(StatusCode::CREATED, json(&code))
+        }
+        Command::DeviceRemove(id) => {
+            let (player, _) = on_key(state, key).await?;
+            state.remove_device(&player, &id).await?;
+            Done::with(StatusCode::NO_CONTENT, vec![])
+        }
+        Command::Claim(code) => {
+            let Some(fingerprint) = key else {
+                let why = "no key: connect with a public key to add it to a player";
+                return Err(ServiceError::NotFound(why.into()).into());
+            };
+            let device = crate::store::NewDevice::Key {
+                fingerprint,
+                max_keys: state.config.max_keys,
+            };
+            let player = state.claim_device(&code, device, Some(ip)).await?;
+            // Over SSH the key is the device: no token is said.
+            let linked = typepper_api::Player {
+                name: player.name,
+                token: String::new(),
+            };
+            Done::with(StatusCode::CREATED, json(&linked))
+        }
         Command::Submit | Command::Room(_) => {
             return Err(ServiceError::Internal(format!("{command:?} has a way of its own")).into());
         }
@@ -336,6 +378,12 @@ pub(crate) async fn player(state: &Shared, key: Option<&str>) -> Result<Player, 
         Some(key) => state.player_of_key(key).await,
         None => Err(ServiceError::Unauthorized(LINK_FIRST)),
     }
+}
+
+/// The player `key` is linked to, and the key as the device that asks.
+async fn on_key(state: &Shared, key: Option<String>) -> Result<(Player, Asker), ServiceError> {
+    let player = player(state, key.as_deref()).await?;
+    Ok((player, Asker::Key(key.unwrap_or_default())))
 }
 
 /// An answer's JSON, the same bytes as its route's body.
@@ -370,6 +418,14 @@ pub(crate) fn stands_for(command: &Command) -> (Method, &'static str, String) {
             Method::GET,
             "/v1/rooms/{code}/live",
             format!("/v1/rooms/{code}/live"),
+        ),
+        Command::Devices => fixed(Method::GET, "/v1/devices"),
+        Command::DeviceCode => fixed(Method::POST, "/v1/devices/code"),
+        Command::Claim(_) => fixed(Method::POST, "/v1/devices/claim"),
+        Command::DeviceRemove(id) => (
+            Method::DELETE,
+            "/v1/devices/{*id}",
+            format!("/v1/devices/{id}"),
         ),
     }
 }

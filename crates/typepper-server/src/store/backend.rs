@@ -1,12 +1,12 @@
 //! What a backend gives the store: a way to run work on its database, and its own way
 //! of committing submissions. Every [`Store`] operation is written once, over it
-//! (`players.rs`, `seeds.rs`, `boards.rs`, `retention.rs`, `submission.rs`), as atuin's
+//! (`players.rs`, `devices.rs`, `seeds.rs`, `boards.rs`, `retention.rs`, `submission.rs`), as atuin's
 //! `Database` trait keeps its logic in default methods over a few backend calls.
 
 use super::tx::Tx;
 use super::{
-    BoardRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, Player, PlayerId, RowKey, Run, Span,
-    Store, boards, players, retention, seeds,
+    BoardRow, DeviceRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, NewDevice, Player,
+    PlayerId, RowKey, Run, Span, Store, boards, devices, players, retention, seeds,
 };
 
 /// What a piece of work does to the database, which says where a backend runs it.
@@ -60,18 +60,54 @@ pub trait Backend: Send + Sync + 'static {
 }
 
 impl<B: Backend> Store for B {
-    fn create_player(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
+    fn create_player(
+        &self,
+        name: String,
+        token_hash: [u8; 32],
+        device: String,
+        now_ms: i64,
+    ) -> Fut<'_, Player> {
         let key = typepper_api::name_key(&name);
-        players::create(self, name, key, token_hash, now_ms, false)
+        players::create(self, name, key, token_hash, Some(device), now_ms)
     }
 
     fn create_guest(&self, name: String, token_hash: [u8; 32], now_ms: i64) -> Fut<'_, Player> {
         let key = super::guest_key(&token_hash);
-        players::create(self, name, key, token_hash, now_ms, true)
+        players::create(self, name, key, token_hash, None, now_ms)
     }
 
     fn player_by_token(&self, token_hash: [u8; 32]) -> Fut<'_, Option<Player>> {
-        players::by_token(self, token_hash)
+        devices::by_token(self, token_hash)
+    }
+
+    fn token_removed(&self, token_hash: [u8; 32]) -> Fut<'_, bool> {
+        devices::removed(self, token_hash)
+    }
+
+    fn devices(&self, player: PlayerId) -> Fut<'_, Vec<DeviceRow>> {
+        devices::list(self, player)
+    }
+
+    fn issue_code(
+        &self,
+        player: PlayerId,
+        code_hash: [u8; 32],
+        asked_by: String,
+        now_ms: i64,
+        expires_ms: i64,
+        max_live: u32,
+    ) -> Fut<'_, ()> {
+        devices::issue_code(
+            self, player, code_hash, asked_by, now_ms, expires_ms, max_live,
+        )
+    }
+
+    fn claim_code(&self, code_hash: [u8; 32], now_ms: i64, device: NewDevice) -> Fut<'_, Player> {
+        devices::claim_code(self, code_hash, now_ms, device)
+    }
+
+    fn remove_device(&self, player: PlayerId, id: String, now_ms: i64) -> Fut<'_, bool> {
+        devices::remove(self, player, id, now_ms)
     }
 
     fn link_key(

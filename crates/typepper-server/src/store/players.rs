@@ -1,4 +1,5 @@
-//! Players: linking one, finding one by token or SSH key, their saves, and banning one.
+//! Players: linking one, finding one by SSH key, their saves, and banning one (by token:
+//! `devices.rs`).
 
 use super::backend::{Access, Backend};
 use super::tx::{self, Arg, Row, Tx};
@@ -12,24 +13,24 @@ fn read_player(r: &Row) -> Player {
     }
 }
 
-/// A new player row, its name folded to `key`; a key some row holds already is
-/// [`StoreError::NameTaken`].
+/// A new player row, its name folded to `key`, and for one who isn't a guest its first
+/// device, named `device`; a key some row holds already is [`StoreError::NameTaken`].
 pub fn create<B: Backend>(
     b: &B,
     name: String,
     key: String,
     token_hash: [u8; 32],
+    device: Option<String>,
     now_ms: i64,
-    guest: bool,
 ) -> Fut<'_, Player> {
-    b.work(Access::Write, move |tx| {
+    b.work(Access::Transaction, move |tx| {
         Box::pin(async move {
             let args = [
                 Arg::Text(&name),
                 Arg::Text(&key),
                 Arg::Bytes(&token_hash),
                 Arg::I64(now_ms),
-                Arg::Bool(guest),
+                Arg::Bool(device.is_none()),
             ];
             let row = tx
                 .query(
@@ -38,21 +39,13 @@ pub fn create<B: Backend>(
                     &args,
                 )
                 .await?;
-            match row.first().and_then(|r| r.int(0)) {
-                Some(id) => Ok(Player { id, name }),
-                None => Err(StoreError::NameTaken(name)),
+            let Some(id) = row.first().and_then(|r| r.int(0)) else {
+                return Err(StoreError::NameTaken(name));
+            };
+            if let Some(device) = &device {
+                super::devices::add_token(tx, id, &token_hash, device, now_ms).await?;
             }
-        })
-    })
-}
-
-/// The player whose token hashes to `token_hash`.
-pub fn by_token<B: Backend>(b: &B, token_hash: [u8; 32]) -> Fut<'_, Option<Player>> {
-    b.work(Access::Read, move |tx| {
-        Box::pin(async move {
-            let sql = "SELECT id, name FROM players WHERE token_hash = $1";
-            let rows = tx.query(sql, &[Arg::Bytes(&token_hash)]).await?;
-            Ok(rows.first().map(read_player))
+            Ok(Player { id, name })
         })
     })
 }
@@ -90,41 +83,50 @@ pub fn link_key<B: Backend>(
     max_keys: u32,
 ) -> Fut<'_, ()> {
     b.work(Access::Transaction, move |tx| {
-        Box::pin(async move {
-            // Two links at once count the player's keys one after the other.
-            tx::lock_player(tx, player).await?;
-            let keys = tx
-                .query(
-                    "SELECT count(*) FROM player_keys WHERE player_id = $1",
-                    &[Arg::I64(player)],
-                )
-                .await?
-                .first()
-                .and_then(|r| r.int(0))
-                .unwrap_or(0);
-            let inserted = if keys < i64::from(max_keys) {
-                tx.execute(
-                    "INSERT INTO player_keys (fingerprint, player_id, linked_ms)
-                     VALUES ($1, $2, $3) ON CONFLICT (fingerprint) DO NOTHING",
-                    &[Arg::Text(&fingerprint), Arg::I64(player), Arg::I64(now_ms)],
-                )
-                .await?
-            } else {
-                0
-            };
-            if inserted == 1 {
-                return Ok(());
-            }
-            let linked = tx.query(KEY_HOLDER, &[Arg::Text(&fingerprint)]).await?;
-            match linked.first().map(read_player) {
-                Some(holder) if holder.id == player => Ok(()),
-                Some(holder) => Err(StoreError::KeyLinked(holder.name)),
-                None => Err(StoreError::TooManyKeys(
-                    u32::try_from(keys).unwrap_or(u32::MAX),
-                )),
-            }
-        })
+        Box::pin(async move { link_key_in(tx, &fingerprint, player, now_ms, max_keys).await })
     })
+}
+
+/// [`link_key`] in a transaction begun already (a device code's claim).
+pub async fn link_key_in(
+    tx: &mut impl Tx,
+    fingerprint: &str,
+    player: PlayerId,
+    now_ms: i64,
+    max_keys: u32,
+) -> Result<(), StoreError> {
+    // Two links at once count the player's keys one after the other.
+    tx::lock_player(tx, player).await?;
+    let keys = tx
+        .query(
+            "SELECT count(*) FROM player_keys WHERE player_id = $1",
+            &[Arg::I64(player)],
+        )
+        .await?
+        .first()
+        .and_then(|r| r.int(0))
+        .unwrap_or(0);
+    let inserted = if keys < i64::from(max_keys) {
+        tx.execute(
+            "INSERT INTO player_keys (fingerprint, player_id, linked_ms)
+             VALUES ($1, $2, $3) ON CONFLICT (fingerprint) DO NOTHING",
+            &[Arg::Text(fingerprint), Arg::I64(player), Arg::I64(now_ms)],
+        )
+        .await?
+    } else {
+        0
+    };
+    if inserted == 1 {
+        return Ok(());
+    }
+    let linked = tx.query(KEY_HOLDER, &[Arg::Text(fingerprint)]).await?;
+    match linked.first().map(read_player) {
+        Some(holder) if holder.id == player => Ok(()),
+        Some(holder) => Err(StoreError::KeyLinked(holder.name)),
+        None => Err(StoreError::TooManyKeys(
+            u32::try_from(keys).unwrap_or(u32::MAX),
+        )),
+    }
 }
 
 /// What the game keeps for `player`: each entry's key and text.

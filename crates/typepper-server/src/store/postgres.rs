@@ -55,6 +55,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0007_rooms.sql"),
     include_str!("../../migrations/postgres/0008_quotes.sql"),
     include_str!("../../migrations/postgres/0009_alltime.sql"),
+    include_str!("../../migrations/postgres/0010_devices.sql"),
 ];
 
 /// The longest any statement may run: a stuck query becomes an error the request can

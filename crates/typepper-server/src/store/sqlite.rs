@@ -41,6 +41,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0007_rooms.sql"),
     include_str!("../../migrations/sqlite/0008_quotes.sql"),
     include_str!("../../migrations/sqlite/0009_alltime.sql"),
+    include_str!("../../migrations/sqlite/0010_devices.sql"),
 ];
 
 /// Readers beside the writer.

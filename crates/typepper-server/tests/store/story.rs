@@ -233,19 +233,19 @@ async fn board_plays(store: &dyn Store, board: &[BoardRow], stored: &[&NewRun]) 
 pub async fn story(store: &dyn Store) {
     // --- Players link a game by name; names are unique ignoring case.
     let ana = store
-        .create_player(String::from("ana"), [1; 32], MARCH)
+        .create_player(String::from("ana"), [1; 32], "dev".into(), MARCH)
         .await
         .unwrap();
     let bob = store
-        .create_player(String::from("Bob"), [2; 32], MARCH)
+        .create_player(String::from("Bob"), [2; 32], "dev".into(), MARCH)
         .await
         .unwrap();
     let cy = store
-        .create_player(String::from("cy"), [3; 32], MARCH)
+        .create_player(String::from("cy"), [3; 32], "dev".into(), MARCH)
         .await
         .unwrap();
     let zoe = store
-        .create_player(String::from("Zoë"), [4; 32], MARCH)
+        .create_player(String::from("Zoë"), [4; 32], "dev".into(), MARCH)
         .await
         .unwrap();
     assert_eq!(ana.name, "ana");
@@ -256,7 +256,7 @@ pub async fn story(store: &dyn Store) {
     assert_eq!(ids.len(), 4, "every player has an id of their own");
     for taken in ["ANA", "bob", "ZOË"] {
         match store
-            .create_player(String::from(taken), [9; 32], MARCH)
+            .create_player(String::from(taken), [9; 32], "dev".into(), MARCH)
             .await
         {
             Err(StoreError::NameTaken(name)) => assert_eq!(name, taken),
@@ -876,7 +876,7 @@ async fn guests(store: &dyn Store, now: i64) {
         .await
         .unwrap();
     let linked = store
-        .create_player(String::from("ZED"), [64; 32], now)
+        .create_player(String::from("ZED"), [64; 32], "dev".into(), now)
         .await
         .unwrap();
     assert_eq!(linked.name, "ZED");
@@ -903,7 +903,7 @@ async fn guests(store: &dyn Store, now: i64) {
 /// A fresh player named `name`, linked at `at`, with token hash `[n; 32]`.
 async fn player(store: &dyn Store, name: &str, n: u8, at: i64) -> Player {
     store
-        .create_player(String::from(name), [n; 32], at)
+        .create_player(String::from(name), [n; 32], "dev".into(), at)
         .await
         .unwrap()
 }
@@ -917,7 +917,7 @@ async fn guard(store: &dyn Store, now: i64) {
         assert!(
             matches!(
                 store
-                    .create_player(String::from(taken), [41; 32], now)
+                    .create_player(String::from(taken), [41; 32], "dev".into(), now)
                     .await,
                 Err(StoreError::NameTaken(_))
             ),
@@ -927,7 +927,7 @@ async fn guard(store: &dyn Store, now: i64) {
     player(store, "B0B0", 42, now).await;
     assert!(
         store
-            .create_player(String::from("bobo"), [43; 32], now)
+            .create_player(String::from("bobo"), [43; 32], "dev".into(), now)
             .await
             .is_err()
     );
@@ -1144,7 +1144,7 @@ async fn usage(store: &dyn Store, cy: &Player, now: i64) {
 /// A name that never had a run stored is released; one that had a run never is.
 async fn unused_names(store: &dyn Store, now: i64) {
     let idle = store
-        .create_player(String::from("idle"), [7; 32], now)
+        .create_player(String::from("idle"), [7; 32], "dev".into(), now)
         .await
         .unwrap();
     store
@@ -1185,7 +1185,7 @@ async fn unused_names(store: &dyn Store, now: i64) {
     );
     assert_eq!(store.player_by_token([7; 32]).await.unwrap(), None);
     store
-        .create_player(String::from("IDLE"), [8; 32], now)
+        .create_player(String::from("IDLE"), [8; 32], "dev".into(), now)
         .await
         .unwrap();
     assert!(
@@ -1220,7 +1220,7 @@ pub async fn reopened(store: &dyn Store) {
     assert!(store.player_by_token([8; 32]).await.unwrap().is_some());
     assert!(matches!(
         store
-            .create_player(String::from("CY"), [5; 32], APRIL)
+            .create_player(String::from("CY"), [5; 32], "dev".into(), APRIL)
             .await,
         Err(StoreError::NameTaken(_))
     ));
@@ -1265,7 +1265,7 @@ pub async fn a_linked_key_never_stops_retention(store: &dyn Store) {
     );
     assert_eq!(store.player_by_token([45; 32]).await.unwrap(), None);
     store
-        .create_player(String::from("quiet"), [46; 32], later)
+        .create_player(String::from("quiet"), [46; 32], "dev".into(), later)
         .await
         .expect("the name is free again");
 }

@@ -143,7 +143,10 @@ pub fn wanted(what: &str, want: u16, (status, body): (u16, Vec<u8>)) -> Result<V
 
 /// Links a player named `name` and returns its token.
 pub fn link(addr: &str, name: &str) -> Result<String> {
-    let new = typepper_api::NewPlayer { name: name.into() };
+    let new = typepper_api::NewPlayer {
+        name: name.into(),
+        device: None,
+    };
     let answer = http(
         addr,
         "POST",
