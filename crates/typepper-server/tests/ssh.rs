@@ -2026,3 +2026,67 @@ fn a_room_spectator_that_never_reads_is_let_go() {
         drop((typed, channel, slow));
     });
 }
+
+/// Issue 42 over SSH: a key asks for a code, another key claims it and is the same
+/// player, and so is a browser that claims one; a key lists its player's devices and
+/// removes one, whose key is a stranger at once.
+#[test]
+fn a_key_adds_a_key_and_a_browser_with_codes_and_removes_one() {
+    if !has_ssh() {
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let (laptop, desktop) = (
+        Player::new(dir.path(), "laptop", &server),
+        Player::new(dir.path(), "desktop", &server),
+    );
+    laptop.ok("v1 link grace", b"");
+    let code = |p: &Player| -> typepper_api::devices::DeviceCode {
+        serde_json::from_slice(&p.ok("v1 device-code", b"")).unwrap()
+    };
+    let shown = code(&laptop);
+    // Typed as shown, in two halves.
+    let halves = format!("v1 claim {} {}", &shown.code[..4], &shown.code[4..]);
+    let joined: typepper_api::Player = serde_json::from_slice(&desktop.ok(&halves, b"")).unwrap();
+    assert_eq!((joined.name.as_str(), joined.token.as_str()), ("grace", ""));
+    desktop.ok("v1 seed time:15", b"");
+    let again = desktop.run(&format!("v1 claim {}", shown.code), b"");
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        text(&again.stderr).contains("no such code"),
+        "{}",
+        text(&again.stderr)
+    );
+
+    // A browser claims the laptop's next code.
+    let shown = code(&laptop);
+    let body = format!(r#"{{"code": "{}", "device": "Chromium"}}"#, shown.code);
+    let (status, json) = server.http("POST", "/v1/devices/claim", body.as_bytes());
+    assert_eq!(status, 201, "{}", text(&json));
+    let browser: typepper_api::Player = serde_json::from_slice(&json).unwrap();
+    assert_eq!(browser.name, "grace");
+
+    let devices: typepper_api::devices::Devices =
+        serde_json::from_slice(&desktop.ok("v1 devices", b"")).unwrap();
+    let kinds: Vec<(&str, bool)> = (devices.devices.iter())
+        .map(|d| (d.kind.as_str(), d.this))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("token", false),
+            ("key", false),
+            ("key", true),
+            ("token", false)
+        ],
+        "v1 link's token, the two keys (the desktop's this one), the browser"
+    );
+    let desktop_id = &devices.devices[2].id;
+    assert!(desktop_id.starts_with("SHA256:"), "{desktop_id}");
+    laptop.ok(&format!("v1 device-remove {desktop_id}"), b"");
+    let gone = desktop.run("v1 seed time:15", b"");
+    assert_eq!(gone.status.code(), Some(3), "{}", text(&gone.stderr));
+    let missing = laptop.run(&format!("v1 device-remove {desktop_id}"), b"");
+    assert_eq!(missing.status.code(), Some(1));
+}
