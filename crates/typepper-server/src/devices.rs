@@ -242,6 +242,18 @@ mod tests {
         assert_ne!(new_code(), new_code());
     }
 
+    /// docs/TRUST.md's sum: an address's tries in a code's ten minutes (its burst, then
+    /// the hourly rate) against 10,000 players each holding every code they may.
+    #[test]
+    fn a_code_is_too_rare_to_guess_in_its_lifetime() {
+        let space = (CODE_ALPHABET.len() as f64).powi(CODE_LEN as i32);
+        let tries = f64::from(CLAIMS_PER_HOUR / 3)
+            + f64::from(CLAIMS_PER_HOUR) * (CODE_MS as f64 / 3_600_000.0);
+        let live = 10_000.0 * f64::from(MAX_LIVE_CODES);
+        assert_eq!(tries, 15.0);
+        assert!(tries * live / space < 1e-6, "{}", tries * live / space);
+    }
+
     #[test]
     fn a_link_s_qr_code_is_square() {
         let rows = qr_rows("https://typepper.example/?device=K3FQ7M2X");
