@@ -23,6 +23,7 @@ pub use typepper_api::{BoardRow, Player};
 use typepper_engine::Drill;
 
 mod boards;
+mod devices;
 mod history;
 mod keys;
 mod link;
@@ -38,6 +39,7 @@ mod seeds;
 mod text;
 
 use self::boards::{Browsing, Pending};
+use self::devices::DevicesScreen;
 pub use self::keys::KeysScreen;
 use self::lists::Lists;
 pub(crate) use self::menu::{BOARDS, Picks};
@@ -106,15 +108,19 @@ pub enum Screen {
     Results(Box<Finished>),
     /// Your last rounds.
     History,
-    /// Choosing a name to link this game to.
+    /// Choosing a name to link this game to, or typing a code from another device.
     Link {
-        /// The name so far.
+        /// The name (or code) so far.
         name: String,
+        /// A code from a linked device is being typed, not a name (tab changes it).
+        code: bool,
         /// Why the last try failed.
         error: Option<String>,
         /// A request is out.
         waiting: bool,
     },
+    /// A linked player's devices, and a code that adds one.
+    Devices(Box<DevicesScreen>),
     /// The boards.
     Boards(Box<Browsing>),
     /// Your keys: what the history says about each key.
@@ -324,6 +330,7 @@ impl App {
             Screen::Menu => fx.extend(self.menu_key(key, now)),
             Screen::History => self.history_key(key, now.mono),
             Screen::Link { .. } => fx.extend(self.link_key(key)),
+            Screen::Devices(_) => fx.extend(self.devices_key(key)),
             Screen::Boards(_) => fx.extend(self.boards_key(key)),
             Screen::Keys(_) => fx.extend(self.keys_key(key)),
             Screen::Room(_) => fx.extend(self.room_key(key, now)),
@@ -372,6 +379,15 @@ impl App {
             Answer::Run { id, bytes } => self.run_loaded(&id, bytes, now.mono),
             Answer::Seed { mode, answer } => self.seed_issued(&mode, answer, now.unix_ms),
             Answer::RoomOpened(opened) => self.room_opened(opened),
+            Answer::Devices(devices) => {
+                self.devices_loaded(devices);
+                vec![]
+            }
+            Answer::DeviceCode(code) => {
+                self.code_shown(code);
+                vec![]
+            }
+            Answer::DeviceRemoved { id, done } => self.device_removed(&id, done),
             Answer::RoomConnected => self.room_connected(),
             Answer::RoomSaid(say) => self.room_said(say, now),
             Answer::RoomClosed(why) => self.room_closed(&why, now),
@@ -450,9 +466,11 @@ impl App {
             Screen::History => self.history_screen(zone, notice),
             Screen::Link {
                 name,
+                code,
                 error,
                 waiting,
-            } => self.link_screen(name, error.as_deref(), *waiting, notice),
+            } => self.link_screen(name, *code, error.as_deref(), *waiting, notice),
+            Screen::Devices(d) => self.devices_screen(d, zone, notice),
             Screen::Keys(k) => self.keys_screen(k, notice),
             Screen::Room(live) => self.room_screen(live, now, notice),
             Screen::Boards(b) => self.boards_screen(b, notice),

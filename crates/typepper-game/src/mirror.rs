@@ -181,6 +181,25 @@ impl Mirror {
                 m.status = link.status.clone();
                 m.typed = link.name.clone();
             }
+            Body::Devices(d) => {
+                m.status = d.status.clone();
+                if let Some((say, _)) = &d.say {
+                    m.notice = say.clone();
+                }
+                for (i, row) in d.rows.iter().enumerate() {
+                    line(
+                        &mut m.list,
+                        &[mark(i, d.selected), &row.name, " · ", &row.detail],
+                    );
+                }
+                // The code and where to enter it: what a person reads out to the other
+                // device, and the link a test opens there.
+                if let Some(c) = &d.code {
+                    for text in [&c.code, &c.until, &c.link, c.how] {
+                        line(&mut m.lines, &[text]);
+                    }
+                }
+            }
             Body::Text(t) => {
                 m.status = t.count.clone();
                 m.typed = t.draft.clone();
@@ -254,6 +273,10 @@ fn announce(model: &Model) -> String {
         }
         Body::History(h) => vec![h.title, &h.caption],
         Body::Link(l) => vec![l.title, &l.status],
+        Body::Devices(d) => match &d.code {
+            Some(c) => vec![d.title, &c.code, &c.until],
+            None => vec![d.title, &d.status],
+        },
         Body::Text(t) => vec![t.title, &t.count],
         Body::Keys(k) => vec![k.title, k.by],
         Body::Boards(b) => {

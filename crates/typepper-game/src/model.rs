@@ -13,6 +13,7 @@
 use typepper_engine::Mode;
 
 mod boards;
+mod devices;
 mod history;
 mod keys;
 mod link;
@@ -23,6 +24,7 @@ mod room;
 mod text;
 
 pub use self::boards::{BoardLine, Boards};
+pub use self::devices::{CodeCard, DeviceLine, Devices};
 pub use self::history::{History, HistoryRow};
 pub use self::keys::{KeyCap, Keys, QWERTY, Worst};
 pub use self::link::Link;
@@ -60,6 +62,8 @@ pub enum Kind {
     History,
     /// Choosing a name.
     Link,
+    /// A linked player's devices.
+    Devices,
     /// A month's board.
     Boards,
     /// Your keys.
@@ -71,8 +75,8 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Its name: `menu`, `playing`, `replay`, `results`, `history`, `link`, `boards`,
-    /// `keys`, `room` or `text` (the mirror's `screen`, which the tests read).
+    /// Its name: `menu`, `playing`, `replay`, `results`, `history`, `link`, `devices`,
+    /// `boards`, `keys`, `room` or `text` (the mirror's `screen`, which the tests read).
     pub const fn name(self) -> &'static str {
         match self {
             Kind::Menu => "menu",
@@ -81,6 +85,7 @@ impl Kind {
             Kind::Results => "results",
             Kind::History => "history",
             Kind::Link => "link",
+            Kind::Devices => "devices",
             Kind::Boards => "boards",
             Kind::Keys => "keys",
             Kind::Room => "room",
@@ -210,6 +215,25 @@ impl Model {
                 say(&l.about);
                 say(&l.status);
             }
+            Body::Devices(d) => {
+                say(d.title);
+                say(&d.status);
+                say(d.say.as_ref().map_or("", |(line, _)| line));
+                // A code is shown in place of the rows.
+                match &d.code {
+                    Some(c) => {
+                        for line in [&c.code, &c.until, &c.link, c.how] {
+                            say(line);
+                        }
+                    }
+                    None => {
+                        for row in &d.rows {
+                            say(&row.name);
+                            say(&row.detail);
+                        }
+                    }
+                }
+            }
             Body::Text(t) => {
                 say(t.title);
                 say(&t.count);
@@ -292,6 +316,8 @@ pub enum Body {
     History(History),
     /// Choosing a name.
     Link(Link),
+    /// A linked player's devices.
+    Devices(Devices),
     /// A month's board.
     Boards(Boards),
     /// Your keys.

@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use typepper_api::devices::{DeviceCode, Devices};
 use typepper_api::room::{Opened, Say};
 use typepper_api::{BoardRow, IssuedSeed, Period, Player};
 use typepper_engine::{Base, Language, Mode, quotes, words};
@@ -40,6 +41,20 @@ pub enum Request {
     },
     /// `POST /v1/rooms` for this mode key (and a custom room's text).
     OpenRoom(typepper_api::room::Open),
+    /// `POST /v1/devices/claim` with this code, as typed: this device becomes the code's
+    /// player (answered as [`Answer::Linked`]). The shell names the device itself.
+    Claim(String),
+    /// `POST /v1/devices/code` with the player's token: a code for another device.
+    DeviceCode(String),
+    /// `GET /v1/devices` with the player's token.
+    Devices(String),
+    /// `DELETE /v1/devices/<id>` with the player's token.
+    RemoveDevice {
+        /// The player's token.
+        token: String,
+        /// The device's id.
+        id: String,
+    },
     /// `GET /words/<file name>` or `/quotes/<file name>` ([`Need::path`]): a language's
     /// word list or quotes, which a build without them (the browser's) installs before a
     /// round needs them. The game asks only for a file its build lacks; a shell whose
@@ -153,6 +168,10 @@ impl Request {
                 answer: Err(why),
             },
             Request::OpenRoom(_) => Answer::RoomOpened(Err(why)),
+            Request::Claim(_) => Answer::Linked(Err(why)),
+            Request::DeviceCode(_) => Answer::DeviceCode(Err(why)),
+            Request::Devices(_) => Answer::Devices(Err(why)),
+            Request::RemoveDevice { id, .. } => Answer::DeviceRemoved { id, done: Err(why) },
             Request::File(need) => Answer::File {
                 need,
                 file: Err(why),
@@ -198,6 +217,17 @@ pub enum Answer {
     },
     /// To [`Request::OpenRoom`].
     RoomOpened(Result<Opened, Failure>),
+    /// To [`Request::DeviceCode`].
+    DeviceCode(Result<DeviceCode, Failure>),
+    /// To [`Request::Devices`].
+    Devices(Result<Devices, Failure>),
+    /// To [`Request::RemoveDevice`].
+    DeviceRemoved {
+        /// The device's id.
+        id: String,
+        /// Whether it went.
+        done: Result<(), Failure>,
+    },
     /// To [`Request::File`]: the file, which the game checks before it plays it.
     File {
         /// What it is.

@@ -10,7 +10,7 @@ use typepper_engine::synth::{Typist, synth};
 
 use crate::app::{App, Key, Now, Screen};
 use crate::model::{Body, Model};
-use crate::request::Failure;
+use crate::request::{Answer, Failure};
 use crate::storage::Stored;
 use crate::zone::Fixed;
 
@@ -126,6 +126,9 @@ pub fn stops() -> Vec<Stop> {
     // Linking: a refused name, then one the server takes.
     tour.char('l');
     tour.see("link, empty");
+    tour.key(Key::Tab);
+    tour.see("link, a code");
+    tour.key(Key::Tab);
     tour.char('x');
     tour.key(Key::Enter);
     tour.see("link, refused");
@@ -146,6 +149,7 @@ pub fn stops() -> Vec<Stop> {
     };
     tour.app.seed_issued("time:15", Ok(issued), START_MS);
     tour.see("menu, linked, BLITZ 15s ranked");
+    devices(&mut tour);
 
     // BLITZ 15s on the issued seed, with the live stats, shared by the server.
     tour.char('1');
@@ -328,6 +332,62 @@ pub fn stops() -> Vec<Stop> {
 
 /// A live room, as the server's messages would have it: naming yourself for it, its
 /// lobby and countdown, a race against two others, and its results.
+/// A linked game's devices, and a code that adds one, with its QR code.
+fn devices(tour: &mut Tour) {
+    use typepper_api::devices::{Device, DeviceCode, Devices};
+    tour.char('l');
+    tour.see("devices, loading");
+    let device = |id: &str, kind: &str, name: &str, this: bool| Device {
+        id: id.into(),
+        kind: kind.into(),
+        name: name.into(),
+        added: "2026-11-30T09:30:00Z".into(),
+        this,
+    };
+    let list = Devices {
+        name: "xada".into(),
+        devices: vec![
+            device("web-1", "token", "Firefox on Linux", true),
+            device("SHA256:q1w2e3", "key", "SHA256:q1w2e3", false),
+        ],
+    };
+    let now = tour.now();
+    tour.app.answer(Answer::Devices(Ok(list)), now);
+    tour.see("devices, listed");
+    tour.char('a');
+    // A 25-module pattern with the three finder squares, as a QR code of a link has.
+    let finder = |r: usize, c: usize| {
+        let (r, c) = (r % 18, c % 18);
+        r < 7 && c < 7 && (r % 6 == 0 || c % 6 == 0 || (2..5).contains(&r) && (2..5).contains(&c))
+    };
+    let qr = (0..25)
+        .map(|r| {
+            (0..25)
+                .map(|c| {
+                    let corner = (r < 7 || r >= 18) && (c < 7 || c >= 18) && !(r >= 18 && c >= 18);
+                    let dark = if corner {
+                        finder(r, c)
+                    } else {
+                        (r * 7 + c * 3) % 5 < 2
+                    };
+                    if dark { '1' } else { '0' }
+                })
+                .collect()
+        })
+        .collect();
+    let code = DeviceCode {
+        code: "K3FQ7M2X".into(),
+        link: "http://typepper.test/?device=K3FQ7M2X".into(),
+        expires_ms: START_MS as i64 + 600_000,
+        qr,
+    };
+    let now = tour.now();
+    tour.app.answer(Answer::DeviceCode(Ok(code)), now);
+    tour.see("devices, a code");
+    tour.key(Key::Escape);
+    tour.key(Key::Escape);
+}
+
 fn room(tour: &mut Tour) {
     use typepper_api::room::{Finish, Kept, Opened, Phase, Racer, Say, State};
 
@@ -478,6 +538,7 @@ mod tests {
             Kind::Results,
             Kind::History,
             Kind::Link,
+            Kind::Devices,
             Kind::Boards,
             Kind::Keys,
             Kind::Room,
@@ -496,6 +557,9 @@ mod tests {
         };
         for (name, says) in [
             ("link, refused", "letters, digits"),
+            ("link, a code", "a code from another device"),
+            ("devices, listed", "Firefox on Linux | this device"),
+            ("devices, a code", "K3FQ 7M2X | works once, until"),
             ("menu, linked, BLITZ 15s ranked", "RANKED"),
             (
                 "results, ranked and shared",

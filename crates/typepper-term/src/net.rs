@@ -103,6 +103,10 @@ fn command(request: &Request) -> Option<(String, Vec<u8>)> {
                 .map(String::into_bytes)
                 .unwrap_or_default(),
         ),
+        Request::Claim(code) => (format!("v1 claim {code}"), vec![]),
+        Request::DeviceCode(_) => ("v1 device-code".into(), vec![]),
+        Request::Devices(_) => ("v1 devices".into(), vec![]),
+        Request::RemoveDevice { id, .. } => (format!("v1 device-remove {id}"), vec![]),
         Request::File(_) => return None,
     })
 }
@@ -131,6 +135,11 @@ fn read_answer(request: Request, out: Result<Vec<u8>, Failure>) -> Answer {
             mode,
         },
         Request::OpenRoom(_) => Answer::RoomOpened(json(&out, "a room")),
+        // Over SSH the key is the device: the code's player comes back with no token.
+        Request::Claim(_) => Answer::Linked(json(&out, "a player")),
+        Request::DeviceCode(_) => Answer::DeviceCode(json(&out, "a code")),
+        Request::Devices(_) => Answer::Devices(json(&out, "a list of devices")),
+        Request::RemoveDevice { id, .. } => Answer::DeviceRemoved { id, done: Ok(()) },
         Request::File(_) => request.failed(no_command()),
     }
 }

@@ -8,6 +8,7 @@
 //! `render/palette.rs`.
 
 mod boards;
+mod devices;
 mod history;
 mod keys;
 mod link;
@@ -86,6 +87,7 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         Body::Results(r) => results::draw(frame, body, r, p),
         Body::History(h) => history::draw(frame, body, h, p),
         Body::Link(link) => link::draw(frame, body, link, p),
+        Body::Devices(d) => devices::draw(frame, body, d, p),
         Body::Boards(b) => boards::draw(frame, body, b, p),
         Body::Keys(k) => keys::draw(frame, body, k, p),
         Body::Room(r) => room::draw(frame, body, r, p),

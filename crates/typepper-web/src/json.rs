@@ -6,6 +6,7 @@
 use js_sys::{Array, JSON, Reflect};
 use wasm_bindgen::prelude::*;
 
+use typepper_api::devices::{Device, DeviceCode, Devices};
 use typepper_api::room::{Ask, Finish, Kept, Key, Opened, Phase, Racer, Say, State};
 use typepper_api::{Board, BoardRow, IssuedSeed, Player};
 
@@ -88,6 +89,34 @@ pub trait FromJs: Sized {
 /// A `T` from its JSON text, or `None` if it is none.
 pub fn read<T: FromJs>(json: &str) -> Option<T> {
     T::from_js(&JSON::parse(json).ok()?)
+}
+
+impl FromJs for DeviceCode {
+    fn from_js(v: &JsValue) -> Option<DeviceCode> {
+        Some(DeviceCode {
+            code: text(v, "code")?,
+            link: text(v, "link")?,
+            expires_ms: float(&get(v, "expires_ms"))? as i64,
+            qr: list(&get(v, "qr"), JsValue::as_string)?,
+        })
+    }
+}
+
+impl FromJs for Devices {
+    fn from_js(v: &JsValue) -> Option<Devices> {
+        Some(Devices {
+            name: text(v, "name")?,
+            devices: list(&get(v, "devices"), |d| {
+                Some(Device {
+                    id: text(d, "id")?,
+                    kind: text(d, "kind")?,
+                    name: text(d, "name")?,
+                    added: text(d, "added")?,
+                    this: get(d, "this").as_bool()?,
+                })
+            })?,
+        })
+    }
 }
 
 impl FromJs for Player {

@@ -176,6 +176,10 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
     if let Some(code) = param("room") {
         boot_effects.extend(shell.borrow_mut().app.join_room(&code));
     }
+    // ?device=<code>: this browser becomes the player of the device that showed it.
+    if let Some(code) = param("device") {
+        boot_effects.extend(shell.borrow_mut().app.claim(&code));
+    }
     shell.borrow_mut().carry_out(boot_effects);
     let listeners = listen(&shell, &canvas, &input, &buttons)?;
     run_frames(&shell);

@@ -8,6 +8,7 @@
 
 mod boards;
 mod canvas;
+mod devices;
 mod history;
 mod keys;
 mod link;
@@ -218,6 +219,7 @@ impl Renderer {
             Body::Play(play) => self.draw_play(play, now, dt),
             Body::Results(r) => self.draw_results(r, notice),
             Body::Link(link) => self.draw_link(link, notice, now),
+            Body::Devices(d) => self.draw_devices(d, notice),
             Body::Boards(b) => self.draw_boards(b),
             Body::Keys(k) => self.draw_keys(k, notice),
             Body::Room(r) => self.draw_room(r, notice, now),

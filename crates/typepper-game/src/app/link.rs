@@ -1,12 +1,16 @@
-//! Linking: the name this game's rounds are sent under, asked for and told by the server.
+//! Linking: the name this game's rounds are sent under, asked for and told by the server;
+//! or a code from a device linked already, which makes this one the same player.
 
 use typepper_api::Player;
 
 use crate::app::{App, Effect, Key, Screen};
 use crate::model::Link;
-use crate::model::{BACK, Body, Kind, LINK, Model, Tone};
+use crate::model::{BACK, Body, Kind, LINK, Model, Tap, Tone, tap};
 use crate::request::{Failure, Request};
 use crate::storage;
+
+/// Tab, for a finger: a code instead of a name, or a name instead of a code.
+const TAB: Tap = tap("name or code", Key::Tab);
 
 impl App {
     /// Opens the screen that asks for a name to link the game under: `l` on the menu, or
@@ -14,14 +18,28 @@ impl App {
     pub fn ask_to_link(&mut self) {
         self.screen = Screen::Link {
             name: String::new(),
+            code: false,
             error: None,
             waiting: false,
         };
     }
 
+    /// Claims `code`, from a link that carries it (`?device=K3FQ7M2X`): this device
+    /// becomes the player of the device that showed it.
+    pub fn claim(&mut self, code: &str) -> Vec<Effect> {
+        self.screen = Screen::Link {
+            name: code.to_owned(),
+            code: true,
+            error: None,
+            waiting: true,
+        };
+        vec![Effect::Request(Request::Claim(code.to_owned()))]
+    }
+
     pub(crate) fn link_key(&mut self, key: Key) -> Vec<Effect> {
         let Screen::Link {
             name,
+            code,
             error,
             waiting,
         } = &mut self.screen
@@ -31,6 +49,12 @@ impl App {
         match key {
             Key::Escape => self.screen = Screen::Menu,
             _ if *waiting => {}
+            // A name, or a code: what is typed starts again.
+            Key::Tab => {
+                *code = !*code;
+                name.clear();
+                *error = None;
+            }
             // An edit answers the refusal: it goes.
             Key::Backspace => {
                 name.pop();
@@ -44,6 +68,18 @@ impl App {
                 name.push(c);
                 *error = None;
             }
+            Key::Enter if *code => match typepper_api::devices::read_code(name) {
+                Some(typed) => {
+                    *waiting = true;
+                    *error = None;
+                    return vec![Effect::Request(Request::Claim(typed))];
+                }
+                None => {
+                    *error = Some(
+                        "a code is 8 letters and digits, as your other device shows it".into(),
+                    );
+                }
+            },
             Key::Enter => match typepper_api::check_name(name) {
                 Ok(()) => {
                     *waiting = true;
@@ -61,6 +97,7 @@ impl App {
     pub(crate) fn linked(&mut self, result: Result<Player, Failure>) -> Vec<Effect> {
         let Screen::Link {
             name: asked,
+            code,
             error,
             waiting,
         } = &mut self.screen
@@ -75,9 +112,12 @@ impl App {
                 // whatever name was asked for.
                 // Names are ASCII; case aside, another name is the key's own player's.
                 // The menu under the notice says "linked as …": the notice doesn't again.
-                let already = !asked.eq_ignore_ascii_case(&player.name);
+                let already = !*code && !asked.eq_ignore_ascii_case(&player.name);
                 // Good news, not an error's red.
-                self.notice = Some(if already {
+                self.notice = Some(if *code {
+                    let joined = format!("linked: this device is {} now", player.name);
+                    (joined, Tone::Accent)
+                } else if already {
                     let whose = format!(
                         "this key is {}'s already: your rounds are sent under that name",
                         player.name
@@ -106,6 +146,7 @@ impl App {
     pub(crate) fn link_screen(
         &self,
         name: &str,
+        code: bool,
         error: Option<&str>,
         waiting: bool,
         mut notice: Option<(String, Tone)>,
@@ -116,6 +157,10 @@ impl App {
             notice = Some(("linking…".into(), Tone::Dim));
         }
         let (about, status) = match &self.player {
+            _ if code => (
+                "type the code your other device shows (l, then a, there)".into(),
+                "a code from another device".into(),
+            ),
             // "linked as" once, in the status.
             Some(p) => (
                 "your rounds are sent, scored by the server, and get share links".into(),
@@ -137,8 +182,13 @@ impl App {
             kind: Kind::Link,
             banner: None,
             notice,
-            hints: "3 to 20 letters, digits, _ or - · enter link · esc back",
-            taps: &[LINK, BACK],
+            hints: match code {
+                true => "8 letters and digits · enter link · tab a new name instead · esc back",
+                false => {
+                    "3 to 20 letters, digits, _ or - · enter link · tab a code instead · esc back"
+                }
+            },
+            taps: &[LINK, TAB, BACK],
             body: Body::Link(link),
         }
     }

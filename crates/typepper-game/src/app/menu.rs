@@ -373,8 +373,10 @@ impl App {
                 return self.picked(now);
             }
             Key::Char('h') => self.open_history(),
+            // Linked, the player's devices; else a name, or a code from a linked device.
             Key::Char('l') => match self.unlinkable {
                 Some(why) => self.notice = Some((why.into(), Tone::Dim)),
+                None if self.player.is_some() => return self.open_devices(),
                 None => self.ask_to_link(),
             },
             Key::Char('b') => {

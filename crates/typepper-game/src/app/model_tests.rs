@@ -716,3 +716,141 @@ fn a_custom_round_watched_or_raced_is_played_on_its_own_text() {
     // The menu's CUSTOM TEXT is still your own: a friend's text doesn't take its place.
     assert_eq!(app.custom, None);
 }
+
+/// Issue 42: a code typed on a new device (tab on the link screen) links it as the code's
+/// player; a linked device's `l` lists its devices, shows a code with its QR code, and
+/// removes one, itself last, which leaves the game linked to no one.
+#[test]
+fn a_code_links_this_device_and_the_devices_screen_adds_and_removes_them() {
+    use crate::request::{Answer, Request};
+    use typepper_api::devices::{Device, DeviceCode, Devices};
+    let mut app = fresh();
+    app.key(Key::Char('l'), at(0.0));
+    app.key(Key::Tab, at(0.0));
+    for c in "k3fq-7m2".chars() {
+        app.key(Key::Char(c), at(0.0));
+    }
+    assert!(
+        app.key(Key::Enter, at(0.0)).is_empty(),
+        "7 characters is no code"
+    );
+    assert_eq!(
+        app.model(0.0, &UTC).notice.map(|(n, _)| n),
+        Some("a code is 8 letters and digits, as your other device shows it".into())
+    );
+    app.key(Key::Char('x'), at(0.0));
+    assert_eq!(
+        app.key(Key::Enter, at(0.0)),
+        [Effect::Request(Request::Claim("K3FQ7M2X".into()))]
+    );
+    let ada = Player {
+        name: "ada".into(),
+        token: "t2".into(),
+    };
+    app.answer(Answer::Linked(Ok(ada)), at(0.0));
+    let m = app.model(0.0, &UTC);
+    assert_eq!(
+        (m.kind.name(), m.notice.map(|(n, _)| n)),
+        ("menu", Some("linked: this device is ada now".into()))
+    );
+
+    // Linked, `l` is the devices.
+    assert_eq!(
+        app.key(Key::Char('l'), at(0.0)),
+        [Effect::Request(Request::Devices("t2".into()))]
+    );
+    let device = |id: &str, kind: &str, name: &str, this: bool| Device {
+        id: id.into(),
+        kind: kind.into(),
+        name: name.into(),
+        added: "2026-12-05T03:00:00Z".into(),
+        this,
+    };
+    let list = Devices {
+        name: "ada".into(),
+        devices: vec![
+            device("web-1", "token", "Firefox on Linux", false),
+            device("SHA256:abc", "key", "SHA256:abc", false),
+            device("web-2", "token", "Chrome on Android", true),
+        ],
+    };
+    app.answer(Answer::Devices(Ok(list.clone())), at(0.0));
+    let Body::Devices(d) = app.model(0.0, &UTC).body else {
+        panic!("the devices")
+    };
+    let shown: Vec<(&str, &str)> = (d.rows.iter())
+        .map(|r| (r.name.as_str(), r.detail.as_str()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                "Firefox on Linux",
+                "browser or terminal · added 2026-12-05 03:00"
+            ),
+            ("SHA256:abc", "SSH key · added 2026-12-05 03:00"),
+            ("Chrome on Android", "this device · added 2026-12-05 03:00"),
+        ]
+    );
+    assert_eq!(d.status, "linked as ada");
+
+    // `a`: a code, shown with its QR code until esc.
+    assert_eq!(
+        app.key(Key::Char('a'), at(0.0)),
+        [Effect::Request(Request::DeviceCode("t2".into()))]
+    );
+    let code = DeviceCode {
+        code: "K3FQ7M2X".into(),
+        link: "https://typepper.test/?device=K3FQ7M2X".into(),
+        expires_ms: 1_796_441_520_000,
+        qr: vec!["101".into(), "010".into(), "101".into()],
+    };
+    app.answer(Answer::DeviceCode(Ok(code)), at(0.0));
+    let Body::Devices(d) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    let card = d.code.expect("a code shown");
+    assert_eq!(
+        (card.code.as_str(), card.until.as_str(), card.qr.len()),
+        ("K3FQ 7M2X", "works once, until 03:32", 3)
+    );
+    app.key(Key::Escape, at(0.0));
+    assert!(matches!(app.model(0.0, &UTC).body, Body::Devices(d) if d.code.is_none()));
+
+    // `x` removes the picked one: another, and the list is asked for again.
+    app.key(Key::Down, at(0.0));
+    assert_eq!(
+        app.key(Key::Char('x'), at(0.0)),
+        [Effect::Request(Request::RemoveDevice {
+            token: "t2".into(),
+            id: "SHA256:abc".into()
+        })]
+    );
+    let removed = Answer::DeviceRemoved {
+        id: "SHA256:abc".into(),
+        done: Ok(()),
+    };
+    assert_eq!(
+        app.answer(removed, at(0.0)),
+        [Effect::Request(Request::Devices("t2".into()))]
+    );
+    // This one: the game forgets its player.
+    app.key(Key::Down, at(0.0));
+    app.key(Key::Char('x'), at(0.0));
+    let removed = Answer::DeviceRemoved {
+        id: "web-2".into(),
+        done: Ok(()),
+    };
+    assert_eq!(
+        app.answer(removed, at(0.0)),
+        [Effect::Remove(storage::PLAYER.into())]
+    );
+    let m = app.model(0.0, &UTC);
+    assert_eq!(
+        (m.kind.name(), m.notice.map(|(n, _)| n)),
+        (
+            "menu",
+            Some("this device was removed: it is linked to no one".into())
+        )
+    );
+}

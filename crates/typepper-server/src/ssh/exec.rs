@@ -73,6 +73,10 @@ impl Command {
             Request::Run(id) => Command::Replay(id.clone()),
             Request::Seed { mode, .. } => Command::Seed(mode.clone()),
             Request::OpenRoom(open) => Command::RoomOpen(open.mode.clone()),
+            Request::Claim(code) => Command::Claim(code.clone()),
+            Request::DeviceCode(_) => Command::DeviceCode,
+            Request::Devices(_) => Command::Devices,
+            Request::RemoveDevice { id, .. } => Command::DeviceRemove(id.clone()),
             Request::File(_) => return None,
         })
     }

@@ -679,6 +679,60 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             let (opened, counted) = within(opened, StatusCode::CREATED);
             (Answer::RoomOpened(opened), counted)
         }
+        Request::Claim(code) => {
+            let claimed = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                let Some(key) = key else {
+                    let why = "no key: connect with a public key to add it to a player";
+                    return Err(ServiceError::NotFound(why.into()));
+                };
+                let device = crate::store::NewDevice::Key {
+                    fingerprint: key.to_owned(),
+                    max_keys: state.config.max_keys,
+                };
+                let player = state.claim_device(&code, device, Some(ip)).await?;
+                // Over SSH the key is the device: no token is said.
+                Ok(typepper_api::Player {
+                    name: player.name,
+                    token: String::new(),
+                })
+            })
+            .await;
+            let (linked, counted) = within(claimed, StatusCode::CREATED);
+            (Answer::Linked(linked), counted)
+        }
+        Request::DeviceCode(_) => {
+            let code = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                let player = exec::player(state, key).await?;
+                let asker = crate::devices::Asker::Key(key.unwrap_or_default().to_owned());
+                state.device_code(&player, &asker).await
+            })
+            .await;
+            let (code, counted) = within(code, StatusCode::CREATED);
+            (Answer::DeviceCode(code), counted)
+        }
+        Request::Devices(_) => {
+            let devices = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                let player = exec::player(state, key).await?;
+                let asker = crate::devices::Asker::Key(key.unwrap_or_default().to_owned());
+                state.devices(&player, &asker).await
+            })
+            .await;
+            let (devices, counted) = within(devices, StatusCode::OK);
+            (Answer::Devices(devices), counted)
+        }
+        Request::RemoveDevice { id, .. } => {
+            let removed = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                let player = exec::player(state, key).await?;
+                state.remove_device(&player, &id).await
+            })
+            .await;
+            let (done, counted) = within(removed, StatusCode::NO_CONTENT);
+            (Answer::DeviceRemoved { id, done }, counted)
+        }
         // Answered above, before anything was counted.
         request @ Request::File(_) => {
             return request.failed(Failure::CantAsk("no such request".into()));

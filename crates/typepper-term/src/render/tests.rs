@@ -180,8 +180,8 @@ fn screens() -> Vec<(&'static str, Model)> {
     out.push(("boards-prose", app.model(t, &zone)));
     app.key(Key::Escape, at(t));
 
-    // A room's lobby, race and results, your own text and a quote, as the tour plays
-    // them.
+    // A room's lobby, race and results, your own text, a quote, and a player's devices,
+    // as the tour plays them.
     let stops = typepper_game::tour::stops();
     for (file, stop) in [
         ("room-lobby", "room, lobby"),
@@ -191,6 +191,9 @@ fn screens() -> Vec<(&'static str, Model)> {
         ("text-pasted", "text, pasted"),
         ("custom-playing", "playing, CUSTOM TEXT"),
         ("quote-results", "results, a QUOTE"),
+        ("link-code", "link, a code"),
+        ("devices", "devices, listed"),
+        ("devices-code", "devices, a code"),
     ] {
         let stop = stops.iter().find(|s| s.name == stop).expect(stop);
         out.push((file, stop.model.clone()));
