@@ -364,7 +364,8 @@ fn devices(tour: &mut Tour) {
         .map(|r| {
             (0..25)
                 .map(|c| {
-                    let corner = (r < 7 || r >= 18) && (c < 7 || c >= 18) && !(r >= 18 && c >= 18);
+                    let edge = |i: usize| !(7..18).contains(&i);
+                    let corner = edge(r) && edge(c) && !(r >= 18 && c >= 18);
                     let dark = if corner {
                         finder(r, c)
                     } else {
