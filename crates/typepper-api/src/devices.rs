@@ -73,8 +73,42 @@ pub struct Devices {
     pub devices: Vec<Device>,
 }
 
-/// What a device is called when it doesn't say (`device` left out).
+/// What a device is called when it doesn't say (`device` left out) and its `User-Agent`
+/// names no browser.
 pub const UNNAMED: &str = "a device";
+
+/// What a browser is called by its `User-Agent`: `Firefox on Linux`, `Chrome on
+/// Android`; `None` for one that names no browser or system known here.
+pub fn named_by(user_agent: &str) -> Option<String> {
+    let first = |names: &[(&str, &'static str)]| {
+        (names.iter())
+            .find(|(mark, _)| user_agent.contains(mark))
+            .map(|&(_, name)| name)
+    };
+    // Edge and Opera say Chrome too, and Chrome says Safari: the rarer first.
+    let browser = first(&[
+        ("Firefox/", "Firefox"),
+        ("Edg/", "Edge"),
+        ("OPR/", "Opera"),
+        ("Chrome/", "Chrome"),
+        ("Safari/", "Safari"),
+    ]);
+    // Android says Linux, and an iPhone Mac OS: likewise.
+    let os = first(&[
+        ("Android", "Android"),
+        ("iPhone", "iPhone"),
+        ("iPad", "iPad"),
+        ("Windows", "Windows"),
+        ("CrOS", "ChromeOS"),
+        ("Mac OS", "macOS"),
+        ("Linux", "Linux"),
+    ]);
+    match (browser, os) {
+        (Some(b), Some(o)) => Some(format!("{b} on {o}")),
+        (Some(name), None) | (None, Some(name)) => Some(name.into()),
+        (None, None) => None,
+    }
+}
 
 /// A device's name as given: trimmed, control characters out, at most 40 characters;
 /// [`UNNAMED`] for nothing.
@@ -111,6 +145,34 @@ mod tests {
             assert_eq!(read_code(not), None, "{not:?}");
         }
         assert!(!CODE_ALPHABET.iter().any(|b| b"01OIL".contains(b)));
+    }
+
+    #[test]
+    fn a_browser_is_named_by_its_user_agent() {
+        for (agent, name) in [
+            (
+                "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+                Some("Firefox on Linux"),
+            ),
+            (
+                "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) \
+                 Chrome/131.0.0.0 Mobile Safari/537.36",
+                Some("Chrome on Android"),
+            ),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 \
+                 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+                Some("Safari on iPhone"),
+            ),
+            (
+                "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like \
+                 Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+                Some("Edge on Windows"),
+            ),
+            ("curl/8.5.0", None),
+        ] {
+            assert_eq!(named_by(agent).as_deref(), name, "{agent}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::mode::{Base, DrillPool, Mode, Prose};
 // makes a pasted text ready.
 pub use crate::replay::{check, tidy};
 use crate::rng::Rng;
-use crate::words::{Language, english};
+use crate::words::Language;
 
 /// A drill's pool is topped up to at least this many words, so that its text never
 /// runs out of variety (and the no-repeat rule always has another word to draw).
@@ -59,11 +59,11 @@ struct Decor {
 }
 
 /// The endless word stream of `seed` on VERSION 1's English list.
+///
+/// # Panics
+/// If this build doesn't have the list, as [`words_of`].
 pub fn words(seed: u64) -> Words {
-    Words {
-        draw: Draw::new(english(), seed),
-        prose: None,
-    }
+    words_of(Mode::plain(Base::Zen), seed)
 }
 
 /// The word stream of `seed` in `mode`: a drill's words for a DRILL, else the mode's
@@ -329,6 +329,7 @@ fn upper_case(c: char) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::words::english;
 
     /// Every letter of every list upper-cases as Unicode has it, where that is one
     /// letter: the short table above plays exactly what `char::to_uppercase` played.
@@ -374,7 +375,9 @@ mod tests {
         {
             let drill = crate::mode::Drill::with(letters, pool).unwrap();
             let mode = Mode::plain(Base::Drill(drill));
-            let with = english().iter().filter(|w| drill.hits(w)).count();
+            let with = (english().unwrap().iter())
+                .filter(|w| drill.hits(w))
+                .count();
             let drawn: Vec<_> = words_of(mode, 3).take(2_000).collect();
             let hit = drawn.iter().filter(|w| drill.hits(w)).count();
             if with >= DRILL_MIN_WORDS {

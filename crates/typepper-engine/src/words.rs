@@ -17,14 +17,11 @@
 use core::fmt;
 use std::sync::OnceLock;
 
-/// The VERSION 1 word list's file, a word a line. A file split when first needed, not an
-/// array of `&str`: in the browser's wasm an array's table of pointers and lengths cost
-/// twice the words' own bytes (docs/PERFORMANCE.md).
-const ENGLISH: &str = include_str!("../words/en.txt");
-
-/// The VERSION 1 word list: a thousand common English words, most common first.
-pub fn english() -> &'static [&'static str] {
-    LISTS[Language::English as usize].get_or_init(|| split(ENGLISH))
+/// The VERSION 1 word list: a thousand common English words, most common first, where
+/// this build has it (every build with the `lists` feature; the browser's once it has
+/// [`install`]ed it, as every other list).
+pub fn english() -> Option<&'static [&'static str]> {
+    Language::English.words()
 }
 
 /// A list a round's words come from. [`Language::English`] is [`english`], the list of every
@@ -150,12 +147,9 @@ impl Language {
         format!("{}.{:016x}.txt", self.code(), self.checksum())
     }
 
-    /// Its words, most common first, if this build has them: always for English, for the
-    /// rest when the `lists` feature is on or the list was [`install`]ed.
+    /// Its words, most common first, if this build has them: when the `lists` feature is
+    /// on, or the list was [`install`]ed.
     pub fn words(self) -> Option<&'static [&'static str]> {
-        if self == Language::English {
-            return Some(english());
-        }
         let slot = &LISTS[self as usize];
         #[cfg(feature = "lists")]
         {
@@ -181,7 +175,7 @@ static LISTS: [OnceLock<Vec<&'static str>>; 14] = [const { OnceLock::new() }; 14
 #[cfg(feature = "lists")]
 fn embedded(language: Language) -> &'static str {
     match language {
-        Language::English => "",
+        Language::English => include_str!("../words/en.txt"),
         Language::English10k => include_str!("../words/en10k.txt"),
         Language::French => include_str!("../words/fr.txt"),
         Language::German => include_str!("../words/de.txt"),
@@ -243,10 +237,8 @@ pub fn install(language: Language, file: String) -> Result<(), ListError> {
     if got != language.checksum() {
         return Err(ListError { language, got });
     }
-    if language != Language::English {
-        // At most one leaked file per language for the run: rounds borrow it for good.
-        LISTS[language as usize].get_or_init(|| split(String::leak(file)));
-    }
+    // At most one leaked file per language for the run: rounds borrow it for good.
+    LISTS[language as usize].get_or_init(|| split(String::leak(file)));
     Ok(())
 }
 
@@ -257,7 +249,7 @@ mod tests {
     #[test]
     fn words_are_unique_lower_case_ascii() {
         let mut seen = std::collections::HashSet::new();
-        for &w in english() {
+        for &w in english().unwrap() {
             assert!(
                 !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase()),
                 "{w:?}"
@@ -270,7 +262,7 @@ mod tests {
     fn the_list_is_frozen() {
         // FNV-1a over the words, each followed by a newline.
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in english().iter().flat_map(|w| w.bytes().chain([b'\n'])) {
+        for b in (english().unwrap().iter()).flat_map(|w| w.bytes().chain([b'\n'])) {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
         assert_eq!(h, CHECKSUM, "the VERSION 1 word list changed");
@@ -280,9 +272,9 @@ mod tests {
 
     #[test]
     fn english_is_the_version_1_list_by_the_same_checksum() {
-        assert_eq!(checksum(ENGLISH.as_bytes()), Language::English.checksum());
-        assert_eq!(english().len(), 1000);
-        assert_eq!(Language::English.words(), Some(english()));
+        let file = include_str!("../words/en.txt");
+        assert_eq!(checksum(file.as_bytes()), Language::English.checksum());
+        assert_eq!(english().map(<[_]>::len), Some(1000));
     }
 
     #[test]
@@ -302,7 +294,7 @@ mod tests {
     #[cfg(feature = "lists")]
     #[test]
     fn every_list_is_frozen_by_its_checksum() {
-        for language in Language::ALL.into_iter().skip(1) {
+        for language in Language::ALL {
             let file = embedded(language);
             assert_eq!(
                 checksum(file.as_bytes()),

@@ -29,6 +29,16 @@ mod render;
 mod socket;
 mod text_area;
 
+/// Installs English's list, as the page does from `/words/` before a round needs it: the
+/// wasm carries no list, and the tests' rounds are English.
+#[cfg(all(test, target_arch = "wasm32"))]
+pub(crate) fn install_english() {
+    let file = include_str!("../../typepper-engine/words/en.txt");
+    let installed =
+        typepper_engine::words::install(typepper_engine::Language::English, file.into());
+    assert_eq!(installed, Ok(()));
+}
+
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 

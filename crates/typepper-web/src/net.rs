@@ -266,10 +266,10 @@ async fn open_room(api: &str, open: &Open) -> Result<Opened, Failure> {
     json(&answer, "a room")
 }
 
-/// `POST <api>/v1/players`: the new player, with this browser its first device, or the
-/// server's sentence.
+/// `POST <api>/v1/players`: the new player, with this browser its first device (the
+/// server names it by the browser's `User-Agent`), or the server's sentence.
 async fn link(api: &str, name: &str) -> Result<Player, Failure> {
-    let body = json::object(&[("name", Some(name)), ("device", Some(&device_name()))]);
+    let body = json::object(&[("name", Some(name))]);
     let answer = post_json(api, "/v1/players", None, body).await?;
     json(&answer, "a player")
 }
@@ -277,46 +277,9 @@ async fn link(api: &str, name: &str) -> Result<Player, Failure> {
 /// `POST <api>/v1/devices/claim`: this browser is now the code's player, or the server's
 /// sentence.
 async fn claim(api: &str, code: &str) -> Result<Player, Failure> {
-    let body = json::object(&[("code", Some(code)), ("device", Some(&device_name()))]);
+    let body = json::object(&[("code", Some(code))]);
     let answer = post_json(api, "/v1/devices/claim", None, body).await?;
     json(&answer, "a player")
-}
-
-/// What this browser is called in its player's devices: `Firefox on Linux`, from what it
-/// says of itself.
-fn device_name() -> String {
-    let said = web_sys::window()
-        .and_then(|w| w.navigator().user_agent().ok())
-        .unwrap_or_default();
-    let first = |names: &[(&str, &'static str)]| {
-        (names.iter())
-            .find(|(mark, _)| said.contains(mark))
-            .map_or("", |&(_, name)| name)
-    };
-    // Edge and Opera say Chrome too, and Chrome says Safari: the rarer first.
-    let browser = first(&[
-        ("Firefox", "Firefox"),
-        ("Edg/", "Edge"),
-        ("OPR/", "Opera"),
-        ("Chrome", "Chrome"),
-        ("Safari", "Safari"),
-    ]);
-    // Android says Linux, and an iPhone Mac OS: likewise.
-    let os = first(&[
-        ("Android", "Android"),
-        ("iPhone", "iPhone"),
-        ("iPad", "iPad"),
-        ("Windows", "Windows"),
-        ("CrOS", "ChromeOS"),
-        ("Mac OS", "macOS"),
-        ("Linux", "Linux"),
-    ]);
-    match (browser, os) {
-        ("", "") => "a browser".into(),
-        (b, "") => b.into(),
-        ("", o) => format!("a browser on {o}"),
-        (b, o) => format!("{b} on {o}"),
-    }
 }
 
 /// `GET <api>/v1/boards/<mode>`: this month's rows.

@@ -108,15 +108,14 @@ async fn index(st: St) -> Result<Response, ServiceError> {
 }
 
 /// `GET /words/<code>.<checksum>.txt` ([`Language::file_name`]): a language's word list,
-/// which the browser's game (English alone in its wasm) fetches when a round first needs
-/// it. The name is the list's checksum, so the file never changes: cached for good. Any
-/// other name, English's (in every build) among them, is no file.
+/// which the browser's game (none in its wasm, English's included) fetches when a round
+/// first needs it. The name is the list's checksum, so the file never changes: cached
+/// for good. Any other name is no file.
 ///
 /// [`Language::file_name`]: typepper_engine::Language::file_name
 async fn words(Path(file): Path<String>) -> Result<Response, ServiceError> {
     let language = typepper_engine::Language::ALL
         .into_iter()
-        .filter(|&l| l != typepper_engine::Language::English)
         .find(|l| l.file_name() == file)
         .ok_or_else(|| ServiceError::NotFound(format!("no word list {file:?}")))?;
     let list = typepper_game::request::list_file(language).ok_or_else(|| {
@@ -191,9 +190,11 @@ async fn service_worker(st: St) -> Result<Response, ServiceError> {
 async fn create_player(
     st: St,
     _: Registering,
+    headers: axum::http::HeaderMap,
     Json(req): Json<typepper_api::NewPlayer>,
 ) -> Result<Response, ServiceError> {
-    let linked = st.link(req.name, req.device.as_deref()).await?;
+    let device = req.device.or_else(|| browser(&headers));
+    let linked = st.link(req.name, device.as_deref()).await?;
     Ok((StatusCode::CREATED, axum::Json(linked)).into_response())
 }
 
@@ -225,12 +226,21 @@ async fn device_code(st: St, OnDevice(player, asker): OnDevice) -> Result<Respon
 async fn claim_device(
     st: St,
     Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: axum::http::HeaderMap,
     Json(claim): Json<typepper_api::devices::Claim>,
 ) -> Result<Response, ServiceError> {
+    let device = claim.device.or_else(|| browser(&headers));
     let player = st
-        .claim_token(&claim.code, claim.device.as_deref(), Some(ip))
+        .claim_token(&claim.code, device.as_deref(), Some(ip))
         .await?;
     Ok((StatusCode::CREATED, axum::Json(player)).into_response())
+}
+
+/// What a device that gives no name of its own is called: its browser, by its
+/// `User-Agent` (`Firefox on Linux`).
+fn browser(headers: &axum::http::HeaderMap) -> Option<String> {
+    let agent = headers.get(header::USER_AGENT)?.to_str().ok()?;
+    typepper_api::devices::named_by(agent)
 }
 
 /// `DELETE /v1/devices/<id>`: takes one of the player's devices away, at once.

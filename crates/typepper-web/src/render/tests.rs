@@ -82,6 +82,7 @@ fn drawn(stop: &typepper_game::tour::Stop, size: (u32, u32)) -> (Vec<Drawn>, Vec
 
 #[wasm_bindgen_test]
 fn every_word_of_every_screen_of_the_tour_is_drawn() {
+    crate::install_english();
     let mut missing = vec![];
     for stop in typepper_game::tour::stops() {
         for size in SIZES {
@@ -102,6 +103,7 @@ fn every_word_of_every_screen_of_the_tour_is_drawn() {
 /// screen's left edge. Wherever it is, all of it is on the canvas.
 #[wasm_bindgen_test]
 fn hot_pursuits_flame_is_never_cut_off_at_the_left_edge() {
+    crate::install_english();
     let stops = typepper_game::tour::stops();
     let pursuit = stops.iter().find(|s| s.name == "playing, HOT PURSUIT");
     let pursuit = pursuit.expect("the tour plays HOT PURSUIT");
@@ -128,6 +130,7 @@ fn overlap(a: &Rect, b: &Rect) -> bool {
 
 #[wasm_bindgen_test]
 fn no_text_is_drawn_over_other_text_or_past_the_edges_at_either_size() {
+    crate::install_english();
     let mut wrong = vec![];
     for stop in typepper_game::tour::stops() {
         for size @ (w, h) in SIZES {
@@ -173,6 +176,7 @@ fn no_text_is_drawn_over_other_text_or_past_the_edges_at_either_size() {
 /// and clear of every text the screen draws and of its buttons, at either size.
 #[wasm_bindgen_test]
 fn the_text_screens_field_is_clear_of_its_words_and_buttons() {
+    crate::install_english();
     let stops = typepper_game::tour::stops();
     let texts = stops
         .iter()
