@@ -3,7 +3,7 @@
 // stored under the player's name; the desktop lists both and removes the phone, which is
 // told so at its next request.
 import { test, expect, boot, mirror, onScreen, shot, typeWords, stored, cli } from "./fixtures.js";
-import { sizes } from "./sizes.js";
+import { SIZES } from "./sizes.js";
 
 const name = `dev_${Date.now() % 1e9}`;
 
@@ -34,7 +34,10 @@ test("a phone becomes a desktop's player by a code's link, and the desktop remov
   await shot(page, "devices-code");
 
   // The phone opens the link: it is the desktop's player, and says so.
-  const context = await browser.newContext({ ...sizes.phone });
+  // A phone's browser, which says so: the server names a device by its User-Agent.
+  const userAgent =
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+  const context = await browser.newContext({ ...SIZES.phone, userAgent });
   const phone = await context.newPage();
   const phoneLog = [];
   phone.on("console", (m) => phoneLog.push(`${m.type()}: ${m.text()}`));

@@ -288,6 +288,13 @@ impl App {
                 b.row = index;
                 true
             }
+            // A device tapped is picked, for the remove button: nothing more.
+            Screen::Devices(d) => {
+                if matches!(&d.devices, Some(Ok(l)) if index < l.devices.len()) {
+                    d.row = index;
+                }
+                false
+            }
             _ => false,
         };
         if picked {
