@@ -252,6 +252,17 @@ pub struct Player {
     pub token: String,
 }
 
+/// `DELETE /v1/players/me`'s answer: the account is gone, and when the rest goes.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Deleted {
+    /// The name the account had.
+    pub name: String,
+    /// When every row of theirs is gone, at the latest: RFC 3339, UTC.
+    pub rows_gone_by: String,
+    /// When another player may take the name: RFC 3339, UTC.
+    pub name_free_from: String,
+}
+
 /// `GET /v1/boards/<mode>[?month=YYYY-MM]`: a month's best run per player.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Board {

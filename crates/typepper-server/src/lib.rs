@@ -34,6 +34,7 @@
 //! # Ok(()) }
 //! ```
 
+mod account;
 mod cache;
 pub mod card;
 pub mod client;
@@ -89,6 +90,8 @@ pub struct Shared {
     code_limit: Limiter<PlayerId>,
     /// Device codes tried, per IP.
     claim_limit: Limiter<IpAddr>,
+    /// Archives asked for, per player.
+    export_limit: Limiter<PlayerId>,
     /// At most this many submissions are verified at once: verification is CPU work.
     verifying: tokio::sync::Semaphore,
     /// Runs recently served.
@@ -134,6 +137,7 @@ impl Shared {
             register_limit: Limiter::hourly(config.register_per_hour, config.register_per_hour),
             code_limit: Limiter::hourly(devices::CODES_PER_HOUR, devices::CODES_PER_HOUR / 2),
             claim_limit: Limiter::hourly(devices::CLAIMS_PER_HOUR, devices::CLAIMS_PER_HOUR / 3),
+            export_limit: Limiter::hourly(account::EXPORTS_PER_HOUR, 2),
             verifying: tokio::sync::Semaphore::new(cpus * 2),
             runs: cache::RunCache::new(config.cache_bytes),
             cards: Arc::new(card::Cards::new(config.card_cache_bytes)),

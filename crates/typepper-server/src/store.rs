@@ -304,8 +304,11 @@ pub struct Swept {
     pub seeds: u64,
     /// Past days' usage rows.
     pub usage: u64,
-    /// Players who never had a run stored, whose names are free again.
+    /// Players who never had a run stored, whose names are free again; and those who
+    /// deleted their account 30 days ago.
     pub players: u64,
+    /// Players who deleted their account a day ago, whose rows are gone now.
+    pub deleted: u64,
     /// Batches that failed (each logged with its reason) and were stepped over.
     pub failed: u64,
 }
@@ -325,16 +328,24 @@ pub enum Expiring {
     /// Live rooms' seeds whose rooms let go of them (or never could: a process that
     /// died), expired as issued seeds are.
     RoomSeeds,
+    /// Players who deleted their account before the horizon: every row of theirs
+    /// ([`PLAYER_ROWS`]), their own row kept, with their name.
+    Deleted,
+    /// Players who deleted their account before the horizon: their own row too, and so
+    /// their name.
+    DeletedNames,
 }
 
 impl Expiring {
     /// Every kind, in the order a sweep deletes them: a player's rows before the player.
-    pub const ALL: [Expiring; 5] = [
+    pub const ALL: [Expiring; 7] = [
         Expiring::Runs,
         Expiring::Seeds,
         Expiring::Usage,
         Expiring::Players,
         Expiring::RoomSeeds,
+        Expiring::Deleted,
+        Expiring::DeletedNames,
     ];
 
     /// The key before every row of this kind.
@@ -343,7 +354,9 @@ impl Expiring {
             Expiring::Runs => RowKey::Run(i64::MIN, String::new()),
             Expiring::Seeds => RowKey::Seed(i64::MIN, i64::MIN),
             Expiring::Usage => RowKey::Usage(String::new(), PlayerId::MIN),
-            Expiring::Players => RowKey::Player(PlayerId::MIN),
+            Expiring::Players | Expiring::Deleted | Expiring::DeletedNames => {
+                RowKey::Player(PlayerId::MIN)
+            }
             Expiring::RoomSeeds => RowKey::Seed(i64::MIN, i64::MIN),
         }
     }
@@ -357,7 +370,9 @@ impl Expiring {
             Expiring::Runs => ("runs", "created_ms, id"),
             Expiring::Seeds => ("seeds", "expires_ms, seed"),
             Expiring::Usage => ("usage", "day, player_id"),
-            Expiring::Players => ("players", "id, id"),
+            Expiring::Players | Expiring::Deleted | Expiring::DeletedNames => {
+                ("players", "id, id")
+            }
             Expiring::RoomSeeds => ("room_seeds", "until_ms, seed"),
         }
     }
@@ -384,6 +399,8 @@ impl std::fmt::Display for Expiring {
             Expiring::Usage => "usage",
             Expiring::Players => "unused players",
             Expiring::RoomSeeds => "rooms' seeds",
+            Expiring::Deleted => "deleted players' rows",
+            Expiring::DeletedNames => "deleted players' names",
         })
     }
 }
@@ -641,6 +658,14 @@ pub trait Store: Send + Sync + 'static {
     /// asked for; `false` if the player has no such device.
     fn remove_device(&self, player: PlayerId, id: String, now_ms: i64) -> Fut<'_, bool>;
 
+    /// Deletes `player`'s account at `now_ms`: their runs are no run from then (off the
+    /// boards, gone from links), their devices and keys stop working, and the sweep
+    /// removes their rows a day later and frees their name 30 days later.
+    fn delete_player(&self, player: PlayerId, now_ms: i64) -> Fut<'_, ()>;
+
+    /// `player`'s runs with ids after `after`, in id order, at most `limit`.
+    fn runs_of(&self, player: PlayerId, after: String, limit: u32) -> Fut<'_, Vec<Played>>;
+
     /// Links the SSH key with `fingerprint` to `player`. A key belongs to one player: one
     /// linked to another is [`StoreError::KeyLinked`] (linking it again to its own player
     /// changes nothing), and a player with `max_keys` keys is
@@ -764,6 +789,10 @@ pub struct Horizon {
     pub usage_before_day: String,
     /// Players linked before this who never had a run stored.
     pub unused_players_before_ms: i64,
+    /// Players who deleted their account before this lose every row of theirs.
+    pub deleted_rows_before_ms: i64,
+    /// Players who deleted their account before this lose their own row, and name.
+    pub deleted_names_before_ms: i64,
 }
 
 impl Horizon {
@@ -775,6 +804,8 @@ impl Horizon {
             Expiring::Seeds | Expiring::RoomSeeds => tx::Arg::I64(self.seeds_before_ms),
             Expiring::Usage => tx::Arg::Text(&self.usage_before_day),
             Expiring::Players => tx::Arg::I64(self.unused_players_before_ms),
+            Expiring::Deleted => tx::Arg::I64(self.deleted_rows_before_ms),
+            Expiring::DeletedNames => tx::Arg::I64(self.deleted_names_before_ms),
         }
     }
 }

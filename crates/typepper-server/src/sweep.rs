@@ -1,6 +1,8 @@
 //! Retention: runs are kept 8 days (`--retention-days`), or longer while they are a
-//! player's best of a month or of all time; a background task deletes the rest in batches, with expired
-//! seeds, past days' usage, and names nobody ever used.
+//! player's best of a month or of all time; a background task deletes the rest in
+//! batches, with expired seeds, past days' usage, names nobody ever used, and what is
+//! left of players who deleted their account (their rows a day later, their name 30
+//! days later).
 //!
 //! A round's fingerprint outlives its run (so that a copy of an expired run is still
 //! known), and a player with one is never released.
@@ -16,6 +18,9 @@ use crate::store::{Expiring, Horizon, Store, Swept};
 pub const BATCH: u32 = 500;
 /// A name that never had a run stored is released this many days after it was linked.
 pub const UNUSED_NAME_DAYS: i64 = 30;
+/// Days a deleted player's name stays theirs, so that no one takes it while their links
+/// are still being passed round.
+pub const DELETED_NAME_DAYS: i64 = 30;
 /// Days of usage kept: today's counts, and yesterday's for a request near midnight.
 const USAGE_DAYS: i64 = 2;
 
@@ -29,9 +34,11 @@ pub async fn sweep_once(state: &Shared) -> Swept {
         seeds_before_ms: now,
         usage_before_day: typepper_api::Utc::of(now - (USAGE_DAYS - 1) * DAY_MS).day(),
         unused_players_before_ms: now - UNUSED_NAME_DAYS * DAY_MS,
+        deleted_rows_before_ms: now - DAY_MS,
+        deleted_names_before_ms: now - DELETED_NAME_DAYS * DAY_MS,
     };
     let swept = sweep(&*state.store, &horizon, BATCH).await;
-    if swept.runs > 0 {
+    if swept.runs > 0 || swept.deleted > 0 {
         // Some may be cached: a swept run's link must say it is gone.
         state.runs.clear();
     }
@@ -70,7 +77,8 @@ pub async fn sweep(store: &dyn Store, horizon: &Horizon, batch: u32) -> Swept {
                         Expiring::Runs => &mut swept.runs,
                         Expiring::Seeds | Expiring::RoomSeeds => &mut swept.seeds,
                         Expiring::Usage => &mut swept.usage,
-                        Expiring::Players => &mut swept.players,
+                        Expiring::Players | Expiring::DeletedNames => &mut swept.players,
+                        Expiring::Deleted => &mut swept.deleted,
                     };
                     *count += n;
                 }

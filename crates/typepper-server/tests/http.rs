@@ -15,6 +15,8 @@
 //! 7. `custom` and `quotes`: CUSTOM TEXT rounds (format 2) and QUOTE rounds, their
 //!    boards and seeds, and what an attacker tried with texts of their own or anyone's.
 
+#[path = "http/account.rs"]
+mod account;
 #[path = "http/attacks.rs"]
 mod attacks;
 #[path = "http/bad_input.rs"]

@@ -27,6 +27,8 @@ type St = State<Arc<Shared>>;
 pub fn api() -> Router<Arc<Shared>> {
     Router::new()
         .route("/v1/players", post(create_player))
+        .route("/v1/players/me", axum::routing::delete(delete_account))
+        .route("/v1/export", get(export))
         .route("/v1/keys", post(link_key))
         .route("/v1/devices", get(devices))
         .route("/v1/devices/code", post(device_code))
@@ -202,6 +204,38 @@ async fn create_player(
 /// HTTP carries no key, so it links nothing.
 async fn link_key() -> ServiceError {
     ServiceError::NotFound("no key: connect with a public key to link it".into())
+}
+
+/// `GET /v1/export`: everything the server holds of the player, a tar archive of each
+/// run's replay (`runs/<id>.replay`) and `index.json`, written as the runs are read.
+async fn export(State(st): St, Authed(player): Authed) -> Result<Response, ServiceError> {
+    let file = format!("attachment; filename=\"typepper-{}.tar\"", player.name);
+    let export = st.export(player)?;
+    // A page of runs at a time; a failure ends the archive short, and the transfer with
+    // an error, so that no one takes it for whole.
+    let pages = futures_util::stream::unfold(Some((st, export)), |state| async move {
+        let (st, mut export) = state?;
+        match st.export_next(&mut export).await {
+            Ok(Some(bytes)) => Some((Ok(bytes), Some((st, export)))),
+            Ok(None) => None,
+            Err(e) => Some((Err(std::io::Error::other(e.to_string())), None)),
+        }
+    });
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-tar".to_owned()),
+            (header::CONTENT_DISPOSITION, file),
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+        ],
+        Body::from_stream(pages),
+    )
+        .into_response())
+}
+
+/// `DELETE /v1/players/me`: deletes the player's account.
+async fn delete_account(st: St, Authed(player): Authed) -> Result<Response, ServiceError> {
+    let deleted = st.delete_account(&player).await?;
+    Ok(axum::Json(deleted).into_response())
 }
 
 /// `GET /v1/devices`: the player's devices.

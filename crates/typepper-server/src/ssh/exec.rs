@@ -31,7 +31,7 @@ use crate::{ServiceError, Shared};
 pub(crate) const USAGE: &str = "the v1 commands are: v1 submit (the body on stdin), v1 replay <id>, \
                      v1 board <mode> [day|week|month|all|YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
                      v1 room-open <mode>, v1 room <code>, v1 devices, v1 device-code, \
-                     v1 claim <code>, v1 device-remove <id>";
+                     v1 claim <code>, v1 device-remove <id>, v1 export, v1 account-delete";
 
 /// A command of the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +47,8 @@ pub(crate) enum Command {
     DeviceCode,
     Claim(String),
     DeviceRemove(String),
+    Export,
+    AccountDelete,
 }
 
 impl Command {
@@ -99,6 +101,8 @@ impl Command {
             // A code may be typed as shown, in two halves: `v1 claim K3FQ 7M2X`.
             ["v1", "claim", ref code @ ..] if !code.is_empty() => Command::Claim(code.concat()),
             ["v1", "device-remove", id] => Command::DeviceRemove(id.into()),
+            ["v1", "export"] => Command::Export,
+            ["v1", "account-delete"] => Command::AccountDelete,
             _ => {
                 let shown: String = text.chars().take(80).collect();
                 return Err(format!("no command {shown:?} here: {USAGE}"));
@@ -369,6 +373,14 @@ async fn call(
             };
             Done::with(StatusCode::CREATED, json(&linked))
         }
+        Command::Export => {
+            let player = player(state, key.as_deref()).await?;
+            Done::ok(state.export_all(player).await?)
+        }
+        Command::AccountDelete => {
+            let player = player(state, key.as_deref()).await?;
+            Done::ok(json(&state.delete_account(&player).await?))
+        }
         Command::Submit | Command::Room(_) => {
             return Err(ServiceError::Internal(format!("{command:?} has a way of its own")).into());
         }
@@ -430,6 +442,12 @@ pub(crate) fn stands_for(command: &Command) -> (Method, &'static str, String) {
             Method::DELETE,
             "/v1/devices/{*id}",
             format!("/v1/devices/{id}"),
+        ),
+        Command::Export => fixed(Method::GET, "/v1/export"),
+        Command::AccountDelete => (
+            Method::DELETE,
+            "/v1/players/me",
+            "/v1/players/me".into(),
         ),
     }
 }

@@ -5,8 +5,8 @@
 
 use super::tx::Tx;
 use super::{
-    BoardRow, DeviceRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, NewDevice, Player,
-    PlayerId, RowKey, Run, Span, Store, boards, devices, players, retention, seeds,
+    BoardRow, DeviceRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, NewDevice, Played,
+    Player, PlayerId, RowKey, Run, Span, Store, boards, devices, players, retention, seeds,
 };
 
 /// What a piece of work does to the database, which says where a backend runs it.
@@ -108,6 +108,14 @@ impl<B: Backend> Store for B {
 
     fn remove_device(&self, player: PlayerId, id: String, now_ms: i64) -> Fut<'_, bool> {
         devices::remove(self, player, id, now_ms)
+    }
+
+    fn delete_player(&self, player: PlayerId, now_ms: i64) -> Fut<'_, ()> {
+        players::delete(self, player, now_ms)
+    }
+
+    fn runs_of(&self, player: PlayerId, after: String, limit: u32) -> Fut<'_, Vec<Played>> {
+        boards::runs_of(self, player, after, limit)
     }
 
     fn link_key(

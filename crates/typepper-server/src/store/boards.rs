@@ -31,7 +31,7 @@ pub fn board<B: Backend>(b: &B, mode: String, span: Span, limit: u32) -> Fut<'_,
                                WHERE mode = $1 AND created_ms >= $2 AND created_ms < $3
                                  AND unranked IS NULL AND pending IS NULL AND NOT hidden
                               ) AS r JOIN players p ON p.id = r.player_id
-                         WHERE r.n = 1 AND NOT p.banned
+                         WHERE r.n = 1 AND NOT p.banned AND p.deleted_ms IS NULL
                          ORDER BY r.score DESC, r.wpm_x100 DESC, r.created_ms ASC,
                                   r.player_id ASC
                          LIMIT $4",
@@ -150,13 +150,51 @@ async fn rerank(tx: &mut impl Tx, player: PlayerId, mode: &str) -> Result<(), St
     Ok(())
 }
 
-/// The run with `id`.
+/// `player`'s runs with ids after `after`, in id order, at most `limit`: what the server
+/// holds of them, a page at a time (`GET /v1/export`).
+pub fn runs_of<B: Backend>(
+    b: &B,
+    player: PlayerId,
+    after: String,
+    limit: u32,
+) -> Fut<'_, Vec<Played>> {
+    b.work(Access::Read, move |tx| {
+        Box::pin(async move {
+            let rows = tx
+                .query(
+                    "SELECT id, mode, score, wpm_x100, accuracy_x100, duration_ms, created_ms,
+                            unranked, replay, pending
+                     FROM runs WHERE player_id = $1 AND id > $2 ORDER BY id LIMIT $3",
+                    &[Arg::I64(player), Arg::Text(&after), Arg::I64(limit.into())],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|r| Played {
+                    id: r.text(0),
+                    mode: r.text(1),
+                    score: r.uint(2),
+                    wpm_x100: r.uint(3),
+                    accuracy_x100: r.uint(4),
+                    duration_ms: r.uint(5),
+                    created_ms: r.int(6).unwrap_or(0),
+                    unranked: r.maybe_text(7),
+                    replay: r.bytes(8),
+                    pending: r.maybe_text(9),
+                })
+                .collect())
+        })
+    })
+}
+
+/// The run with `id`, unless its player deleted their account.
 async fn read_run(tx: &mut impl Tx, id: &str) -> Result<Option<Run>, StoreError> {
     let rows = tx
         .query(
             "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.duration_ms,
                     r.created_ms, r.unranked, r.replay, r.pending, r.hidden OR p.banned, p.guest
-             FROM runs r JOIN players p ON p.id = r.player_id WHERE r.id = $1",
+             FROM runs r JOIN players p ON p.id = r.player_id
+             WHERE r.id = $1 AND p.deleted_ms IS NULL",
             &[Arg::Text(id)],
         )
         .await?;

@@ -224,3 +224,35 @@ pub fn ban<B: Backend>(b: &B, name: String) -> Fut<'_, Option<String>> {
         })
     })
 }
+
+/// Deletes `player`'s account at `now_ms` (see
+/// [`Store::delete_player`](super::Store::delete_player)).
+pub fn delete<B: Backend>(b: &B, player: PlayerId, now_ms: i64) -> Fut<'_, ()> {
+    b.work(Access::Transaction, move |tx| {
+        Box::pin(async move {
+            tx::lock_player(tx, player).await?;
+            tx.execute(
+                "UPDATE players SET deleted_ms = $2 WHERE id = $1 AND deleted_ms IS NULL",
+                &[Arg::I64(player), Arg::I64(now_ms)],
+            )
+            .await?;
+            tx.execute(
+                "UPDATE devices SET removed_ms = $2 WHERE player_id = $1 AND removed_ms IS NULL",
+                &[Arg::I64(player), Arg::I64(now_ms)],
+            )
+            .await?;
+            // Off the boards, and nothing left to act as them.
+            for sql in [
+                "DELETE FROM bests WHERE player_id = $1",
+                "DELETE FROM pbs WHERE player_id = $1",
+                "DELETE FROM player_keys WHERE player_id = $1",
+                "DELETE FROM device_codes WHERE player_id = $1",
+                "DELETE FROM seeds WHERE player_id = $1 AND run_id IS NULL",
+                "DELETE FROM saves WHERE player_id = $1",
+            ] {
+                tx.execute(sql, &[Arg::I64(player)]).await?;
+            }
+            Ok(())
+        })
+    })
+}

@@ -56,6 +56,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0008_quotes.sql"),
     include_str!("../../migrations/postgres/0009_alltime.sql"),
     include_str!("../../migrations/postgres/0010_devices.sql"),
+    include_str!("../../migrations/postgres/0011_deleted.sql"),
 ];
 
 /// The longest any statement may run: a stuck query becomes an error the request can

@@ -31,7 +31,9 @@ pub fn expired<B: Backend>(
                         Expiring::Runs => RowKey::Run(int(0), r.text(1)),
                         Expiring::Seeds | Expiring::RoomSeeds => RowKey::Seed(int(0), int(1)),
                         Expiring::Usage => RowKey::Usage(r.text(0), int(1)),
-                        Expiring::Players => RowKey::Player(int(0)),
+                        Expiring::Players | Expiring::Deleted | Expiring::DeletedNames => {
+                            RowKey::Player(int(0))
+                        }
                     }
                 })
                 .collect())
@@ -45,7 +47,9 @@ fn expired_when(dialect: Dialect, kind: Expiring) -> &'static str {
         Expiring::Runs => dialect.expired_runs,
         Expiring::Seeds => "expires_ms < $1",
         Expiring::Usage => "day < $1",
-        Expiring::Players => "created_ms < $1 AND NOT used",
+        Expiring::Players => "created_ms < $1 AND NOT used AND deleted_ms IS NULL",
+        Expiring::Deleted => "deleted_ms < $1 AND NOT rows_gone",
+        Expiring::DeletedNames => "deleted_ms < $1",
         Expiring::RoomSeeds => "until_ms < $1",
     }
 }
@@ -66,7 +70,8 @@ pub fn delete_expired<B: Backend>(
             let (at, [a, b], [y, z]) = (horizon.bound(kind), after.args(), through.args());
             let range = format!("{expired} AND ({key}) > ($2, $3) AND ({key}) <= ($4, $5)");
             let args = [at, a, b, y, z];
-            if kind != Expiring::Players {
+            let players = [Expiring::Players, Expiring::Deleted, Expiring::DeletedNames];
+            if !players.contains(&kind) {
                 return tx
                     .execute(&format!("DELETE FROM {table} WHERE {range}"), &args)
                     .await;
@@ -83,7 +88,13 @@ pub fn delete_expired<B: Backend>(
                 let sql = format!("DELETE FROM {rows} WHERE player_id {among}");
                 tx.execute(&sql, &[Arg::Ids(&ids)]).await?;
             }
-            let sql = format!("DELETE FROM players WHERE id {among} AND NOT used");
+            // A deleted player's row keeps their name for 30 days; an unused player's
+            // goes with its rows, unless it stored a run meanwhile.
+            let sql = match kind {
+                Expiring::Deleted => format!("UPDATE players SET rows_gone = true WHERE id {among}"),
+                Expiring::DeletedNames => format!("DELETE FROM players WHERE id {among}"),
+                _ => format!("DELETE FROM players WHERE id {among} AND NOT used"),
+            };
             tx.execute(&sql, &[Arg::Ids(&ids)]).await
         })
     })

@@ -42,6 +42,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0008_quotes.sql"),
     include_str!("../../migrations/sqlite/0009_alltime.sql"),
     include_str!("../../migrations/sqlite/0010_devices.sql"),
+    include_str!("../../migrations/sqlite/0011_deleted.sql"),
 ];
 
 /// Readers beside the writer.
