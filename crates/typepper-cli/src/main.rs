@@ -85,6 +85,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Download everything the server holds of your player (this machine's SSH key's):
+    /// a tar archive of every run's replay (`runs/<id>.replay`) and `index.json`.
+    Export {
+        /// The server: ssh://host[:port].
+        #[arg(long, env = "TYPEPPER_SERVER", value_name = "URL")]
+        server: String,
+        /// Where to write the archive; `-` is standard output.
+        #[arg(long, value_name = "FILE", default_value = "typepper-export.tar")]
+        out: PathBuf,
+    },
     /// Make a replay: a synthetic typist plays the round's own text.
     Synth {
         /// The mode key: time:15|30|60|120, words:10|25|50|100, zen, pursuit:1 …
@@ -192,6 +202,7 @@ fn main() -> ExitCode {
         Command::Inspect { file, json } => (json, inspect(&file, json)),
         Command::Score { file, json } => (json, score(&file, json)),
         Command::Keys { files, json } => (json, keys::run(&files, json)),
+        Command::Export { server, out } => (false, export(&server, &out)),
         Command::Synth {
             mode,
             seed,
@@ -486,6 +497,31 @@ fn custom_round(file: &Path, seed: u64) -> Result<Round, Refused> {
     let raw = String::from_utf8(raw).map_err(|_| refuse(TextFault::NotUtf8.to_string()))?;
     let text = typepper_game::custom::prepare(&raw).map_err(|e| refuse(e.to_string()))?;
     Round::custom(&text, seed).map_err(|e| refuse(e.to_string()))
+}
+
+/// `typepper export`: the server's archive of this key's player, written to `out`; what
+/// was written, said.
+fn export(server: &str, out: &Path) -> Result<String, Refused> {
+    let refused = |kind, message: String| Refused { kind, message };
+    let ssh = std::env::var(typepper_term::net::SSH_VAR).ok();
+    let remote = typepper_term::net::Remote::parse(server, ssh.as_deref())
+        .map_err(|e| refused("Server", e))?;
+    let archive = remote
+        .export()
+        .map_err(|e| refused("Export", e.to_string()))?;
+    if out == Path::new("-") {
+        std::io::stdout()
+            .write_all(&archive)
+            .map_err(|e| refused("Write", e.to_string()))?;
+        return Ok(String::new());
+    }
+    std::fs::write(out, &archive)
+        .map_err(|e| refused("Write", format!("writing {}: {e}", out.display())))?;
+    Ok(format!(
+        "typepper: wrote {} ({} bytes): each run's replay, and index.json\n",
+        out.display(),
+        archive.len()
+    ))
 }
 
 fn make(round: Round, typist: &Typist, form: Form, out: &Path) -> Result<String, Refused> {

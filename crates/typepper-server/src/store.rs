@@ -370,9 +370,7 @@ impl Expiring {
             Expiring::Runs => ("runs", "created_ms, id"),
             Expiring::Seeds => ("seeds", "expires_ms, seed"),
             Expiring::Usage => ("usage", "day, player_id"),
-            Expiring::Players | Expiring::Deleted | Expiring::DeletedNames => {
-                ("players", "id, id")
-            }
+            Expiring::Players | Expiring::Deleted | Expiring::DeletedNames => ("players", "id, id"),
             Expiring::RoomSeeds => ("room_seeds", "until_ms, seed"),
         }
     }

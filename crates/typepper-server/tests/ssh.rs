@@ -2090,3 +2090,41 @@ fn a_key_adds_a_key_and_a_browser_with_codes_and_removes_one() {
     let missing = laptop.run(&format!("v1 device-remove {desktop_id}"), b"");
     assert_eq!(missing.status.code(), Some(1));
 }
+
+/// Issue 42's data over SSH: `v1 export` writes the archive `GET /v1/export` serves, and
+/// `v1 account-delete` deletes the key's player, whose key is then linked to no one.
+#[test]
+fn a_key_exports_its_players_runs_then_deletes_the_account() {
+    if !has_ssh() {
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    ada.ok("v1 link ada", b"");
+    let round = synth(Mode::ZEN, 21, &Typist::default());
+    let answer = text(&ada.ok("v1 submit", &body(&round)));
+    let id = answer.split_whitespace().nth(1).unwrap().to_owned();
+    let archive = ada.ok("v1 export", b"");
+    let mut names = vec![];
+    let mut tar = tar::Archive::new(&archive[..]);
+    for file in tar.entries().unwrap() {
+        let mut file = file.unwrap();
+        let name = file.path().unwrap().display().to_string();
+        let mut bytes = vec![];
+        std::io::Read::read_to_end(&mut file, &mut bytes).unwrap();
+        if name.starts_with("runs/") {
+            assert_eq!(bytes, round.encode());
+        }
+        names.push(name);
+    }
+    assert_eq!(names, [format!("runs/{id}.replay"), "index.json".into()]);
+
+    let deleted: typepper_api::Deleted =
+        serde_json::from_slice(&ada.ok("v1 account-delete", b"")).unwrap();
+    assert_eq!(deleted.name, "ada");
+    let gone = ada.run("v1 seed time:15", b"");
+    assert_eq!(gone.status.code(), Some(3), "{}", text(&gone.stderr));
+    let (status, _) = server.get(&format!("/v1/runs/{id}"));
+    assert_eq!(status, 404);
+}

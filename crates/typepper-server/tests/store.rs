@@ -192,6 +192,8 @@ async fn migrated(store: &dyn typepper_server::store::Store) {
         seeds_before_ms: 0,
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 1,
+        deleted_rows_before_ms: 0,
+        deleted_names_before_ms: 0,
     };
     assert_eq!(story::sweep_all(store, &horizon, 10).await.players, 1);
     let ada = store
@@ -441,6 +443,8 @@ async fn a_batch_that_fails_is_stepped_over() {
             seeds_before_ms: 0,
             usage_before_day: "0000-00-00".into(),
             unused_players_before_ms: 2_000,
+            deleted_rows_before_ms: 0,
+            deleted_names_before_ms: 0,
         };
         let swept = typepper_server::sweep::sweep(&*store, &horizon, 1).await;
         assert_eq!((swept.players, swept.failed), (2, 1), "{swept:?}");

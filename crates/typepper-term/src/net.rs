@@ -283,6 +283,12 @@ impl Remote {
         Ok(RoomLink { child, stdin })
     }
 
+    /// Everything the server holds of this key's player: a tar archive of each run's
+    /// replay and an index (`v1 export`, as `GET /v1/export` answers it).
+    pub fn export(&self) -> Result<Vec<u8>, Failure> {
+        self.exec("v1 export", b"")
+    }
+
     /// Runs a `v1` command on the server: its standard output, or why not. A board or a
     /// replay, which the server shows anyone, is read as a guest when it takes none of
     /// the player's keys.

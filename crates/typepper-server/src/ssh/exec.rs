@@ -444,11 +444,7 @@ pub(crate) fn stands_for(command: &Command) -> (Method, &'static str, String) {
             format!("/v1/devices/{id}"),
         ),
         Command::Export => fixed(Method::GET, "/v1/export"),
-        Command::AccountDelete => (
-            Method::DELETE,
-            "/v1/players/me",
-            "/v1/players/me".into(),
-        ),
+        Command::AccountDelete => (Method::DELETE, "/v1/players/me", "/v1/players/me".into()),
     }
 }
 

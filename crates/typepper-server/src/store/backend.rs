@@ -5,8 +5,8 @@
 
 use super::tx::Tx;
 use super::{
-    BoardRow, DeviceRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, NewDevice, Played,
-    Player, PlayerId, RowKey, Run, Span, Store, boards, devices, players, retention, seeds,
+    BoardRow, DeviceRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, NewDevice, Played, Player,
+    PlayerId, RowKey, Run, Span, Store, boards, devices, players, retention, seeds,
 };
 
 /// What a piece of work does to the database, which says where a backend runs it.

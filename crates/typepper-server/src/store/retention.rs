@@ -91,7 +91,9 @@ pub fn delete_expired<B: Backend>(
             // A deleted player's row keeps their name for 30 days; an unused player's
             // goes with its rows, unless it stored a run meanwhile.
             let sql = match kind {
-                Expiring::Deleted => format!("UPDATE players SET rows_gone = true WHERE id {among}"),
+                Expiring::Deleted => {
+                    format!("UPDATE players SET rows_gone = true WHERE id {among}")
+                }
                 Expiring::DeletedNames => format!("DELETE FROM players WHERE id {among}"),
                 _ => format!("DELETE FROM players WHERE id {among} AND NOT used"),
             };

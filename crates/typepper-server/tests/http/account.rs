@@ -13,7 +13,12 @@ use typepper_engine::synth::{Typist, synth};
 use super::support::{DAY, Server, entry, request, typist};
 
 /// `method path` with the token.
-async fn with_token(srv: &Server, method: Method, path: &str, token: &str) -> super::support::Reply {
+async fn with_token(
+    srv: &Server,
+    method: Method,
+    path: &str,
+    token: &str,
+) -> super::support::Reply {
     let req = request(method, path)
         .header(header::AUTHORIZATION, format!("Bearer {token}"))
         .body(Body::empty())
@@ -41,7 +46,10 @@ async fn a_player_exports_every_run_then_deletes_the_account() {
         // The archive: each run's bytes as stored, and an index of them.
         let archive = with_token(&srv, Method::GET, "/v1/export", &ada).await;
         assert_eq!(archive.status, StatusCode::OK, "{}", archive.text());
-        assert_eq!(archive.header(header::CONTENT_TYPE), Some("application/x-tar"));
+        assert_eq!(
+            archive.header(header::CONTENT_TYPE),
+            Some("application/x-tar")
+        );
         assert_eq!(
             archive.header(header::CONTENT_DISPOSITION),
             Some("attachment; filename=\"typepper-ada.tar\"")
@@ -63,7 +71,10 @@ async fn a_player_exports_every_run_then_deletes_the_account() {
         assert_eq!(runs.len(), 2);
         let of = |id: &str| runs.iter().find(|r| r["id"] == id).expect(id).clone();
         assert_eq!(
-            (of(&ranked_id)["mode"].clone(), of(&ranked_id)["ranked"].clone()),
+            (
+                of(&ranked_id)["mode"].clone(),
+                of(&ranked_id)["ranked"].clone()
+            ),
             (serde_json::json!("time:15"), serde_json::json!(true))
         );
         assert_eq!(of(&zen_id)["title"], "ZEN");
@@ -80,18 +91,35 @@ async fn a_player_exports_every_run_then_deletes_the_account() {
         assert_eq!(deleted.status, StatusCode::OK, "{}", deleted.text());
         assert_eq!(deleted.json()["name"], "ada");
         for period in ["month", "all", "day"] {
-            let board = srv.get(&format!("/v1/boards/time:15?period={period}")).await.json();
+            let board = srv
+                .get(&format!("/v1/boards/time:15?period={period}"))
+                .await
+                .json();
             assert_eq!(board["rows"], serde_json::json!([]), "{period}");
         }
         for id in [&ranked_id, &zen_id] {
-            assert_eq!(srv.get(&format!("/v1/runs/{id}")).await.status, StatusCode::NOT_FOUND);
+            assert_eq!(
+                srv.get(&format!("/v1/runs/{id}")).await.status,
+                StatusCode::NOT_FOUND
+            );
             let gone = srv.get(&format!("/r/{id}")).await;
             assert_eq!(gone.status, StatusCode::NOT_FOUND);
-            assert!(gone.text().contains("This replay is gone"), "{}", gone.text());
+            assert!(
+                gone.text().contains("This replay is gone"),
+                "{}",
+                gone.text()
+            );
         }
-        assert_eq!(srv.post_seed(&ada, "time:15").await.status, StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            srv.post_seed(&ada, "time:15").await.status,
+            StatusCode::UNAUTHORIZED
+        );
         let again = srv.post_player(r#"{"name": "ada"}"#).await;
-        assert_eq!(again.status, StatusCode::CONFLICT, "the name is held 30 days");
+        assert_eq!(
+            again.status,
+            StatusCode::CONFLICT,
+            "the name is held 30 days"
+        );
 
         // A day on, the rows are gone but the name's; 30 days on, the name too.
         let rows = |srv: &Server| {
@@ -101,12 +129,21 @@ async fn a_player_exports_every_run_then_deletes_the_account() {
         srv.later(DAY + 1);
         assert_eq!(srv.sweep().await.deleted, 1);
         assert_eq!(rows(&srv), 0);
-        assert_eq!(srv.count("SELECT count(*) FROM players WHERE name = 'ada'"), 1);
+        assert_eq!(
+            srv.count("SELECT count(*) FROM players WHERE name = 'ada'"),
+            1
+        );
         assert_eq!(srv.sweep().await.deleted, 0, "once");
         srv.later(29 * DAY);
         srv.sweep().await;
-        assert_eq!(srv.count("SELECT count(*) FROM players WHERE name = 'ada'"), 0);
-        assert_eq!(srv.post_player(r#"{"name": "ada"}"#).await.status, StatusCode::CREATED);
+        assert_eq!(
+            srv.count("SELECT count(*) FROM players WHERE name = 'ada'"),
+            0
+        );
+        assert_eq!(
+            srv.post_player(r#"{"name": "ada"}"#).await.status,
+            StatusCode::CREATED
+        );
     }
 }
 
@@ -117,13 +154,21 @@ async fn exports_are_limited_per_player_and_need_a_player() {
     let statuses: Vec<StatusCode> = {
         let mut out = vec![];
         for _ in 0..3 {
-            out.push(with_token(&srv, Method::GET, "/v1/export", &ada).await.status);
+            out.push(
+                with_token(&srv, Method::GET, "/v1/export", &ada)
+                    .await
+                    .status,
+            );
         }
         out
     };
     assert_eq!(
         statuses,
-        [StatusCode::OK, StatusCode::OK, StatusCode::TOO_MANY_REQUESTS]
+        [
+            StatusCode::OK,
+            StatusCode::OK,
+            StatusCode::TOO_MANY_REQUESTS
+        ]
     );
     let none = srv.get("/v1/export").await;
     assert_eq!(none.status, StatusCode::UNAUTHORIZED);

@@ -187,6 +187,8 @@ async fn sweep(store: &dyn Store, runs_before_ms: i64, batch: u32) -> u64 {
         seeds_before_ms: 0,
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 0,
+        deleted_rows_before_ms: 0,
+        deleted_names_before_ms: 0,
     };
     sweep_all(store, &horizon, batch).await.runs
 }
@@ -709,6 +711,8 @@ async fn periods(store: &dyn Store) {
         seeds_before_ms: 0,
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 0,
+        deleted_rows_before_ms: 0,
+        deleted_names_before_ms: 0,
     };
     assert_eq!(sweep_all(store, &horizon, 100).await.runs, 2);
     for (id, kept) in [
@@ -893,6 +897,8 @@ async fn guests(store: &dyn Store, now: i64) {
         seeds_before_ms: 0,
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: now - 5 * DAY,
+        deleted_rows_before_ms: 0,
+        deleted_names_before_ms: 0,
     };
     let swept = sweep_all(store, &horizon, 100).await;
     assert_eq!(swept.players, 3, "ana's two guests and zed: {swept:?}");
@@ -1100,6 +1106,8 @@ async fn seeds(store: &dyn Store, ana: &Player, bob: &Player, now: i64) {
         seeds_before_ms: now + 3_600_000 + 10,
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: 0,
+        deleted_rows_before_ms: 0,
+        deleted_names_before_ms: 0,
     };
     let swept = sweep_all(store, &horizon, 100).await;
     assert_eq!(swept.seeds, 4);
@@ -1136,6 +1144,8 @@ async fn usage(store: &dyn Store, cy: &Player, now: i64) {
         seeds_before_ms: 0,
         usage_before_day: "9999-12-31".into(),
         unused_players_before_ms: 0,
+        deleted_rows_before_ms: 0,
+        deleted_names_before_ms: 0,
     };
     sweep_all(store, &horizon, 100).await;
     assert_eq!(read().await, Usage::default(), "past days' usage is swept");
@@ -1172,6 +1182,8 @@ async fn unused_names(store: &dyn Store, now: i64) {
         seeds_before_ms: 0,
         usage_before_day: "0000-00-00".into(),
         unused_players_before_ms: now + 1,
+        deleted_rows_before_ms: 0,
+        deleted_names_before_ms: 0,
     };
     let swept = sweep_all(store, &horizon, 100).await;
     assert_eq!(
@@ -1249,6 +1261,8 @@ pub async fn a_linked_key_never_stops_retention(store: &dyn Store) {
             seeds_before_ms: later,
             usage_before_day: typepper_api::Utc::of(later - day).day(),
             unused_players_before_ms: later - 30 * day,
+            deleted_rows_before_ms: 0,
+            deleted_names_before_ms: 0,
         },
         1,
     )
