@@ -2,7 +2,8 @@
 // keys, typed from the text mirror with keyboard.type (é, ç, ж and ё arrive as the
 // browser sends them: an input event, no key of a US layout), ranked on a seed the server
 // issued, and on its board; the run the server keeps scores the same in the CLI. The
-// wasm carries English alone: a list is fetched from /words/ when its language is picked.
+// wasm carries no list, English's included: a list is fetched from /words/ when its
+// language is picked (English's at the first load).
 import { test, expect, boot, mirror, onScreen, pastResultsHold, shot, typeWords, cli, stored, pickLanguage } from "./fixtures.js";
 
 const unique = (who) => `${who}_${Date.now() % 1e8}`;

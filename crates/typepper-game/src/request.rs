@@ -62,8 +62,8 @@ pub enum Request {
     File(Need),
 }
 
-/// A file a round needs and a build may lack (the browser's carries English's words
-/// alone): a language's word list, or its quotes.
+/// A file a round needs and a build may lack (the browser's carries none, English's
+/// words included): a language's word list, or its quotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Need {
     /// A word list, served at `/words/<file name>`.

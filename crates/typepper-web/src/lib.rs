@@ -4,7 +4,7 @@
 //! How it works:
 //! 1. [`start`] finds the page's canvas, hidden input and text mirror, loads the history
 //!    from localStorage (installing first the word lists its rounds need: the wasm
-//!    carries English alone) and, for `?replay=<id>` or `?race=<id>`, fetches that run to
+//!    carries none, English's included) and, for `?replay=<id>` or `?race=<id>`, fetches that run to
 //!    watch or race before the game starts.
 //! 2. Keys arrive as DOM events: special keys from `keydown`, text (letters, dead keys,
 //!    IME compositions, pastes) from the focused hidden input. Each becomes a [`Key`] at

@@ -1,5 +1,5 @@
-//! Word lists and quotes a build lacks. The browser's carries English's words alone and
-//! asks for another language's list, or a language's quotes ([`Request::File`]), when a
+//! Word lists and quotes a build lacks. The browser's carries none, English's included,
+//! and asks for a language's list, or a language's quotes ([`Request::File`]), when a
 //! round needs them, or sooner: as soon as a player picks the language on the menu, a
 //! room's mode is known, or a board opens, so that enter rarely waits. A file that comes
 //! is checked against its checksum and installed for the run ([`Need::install`]); what
