@@ -144,8 +144,9 @@ impl Shared {
         let hash = secrets::token_hash(&code);
         match self.store.claim_code(hash, self.now_ms(), device).await {
             Ok(player) => Ok(player),
-            Err(StoreError::NoSuchCode) => Err(no_such()),
-            Err(StoreError::Banned) => Err(banned()),
+            // A banned player's code is told as any other wrong one: a guess that found
+            // one learns nothing (a ban deletes them; this is one shown since).
+            Err(StoreError::NoSuchCode | StoreError::Banned) => Err(no_such()),
             Err(e) => Err(e.into()),
         }
     }
@@ -213,7 +214,17 @@ impl Shared {
         let removed = self
             .store
             .remove_device(player.id, id.to_owned(), self.now_ms())
-            .await?;
+            .await;
+        let removed = match removed {
+            Err(StoreError::LastDevice) => {
+                return Err(ServiceError::Conflict(format!(
+                    "{id} is {}'s last device: removing it would lock the account for good; \
+                     delete the account instead (DELETE /v1/players/me)",
+                    player.name
+                )));
+            }
+            removed => removed?,
+        };
         match removed {
             true => Ok(()),
             false => Err(ServiceError::NotFound(format!(

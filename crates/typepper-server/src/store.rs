@@ -498,6 +498,9 @@ pub enum StoreError {
     /// The player was banned.
     #[error("the player was banned")]
     Banned,
+    /// The device is the player's only one.
+    #[error("the device is the player's last")]
+    LastDevice,
     /// The database failed.
     #[error("database: {0}")]
     Db(String),

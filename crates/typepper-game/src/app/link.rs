@@ -25,14 +25,25 @@ impl App {
     }
 
     /// Claims `code`, from a link that carries it (`?device=K3FQ7M2X`): this device
-    /// becomes the player of the device that showed it.
+    /// becomes the player of the device that showed it. A game linked already is asked
+    /// first, with the code typed in for it: a link anyone can send must not take a
+    /// player's device from them at a click.
     pub fn claim(&mut self, code: &str) -> Vec<Effect> {
+        let asked = self.player.is_some();
         self.screen = Screen::Link {
             name: code.to_owned(),
             code: true,
             error: None,
-            waiting: true,
+            waiting: !asked,
         };
+        if let Some(p) = &self.player {
+            let ask = format!(
+                "linked as {}: enter makes this device the code's player, esc keeps {}",
+                p.name, p.name
+            );
+            self.notice = Some((ask, Tone::Text));
+            return vec![];
+        }
         vec![Effect::Request(Request::Claim(code.to_owned()))]
     }
 
@@ -95,6 +106,17 @@ impl App {
 
     /// The server's answer to [`Request::Link`]: the player, or why not.
     pub(crate) fn linked(&mut self, result: Result<Player, Failure>) -> Vec<Effect> {
+        // Answered after esc left the screen: a player made, or a code used, is kept all
+        // the same (the server holds it now), not lost with its token.
+        if let (false, Ok(player)) = (matches!(self.screen, Screen::Link { .. }), &result) {
+            self.notice = Some((format!("linked as {}", player.name), Tone::Text));
+            let value = storage::format_player(player);
+            self.player = result.ok();
+            return vec![Effect::Save {
+                key: storage::PLAYER.into(),
+                value,
+            }];
+        }
         let Screen::Link {
             name: asked,
             code,

@@ -854,3 +854,34 @@ fn a_code_links_this_device_and_the_devices_screen_adds_and_removes_them() {
         )
     );
 }
+
+/// A `?device=` link opened on a game linked already asks before it claims: a link
+/// anyone can send must not take the device at a click.
+#[test]
+fn a_code_s_link_on_a_linked_game_asks_first() {
+    use crate::request::Request;
+    let mut app = fresh();
+    app.player = Some(Player {
+        name: "ada".into(),
+        token: "t1".into(),
+    });
+    assert!(app.claim("K3FQ7M2X").is_empty());
+    let m = app.model(0.0, &UTC);
+    assert_eq!(m.kind.name(), "link");
+    assert!(
+        m.notice
+            .unwrap()
+            .0
+            .starts_with("linked as ada: enter makes this device")
+    );
+    assert_eq!(
+        app.key(Key::Enter, at(0.0)),
+        [Effect::Request(Request::Claim("K3FQ7M2X".into()))]
+    );
+    // Not linked, the link claims at once.
+    let mut fresh = fresh();
+    assert_eq!(
+        fresh.claim("K3FQ7M2X"),
+        [Effect::Request(Request::Claim("K3FQ7M2X".into()))]
+    );
+}

@@ -25,7 +25,8 @@ pub fn board<B: Backend>(b: &B, mode: String, span: Span, limit: u32) -> Fut<'_,
                 Span::Between(from, until) => {
                     tx.query(
                         "SELECT p.name, r.score, r.wpm_x100, r.accuracy_x100, r.id, r.created_ms
-                         FROM (SELECT *, row_number() OVER (PARTITION BY player_id
+                         FROM (SELECT player_id, id, score, wpm_x100, accuracy_x100, created_ms,
+                                      row_number() OVER (PARTITION BY player_id
                                    ORDER BY score DESC, wpm_x100 DESC, created_ms) AS n
                                FROM runs
                                WHERE mode = $1 AND created_ms >= $2 AND created_ms < $3
@@ -67,7 +68,7 @@ async fn bests(
     tx.query(
         "SELECT p.name, b.score, b.wpm_x100, r.accuracy_x100, b.run_id, b.created_ms
          FROM bests b JOIN players p ON p.id = b.player_id JOIN runs r ON r.id = b.run_id
-         WHERE b.mode = $1 AND b.month = $2
+         WHERE b.mode = $1 AND b.month = $2 AND NOT p.banned AND p.deleted_ms IS NULL
          ORDER BY b.score DESC, b.wpm_x100 DESC, b.created_ms ASC, b.player_id ASC
          LIMIT $3",
         &[Arg::Text(mode), Arg::Text(month), limit],

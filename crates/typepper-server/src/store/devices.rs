@@ -2,7 +2,7 @@
 //! one-time codes that add one, and taking one away.
 
 use super::backend::{Access, Backend};
-use super::tx::{Arg, Row, Tx};
+use super::tx::{self, Arg, Row, Tx};
 use super::{DeviceRow, Fut, NewDevice, Player, PlayerId, StoreError};
 
 /// A player from a row of `id, name`.
@@ -179,7 +179,25 @@ pub fn claim_code<B: Backend>(
 ) -> Fut<'_, Player> {
     b.work(Access::Transaction, move |tx| {
         Box::pin(async move {
-            // Deleted as it is read: of two claims at once, one finds it.
+            // The player's row first, as a deletion or a code's issue takes it, then the
+            // code's: two transactions that take them in one order never wait on each
+            // other. Deleted as it is read: of two claims at once, one finds it.
+            let owner = tx
+                .query(
+                    "SELECT player_id FROM device_codes WHERE code_hash = $1",
+                    &[Arg::Bytes(&code_hash)],
+                )
+                .await?;
+            let Some(owner) = owner.first().and_then(|r| r.int(0)) else {
+                return Err(StoreError::NoSuchCode);
+            };
+            let lock = tx.dialect().for_update;
+            let found = tx
+                .query(
+                    &format!("SELECT id, name, banned FROM players WHERE id = $1{lock}"),
+                    &[Arg::I64(owner)],
+                )
+                .await?;
             let used = tx
                 .query(
                     "DELETE FROM device_codes WHERE code_hash = $1
@@ -187,22 +205,12 @@ pub fn claim_code<B: Backend>(
                     &[Arg::Bytes(&code_hash)],
                 )
                 .await?;
-            let Some((player, expires_ms)) = used
-                .first()
-                .map(|r| (r.int(0).unwrap_or(0), r.int(1).unwrap_or(0)))
-            else {
+            let Some(expires_ms) = used.first().map(|r| r.int(1).unwrap_or(0)) else {
                 return Err(StoreError::NoSuchCode);
             };
             if expires_ms <= now_ms {
                 return Err(StoreError::NoSuchCode);
             }
-            let lock = tx.dialect().for_update;
-            let found = tx
-                .query(
-                    &format!("SELECT id, name, banned FROM players WHERE id = $1{lock}"),
-                    &[Arg::I64(player)],
-                )
-                .await?;
             let Some(row) = found.first() else {
                 return Err(StoreError::NoSuchCode);
             };
@@ -228,10 +236,21 @@ pub fn claim_code<B: Backend>(
 }
 
 /// Takes the device `id` from `player` at `now_ms`, with the codes it asked for: a
-/// token's is marked removed, a key is unlinked. `false` if the player has no such device.
+/// token's is marked removed, a key is unlinked. `false` if the player has no such device;
+/// [`StoreError::LastDevice`] for the only one they have.
 pub fn remove<B: Backend>(b: &B, player: PlayerId, id: String, now_ms: i64) -> Fut<'_, bool> {
     b.work(Access::Transaction, move |tx| {
         Box::pin(async move {
+            tx::lock_player(tx, player).await?;
+            let count = tx
+                .query(
+                    "SELECT (SELECT count(*) FROM devices
+                             WHERE player_id = $1 AND removed_ms IS NULL)
+                          + (SELECT count(*) FROM player_keys WHERE player_id = $1)",
+                    &[Arg::I64(player)],
+                )
+                .await?;
+            let devices = count.first().and_then(|r| r.int(0)).unwrap_or(0);
             let token = id.strip_prefix("web-").and_then(|n| n.parse::<i64>().ok());
             let gone = match token {
                 Some(n) => {
@@ -252,6 +271,11 @@ pub fn remove<B: Backend>(b: &B, player: PlayerId, id: String, now_ms: i64) -> F
             };
             if gone == 0 {
                 return Ok(false);
+            }
+            // The last device can't go: the account would be out of its player's reach
+            // for good (no export, no deletion, the name never free). Rolled back.
+            if devices <= 1 {
+                return Err(StoreError::LastDevice);
             }
             tx.execute(
                 "DELETE FROM device_codes WHERE player_id = $1 AND asked_by = $2",

@@ -217,6 +217,8 @@ pub fn ban<B: Backend>(b: &B, name: String) -> Fut<'_, Option<String>> {
                 "UPDATE runs SET hidden = true WHERE player_id = $1",
                 "DELETE FROM bests WHERE player_id = $1",
                 "DELETE FROM pbs WHERE player_id = $1",
+                // No device may be added to them with a code shown before.
+                "DELETE FROM device_codes WHERE player_id = $1",
             ] {
                 tx.execute(sql, &[Arg::I64(banned.id)]).await?;
             }

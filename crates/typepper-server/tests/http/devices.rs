@@ -150,10 +150,9 @@ async fn a_used_code_an_expired_one_and_a_removed_devices_are_refused() {
         // Replaying a used code.
         let shown = code(&srv, &laptop).await;
         let typed = shown["code"].as_str().expect("a code");
-        assert_eq!(
-            claim(&srv, typed, "phone").await.status,
-            StatusCode::CREATED
-        );
+        let phone = claim(&srv, typed, "phone").await;
+        assert_eq!(phone.status, StatusCode::CREATED);
+        let phone = phone.json()["token"].as_str().expect("a token").to_owned();
         let again = claim(&srv, typed, "tablet").await;
         assert_eq!(again.status, StatusCode::NOT_FOUND);
         assert!(again.text().starts_with(refused), "{}", again.text());
@@ -202,6 +201,17 @@ async fn a_used_code_an_expired_one_and_a_removed_devices_are_refused() {
             srv.post_seed(&laptop, "time:15").await.status,
             StatusCode::UNAUTHORIZED
         );
+
+        // But not the last one: the account would be out of reach for good.
+        let last = id_of(&srv, &phone, "phone").await;
+        let path = format!("/v1/devices/{last}");
+        let refused = as_device(&srv, Method::DELETE, &path, &phone, None).await;
+        assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text());
+        assert!(refused.text().contains("last device"), "{}", refused.text());
+        assert_eq!(
+            srv.post_seed(&phone, "time:15").await.status,
+            StatusCode::CREATED
+        );
     }
 }
 
@@ -218,9 +228,10 @@ async fn a_banned_players_code_adds_no_device() {
                 .unwrap()
                 .is_some()
         );
+        // The ban took its codes: the one shown is told as any wrong code, and no new
+        // one is given.
         let reply = claim(&srv, shown["code"].as_str().expect("a code"), "phone").await;
-        assert_eq!(reply.status, StatusCode::FORBIDDEN, "{}", reply.text());
-        assert!(reply.text().contains("banned"), "{}", reply.text());
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{}", reply.text());
         let ask = as_device(&srv, Method::POST, "/v1/devices/code", &token, None).await;
         assert_eq!(ask.status, StatusCode::FORBIDDEN, "{}", ask.text());
     }
