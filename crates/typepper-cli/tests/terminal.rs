@@ -1467,3 +1467,88 @@ fn a_long_text_pasted_over_ssh_arrives_whole_and_plays() {
     drop(server);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 42 in two terminals: a terminal game linked by its key shows a code (and its QR
+/// code) on its devices screen; a second key, playing over `ssh host` with nothing
+/// installed, types the code on its link screen (tab) and is the same player; the first
+/// game lists both keys.
+#[test]
+fn a_terminal_game_shows_a_code_that_an_ssh_game_types_to_be_the_same_player() {
+    let Some(server) = ssh_game_server("devices", &[]) else {
+        return;
+    };
+    let dir = temp_dir("devices-keys");
+    let keygen = |name: &str| {
+        let key = dir.join(name);
+        let made = Command::new("ssh-keygen")
+            .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+            .arg(&key)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        key
+    };
+    let (laptop, desktop) = (keygen("laptop"), keygen("desktop"));
+    let env = format!(
+        "TYPEPPER_SSH='ssh -i {} -o IdentitiesOnly=yes -o UserKnownHostsFile=/dev/null \
+         -o StrictHostKeyChecking=no -o LogLevel=ERROR'",
+        laptop.display()
+    );
+    let data = temp_dir("devices-data");
+    let game = Tmux::start_with(
+        "devices",
+        &data,
+        &env,
+        &format!("--server ssh://127.0.0.1:{}", server.ssh_port),
+    );
+    game.wait_for(MENU, 10);
+    game.type_text("l");
+    game.wait_for("link this game", 5);
+    game.type_text("keygrace");
+    game.keys(&["Enter"]);
+    game.wait_for("linked: your rounds will be sent", 20);
+    game.type_text("l");
+    game.wait_for("this device · added", 10);
+    game.type_text("a");
+    let shown = game.wait_for("works once, until", 10);
+    let code = shown
+        .lines()
+        .map(str::trim)
+        .find(|l| {
+            l.len() == 9
+                && l.chars().enumerate().all(|(i, c)| match i {
+                    4 => c == ' ',
+                    _ => c.is_ascii_digit() || c.is_ascii_uppercase(),
+                })
+        })
+        .unwrap_or_else(|| panic!("no code on the screen:\n{shown}"))
+        .to_owned();
+    assert!(shown.contains("?device="), "{shown}");
+
+    // The other key, over `ssh host`: a name is asked for; tab takes a code instead.
+    let other = ssh_game("devices-ssh", &server, Some(&desktop), "");
+    other.wait_for("link this game", 15);
+    other.keys(&["Tab"]);
+    other.wait_for("a code from another device", 5);
+    other.type_text(&code);
+    other.keys(&["Enter"]);
+    let menu = other.wait_for("linked: this device is keygrace now", 20);
+    assert!(menu.contains("linked as keygrace"), "{menu}");
+    other.keys(&["C-c"]);
+    other.wait_for("EXITED 0", 5);
+    drop(other);
+
+    // Both keys are keygrace's, the laptop's this device (and the token `v1 link` gave
+    // when the laptop linked is one too).
+    game.keys(&["Escape"]);
+    game.keys(&["Escape"]);
+    game.wait_for(MENU, 5);
+    game.type_text("l");
+    let list = game.wait_for("SSH key · added", 10);
+    assert_eq!(list.matches("· added").count(), 3, "{list}");
+    assert_eq!(list.matches("this device").count(), 1, "{list}");
+    game.keys(&["C-c"]);
+    game.wait_for("EXITED 0", 5);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&data).unwrap();
+}
