@@ -170,6 +170,16 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// Whether tmux is here; under `cargo xtask test`, which installs it, it must be.
+/// A new ed25519 key at `path`, with no passphrase, made by OpenSSH's `ssh-keygen`.
+fn keygen(path: &Path) {
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}
+
 fn has_tmux() -> bool {
     typepper_testing::tool("tmux", "-V")
 }
@@ -579,12 +589,7 @@ fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
     let data = temp_dir("online");
     let server = Server::start(Path::new(&server_bin), temp_dir("online-server"));
     let key = data.join("key");
-    let made = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-        .arg(&key)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    keygen(&key);
     let env = format!(
         "TYPEPPER_SSH='ssh -i {} -o IdentitiesOnly=yes -o UserKnownHostsFile=/dev/null \
          -o StrictHostKeyChecking=no -o LogLevel=ERROR'",
@@ -903,12 +908,7 @@ fn the_whole_game_over_ssh_links_a_key_ranks_its_round_and_keeps_its_history() {
     };
     let dir = temp_dir("sshgame-key");
     let key = dir.join("key");
-    let made = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-        .arg(&key)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    keygen(&key);
 
     // A new key is asked for a name first.
     let game = ssh_game("sshgame", &server, Some(&key), "");
@@ -1273,12 +1273,7 @@ fn french_russian_and_punctuation_rounds_rank_from_the_terminal_and_over_ssh() {
     let dir = temp_dir("modes-keys");
     let keygen = |name: &str| {
         let key = dir.join(name);
-        let made = Command::new("ssh-keygen")
-            .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-            .arg(&key)
-            .status()
-            .unwrap();
-        assert!(made.success());
+        keygen(&key);
         key
     };
     let (local_key, remote_key) = (keygen("local"), keygen("remote"));
@@ -1480,12 +1475,7 @@ fn a_terminal_game_shows_a_code_that_an_ssh_game_types_to_be_the_same_player() {
     let dir = temp_dir("devices-keys");
     let keygen = |name: &str| {
         let key = dir.join(name);
-        let made = Command::new("ssh-keygen")
-            .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-            .arg(&key)
-            .status()
-            .unwrap();
-        assert!(made.success());
+        keygen(&key);
         key
     };
     let (laptop, desktop) = (keygen("laptop"), keygen("desktop"));
