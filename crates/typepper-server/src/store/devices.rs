@@ -170,7 +170,8 @@ pub fn issue_code<B: Backend>(
 
 /// Uses the code hashing to `code_hash` at `now_ms`: it goes, and `device` becomes its
 /// player, who is answered. [`StoreError::NoSuchCode`] for a code unknown, used or
-/// expired; [`StoreError::Banned`] for a banned player's (the code goes all the same).
+/// expired; [`StoreError::Banned`] for a banned player's (a ban deletes their codes, so
+/// only one shown since can be). Any refusal rolls the use of the code back.
 pub fn claim_code<B: Backend>(
     b: &B,
     code_hash: [u8; 32],
