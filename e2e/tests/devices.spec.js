@@ -15,6 +15,11 @@ test("a phone becomes a desktop's player by a code's link, and the desktop remov
   await boot(page);
   await page.keyboard.press("l");
   await onScreen(page, "link");
+  // Tab types a code instead of a name, and back.
+  await page.keyboard.press("Tab");
+  await expect(page.locator("[data-mirror=status]")).toHaveText("a code from another device");
+  await shot(page, "link-code");
+  await page.keyboard.press("Tab");
   await page.keyboard.type(name);
   await page.keyboard.press("Enter");
   await onScreen(page, "menu");

@@ -170,14 +170,39 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// Whether tmux is here; under `cargo xtask test`, which installs it, it must be.
-/// A new ed25519 key at `path`, with no passphrase, made by OpenSSH's `ssh-keygen`.
-fn keygen(path: &Path) {
+/// A new ed25519 key `name` in `dir`, with no passphrase, made by OpenSSH's
+/// `ssh-keygen`: its path.
+fn keygen(dir: &Path, name: &str) -> PathBuf {
+    let key = dir.join(name);
     let made = Command::new("ssh-keygen")
         .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-        .arg(path)
+        .arg(&key)
         .status()
         .unwrap();
     assert!(made.success());
+    key
+}
+
+/// The `typepper` binary in tmux (`name`, data in `data`) against `server` over SSH with
+/// `key`, linked as `player` from its link screen.
+fn linked_game(name: &str, data: &Path, key: &Path, server: &Server, player: &str) -> Tmux {
+    let env = format!(
+        "TYPEPPER_SSH='ssh -i {} -o IdentitiesOnly=yes -o UserKnownHostsFile=/dev/null \
+         -o StrictHostKeyChecking=no -o LogLevel=ERROR'",
+        key.display()
+    );
+    let game = Tmux::start_with(
+        name,
+        data,
+        &env,
+        &format!("--server ssh://127.0.0.1:{}", server.ssh_port),
+    );
+    game.wait_for(MENU, 10);
+    game.type_text("l");
+    game.wait_for("link this game", 5);
+    game.type_text(player);
+    game.keys(&["Enter"]);
+    game
 }
 
 fn has_tmux() -> bool {
@@ -588,24 +613,8 @@ fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
     }
     let data = temp_dir("online");
     let server = Server::start(Path::new(&server_bin), temp_dir("online-server"));
-    let key = data.join("key");
-    keygen(&key);
-    let env = format!(
-        "TYPEPPER_SSH='ssh -i {} -o IdentitiesOnly=yes -o UserKnownHostsFile=/dev/null \
-         -o StrictHostKeyChecking=no -o LogLevel=ERROR'",
-        key.display()
-    );
-    let game = Tmux::start_with(
-        "online",
-        &data,
-        &env,
-        &format!("--server ssh://127.0.0.1:{}", server.ssh_port),
-    );
-    game.wait_for(MENU, 10);
-    game.type_text("l");
-    game.wait_for("link this game", 5);
-    game.type_text("termgrace");
-    game.keys(&["Enter"]);
+    let key = keygen(&data, "key");
+    let game = linked_game("online", &data, &key, &server, "termgrace");
     let menu = game.wait_for("linked: your rounds will be sent", 20);
     assert_eq!(menu.matches("linked as termgrace").count(), 1, "{menu}");
     // The seeds the server issued for the menu's modes: the next round counts.
@@ -907,8 +916,7 @@ fn the_whole_game_over_ssh_links_a_key_ranks_its_round_and_keeps_its_history() {
         return;
     };
     let dir = temp_dir("sshgame-key");
-    let key = dir.join("key");
-    keygen(&key);
+    let key = keygen(&dir, "key");
 
     // A new key is asked for a name first.
     let game = ssh_game("sshgame", &server, Some(&key), "");
@@ -1271,32 +1279,12 @@ fn french_russian_and_punctuation_rounds_rank_from_the_terminal_and_over_ssh() {
         return;
     };
     let dir = temp_dir("modes-keys");
-    let keygen = |name: &str| {
-        let key = dir.join(name);
-        keygen(&key);
-        key
-    };
-    let (local_key, remote_key) = (keygen("local"), keygen("remote"));
+    let (local_key, remote_key) = (keygen(&dir, "local"), keygen(&dir, "remote"));
     let data = temp_dir("modes-data");
     std::thread::scope(|s| {
         // The `typepper` binary, linked over SSH.
         let local = s.spawn(|| {
-            let env = format!(
-                "TYPEPPER_SSH='ssh -i {} -o IdentitiesOnly=yes -o UserKnownHostsFile=/dev/null \
-                 -o StrictHostKeyChecking=no -o LogLevel=ERROR'",
-                local_key.display()
-            );
-            let game = Tmux::start_with(
-                "modes-local",
-                &data,
-                &env,
-                &format!("--server ssh://127.0.0.1:{}", server.ssh_port),
-            );
-            game.wait_for(MENU, 10);
-            game.type_text("l");
-            game.wait_for("link this game", 5);
-            game.type_text("termmodes");
-            game.keys(&["Enter"]);
+            let game = linked_game("modes-local", &data, &local_key, &server, "termmodes");
             game.wait_for("linked: your rounds will be sent", 20);
             let played = play_the_rounds(&game, "termmodes", &mut lognormal_gaps(1));
             game.keys(&["C-c"]);
@@ -1473,29 +1461,9 @@ fn a_terminal_game_shows_a_code_that_an_ssh_game_types_to_be_the_same_player() {
         return;
     };
     let dir = temp_dir("devices-keys");
-    let keygen = |name: &str| {
-        let key = dir.join(name);
-        keygen(&key);
-        key
-    };
-    let (laptop, desktop) = (keygen("laptop"), keygen("desktop"));
-    let env = format!(
-        "TYPEPPER_SSH='ssh -i {} -o IdentitiesOnly=yes -o UserKnownHostsFile=/dev/null \
-         -o StrictHostKeyChecking=no -o LogLevel=ERROR'",
-        laptop.display()
-    );
+    let (laptop, desktop) = (keygen(&dir, "laptop"), keygen(&dir, "desktop"));
     let data = temp_dir("devices-data");
-    let game = Tmux::start_with(
-        "devices",
-        &data,
-        &env,
-        &format!("--server ssh://127.0.0.1:{}", server.ssh_port),
-    );
-    game.wait_for(MENU, 10);
-    game.type_text("l");
-    game.wait_for("link this game", 5);
-    game.type_text("keygrace");
-    game.keys(&["Enter"]);
+    let game = linked_game("devices", &data, &laptop, &server, "keygrace");
     game.wait_for("linked: your rounds will be sent", 20);
     game.type_text("l");
     game.wait_for("this device · added", 10);

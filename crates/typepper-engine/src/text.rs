@@ -329,7 +329,6 @@ fn upper_case(c: char) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::words::english;
 
     /// Every letter of every list upper-cases as Unicode has it, where that is one
     /// letter: the short table above plays exactly what `char::to_uppercase` played.
@@ -375,7 +374,7 @@ mod tests {
         {
             let drill = crate::mode::Drill::with(letters, pool).unwrap();
             let mode = Mode::plain(Base::Drill(drill));
-            let with = (english().unwrap().iter())
+            let with = (Language::English.words().unwrap().iter())
                 .filter(|w| drill.hits(w))
                 .count();
             let drawn: Vec<_> = words_of(mode, 3).take(2_000).collect();

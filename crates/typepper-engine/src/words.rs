@@ -1,8 +1,8 @@
 //! The words a round's text is drawn from: VERSION 1's English list, and one list for
 //! each other [`Language`].
 //!
-//! [`english`] is a thousand common English words, lower case a–z only, roughly most common
-//! first. Source: compiled by the typepper authors for this project from everyday English
+//! [`Language::English`] is VERSION 1's list (`words/en.txt`): a thousand common English
+//! words, lower case a–z only, roughly most common first. Source: compiled by the typepper authors for this project from everyday English
 //! (no upstream list was copied); licensed with the rest of typepper, MIT OR Apache-2.0.
 //!
 //! The other lists are files in `words/` generated once by `cargo xtask words` from
@@ -17,19 +17,12 @@
 use core::fmt;
 use std::sync::OnceLock;
 
-/// The VERSION 1 word list: a thousand common English words, most common first, where
-/// this build has it (every build with the `lists` feature; the browser's once it has
-/// [`install`]ed it, as every other list).
-pub fn english() -> Option<&'static [&'static str]> {
-    Language::English.words()
-}
-
-/// A list a round's words come from. [`Language::English`] is [`english`], the list of every
+/// A list a round's words come from. [`Language::English`] is VERSION 1's, the list of every
 /// key without an `@`; the others are named by their ISO 639-1 code in a key
 /// (`time:30@fr`), and English's long list by `en10k`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Language {
-    /// [`english`]: English's 1,000 words.
+    /// VERSION 1's list: English's 1,000 words.
     #[default]
     English,
     /// English's 10,000 most common words.
@@ -93,7 +86,7 @@ const TABLE: [(Language, &str, &str, u64); 14] = [
     ),
 ];
 
-/// [`english`]'s checksum, as [`checksum`] computes it over its file (the words each
+/// English's checksum, as [`checksum`] computes it over its file (the words each
 /// followed by a newline, the form the other lists' files have).
 const ENGLISH_CHECKSUM: u64 = 0xc4c0_d77d_fed7_464a;
 
@@ -249,7 +242,7 @@ mod tests {
     #[test]
     fn words_are_unique_lower_case_ascii() {
         let mut seen = std::collections::HashSet::new();
-        for &w in english().unwrap() {
+        for &w in Language::English.words().unwrap() {
             assert!(
                 !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase()),
                 "{w:?}"
@@ -262,7 +255,8 @@ mod tests {
     fn the_list_is_frozen() {
         // FNV-1a over the words, each followed by a newline.
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in (english().unwrap().iter()).flat_map(|w| w.bytes().chain([b'\n'])) {
+        let words = Language::English.words().unwrap();
+        for b in words.iter().flat_map(|w| w.bytes().chain([b'\n'])) {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
         assert_eq!(h, CHECKSUM, "the VERSION 1 word list changed");
@@ -274,7 +268,7 @@ mod tests {
     fn english_is_the_version_1_list_by_the_same_checksum() {
         let file = include_str!("../words/en.txt");
         assert_eq!(checksum(file.as_bytes()), Language::English.checksum());
-        assert_eq!(english().map(<[_]>::len), Some(1000));
+        assert_eq!(Language::English.words().map(<[_]>::len), Some(1000));
     }
 
     #[test]

@@ -155,11 +155,12 @@ impl App {
         };
         let code = match &d.code {
             Some(Some(c)) => Some(CodeCard {
-                code: format!(
-                    "{} {}",
-                    &c.code[..4.min(c.code.len())],
-                    &c.code[4.min(c.code.len())..]
-                ),
+                // In halves, as it is read out; one that can't be split (no server's) is
+                // shown whole.
+                code: match (c.code.get(..4), c.code.get(4..)) {
+                    (Some(a), Some(b)) if !b.is_empty() => format!("{a} {b}"),
+                    _ => c.code.clone(),
+                },
                 link: c.link.clone(),
                 until: match local_time(c.expires_ms.max(0) as u64, zone).split_once(' ') {
                     Some((_, time)) => format!("works once, until {time}"),
