@@ -54,7 +54,7 @@ for (const [size, use] of Object.entries(SIZES)) {
       await onScreen(page, "menu");
 
       // HOT PURSUIT's status, with the flame's lead.
-      await page.keyboard.press("p");
+      await page.keyboard.press("r");
       await onScreen(page, "playing");
       await typeWords(page, 3, { gap: 60 });
       await look("playing-hot-pursuit");

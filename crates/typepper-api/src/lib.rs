@@ -21,6 +21,7 @@ use core::fmt;
 use core::str::FromStr;
 
 pub mod devices;
+pub mod profile;
 pub mod room;
 
 /// The most rounds one `POST /v1/submit` body may carry; an outbox with more sends them

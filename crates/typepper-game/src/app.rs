@@ -33,6 +33,7 @@ mod menu;
 mod model_tests;
 mod outbox;
 mod play;
+mod profile;
 mod results;
 mod room;
 mod seeds;
@@ -46,6 +47,7 @@ pub(crate) use self::menu::{BOARDS, Picks};
 use self::outbox::Outbox;
 pub use self::play::{MENU_LETTER_HOLD_MS, Session, Watch};
 pub(crate) use self::play::{delete_word, type_key};
+pub use self::profile::ProfileScreen;
 pub use self::results::{Finished, RESULTS_HOLD_MS, RaceEnd, race_link};
 use self::seeds::SeedPool;
 pub use self::text::Drafting;
@@ -125,6 +127,8 @@ pub enum Screen {
     Boards(Box<Browsing>),
     /// Your keys: what the history says about each key.
     Keys(Box<KeysScreen>),
+    /// A player's profile.
+    Profile(Box<ProfileScreen>),
     /// A live room: naming yourself, its lobby, the race, its results.
     Room(Box<Live>),
     /// A text of your own, being pasted or typed.
@@ -288,6 +292,10 @@ impl App {
                 b.row = index;
                 true
             }
+            Screen::Profile(p) if index < p.runs().count() => {
+                p.row = index;
+                true
+            }
             // A device tapped is picked, for the remove button: nothing more.
             Screen::Devices(d) => {
                 if matches!(&d.devices, Some(Ok(l)) if index < l.devices.len()) {
@@ -338,6 +346,7 @@ impl App {
             Screen::History => self.history_key(key, now.mono),
             Screen::Link { .. } => fx.extend(self.link_key(key)),
             Screen::Devices(_) => fx.extend(self.devices_key(key)),
+            Screen::Profile(_) => fx.extend(self.profile_key(key)),
             Screen::Boards(_) => fx.extend(self.boards_key(key)),
             Screen::Keys(_) => fx.extend(self.keys_key(key)),
             Screen::Room(_) => fx.extend(self.room_key(key, now)),
@@ -395,6 +404,10 @@ impl App {
                 vec![]
             }
             Answer::DeviceRemoved { id, done } => self.device_removed(&id, done),
+            Answer::Profile { name, profile } => {
+                self.profile_loaded(&name, profile);
+                vec![]
+            }
             Answer::RoomConnected => self.room_connected(),
             Answer::RoomSaid(say) => self.room_said(say, now),
             Answer::RoomClosed(why) => self.room_closed(&why, now),
@@ -478,6 +491,7 @@ impl App {
                 waiting,
             } => self.link_screen(name, *code, error.as_deref(), *waiting, notice),
             Screen::Devices(d) => self.devices_screen(d, zone, notice),
+            Screen::Profile(p) => self.profile_screen(p, notice),
             Screen::Keys(k) => self.keys_screen(k, notice),
             Screen::Room(live) => self.room_screen(live, now, notice),
             Screen::Boards(b) => self.boards_screen(b, notice),

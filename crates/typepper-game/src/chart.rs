@@ -45,8 +45,11 @@ pub struct Chart {
     pub changes: Vec<u32>,
     /// The y-axis's top, in wpm: 10 % above the highest point, up to a step of 20.
     pub top: u32,
-    /// How many seconds the x-axis spans.
+    /// How many seconds (or points of a profile's) the x-axis spans.
     pub seconds: usize,
+    /// A profile's chart: the number of each point's last round. Its points are rounds,
+    /// not seconds, and their lines wpm and accuracy. Empty for a round's chart.
+    rounds: Vec<u32>,
 }
 
 impl Chart {
@@ -78,6 +81,27 @@ impl Chart {
             ghost_label,
             changes,
             top,
+            rounds: vec![],
+        }
+    }
+
+    /// A player's chart over their rounds: each point the number of its last round, its
+    /// mean wpm and its mean accuracy (hundredths), drawn as a round's wpm and raw are.
+    pub fn rounds(points: impl IntoIterator<Item = (u32, u32, u32)>) -> Chart {
+        let (rounds, samples): (Vec<u32>, Vec<Sample>) = points
+            .into_iter()
+            .map(|(round, wpm_x100, accuracy_x100)| {
+                let sample = Sample {
+                    wpm_x100,
+                    raw_x100: accuracy_x100,
+                    errors: 0,
+                };
+                (round, sample)
+            })
+            .unzip();
+        Chart {
+            rounds,
+            ..Chart::new(&samples, None)
         }
     }
 
@@ -116,12 +140,14 @@ impl Chart {
     }
 
     /// The legend, as read from the right: `wpm`, `raw`, `errors •`, and in a race
-    /// `ada wpm` and (when it did) `lead changed │`.
+    /// `ada wpm` and (when it did) `lead changed │`; on a profile's, `wpm` and
+    /// `accuracy %`.
     pub fn legend(&self) -> impl Iterator<Item = (&str, Tone)> {
+        let over_rounds = !self.rounds.is_empty();
         [
             Some(("wpm", Tone::Accent)),
-            Some(("raw", Tone::Dim)),
-            Some(("errors •", Tone::Wrong)),
+            Some(if over_rounds { "accuracy %" } else { "raw" }).map(|l| (l, Tone::Dim)),
+            (!over_rounds).then_some(("errors •", Tone::Wrong)),
             self.ghost_label.as_deref().map(|l| (l, Tone::Ghost)),
             (!self.changes.is_empty()).then_some(("lead changed │", Tone::Caret)),
         ]
@@ -145,9 +171,13 @@ impl Chart {
         (every - 1..n).step_by(every)
     }
 
-    /// A second's label: `5s` for index 4.
-    pub fn second(i: usize) -> String {
-        format!("{}s", i + 1)
+    /// A point's label on the x-axis: its second (`5s` for index 4), or on a profile's
+    /// chart its last round (`#312`).
+    pub fn x_label(&self, i: usize) -> String {
+        match self.rounds.get(i) {
+            Some(round) => format!("#{round}"),
+            None => format!("{}s", i + 1),
+        }
     }
 }
 
@@ -175,6 +205,21 @@ mod tests {
         let chart = Chart::new(&[sample(150, 150, 0)], None);
         assert_eq!(chart.top, 180);
         assert_eq!(chart.ticks().collect::<Vec<_>>(), [0, 40, 80, 120, 160]);
+    }
+
+    #[test]
+    fn a_profile_s_chart_is_wpm_and_accuracy_over_rounds() {
+        let chart = Chart::rounds([(2, 5_000, 9_500), (4, 6_000, 9_700)]);
+        let legend: Vec<&str> = chart.legend().map(|(l, _)| l).collect();
+        assert_eq!(legend, ["wpm", "accuracy %"]);
+        assert_eq!(
+            (chart.x_label(0), chart.x_label(1)),
+            ("#2".into(), "#4".into())
+        );
+        // Accuracy is on the same scale: 97 % tops 60 wpm.
+        assert_eq!(chart.top, 120);
+        assert_eq!(chart.errors().count(), 0);
+        assert_eq!(Chart::new(&[sample(1, 1, 0)], None).x_label(4), "5s");
     }
 
     #[test]
@@ -213,7 +258,7 @@ mod tests {
             let chart = Chart::new(&vec![sample(50, 50, 0); n], None);
             chart
                 .labelled_seconds()
-                .map(Chart::second)
+                .map(|i| chart.x_label(i))
                 .collect::<Vec<_>>()
                 .join(" ")
         };

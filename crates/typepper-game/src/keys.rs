@@ -438,6 +438,33 @@ fn median(stat: Option<&Tally>) -> String {
         .map_or("–".into(), |m| m.to_string())
 }
 
+/// A profile's keys analysis (the server's, over a player's latest runs) in words, a line
+/// a list: `most missed keys: q 12.5%, x 9.0%`, `slowest pairs: th 180 ms`. Both shells
+/// and the profile page say it so.
+pub fn summary(keys: &typepper_api::profile::Keys) -> Vec<String> {
+    use typepper_api::profile::KeyLine;
+    let list = |label: &str, lines: &[KeyLine], time: bool| {
+        (!lines.is_empty()).then(|| {
+            let items: Vec<String> = (lines.iter())
+                .map(|l| match time {
+                    true => format!("{} {} ms", l.key, l.median_ms),
+                    false => format!("{} {}", l.key, percent(l.error_x100)),
+                })
+                .collect();
+            format!("{label}: {}", items.join(", "))
+        })
+    };
+    [
+        list("most missed keys", &keys.missed, false),
+        list("slowest keys", &keys.slowest, true),
+        list("most missed pairs", &keys.missed_pairs, false),
+        list("slowest pairs", &keys.slowest_pairs, true),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 /// Hundredths of a percent as `4.2%`, to a tenth.
 pub fn percent(x100: u32) -> String {
     format!("{}.{}%", x100 / 100, x100 % 100 / 10)

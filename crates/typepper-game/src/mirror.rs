@@ -227,6 +227,22 @@ impl Mirror {
                 }
                 m.results = k.trend.clone();
             }
+            Body::Profile(v) => {
+                m.status = [&v.status, " · ", &v.month].concat();
+                if let Some((say, _)) = &v.say {
+                    m.notice = say.clone();
+                }
+                for (i, r) in v.rows.iter().enumerate() {
+                    if let Some(group) = r.group {
+                        line(&mut m.list, &[group, ":"]);
+                    }
+                    let cells = [&r.title, " · ", &r.score, " · ", &r.detail];
+                    line(&mut m.list, &[&[mark(i, v.selected)][..], &cells].concat());
+                }
+                for k in &v.keys {
+                    line(&mut m.lines, &[k]);
+                }
+            }
             Body::Boards(b) => {
                 m.status = [&b.mode.title(), " · ", b.caption].concat();
                 // Loading, why the rows didn't come, or that there are none.
@@ -279,6 +295,7 @@ fn announce(model: &Model) -> String {
         },
         Body::Text(t) => vec![t.title, &t.count],
         Body::Keys(k) => vec![k.title, k.by],
+        Body::Profile(v) => vec![&v.title, &v.status],
         Body::Boards(b) => {
             own = b.mode.title();
             vec![b.title, &own, b.caption]
@@ -289,6 +306,7 @@ fn announce(model: &Model) -> String {
     let then = match &model.body {
         Body::Results(r) => r.race.as_ref().map(|race| race.verdict.as_str()),
         Body::Boards(b) => b.say.as_ref().map(|(say, _)| say.as_str()),
+        Body::Profile(v) => v.say.as_ref().map(|(say, _)| say.as_str()),
         Body::Room(r) => r.big.as_deref(),
         _ => None,
     };

@@ -19,6 +19,7 @@ mod keys;
 mod link;
 mod menu;
 mod play;
+mod profile;
 mod results;
 mod room;
 mod text;
@@ -30,6 +31,7 @@ pub use self::keys::{KeyCap, Keys, QWERTY, Worst};
 pub use self::link::Link;
 pub use self::menu::{Menu, MenuItem};
 pub use self::play::{Clock, Ghost, Play, Width, Word};
+pub use self::profile::{Profile, ProfileLine};
 pub use self::results::{Race, Results, Stat, Versus, headline, signed};
 pub use self::room::{Room, RoomRow, ordinal};
 pub use self::text::TextEntry;
@@ -68,6 +70,8 @@ pub enum Kind {
     Boards,
     /// Your keys.
     Keys,
+    /// A player's profile.
+    Profile,
     /// A live room: its lobby, countdown or results.
     Room,
     /// A text of your own, to play.
@@ -76,7 +80,7 @@ pub enum Kind {
 
 impl Kind {
     /// Its name: `menu`, `playing`, `replay`, `results`, `history`, `link`, `devices`,
-    /// `boards`, `keys`, `room` or `text` (the mirror's `screen`, which the tests read).
+    /// `boards`, `keys`, `profile`, `room` or `text` (the mirror's `screen`, which the tests read).
     pub const fn name(self) -> &'static str {
         match self {
             Kind::Menu => "menu",
@@ -88,6 +92,7 @@ impl Kind {
             Kind::Devices => "devices",
             Kind::Boards => "boards",
             Kind::Keys => "keys",
+            Kind::Profile => "profile",
             Kind::Room => "room",
             Kind::Text => "text",
         }
@@ -234,6 +239,26 @@ impl Model {
                     }
                 }
             }
+            Body::Profile(p) => {
+                say(&p.title);
+                say(&p.status);
+                say(&p.month);
+                say(p.say.as_ref().map_or("", |(line, _)| line));
+                for row in &p.rows {
+                    say(row.group.unwrap_or(""));
+                    for cell in [&row.title, &row.score, &row.detail] {
+                        say(cell);
+                    }
+                }
+                for line in &p.keys {
+                    say(line);
+                }
+                if let Some(chart) = &p.chart {
+                    for (label, _) in chart.legend() {
+                        say(label);
+                    }
+                }
+            }
             Body::Text(t) => {
                 say(t.title);
                 say(&t.count);
@@ -322,6 +347,8 @@ pub enum Body {
     Boards(Boards),
     /// Your keys.
     Keys(Keys),
+    /// A player's profile.
+    Profile(Profile),
     /// A live room's lobby, countdown or results.
     Room(Room),
     /// A text of your own, being pasted or typed.

@@ -9,6 +9,7 @@
 use std::fmt;
 
 use typepper_api::devices::{DeviceCode, Devices};
+use typepper_api::profile::Profile;
 use typepper_api::room::{Opened, Say};
 use typepper_api::{BoardRow, IssuedSeed, Period, Player};
 use typepper_engine::{Base, Language, Mode, quotes, words};
@@ -55,6 +56,9 @@ pub enum Request {
         /// The device's id.
         id: String,
     },
+    /// `GET /v1/players/<name>`: a player's profile. The name is a name
+    /// ([`typepper_api::check_name`]): the game asks for no other.
+    Profile(String),
     /// `GET /words/<file name>` or `/quotes/<file name>` ([`Need::path`]): a language's
     /// word list or quotes, which a build without them (the browser's) installs before a
     /// round needs them. The game asks only for a file its build lacks; a shell whose
@@ -172,6 +176,10 @@ impl Request {
             Request::DeviceCode(_) => Answer::DeviceCode(Err(why)),
             Request::Devices(_) => Answer::Devices(Err(why)),
             Request::RemoveDevice { id, .. } => Answer::DeviceRemoved { id, done: Err(why) },
+            Request::Profile(name) => Answer::Profile {
+                name,
+                profile: Err(why),
+            },
             Request::File(need) => Answer::File {
                 need,
                 file: Err(why),
@@ -227,6 +235,13 @@ pub enum Answer {
         id: String,
         /// Whether it went.
         done: Result<(), Failure>,
+    },
+    /// To [`Request::Profile`].
+    Profile {
+        /// Whose.
+        name: String,
+        /// Their profile.
+        profile: Result<Profile, Failure>,
     },
     /// To [`Request::File`]: the file, which the game checks before it plays it.
     File {

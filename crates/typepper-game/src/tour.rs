@@ -150,6 +150,7 @@ pub fn stops() -> Vec<Stop> {
     tour.app.seed_issued("time:15", Ok(issued), START_MS);
     tour.see("menu, linked, BLITZ 15s ranked");
     devices(&mut tour);
+    profile(&mut tour);
 
     // BLITZ 15s on the issued seed, with the live stats, shared by the server.
     tour.char('1');
@@ -192,7 +193,7 @@ pub fn stops() -> Vec<Stop> {
     tour.see("results, ZEN");
     tour.key(Key::Escape);
     tour.char('s');
-    tour.char('p');
+    tour.char('r');
     tour.type_words(3);
     tour.see("playing, HOT PURSUIT");
     while matches!(tour.app.screen(), Screen::Play(_)) {
@@ -389,6 +390,84 @@ fn devices(tour: &mut Tour) {
     tour.key(Key::Escape);
 }
 
+/// The linked player's profile: loading, then a year of rounds with their bests, their
+/// latest runs and their keys; and one that is no one's.
+fn profile(tour: &mut Tour) {
+    use typepper_api::profile::{KeyLine, Keys, Profile, ProfileRun, Typed, chart};
+    tour.char('p');
+    tour.see("profile, loading");
+    let run = |run: &str, mode: &str, title: &str, score, ranked| ProfileRun {
+        run: run.into(),
+        mode: mode.into(),
+        title: title.into(),
+        score,
+        unit: if mode.starts_with("pursuit") {
+            "words"
+        } else {
+            "wpm"
+        }
+        .into(),
+        wpm: f64::from(score),
+        accuracy: 97.25,
+        time: "2026-11-30T09:30:00Z".into(),
+        ranked,
+    };
+    // 1,200 rounds, slowly faster, as a server thins them to its points.
+    let rounds: Vec<(u32, u32)> = (0..1200u32)
+        .map(|i| {
+            (
+                5_000 + i * 4 + (i * 37 % 11) * 150,
+                9_300 + (i * 13 % 7) * 80,
+            )
+        })
+        .collect();
+    let key = |key: &str, error_x100, median_ms| KeyLine {
+        key: key.into(),
+        seen: 120,
+        error_x100,
+        median_ms,
+    };
+    let profile = Profile {
+        name: "xada".into(),
+        joined: "2025-12-01T10:00:00Z".into(),
+        all: Typed {
+            rounds: 1200,
+            seconds: 52_380,
+        },
+        month: Typed {
+            rounds: 31,
+            seconds: 1_260,
+        },
+        bests: vec![
+            run("best15aa", "time:15", "BLITZ 15s", 108, true),
+            run("bestwd25", "words:25", "WORDS 25", 96, true),
+            run("bestpur7", "pursuit:7", "HOT PURSUIT from lv7", 31, true),
+        ],
+        recent: vec![
+            run("late0001", "time:30", "BLITZ 30s", 91, true),
+            run("late0002", "zen", "ZEN", 74, false),
+        ],
+        chart: chart(&rounds),
+        keys: Keys {
+            runs: 100,
+            missed: vec![key("q", 1250, 240), key("x", 900, 210)],
+            slowest: vec![key("z", 300, 260)],
+            missed_pairs: vec![key("ei", 1100, 190)],
+            slowest_pairs: vec![],
+        },
+    };
+    let now = tour.now();
+    tour.app.answer(
+        Answer::Profile {
+            name: "xada".into(),
+            profile: Ok(profile),
+        },
+        now,
+    );
+    tour.see("profile, yours");
+    tour.key(Key::Escape);
+}
+
 fn room(tour: &mut Tour) {
     use typepper_api::room::{Finish, Kept, Opened, Phase, Racer, Say, State};
 
@@ -542,6 +621,7 @@ mod tests {
             Kind::Devices,
             Kind::Boards,
             Kind::Keys,
+            Kind::Profile,
             Kind::Room,
         ] {
             assert!(stops.iter().any(|s| s.model.kind == kind), "{kind:?}");
@@ -561,6 +641,14 @@ mod tests {
             ("link, a code", "a code from another device"),
             ("devices, listed", "Firefox on Linux | this device"),
             ("devices, a code", "K3FQ 7M2X | works once, until"),
+            (
+                "profile, yours",
+                "your profile · xada | since 2025-12-01 · 1200 rounds",
+            ),
+            ("profile, yours", "personal bests | BLITZ 15s | 108 wpm"),
+            ("profile, yours", "latest rounds | BLITZ 30s"),
+            ("profile, yours", "most missed keys: q 12.5%, x 9.0%"),
+            ("profile, yours", "wpm | accuracy %"),
             ("menu, linked, BLITZ 15s ranked", "RANKED"),
             (
                 "results, ranked and shared",

@@ -173,6 +173,32 @@ impl Card {
         })
     }
 
+    /// The card of a player's profile, on `today_ms`: their best wpm (or their rounds,
+    /// with no best), their rounds and time typed, and their chart over every round.
+    pub fn profile(profile: &typepper_api::profile::Profile, today_ms: i64) -> Card {
+        let best = (profile.bests.iter())
+            .filter(|b| b.unit == "wpm")
+            .max_by(|a, b| a.wpm.total_cmp(&b.wpm));
+        let joined = profile.joined.get(..10).unwrap_or_default();
+        Card {
+            headline: match best {
+                Some(b) => format!("{} wpm", b.score),
+                None => profile.all.said(),
+            },
+            title: match best {
+                Some(b) => format!("best · {}", b.title),
+                None => "typepper".into(),
+            },
+            player: profile.name.clone(),
+            stats: format!("{} · since {joined}", profile.all.said()),
+            date: typepper_api::Utc::of(today_ms).day(),
+            source: None,
+            chart: Chart::rounds(
+                (profile.chart.iter()).map(|p| (p.round, p.wpm_x100, p.accuracy_x100)),
+            ),
+        }
+    }
+
     /// The card as an SVG of [`WIDTH`] × [`HEIGHT`].
     pub fn svg(&self) -> String {
         let (w, h) = (f64::from(WIDTH), f64::from(HEIGHT));
@@ -209,6 +235,22 @@ impl Card {
         }
         let chart = self.lines().chart;
         self.draw_chart(&mut svg, MARGIN, chart, inner, h - chart - 34.0);
+        svg.push_str("</svg>");
+        svg
+    }
+
+    /// The card's chart alone, as an SVG of `width` × `height` for a page.
+    pub fn chart_svg(&self, width: u32, height: u32) -> String {
+        let mut svg = format!(
+            r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" font-family="{FAMILY}" role="img" aria-label="wpm and accuracy over every round">"#
+        );
+        self.draw_chart(
+            &mut svg,
+            0.0,
+            4.0,
+            f64::from(width),
+            f64::from(height) - 8.0,
+        );
         svg.push_str("</svg>");
         svg
     }

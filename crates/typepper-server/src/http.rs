@@ -6,6 +6,7 @@
 
 mod error;
 mod extract;
+mod profiles;
 mod routes;
 mod shares;
 
@@ -70,6 +71,7 @@ pub fn app(state: Arc<Shared>) -> Router {
         .layer(middleware::from_fn_with_state(state.clone(), ip_limit))
         .layer(cors);
     let shares = shares::shares()
+        .merge(profiles::profiles())
         .layer(timeout)
         .layer(middleware::from_fn_with_state(state.clone(), ip_limit));
     let mut router = routes::pages(&config.static_dir)

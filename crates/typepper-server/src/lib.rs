@@ -46,6 +46,7 @@ mod limit;
 pub mod metrics;
 pub mod operator;
 mod players;
+mod profile;
 pub mod refusal;
 pub mod rooms;
 mod secrets;

@@ -208,8 +208,19 @@ impl Shared {
     /// Run `id`'s card, a PNG: drawn the first time it is asked for, and kept.
     pub(crate) async fn card(&self, id: &str, run: &Run) -> Result<Arc<[u8]>, ServiceError> {
         let (replay, by, at) = (run.played.replay.clone(), run.by(), run.played.created_ms);
+        self.draw_card(id, move || crate::card::Card::of(&replay, by, at))
+            .await
+    }
+
+    /// The card kept as `key` (a run's id, or a profile's `p/<name key>/<rounds>`),
+    /// drawn from `card` the first time it is asked for.
+    pub(crate) async fn draw_card(
+        &self,
+        key: &str,
+        card: impl FnOnce() -> Option<crate::card::Card> + Send + 'static,
+    ) -> Result<Arc<[u8]>, ServiceError> {
         self.cards
-            .get_or_draw(id, move || crate::card::Card::of(&replay, by, at))
+            .get_or_draw(key, card)
             .await
             .map_err(|e| match e {
                 crate::card::CardError::Busy => {

@@ -24,11 +24,14 @@ mod devices;
 mod group;
 mod players;
 pub mod postgres;
+mod profiles;
 mod retention;
 mod seeds;
 pub mod sqlite;
 mod submission;
 mod tx;
+
+pub use profiles::{ProfileRows, RunRow};
 
 use std::future::Future;
 use std::path::Path;
@@ -734,6 +737,18 @@ pub trait Store: Send + Sync + 'static {
     /// Better is a higher score, then a higher wpm, then earlier (then the older player,
     /// so that the order is the same on every backend).
     fn board(&self, mode: String, span: Span, limit: u32) -> Fut<'_, Vec<BoardRow>>;
+
+    /// The profile of the player whose name folds to `key` (`name_key`): `recent` of
+    /// their latest runs and the replays of `replays` of them; `None` for no such player,
+    /// a guest, a banned player or one who deleted their account. `month_ms` is when
+    /// this month began.
+    fn profile(
+        &self,
+        key: String,
+        month_ms: i64,
+        recent: u32,
+        replays: u32,
+    ) -> Fut<'_, Option<ProfileRows>>;
 
     /// The keys of at most `batch` rows of `kind` expired at `horizon`, after `after`, in
     /// key order.

@@ -31,6 +31,8 @@ mod limits;
 mod modes;
 #[path = "http/offline.rs"]
 mod offline;
+#[path = "http/profiles.rs"]
+mod profiles;
 #[path = "http/quotes.rs"]
 mod quotes;
 #[path = "http/story.rs"]

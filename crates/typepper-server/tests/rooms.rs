@@ -201,7 +201,7 @@ async fn type_keys(ws: &mut Socket, keys: &[Key], go: Instant) {
     let mut sent = 0;
     while sent < keys.len() {
         let now = go.elapsed().as_millis() as u32;
-        let due = keys[sent..].iter().take_while(|(t, _)| *t <= now).count();
+        let due = crate::support::due(&keys[sent..], now);
         if due > 0 {
             send(ws, &Ask::Keys(keys[sent..sent + due].to_vec())).await;
             sent += due;
@@ -1395,7 +1395,7 @@ async fn a_room_says_each_message_once_to_another_process_whatever_its_connectio
         let mut next = 0;
         while next < keys.len() {
             let now = go_at.elapsed().as_millis() as u32;
-            let due = keys[next..].iter().take_while(|(t, _)| *t <= now).count();
+            let due = crate::support::due(&keys[next..], now);
             if due > 0 {
                 send(&mut near, &Ask::Keys(keys[next..next + due].to_vec())).await;
                 next += due;

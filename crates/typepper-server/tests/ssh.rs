@@ -1823,7 +1823,7 @@ fn a_linked_key_opens_and_races_a_live_room_line_by_line() {
     let mut sent = 0;
     while sent < keys.len() {
         let now = go.elapsed().as_millis() as u32;
-        let due = keys[sent..].iter().take_while(|(t, _)| *t <= now).count();
+        let due = crate::support::due(&keys[sent..], now);
         if due > 0 {
             say(&Ask::Keys(keys[sent..sent + due].to_vec()));
             sent += due;
@@ -1985,7 +1985,7 @@ fn a_room_spectator_that_never_reads_is_let_go() {
                 let mut sent = 0;
                 while sent < keys.len() {
                     let now = go.elapsed().as_millis() as u32;
-                    let due = keys[sent..].iter().take_while(|(t, _)| *t <= now).count();
+                    let due = crate::support::due(&keys[sent..], now);
                     if due > 0 {
                         let ask = Ask::Keys(keys[sent..sent + due].to_vec());
                         let text = serde_json::to_string(&ask).unwrap();

@@ -107,6 +107,7 @@ fn command(request: &Request) -> Option<(String, Vec<u8>)> {
         Request::DeviceCode(_) => ("v1 device-code".into(), vec![]),
         Request::Devices(_) => ("v1 devices".into(), vec![]),
         Request::RemoveDevice { id, .. } => (format!("v1 device-remove {id}"), vec![]),
+        Request::Profile(name) => (format!("v1 profile {name}"), vec![]),
         Request::File(_) => return None,
     })
 }
@@ -140,6 +141,10 @@ fn read_answer(request: Request, out: Result<Vec<u8>, Failure>) -> Answer {
         Request::DeviceCode(_) => Answer::DeviceCode(json(&out, "a code")),
         Request::Devices(_) => Answer::Devices(json(&out, "a list of devices")),
         Request::RemoveDevice { id, .. } => Answer::DeviceRemoved { id, done: Ok(()) },
+        Request::Profile(name) => Answer::Profile {
+            profile: json(&out, "a profile"),
+            name,
+        },
         Request::File(_) => request.failed(no_command()),
     }
 }

@@ -15,6 +15,7 @@ mod link;
 mod menu;
 mod palette;
 mod play;
+mod profile;
 mod results;
 mod room;
 #[cfg(test)]
@@ -90,6 +91,7 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         Body::Devices(d) => devices::draw(frame, body, d, p),
         Body::Boards(b) => boards::draw(frame, body, b, p),
         Body::Keys(k) => keys::draw(frame, body, k, p),
+        Body::Profile(v) => profile::draw(frame, body, v, p),
         Body::Room(r) => room::draw(frame, body, r, p),
         Body::Text(t) => text::draw(frame, body, t, p),
     }

@@ -7,6 +7,7 @@ use js_sys::{Array, JSON, Reflect};
 use wasm_bindgen::prelude::*;
 
 use typepper_api::devices::{Device, DeviceCode, Devices};
+use typepper_api::profile::{KeyLine, Keys, Point, Profile, ProfileRun, Typed};
 use typepper_api::room::{Ask, Finish, Kept, Key, Opened, Phase, Racer, Say, State};
 use typepper_api::{Board, BoardRow, IssuedSeed, Player};
 
@@ -143,6 +144,66 @@ impl FromJs for Opened {
         Some(Opened {
             code: text(v, "code")?,
             link: text(v, "link")?,
+        })
+    }
+}
+
+fn typed(v: &JsValue) -> Option<Typed> {
+    Some(Typed {
+        rounds: number(&get(v, "rounds"))?,
+        seconds: number(&get(v, "seconds"))?,
+    })
+}
+
+fn profile_run(v: &JsValue) -> Option<ProfileRun> {
+    Some(ProfileRun {
+        run: text(v, "run")?,
+        mode: text(v, "mode")?,
+        title: text(v, "title")?,
+        score: number(&get(v, "score"))?,
+        unit: text(v, "unit")?,
+        wpm: float(&get(v, "wpm"))?,
+        accuracy: float(&get(v, "accuracy"))?,
+        time: text(v, "time")?,
+        ranked: get(v, "ranked").as_bool()?,
+    })
+}
+
+fn key_lines(v: &JsValue, key: &str) -> Option<Vec<KeyLine>> {
+    list(&get(v, key), |l| {
+        Some(KeyLine {
+            key: text(l, "key")?,
+            seen: number(&get(l, "seen"))?,
+            error_x100: number(&get(l, "error_x100"))?,
+            median_ms: number(&get(l, "median_ms"))?,
+        })
+    })
+}
+
+impl FromJs for Profile {
+    fn from_js(v: &JsValue) -> Option<Profile> {
+        let keys = get(v, "keys");
+        Some(Profile {
+            name: text(v, "name")?,
+            joined: text(v, "joined")?,
+            all: typed(&get(v, "all"))?,
+            month: typed(&get(v, "month"))?,
+            bests: list(&get(v, "bests"), profile_run)?,
+            recent: list(&get(v, "recent"), profile_run)?,
+            chart: list(&get(v, "chart"), |p| {
+                Some(Point {
+                    round: number(&get(p, "round"))?,
+                    wpm_x100: number(&get(p, "wpm_x100"))?,
+                    accuracy_x100: number(&get(p, "accuracy_x100"))?,
+                })
+            })?,
+            keys: Keys {
+                runs: number(&get(&keys, "runs"))?,
+                missed: key_lines(&keys, "missed")?,
+                slowest: key_lines(&keys, "slowest")?,
+                missed_pairs: key_lines(&keys, "missed_pairs")?,
+                slowest_pairs: key_lines(&keys, "slowest_pairs")?,
+            },
         })
     }
 }
@@ -450,6 +511,50 @@ mod answers {
             }],
         };
         assert_eq!(read::<Board>(&serde_text(&board)), Some(board));
+        let run = ProfileRun {
+            run: "7Xf9qyuC".into(),
+            mode: "time:15".into(),
+            title: "BLITZ 15s".into(),
+            score: 108,
+            unit: "wpm".into(),
+            wpm: 108.4,
+            accuracy: 97.25,
+            time: "2026-12-02T10:00:00Z".into(),
+            ranked: true,
+        };
+        let line = KeyLine {
+            key: "th".into(),
+            seen: 40,
+            error_x100: 1250,
+            median_ms: 180,
+        };
+        let profile = Profile {
+            name: "ada".into(),
+            joined: "2026-11-02T10:00:00Z".into(),
+            all: Typed {
+                rounds: 312,
+                seconds: 15_120,
+            },
+            month: Typed {
+                rounds: 28,
+                seconds: 1_200,
+            },
+            bests: vec![run.clone()],
+            recent: vec![run.clone(), run],
+            chart: vec![Point {
+                round: 3,
+                wpm_x100: 9_050,
+                accuracy_x100: 9_725,
+            }],
+            keys: Keys {
+                runs: 87,
+                missed: vec![line.clone()],
+                slowest: vec![],
+                missed_pairs: vec![line.clone()],
+                slowest_pairs: vec![line],
+            },
+        };
+        assert_eq!(read::<Profile>(&serde_text(&profile)), Some(profile));
         assert_eq!(read::<Player>("{\"name\":\"ada\"}"), None);
         assert_eq!(
             object(&[("name", Some("a\"b")), ("token", None)]),

@@ -134,6 +134,14 @@ pub async fn ask(api: &str, request: Request) -> Answer {
             let done = text(request, 204).await.map(drop);
             Answer::DeviceRemoved { id, done }
         }
+        Request::Profile(name) => {
+            let path = format!("/v1/players/{}", js_sys::encode_uri_component(&name));
+            let answer = text(get(&url(api, &path)), 200).await;
+            Answer::Profile {
+                profile: answer.and_then(|a| json(&a, "a profile")),
+                name,
+            }
+        }
         Request::File(need) => Answer::File {
             file: file(need).await,
             need,

@@ -14,6 +14,7 @@ mod keys;
 mod link;
 mod menu;
 mod play;
+mod profile;
 mod results;
 mod room;
 #[cfg(all(test, target_arch = "wasm32"))]
@@ -222,6 +223,7 @@ impl Renderer {
             Body::Devices(d) => self.draw_devices(d, notice),
             Body::Boards(b) => self.draw_boards(b),
             Body::Keys(k) => self.draw_keys(k, notice),
+            Body::Profile(v) => self.draw_profile(v, notice),
             Body::Room(r) => self.draw_room(r, notice, now),
             Body::Text(t) => self.draw_text(t, notice),
         }

@@ -101,6 +101,16 @@ impl App {
                 b.period = all[next % all.len()];
                 return self.open_board(mode, only);
             }
+            // The picked row's player: their profile, and esc comes back here.
+            Key::Char('o') => {
+                if let Some(Ok(rows)) = &b.rows
+                    && let Some(row) = rows.get(b.row)
+                {
+                    let name = row.name.clone();
+                    let board = b.clone();
+                    return self.open_profile(name, Some(board));
+                }
+            }
             Key::Up => b.row = b.row.saturating_sub(1),
             Key::Down if rows > 0 => b.row = (b.row + 1).min(rows - 1),
             Key::Enter | Key::Char('g') => {
@@ -223,7 +233,7 @@ impl App {
     pub(crate) fn boards_screen(&self, b: &Browsing, notice: Option<(String, Tone)>) -> Model {
         let hints = match &b.rows {
             Some(Ok(rows)) if !rows.is_empty() => {
-                "←→ mode · p period · ↑↓ pick · enter watch · g race · esc menu"
+                "←→ mode · p period · ↑↓ pick · enter watch · g race · o player · esc menu"
             }
             _ => "←→ mode · p period · esc menu",
         };

@@ -350,7 +350,9 @@ impl App {
             Key::Char('4') => self.play(blitz(Blitz::S120), None),
             Key::Char('w') => self.play(self.menu_modes()[1], None),
             Key::Char('z') => self.play(self.with_prose(Base::Zen), None),
-            Key::Char('p') => self.play(self.pursuit(), None),
+            // `r`: a flame you run from. `p` is your profile.
+            Key::Char('r') => self.play(self.pursuit(), None),
+            Key::Char('p') => return self.open_own_profile(),
             // The prose's quick keys, as a key writes it: `.` punctuation, `#` numbers,
             // `@` the next language.
             Key::Char(c @ ('.' | '#' | '@')) => {
@@ -703,16 +705,16 @@ impl App {
             // a player who can link.
             hints: match (self.drill.is_some(), self.unlinkable.is_none()) {
                 (true, true) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p d quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r d quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · p profile · l link · s live stats"
                 }
                 (false, true) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · l link · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · p profile · l link · s live stats"
                 }
                 (true, false) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p d quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r d quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
                 }
                 (false, false) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z p quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
                 }
             },
             // The screens a letter opens, for a finger (a phone's keyboard is hidden

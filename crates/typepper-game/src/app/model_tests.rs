@@ -140,7 +140,7 @@ fn d_is_offered_only_with_a_drill_saved() {
         ..Stored::default()
     };
     let mut app = App::new(7, &stored, None).0;
-    assert!(app.model(0.0, &UTC).hints.contains(" p d quick start"));
+    assert!(app.model(0.0, &UTC).hints.contains(" r d quick start"));
     app.key(Key::Char('d'), at(0.0));
     assert_eq!(app.model(0.0, &UTC).kind.name(), "playing");
 }
@@ -209,7 +209,7 @@ fn live_stats_show_while_typing_and_s_on_the_menu_hides_them() {
 #[test]
 fn the_flame_burns_what_it_passed_in_hot_pursuit_only() {
     let mut app = fresh();
-    app.key(Key::Char('p'), at(0.0));
+    app.key(Key::Char('r'), at(0.0));
     let mut t = 0.0;
     type_word(&mut app, &mut t);
     let Body::Play(play) = app.model(t + 3_000.0, &UTC).body else {

@@ -28,6 +28,7 @@ pub fn api() -> Router<Arc<Shared>> {
     Router::new()
         .route("/v1/players", post(create_player))
         .route("/v1/players/me", axum::routing::delete(delete_account))
+        .route("/v1/players/{name}", get(profile))
         .route("/v1/export", get(export))
         .route("/v1/keys", post(link_key))
         .route("/v1/devices", get(devices))
@@ -360,6 +361,17 @@ async fn board(
     Ok((
         [(header::CACHE_CONTROL, "public, max-age=10")],
         axum::Json(board),
+    )
+        .into_response())
+}
+
+/// `GET /v1/players/<name>`: the player's profile. It changes with each round they
+/// store: kept a short while, as a board is.
+async fn profile(st: St, Path(name): Path<String>) -> Result<Response, ServiceError> {
+    let profile = st.profile(&name).await?;
+    Ok((
+        [(header::CACHE_CONTROL, "public, max-age=10")],
+        axum::Json(profile),
     )
         .into_response())
 }

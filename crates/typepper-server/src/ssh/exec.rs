@@ -31,7 +31,8 @@ use crate::{ServiceError, Shared};
 pub(crate) const USAGE: &str = "the v1 commands are: v1 submit (the body on stdin), v1 replay <id>, \
                      v1 board <mode> [day|week|month|all|YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
                      v1 room-open <mode>, v1 room <code>, v1 devices, v1 device-code, \
-                     v1 claim <code>, v1 device-remove <id>, v1 export, v1 account-delete";
+                     v1 claim <code>, v1 device-remove <id>, v1 profile <name>, v1 export, \
+                     v1 account-delete";
 
 /// A command of the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +48,7 @@ pub(crate) enum Command {
     DeviceCode,
     Claim(String),
     DeviceRemove(String),
+    Profile(String),
     Export,
     AccountDelete,
 }
@@ -79,6 +81,7 @@ impl Command {
             Request::DeviceCode(_) => Command::DeviceCode,
             Request::Devices(_) => Command::Devices,
             Request::RemoveDevice { id, .. } => Command::DeviceRemove(id.clone()),
+            Request::Profile(name) => Command::Profile(name.clone()),
             Request::File(_) => return None,
         })
     }
@@ -101,6 +104,7 @@ impl Command {
             // A code may be typed as shown, in two halves: `v1 claim K3FQ 7M2X`.
             ["v1", "claim", ref code @ ..] if !code.is_empty() => Command::Claim(code.concat()),
             ["v1", "device-remove", id] => Command::DeviceRemove(id.into()),
+            ["v1", "profile", name] => Command::Profile(name.into()),
             ["v1", "export"] => Command::Export,
             ["v1", "account-delete"] => Command::AccountDelete,
             _ => {
@@ -373,6 +377,7 @@ async fn call(
             };
             Done::with(StatusCode::CREATED, json(&linked))
         }
+        Command::Profile(name) => Done::ok(json(&state.profile(&name).await?)),
         Command::Export => {
             let player = player(state, key.as_deref()).await?;
             Done::ok(state.export_all(player).await?)
@@ -442,6 +447,15 @@ pub(crate) fn stands_for(command: &Command) -> (Method, &'static str, String) {
             Method::DELETE,
             "/v1/devices/{*id}",
             format!("/v1/devices/{id}"),
+        ),
+        // Only a name is logged: anything else is no name and is not said back.
+        Command::Profile(name) => (
+            Method::GET,
+            "/v1/players/{name}",
+            match typepper_api::check_name(name) {
+                Ok(()) => format!("/v1/players/{name}"),
+                Err(_) => "/v1/players/-".into(),
+            },
         ),
         Command::Export => fixed(Method::GET, "/v1/export"),
         Command::AccountDelete => (Method::DELETE, "/v1/players/me", "/v1/players/me".into()),

@@ -733,6 +733,15 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             let (done, counted) = within(removed, StatusCode::NO_CONTENT);
             (Answer::DeviceRemoved { id, done }, counted)
         }
+        Request::Profile(name) => {
+            let profile = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                state.profile(&name).await
+            })
+            .await;
+            let (profile, counted) = within(profile, StatusCode::OK);
+            (Answer::Profile { name, profile }, counted)
+        }
         // Answered above, before anything was counted.
         request @ Request::File(_) => {
             return request.failed(Failure::CantAsk("no such request".into()));

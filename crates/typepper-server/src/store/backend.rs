@@ -1,12 +1,14 @@
 //! What a backend gives the store: a way to run work on its database, and its own way
 //! of committing submissions. Every [`Store`] operation is written once, over it
-//! (`players.rs`, `devices.rs`, `seeds.rs`, `boards.rs`, `retention.rs`, `submission.rs`), as atuin's
+//! (`players.rs`, `devices.rs`, `seeds.rs`, `boards.rs`, `profiles.rs`, `retention.rs`,
+//! `submission.rs`), as atuin's
 //! `Database` trait keeps its logic in default methods over a few backend calls.
 
 use super::tx::Tx;
 use super::{
     BoardRow, DeviceRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, NewDevice, Played, Player,
-    PlayerId, RowKey, Run, Span, Store, boards, devices, players, retention, seeds,
+    PlayerId, ProfileRows, RowKey, Run, Span, Store, boards, devices, players, profiles, retention,
+    seeds,
 };
 
 /// What a piece of work does to the database, which says where a backend runs it.
@@ -177,6 +179,16 @@ impl<B: Backend> Store for B {
 
     fn board(&self, mode: String, span: Span, limit: u32) -> Fut<'_, Vec<BoardRow>> {
         boards::board(self, mode, span, limit)
+    }
+
+    fn profile(
+        &self,
+        key: String,
+        month_ms: i64,
+        recent: u32,
+        replays: u32,
+    ) -> Fut<'_, Option<ProfileRows>> {
+        profiles::profile(self, key, month_ms, recent, replays)
     }
 
     fn expired(

@@ -57,6 +57,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0009_alltime.sql"),
     include_str!("../../migrations/postgres/0010_devices.sql"),
     include_str!("../../migrations/postgres/0011_deleted.sql"),
+    include_str!("../../migrations/postgres/0012_profiles.sql"),
 ];
 
 /// The longest any statement may run: a stuck query becomes an error the request can

@@ -43,6 +43,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0009_alltime.sql"),
     include_str!("../../migrations/sqlite/0010_devices.sql"),
     include_str!("../../migrations/sqlite/0011_deleted.sql"),
+    include_str!("../../migrations/sqlite/0012_profiles.sql"),
 ];
 
 /// Readers beside the writer.

@@ -392,12 +392,14 @@ pub async fn store(
             },
             Batch {
                 each: "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms, mode,
-                                           seed, prefix)
-                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                                           seed, prefix, wpm_x100, accuracy_x100, duration_ms)
+                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                 arrays: "INSERT INTO rounds (round_key, run_id, player_id, blocks, created_ms,
-                                             mode, seed, prefix)
+                                             mode, seed, prefix, wpm_x100, accuracy_x100,
+                                             duration_ms)
                          SELECT * FROM unnest($1::bytea[], $2::text[], $3::bigint[], $4::bytea[],
-                             $5::bigint[], $6::text[], $7::bigint[], $8::bytea[])",
+                             $5::bigint[], $6::text[], $7::bigint[], $8::bytea[], $9::int[],
+                             $10::int[], $11::bigint[])",
                 columns: vec![
                     Column::Bytes(runs.iter().map(|r| &r.round.key[..]).collect()),
                     Column::Text(ids),
@@ -407,6 +409,9 @@ pub async fn store(
                     Column::Text(modes),
                     Column::I64(column(|r| r.round.seed as i64)),
                     Column::Bytes(runs.iter().map(|r| &r.round.prefix[..]).collect()),
+                    Column::I32(runs.iter().map(|r| int(r.played.wpm_x100)).collect()),
+                    Column::I32(runs.iter().map(|r| int(r.played.accuracy_x100)).collect()),
+                    Column::I64(column(|r| r.played.duration_ms.into())),
                 ],
             },
             Batch {

@@ -141,7 +141,7 @@ fn versus<'a>(race: &'a Race, width: u16, p: &Palette) -> Vec<Line<'a>> {
 
 /// The model's chart in braille: its lines, its error dots, a bar where the lead changed
 /// hands, its legend on the line above.
-fn draw_chart(frame: &mut Frame, area: Rect, chart: &Chart, p: &Palette) {
+pub(super) fn draw_chart(frame: &mut Frame, area: Rect, chart: &Chart, p: &Palette) {
     let top = f64::from(chart.top);
     let point = |i: usize, x100: u32| (i as f64 + 1.0, f64::from(x100) / 100.0);
     let series: Vec<(Tone, Vec<(f64, f64)>)> = chart
@@ -191,8 +191,8 @@ fn draw_chart(frame: &mut Frame, area: Rect, chart: &Chart, p: &Palette) {
             Axis::default()
                 .bounds([1.0, (seconds as f64).max(2.0)])
                 .labels(vec![
-                    axis(Chart::second(0)),
-                    axis(Chart::second(seconds - 1)),
+                    axis(chart.x_label(0)),
+                    axis(chart.x_label(seconds - 1)),
                 ]),
         )
         .y_axis(

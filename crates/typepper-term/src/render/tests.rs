@@ -81,7 +81,7 @@ fn screens() -> Vec<(&'static str, Model)> {
     out.push(("results", app.model(17_000.0, &zone)));
 
     app.key(Key::Escape, at(17_000.0));
-    app.key(Key::Char('p'), at(17_000.0));
+    app.key(Key::Char('r'), at(17_000.0));
     let mut t = 17_000.0;
     type_words(&mut app, 4, &mut t);
     out.push(("pursuit", app.model(t + 2_500.0, &zone)));
@@ -180,8 +180,8 @@ fn screens() -> Vec<(&'static str, Model)> {
     out.push(("boards-prose", app.model(t, &zone)));
     app.key(Key::Escape, at(t));
 
-    // A room's lobby, race and results, your own text, a quote, and a player's devices,
-    // as the tour plays them.
+    // A room's lobby, race and results, your own text, a quote, a player's devices and
+    // profile, as the tour plays them.
     let stops = typepper_game::tour::stops();
     for (file, stop) in [
         ("room-lobby", "room, lobby"),
@@ -194,6 +194,7 @@ fn screens() -> Vec<(&'static str, Model)> {
         ("link-code", "link, a code"),
         ("devices", "devices, listed"),
         ("devices-code", "devices, a code"),
+        ("profile", "profile, yours"),
     ] {
         let stop = stops.iter().find(|s| s.name == stop).expect(stop);
         out.push((file, stop.model.clone()));

@@ -131,7 +131,7 @@ impl Renderer {
 
     /// The model's chart: its lines back to front, its error dots, a bar where the lead
     /// changed hands, the wpm ticks, about six seconds labelled, the legend above.
-    fn chart(&self, chart: &Chart, x: f64, y: f64, width: f64, height: f64) {
+    pub(super) fn chart(&self, chart: &Chart, x: f64, y: f64, width: f64, height: f64) {
         let ctx = &self.ctx;
         let max = f64::from(chart.top);
         let plot_x = x + 36.0;
@@ -196,7 +196,7 @@ impl Renderer {
         }
         for i in chart.labelled_seconds() {
             // Centred under its second, but kept inside the plot's ends.
-            let label = Chart::second(i);
+            let label = chart.x_label(i);
             let half = self.text_width(&label) / 2.0;
             // (min and max, not clamp: clamp's check would bring float printing along.)
             let at = px(i).min(plot_x + plot_w - half).max(plot_x + half);

@@ -1,0 +1,186 @@
+//! A player's profile: `p` on the menu for yours, `o` on a board's row for theirs. Each
+//! best and latest run is a replay to watch (enter) or race (`g`).
+
+use typepper_api::profile::{Profile, ProfileRun};
+use typepper_engine::Decimal;
+
+use crate::app::{App, Effect, Key, Screen};
+use crate::model::{self, BACK, Body, Chart, Kind, Model, ProfileLine, Tone};
+use crate::request::{Failure, Request};
+
+use super::boards::Browsing;
+
+/// A profile being looked at.
+#[derive(Clone, Debug)]
+pub struct ProfileScreen {
+    /// Whose.
+    pub name: String,
+    /// The profile once loaded, or why it isn't.
+    pub profile: Option<Result<Profile, String>>,
+    /// The picked row: a best, then a latest run.
+    pub row: usize,
+    /// The board it was opened from, which esc goes back to.
+    pub board: Option<Box<Browsing>>,
+}
+
+impl ProfileScreen {
+    /// Its runs in the order listed: the bests, then the latest.
+    pub(crate) fn runs(&self) -> impl Iterator<Item = &ProfileRun> {
+        let p = self.profile.as_ref().and_then(|p| p.as_ref().ok());
+        p.into_iter().flat_map(|p| p.bests.iter().chain(&p.recent))
+    }
+}
+
+impl App {
+    /// Opens the linked player's own profile; a game linked to no one is told why it has
+    /// none.
+    pub(crate) fn open_own_profile(&mut self) -> Vec<Effect> {
+        match &self.player {
+            Some(p) => {
+                let name = p.name.clone();
+                self.open_profile(name, None)
+            }
+            None => {
+                let why = (self.unlinkable)
+                    .unwrap_or("a profile is a linked player's: l links this game");
+                self.notice = Some((why.into(), Tone::Dim));
+                vec![]
+            }
+        }
+    }
+
+    /// Opens `name`'s profile, and asks for it; from a board, esc goes back to it.
+    pub(crate) fn open_profile(
+        &mut self,
+        name: String,
+        board: Option<Box<Browsing>>,
+    ) -> Vec<Effect> {
+        // Only a name goes into the URL: a board's row is the server's, but never trusted.
+        if typepper_api::check_name(&name).is_err() {
+            self.notice = Some((format!("{name} has no profile"), Tone::Dim));
+            return vec![];
+        }
+        self.screen = Screen::Profile(Box::new(ProfileScreen {
+            name: name.clone(),
+            profile: None,
+            row: 0,
+            board,
+        }));
+        vec![Effect::Request(Request::Profile(name))]
+    }
+
+    pub(crate) fn profile_key(&mut self, key: Key) -> Vec<Effect> {
+        let Screen::Profile(p) = &mut self.screen else {
+            return vec![];
+        };
+        let rows = p.runs().count();
+        match key {
+            Key::Escape => {
+                self.screen = match p.board.take() {
+                    Some(board) => Screen::Boards(board),
+                    None => Screen::Menu,
+                };
+            }
+            Key::Up => p.row = p.row.saturating_sub(1),
+            Key::Down if rows > 0 => p.row = (p.row + 1).min(rows - 1),
+            Key::Enter | Key::Char('g') => {
+                let picked = p.runs().nth(p.row).map(|run| run.run.clone());
+                if let Some(id) = picked {
+                    let name = p.name.clone();
+                    let race = key == Key::Char('g');
+                    if !race {
+                        self.list = Some(Screen::Profile(p.clone()));
+                    }
+                    return self.fetch_run(&id, &name, race);
+                }
+            }
+            _ => {}
+        }
+        vec![]
+    }
+
+    /// The server's answer to [`Request::Profile`].
+    pub(crate) fn profile_loaded(&mut self, name: &str, profile: Result<Profile, Failure>) {
+        if let Screen::Profile(p) = &mut self.screen
+            && p.name == name
+        {
+            p.profile = Some(profile.map_err(|e| e.to_string()));
+            p.row = 0;
+        }
+    }
+
+    pub(crate) fn profile_screen(
+        &self,
+        p: &ProfileScreen,
+        notice: Option<(String, Tone)>,
+    ) -> Model {
+        let own = self.player.as_ref().is_some_and(|me| me.name == p.name);
+        let title = match own {
+            true => format!("your profile · {}", p.name),
+            false => p.name.clone(),
+        };
+        let mut view = model::Profile {
+            title,
+            status: String::new(),
+            month: String::new(),
+            chart: None,
+            rows: vec![],
+            selected: p.row,
+            keys: vec![],
+            say: None,
+        };
+        match &p.profile {
+            None => view.say = Some(("loading…".into(), Tone::Dim)),
+            Some(Err(e)) => view.say = Some((e.clone(), Tone::Wrong)),
+            Some(Ok(profile)) => fill(&mut view, profile),
+        }
+        let back = if p.board.is_some() { "board" } else { "menu" };
+        Model {
+            kind: Kind::Profile,
+            banner: None,
+            notice,
+            hints: match (view.rows.is_empty(), back) {
+                (false, "board") => "↑↓ pick · enter watch · g race · esc board",
+                (false, _) => "↑↓ pick · enter watch · g race · esc menu",
+                (true, "board") => "esc board",
+                (true, _) => "esc menu",
+            },
+            taps: &[BACK],
+            body: Body::Profile(view),
+        }
+    }
+}
+
+/// The profile's words, as both shells show them.
+fn fill(view: &mut model::Profile, p: &Profile) {
+    let joined = p.joined.get(..10).unwrap_or_default();
+    view.status = format!("since {joined} · {}", p.all.said());
+    view.month = format!("this month: {}", p.month.said());
+    view.chart = (!p.chart.is_empty()).then(|| {
+        Chart::rounds(
+            p.chart
+                .iter()
+                .map(|c| (c.round, c.wpm_x100, c.accuracy_x100)),
+        )
+    });
+    let line = |group, r: &ProfileRun| ProfileLine {
+        group,
+        title: r.title.clone(),
+        score: format!("{} {}", r.score, r.unit),
+        detail: format!(
+            "{}% · {}{}",
+            Decimal((r.accuracy * 100.0).round() as u32),
+            r.time.get(..10).unwrap_or_default(),
+            if r.ranked { "" } else { " · unranked" }
+        ),
+    };
+    let group = |i: usize, name| (i == 0).then_some(name);
+    view.rows = (p.bests.iter().enumerate())
+        .map(|(i, r)| line(group(i, "personal bests"), r))
+        .chain((p.recent.iter().enumerate()).map(|(i, r)| line(group(i, "latest rounds"), r)))
+        .collect();
+    view.keys = crate::keys::summary(&p.keys);
+    if view.rows.is_empty() && p.all.rounds == 0 {
+        view.say = Some(("no rounds stored yet".into(), Tone::Dim));
+    }
+}
