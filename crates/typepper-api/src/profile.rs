@@ -49,14 +49,20 @@ pub struct Typed {
 impl Typed {
     /// `312 rounds · 4 h 12 min`, `1 round · 40 s`.
     pub fn said(&self) -> String {
+        // Parts joined, not `format!`ted: the browser's wasm pays for each format.
         let s = self.seconds;
+        let (h, m) = ((s / 3600).to_string(), (s % 3600 / 60).to_string());
         let time = match (s / 3600, s % 3600 / 60) {
-            (0, 0) => format!("{s} s"),
-            (0, m) => format!("{m} min"),
-            (h, m) => format!("{h} h {m} min"),
+            (0, 0) => [&s.to_string(), " s"].concat(),
+            (0, _) => [&m, " min"].concat(),
+            _ => [&h, " h ", &m, " min"].concat(),
         };
-        let plural = if self.rounds == 1 { "" } else { "s" };
-        format!("{} round{plural} · {time}", self.rounds)
+        let rounds = if self.rounds == 1 {
+            " round · "
+        } else {
+            " rounds · "
+        };
+        [&self.rounds.to_string(), rounds, &time].concat()
     }
 }
 

@@ -656,6 +656,17 @@ fn a_linked_terminal_game_sends_its_round_over_ssh_and_shows_the_share_link() {
         0,
         "sent"
     );
+    // `p`: the player's profile, over SSH, the round their best and their latest.
+    game.keys(&["Escape"]);
+    game.wait_for("linked as termgrace", 5);
+    game.type_text("p");
+    let profile = game.wait_for("latest rounds", 20);
+    assert!(profile.contains("your profile · termgrace"), "{profile}");
+    assert!(profile.contains("personal bests"), "{profile}");
+    assert_eq!(profile.matches("BLITZ 15s").count(), 2, "{profile}");
+    assert!(profile.contains("1 round · "), "{profile}");
+    game.keys(&["Escape"]);
+    game.wait_for("linked as termgrace", 5);
     game.keys(&["C-c"]);
     game.wait_for("EXITED 0", 5);
     std::fs::remove_dir_all(&data).unwrap();

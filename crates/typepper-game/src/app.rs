@@ -292,7 +292,7 @@ impl App {
                 b.row = index;
                 true
             }
-            Screen::Profile(p) if index < p.runs().count() => {
+            Screen::Profile(p) if index < p.len() => {
                 p.row = index;
                 true
             }

@@ -5,6 +5,7 @@
 //! own: the chart is rebuilt with every frame's model, and the browser's wasm pays for
 //! every copy and comparison in bytes.
 
+use typepper_api::profile::Point;
 use typepper_engine::Sample;
 
 use crate::palette::Tone;
@@ -85,20 +86,19 @@ impl Chart {
         }
     }
 
-    /// A player's chart over their rounds: each point the number of its last round, its
-    /// mean wpm and its mean accuracy (hundredths), drawn as a round's wpm and raw are.
-    pub fn rounds(points: impl IntoIterator<Item = (u32, u32, u32)>) -> Chart {
-        let (rounds, samples): (Vec<u32>, Vec<Sample>) = points
-            .into_iter()
-            .map(|(round, wpm_x100, accuracy_x100)| {
-                let sample = Sample {
-                    wpm_x100,
-                    raw_x100: accuracy_x100,
-                    errors: 0,
-                };
-                (round, sample)
-            })
-            .unzip();
+    /// A player's chart over their rounds (a profile's points): each point's wpm and
+    /// accuracy drawn as a round's wpm and raw are.
+    pub fn rounds(points: &[Point]) -> Chart {
+        let mut rounds = Vec::with_capacity(points.len());
+        let mut samples = Vec::with_capacity(points.len());
+        for p in points {
+            rounds.push(p.round);
+            samples.push(Sample {
+                wpm_x100: p.wpm_x100,
+                raw_x100: p.accuracy_x100,
+                errors: 0,
+            });
+        }
         Chart {
             rounds,
             ..Chart::new(&samples, None)
@@ -175,8 +175,8 @@ impl Chart {
     /// chart its last round (`#312`).
     pub fn x_label(&self, i: usize) -> String {
         match self.rounds.get(i) {
-            Some(round) => format!("#{round}"),
-            None => format!("{}s", i + 1),
+            Some(round) => ["#", &round.to_string()].concat(),
+            None => [&(i + 1).to_string(), "s"].concat(),
         }
     }
 }
@@ -209,7 +209,12 @@ mod tests {
 
     #[test]
     fn a_profile_s_chart_is_wpm_and_accuracy_over_rounds() {
-        let chart = Chart::rounds([(2, 5_000, 9_500), (4, 6_000, 9_700)]);
+        let point = |round, wpm_x100, accuracy_x100| Point {
+            round,
+            wpm_x100,
+            accuracy_x100,
+        };
+        let chart = Chart::rounds(&[point(2, 5_000, 9_500), point(4, 6_000, 9_700)]);
         let legend: Vec<&str> = chart.legend().map(|(l, _)| l).collect();
         assert_eq!(legend, ["wpm", "accuracy %"]);
         assert_eq!(

@@ -442,27 +442,29 @@ fn median(stat: Option<&Tally>) -> String {
 /// a list: `most missed keys: q 12.5%, x 9.0%`, `slowest pairs: th 180 ms`. Both shells
 /// and the profile page say it so.
 pub fn summary(keys: &typepper_api::profile::Keys) -> Vec<String> {
-    use typepper_api::profile::KeyLine;
-    let list = |label: &str, lines: &[KeyLine], time: bool| {
-        (!lines.is_empty()).then(|| {
-            let items: Vec<String> = (lines.iter())
-                .map(|l| match time {
-                    true => format!("{} {} ms", l.key, l.median_ms),
-                    false => format!("{} {}", l.key, percent(l.error_x100)),
-                })
-                .collect();
-            format!("{label}: {}", items.join(", "))
-        })
-    };
-    [
-        list("most missed keys", &keys.missed, false),
-        list("slowest keys", &keys.slowest, true),
-        list("most missed pairs", &keys.missed_pairs, false),
-        list("slowest pairs", &keys.slowest_pairs, true),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    let lists = [
+        ("most missed keys: ", &keys.missed, false),
+        ("slowest keys: ", &keys.slowest, true),
+        ("most missed pairs: ", &keys.missed_pairs, false),
+        ("slowest pairs: ", &keys.slowest_pairs, true),
+    ];
+    let mut out = vec![];
+    for (label, lines, time) in lists {
+        if lines.is_empty() {
+            continue;
+        }
+        let mut said = label.to_owned();
+        for (i, l) in lines.iter().enumerate() {
+            let value = match time {
+                true => [&l.median_ms.to_string(), " ms"].concat(),
+                false => percent(l.error_x100),
+            };
+            let comma = if i == 0 { "" } else { ", " };
+            said.push_str(&[comma, &l.key, " ", &value].concat());
+        }
+        out.push(said);
+    }
+    out
 }
 
 /// Hundredths of a percent as `4.2%`, to a tenth.

@@ -193,9 +193,7 @@ impl Card {
             stats: format!("{} · since {joined}", profile.all.said()),
             date: typepper_api::Utc::of(today_ms).day(),
             source: None,
-            chart: Chart::rounds(
-                (profile.chart.iter()).map(|p| (p.round, p.wpm_x100, p.accuracy_x100)),
-            ),
+            chart: Chart::rounds(&profile.chart),
         }
     }
 
@@ -362,6 +360,18 @@ impl Card {
             );
         }
         for line in chart.lines() {
+            // A line of one point (a profile's first round) is a dot.
+            if chart.seconds == 1
+                && let Some(v) = line.points().next()
+            {
+                let (px, py) = at(0, v);
+                let _ = write!(
+                    svg,
+                    r#"<circle cx="{:.1}" cy="{py:.1}" r="8" fill="{}"/>"#,
+                    px + width / 2.0,
+                    css(line.tone)
+                );
+            }
             let mut points = String::new();
             for (i, v) in line.points().enumerate() {
                 let (px, py) = at(i, v);

@@ -64,9 +64,15 @@ fn number(v: &JsValue) -> Option<u32> {
     (n >= 0.0 && n <= f64::from(u32::MAX) && n.fract() == 0.0).then_some(n as u32)
 }
 
-fn list<T>(v: &JsValue, item: impl Fn(&JsValue) -> Option<T>) -> Option<Vec<T>> {
+/// A JSON array of `item`s. A function, not a closure, and a loop, not `collect`: each
+/// closure and each collect into an `Option` was a copy of the iteration in the wasm.
+fn list<T>(v: &JsValue, item: fn(&JsValue) -> Option<T>) -> Option<Vec<T>> {
     let array: &Array = v.dyn_ref()?;
-    array.iter().map(|x| item(&x)).collect()
+    let mut out = Vec::with_capacity(array.length() as usize);
+    for x in array.iter() {
+        out.push(item(&x)?);
+    }
+    Some(out)
 }
 
 fn keys(v: &JsValue) -> Option<Vec<Key>> {
@@ -98,7 +104,7 @@ impl FromJs for DeviceCode {
             code: text(v, "code")?,
             link: text(v, "link")?,
             expires_ms: float(&get(v, "expires_ms"))? as i64,
-            qr: list(&get(v, "qr"), JsValue::as_string)?,
+            qr: list(&get(v, "qr"), |q| q.as_string())?,
         })
     }
 }

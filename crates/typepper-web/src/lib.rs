@@ -21,6 +21,11 @@
 //! lines.
 
 mod dom;
+// The allocator is the one place the shell needs `unsafe`: a global allocator is unsafe
+// to write, and each block is handed out by address.
+#[allow(unsafe_code)]
+#[cfg(any(test, target_arch = "wasm32"))]
+mod heap;
 mod json;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod lists_tests;
@@ -489,10 +494,13 @@ impl Shell {
         let effects = self.app.tick(self::now(now));
         self.carry_out(effects);
         let model = self.app.model(now, &dom::LocalZone);
-        if !self.renderer.frame(&model, now) {
-            // The model is what the mirror shows too: no draw, no change.
+        // The model is what the mirror shows too: no draw, no change.
+        if !self.renderer.frame(model, now) {
             return;
         }
+        let Some(model) = self.renderer.drawn() else {
+            return;
+        };
         if let (Some(area), Body::Text(entry)) = (&mut self.area, &model.body) {
             area.follow(entry);
             if let Some(field) = self.renderer.field() {
@@ -506,7 +514,7 @@ impl Shell {
                 let _ = p.mark("typepper:first-frame");
             }
         }
-        let next = Mirror::of(&model);
+        let next = Mirror::of(model);
         if next == self.shown {
             return;
         }

@@ -163,23 +163,30 @@ impl Renderer {
 
     /// One animation frame at `now`: follows the canvas's size and device pixel ratio,
     /// and draws `model` if it differs from the last drawn, or an animation runs.
-    /// Returns whether it drew.
-    pub fn frame(&mut self, model: &Model, now: f64) -> bool {
+    /// Returns whether it drew. It keeps the model drawn ([`Renderer::drawn`]) to compare
+    /// the next with, moved, not cloned: a clone of every screen's model was a clone of
+    /// each of its lists' types in the wasm.
+    pub fn frame(&mut self, model: Model, now: f64) -> bool {
         let dt = (now - self.last_frame).clamp(0.0, 100.0);
         self.last_frame = now;
         self.follow_size();
-        if !self.dirty && now < self.wake_at && self.last.as_ref() == Some(model) {
+        if !self.dirty && now < self.wake_at && self.last.as_ref() == Some(&model) {
             return false;
         }
         self.dirty = false;
         let start = crate::dom::now();
-        self.draw(model, now, dt);
-        self.last = Some(model.clone());
+        self.draw(&model, now, dt);
         if self.draw_ms.len() == self.draw_ms.capacity() {
             self.draw_ms.clear();
         }
         self.draw_ms.push(crate::dom::now() - start);
+        self.last = Some(model);
         true
+    }
+
+    /// The model the last frame drew.
+    pub fn drawn(&self) -> Option<&Model> {
+        self.last.as_ref()
     }
 
     fn follow_size(&mut self) {

@@ -24,10 +24,22 @@ pub struct ProfileScreen {
 }
 
 impl ProfileScreen {
-    /// Its runs in the order listed: the bests, then the latest.
-    pub(crate) fn runs(&self) -> impl Iterator<Item = &ProfileRun> {
-        let p = self.profile.as_ref().and_then(|p| p.as_ref().ok());
-        p.into_iter().flat_map(|p| p.bests.iter().chain(&p.recent))
+    /// Its runs as listed: the bests, then the latest. (Indexed, not iterated: each
+    /// chain of iterators is code of its own in the wasm.)
+    pub(crate) fn run(&self, i: usize) -> Option<&ProfileRun> {
+        let p = self.profile.as_ref()?.as_ref().ok()?;
+        match i.checked_sub(p.bests.len()) {
+            None => p.bests.get(i),
+            Some(j) => p.recent.get(j),
+        }
+    }
+
+    /// How many runs it lists.
+    pub(crate) fn len(&self) -> usize {
+        match &self.profile {
+            Some(Ok(p)) => p.bests.len() + p.recent.len(),
+            _ => 0,
+        }
     }
 }
 
@@ -73,7 +85,7 @@ impl App {
         let Screen::Profile(p) = &mut self.screen else {
             return vec![];
         };
-        let rows = p.runs().count();
+        let rows = p.len();
         match key {
             Key::Escape => {
                 self.screen = match p.board.take() {
@@ -84,7 +96,7 @@ impl App {
             Key::Up => p.row = p.row.saturating_sub(1),
             Key::Down if rows > 0 => p.row = (p.row + 1).min(rows - 1),
             Key::Enter | Key::Char('g') => {
-                let picked = p.runs().nth(p.row).map(|run| run.run.clone());
+                let picked = p.run(p.row).map(|run| run.run.clone());
                 if let Some(id) = picked {
                     let name = p.name.clone();
                     let race = key == Key::Char('g');
@@ -151,34 +163,27 @@ impl App {
     }
 }
 
-/// The profile's words, as both shells show them.
+/// The profile's words, as both shells show them. (Loops and joined parts, not chains
+/// of iterators and `format!`: each is code of its own in the wasm.)
 fn fill(view: &mut model::Profile, p: &Profile) {
     let joined = p.joined.get(..10).unwrap_or_default();
-    view.status = format!("since {joined} · {}", p.all.said());
-    view.month = format!("this month: {}", p.month.said());
-    view.chart = (!p.chart.is_empty()).then(|| {
-        Chart::rounds(
-            p.chart
-                .iter()
-                .map(|c| (c.round, c.wpm_x100, c.accuracy_x100)),
-        )
-    });
-    let line = |group, r: &ProfileRun| ProfileLine {
-        group,
-        title: r.title.clone(),
-        score: format!("{} {}", r.score, r.unit),
-        detail: format!(
-            "{}% · {}{}",
-            Decimal((r.accuracy * 100.0).round() as u32),
-            r.time.get(..10).unwrap_or_default(),
-            if r.ranked { "" } else { " · unranked" }
-        ),
-    };
-    let group = |i: usize, name| (i == 0).then_some(name);
-    view.rows = (p.bests.iter().enumerate())
-        .map(|(i, r)| line(group(i, "personal bests"), r))
-        .chain((p.recent.iter().enumerate()).map(|(i, r)| line(group(i, "latest rounds"), r)))
-        .collect();
+    view.status = ["since ", joined, " · ", &p.all.said()].concat();
+    view.month = ["this month: ", &p.month.said()].concat();
+    view.chart = (!p.chart.is_empty()).then(|| Chart::rounds(&p.chart));
+    let groups = [(&p.bests, "personal bests"), (&p.recent, "latest rounds")];
+    for (runs, name) in groups {
+        for (i, r) in runs.iter().enumerate() {
+            let accuracy = Decimal((r.accuracy * 100.0).round() as u32).to_string();
+            let day = r.time.get(..10).unwrap_or_default();
+            let unranked = if r.ranked { "" } else { " · unranked" };
+            view.rows.push(ProfileLine {
+                group: (i == 0).then_some(name),
+                title: r.title.clone(),
+                score: [&r.score.to_string(), " ", &r.unit].concat(),
+                detail: [&accuracy, "% · ", day, unranked].concat(),
+            });
+        }
+    }
     view.keys = crate::keys::summary(&p.keys);
     if view.rows.is_empty() && p.all.rounds == 0 {
         view.say = Some(("no rounds stored yet".into(), Tone::Dim));

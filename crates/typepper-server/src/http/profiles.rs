@@ -69,6 +69,8 @@ struct ProfilePage<'a> {
     bests: Vec<RunLine>,
     recent: Vec<RunLine>,
     chart: Option<String>,
+    /// The chart's last round.
+    rounds: u32,
     keys: Vec<String>,
     retention_days: u32,
 }
@@ -118,6 +120,7 @@ async fn page(st: St, Path(name): Path<String>) -> Result<Response, ServiceError
         bests: p.bests.iter().map(RunLine::of).collect(),
         recent: p.recent.iter().map(RunLine::of).collect(),
         chart,
+        rounds: p.chart.last().map_or(0, |c| c.round),
         keys: typepper_game::keys::summary(&p.keys),
         retention_days: st.config.retention_days,
     };

@@ -20,11 +20,13 @@ impl Renderer {
             self.lines(say, w / 2.0, h / 2.0, *tone, "center");
         }
         if let Some(chart) = &v.chart {
-            // A third of what is left, where that leaves the chart a readable height.
-            let height = ((self.bottom - y) / 3.0).min(200.0);
+            // A quarter of what is left, where that leaves the chart a readable height:
+            // the runs below it need the most room.
+            let height = ((self.bottom - y) / 4.0).min(200.0);
             if height >= 90.0 {
+                // The legend above the plot, the seconds' labels 16 px under it.
                 self.chart(chart, x0, y + 30.0, width, height);
-                y += height + 46.0;
+                y += 30.0 + height + 32.0;
             }
         }
         self.font(13.0, 400);

@@ -187,6 +187,15 @@ impl Renderer {
                 }
             }
             ctx.stroke();
+            // A line of one point (a profile's first round) is a dot.
+            if n == 1
+                && let Some(v) = line.points().next()
+            {
+                self.fill_style(line.tone);
+                ctx.begin_path();
+                let _ = ctx.arc(px(0), py(v), 4.0, 0.0, core::f64::consts::TAU);
+                ctx.fill();
+            }
         }
         self.fill_style(Tone::Wrong);
         for (i, v) in chart.errors() {

@@ -54,7 +54,7 @@ struct Drawn {
 fn drawn(stop: &typepper_game::tour::Stop, size: (u32, u32)) -> (Vec<Drawn>, Vec<Rect>) {
     let recorded = js_sys::Array::new();
     let mut renderer = recording(&recorded, size);
-    assert!(renderer.frame(&stop.model, 0.0), "{}", stop.name);
+    assert!(renderer.frame(stop.model.clone(), 0.0), "{}", stop.name);
     let buttons = renderer
         .hits
         .iter()
@@ -110,7 +110,7 @@ fn hot_pursuits_flame_is_never_cut_off_at_the_left_edge() {
     for size in SIZES {
         let recorded = js_sys::Array::new();
         let mut renderer = recording(&recorded, size);
-        assert!(renderer.frame(&pursuit.model, 0.0));
+        assert!(renderer.frame(pursuit.model.clone(), 0.0));
         let leftmost = js_sys::Reflect::get(&recorded, &"leftmost".into())
             .ok()
             .and_then(|v| v.as_f64());
@@ -185,7 +185,7 @@ fn the_text_screens_field_is_clear_of_its_words_and_buttons() {
     for stop in texts {
         for size in SIZES {
             let mut renderer = recording(&js_sys::Array::new(), size);
-            assert!(renderer.frame(&stop.model, 0.0));
+            assert!(renderer.frame(stop.model.clone(), 0.0));
             let field = renderer.field().expect("the text screen has a field");
             assert!(field.h >= 120.0, "{} at {size:?}: {field:?}", stop.name);
             let (texts, buttons) = drawn(stop, size);
