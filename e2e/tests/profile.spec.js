@@ -1,6 +1,7 @@
 // Issue 42: a profile. A linked player plays a round; `p` on the menu is their profile,
 // with the round among their latest, watched with enter and back; the boards' `o` opens
-// a row's player's; `/p/<name>` is the same as a page, with its own card.
+// a row's player's; `/p/<name>` is the same as a page, with its own card, and in the
+// player's own browser their archive and deleting their account.
 import { test, expect, boot, mirror, onScreen, shot, shotBoth, typeWords } from "./fixtures.js";
 
 const name = `pro_${Date.now() % 1e9}`;
@@ -59,5 +60,28 @@ test("a player's profile lists their rounds, plays them, and is a page of its ow
   expect(card.headers()["content-type"]).toBe("image/png");
   const gone = await profilePage.request.get("/v1/players/no_one_here");
   expect(gone.status()).toBe(404);
+
+  // In the browser the player plays on, the page is theirs to take away: their archive…
+  const yours = profilePage.locator("#yours");
+  await expect(yours).toBeVisible();
+  const [download] = await Promise.all([
+    profilePage.waitForEvent("download"),
+    profilePage.getByRole("button", { name: "Download your data" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`typepper-${name}.tar`);
+  const said = profilePage.locator("#yours-said");
+  await expect(said).toContainText(`saved as typepper-${name}.tar`);
+  // …and the account, once they say so.
+  profilePage.once("dialog", (d) => d.accept());
+  await profilePage.getByRole("button", { name: "Delete your account" }).click();
+  await expect(said).toContainText(`deleted: ${name}'s runs are off the boards and links`);
+  await shot(profilePage, "profile-page-deleted");
+  expect((await profilePage.request.get(`/v1/players/${name}`)).status()).toBe(404);
+  expect((await profilePage.request.get(`/v1/runs/${id}`)).status()).toBe(404);
+  // The game in this browser is linked to no one now.
   await profilePage.close();
+  await page.reload();
+  await onScreen(page, "menu");
+  await page.keyboard.press("p");
+  await expect(page.locator("[data-mirror=notice]")).toHaveText("a profile is a linked player's: l links this game");
 });

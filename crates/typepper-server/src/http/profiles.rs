@@ -66,6 +66,8 @@ struct ProfilePage<'a> {
     image_alt: String,
     url: String,
     game: &'a str,
+    /// Where the page's buttons send the player's requests: the API, if not the game's.
+    api: &'a str,
     bests: Vec<RunLine>,
     recent: Vec<RunLine>,
     chart: Option<String>,
@@ -117,6 +119,11 @@ async fn page(st: St, Path(name): Path<String>) -> Result<Response, ServiceError
         ),
         url: format!("{game}/p/{}", p.name),
         game,
+        api: if st.config.api_url == st.config.public_url {
+            ""
+        } else {
+            &st.config.api_url
+        },
         bests: p.bests.iter().map(RunLine::of).collect(),
         recent: p.recent.iter().map(RunLine::of).collect(),
         chart,

@@ -222,6 +222,9 @@ async fn export(State(st): St, Authed(player): Authed) -> Result<Response, Servi
             Err(e) => Some((Err(std::io::Error::other(e.to_string())), None)),
         }
     });
+    // Fused: the compression layer (every browser asks for gzip) polls a body once more
+    // after its end, and an unfold panics on that.
+    let pages = futures_util::StreamExt::fuse(pages);
     Ok((
         [
             (header::CONTENT_TYPE, "application/x-tar".to_owned()),

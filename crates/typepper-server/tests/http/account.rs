@@ -147,6 +147,40 @@ async fn a_player_exports_every_run_then_deletes_the_account() {
     }
 }
 
+/// The bug a browser found: asked for gzip, as every browser asks, the archive's body was
+/// polled once more after its end by the compression layer, and the stream panicked: the
+/// connection dropped, the browser asked again, and the player's allowance was spent.
+#[tokio::test]
+async fn an_archive_asked_for_in_gzip_comes_whole() {
+    let srv = Server::new().await;
+    let ada = srv.link("ada").await;
+    let zen = synth(Mode::ZEN, 5, &Typist::default());
+    let id = stored(&srv.submit_lines(&ada, entry(&zen)).await);
+    let req = request(Method::GET, "/v1/export")
+        .header(header::AUTHORIZATION, format!("Bearer {ada}"))
+        .header(header::ACCEPT_ENCODING, "gzip")
+        .body(Body::empty())
+        .expect("a request");
+    let archive = srv.send(req).await;
+    assert_eq!(archive.status, StatusCode::OK, "{}", archive.text());
+    assert_eq!(archive.header(header::CONTENT_ENCODING), Some("gzip"));
+    let mut tar = vec![];
+    flate2::read::GzDecoder::new(&archive.body[..])
+        .read_to_end(&mut tar)
+        .expect("gzip");
+    let mut names = vec![];
+    for file in tar::Archive::new(&tar[..]).entries().expect("a tar") {
+        names.push(
+            file.expect("an entry")
+                .path()
+                .expect("a name")
+                .display()
+                .to_string(),
+        );
+    }
+    assert_eq!(names, [format!("runs/{id}.replay"), "index.json".into()]);
+}
+
 #[tokio::test]
 async fn exports_are_limited_per_player_and_need_a_player() {
     let srv = Server::new().await;

@@ -9,9 +9,14 @@ impl Renderer {
     pub(super) fn draw_profile(&mut self, v: &Profile, notice: Option<(&str, Tone)>) {
         let (w, h, _) = self.size;
         let (x0, width) = self.column();
-        let y = self.head(&v.title, &v.status, Tone::Dim, (13.0, 400));
+        let status = self.head_at(&v.title, &v.status, Tone::Dim, (13.0, 400));
         self.font(13.0, 400);
-        let mut y = self.lines(&v.month, x0 + width, y + 22.0, Tone::Dim, "right");
+        // The month under the counts, on the side they went to (a phone's left).
+        let (x, align) = match status.x > x0 {
+            true => (x0 + width, "right"),
+            false => (x0, "left"),
+        };
+        let mut y = self.lines(&v.month, x, status.y + 22.0, Tone::Dim, align);
         if let Some((said, tone)) = notice {
             y = self.lines(said, x0, y + 4.0, tone, "left");
         }
