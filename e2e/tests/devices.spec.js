@@ -1,7 +1,7 @@
 // Issue 42: one player on every device. A desktop linked as a player shows a code (and
 // its QR code); a phone opens the link that carries it and is the same player, its round
 // stored under the player's name; the desktop lists both and removes the phone, which is
-// told so at its next request.
+// told so at its next request, and forgets the player.
 import { test, expect, boot, mirror, onScreen, shot, typeWords, stored, cli } from "./fixtures.js";
 import { SIZES } from "./sizes.js";
 
@@ -86,9 +86,14 @@ test("a phone becomes a desktop's player by a code's link, and the desktop remov
   await expect.poll(async () => (await mirror(page, "list")).trim().split("\n").length).toBe(1);
   await phone.keyboard.press("Escape");
   await onScreen(phone, "menu");
+  // Its next request is refused, and the game is linked to no one from then on.
   await phone.keyboard.press("l");
-  await onScreen(phone, "devices");
-  await expect(phone.locator("[data-mirror=notice]")).toContainText("this device was removed from its player");
+  await expect(phone.locator("[data-mirror=notice]")).toContainText(
+    "no longer linked: this device was removed from its player",
+  );
+  await onScreen(phone, "menu");
+  expect(await stored(phone, "player")).toBeNull();
+  await shot(phone, "devices-phone-removed");
   expect(phoneLog.filter((l) => l.startsWith("error") && !l.includes("401"))).toEqual([]);
   await context.close();
 });

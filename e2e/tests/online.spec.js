@@ -127,6 +127,13 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   expect(await mirror(page, "results")).toBe(results);
   await page.keyboard.press("Escape");
   await onScreen(page, "boards");
+  // The row's player: their profile, the round their best; esc comes back to the board.
+  await page.keyboard.press("o");
+  await onScreen(page, "profile");
+  await expect(page.locator("[data-mirror=list]")).toContainText("personal bests:");
+  await expect(page.locator("[data-mirror=list]")).toContainText("BLITZ 15s · ");
+  await page.keyboard.press("Escape");
+  await onScreen(page, "boards");
 });
 
 test("offline, the round waits in the outbox; back online, it is sent and comes back unranked", async ({

@@ -385,6 +385,20 @@ impl App {
 
     /// What the server (or a live room) answered, at `now`.
     pub fn answer(&mut self, answer: Answer, now: Now) -> Vec<Effect> {
+        // A token the server no longer takes (its device removed, its account deleted)
+        // is forgotten at once, whichever request found out: else the game says it is
+        // linked, marks rounds RANKED and sends them, and each is refused.
+        let mut forgot = vec![];
+        if let Some(why) = answer.not_linked()
+            && self.player.take().is_some()
+        {
+            self.seeds.forget();
+            self.notice = Some((["no longer linked: ", why].concat(), Tone::Wrong));
+            if matches!(self.screen, Screen::Devices(_)) {
+                self.screen = Screen::Menu;
+            }
+            forgot.push(Effect::Remove(storage::PLAYER.into()));
+        }
         let mut fx = match answer {
             Answer::Submitted { keys, answer } => self.submitted(&keys, answer),
             Answer::Linked(player) => self.linked(player),
@@ -414,7 +428,8 @@ impl App {
             Answer::File { need, file } => self.file_loaded(need, file, now),
         };
         fx.extend(self.ask_lists());
-        fx
+        forgot.extend(fx);
+        forgot
     }
 
     /// A frame at `now`: asks for the seeds and word lists the game lacks, ends rounds

@@ -188,6 +188,25 @@ impl Request {
     }
 }
 
+impl Answer {
+    /// Why the server no longer takes this game's token or key, when it said so: the
+    /// device was removed, or the account deleted.
+    pub fn not_linked(&self) -> Option<&str> {
+        let failure = match self {
+            Answer::Submitted { answer, .. } => answer.as_ref().err(),
+            Answer::Seed { answer, .. } => answer.as_ref().err(),
+            Answer::Devices(answer) => answer.as_ref().err(),
+            Answer::DeviceCode(answer) => answer.as_ref().err(),
+            Answer::DeviceRemoved { done, .. } => done.as_ref().err(),
+            _ => None,
+        };
+        match failure {
+            Some(Failure::NotLinked(why)) => Some(why),
+            _ => None,
+        }
+    }
+}
+
 /// What the server said to a [`Request`], or what a live room says.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {

@@ -9,8 +9,9 @@ use crate::model::BoardLine;
 use crate::model::Boards;
 use crate::model::{BACK, Body, Kind, Model, Tap, Tone, tap};
 
-/// What `p` does, for a finger.
+/// What `p` and `o` do, for a finger.
 const PERIOD: Tap = tap("period", Key::Char('p'));
+const PLAYER: Tap = tap("player", Key::Char('o'));
 use crate::request::{Failure, Request};
 
 /// A board being looked at.
@@ -242,7 +243,10 @@ impl App {
             banner: None,
             notice,
             hints,
-            taps: &[PERIOD, BACK],
+            taps: match &b.rows {
+                Some(Ok(rows)) if !rows.is_empty() => &[PERIOD, PLAYER, BACK],
+                _ => &[PERIOD, BACK],
+            },
             body: Body::Boards(self.boards_model(b)),
         }
     }

@@ -885,3 +885,58 @@ fn a_code_s_link_on_a_linked_game_asks_first() {
         [Effect::Request(Request::Claim("K3FQ7M2X".into()))]
     );
 }
+
+/// The bug a removed device found: the server refused its token on every request, and the
+/// game went on saying `linked as ada`, marking rounds RANKED and sending them to be
+/// refused. The first refusal now forgets the player, and says why.
+#[test]
+fn a_token_the_server_no_longer_takes_is_forgotten_at_once() {
+    use crate::request::{Answer, Failure};
+    let mut app = fresh();
+    app.player = Some(Player {
+        name: "ada".into(),
+        token: "t".into(),
+    });
+    let issued = typepper_api::IssuedSeed {
+        mode: "time:15".into(),
+        seed: 42,
+        expires: "2026-12-01T13:00:00Z".into(),
+    };
+    app.answer(
+        Answer::Seed {
+            mode: "time:15".into(),
+            answer: Ok(issued),
+        },
+        at(0.0),
+    );
+    assert!(app.ranked_ready(Mode::BLITZ_15));
+    let why = "this device was removed from its player: link it again";
+    let fx = app.answer(
+        Answer::Seed {
+            mode: "time:30".into(),
+            answer: Err(Failure::NotLinked(why.into())),
+        },
+        at(0.0),
+    );
+    assert!(
+        fx.contains(&Effect::Remove(storage::PLAYER.into())),
+        "{fx:?}"
+    );
+    assert!(app.player.is_none());
+    assert!(!app.ranked_ready(Mode::BLITZ_15), "the seeds were ada's");
+    let model = app.model(0.0, &UTC);
+    assert_eq!(
+        model.notice,
+        Some((format!("no longer linked: {why}"), Tone::Wrong))
+    );
+    let Body::Menu(menu) = model.body else {
+        panic!()
+    };
+    assert_eq!(menu.player, NOT_LINKED);
+    // Another refusal says nothing more, and removes nothing more.
+    let again = app.answer(
+        Answer::Devices(Err(Failure::NotLinked(why.into()))),
+        at(0.0),
+    );
+    assert!(!again.contains(&Effect::Remove(storage::PLAYER.into())));
+}

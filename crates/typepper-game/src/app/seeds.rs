@@ -53,6 +53,13 @@ impl SeedPool {
         }
     }
 
+    /// Forgets every seed issued and asked for: they were a player's the game no longer
+    /// is.
+    pub fn forget(&mut self) {
+        self.issued.clear();
+        self.asking.clear();
+    }
+
     /// Whether a seed is held for mode `key`.
     pub fn has(&self, key: &str) -> bool {
         self.issued.iter().any(|i| i.mode == key)
