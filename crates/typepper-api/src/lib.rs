@@ -156,7 +156,11 @@ pub struct LineError(pub String);
 
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "not a submit answer line: {:?}", self.0)
+        write!(
+            f,
+            "not a submit answer line: {}",
+            typepper_engine::said::quoted(&self.0)
+        )
     }
 }
 
@@ -544,7 +548,7 @@ impl Utc {
         };
         let (y, m, d) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
         let (h, min, s) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
-        let fraction = &text[19..text.len() - 1];
+        let fraction = text.get(19..text.len() - 1)?;
         let fraction_ok = fraction.is_empty()
             || fraction
                 .strip_prefix('.')

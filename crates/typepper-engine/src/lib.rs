@@ -44,6 +44,7 @@ pub mod quotes;
 pub mod replay;
 pub mod rng;
 mod round;
+pub mod said;
 mod score;
 pub mod synth;
 pub mod text;

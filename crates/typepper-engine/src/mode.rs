@@ -288,7 +288,11 @@ impl ModeError {
 
 impl fmt::Display for ModeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "this build has no mode {:?}: ", self.key)?;
+        write!(
+            f,
+            "this build has no mode {}: ",
+            crate::said::quoted(&self.key)
+        )?;
         match &self.why {
             Why::Base => f.write_str(
                 "it has time:15, time:30, time:60, time:120, words:10, words:25, words:50, \
@@ -303,7 +307,11 @@ impl fmt::Display for ModeError {
             ),
             Why::Order => f.write_str("options come once each, /p before /n"),
             Why::Language(code) => {
-                write!(f, "there is no language {code:?}: there are")?;
+                write!(
+                    f,
+                    "there is no language {}: there are",
+                    crate::said::quoted(code)
+                )?;
                 for l in Language::ALL.iter().filter(|l| **l != Language::English) {
                     write!(f, " {}", l.code())?;
                 }
@@ -549,7 +557,7 @@ impl FromStr for Mode {
             None => (key, None),
         };
         let (base, options) = match rest.find('/') {
-            Some(at) => rest.split_at(at),
+            Some(at) => rest.split_at_checked(at).unwrap_or((rest, "")),
             None => (rest, ""),
         };
         let base = parse_base(base).ok_or(refuse(Why::Base))?;

@@ -586,7 +586,7 @@ fn mode_prefix(mode: &str) -> &str {
     while !mode.is_char_boundary(end) {
         end -= 1;
     }
-    &mode[..end]
+    mode.get(..end).unwrap_or_default()
 }
 
 fn read_inputs(r: &mut Reader<'_>) -> Result<Vec<Input>, DecodeError> {

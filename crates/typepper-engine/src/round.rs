@@ -589,7 +589,7 @@ impl Round {
                         start: start as u32,
                         end: self.text.len() as u32,
                     },
-                    chars: self.text[start..].chars().count() as u32,
+                    chars: self.text.get(start..).unwrap_or_default().chars().count() as u32,
                 },
             };
             self.spans.push(span);
@@ -601,7 +601,10 @@ impl Round {
     pub(crate) fn target(&self, i: usize) -> &str {
         match self.spans[i].word {
             Word::Listed(word) => word,
-            Word::Made { start, end } => &self.text[start as usize..end as usize],
+            // `get`, not an index: the same word, without an index's panic in the wasm.
+            Word::Made { start, end } => {
+                (self.text.get(start as usize..end as usize)).unwrap_or_default()
+            }
         }
     }
 

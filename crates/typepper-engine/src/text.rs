@@ -284,7 +284,7 @@ impl Decor {
 /// Upper-cases the letter at `out[start..]`'s start, when its upper case is one
 /// letter (German's ß stays ß). Turkish dots its capital i.
 fn capitalize(out: &mut String, start: usize, turkish: bool) {
-    let Some(first) = out[start..].chars().next() else {
+    let Some(first) = out.get(start..).and_then(|s| s.chars().next()) else {
         return;
     };
     let upper = match first {

@@ -263,7 +263,7 @@ impl Analysis {
             .filter(slow);
         let mut letters = String::new();
         for k in by_errors.chain(by_time) {
-            if letters.len() < DRILL_LETTERS && !letters.contains(k.key) {
+            if letters.len() < DRILL_LETTERS && !letters.chars().any(|c| c == k.key) {
                 letters.push(k.key);
             }
         }

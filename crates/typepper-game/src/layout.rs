@@ -23,25 +23,29 @@ pub fn one_column(_: char) -> usize {
 pub fn wrap(s: &str, fits: impl Fn(&str) -> bool) -> Vec<&str> {
     let mut lines = vec![];
     let mut rest = s;
+    // Cut with `split_at_checked`, never by indexing: a string's index panic brings
+    // Unicode's tables into the browser's wasm (docs/PERFORMANCE.md). Every cut is at a
+    // space, a char boundary.
     while !fits(rest) {
         let (mut space, mut dot) = (None, None);
         for (i, b) in rest.bytes().enumerate().skip(1) {
-            if b != b' ' {
+            let Some((line, after)) = rest.split_at_checked(i).filter(|_| b == b' ') else {
                 continue;
-            }
-            if !fits(&rest[..i]) {
+            };
+            if !fits(line) {
                 break;
             }
             space = Some(i);
-            if rest.as_bytes()[i + 1..].starts_with("· ".as_bytes()) {
+            if after.starts_with(" · ") {
                 dot = Some(i);
             }
         }
-        let Some(i) = dot.or(space) else {
+        let skip = if dot.is_some() { " · ".len() } else { 1 };
+        let Some((line, after)) = dot.or(space).and_then(|i| rest.split_at_checked(i)) else {
             break;
         };
-        lines.push(&rest[..i]);
-        rest = &rest[i + if dot.is_some() { " · ".len() } else { 1 }..];
+        lines.push(line);
+        rest = after.get(skip..).unwrap_or_default();
     }
     lines.push(rest);
     lines

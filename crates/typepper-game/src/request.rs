@@ -12,6 +12,7 @@ use typepper_api::devices::{DeviceCode, Devices};
 use typepper_api::profile::Profile;
 use typepper_api::room::{Opened, Say};
 use typepper_api::{BoardRow, IssuedSeed, Period, Player};
+use typepper_engine::said::quoted;
 use typepper_engine::{Base, Language, Mode, quotes, words};
 
 /// A request to the server.
@@ -310,7 +311,7 @@ impl fmt::Display for Failure {
                 f.write_str(why)
             }
             Failure::NoSuchRun => f.write_str("no such run: missing or expired"),
-            Failure::NotARunId(id) => write!(f, "{id:?} is not a run id"),
+            Failure::NotARunId(id) => write!(f, "{} is not a run id", quoted(id)),
             Failure::Unreadable { what, why: None } => {
                 write!(f, "the server's answer isn't {what}")
             }

@@ -31,6 +31,7 @@
 //! is, both to be read once the list is in.
 
 use typepper_api::Player;
+use typepper_engine::said::quoted;
 use typepper_engine::{Header, Mode, PlayError, Replay, Score, hex};
 
 use crate::request::Need;
@@ -277,17 +278,17 @@ fn parse_line(line: &str) -> Result<Entry, Unread> {
         return Err(format!("{} fields, not 4", fields.len()).into());
     };
     if version != "1" {
-        return Err(format!("line format {version:?}, not 1").into());
+        return Err(format!("line format {}, not 1", quoted(version)).into());
     }
     let unix_ms = when
         .parse()
-        .map_err(|_| format!("{when:?} is not a time"))?;
+        .map_err(|_| format!("{} is not a time", quoted(when)))?;
     let bytes = hex::decode(replay).ok_or("the replay is not hex")?;
     let replay = Replay::decode(&bytes).map_err(|e| format!("the replay: {e}"))?;
     let share = match share {
         "-" => None,
         url if url.starts_with("https://") || url.starts_with("http://") => Some(url.to_owned()),
-        other => return Err(format!("{other:?} is not a share link").into()),
+        other => return Err(format!("{} is not a share link", quoted(other)).into()),
     };
     let score = play_kept(&replay).map_err(|e| match e {
         Unread::Bad(why) => Unread::Bad(format!("the replay: {why}")),

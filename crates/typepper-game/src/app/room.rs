@@ -5,6 +5,7 @@
 use core::fmt::Write as _;
 use typepper_api::room::{Ask, Opened, Phase, ROOM_TEXT_CHARS, Say, State, is_code};
 
+use typepper_engine::said::quoted;
 use typepper_engine::{Decimal, Mode, Op};
 
 use crate::app::{App, Effect, Key, Now, RESULTS_HOLD_MS, Screen, delete_word, ms_since, type_key};
@@ -111,7 +112,7 @@ impl App {
     pub fn join_room(&mut self, code: &str) -> Vec<Effect> {
         let code = code.trim().to_ascii_lowercase();
         if !is_code(&code) {
-            let why = format!("{code:?} is not a room code: 8 letters and digits");
+            let why = format!("{} is not a room code: 8 letters and digits", quoted(&code));
             self.notice = Some((why, Tone::Wrong));
             self.screen = Screen::Menu;
             return vec![];
@@ -651,12 +652,11 @@ impl App {
     /// A room, but for its race: naming yourself, its lobby and countdown, its results.
     pub(crate) fn room_model(&self, live: &Live, now: f64) -> Room {
         let title = match &live.code {
-            Some(code) => format!(
-                "room {} {} · {}",
-                &code[..code.len() / 2],
-                &code[code.len() / 2..],
-                live.mode.title()
-            ),
+            Some(code) => {
+                // A room's code is ASCII (`is_code`): its halves are whole.
+                let (a, b) = code.split_at_checked(code.len() / 2).unwrap_or((code, ""));
+                format!("room {a} {b} · {}", live.mode.title())
+            }
             None => format!("a room for {}", live.mode.title()),
         };
         let mut rows = vec![];

@@ -161,5 +161,5 @@ fn push_within(draft: &mut String, more: &str) {
     while !more.is_char_boundary(room) {
         room -= 1;
     }
-    draft.push_str(&more[..room]);
+    draft.push_str(more.get(..room).unwrap_or_default());
 }
