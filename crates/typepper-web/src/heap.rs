@@ -175,6 +175,58 @@ mod global {
 
     #[global_allocator]
     static HEAP: Global = Global(UnsafeCell::new(Heap::new(grow)));
+
+    /// The game's memory in a steady state: each frame's model is built and dropped, and
+    /// its blocks are taken again by the next; only what the round keeps grows.
+    #[cfg(test)]
+    mod steady {
+        use typepper_game::app::{App, Key, Now};
+        use typepper_game::storage::Stored;
+        use wasm_bindgen_test::wasm_bindgen_test;
+
+        /// How far the heap's end has come.
+        fn heap_end() -> usize {
+            // SAFETY: read between allocations, on the one thread.
+            unsafe { (*super::HEAP.0.get()).next }
+        }
+
+        #[wasm_bindgen_test]
+        fn a_round_s_frames_take_their_blocks_again() {
+            crate::install_english();
+            let zone = typepper_game::zone::Fixed(0);
+            let at = |ms: f64| Now {
+                mono: ms,
+                unix_ms: 1_796_154_720_000 + ms as u64,
+            };
+            let mut app = App::new(7, &Stored::default(), None).0;
+            // ZEN: no clock ends it. A key and a frame every 100 ms.
+            app.key(Key::Char('z'), at(0.0));
+            let frame = |app: &mut App, i: usize| {
+                let t = 100.0 * i as f64;
+                let key = if i % 6 == 5 {
+                    ' '
+                } else {
+                    char::from(b'a' + (i % 26) as u8)
+                };
+                app.key(Key::Char(key), at(t));
+                drop(app.model(t, &zone));
+            };
+            for i in 1..300 {
+                frame(&mut app, i);
+            }
+            let warm = heap_end();
+            for i in 300..3000 {
+                frame(&mut app, i);
+            }
+            // 2,700 frames of several kilobytes each: a heap that reused nothing would
+            // have grown by megabytes. The round's inputs and text grow by doubling.
+            let grown = heap_end() - warm;
+            assert!(
+                grown < 256 * 1024,
+                "the heap grew {grown} bytes over 2,700 frames"
+            );
+        }
+    }
 }
 
 #[cfg(test)]
