@@ -125,6 +125,7 @@ impl Shared {
         let now = self.now_ms();
         self.store.delete_player(player.id, now).await?;
         self.runs.clear();
+        self.profiles.forget(player.id);
         let day = 86_400_000;
         let free = now + crate::sweep::DELETED_NAME_DAYS * day;
         Ok(typepper_api::Deleted {

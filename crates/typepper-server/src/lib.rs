@@ -97,6 +97,8 @@ pub struct Shared {
     verifying: tokio::sync::Semaphore,
     /// Runs recently served.
     runs: cache::RunCache,
+    /// Profiles served lately.
+    profiles: profile::Profiles,
     /// Runs' cards drawn.
     cards: Arc<card::Cards>,
     /// What the server has done, for `GET /metrics`.
@@ -141,6 +143,7 @@ impl Shared {
             export_limit: Limiter::hourly(account::EXPORTS_PER_HOUR, 2),
             verifying: tokio::sync::Semaphore::new(cpus * 2),
             runs: cache::RunCache::new(config.cache_bytes),
+            profiles: profile::Profiles::default(),
             cards: Arc::new(card::Cards::new(config.card_cache_bytes)),
             metrics: metrics::Metrics::default(),
             connections: Arc::default(),

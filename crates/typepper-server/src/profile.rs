@@ -2,14 +2,66 @@
 //! anyone to see: `GET /v1/players/<name>`, `v1 profile <name>`, the page `/p/<name>` and
 //! its card, and the game's profile screen in both shells.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
 use typepper_api::profile::{self as api, KeyLine, Profile, ProfileRun, Typed};
 use typepper_engine::{Mode, Replay};
 use typepper_game::keys::{Analysis, By, Tally};
 
-use crate::store::{ProfileRows, RunRow};
+use crate::store::{PlayerId, ProfileRows, RunRow};
 use crate::{ServiceError, Shared};
 
 const DAY_MS: i64 = 86_400_000;
+
+/// How long a profile is served from memory before it is read again.
+pub const TTL: Duration = Duration::from_secs(10);
+/// Profiles held at most.
+const HELD: usize = 1_000;
+
+/// Profiles served lately, by name key. A profile reads every round of its player and
+/// plays their last 100 runs again: 11 ms at 10,000 rounds (docs/PERFORMANCE.md). One
+/// linked from somewhere popular is made once in [`TTL`], not once a visit. Its player's
+/// own submission, deletion or ban on this server drops it at once; another server on the
+/// same database serves it at most [`TTL`] old.
+#[derive(Default)]
+pub struct Profiles {
+    held: Mutex<HashMap<String, (Arc<Profile>, PlayerId, Instant)>>,
+}
+
+impl Profiles {
+    fn get(&self, key: &str, now: Instant) -> Option<Arc<Profile>> {
+        let held = self.held.lock().ok()?;
+        let (profile, _, at) = held.get(key)?;
+        (now.duration_since(*at) < TTL).then(|| profile.clone())
+    }
+
+    fn put(&self, key: String, profile: Arc<Profile>, id: PlayerId, now: Instant) {
+        if let Ok(mut held) = self.held.lock() {
+            if held.len() >= HELD {
+                held.retain(|_, (_, _, at)| now.duration_since(*at) < TTL);
+            }
+            if held.len() < HELD {
+                held.insert(key, (profile, id, now));
+            }
+        }
+    }
+
+    /// Forgets every profile: the sweep took runs they may list.
+    pub fn clear(&self) {
+        if let Ok(mut held) = self.held.lock() {
+            held.clear();
+        }
+    }
+
+    /// Forgets player `id`'s profile: they stored a round, or are gone.
+    pub fn forget(&self, id: PlayerId) {
+        if let Ok(mut held) = self.held.lock() {
+            held.retain(|_, (_, held_id, _)| *held_id != id);
+        }
+    }
+}
 
 /// When the UTC month of `unix_ms` began.
 fn month_start(unix_ms: i64) -> i64 {
@@ -28,17 +80,21 @@ fn no_profile(name: &str) -> ServiceError {
 
 impl Shared {
     /// The profile of the player called `name` (as any case or look-alike spells it).
-    pub(crate) async fn profile(&self, name: &str) -> Result<Profile, ServiceError> {
+    pub(crate) async fn profile(&self, name: &str) -> Result<Arc<Profile>, ServiceError> {
         if typepper_api::check_name(name).is_err() {
             // Not said back: a path can hold anything.
             return Err(ServiceError::NotFound(
                 "no such player: a name is 3 to 20 letters, digits, _ or -".into(),
             ));
         }
+        let key = typepper_api::name_key(name);
+        if let Some(profile) = self.profiles.get(&key, Instant::now()) {
+            return Ok(profile);
+        }
         let rows = self
             .store
             .profile(
-                typepper_api::name_key(name),
+                key.clone(),
                 month_start(self.now_ms()),
                 api::RECENT_RUNS as u32,
                 api::KEYS_RUNS as u32,
@@ -52,9 +108,13 @@ impl Shared {
             .acquire()
             .await
             .map_err(|e| ServiceError::Internal(e.to_string()))?;
-        tokio::task::spawn_blocking(move || profile_of(rows))
+        let id = rows.id;
+        let profile = tokio::task::spawn_blocking(move || profile_of(rows))
             .await
-            .map_err(|e| ServiceError::Internal(format!("a blocking task failed: {e}")))
+            .map_err(|e| ServiceError::Internal(format!("a blocking task failed: {e}")))?;
+        let profile = Arc::new(profile);
+        self.profiles.put(key, profile.clone(), id, Instant::now());
+        Ok(profile)
     }
 }
 

@@ -173,6 +173,8 @@ impl Shared {
                 return Err(ServiceError::Quota(quota, secs_to_tomorrow(sub.now_ms)));
             }
         };
+        // Their profile changed: the next asks for it anew.
+        self.profiles.forget(player);
         Ok(submit::answer(done, &|id| self.config.share_link(id)))
     }
 

@@ -39,8 +39,10 @@ pub async fn sweep_once(state: &Shared) -> Swept {
     };
     let swept = sweep(&*state.store, &horizon, BATCH).await;
     if swept.runs > 0 || swept.deleted > 0 {
-        // Some may be cached: a swept run's link must say it is gone.
+        // Some may be cached: a swept run's link must say it is gone, and a profile must
+        // not list it.
         state.runs.clear();
+        state.profiles.clear();
     }
     swept
 }

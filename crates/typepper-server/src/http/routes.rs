@@ -374,7 +374,7 @@ async fn profile(st: St, Path(name): Path<String>) -> Result<Response, ServiceEr
     let profile = st.profile(&name).await?;
     Ok((
         [(header::CACHE_CONTROL, "public, max-age=10")],
-        axum::Json(profile),
+        axum::Json(&*profile),
     )
         .into_response())
 }

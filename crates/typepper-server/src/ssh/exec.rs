@@ -377,7 +377,7 @@ async fn call(
             };
             Done::with(StatusCode::CREATED, json(&linked))
         }
-        Command::Profile(name) => Done::ok(json(&state.profile(&name).await?)),
+        Command::Profile(name) => Done::ok(json(&*state.profile(&name).await?)),
         Command::Export => {
             let player = player(state, key.as_deref()).await?;
             Done::ok(state.export_all(player).await?)

@@ -736,7 +736,7 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
         Request::Profile(name) => {
             let profile = tokio::time::timeout(budget, async {
                 state.take_request(ip)?;
-                state.profile(&name).await
+                state.profile(&name).await.map(Arc::unwrap_or_clone)
             })
             .await;
             let (profile, counted) = within(profile, StatusCode::OK);

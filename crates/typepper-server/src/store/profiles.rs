@@ -8,6 +8,8 @@ use super::{Fut, PlayerId, StoreError};
 /// What the store has of a player for their profile, as its rows say it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProfileRows {
+    /// Who.
+    pub id: PlayerId,
     /// Their name, as they wrote it.
     pub name: String,
     /// When they became a player.
@@ -120,6 +122,7 @@ pub fn profile<B: Backend>(
                 )
                 .await?;
             Ok(Some(ProfileRows {
+                id,
                 name: player.text(1),
                 joined_ms: player.int(2).unwrap_or(0),
                 all,

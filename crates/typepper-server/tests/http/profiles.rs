@@ -38,6 +38,8 @@ async fn a_profile_counts_every_round_keeps_its_bests_and_draws_them() {
         ids.push(stored(&srv.submit_lines(&ada, entry(&zen)).await));
 
         let p = profile(&srv, "ADA").await;
+        // Served from memory a while, and made anew once they store a round.
+        assert_eq!(profile(&srv, "ada").await, p);
         assert_eq!(p.name, "ada");
         assert_eq!((p.all.rounds, p.month.rounds), (4, 4), "{}", srv.backend());
         assert!(
@@ -166,4 +168,25 @@ async fn a_name_that_is_no_name_is_not_said_back() {
             "{path}: {text}"
         );
     }
+}
+
+/// A profile is served from memory for a few seconds, but never past its player's own
+/// next round or the deletion of their account.
+#[tokio::test]
+async fn a_profile_is_made_anew_once_its_player_stores_a_round_or_leaves() {
+    let srv = Server::new().await;
+    let ada = srv.link("ada").await;
+    let first = synth(Mode::ZEN, 1, &Typist::default());
+    stored(&srv.submit_lines(&ada, entry(&first)).await);
+    assert_eq!(profile(&srv, "ada").await.all.rounds, 1);
+    let second = synth(Mode::ZEN, 2, &Typist::default());
+    stored(&srv.submit_lines(&ada, entry(&second)).await);
+    assert_eq!(profile(&srv, "ada").await.all.rounds, 2);
+    let deleted = super::support::request(axum::http::Method::DELETE, "/v1/players/me")
+        .header("authorization", format!("Bearer {ada}"))
+        .body(axum::body::Body::empty())
+        .unwrap();
+    assert_eq!(srv.send(deleted).await.status, StatusCode::OK);
+    let gone = srv.get("/v1/players/ada").await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND, "{}", gone.text());
 }
