@@ -27,8 +27,11 @@ const HELD: usize = 1_000;
 /// same database serves it at most [`TTL`] old.
 #[derive(Default)]
 pub struct Profiles {
-    held: Mutex<HashMap<String, (Arc<Profile>, PlayerId, Instant)>>,
+    held: Mutex<HashMap<String, Held>>,
 }
+
+/// A profile held: it, its player, and when it was made.
+type Held = (Arc<Profile>, PlayerId, Instant);
 
 impl Profiles {
     fn get(&self, key: &str, now: Instant) -> Option<Arc<Profile>> {
