@@ -82,6 +82,10 @@ test("a phone becomes a desktop's player by a code's link, and the desktop remov
   await page.keyboard.press("ArrowDown");
   await expect.poll(async () => (await mirror(page, "list")).trim().split("\n")[1]).toMatch(/^▸ Chrome on Android/);
   await page.keyboard.press("x");
+  await expect(page.locator("[data-mirror=notice]")).toHaveText(
+    "x again removes Chrome on Android: it stops being you at once",
+  );
+  await page.keyboard.press("x");
   await expect(page.locator("[data-mirror=notice]")).toHaveText("removed: that device is a stranger now");
   await expect.poll(async () => (await mirror(page, "list")).trim().split("\n").length).toBe(1);
   await phone.keyboard.press("Escape");

@@ -22,6 +22,8 @@ pub struct DevicesScreen {
     pub row: usize,
     /// A code asked for and shown, or being asked for (`Some(None)`).
     pub code: Option<Option<DeviceCode>>,
+    /// `x` was pressed on the picked row: a second `x` removes it, any other key keeps it.
+    pub removing: bool,
 }
 
 impl App {
@@ -45,6 +47,13 @@ impl App {
             Some(Ok(list)) => list.devices.len(),
             _ => 0,
         };
+        // A device goes at a second `x`: a slip of the finger mustn't unlink a phone.
+        let asked = std::mem::take(&mut d.removing);
+        let confirmed = asked && key == Key::Char('x');
+        if asked && !confirmed {
+            // Kept: the question goes.
+            self.notice = None;
+        }
         match key {
             // A code shown goes first, then the screen.
             Key::Escape if d.code.is_some() => d.code = None,
@@ -59,8 +68,18 @@ impl App {
                 if let Some(Ok(list)) = &d.devices
                     && let Some(device) = list.devices.get(d.row)
                 {
-                    let id = device.id.clone();
-                    return vec![Effect::Request(Request::RemoveDevice { token, id })];
+                    if confirmed {
+                        let id = device.id.clone();
+                        return vec![Effect::Request(Request::RemoveDevice { token, id })];
+                    }
+                    d.removing = true;
+                    let what = if device.this {
+                        "this device"
+                    } else {
+                        &device.name
+                    };
+                    let ask = ["x again removes ", what, ": it stops being you at once"];
+                    self.notice = Some((ask.concat(), Tone::Wrong));
                 }
             }
             // Another name: the link screen, which asks for one.

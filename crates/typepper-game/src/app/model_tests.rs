@@ -817,8 +817,21 @@ fn a_code_links_this_device_and_the_devices_screen_adds_and_removes_them() {
     app.key(Key::Escape, at(0.0));
     assert!(matches!(app.model(0.0, &UTC).body, Body::Devices(d) if d.code.is_none()));
 
-    // `x` removes the picked one: another, and the list is asked for again.
+    // `x` asks, a second removes the picked one: another, and the list is asked for
+    // again. Any other key between keeps it.
     app.key(Key::Down, at(0.0));
+    assert!(app.key(Key::Char('x'), at(0.0)).is_empty());
+    assert_eq!(
+        app.model(0.0, &UTC).notice,
+        Some((
+            "x again removes SHA256:abc: it stops being you at once".into(),
+            Tone::Wrong
+        ))
+    );
+    app.key(Key::Up, at(0.0));
+    assert_eq!(app.model(0.0, &UTC).notice, None, "kept: the question goes");
+    app.key(Key::Down, at(0.0));
+    assert!(app.key(Key::Char('x'), at(0.0)).is_empty(), "asked again");
     assert_eq!(
         app.key(Key::Char('x'), at(0.0)),
         [Effect::Request(Request::RemoveDevice {
@@ -836,6 +849,7 @@ fn a_code_links_this_device_and_the_devices_screen_adds_and_removes_them() {
     );
     // This one: the game forgets its player.
     app.key(Key::Down, at(0.0));
+    app.key(Key::Char('x'), at(0.0));
     app.key(Key::Char('x'), at(0.0));
     let removed = Answer::DeviceRemoved {
         id: "web-2".into(),
