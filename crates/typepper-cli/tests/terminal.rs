@@ -1003,6 +1003,13 @@ fn the_whole_game_over_ssh_links_a_key_ranks_its_round_and_keeps_its_history() {
     // The play-test: it said "on this device" of the server's history.
     let history = again.wait_for("your last round, on the server", 5);
     assert!(history.contains(&headline), "{history}");
+    // The player's profile, over the same SSH session: the round, their best.
+    again.keys(&["Escape"]);
+    again.wait_for("linked as sshgrace", 5);
+    again.type_text("p");
+    let profile = again.wait_for("personal bests", 10);
+    assert!(profile.contains("your profile · sshgrace"), "{profile}");
+    assert!(profile.contains(&headline), "{profile}");
     again.keys(&["C-c"]);
     again.wait_for("EXITED 0", 5);
     std::fs::remove_dir_all(&dir).unwrap();
