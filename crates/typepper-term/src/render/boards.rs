@@ -45,18 +45,27 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, b: &Boards, p: &Palette) {
             below(rows_area, rows_area.height / 3),
         );
     }
+    // The name's column gives way where the window is narrow (a name is cut with `…`),
+    // so that the score and the accuracy are always whole.
+    let name_w = usize::from(col.width).saturating_sub(7 + 9 + 9).clamp(4, 22);
     let lines = b
         .rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let mark = if i == b.selected { "▸" } else { " " };
+            let name = if r.name.chars().count() > name_w {
+                let cut: String = r.name.chars().take(name_w - 1).collect();
+                cut + "…"
+            } else {
+                r.name.clone()
+            };
             Line::from(vec![
                 p.span(format!("{mark}{:>4}  ", r.rank), r.medal),
-                p.span(format!("{:<22}", r.name), Tone::Text),
-                p.span(format!("{:>12}", r.score), b.tone(i))
+                p.span(format!("{name:<name_w$}"), Tone::Text),
+                p.span(format!("{:>9}", r.score), b.tone(i))
                     .add_modifier(Modifier::BOLD),
-                p.span(format!("{:>10}", r.accuracy), Tone::Dim),
+                p.span(format!("{:>9}", r.accuracy), Tone::Dim),
             ])
         })
         .collect();
