@@ -105,16 +105,6 @@ impl Shared {
         Ok(Some(out))
     }
 
-    /// The whole archive at once, for `v1 export`, whose answer is one write.
-    pub(crate) async fn export_all(&self, player: Player) -> Result<Vec<u8>, ServiceError> {
-        let mut export = self.export(player)?;
-        let mut out = vec![];
-        while let Some(bytes) = self.export_next(&mut export).await? {
-            out.extend(bytes);
-        }
-        Ok(out)
-    }
-
     /// Deletes `player`'s account now: their runs are off the boards and gone from their
     /// links at once (the runs read lately are forgotten), every device of theirs stops
     /// working, their rows go within a day and their name is free in 30 days.

@@ -2130,3 +2130,55 @@ fn a_key_exports_its_players_runs_then_deletes_the_account() {
     let (status, _) = server.get(&format!("/v1/runs/{id}"));
     assert_eq!(status, 404);
 }
+
+/// `v1 export` writes the archive a page of runs at a time, as the client takes it: an
+/// archive of three pages arrives whole, each run's bytes as stored, and a key linked to
+/// no one is told to link.
+#[test]
+fn v1_export_streams_an_archive_of_many_pages_whole() {
+    if !has_ssh() {
+        return;
+    }
+    let server = Server::start_with(&["--player-rate", "0"]);
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    ada.ok("v1 link ada", b"");
+    // 230 ZEN rounds: pages of 100, 100 and 30.
+    let rounds: Vec<Replay> = (0..230)
+        .map(|seed| synth(Mode::ZEN, 1000 + seed, &Typist::default()))
+        .collect();
+    for chunk in rounds.chunks(typepper_api::MAX_ENTRIES) {
+        let encoded: Vec<(u32, Vec<u8>)> = chunk
+            .iter()
+            .map(|r| (r.play().unwrap().1.headline().value, r.encode()))
+            .collect();
+        let submission = typepper_api::submission(encoded.iter().map(|(c, b)| (*c, &b[..])));
+        let answer = text(&ada.ok("v1 submit", &submission));
+        assert_eq!(
+            answer.lines().filter(|l| l.starts_with("ok ")).count(),
+            chunk.len()
+        );
+    }
+    let archive = ada.ok("v1 export", b"");
+    let mut stored = std::collections::HashSet::new();
+    let mut index = None;
+    for file in tar::Archive::new(&archive[..]).entries().unwrap() {
+        let mut file = file.unwrap();
+        let name = file.path().unwrap().display().to_string();
+        let mut bytes = vec![];
+        std::io::Read::read_to_end(&mut file, &mut bytes).unwrap();
+        match name.as_str() {
+            "index.json" => index = Some(bytes),
+            _ => assert!(stored.insert(bytes), "{name} twice"),
+        }
+    }
+    let expected: std::collections::HashSet<Vec<u8>> = rounds.iter().map(Replay::encode).collect();
+    assert_eq!(stored, expected, "every run once, as stored");
+    let index: serde_json::Value =
+        serde_json::from_slice(&index.expect("index.json last")).unwrap();
+    assert_eq!(index["runs"].as_array().map(Vec::len), Some(230));
+
+    let stranger = Player::new(dir.path(), "bob", &server);
+    let refused = stranger.run("v1 export", b"");
+    assert_eq!(refused.status.code(), Some(3), "{}", text(&refused.stderr));
+}

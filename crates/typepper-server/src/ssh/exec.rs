@@ -378,18 +378,72 @@ async fn call(
             Done::with(StatusCode::CREATED, json(&linked))
         }
         Command::Profile(name) => Done::ok(json(&*state.profile(&name).await?)),
-        Command::Export => {
-            let player = player(state, key.as_deref()).await?;
-            Done::ok(state.export_all(player).await?)
-        }
         Command::AccountDelete => {
             let player = player(state, key.as_deref()).await?;
             Done::ok(json(&state.delete_account(&player).await?))
         }
-        Command::Submit | Command::Room(_) => {
+        Command::Submit | Command::Room(_) | Command::Export => {
             return Err(ServiceError::Internal(format!("{command:?} has a way of its own")).into());
         }
     })
+}
+
+/// `v1 export`: the player's archive written on `channel` a page of runs at a time, each
+/// once the client's window takes it (as `GET /v1/export` streams it). Each page must be
+/// read, and taken, within the request's time: a client that stops reading is let go,
+/// holding one page. A failure midway ends the archive short with exit status 1 and the
+/// sentence why, never an archive that looks whole. Counted as its HTTP request is.
+async fn export(
+    state: &Arc<Shared>,
+    peer: SocketAddr,
+    key: Option<String>,
+    handle: &russh::server::Handle,
+    channel: ChannelId,
+) -> Outcome {
+    let started = Instant::now();
+    let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
+    let sent = async {
+        state.take_request(peer.ip())?;
+        let player = player(state, key.as_deref()).await?;
+        let mut export = state.export(player)?;
+        loop {
+            let page = tokio::time::timeout(budget, state.export_next(&mut export))
+                .await
+                .map_err(|_| Failed::Late)??;
+            let Some(page) = page else {
+                return Ok(());
+            };
+            let taken = tokio::time::timeout(budget, handle.data(channel, page)).await;
+            if !matches!(taken, Ok(Ok(()))) {
+                let why = "the client took no more of the archive: it ended short";
+                return Err(ServiceError::Unavailable(why.into(), 1).into());
+            }
+        }
+    };
+    let sent: Result<(), Failed> = sent.await;
+    let (status, detail) = match &sent {
+        Ok(()) => (StatusCode::OK, None),
+        Err(Failed::Refused(refused)) => (refused.status(), None),
+        Err(Failed::Late) => (StatusCode::REQUEST_TIMEOUT, None),
+    };
+    counted(
+        state,
+        stands_for(&Command::Export),
+        status,
+        detail,
+        started.elapsed(),
+    );
+    match sent {
+        Ok(()) => Outcome::ok(vec![]),
+        Err(Failed::Refused(ServiceError::Unauthorized(why))) => {
+            Outcome::ended(Exit::NotLinked, why)
+        }
+        Err(Failed::Refused(refused)) => Outcome::refused(refused.to_string().trim()),
+        Err(Failed::Late) => Outcome::refused(format!(
+            "the server answered {}",
+            StatusCode::REQUEST_TIMEOUT
+        )),
+    }
 }
 
 /// The player `key` is linked to; for a guest (no key), refused as a request with no
@@ -536,7 +590,12 @@ impl Connection {
         let (state, peer, key) = (self.state.clone(), self.peer, self.key.clone());
         let ends = self.ends.clone();
         tokio::spawn(async move {
-            let outcome = execute(&state, peer, key, command, stdin).await;
+            let outcome = match command {
+                // The archive goes a page at a time as the client takes it, never whole
+                // in memory: a player may hold 8 days of 16 MiB of runs.
+                Command::Export => export(&state, peer, key, &handle, channel).await,
+                command => execute(&state, peer, key, command, stdin).await,
+            };
             drop(linking);
             let budget = Duration::from_secs(state.config.request_timeout_secs.max(1));
             answer(&handle, channel, outcome, &chan, &ends, budget).await;

@@ -47,7 +47,9 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, b: &Boards, p: &Palette) {
     }
     // The name's column gives way where the window is narrow (a name is cut with `…`),
     // so that the score and the accuracy are always whole.
-    let name_w = usize::from(col.width).saturating_sub(7 + 9 + 9).clamp(4, 22);
+    let name_w = usize::from(col.width)
+        .saturating_sub(7 + 9 + 9)
+        .clamp(4, 22);
     let lines = b
         .rows
         .iter()
