@@ -130,6 +130,64 @@ fn no_text_leaves_the_card_or_overlaps_another_however_long() {
     }
 }
 
+/// A profile's card: the longest name, a best in the longest title a wpm mode has, years
+/// of rounds; and one with no best yet. Nothing leaves it or overlaps.
+#[test]
+fn a_profile_s_card_holds_the_longest_name_and_title() {
+    use typepper_api::profile::{Keys, Profile, ProfileRun, Typed, chart};
+    let cards = Cards::new(1 << 20);
+    let best = ProfileRun {
+        run: "7Xf9qyuC".into(),
+        mode: "time:120/p/n@uk".into(),
+        title: "time:120/p/n@uk".parse::<Mode>().unwrap().title(),
+        score: 212,
+        unit: "wpm".into(),
+        wpm: 212.4,
+        accuracy: 99.5,
+        time: "2026-12-01T19:52:00Z".into(),
+        ranked: true,
+    };
+    let rounds: Vec<(u32, u32)> = (0..50_000u32)
+        .map(|i| (4_000 + i % 9_000, 9_000 + i % 1_000))
+        .collect();
+    let profile = |bests: Vec<ProfileRun>| Profile {
+        name: "abcdefghijklmnopqrst".into(),
+        joined: "2025-01-01T00:00:00Z".into(),
+        all: Typed {
+            rounds: 50_000,
+            seconds: 1_500_000,
+        },
+        month: Typed::default(),
+        bests,
+        recent: vec![],
+        chart: chart(&rounds),
+        keys: Keys::default(),
+    };
+    for (name, card) in [
+        ("profile", Card::profile(&profile(vec![best]), DAY)),
+        ("profile-no-best", Card::profile(&profile(vec![]), DAY)),
+    ] {
+        let svg = card.svg();
+        let boxes = text_boxes(&svg);
+        // The wordmark, the date, the headline, the title, the player, the stats and the
+        // legend's two words.
+        assert_eq!(boxes.len(), 8, "{name}: {boxes:?}");
+        for (i, (a, ab)) in boxes.iter().enumerate() {
+            let inside =
+                ab.left() >= 0.0 && ab.right() <= WIDTH as f32 && ab.bottom() <= HEIGHT as f32;
+            assert!(inside, "{name}: {a:?} leaves the card: {ab:?}");
+            for (b, bb) in &boxes[i + 1..] {
+                let apart = ab.right() <= bb.left()
+                    || bb.right() <= ab.left()
+                    || ab.bottom() <= bb.top()
+                    || bb.bottom() <= ab.top();
+                assert!(apart, "{name}: {a:?} {ab:?} overlaps {b:?} {bb:?}");
+            }
+        }
+        keep(name, &cards.draw(&svg).unwrap());
+    }
+}
+
 /// The font is the only one a card is drawn with, so a letter it lacks is drawn as a box:
 /// every letter of every word list (and its capital, which punctuation puts at a
 /// sentence's start), every language's name, and what titles and stats are written with.
