@@ -2,7 +2,20 @@
 // it; a friend opens the link and watches; its board row plays; rounds played without
 // an issued seed, offline, wait in the outbox, go when back online, and come back
 // unranked.
-import { test, expect, boot, mirror, onScreen, pastResultsHold, save, shot, typeWords, stored } from "./fixtures.js";
+import {
+  test,
+  expect,
+  boot,
+  mirror,
+  onScreen,
+  pastResultsHold,
+  recordText,
+  save,
+  shot,
+  tapText,
+  typeWords,
+  stored,
+} from "./fixtures.js";
 
 const name = `e2e_${Date.now() % 1e9}`;
 
@@ -31,6 +44,7 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   browser,
   consoleLog,
 }) => {
+  await recordText(page);
   await boot(page);
   await link(page, name);
   expect(await stored(page, "player")).toMatch(new RegExp(`^${name} [0-9a-f]{64}$`));
@@ -132,6 +146,11 @@ test("a ranked round on an issued seed is shared, watched by a friend, and on th
   await onScreen(page, "profile");
   await expect(page.locator("[data-mirror=list]")).toContainText("personal bests:");
   await expect(page.locator("[data-mirror=list]")).toContainText("BLITZ 15s · ");
+  await page.keyboard.press("Escape");
+  await onScreen(page, "boards");
+  // A click on the row's name does the same.
+  await tapText(page, name);
+  await onScreen(page, "profile");
   await page.keyboard.press("Escape");
   await onScreen(page, "boards");
 });

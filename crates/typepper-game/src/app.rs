@@ -312,6 +312,18 @@ impl App {
         }
     }
 
+    /// A click or a tap on the name of a board's `index`th row: that row picked, and its
+    /// player's profile opened, as `o` opens it. Elsewhere, nothing.
+    pub fn pick_player(&mut self, index: usize, now: Now) -> Vec<Effect> {
+        match &mut self.screen {
+            Screen::Boards(b) if matches!(&b.rows, Some(Ok(rows)) if index < rows.len()) => {
+                b.row = index;
+                self.key(Key::Char('o'), now)
+            }
+            _ => vec![],
+        }
+    }
+
     /// Text pasted or composed (by an IME, a phone's keyboard) at `now`: each character
     /// as if its key were pressed, except control characters, which stand for no key a
     /// round or a name takes: a pasted line's end is not enter, nor its tab a new round.

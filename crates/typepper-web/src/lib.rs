@@ -565,6 +565,7 @@ impl Shell {
             Some(Hit::Item(index)) => self.app.pick(index, now(at)),
             Some(Hit::Level(index, up)) => self.app.pick_value(index, up, now(at)),
             Some(Hit::Key(key) | Hit::Arrow(key)) => self.app.key(key, now(at)),
+            Some(Hit::Player(index)) => self.app.pick_player(index, now(at)),
             None => vec![],
         };
         self.carry_out(effects);

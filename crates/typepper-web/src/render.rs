@@ -74,6 +74,9 @@ pub enum Hit {
     /// An arrow in a line of text, and the key it stands for: its box is a finger's size,
     /// so it may take in text beside it, as a button's may not.
     Arrow(Key),
+    /// The player's name on a board's row at this index: their profile
+    /// ([`typepper_game::app::App::pick_player`]).
+    Player(usize),
 }
 
 /// A line of small text's height, and a gap between things.

@@ -42,6 +42,15 @@ impl Renderer {
             self.font(16.0, if selected { 700 } else { 400 });
             self.text(&r.rank.to_string(), x0 + 24.0, y, r.medal, "right");
             self.text(&r.name, x0 + 48.0, y, Tone::Text, "left");
+            // The name opens its player's profile; the rest of the row, their run. Found
+            // before the row's box, which holds it.
+            let name = Rect {
+                x: x0 + 40.0,
+                y: y - 23.0,
+                w: self.text_width(&r.name) + 16.0,
+                h: 30.0,
+            };
+            self.hits.insert(0, (name, Hit::Player(i)));
             if one_line {
                 self.text(&r.score, x0 + width * 0.72, y, color, "right");
                 self.text(&r.accuracy, x0 + width, y, Tone::Dim, "right");
