@@ -10,8 +10,12 @@ pub const CHART_POINTS: usize = 120;
 /// The most of a player's latest runs a profile lists.
 pub const RECENT_RUNS: usize = 20;
 
-/// The most of a player's latest runs the keys analysis reads.
+/// The most of a player's latest runs the keys analysis reads…
 pub const KEYS_RUNS: usize = 100;
+
+/// …and the most keystrokes: a hundred hour-long ZEN rounds would take the server a
+/// tenth of a second to play again for each profile.
+pub const KEYS_INPUTS: usize = 60_000;
 
 /// How many keys and letter pairs each of the keys analysis's lists holds.
 pub const KEYS_LISTED: usize = 5;
@@ -103,7 +107,8 @@ pub struct Point {
 /// The keys analysis (the game's `keys` module) over a player's latest runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Keys {
-    /// How many runs it read: at most [`KEYS_RUNS`].
+    /// How many runs it read: at most [`KEYS_RUNS`], of at most [`KEYS_INPUTS`] keys
+    /// (the first is read whatever its length).
     pub runs: u32,
     /// The keys that went wrong most often, worst first.
     pub missed: Vec<KeyLine>,

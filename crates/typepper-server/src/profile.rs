@@ -125,9 +125,16 @@ impl Shared {
 pub fn profile_of(rows: ProfileRows) -> Profile {
     let mut bests: Vec<ProfileRun> = rows.bests.iter().map(run).collect();
     bests.sort_by_key(|b| menu_order(&b.mode));
-    let replays: Vec<Replay> = (rows.replays.iter())
-        .filter_map(|r| Replay::decode(r).ok())
-        .collect();
+    // Newest first, until the keystrokes' bound.
+    let mut replays: Vec<Replay> = vec![];
+    let mut inputs = 0;
+    for replay in rows.replays.iter().filter_map(|r| Replay::decode(r).ok()) {
+        inputs += replay.inputs.len();
+        if inputs > api::KEYS_INPUTS && !replays.is_empty() {
+            break;
+        }
+        replays.push(replay);
+    }
     let seconds = |ms: i64| u32::try_from(ms / 1000).unwrap_or(u32::MAX);
     Profile {
         name: rows.name,
@@ -227,6 +234,44 @@ mod tests {
             typepper_api::Utc::of(month_start(month_start(now) - 1)).rfc3339(),
             "2026-11-01T00:00:00Z"
         );
+    }
+
+    #[test]
+    fn the_keys_analysis_reads_the_latest_runs_up_to_its_keystrokes_bound() {
+        use typepper_engine::synth::{Typist, synth};
+        // 25 minutes of ZEN at 200 wpm: under 30,000 keys each.
+        let typist = Typist {
+            wpm: 200,
+            zen_ms: 1_500_000,
+            ..Typist::default()
+        };
+        let long = |seed| synth(Mode::ZEN, seed, &typist).encode();
+        let rows = ProfileRows {
+            replays: vec![long(1), long(2), long(3)],
+            ..ProfileRows::default()
+        };
+        let inputs = Replay::decode(&rows.replays[0]).unwrap().inputs.len();
+        assert!(
+            (25_000..=api::KEYS_INPUTS / 2).contains(&inputs),
+            "{inputs}"
+        );
+        assert_eq!(profile_of(rows).keys.runs, 2);
+        // One longer than the bound is read all the same: it is the latest.
+        let rows = ProfileRows {
+            replays: vec![
+                synth(
+                    Mode::ZEN,
+                    4,
+                    &Typist {
+                        zen_ms: 5_000_000,
+                        ..typist
+                    },
+                )
+                .encode(),
+            ],
+            ..ProfileRows::default()
+        };
+        assert_eq!(profile_of(rows).keys.runs, 1);
     }
 
     #[test]
