@@ -66,8 +66,21 @@ impl Typed {
         } else {
             " rounds · "
         };
-        [&self.rounds.to_string(), rounds, &time].concat()
+        [&grouped(self.rounds), rounds, &time].concat()
     }
+}
+
+/// `n` with its thousands marked, as a person reads a count: `2,031`, `50,000`.
+pub fn grouped(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// One of a player's runs.
@@ -168,6 +181,21 @@ mod tests {
         assert_eq!(said(0, 0), "0 rounds · 0 s");
         assert_eq!(said(12, 3599), "12 rounds · 59 min");
         assert_eq!(said(312, 15_120), "312 rounds · 4 h 12 min");
+        assert_eq!(said(50_000, 1_500_000), "50,000 rounds · 416 h 40 min");
+        let counts = [0, 999, 1_000, 2_031, 123_456, 1_234_567, u32::MAX];
+        let said: Vec<String> = counts.into_iter().map(grouped).collect();
+        assert_eq!(
+            said,
+            [
+                "0",
+                "999",
+                "1,000",
+                "2,031",
+                "123,456",
+                "1,234,567",
+                "4,294,967,295"
+            ]
+        );
     }
 
     #[test]

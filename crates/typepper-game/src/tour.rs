@@ -643,7 +643,7 @@ mod tests {
             ("devices, a code", "K3FQ 7M2X | works once, until"),
             (
                 "profile, yours",
-                "your profile · xada | since 2025-12-01 · 1200 rounds",
+                "your profile · xada | since 2025-12-01 · 1,200 rounds",
             ),
             ("profile, yours", "personal bests | BLITZ 15s | 108 wpm"),
             ("profile, yours", "latest rounds | BLITZ 30s"),

@@ -69,7 +69,8 @@ impl App {
     ) -> Vec<Effect> {
         // Only a name goes into the URL: a board's row is the server's, but never trusted.
         if typepper_api::check_name(&name).is_err() {
-            self.notice = Some((format!("{name} has no profile"), Tone::Dim));
+            let why = format!("{name} has no profile: a guest's rounds are theirs alone");
+            self.notice = Some((why, Tone::Dim));
             return vec![];
         }
         self.screen = Screen::Profile(Box::new(ProfileScreen {
