@@ -68,6 +68,24 @@ fn text_boxes(svg: &str) -> Vec<(String, usvg::Rect)> {
     boxes
 }
 
+/// Every text box of card `name` is inside it, and apart from every other.
+fn assert_laid_out(name: &str, boxes: &[(String, usvg::Rect)]) {
+    for (i, (a, ab)) in boxes.iter().enumerate() {
+        let inside = ab.left() >= 0.0
+            && ab.top() >= 0.0
+            && ab.right() <= WIDTH as f32
+            && ab.bottom() <= HEIGHT as f32;
+        assert!(inside, "{name}: {a:?} leaves the card: {ab:?}");
+        for (b, bb) in &boxes[i + 1..] {
+            let apart = ab.right() <= bb.left()
+                || bb.right() <= ab.left()
+                || ab.bottom() <= bb.top()
+                || bb.bottom() <= ab.top();
+            assert!(apart, "{name}: {a:?} {ab:?} overlaps {b:?} {bb:?}");
+        }
+    }
+}
+
 #[test]
 fn no_text_leaves_the_card_or_overlaps_another_however_long() {
     let cards = Cards::new(1 << 20);
@@ -110,22 +128,7 @@ fn no_text_leaves_the_card_or_overlaps_another_however_long() {
         // The wordmark, the date, the headline, the title, the player, the stats and
         // three words of legend: each drawn, none cut.
         assert_eq!(boxes.len(), 9, "{name}: {boxes:?}");
-        for (text, b) in &boxes {
-            let inside = b.left() >= 0.0
-                && b.top() >= 0.0
-                && b.right() <= WIDTH as f32
-                && b.bottom() <= HEIGHT as f32;
-            assert!(inside, "{name}: {text:?} leaves the card: {b:?}");
-        }
-        for (i, (a, ab)) in boxes.iter().enumerate() {
-            for (b, bb) in &boxes[i + 1..] {
-                let apart = ab.right() <= bb.left()
-                    || bb.right() <= ab.left()
-                    || ab.bottom() <= bb.top()
-                    || bb.bottom() <= ab.top();
-                assert!(apart, "{name}: {a:?} {ab:?} overlaps {b:?} {bb:?}");
-            }
-        }
+        assert_laid_out(name, &boxes);
         keep(name, &cards.draw(&svg).unwrap());
     }
 }
@@ -172,18 +175,7 @@ fn a_profile_s_card_holds_the_longest_name_and_title() {
         // The wordmark, the date, the headline, the title, the player, the stats and the
         // legend's two words.
         assert_eq!(boxes.len(), 8, "{name}: {boxes:?}");
-        for (i, (a, ab)) in boxes.iter().enumerate() {
-            let inside =
-                ab.left() >= 0.0 && ab.right() <= WIDTH as f32 && ab.bottom() <= HEIGHT as f32;
-            assert!(inside, "{name}: {a:?} leaves the card: {ab:?}");
-            for (b, bb) in &boxes[i + 1..] {
-                let apart = ab.right() <= bb.left()
-                    || bb.right() <= ab.left()
-                    || ab.bottom() <= bb.top()
-                    || bb.bottom() <= ab.top();
-                assert!(apart, "{name}: {a:?} {ab:?} overlaps {b:?} {bb:?}");
-            }
-        }
+        assert_laid_out(name, &boxes);
         keep(name, &cards.draw(&svg).unwrap());
     }
 }
@@ -273,22 +265,7 @@ fn a_quote_or_a_custom_text_card_has_its_source_line_and_still_nothing_overlaps(
         let svg = card.svg();
         let boxes = text_boxes(&svg);
         assert_eq!(boxes.len(), 10, "{name}: {boxes:?}");
-        for (text, b) in &boxes {
-            let inside = b.left() >= 0.0
-                && b.top() >= 0.0
-                && b.right() <= WIDTH as f32
-                && b.bottom() <= HEIGHT as f32;
-            assert!(inside, "{name}: {text:?} leaves the card: {b:?}");
-        }
-        for (i, (a, ab)) in boxes.iter().enumerate() {
-            for (b, bb) in &boxes[i + 1..] {
-                let apart = ab.right() <= bb.left()
-                    || bb.right() <= ab.left()
-                    || ab.bottom() <= bb.top()
-                    || bb.bottom() <= ab.top();
-                assert!(apart, "{name}: {a:?} {ab:?} overlaps {b:?} {bb:?}");
-            }
-        }
+        assert_laid_out(name, &boxes);
         keep(name, &cards.draw(&svg).unwrap());
     }
     let source = |name: &str| {
