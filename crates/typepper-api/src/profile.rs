@@ -41,6 +41,21 @@ pub struct Profile {
     pub keys: Keys,
 }
 
+impl Profile {
+    /// The best of their bests counted in wpm (a HOT PURSUIT's are words): what the page
+    /// and the card lead with.
+    pub fn best_wpm(&self) -> Option<&ProfileRun> {
+        (self.bests.iter())
+            .filter(|b| b.unit == "wpm")
+            .max_by(|a, b| a.wpm.total_cmp(&b.wpm))
+    }
+
+    /// The day they joined, `YYYY-MM-DD`.
+    pub fn joined_day(&self) -> &str {
+        self.joined.get(..10).unwrap_or_default()
+    }
+}
+
 /// Rounds and the time they took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Typed {

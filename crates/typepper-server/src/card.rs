@@ -176,10 +176,8 @@ impl Card {
     /// The card of a player's profile, on `today_ms`: their best wpm (or their rounds,
     /// with no best), their rounds and time typed, and their chart over every round.
     pub fn profile(profile: &typepper_api::profile::Profile, today_ms: i64) -> Card {
-        let best = (profile.bests.iter())
-            .filter(|b| b.unit == "wpm")
-            .max_by(|a, b| a.wpm.total_cmp(&b.wpm));
-        let joined = profile.joined.get(..10).unwrap_or_default();
+        let best = profile.best_wpm();
+        let joined = profile.joined_day();
         Card {
             headline: match best {
                 Some(b) => format!("{} wpm", b.score),

@@ -2,7 +2,7 @@
 //! module grows, never given back.
 //!
 //! Rust's allocator on wasm32 is dlmalloc, and it was about 9 KB of the wasm before
-//! wasm-opt (3.4 KB gzipped, measured in docs/PERFORMANCE.md): more than a screen costs.
+//! wasm-opt (3.1 KB gzipped, measured in docs/PERFORMANCE.md): more than a screen costs.
 //! The game's memory is a steady state (each frame builds its model and drops it; a round
 //! keeps its inputs), which size classes serve well:
 //! 1. A request is rounded up to a power of two of at least 16 bytes (and at least its

@@ -147,16 +147,16 @@ impl App {
             Some(Err(e)) => view.say = Some((e.clone(), Tone::Wrong)),
             Some(Ok(profile)) => fill(&mut view, profile),
         }
-        let back = if p.board.is_some() { "board" } else { "menu" };
+
         Model {
             kind: Kind::Profile,
             banner: None,
             notice,
-            hints: match (view.rows.is_empty(), back) {
-                (false, "board") => "↑↓ pick · enter watch · g race · esc board",
-                (false, _) => "↑↓ pick · enter watch · g race · esc menu",
-                (true, "board") => "esc board",
-                (true, _) => "esc menu",
+            hints: match (view.rows.is_empty(), p.board.is_some()) {
+                (false, true) => "↑↓ pick · enter watch · g race · esc board",
+                (false, false) => "↑↓ pick · enter watch · g race · esc menu",
+                (true, true) => "esc board",
+                (true, false) => "esc menu",
             },
             taps: &[BACK],
             body: Body::Profile(view),
@@ -167,8 +167,7 @@ impl App {
 /// The profile's words, as both shells show them. (Loops and joined parts, not chains
 /// of iterators and `format!`: each is code of its own in the wasm.)
 fn fill(view: &mut model::Profile, p: &Profile) {
-    let joined = p.joined.get(..10).unwrap_or_default();
-    view.status = ["since ", joined, " · ", &p.all.said()].concat();
+    view.status = ["since ", p.joined_day(), " · ", &p.all.said()].concat();
     view.month = ["this month: ", &p.month.said()].concat();
     view.chart = (!p.chart.is_empty()).then(|| Chart::rounds(&p.chart));
     let groups = [(&p.bests, "personal bests"), (&p.recent, "latest rounds")];

@@ -11,7 +11,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use typepper_api::profile::{Profile, ProfileRun};
-use typepper_engine::Decimal;
+use typepper_engine::{Decimal, Headline, Mode, Unit};
 
 use crate::card::Card;
 use crate::{ServiceError, Shared};
@@ -40,15 +40,15 @@ struct RunLine {
 
 impl RunLine {
     fn of(r: &ProfileRun) -> RunLine {
-        let unit = if r.unit == "words" && r.score == 1 {
-            "word"
-        } else {
-            &r.unit
+        // In the game's words: `108 wpm`, `1 word`.
+        let headline = Headline {
+            value: r.score,
+            unit: r.mode.parse().map_or(Unit::Wpm, Mode::unit),
         };
         RunLine {
             id: r.run.clone(),
             title: r.title.clone(),
-            headline: format!("{} {unit}", r.score),
+            headline: headline.to_string(),
             accuracy: Decimal((r.accuracy * 100.0).round() as u32).to_string(),
             day: r.time.get(..10).unwrap_or_default().into(),
             ranked: r.ranked,
@@ -79,10 +79,8 @@ struct ProfilePage<'a> {
 
 /// What a profile's description says: rounds and time, since when, and the best.
 fn description(p: &Profile) -> String {
-    let joined = p.joined.get(..10).unwrap_or_default();
-    let best = (p.bests.iter())
-        .filter(|b| b.unit == "wpm")
-        .max_by(|a, b| a.wpm.total_cmp(&b.wpm))
+    let joined = p.joined_day();
+    let best = (p.best_wpm())
         .map(|b| format!(" Best: {} wpm in {}.", b.score, b.title))
         .unwrap_or_default();
     format!(

@@ -177,6 +177,17 @@ pub(crate) async fn execute(
     let started = Instant::now();
     let stands_for = stands_for(&command);
     let answered = serve(state, peer.ip(), key, command, stdin).await;
+    finish(state, stands_for, started, answered)
+}
+
+/// What a command `started` then came to: counted as the request it `stands_for`, and
+/// said as its outcome.
+fn finish(
+    state: &Shared,
+    stands_for: (Method, &'static str, String),
+    started: Instant,
+    answered: Result<Done, Failed>,
+) -> Outcome {
     let (status, detail) = match &answered {
         Ok(done) => (done.status, None),
         Err(Failed::Refused(refused)) => (
@@ -421,29 +432,8 @@ async fn export(
         }
     };
     let sent: Result<(), Failed> = sent.await;
-    let (status, detail) = match &sent {
-        Ok(()) => (StatusCode::OK, None),
-        Err(Failed::Refused(refused)) => (refused.status(), None),
-        Err(Failed::Late) => (StatusCode::REQUEST_TIMEOUT, None),
-    };
-    counted(
-        state,
-        stands_for(&Command::Export),
-        status,
-        detail,
-        started.elapsed(),
-    );
-    match sent {
-        Ok(()) => Outcome::ok(vec![]),
-        Err(Failed::Refused(ServiceError::Unauthorized(why))) => {
-            Outcome::ended(Exit::NotLinked, why)
-        }
-        Err(Failed::Refused(refused)) => Outcome::refused(refused.to_string().trim()),
-        Err(Failed::Late) => Outcome::refused(format!(
-            "the server answered {}",
-            StatusCode::REQUEST_TIMEOUT
-        )),
-    }
+    let answered = sent.map(|()| Done::ok(vec![]));
+    finish(state, stands_for(&Command::Export), started, answered)
 }
 
 /// The player `key` is linked to; for a guest (no key), refused as a request with no

@@ -3,7 +3,7 @@
 use super::backend::{Access, Backend};
 use super::submission::ALL_TIME;
 use super::tx::{Arg, Row, Tx};
-use super::{Fut, PlayerId, StoreError};
+use super::{Fut, PlayerId};
 
 /// What the store has of a player for their profile, as its rows say it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -86,8 +86,6 @@ pub fn profile<B: Backend>(
                 return Ok(None);
             };
             let id: PlayerId = player.int(0).unwrap_or(0);
-            let all = typed(tx, id, i64::MIN).await?;
-            let month = typed(tx, id, month_ms).await?;
             let bests = tx
                 .query(
                     &format!(
@@ -106,14 +104,26 @@ pub fn profile<B: Backend>(
                     &[Arg::I64(id), Arg::I64(recent.into())],
                 )
                 .await?;
+            // Every round once: the counts, the month's, and the series of those with
+            // their numbers kept (migration 12) are all read off it.
             let rounds = tx
                 .query(
-                    "SELECT wpm_x100, accuracy_x100 FROM rounds
-                     WHERE player_id = $1 AND wpm_x100 IS NOT NULL
-                     ORDER BY created_ms, run_id",
+                    "SELECT wpm_x100, accuracy_x100, duration_ms, created_ms FROM rounds
+                     WHERE player_id = $1 ORDER BY created_ms, run_id",
                     &[Arg::I64(id)],
                 )
                 .await?;
+            let (mut all, mut month, mut series) = ((0, 0), (0, 0), vec![]);
+            for r in &rounds {
+                let ms = r.int(2).unwrap_or(0);
+                all = (all.0 + 1, all.1 + ms);
+                if r.int(3).unwrap_or(0) >= month_ms {
+                    month = (month.0 + 1, month.1 + ms);
+                }
+                if let (Some(_), Some(_)) = (r.int(0), r.int(1)) {
+                    series.push((r.uint(0), r.uint(1)));
+                }
+            }
             let kept = tx
                 .query(
                     "SELECT replay FROM runs WHERE player_id = $1
@@ -129,27 +139,9 @@ pub fn profile<B: Backend>(
                 month,
                 bests: bests.iter().map(run_row).collect(),
                 recent: latest.iter().map(run_row).collect(),
-                rounds: rounds.iter().map(|r| (r.uint(0), r.uint(1))).collect(),
+                rounds: series,
                 replays: kept.iter().map(|r| r.bytes(0)).collect(),
             }))
         })
     })
-}
-
-/// Player `id`'s rounds stored from `from_ms`, and their time in ms.
-async fn typed(tx: &mut impl Tx, id: PlayerId, from_ms: i64) -> Result<(u32, i64), StoreError> {
-    // PostgreSQL sums a BIGINT as NUMERIC: cast back, so that both backends read an
-    // integer.
-    let rows = tx
-        .query(
-            "SELECT count(*), CAST(coalesce(sum(duration_ms), 0) AS BIGINT)
-             FROM rounds WHERE player_id = $1 AND created_ms >= $2",
-            &[Arg::I64(id), Arg::I64(from_ms)],
-        )
-        .await?;
-    let row = rows.first();
-    Ok((
-        row.map_or(0, |r| r.uint(0)),
-        row.and_then(|r| r.int(1)).unwrap_or(0),
-    ))
 }

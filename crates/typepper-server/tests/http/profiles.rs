@@ -38,7 +38,7 @@ async fn a_profile_counts_every_round_keeps_its_bests_and_draws_them() {
         ids.push(stored(&srv.submit_lines(&ada, entry(&zen)).await));
 
         let p = profile(&srv, "ADA").await;
-        // Served from memory a while, and made anew once they store a round.
+        // Asked again at once, the same (a_profile_is_made_anew… tests the cache).
         assert_eq!(profile(&srv, "ada").await, p);
         assert_eq!(p.name, "ada");
         assert_eq!((p.all.rounds, p.month.rounds), (4, 4), "{}", srv.backend());
