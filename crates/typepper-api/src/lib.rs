@@ -20,6 +20,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+pub mod daily;
 pub mod devices;
 pub mod profile;
 pub mod room;
@@ -235,6 +236,12 @@ pub struct IssuedSeed {
     pub seed: u64,
     /// When it stops counting, RFC 3339 in UTC.
     pub expires: String,
+    /// The daily it is the text of, when asked for by [`daily::ASK`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily: Option<u32>,
+    /// Why a round on it won't rank, if it won't: a daily's second try.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unranked: Option<String>,
 }
 
 /// The body of `POST /v1/players`: the name to link a game to, and what to call the
@@ -417,6 +424,24 @@ pub(crate) mod decimal {
         let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         text.parse()
             .map_err(|_| D::Error::custom(format!("{text:?} is not a u64 in decimal")))
+    }
+}
+
+/// An optional `u64` as a decimal string, or `null`.
+pub(crate) mod decimal_opt {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => s.collect_str(v),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        #[derive(serde::Deserialize)]
+        struct Decimal(#[serde(with = "super::decimal")] u64);
+        Ok(Option::<Decimal>::deserialize(d)?.map(|Decimal(v)| v))
     }
 }
 
@@ -775,6 +800,8 @@ mod tests {
             mode: "time:15".into(),
             seed: u64::MAX,
             expires: "2026-12-02T13:00:00Z".into(),
+            daily: None,
+            unranked: None,
         };
         let json = serde_json::to_string(&seed).unwrap();
         assert_eq!(

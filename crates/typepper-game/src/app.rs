@@ -23,6 +23,7 @@ pub use typepper_api::{BoardRow, Player};
 use typepper_engine::Drill;
 
 mod boards;
+mod daily;
 mod devices;
 mod history;
 mod keys;
@@ -151,6 +152,12 @@ pub struct App {
     /// Why the shell keeps nothing (a read-only data dir, no storage), said on every
     /// results screen of your own and on the history.
     pub(crate) unkept: Option<String>,
+    /// Today's daily as the server last said it.
+    pub(crate) daily: Option<typepper_api::daily::Daily>,
+    /// When the daily was last asked for (unix ms).
+    pub(crate) daily_asked: Option<u64>,
+    /// The daily's number and seed the player was last given to play.
+    pub(crate) playing_daily: Option<(u32, u64)>,
     /// Why this player can't link (a guest over `ssh` has no key to link): the menu
     /// offers no `l` and says this instead of asking for a name.
     pub(crate) unlinkable: Option<&'static str>,
@@ -225,6 +232,9 @@ impl App {
             drill: stored.drill.as_deref().and_then(Drill::new),
             live_stats: stored.live.as_deref().map(str::trim) != Some("off"),
             unkept: None,
+            daily: None,
+            daily_asked: None,
+            playing_daily: None,
             unlinkable: None,
             kept_on: "on this device",
             history,
@@ -419,7 +429,12 @@ impl App {
                 vec![]
             }
             Answer::Run { id, bytes } => self.run_loaded(&id, bytes, now.mono),
+            Answer::Seed { mode, answer } if mode == self::daily::ASK => self.daily_issued(answer),
             Answer::Seed { mode, answer } => self.seed_issued(&mode, answer, now.unix_ms),
+            Answer::Daily(daily) => {
+                self.daily_loaded(daily);
+                vec![]
+            }
             Answer::RoomOpened(opened) => self.room_opened(opened),
             Answer::Devices(devices) => {
                 self.devices_loaded(devices);
@@ -448,6 +463,7 @@ impl App {
     /// whose time is up, lands a replay's due inputs.
     pub fn tick(&mut self, now: Now) -> Vec<Effect> {
         let mut fx = self.want_seeds(now.unix_ms);
+        fx.extend(self.want_daily(now.unix_ms));
         fx.extend(self.ask_lists());
         fx.extend(self.tick_round(now));
         fx.extend(self.tick_room(now));
@@ -1462,6 +1478,8 @@ mod tests {
             mode: mode.into(),
             seed,
             expires: expires.into(),
+            daily: None,
+            unranked: None,
         })
     }
 

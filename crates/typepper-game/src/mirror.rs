@@ -102,6 +102,9 @@ impl Mirror {
                 }
                 m.status = menu.race.clone().unwrap_or_default();
                 line(&mut m.lines, &[menu.tagline]);
+                if let Some(daily) = &menu.daily {
+                    line(&mut m.lines, &[daily]);
+                }
                 if let Some(last) = &menu.last_round {
                     line(&mut m.lines, &[last]);
                 }

@@ -60,6 +60,14 @@ pub enum Request {
     /// `GET /v1/players/<name>`: a player's profile. The name is a name
     /// ([`typepper_api::check_name`]): the game asks for no other.
     Profile(String),
+    /// `GET /v1/daily` (today's) or `/v1/daily/<n>`, with the player's token when linked:
+    /// the daily, its board, and where the player stands on it.
+    Daily {
+        /// The player's token, if linked.
+        token: Option<String>,
+        /// A past daily's number; `None` for today's.
+        number: Option<u32>,
+    },
     /// `GET /words/<file name>` or `/quotes/<file name>` ([`Need::path`]): a language's
     /// word list or quotes, which a build without them (the browser's) installs before a
     /// round needs them. The game asks only for a file its build lacks; a shell whose
@@ -181,6 +189,7 @@ impl Request {
                 name,
                 profile: Err(why),
             },
+            Request::Daily { .. } => Answer::Daily(Err(why)),
             Request::File(need) => Answer::File {
                 need,
                 file: Err(why),
@@ -263,6 +272,8 @@ pub enum Answer {
         /// Their profile.
         profile: Result<Profile, Failure>,
     },
+    /// To [`Request::Daily`].
+    Daily(Result<typepper_api::daily::Daily, Failure>),
     /// To [`Request::File`]: the file, which the game checks before it plays it.
     File {
         /// What it is.

@@ -146,6 +146,8 @@ pub fn stops() -> Vec<Stop> {
         mode: "time:15".into(),
         seed: 42,
         expires,
+        daily: None,
+        unranked: None,
     };
     tour.app.seed_issued("time:15", Ok(issued), START_MS);
     tour.see("menu, linked, BLITZ 15s ranked");

@@ -178,6 +178,7 @@ async fn fill(
                 },
                 confirms: vec![],
                 uses_seed: None,
+                daily: None,
             }))
         })
         .collect();

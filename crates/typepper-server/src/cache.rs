@@ -189,6 +189,7 @@ mod tests {
             player: "ada".into(),
             guest: false,
             hidden: false,
+            daily: None,
         }
     }
 

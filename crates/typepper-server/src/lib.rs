@@ -39,6 +39,7 @@ mod cache;
 pub mod card;
 pub mod client;
 pub mod config;
+mod daily;
 mod defaults;
 mod devices;
 mod http;
@@ -111,6 +112,8 @@ pub struct Shared {
     pub rooms: rooms::Rooms,
     /// The games played over SSH now.
     games: Arc<ssh::Games>,
+    /// The dailies' seeds read so far.
+    dailies: daily::Seeds,
 }
 
 impl Shared {
@@ -150,6 +153,7 @@ impl Shared {
             ssh_body_bytes: std::sync::atomic::AtomicUsize::new(0),
             rooms: rooms::Rooms::new(&config),
             games: Arc::new(ssh::Games::new(config.ssh.games_per_ip, config.ssh.games)),
+            dailies: daily::Seeds::default(),
             store,
             config,
             clock,

@@ -120,12 +120,17 @@ impl Shared {
         player: PlayerId,
         mode: &str,
     ) -> Result<typepper_api::IssuedSeed, ServiceError> {
+        if mode == typepper_api::daily::ASK {
+            return self.issue_daily(player).await;
+        }
         let ask = seeds::Ask::parse(mode).map_err(ServiceError::BadRequest)?;
         let issued = seeds::issue(&*self.store, player, ask, self.now_ms()).await?;
         Ok(typepper_api::IssuedSeed {
             mode: issued.mode,
             seed: issued.seed,
             expires: typepper_api::Utc::of(issued.expires_ms).rfc3339(),
+            daily: None,
+            unranked: None,
         })
     }
 
@@ -286,18 +291,7 @@ impl Shared {
             unit: parsed.unit().into(),
             month,
             period: period.name().into(),
-            rows: rows
-                .into_iter()
-                .map(|r| typepper_api::BoardRow {
-                    rank: r.rank,
-                    name: r.name,
-                    score: r.score,
-                    wpm: f64::from(r.wpm_x100) / 100.0,
-                    accuracy: f64::from(r.accuracy_x100) / 100.0,
-                    run: r.run,
-                    time: typepper_api::Utc::of(r.created_ms).rfc3339(),
-                })
-                .collect(),
+            rows: rows.into_iter().map(board_row).collect(),
         })
     }
 
@@ -430,6 +424,19 @@ fn is_month(m: &str) -> bool {
             &m[5..],
             "01" | "02" | "03" | "04" | "05" | "06" | "07" | "08" | "09" | "10" | "11" | "12"
         )
+}
+
+/// A board's row as the API says it.
+pub(crate) fn board_row(r: crate::store::BoardRow) -> typepper_api::BoardRow {
+    typepper_api::BoardRow {
+        rank: r.rank,
+        name: r.name,
+        score: r.score,
+        wpm: f64::from(r.wpm_x100) / 100.0,
+        accuracy: f64::from(r.accuracy_x100) / 100.0,
+        run: r.run,
+        time: typepper_api::Utc::of(r.created_ms).rfc3339(),
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@
 
 mod backend;
 mod boards;
+mod dailies;
 mod devices;
 mod group;
 mod players;
@@ -105,6 +106,57 @@ pub struct NewRun {
     pub confirms: Vec<String>,
     /// The issued seed it uses up, if it was played on one issued to its player.
     pub uses_seed: Option<u64>,
+    /// The daily it was played on, if it was: it goes on no board of its mode.
+    pub daily: Option<OnDaily>,
+}
+
+/// A run played on a daily's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OnDaily {
+    /// The daily's number.
+    pub number: u32,
+    /// It is its player's first try of the daily, and counts for it: it is on the day's
+    /// board if it is ranked.
+    pub first_try: bool,
+}
+
+impl NewRun {
+    /// Whether it goes on its mode's boards now (a daily's run goes on the day's).
+    pub fn on_boards(&self) -> bool {
+        self.played.on_boards() && self.daily.is_none()
+    }
+}
+
+/// A player's try of a daily ([`Store::try_daily`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DailyTry {
+    /// This try is their first.
+    pub first: bool,
+    /// When their first try was.
+    pub issued_ms: i64,
+    /// The run that counted for it, once one has.
+    pub run: Option<String>,
+}
+
+/// Where a run stands on its daily's board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DailyPlace {
+    /// 1 for the best.
+    pub place: u32,
+    /// How many are on the board.
+    pub of: u32,
+}
+
+/// A daily a submission's seed is the text of, and the player's first try of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnownDaily {
+    /// The daily's number.
+    pub number: u32,
+    /// Its seed.
+    pub seed: u64,
+    /// The player's first try: when, and the run that counted for it; `None` if they
+    /// never asked for it.
+    pub tried: Option<(i64, Option<String>)>,
 }
 
 /// A round's fingerprint as stored: see `submit::fingerprint`.
@@ -208,6 +260,8 @@ pub struct Run {
     pub guest: bool,
     /// The operator took it (or its player) off the boards.
     pub hidden: bool,
+    /// The daily it was played on, if it was.
+    pub daily: Option<u32>,
 }
 
 impl Run {
@@ -430,6 +484,7 @@ pub const PLAYER_ROWS: &[&str] = &[
     "device_codes",
     "devices",
     "seeds",
+    "daily_tries",
     "shown_quotes",
     "usage",
     "player_keys",
@@ -455,6 +510,10 @@ pub const RUN_REFERENCES: &[(&str, &str)] = &[
     (
         "rounds",
         "a round's fingerprint outlives its run, so a copy is still known",
+    ),
+    (
+        "daily_tries",
+        "only says that the player's first try of the daily was made, and which run it was",
     ),
 ];
 
@@ -532,6 +591,8 @@ pub struct Known {
     pub usage: Usage,
     /// What the player's own runs say of them.
     pub record: Record,
+    /// The dailies the job's seeds are the texts of.
+    pub dailies: Vec<KnownDaily>,
 }
 
 /// A player's record, against which a new ranked run is judged.
@@ -724,6 +785,22 @@ pub trait Store: Send + Sync + 'static {
     /// Whether a linked player (no guest) has `name`, or one that looks like it
     /// (`typepper_api::name_key`).
     fn name_taken(&self, name: String) -> Fut<'_, bool>;
+
+    /// The seed of daily `number`: `drawn`, if no server drew it before (then it is).
+    fn daily_seed(&self, number: u32, drawn: u64) -> Fut<'_, u64>;
+
+    /// `player` asks for daily `number` at `now_ms`: their first try if they never did.
+    fn try_daily(&self, number: u32, player: PlayerId, now_ms: i64) -> Fut<'_, DailyTry>;
+
+    /// `player`'s first try of daily `number`, if they made one (`first` is `false`).
+    fn try_daily_of(&self, number: u32, player: PlayerId) -> Fut<'_, Option<DailyTry>>;
+
+    /// Daily `number`'s board, best first, at most `limit`, and how many are on it. Better
+    /// is as on a mode's board.
+    fn daily_board(&self, number: u32, limit: u32) -> Fut<'_, (Vec<BoardRow>, u32)>;
+
+    /// Where run `id` stands on daily `number`'s board; `None` if it isn't on it.
+    fn daily_place(&self, number: u32, id: String) -> Fut<'_, Option<DailyPlace>>;
 
     /// Runs a submission in one transaction: locks its player and keys, reads what it
     /// needs, runs its plan, stores what the plan says, and commits; a plan's `Err`

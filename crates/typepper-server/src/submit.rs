@@ -268,6 +268,7 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
     seeds.extend(sub.live.iter().cloned());
     let mut usage = known.usage;
     let mut record = known.record.clone();
+    let mut dailies = known.dailies.clone();
     let mut steps = Vec::with_capacity(judged.len());
     for j in judged {
         let v = match j {
@@ -320,12 +321,18 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
         }
         let seed = seeds.iter_mut().find(|s| s.seed == v.seed && !s.room);
         let live = sub.live.as_ref().is_some_and(|l| l.seed == v.seed);
-        let standing = match sub.guest {
-            true => Ok(rank::Standing {
+        // A round of a daily's mode on its seed is that daily's, whoever plays it.
+        let mut daily =
+            (dailies.iter_mut()).find(|d| d.seed == v.seed && mode == typepper_api::daily::MODE);
+        let standing = match (sub.guest, daily.as_deref()) {
+            (true, _) => Ok(rank::Standing {
                 unranked: Some(rank::Unranked::Guest),
                 uses_seed: false,
             }),
-            false => rank::standing(&v.score, seed.as_deref(), live, sub.player, sub.now_ms),
+            (false, Some(d)) => crate::daily::standing(&v.score, d, sub.player, sub.now_ms),
+            (false, None) => {
+                rank::standing(&v.score, seed.as_deref(), live, sub.player, sub.now_ms)
+            }
         };
         let mut standing = match standing {
             Ok(s) => s,
@@ -337,7 +344,18 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
         if let Some(bot) = &v.timing {
             standing.unranked = Some(rank::Unranked::Timing(bot.to_string()));
         }
-        let boards = rank::boards(&v.score, standing.unranked, &record, &sub.watch);
+        let mut boards = rank::boards(&v.score, standing.unranked, &record, &sub.watch);
+        if let Some(d) = &daily {
+            // A daily's round is on no board of its mode: it confirms none of them, and
+            // its own board can't wait for it.
+            boards.confirms.clear();
+            if let Some(why) = boards.pending.take() {
+                boards.unranked = Some(rank::Unranked::DailyWaits {
+                    number: d.number,
+                    why: why.to_string(),
+                });
+            }
+        }
         usage.runs += 1;
         usage.bytes += v.bytes.len() as u64;
         if usage.runs > sub.quota.runs || usage.bytes > sub.quota.bytes {
@@ -369,9 +387,19 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
                 seed: v.round.on,
                 prefix: v.round.prefix.clone(),
             },
-            uses_seed: standing.uses_seed.then_some(v.seed),
+            uses_seed: (standing.uses_seed && daily.is_none()).then_some(v.seed),
             confirms: boards.confirms,
+            daily: daily.as_ref().map(|d| crate::store::OnDaily {
+                number: d.number,
+                first_try: standing.uses_seed,
+            }),
         };
+        if let Some(d) = daily.as_mut().filter(|_| standing.uses_seed) {
+            d.tried = d
+                .tried
+                .take()
+                .map(|(at, _)| (at, Some(run.played.id.clone())));
+        }
         record.add(&run);
         if let Some(seed) = seed.filter(|_| standing.uses_seed) {
             seed.run = Some(run.played.id.clone());

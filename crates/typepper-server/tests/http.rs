@@ -23,6 +23,8 @@ mod attacks;
 mod bad_input;
 #[path = "http/custom.rs"]
 mod custom;
+#[path = "http/daily.rs"]
+mod daily;
 #[path = "http/devices.rs"]
 mod devices;
 #[path = "http/limits.rs"]

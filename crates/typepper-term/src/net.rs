@@ -108,6 +108,11 @@ fn command(request: &Request) -> Option<(String, Vec<u8>)> {
         Request::Devices(_) => ("v1 devices".into(), vec![]),
         Request::RemoveDevice { id, .. } => (format!("v1 device-remove {id}"), vec![]),
         Request::Profile(name) => (format!("v1 profile {name}"), vec![]),
+        // Over SSH the key is the player: its place comes without a token.
+        Request::Daily { number, .. } => match number {
+            Some(n) => (format!("v1 daily {n}"), vec![]),
+            None => ("v1 daily".into(), vec![]),
+        },
         Request::File(_) => return None,
     })
 }
@@ -145,6 +150,7 @@ fn read_answer(request: Request, out: Result<Vec<u8>, Failure>) -> Answer {
             profile: json(&out, "a profile"),
             name,
         },
+        Request::Daily { .. } => Answer::Daily(json(&out, "a daily")),
         Request::File(_) => request.failed(no_command()),
     }
 }

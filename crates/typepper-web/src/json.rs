@@ -6,6 +6,7 @@
 use js_sys::{Array, JSON, Reflect};
 use wasm_bindgen::prelude::*;
 
+use typepper_api::daily::{Daily, Yours};
 use typepper_api::devices::{Device, DeviceCode, Devices};
 use typepper_api::profile::{KeyLine, Keys, Point, Profile, ProfileRun, Typed};
 use typepper_api::room::{Ask, Finish, Kept, Key, Opened, Phase, Racer, Say, State};
@@ -141,6 +142,8 @@ impl FromJs for IssuedSeed {
             mode: text(v, "mode")?,
             seed: seed(&get(v, "seed"))?,
             expires: text(v, "expires")?,
+            daily: number(&get(v, "daily")),
+            unranked: text(v, "unranked"),
         })
     }
 }
@@ -223,17 +226,44 @@ impl FromJs for Board {
             month: text(v, "month")?,
             // A server from before periods sends none: its boards are months.
             period: text(v, "period").unwrap_or_else(|| "month".into()),
-            rows: list(&get(v, "rows"), |r| {
-                Some(BoardRow {
-                    rank: number(&get(r, "rank"))?,
-                    name: text(r, "name")?,
-                    score: number(&get(r, "score"))?,
-                    wpm: float(&get(r, "wpm"))?,
-                    accuracy: float(&get(r, "accuracy"))?,
-                    run: text(r, "run")?,
-                    time: text(r, "time")?,
-                })
-            })?,
+            rows: list(&get(v, "rows"), board_row)?,
+        })
+    }
+}
+
+fn board_row(r: &JsValue) -> Option<BoardRow> {
+    Some(BoardRow {
+        rank: number(&get(r, "rank"))?,
+        name: text(r, "name")?,
+        score: number(&get(r, "score"))?,
+        wpm: float(&get(r, "wpm"))?,
+        accuracy: float(&get(r, "accuracy"))?,
+        run: text(r, "run")?,
+        time: text(r, "time")?,
+    })
+}
+
+impl FromJs for Daily {
+    fn from_js(v: &JsValue) -> Option<Daily> {
+        let yours = get(v, "yours");
+        Some(Daily {
+            number: number(&get(v, "number"))?,
+            day: text(v, "day")?,
+            ends: text(v, "ends")?,
+            mode: text(v, "mode")?,
+            title: text(v, "title")?,
+            seed: seed(&get(v, "seed")),
+            players: number(&get(v, "players"))?,
+            board: list(&get(v, "board"), board_row)?,
+            yours: match yours.is_object() {
+                true => Some(Yours {
+                    run: text(&yours, "run")?,
+                    score: number(&get(&yours, "score"))?,
+                    place: number(&get(&yours, "place"))?,
+                    of: number(&get(&yours, "of"))?,
+                }),
+                false => None,
+            },
         })
     }
 }
@@ -493,8 +523,46 @@ mod answers {
             mode: "time:15".into(),
             seed: u64::MAX - 1,
             expires: "2026-12-03T12:00:00Z".into(),
+            daily: None,
+            unranked: None,
         };
         assert_eq!(read::<IssuedSeed>(&serde_text(&seed)), Some(seed));
+        let second_try = IssuedSeed {
+            mode: "time:30".into(),
+            seed: 7,
+            expires: "2026-12-03T12:05:00Z".into(),
+            daily: Some(6),
+            unranked: Some("you tried daily #6 at 12:00 UTC".into()),
+        };
+        assert_eq!(
+            read::<IssuedSeed>(&serde_text(&second_try)),
+            Some(second_try)
+        );
+        for (seed, yours) in [
+            (None, None),
+            (
+                Some(u64::MAX),
+                Some(Yours {
+                    run: "AbCdEfGh".into(),
+                    score: 97,
+                    place: 14,
+                    of: 2031,
+                }),
+            ),
+        ] {
+            let daily = Daily {
+                number: 6,
+                day: "2026-12-10".into(),
+                ends: "2026-12-11T00:00:00Z".into(),
+                mode: "time:30".into(),
+                title: "daily #6 · BLITZ 30s".into(),
+                seed,
+                players: 2031,
+                board: vec![],
+                yours,
+            };
+            assert_eq!(read::<Daily>(&serde_text(&daily)), Some(daily));
+        }
         let opened = Opened {
             code: "k3fq7m2x".into(),
             link: "https://typepper.com/?room=k3fq7m2x".into(),

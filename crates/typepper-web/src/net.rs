@@ -142,6 +142,19 @@ pub async fn ask(api: &str, request: Request) -> Answer {
                 name,
             }
         }
+        Request::Daily { token, number } => {
+            let path = match number {
+                Some(n) => format!("/v1/daily/{n}"),
+                None => "/v1/daily".into(),
+            };
+            let mut request = Http::get(&url(api, &path));
+            if let Some(token) = token {
+                request = request.header("Authorization", &format!("Bearer {token}"));
+            }
+            let request = request.build().map_err(Failure::Unreachable);
+            let answer = text(request, 200).await;
+            Answer::Daily(answer.and_then(|a| json(&a, "a daily")))
+        }
         Request::File(need) => Answer::File {
             file: file(need).await,
             need,

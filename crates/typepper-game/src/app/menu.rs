@@ -353,6 +353,9 @@ impl App {
             // `r`: a flame you run from. `p` is your profile.
             Key::Char('r') => self.play(self.pursuit(), None),
             Key::Char('p') => return self.open_own_profile(),
+            // `j`: the day's text, the daily (few words start with a j, and a word typed
+            // at the menu starts a round).
+            Key::Char('j') => return self.play_daily(),
             // The prose's quick keys, as a key writes it: `.` punctuation, `#` numbers,
             // `@` the next language.
             Key::Char(c @ ('.' | '#' | '@')) => {
@@ -693,6 +696,7 @@ impl App {
             race: self
                 .best(self.menu_mode())
                 .map(|b| format!("g races {BEST_HERE}: {}", b.score.headline())),
+            daily: self.daily_line(),
         }
     }
 
@@ -705,16 +709,16 @@ impl App {
             // a player who can link.
             hints: match (self.drill.is_some(), self.unlinkable.is_none()) {
                 (true, true) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r d quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · p profile · l link · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r d quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · p profile · l link · s live stats"
                 }
                 (false, true) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · p profile · l link · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · p profile · l link · s live stats"
                 }
                 (true, false) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r d quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r d quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
                 }
                 (false, false) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r quick start · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
                 }
             },
             // The screens a letter opens, for a finger (a phone's keyboard is hidden
@@ -725,10 +729,11 @@ impl App {
                 const BOARDS: Tap = tap("boards", Key::Char('b'));
                 const KEYS: Tap = tap("your keys", Key::Char('k'));
                 const LINK_IT: Tap = tap("link", Key::Char('l'));
-                if self.unlinkable.is_some() {
-                    &[ROOMS, HISTORY, BOARDS, KEYS]
-                } else {
-                    &[ROOMS, HISTORY, BOARDS, KEYS, LINK_IT]
+                const DAILY: Tap = tap("daily", Key::Char('j'));
+                match (self.unlinkable.is_some(), self.player.is_some()) {
+                    (true, _) => &[ROOMS, HISTORY, BOARDS, KEYS],
+                    (false, true) => &[DAILY, ROOMS, HISTORY, BOARDS, KEYS, LINK_IT],
+                    (false, false) => &[ROOMS, HISTORY, BOARDS, KEYS, LINK_IT],
                 }
             },
             body: Body::Menu(self.menu()),

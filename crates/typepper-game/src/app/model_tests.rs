@@ -915,6 +915,8 @@ fn a_token_the_server_no_longer_takes_is_forgotten_at_once() {
         mode: "time:15".into(),
         seed: 42,
         expires: "2026-12-01T13:00:00Z".into(),
+        daily: None,
+        unranked: None,
     };
     app.answer(
         Answer::Seed {
@@ -953,4 +955,126 @@ fn a_token_the_server_no_longer_takes_is_forgotten_at_once() {
         at(0.0),
     );
     assert!(!again.contains(&Effect::Remove(storage::PLAYER.into())));
+}
+
+/// The daily: announced on the menu once the server says it, played on the seed a linked
+/// player's `j` asks for (never ahead: asking is their try), said as the daily on its
+/// results, and its place on the day's board once the round is stored.
+#[test]
+fn the_daily_is_announced_played_as_the_daily_and_placed() {
+    use crate::request::{Answer, Request};
+    use typepper_api::IssuedSeed;
+    use typepper_api::daily::{Daily, Yours};
+    let mut app = fresh();
+    app.key(Key::Char('j'), at(0.0));
+    assert_eq!(
+        app.notice(),
+        Some("the daily ranks you on the day's board: link the game first (l)")
+    );
+    app.player = Some(Player {
+        name: "ada".into(),
+        token: "t".into(),
+    });
+    let asks = |fx: &[Effect]| {
+        (fx.iter())
+            .filter(|e| matches!(e, Effect::Request(Request::Daily { .. })))
+            .count()
+    };
+    let fx = app.tick(at(10.0));
+    assert!(fx.contains(&Effect::Request(Request::Daily {
+        token: Some("t".into()),
+        number: None,
+    })));
+    assert_eq!(asks(&app.tick(at(20.0))), 0, "asked once, not each frame");
+    assert!(
+        !fx.iter()
+            .any(|e| matches!(e, Effect::Request(Request::Seed { mode, .. }) if mode == "daily")),
+        "the daily's seed is never asked for ahead"
+    );
+    let today = Daily {
+        number: 6,
+        day: "2026-12-10".into(),
+        ends: "2026-12-11T00:00:00Z".into(),
+        mode: "time:30".into(),
+        title: "daily #6 · BLITZ 30s".into(),
+        seed: None,
+        players: 214,
+        board: vec![],
+        yours: None,
+    };
+    app.answer(Answer::Daily(Ok(today.clone())), at(30.0));
+    let Body::Menu(menu) = app.model(30.0, &UTC).body else {
+        panic!("not the menu")
+    };
+    assert_eq!(
+        menu.daily.as_deref(),
+        Some("daily #6 · BLITZ 30s · 214 played · j plays it")
+    );
+
+    let fx = app.key(Key::Char('j'), at(40.0));
+    assert_eq!(
+        fx,
+        [Effect::Request(Request::Seed {
+            token: "t".into(),
+            mode: "daily".into(),
+        })]
+    );
+    let seed = IssuedSeed {
+        mode: "time:30".into(),
+        seed: 99,
+        expires: "2026-12-10T12:05:00Z".into(),
+        daily: Some(6),
+        unranked: None,
+    };
+    let seeded = Answer::Seed {
+        mode: "daily".into(),
+        answer: Ok(seed),
+    };
+    app.answer(seeded, at(50.0));
+    let mut t = 100.0;
+    for _ in 0..5 {
+        type_word(&mut app, &mut t);
+    }
+    let fx = app.tick(at(t + 31_000.0));
+    let Some(keys) = fx.iter().find_map(|e| match e {
+        Effect::Request(Request::Submit { keys, .. }) => Some(keys.clone()),
+        _ => None,
+    }) else {
+        panic!("not sent: {fx:?}")
+    };
+    let Body::Results(results) = app.model(t + 31_000.0, &UTC).body else {
+        panic!("no results")
+    };
+    assert_eq!(results.title, "daily #6 · BLITZ 30s");
+    assert_eq!(results.stats[0].label, "wpm");
+
+    let line = "ok AbCdEfGh 97 - http://typepper.test/r/AbCdEfGh ranked\n";
+    let fx = app.answer(
+        Answer::Submitted {
+            keys,
+            answer: Ok(line.into()),
+        },
+        at(t + 32_000.0),
+    );
+    assert!(fx.contains(&Effect::Request(Request::Daily {
+        token: Some("t".into()),
+        number: Some(6),
+    })));
+    let yours = Yours {
+        run: "AbCdEfGh".into(),
+        score: 97,
+        place: 14,
+        of: 2031,
+    };
+    let placed = Daily {
+        yours: Some(yours),
+        players: 2031,
+        ..today
+    };
+    app.answer(Answer::Daily(Ok(placed)), at(t + 33_000.0));
+    let model = app.model(t + 33_000.0, &UTC);
+    assert_eq!(
+        model.notice,
+        Some(("daily #6 · 97 wpm · 14th of 2,031".into(), Tone::Dim))
+    );
 }

@@ -104,6 +104,8 @@ impl App {
             }
         };
         let mut history_changed = false;
+        // A daily's round on the day's board: its place is asked for once it is stored.
+        let mut placing = None;
         for (key, line) in keys.iter().zip(text.lines()) {
             let Some(out) = self.outbox.take(key) else {
                 continue;
@@ -126,11 +128,16 @@ impl App {
                     {
                         r.share = Some(share);
                         r.run = Some(id);
-                        r.note = Some(match (ranked, pb) {
-                            (Ranked::Yes, true) => format!("ranked · {RANKED_BEST}!"),
-                            (Ranked::Yes, false) => "ranked".into(),
-                            (Ranked::No(why), _) => format!("unranked: {why}"),
-                            (Ranked::Pending(why), _) => format!("pending: {why}"),
+                        r.note = Some(match (ranked, pb, r.daily) {
+                            // Its place on the day's board comes next.
+                            (Ranked::Yes, _, Some(number)) => {
+                                placing = Some(number);
+                                format!("on {}'s board", typepper_api::daily::name(number))
+                            }
+                            (Ranked::Yes, true, None) => format!("ranked · {RANKED_BEST}!"),
+                            (Ranked::Yes, false, None) => "ranked".into(),
+                            (Ranked::No(why), ..) => format!("unranked: {why}"),
+                            (Ranked::Pending(why), ..) => format!("pending: {why}"),
                         });
                     }
                 }
@@ -146,6 +153,9 @@ impl App {
         }
         if history_changed {
             fx.push(self.save_history());
+        }
+        if let Some(number) = placing {
+            fx.extend(self.ask_place(number));
         }
         fx.extend(self.flush());
         fx

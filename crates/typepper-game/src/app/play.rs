@@ -244,6 +244,9 @@ impl App {
                 note = Some("sending…".into());
             }
         }
+        let daily = (!watched)
+            .then(|| self.daily_of(score.mode, replay.seed))
+            .flatten();
         self.screen = Screen::Results(Box::new(Finished {
             score,
             replay,
@@ -254,6 +257,7 @@ impl App {
             unix_ms: (!watched).then_some(now.unix_ms),
             share: None,
             note,
+            daily,
             since: now.mono,
         }));
         fx

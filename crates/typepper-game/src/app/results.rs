@@ -34,6 +34,8 @@ pub struct Finished {
     pub share: Option<String>,
     /// What became of sending it, for the screen.
     pub note: Option<String>,
+    /// The daily it was a round of, if it was one of yours.
+    pub daily: Option<u32>,
     /// When the screen came up (ms on the monotonic clock): letter keys wait
     /// [`RESULTS_HOLD_MS`] from it.
     pub since: f64,
@@ -277,7 +279,11 @@ fn results(r: &Finished) -> Results {
             }),
         ),
         headline: s.headline().to_string(),
-        title: s.mode.title(),
+        // A daily's round is said as the daily: `daily #6 · BLITZ 30s`.
+        title: match r.daily {
+            Some(n) => [typepper_api::daily::name(n), s.mode.title()].join(" · "),
+            None => s.mode.title(),
+        },
         source: source(s.mode),
         stats,
         share: r.share.clone(),

@@ -17,6 +17,9 @@ pub struct Menu {
     pub player: String,
     /// `g races your best here: 92 wpm`, when the history has a round of the picked mode.
     pub race: Option<String>,
+    /// Today's daily, once the server said it: `daily #6 · BLITZ 30s · 214 played · j
+    /// plays it`, or the player's place on it.
+    pub daily: Option<String>,
 }
 
 impl Menu {
@@ -98,6 +101,7 @@ mod tests {
             last_round: None,
             player: String::new(),
             race: None,
+            daily: None,
         };
         let tones = |m: &Menu| (0..3).map(|i| m.tone(i)).collect::<Vec<_>>();
         assert_eq!(tones(&menu), [Tone::Accent, Tone::Text, Tone::Dim]);

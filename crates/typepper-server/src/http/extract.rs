@@ -90,6 +90,23 @@ impl FromRequestParts<Arc<Shared>> for Authed {
     }
 }
 
+/// The player a request is for, if it says: its token's; 401 for a token no player has.
+pub struct MaybeAuthed(pub Option<Player>);
+
+impl FromRequestParts<Arc<Shared>> for MaybeAuthed {
+    type Rejection = ServiceError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        st: &Arc<Shared>,
+    ) -> Result<MaybeAuthed, ServiceError> {
+        match parts.headers.contains_key(header::AUTHORIZATION) {
+            true => Ok(MaybeAuthed(Some(st.player_of_token(bearer(parts)?).await?))),
+            false => Ok(MaybeAuthed(None)),
+        }
+    }
+}
+
 /// The player a request is for, and which of their devices sent it (its token's).
 pub struct OnDevice(pub Player, pub Asker);
 

@@ -17,7 +17,7 @@ use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::ClientIp;
-use super::extract::{Authed, Json, OnDevice, OurGame, Registering};
+use super::extract::{Authed, Json, MaybeAuthed, OnDevice, OurGame, Registering};
 use crate::rooms::{self, MAX_MESSAGE};
 use crate::{ServiceError, Shared};
 
@@ -38,6 +38,8 @@ pub fn api() -> Router<Arc<Shared>> {
         .route("/v1/devices/{*id}", axum::routing::delete(remove_device))
         .route("/v1/seeds", post(issue_seed))
         .route("/v1/runs/{id}", get(run))
+        .route("/v1/daily", get(daily_today))
+        .route("/v1/daily/{number}", get(daily))
         // A mode key holds a `/` where it has options (`time:30/p@fr`): the rest of the
         // path is the key, written as it is or percent-encoded (`time:30%2Fp%40fr`).
         .route("/v1/boards/{*mode}", get(board))
@@ -328,9 +330,40 @@ async fn submit(st: St, Authed(player): Authed, body: Body) -> Result<Response, 
         .into_response())
 }
 
-/// `GET /v1/runs/<id>`: the replay's bytes.
+/// `GET /v1/daily`: today's daily and its board, and where the asker stands on it.
+async fn daily_today(st: St, MaybeAuthed(player): MaybeAuthed) -> Result<Response, ServiceError> {
+    daily_answer(&st, None, player).await
+}
+
+/// `GET /v1/daily/<n>`: daily `n` (today's or a past one), as `GET /v1/daily` says it.
+async fn daily(
+    st: St,
+    Path(number): Path<String>,
+    MaybeAuthed(player): MaybeAuthed,
+) -> Result<Response, ServiceError> {
+    let number = number.parse().map_err(|_| {
+        ServiceError::NotFound("a daily is known by its number: /v1/daily/312".into())
+    })?;
+    daily_answer(&st, Some(number), player).await
+}
+
+async fn daily_answer(
+    st: &Shared,
+    number: Option<u32>,
+    player: Option<crate::store::Player>,
+) -> Result<Response, ServiceError> {
+    let daily = st.daily(number, player.map(|p| p.id)).await?;
+    // A player's own place is theirs: kept by no cache.
+    let keep = match daily.yours {
+        Some(_) => "private, no-store",
+        None => "public, max-age=10",
+    };
+    Ok(([(header::CACHE_CONTROL, keep)], axum::Json(daily)).into_response())
+}
+
+/// `GET /v1/runs/<id>`: the replay's bytes (not while it is a round of today's daily).
 async fn run(st: St, Path(id): Path<String>) -> Result<Response, ServiceError> {
-    let run = st.run(&id).await?;
+    let run = st.watchable(&id).await?;
     Ok((
         [
             (header::CONTENT_TYPE, "application/octet-stream"),

@@ -32,7 +32,7 @@ pub(crate) const USAGE: &str = "the v1 commands are: v1 submit (the body on stdi
                      v1 board <mode> [day|week|month|all|YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
                      v1 room-open <mode>, v1 room <code>, v1 devices, v1 device-code, \
                      v1 claim <code>, v1 device-remove <id>, v1 profile <name>, v1 export, \
-                     v1 account-delete";
+                     v1 account-delete, v1 daily [<n>]";
 
 /// A command of the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +51,7 @@ pub(crate) enum Command {
     Profile(String),
     Export,
     AccountDelete,
+    Daily(Option<String>),
 }
 
 impl Command {
@@ -82,6 +83,7 @@ impl Command {
             Request::Devices(_) => Command::Devices,
             Request::RemoveDevice { id, .. } => Command::DeviceRemove(id.clone()),
             Request::Profile(name) => Command::Profile(name.clone()),
+            Request::Daily { number, .. } => Command::Daily(number.map(|n| n.to_string())),
             Request::File(_) => return None,
         })
     }
@@ -107,6 +109,8 @@ impl Command {
             ["v1", "profile", name] => Command::Profile(name.into()),
             ["v1", "export"] => Command::Export,
             ["v1", "account-delete"] => Command::AccountDelete,
+            ["v1", "daily"] => Command::Daily(None),
+            ["v1", "daily", number] => Command::Daily(Some(number.into())),
             _ => {
                 let shown: String = text.chars().take(80).collect();
                 return Err(format!("no command {shown:?} here: {USAGE}"));
@@ -318,7 +322,7 @@ async fn call(
     command: Command,
 ) -> Result<Done, Failed> {
     Ok(match command {
-        Command::Replay(id) => Done::ok(state.run(&id).await?.played.replay.clone()),
+        Command::Replay(id) => Done::ok(state.watchable(&id).await?.played.replay.clone()),
         Command::Board(mode, when) => {
             // The word after the mode is a period (`week`) or a month (`2026-12`).
             let (period, month) = match when {
@@ -389,6 +393,22 @@ async fn call(
             Done::with(StatusCode::CREATED, json(&linked))
         }
         Command::Profile(name) => Done::ok(json(&*state.profile(&name).await?)),
+        Command::Daily(number) => {
+            let number = match number.map(|n| n.parse::<u32>()) {
+                None => None,
+                Some(Ok(n)) => Some(n),
+                Some(Err(_)) => {
+                    let why = "a daily is known by its number: v1 daily 312";
+                    return Err(ServiceError::NotFound(why.into()).into());
+                }
+            };
+            // A linked key's player learns their place; anyone else, the board.
+            let player = match &key {
+                Some(key) => state.player_of_key(key).await.ok().map(|p| p.id),
+                None => None,
+            };
+            Done::ok(json(&state.daily(number, player).await?))
+        }
         Command::AccountDelete => {
             let player = player(state, key.as_deref()).await?;
             Done::ok(json(&state.delete_account(&player).await?))
@@ -503,6 +523,16 @@ pub(crate) fn stands_for(command: &Command) -> (Method, &'static str, String) {
         ),
         Command::Export => fixed(Method::GET, "/v1/export"),
         Command::AccountDelete => (Method::DELETE, "/v1/players/me", "/v1/players/me".into()),
+        Command::Daily(None) => fixed(Method::GET, "/v1/daily"),
+        // Only a number is logged: anything else is not said back.
+        Command::Daily(Some(n)) => (
+            Method::GET,
+            "/v1/daily/{number}",
+            match n.parse::<u32>() {
+                Ok(n) => format!("/v1/daily/{n}"),
+                Err(_) => "/v1/daily/-".into(),
+            },
+        ),
     }
 }
 

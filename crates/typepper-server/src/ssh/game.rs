@@ -654,7 +654,7 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
         Request::Run(id) => {
             let run = tokio::time::timeout(budget, async {
                 state.take_request(ip)?;
-                Ok(state.run(&id).await?.played.replay.clone())
+                Ok(state.watchable(&id).await?.played.replay.clone())
             })
             .await;
             let (bytes, counted) = within(run, StatusCode::OK);
@@ -741,6 +741,19 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             .await;
             let (profile, counted) = within(profile, StatusCode::OK);
             (Answer::Profile { name, profile }, counted)
+        }
+        Request::Daily { number, .. } => {
+            let daily = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                let player = match key {
+                    Some(key) => state.player_of_key(key).await.ok().map(|p| p.id),
+                    None => None,
+                };
+                state.daily(number, player).await
+            })
+            .await;
+            let (daily, counted) = within(daily, StatusCode::OK);
+            (Answer::Daily(daily), counted)
         }
         // Answered above, before anything was counted.
         request @ Request::File(_) => {

@@ -1,14 +1,14 @@
 //! What a backend gives the store: a way to run work on its database, and its own way
 //! of committing submissions. Every [`Store`] operation is written once, over it
-//! (`players.rs`, `devices.rs`, `seeds.rs`, `boards.rs`, `profiles.rs`, `retention.rs`,
+//! (`players.rs`, `devices.rs`, `seeds.rs`, `boards.rs`, `dailies.rs`, `profiles.rs`, `retention.rs`,
 //! `submission.rs`), as atuin's
 //! `Database` trait keeps its logic in default methods over a few backend calls.
 
 use super::tx::Tx;
 use super::{
-    BoardRow, DeviceRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job, NewDevice, Played, Player,
-    PlayerId, ProfileRows, RowKey, Run, Span, Store, boards, devices, players, profiles, retention,
-    seeds,
+    BoardRow, DailyPlace, DailyTry, DeviceRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job,
+    NewDevice, Played, Player, PlayerId, ProfileRows, RowKey, Run, Span, Store, boards, dailies,
+    devices, players, profiles, retention, seeds,
 };
 
 /// What a piece of work does to the database, which says where a backend runs it.
@@ -167,6 +167,26 @@ impl<B: Backend> Store for B {
 
     fn name_taken(&self, name: String) -> Fut<'_, bool> {
         players::name_taken(self, name)
+    }
+
+    fn daily_seed(&self, number: u32, drawn: u64) -> Fut<'_, u64> {
+        dailies::seed(self, number, drawn)
+    }
+
+    fn try_daily(&self, number: u32, player: PlayerId, now_ms: i64) -> Fut<'_, DailyTry> {
+        dailies::try_it(self, number, player, now_ms)
+    }
+
+    fn try_daily_of(&self, number: u32, player: PlayerId) -> Fut<'_, Option<DailyTry>> {
+        dailies::try_of(self, number, player)
+    }
+
+    fn daily_board(&self, number: u32, limit: u32) -> Fut<'_, (Vec<BoardRow>, u32)> {
+        dailies::board(self, number, limit)
+    }
+
+    fn daily_place(&self, number: u32, id: String) -> Fut<'_, Option<DailyPlace>> {
+        dailies::place(self, number, id)
     }
 
     fn submit(&self, job: Job) -> Fut<'_, Result<Vec<Done>, String>> {

@@ -31,6 +31,7 @@ pub fn board<B: Backend>(b: &B, mode: String, span: Span, limit: u32) -> Fut<'_,
                                FROM runs
                                WHERE mode = $1 AND created_ms >= $2 AND created_ms < $3
                                  AND unranked IS NULL AND pending IS NULL AND NOT hidden
+                                 AND daily IS NULL
                               ) AS r JOIN players p ON p.id = r.player_id
                          WHERE r.n = 1 AND NOT p.banned AND p.deleted_ms IS NULL
                          ORDER BY r.score DESC, r.wpm_x100 DESC, r.created_ms ASC,
@@ -109,7 +110,8 @@ pub fn hide_run<B: Backend>(b: &B, id: String) -> Fut<'_, bool> {
 async fn rerank(tx: &mut impl Tx, player: PlayerId, mode: &str) -> Result<(), StoreError> {
     macro_rules! on_board {
         () => {
-            "player_id = $1 AND mode = $2 AND unranked IS NULL AND pending IS NULL AND NOT hidden"
+            "player_id = $1 AND mode = $2 AND unranked IS NULL AND pending IS NULL AND NOT hidden
+             AND daily IS NULL"
         };
     }
     for sql in [
@@ -193,7 +195,8 @@ async fn read_run(tx: &mut impl Tx, id: &str) -> Result<Option<Run>, StoreError>
     let rows = tx
         .query(
             "SELECT r.id, p.name, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.duration_ms,
-                    r.created_ms, r.unranked, r.replay, r.pending, r.hidden OR p.banned, p.guest
+                    r.created_ms, r.unranked, r.replay, r.pending, r.hidden OR p.banned, p.guest,
+                    r.daily
              FROM runs r JOIN players p ON p.id = r.player_id
              WHERE r.id = $1 AND p.deleted_ms IS NULL",
             &[Arg::Text(id)],
@@ -215,5 +218,6 @@ async fn read_run(tx: &mut impl Tx, id: &str) -> Result<Option<Run>, StoreError>
         player: r.text(1),
         hidden: r.bool(11),
         guest: r.bool(12),
+        daily: r.int(13).map(|n| n as u32),
     }))
 }

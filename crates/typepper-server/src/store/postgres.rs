@@ -58,6 +58,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0010_devices.sql"),
     include_str!("../../migrations/postgres/0011_deleted.sql"),
     include_str!("../../migrations/postgres/0012_profiles.sql"),
+    include_str!("../../migrations/postgres/0013_daily.sql"),
 ];
 
 /// The longest any statement may run: a stuck query becomes an error the request can

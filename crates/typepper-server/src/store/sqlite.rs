@@ -44,6 +44,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/sqlite/0010_devices.sql"),
     include_str!("../../migrations/sqlite/0011_deleted.sql"),
     include_str!("../../migrations/sqlite/0012_profiles.sql"),
+    include_str!("../../migrations/sqlite/0013_daily.sql"),
 ];
 
 /// Readers beside the writer.
@@ -366,7 +367,8 @@ impl rusqlite::ToSql for Arg<'_> {
             Arg::I32(v) => ToSqlOutput::Owned(Value::Integer(v.into())),
             Arg::I64(v) => ToSqlOutput::Owned(Value::Integer(v)),
             Arg::Bool(v) => ToSqlOutput::Owned(Value::Integer(v.into())),
-            Arg::MaybeText(None) => ToSqlOutput::Owned(Value::Null),
+            Arg::MaybeText(None) | Arg::MaybeI32(None) => ToSqlOutput::Owned(Value::Null),
+            Arg::MaybeI32(Some(v)) => ToSqlOutput::Owned(Value::Integer(v.into())),
             Arg::Text(v) | Arg::MaybeText(Some(v)) => v.to_sql()?,
             Arg::Bytes(v) => v.to_sql()?,
             // A JSON array, for `json_each` ([`Dialect::in_ids`]).

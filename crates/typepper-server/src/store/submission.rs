@@ -16,8 +16,8 @@ use std::collections::HashSet;
 
 use super::tx::{Arg, Batch, Column, Row, Tx, int};
 use super::{
-    Done, IssuedSeed, Job, Known, KnownRound, NewRun, PendingRun, PlayerId, Record, Step,
-    StoreError, Stored, Usage,
+    Done, IssuedSeed, Job, Known, KnownDaily, KnownRound, NewRun, PendingRun, PlayerId, Record,
+    Step, StoreError, Stored, Usage,
 };
 
 /// How many times a plan is run again when a run id it drew is taken.
@@ -132,7 +132,7 @@ async fn store_steps(tx: &mut impl Tx, steps: Vec<Step>) -> Result<Vec<Done>, St
                     return Err(StoreError::IdTaken(run.played.id.clone()));
                 };
                 confirm(tx, &run).await?;
-                let pb = run.played.on_boards() && pbs.contains(&run.player);
+                let pb = run.on_boards() && pbs.contains(&run.player);
                 Done::Stored(run, Stored { pb })
             }
         });
@@ -152,6 +152,10 @@ pub async fn known(tx: &mut impl Tx, wants: &[Wants<'_>]) -> Result<Vec<Known>, 
         .flat_map(|w| w.seeds.iter().map(|&s| s as i64))
         .collect();
     let players: Vec<PlayerId> = these().map(|w| w.player).collect();
+    // Each seed with its job's player: a daily's seed, with their try of it.
+    let seed_players: Vec<i64> = these()
+        .flat_map(|w| w.seeds.iter().map(|_| w.player))
+        .collect();
     let days: Vec<&str> = these().map(|w| w.day).collect();
     let on_seed = format!(
         "{} FROM rounds k LEFT JOIN runs r ON r.id = k.run_id
@@ -194,6 +198,18 @@ pub async fn known(tx: &mut impl Tx, wants: &[Wants<'_>]) -> Result<Vec<Known>, 
                 columns: vec![Column::I64(on.clone())],
             },
             Batch {
+                each: "SELECT d.seed, d.number, $2, t.issued_ms, t.run_id, t.player_id
+                       FROM dailies d LEFT JOIN daily_tries t
+                           ON t.number = d.number AND t.player_id = $2
+                       WHERE d.seed = $1",
+                arrays: "SELECT d.seed, d.number, v.player, t.issued_ms, t.run_id, t.player_id
+                         FROM unnest($1::bigint[], $2::bigint[]) AS v(seed, player)
+                         JOIN dailies d ON d.seed = v.seed
+                         LEFT JOIN daily_tries t ON t.number = d.number AND t.player_id = v.player
+                         WHERE d.seed = ANY($1)",
+                columns: vec![Column::I64(on.clone()), Column::I64(seed_players)],
+            },
+            Batch {
                 each: "SELECT seed, until_ms FROM room_seeds WHERE seed = $1",
                 arrays: "SELECT seed, until_ms FROM room_seeds WHERE seed = ANY($1)",
                 columns: vec![Column::I64(on)],
@@ -230,7 +246,17 @@ pub async fn known(tx: &mut impl Tx, wants: &[Wants<'_>]) -> Result<Vec<Known>, 
             },
         ])
         .await?;
-    let [by_key, by_seed, issued, rooms, usage, records, pending] = &found[..] else {
+    let [
+        by_key,
+        by_seed,
+        issued,
+        dailies,
+        rooms,
+        usage,
+        records,
+        pending,
+    ] = &found[..]
+    else {
         return Err(StoreError::Db("a batch went unanswered".into()));
     };
     let by_key: Vec<KnownRound> = by_key.iter().filter_map(round).collect();
@@ -243,6 +269,14 @@ pub async fn known(tx: &mut impl Tx, wants: &[Wants<'_>]) -> Result<Vec<Known>, 
     Ok(these()
         .map(|w| Known {
             rounds: rounds_of(w, &by_key, &by_seed),
+            dailies: (dailies.iter())
+                .filter(|r| r.int(2) == Some(w.player))
+                .map(|r| KnownDaily {
+                    seed: r.int(0).unwrap_or(0) as u64,
+                    number: r.uint(1),
+                    tried: r.int(5).map(|_| (r.int(3).unwrap_or(0), r.maybe_text(4))),
+                })
+                .collect(),
             seeds: (issued.iter())
                 .filter(|s| w.seeds.contains(&s.seed))
                 .cloned()
@@ -357,8 +391,11 @@ pub async fn store(
     let quotes: Vec<&&NewRun> = (runs.iter())
         .filter(|r| r.played.mode.starts_with("quote:"))
         .collect();
+    let firsts: Vec<&&NewRun> = (runs.iter())
+        .filter(|r| r.daily.is_some_and(|d| d.first_try))
+        .collect();
     let ranked: Vec<Best> = (runs.iter())
-        .filter(|r| r.played.on_boards())
+        .filter(|r| r.on_boards())
         .map(|r| Best::of(r))
         .collect();
     let [record, bests, pbs] = best(&ranked);
@@ -366,14 +403,14 @@ pub async fn store(
         .batches(&[
             Batch {
                 each: "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                           duration_ms, created_ms, month, replay, unranked, pending)
-                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                           duration_ms, created_ms, month, replay, unranked, pending, daily)
+                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
                        ON CONFLICT (id) DO NOTHING RETURNING id",
                 arrays: "INSERT INTO runs (id, player_id, mode, score, wpm_x100, accuracy_x100,
-                             duration_ms, created_ms, month, replay, unranked, pending)
+                             duration_ms, created_ms, month, replay, unranked, pending, daily)
                          SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::int[],
                              $5::int[], $6::int[], $7::bigint[], $8::bigint[], $9::text[],
-                             $10::bytea[], $11::text[], $12::text[])
+                             $10::bytea[], $11::text[], $12::text[], $13::int[])
                          ON CONFLICT (id) DO NOTHING RETURNING id",
                 columns: vec![
                     Column::Text(ids.clone()),
@@ -388,6 +425,11 @@ pub async fn store(
                     Column::Bytes(runs.iter().map(|r| &r.played.replay[..]).collect()),
                     Column::MaybeText(runs.iter().map(|r| r.played.unranked.as_deref()).collect()),
                     Column::MaybeText(runs.iter().map(|r| r.played.pending.as_deref()).collect()),
+                    Column::MaybeI32(
+                        (runs.iter())
+                            .map(|r| r.daily.map(|d| int(d.number)))
+                            .collect(),
+                    ),
                 ],
             },
             Batch {
@@ -453,6 +495,25 @@ pub async fn store(
                             .collect(),
                     ),
                     Column::Text(spending.iter().map(|r| r.played.id.as_str()).collect()),
+                ],
+            },
+            // A player's first try of a daily counts once: for the first run on it.
+            Batch {
+                each: "UPDATE daily_tries SET run_id = $3
+                       WHERE number = $1 AND player_id = $2 AND run_id IS NULL",
+                arrays: "UPDATE daily_tries SET run_id = v.run
+                         FROM unnest($1::int[], $2::bigint[], $3::text[]) AS v(number, player, run)
+                         WHERE daily_tries.number = v.number AND daily_tries.player_id = v.player
+                           AND daily_tries.player_id = ANY($2) AND daily_tries.run_id IS NULL",
+                columns: vec![
+                    Column::I32(
+                        firsts
+                            .iter()
+                            .map(|r| r.daily.map_or(0, |d| int(d.number)))
+                            .collect(),
+                    ),
+                    Column::I64(firsts.iter().map(|r| r.player).collect()),
+                    Column::Text(firsts.iter().map(|r| r.played.id.as_str()).collect()),
                 ],
             },
             Batch {

@@ -26,6 +26,8 @@ pub enum Arg<'a> {
     Text(&'a str),
     /// Text, or `NULL`.
     MaybeText(Option<&'a str>),
+    /// An `INTEGER`, or `NULL`.
+    MaybeI32(Option<i32>),
     /// Bytes.
     Bytes(&'a [u8]),
     /// A set of row ids, for the [`Dialect::in_ids`] test.
@@ -106,6 +108,8 @@ pub enum Column<'a> {
     Text(Vec<&'a str>),
     /// Texts or `NULL`s.
     MaybeText(Vec<Option<&'a str>>),
+    /// `INTEGER`s or `NULL`s.
+    MaybeI32(Vec<Option<i32>>),
     /// Bytes.
     Bytes(Vec<&'a [u8]>),
 }
@@ -118,6 +122,7 @@ impl Column<'_> {
             Column::I64(v) => v.len(),
             Column::Text(v) => v.len(),
             Column::MaybeText(v) => v.len(),
+            Column::MaybeI32(v) => v.len(),
             Column::Bytes(v) => v.len(),
         }
     }
@@ -129,6 +134,7 @@ impl Column<'_> {
             Column::I64(v) => Arg::I64(v[i]),
             Column::Text(v) => Arg::Text(v[i]),
             Column::MaybeText(v) => Arg::MaybeText(v[i]),
+            Column::MaybeI32(v) => Arg::MaybeI32(v[i]),
             Column::Bytes(v) => Arg::Bytes(v[i]),
         }
     }

@@ -196,6 +196,31 @@ pub enum Unranked {
     Banned,
     /// Raced in a room by a guest, who never linked a game.
     Guest,
+    /// On a daily's seed, but not on the try the server gave its player on its day.
+    DailyNotTried {
+        /// The daily's number.
+        number: u32,
+    },
+    /// On a daily whose first try counted for another run already.
+    DailyTried {
+        /// The daily's number.
+        number: u32,
+        /// The run that counted.
+        run: String,
+    },
+    /// A daily's first try, arrived too long after it began.
+    DailyLate {
+        /// The daily's number.
+        number: u32,
+    },
+    /// A daily's first try that would wait off the boards to be confirmed: a daily's
+    /// board takes no round that waits.
+    DailyWaits {
+        /// The daily's number.
+        number: u32,
+        /// Why it would wait.
+        why: String,
+    },
     /// Its keys' timing is what the checks take for a program's (the sentence says how).
     /// A person's round is that now and then: it is kept, never lost, and off the boards.
     Timing(String),
@@ -239,6 +264,29 @@ impl fmt::Display for Unranked {
             Unranked::Banned => f.write_str("the operator took your runs off the boards"),
             Unranked::Guest => f.write_str("raced as a guest: link a game to rank your rounds"),
             Unranked::Timing(why) => write!(f, "the timing checks took it for a program's: {why}"),
+            Unranked::DailyNotTried { number } => write!(
+                f,
+                "{} ranks only on the try the server gave you on its day: this round is \
+                 kept, unranked",
+                typepper_api::daily::name(*number)
+            ),
+            Unranked::DailyTried { number, run } => write!(
+                f,
+                "{} counted your first try already (run {run}), and a daily ranks on its \
+                 first try only",
+                typepper_api::daily::name(*number)
+            ),
+            Unranked::DailyLate { number } => write!(
+                f,
+                "it arrived more than {} minutes after your try of {} began",
+                crate::daily::TRY_MS / 60_000,
+                typepper_api::daily::name(*number)
+            ),
+            Unranked::DailyWaits { number, why } => write!(
+                f,
+                "{}'s board takes no round that waits to be confirmed: {why}",
+                typepper_api::daily::name(*number)
+            ),
         }
     }
 }

@@ -79,6 +79,7 @@ fn run_with(
         round,
         confirms: vec![],
         uses_seed: None,
+        daily: None,
     }
 }
 
@@ -512,6 +513,7 @@ pub async fn story(store: &dyn Store) {
             player: "Zoë".into(),
             guest: false,
             hidden: false,
+            daily: None,
         })
     );
     let cy30 = store.run(String::from("cy000002")).await.unwrap().unwrap();

@@ -25,9 +25,10 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
     // then the lines under the menu (the hints say `l link` too), and last the blank row
     // between the modes and the settings, which are dimmer than the modes without it.
     let rows_of = |line: Option<&str>| line.map_or(0, |l| rows(l, area.width));
-    let (last, race) = (
+    let (last, race, daily) = (
         rows_of(menu.last_round.as_deref()),
         rows_of(menu.race.as_deref()),
+        rows_of(menu.daily.as_deref()),
     );
     let settings = menu.items.iter().any(|i| i.setting);
     let items = menu.items.len() as u16;
@@ -38,7 +39,8 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
     let show_under = fits(items + gap + under);
     let show_title = fits(items + gap + under + 1);
     let show_race = fits(items + gap + under + 1 + race);
-    let roomy = fits(items + gap + under + 1 + race + 3);
+    let show_daily = fits(items + gap + under + 1 + race + daily);
+    let roomy = fits(items + gap + under + 1 + race + daily + 3);
     let mut lines = vec![];
     if show_title {
         lines.push(title(p));
@@ -65,6 +67,9 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, menu: &Menu, p: &Palette) {
     }
     if roomy {
         lines.push(Line::default());
+    }
+    if let Some(line) = menu.daily.as_ref().filter(|_| show_daily) {
+        lines.push(Line::from(p.span(line.as_str(), Tone::Accent)));
     }
     if let Some(last) = menu.last_round.as_ref().filter(|_| show_under) {
         lines.push(Line::from(p.span(last.as_str(), Tone::Dim)));

@@ -93,6 +93,7 @@ impl Renderer {
         // What is under the items, two rows each where it wraps, with the gaps between.
         let under = [
             notice.map(|n| n.0),
+            menu.daily.as_deref(),
             menu.last_round.as_deref(),
             menu.race.as_deref(),
         ];
@@ -192,6 +193,9 @@ impl Renderer {
         }
         y += spacing.under_gap;
         self.font(14.0, 400);
+        if let Some(line) = &menu.daily {
+            y = self.lines(line, w / 2.0, y, Tone::Accent, "center") + 4.0;
+        }
         if let Some(line) = &menu.last_round {
             y = self.lines(line, w / 2.0, y, Tone::Dim, "center") + 4.0;
         }

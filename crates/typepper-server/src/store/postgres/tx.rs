@@ -155,9 +155,9 @@ macro_rules! each_checks_its_type {
 }
 
 // A statement's parameter: a scalar.
-each_checks_its_type!(Arg: I32, I64, Bool, Text, MaybeText, Bytes, Ids);
+each_checks_its_type!(Arg: I32, I64, Bool, Text, MaybeText, MaybeI32, Bytes, Ids);
 // A batch's column: an array, checked against its column's array type.
-each_checks_its_type!(Column: I32, I64, Text, MaybeText, Bytes);
+each_checks_its_type!(Column: I32, I64, Text, MaybeText, MaybeI32, Bytes);
 
 /// The parameters of a statement.
 fn params<T: ToSql + Sync>(args: &[T]) -> Vec<&(dyn ToSql + Sync)> {

@@ -1,0 +1,124 @@
+//! The daily text (docs/spec/daily.md): announced on the menu, played on the seed the
+//! server gives a linked player when they ask (their try: never asked for ahead, as other
+//! modes' seeds are, or the try would be spent unseen), and its place on the day's board
+//! said on the results once the round is stored.
+
+use typepper_api::IssuedSeed;
+use typepper_api::daily::{self, Daily};
+use typepper_engine::Mode;
+
+use crate::app::{App, Effect, Screen};
+use crate::model::Tone;
+use crate::request::{Failure, Request};
+
+/// How often the menu asks what the day's daily is and how many played it.
+const DAILY_EVERY_MS: u64 = 10 * 60_000;
+
+/// What the daily's seed is asked for by, as the seed's answer names it.
+pub(crate) const ASK: &str = daily::ASK;
+
+impl App {
+    /// Asks for today's daily at `unix_ms` when the menu shows and it's not known or old.
+    pub(crate) fn want_daily(&mut self, unix_ms: u64) -> Vec<Effect> {
+        let due = self
+            .daily_asked
+            .is_none_or(|at| unix_ms >= at + DAILY_EVERY_MS);
+        if !matches!(self.screen, Screen::Menu) || !due {
+            return vec![];
+        }
+        self.daily_asked = Some(unix_ms);
+        vec![Effect::Request(Request::Daily {
+            token: self.player.as_ref().map(|p| p.token.clone()),
+            number: None,
+        })]
+    }
+
+    /// `j` on the menu: today's daily, on a try the server gives a linked player.
+    pub(crate) fn play_daily(&mut self) -> Vec<Effect> {
+        let Some(player) = &self.player else {
+            let how = "the daily ranks you on the day's board: link the game first (l)";
+            self.notice = Some((how.into(), Tone::Dim));
+            return vec![];
+        };
+        self.notice = Some(("asking for today's text…".into(), Tone::Dim));
+        vec![Effect::Request(Request::Seed {
+            token: player.token.clone(),
+            mode: ASK.into(),
+        })]
+    }
+
+    /// The server's answer to the daily's seed: the round starts on it.
+    pub(crate) fn daily_issued(&mut self, answer: Result<IssuedSeed, Failure>) -> Vec<Effect> {
+        let seed = match answer {
+            Ok(seed) if seed.mode == daily::MODE => seed,
+            Ok(seed) => {
+                let why = ["the server's daily is of another mode: ", &seed.mode].concat();
+                self.notice = Some((why, Tone::Wrong));
+                return vec![];
+            }
+            Err(why) => {
+                self.notice = Some((format!("no daily: {why}"), Tone::Wrong));
+                return vec![];
+            }
+        };
+        if !matches!(self.screen, Screen::Menu) {
+            return vec![];
+        }
+        let number = seed.daily.unwrap_or(0);
+        self.playing_daily = Some((number, seed.seed));
+        self.play(Mode::BLITZ_30, Some(seed.seed));
+        // Said as the round begins: a second try counts for nothing.
+        if let Some(why) = seed.unranked {
+            self.notice = Some((why, Tone::Dim));
+        }
+        vec![]
+    }
+
+    /// The daily that a round of `mode` on `seed` is, if it is one.
+    pub(crate) fn daily_of(&self, mode: Mode, seed: u64) -> Option<u32> {
+        let (number, daily_seed) = self.playing_daily?;
+        (mode == Mode::BLITZ_30 && seed == daily_seed).then_some(number)
+    }
+
+    /// The server's answer to [`Request::Daily`]: the menu's announcement, and the
+    /// results' place.
+    pub(crate) fn daily_loaded(&mut self, answer: Result<Daily, Failure>) {
+        // No server, or none that has dailies: the menu says nothing of them.
+        let Ok(loaded) = answer else { return };
+        if let Screen::Results(r) = &mut self.screen
+            && r.daily == Some(loaded.number)
+            && let Some(yours) = &loaded.yours
+            && r.run.as_deref() == Some(yours.run.as_str())
+        {
+            r.note = Some(yours.line(loaded.number));
+        }
+        if self
+            .daily
+            .as_ref()
+            .is_none_or(|d| d.number <= loaded.number)
+        {
+            self.daily = Some(loaded);
+        }
+    }
+
+    /// The menu's line for the daily: `daily #6 · BLITZ 30s · 214 played · j plays it`, or
+    /// the player's place once they have one.
+    pub(crate) fn daily_line(&self) -> Option<String> {
+        let d = self.daily.as_ref()?;
+        Some(match &d.yours {
+            Some(yours) => [&yours.line(d.number), " · j plays it again, unranked"].concat(),
+            None => format!("{} · {} played · j plays it", d.title, d.players),
+        })
+    }
+
+    /// Once a daily's round is stored: its place, asked for.
+    pub(crate) fn ask_place(&mut self, number: u32) -> Vec<Effect> {
+        let Some(player) = &self.player else {
+            return vec![];
+        };
+        vec![Effect::Request(Request::Daily {
+            token: Some(player.token.clone()),
+            number: Some(number),
+        })]
+    }
+}

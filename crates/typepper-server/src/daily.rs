@@ -1,0 +1,227 @@
+//! The daily text (docs/spec/daily.md): one BLITZ 30s text a UTC day for everyone, a
+//! first try that ranks on the day's board, and the day's rounds kept from view until it
+//! is over (docs/TRUST.md, "The daily text").
+//!
+//! How it works:
+//! 1. A day's seed is drawn from the OS's randomness by the first server asked for it
+//!    that day and kept in `dailies`; every server on the database reads that one. Nobody
+//!    can know tomorrow's text: it does not exist yet.
+//! 2. Asking for it (`POST /v1/seeds {"mode":"daily"}`) is a player's try: the first ask
+//!    of the day is written down, and the first round on it that arrives within
+//!    [`TRY_MS`] counts for it. A later ask gets the same seed, said to be unranked.
+//! 3. A round on a daily's seed is that daily's, whoever plays it and when: it never
+//!    counts for BLITZ 30s's own boards, and only a first try goes on the day's board.
+//! 4. Until the day is over, its rounds' keys are not served to anyone, nor its seed: a
+//!    player who waits sees scores, never how anyone typed.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use typepper_api::Utc;
+use typepper_api::daily::{self, Daily, Yours};
+use typepper_engine::Score;
+
+use crate::store::{IssuedSeed, KnownDaily, PlayerId, Run};
+use crate::submit::Refusal;
+use crate::submit::rank::{self, Standing, Unranked};
+use crate::{ServiceError, Shared, secrets};
+
+/// A daily's try counts for a round that arrives within this long of its first ask: long
+/// enough to read the text, type it and send it, too short to rehearse it.
+pub const TRY_MS: i64 = 5 * 60_000;
+
+/// The rows a daily's board shows.
+const BOARD_ROWS: u32 = 100;
+
+/// The dailies' seeds this process has read: they never change.
+#[derive(Default)]
+pub struct Seeds(Mutex<HashMap<u32, u64>>);
+
+impl Seeds {
+    fn get(&self, number: u32) -> Option<u64> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&number)
+            .copied()
+    }
+
+    fn put(&self, number: u32, seed: u64) {
+        let mut seeds = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A process that lives for years, or is asked for every past daily, holds a
+        // bounded few.
+        if seeds.len() >= 64 {
+            seeds.clear();
+        }
+        seeds.insert(number, seed);
+    }
+}
+
+/// Where a round on daily `d`'s seed stands, for `player` at `now_ms`: as a round on a
+/// seed issued at their first try would, said as a daily's.
+pub fn standing(
+    score: &Score,
+    d: &KnownDaily,
+    player: PlayerId,
+    now_ms: i64,
+) -> Result<Standing, Refusal> {
+    let number = d.number;
+    let Some((issued_ms, run)) = &d.tried else {
+        return Ok(Standing {
+            unranked: Some(Unranked::DailyNotTried { number }),
+            uses_seed: false,
+        });
+    };
+    let seed = IssuedSeed {
+        seed: d.seed,
+        player,
+        mode: daily::MODE.into(),
+        issued_ms: *issued_ms,
+        expires_ms: issued_ms + TRY_MS,
+        run: run.clone(),
+        room: false,
+    };
+    let mut standing = rank::standing(score, Some(&seed), false, player, now_ms)?;
+    standing.unranked = standing.unranked.map(|why| match why {
+        Unranked::SeedUsed { run } => Unranked::DailyTried { number, run },
+        Unranked::Expired => Unranked::DailyLate { number },
+        other => other,
+    });
+    Ok(standing)
+}
+
+impl Shared {
+    /// The seed of daily `number`, drawn the first time any server is asked for it.
+    async fn daily_seed(&self, number: u32) -> Result<u64, ServiceError> {
+        if let Some(seed) = self.dailies.get(number) {
+            return Ok(seed);
+        }
+        let mut drawn = [0u8; 8];
+        secrets::random(&mut drawn);
+        let seed = (self.store)
+            .daily_seed(number, u64::from_le_bytes(drawn))
+            .await?;
+        self.dailies.put(number, seed);
+        Ok(seed)
+    }
+
+    /// Today's daily for `player` to play: their try, if it is their first.
+    pub(crate) async fn issue_daily(
+        &self,
+        player: PlayerId,
+    ) -> Result<typepper_api::IssuedSeed, ServiceError> {
+        let now = self.now_ms();
+        let number = daily::number(now).ok_or_else(not_yet)?;
+        let seed = self.daily_seed(number).await?;
+        let tried = self.store.try_daily(number, player, now).await?;
+        let unranked = (!tried.first).then(|| {
+            let at = Utc::of(tried.issued_ms);
+            format!(
+                "you tried {} at {:02}:{:02} UTC, and a daily ranks on its first try only: \
+                 this round is kept, unranked",
+                daily::name(number),
+                at.hour,
+                at.minute
+            )
+        });
+        Ok(typepper_api::IssuedSeed {
+            mode: daily::MODE.into(),
+            seed,
+            expires: Utc::of(tried.issued_ms + TRY_MS).rfc3339(),
+            daily: Some(number),
+            unranked,
+        })
+    }
+
+    /// Daily `number` (today's if `None`) and its board; where `player`'s first try
+    /// stands on it, if they are asking. Its seed once its day is over.
+    pub(crate) async fn daily(
+        &self,
+        number: Option<u32>,
+        player: Option<PlayerId>,
+    ) -> Result<Daily, ServiceError> {
+        let now = self.now_ms();
+        let today = daily::number(now).ok_or_else(not_yet)?;
+        let number = number.unwrap_or(today);
+        if number == 0 || number > today {
+            return Err(ServiceError::NotFound(format!(
+                "{} isn't out: the first was on 2026-12-05, and today's is #{today}",
+                daily::name(number)
+            )));
+        }
+        let seed = match number < today {
+            true => Some(self.daily_seed(number).await?),
+            false => None,
+        };
+        let (rows, players) = self.store.daily_board(number, BOARD_ROWS).await?;
+        let yours = match player {
+            Some(player) => self.yours(number, player).await?,
+            None => None,
+        };
+        let starts = daily::starts_ms(number);
+        Ok(Daily {
+            number,
+            day: Utc::of(starts).day(),
+            ends: Utc::of(starts + 86_400_000).rfc3339(),
+            mode: daily::MODE.into(),
+            title: format!("{} · BLITZ 30s", daily::name(number)),
+            seed,
+            players,
+            board: rows.into_iter().map(crate::service::board_row).collect(),
+            yours,
+        })
+    }
+
+    /// Where `player`'s first try of daily `number` stands on its board.
+    async fn yours(&self, number: u32, player: PlayerId) -> Result<Option<Yours>, ServiceError> {
+        let tried = self.store.try_daily_of(number, player).await?;
+        let Some(run) = tried.and_then(|t| t.run) else {
+            return Ok(None);
+        };
+        let Some(place) = self.store.daily_place(number, run.clone()).await? else {
+            return Ok(None);
+        };
+        let score = match self.find_run(&run).await? {
+            Some(r) => r.played.score,
+            None => return Ok(None),
+        };
+        Ok(Some(Yours {
+            run,
+            score,
+            place: place.place,
+            of: place.of,
+        }))
+    }
+
+    /// The run `id` to be watched or raced: refused while it is a round of today's
+    /// daily, whose keys no one sees until the day is over.
+    pub(crate) async fn watchable(&self, id: &str) -> Result<std::sync::Arc<Run>, ServiceError> {
+        let run = self.run(id).await?;
+        if let Some(why) = withheld(&run, self.now_ms()) {
+            return Err(ServiceError::Forbidden(why));
+        }
+        Ok(run)
+    }
+}
+
+/// Why `run`'s keys are not served at `now_ms`, if they are not: it is a round of the
+/// daily still on.
+pub fn withheld(run: &Run, now_ms: i64) -> Option<String> {
+    let number = run.daily?;
+    (daily::number(now_ms) == Some(number)).then(|| {
+        let left = daily::starts_ms(number) + 86_400_000 - now_ms;
+        let (hours, minutes) = (left / 3_600_000, left % 3_600_000 / 60_000);
+        format!(
+            "run {} is a round of {}, which is on for {hours} h {minutes} min more: its keys \
+             are shown once the day is over, at 00:00 UTC, so that nobody types it knowing \
+             how anyone else did; its score is on the day's board now",
+            run.played.id,
+            daily::name(number)
+        )
+    })
+}
+
+/// Before the first daily (a server whose clock is wrong).
+fn not_yet() -> ServiceError {
+    ServiceError::NotFound("the first daily is on 2026-12-05".into())
+}
