@@ -1,5 +1,5 @@
 //! The daily text: one BLITZ 30s text a UTC day, the same for everyone, numbered from the
-//! day it began (docs/spec/daily.md).
+//! day it began (docs/spec/players.md, "The daily text").
 //!
 //! A day's number is worked out from the date alone, so the game, the server and a page
 //! agree on it without asking; its seed is the server's to draw, and it says it only to a

@@ -1,4 +1,4 @@
-//! The daily text (docs/spec/daily.md): one BLITZ 30s text a UTC day for everyone, a
+//! The daily text (docs/spec/players.md, "The daily text"): one BLITZ 30s text a UTC day for everyone, a
 //! first try that ranks on the day's board, and the day's rounds kept from view until it
 //! is over (docs/TRUST.md, "The daily text").
 //!
@@ -8,7 +8,7 @@
 //!    can know tomorrow's text: it does not exist yet.
 //! 2. Asking for it (`POST /v1/seeds {"mode":"daily"}`) is a player's try: the first ask
 //!    of the day is written down, and the first round on it that arrives within
-//!    [`TRY_MS`] counts for it. A later ask gets the same seed, said to be unranked.
+//!    `TRY_MS` counts for it (`submit::daily`). A later ask gets the same seed, said to be unranked.
 //! 3. A round on a daily's seed is that daily's, whoever plays it and when: it never
 //!    counts for BLITZ 30s's own boards, and only a first try goes on the day's board.
 //! 4. Until the day is over, its rounds' keys are not served to anyone, nor its seed: a
@@ -19,16 +19,10 @@ use std::sync::Mutex;
 
 use typepper_api::Utc;
 use typepper_api::daily::{self, Daily, Yours};
-use typepper_engine::Score;
 
-use crate::store::{IssuedSeed, KnownDaily, PlayerId, Run};
-use crate::submit::Refusal;
-use crate::submit::rank::{self, Standing, Unranked};
+use crate::store::{PlayerId, Run};
+use crate::submit::daily::TRY_MS;
 use crate::{ServiceError, Shared, secrets};
-
-/// A daily's try counts for a round that arrives within this long of its first ask: long
-/// enough to read the text, type it and send it, too short to rehearse it.
-pub const TRY_MS: i64 = 5 * 60_000;
 
 /// The rows a daily's board shows.
 const BOARD_ROWS: u32 = 100;
@@ -55,39 +49,6 @@ impl Seeds {
         }
         seeds.insert(number, seed);
     }
-}
-
-/// Where a round on daily `d`'s seed stands, for `player` at `now_ms`: as a round on a
-/// seed issued at their first try would, said as a daily's.
-pub fn standing(
-    score: &Score,
-    d: &KnownDaily,
-    player: PlayerId,
-    now_ms: i64,
-) -> Result<Standing, Refusal> {
-    let number = d.number;
-    let Some((issued_ms, run)) = &d.tried else {
-        return Ok(Standing {
-            unranked: Some(Unranked::DailyNotTried { number }),
-            uses_seed: false,
-        });
-    };
-    let seed = IssuedSeed {
-        seed: d.seed,
-        player,
-        mode: daily::MODE.into(),
-        issued_ms: *issued_ms,
-        expires_ms: issued_ms + TRY_MS,
-        run: run.clone(),
-        room: false,
-    };
-    let mut standing = rank::standing(score, Some(&seed), false, player, now_ms)?;
-    standing.unranked = standing.unranked.map(|why| match why {
-        Unranked::SeedUsed { run } => Unranked::DailyTried { number, run },
-        Unranked::Expired => Unranked::DailyLate { number },
-        other => other,
-    });
-    Ok(standing)
 }
 
 impl Shared {

@@ -20,6 +20,7 @@
 //!
 //! Every check and the reason for it is written down in `docs/TRUST.md`.
 
+pub mod daily;
 pub mod fingerprint;
 pub mod rank;
 pub mod timing;
@@ -329,7 +330,7 @@ pub fn plan(sub: &Submission, judged: &[Judged], known: &Known) -> Result<Vec<St
                 unranked: Some(rank::Unranked::Guest),
                 uses_seed: false,
             }),
-            (false, Some(d)) => crate::daily::standing(&v.score, d, sub.player, sub.now_ms),
+            (false, Some(d)) => daily::standing(&v.score, d, sub.player, sub.now_ms),
             (false, None) => {
                 rank::standing(&v.score, seed.as_deref(), live, sub.player, sub.now_ms)
             }

@@ -1,4 +1,4 @@
-//! The daily text (docs/spec/daily.md): announced on the menu, played on the seed the
+//! The daily text (docs/spec/players.md, "The daily text"): announced on the menu, played on the seed the
 //! server gives a linked player when they ask (their try: never asked for ahead, as other
 //! modes' seeds are, or the try would be spent unseen), and its place on the day's board
 //! said on the results once the round is stored.

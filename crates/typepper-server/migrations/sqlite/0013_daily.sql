@@ -1,4 +1,4 @@
--- The daily text: one BLITZ 30s text a UTC day, the same for everyone (docs/spec/daily.md).
+-- The daily text: one BLITZ 30s text a UTC day, the same for everyone (docs/spec/players.md, "The daily text").
 -- A day's seed is drawn by the first server asked for it that day, so no one knows it
 -- before then; every server on the database reads the one drawn.
 CREATE TABLE dailies (

@@ -279,7 +279,7 @@ impl fmt::Display for Unranked {
             Unranked::DailyLate { number } => write!(
                 f,
                 "it arrived more than {} minutes after your try of {} began",
-                crate::daily::TRY_MS / 60_000,
+                super::daily::TRY_MS / 60_000,
                 typepper_api::daily::name(*number)
             ),
             Unranked::DailyWaits { number, why } => write!(
