@@ -43,20 +43,7 @@ pub fn place(place: u32, of: u32) -> String {
         (3, _) => "rd",
         _ => "th",
     };
-    format!("{place}{suffix} of {}", thousands(of))
-}
-
-/// `2031` as `2,031`.
-fn thousands(n: u32) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    format!("{place}{suffix} of {}", crate::profile::grouped(of))
 }
 
 /// `GET /v1/daily` (today's) and `GET /v1/daily/<n>` (a past one's).

@@ -135,22 +135,12 @@ impl Shared {
 
     /// Where `player`'s first try of daily `number` stands on its board.
     async fn yours(&self, number: u32, player: PlayerId) -> Result<Option<Yours>, ServiceError> {
-        let tried = self.store.try_daily_of(number, player).await?;
-        let Some(run) = tried.and_then(|t| t.run) else {
-            return Ok(None);
-        };
-        let Some(place) = self.store.daily_place(number, run.clone()).await? else {
-            return Ok(None);
-        };
-        let score = match self.find_run(&run).await? {
-            Some(r) => r.played.score,
-            None => return Ok(None),
-        };
-        Ok(Some(Yours {
-            run,
-            score,
-            place: place.place,
-            of: place.of,
+        let place = self.store.daily_place(number, player).await?;
+        Ok(place.map(|p| Yours {
+            run: p.run,
+            score: p.score,
+            place: p.place,
+            of: p.of,
         }))
     }
 

@@ -138,9 +138,13 @@ pub struct DailyTry {
     pub run: Option<String>,
 }
 
-/// Where a run stands on its daily's board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where a player's first try stands on its daily's board.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DailyPlace {
+    /// The run.
+    pub run: String,
+    /// Its headline number.
+    pub score: u32,
     /// 1 for the best.
     pub place: u32,
     /// How many are on the board.
@@ -792,15 +796,13 @@ pub trait Store: Send + Sync + 'static {
     /// `player` asks for daily `number` at `now_ms`: their first try if they never did.
     fn try_daily(&self, number: u32, player: PlayerId, now_ms: i64) -> Fut<'_, DailyTry>;
 
-    /// `player`'s first try of daily `number`, if they made one (`first` is `false`).
-    fn try_daily_of(&self, number: u32, player: PlayerId) -> Fut<'_, Option<DailyTry>>;
-
     /// Daily `number`'s board, best first, at most `limit`, and how many are on it. Better
     /// is as on a mode's board.
     fn daily_board(&self, number: u32, limit: u32) -> Fut<'_, (Vec<BoardRow>, u32)>;
 
-    /// Where run `id` stands on daily `number`'s board; `None` if it isn't on it.
-    fn daily_place(&self, number: u32, id: String) -> Fut<'_, Option<DailyPlace>>;
+    /// Where `player`'s first try stands on daily `number`'s board; `None` if it isn't
+    /// on it.
+    fn daily_place(&self, number: u32, player: PlayerId) -> Fut<'_, Option<DailyPlace>>;
 
     /// Runs a submission in one transaction: locks its player and keys, reads what it
     /// needs, runs its plan, stores what the plan says, and commits; a plan's `Err`

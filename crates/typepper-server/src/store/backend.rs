@@ -177,16 +177,12 @@ impl<B: Backend> Store for B {
         dailies::try_it(self, number, player, now_ms)
     }
 
-    fn try_daily_of(&self, number: u32, player: PlayerId) -> Fut<'_, Option<DailyTry>> {
-        dailies::try_of(self, number, player)
-    }
-
     fn daily_board(&self, number: u32, limit: u32) -> Fut<'_, (Vec<BoardRow>, u32)> {
         dailies::board(self, number, limit)
     }
 
-    fn daily_place(&self, number: u32, id: String) -> Fut<'_, Option<DailyPlace>> {
-        dailies::place(self, number, id)
+    fn daily_place(&self, number: u32, player: PlayerId) -> Fut<'_, Option<DailyPlace>> {
+        dailies::place(self, number, player)
     }
 
     fn submit(&self, job: Job) -> Fut<'_, Result<Vec<Done>, String>> {

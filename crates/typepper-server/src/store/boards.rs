@@ -17,7 +17,7 @@ pub fn board<B: Backend>(b: &B, mode: String, span: Span, limit: u32) -> Fut<'_,
     b.work(Access::Read, move |tx| {
         Box::pin(async move {
             let limit = Arg::I64(limit.into());
-            let rows = match &span {
+            let found = match &span {
                 Span::Month(month) => bests(tx, &mode, month, limit).await?,
                 Span::All => bests(tx, &mode, ALL_TIME, limit).await?,
                 // Each player's best of the span's runs, as a monthly best is chosen
@@ -42,21 +42,25 @@ pub fn board<B: Backend>(b: &B, mode: String, span: Span, limit: u32) -> Fut<'_,
                     .await?
                 }
             };
-            Ok(rows
-                .iter()
-                .enumerate()
-                .map(|(i, r)| BoardRow {
-                    rank: i as u32 + 1,
-                    name: r.text(0),
-                    score: r.uint(1),
-                    wpm_x100: r.uint(2),
-                    accuracy_x100: r.uint(3),
-                    run: r.text(4),
-                    created_ms: r.int(5).unwrap_or(0),
-                })
-                .collect())
+            Ok(rows(&found))
         })
     })
+}
+
+/// A board's rows, best first, from `name, score, wpm_x100, accuracy_x100, id,
+/// created_ms` (a mode's board, a daily's).
+pub(super) fn rows(found: &[Row]) -> Vec<BoardRow> {
+    (found.iter().enumerate())
+        .map(|(i, r)| BoardRow {
+            rank: i as u32 + 1,
+            name: r.text(0),
+            score: r.uint(1),
+            wpm_x100: r.uint(2),
+            accuracy_x100: r.uint(3),
+            run: r.text(4),
+            created_ms: r.int(5).unwrap_or(0),
+        })
+        .collect()
 }
 
 /// The board of `month`'s rows in `bests` (a month's, or [`ALL_TIME`]).

@@ -1,7 +1,7 @@
 //! The daily text: each day's seed, each player's first try of it, and its board.
 
 use super::backend::{Access, Backend};
-use super::tx::{Arg, Row, Tx};
+use super::tx::{Arg, Tx};
 use super::{BoardRow, DailyPlace, DailyTry, Fut, PlayerId};
 
 /// The runs on a daily's board, `$1` its number: each player's first try, stored and
@@ -63,26 +63,6 @@ pub fn try_it<B: Backend>(b: &B, number: u32, player: PlayerId, now_ms: i64) -> 
     })
 }
 
-/// `player`'s first try of daily `number`, if they made one.
-pub fn try_of<B: Backend>(b: &B, number: u32, player: PlayerId) -> Fut<'_, Option<DailyTry>> {
-    b.work(Access::Read, move |tx| {
-        Box::pin(async move {
-            let rows = tx
-                .query(
-                    "SELECT issued_ms, run_id FROM daily_tries
-                     WHERE number = $1 AND player_id = $2",
-                    &[Arg::I32(number as i32), Arg::I64(player)],
-                )
-                .await?;
-            Ok(rows.first().map(|r| DailyTry {
-                first: false,
-                issued_ms: r.int(0).unwrap_or(0),
-                run: r.maybe_text(1),
-            }))
-        })
-    })
-}
-
 /// Daily `number`'s board, best first, at most `limit`, and how many are on it.
 pub fn board<B: Backend>(b: &B, number: u32, limit: u32) -> Fut<'_, (Vec<BoardRow>, u32)> {
     b.work(Access::Read, move |tx| {
@@ -104,52 +84,40 @@ pub fn board<B: Backend>(b: &B, number: u32, limit: u32) -> Fut<'_, (Vec<BoardRo
                 .query(concat!("SELECT count(*) ", entries!()), &[n])
                 .await?;
             let of = count.first().map_or(0, |r| r.uint(0));
-            Ok((rows.iter().enumerate().map(board_row).collect(), of))
+            Ok((super::boards::rows(&rows), of))
         })
     })
 }
 
-/// Where run `id` stands on daily `number`'s board: `None` if it isn't on it.
-pub fn place<B: Backend>(b: &B, number: u32, id: String) -> Fut<'_, Option<DailyPlace>> {
+/// Where `player`'s first try stands on daily `number`'s board: `None` if it isn't on it.
+pub fn place<B: Backend>(b: &B, number: u32, player: PlayerId) -> Fut<'_, Option<DailyPlace>> {
     b.work(Access::Read, move |tx| {
         Box::pin(async move {
-            let n = Arg::I32(number as i32);
+            // `m` is their entry, one row or none: no row, no place.
             let rows = tx
                 .query(
                     concat!(
-                        "SELECT count(*) FILTER (WHERE e.score > m.score
-                             OR (e.score = m.score AND e.wpm_x100 > m.wpm_x100)
-                             OR (e.score = m.score AND e.wpm_x100 = m.wpm_x100
-                                 AND e.created_ms < m.created_ms)),
+                        "SELECT m.id, m.score,
+                                count(*) FILTER (WHERE e.score > m.score
+                                    OR (e.score = m.score AND e.wpm_x100 > m.wpm_x100)
+                                    OR (e.score = m.score AND e.wpm_x100 = m.wpm_x100
+                                        AND e.created_ms < m.created_ms)),
                                 count(*)
-                         FROM (SELECT r.score, r.wpm_x100, r.created_ms ",
+                         FROM (SELECT r.id, r.score, r.wpm_x100, r.created_ms ",
                         entries!(),
-                        " AND r.id = $2) m, (SELECT r.score, r.wpm_x100, r.created_ms ",
+                        " AND t.player_id = $2) m, (SELECT r.score, r.wpm_x100, r.created_ms ",
                         entries!(),
-                        ") e"
+                        ") e GROUP BY m.id, m.score"
                     ),
-                    &[n, Arg::Text(&id)],
+                    &[Arg::I32(number as i32), Arg::I64(player)],
                 )
                 .await?;
-            Ok(rows.first().and_then(|r| {
-                let of = r.uint(1);
-                (of > 0).then(|| DailyPlace {
-                    place: r.uint(0) + 1,
-                    of,
-                })
+            Ok(rows.first().map(|r| DailyPlace {
+                run: r.text(0),
+                score: r.uint(1),
+                place: r.uint(2) + 1,
+                of: r.uint(3),
             }))
         })
     })
-}
-
-fn board_row((i, r): (usize, &Row)) -> BoardRow {
-    BoardRow {
-        rank: i as u32 + 1,
-        name: r.text(0),
-        score: r.uint(1),
-        wpm_x100: r.uint(2),
-        accuracy_x100: r.uint(3),
-        run: r.text(4),
-        created_ms: r.int(5).unwrap_or(0),
-    }
 }
