@@ -40,7 +40,9 @@ test("a round is announced as it starts and ends, not at every frame", async ({ 
   const started = Date.now();
   while (Date.now() - started < 6_000) await typeWords(page, 1, { gap: 60 });
   await onScreen(page, "results");
-  const announced = await page.evaluate(() => window.announced);
+  // On a busy machine the word list may still be on its way when 1 is pressed: that is
+  // said too, once, before the round's start.
+  const announced = (await page.evaluate(() => window.announced)).filter((said) => !/^loading the \S+ words…$/.test(said));
   // Its start, the first key, the results: a handful, where the play-test counted 236.
   expect(announced.length, JSON.stringify(announced)).toBeLessThanOrEqual(4);
   expect(announced[0]).toMatch(/^BLITZ 15s · start typing/);

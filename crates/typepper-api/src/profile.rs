@@ -117,8 +117,12 @@ pub struct ProfileRun {
     pub accuracy: f64,
     /// When it was played, RFC 3339 in UTC.
     pub time: String,
-    /// It counts for the boards.
+    /// It counts for the boards (a daily's: its first try, on the day's board).
     pub ranked: bool,
+    /// The daily it is a round of, if it is one: its `title` says so
+    /// (`daily #312 · BLITZ 30s`), and the daily is played again from it, unranked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily: Option<u32>,
 }
 
 /// A point of the chart: the mean of a group of consecutive rounds.

@@ -158,6 +158,8 @@ pub struct App {
     pub(crate) daily_asked: Option<u64>,
     /// The daily's number and seed the player was last given to play.
     pub(crate) playing_daily: Option<(u32, u64)>,
+    /// A past daily whose seed was asked for, to play it once it comes.
+    pub(crate) daily_wanted: Option<u32>,
     /// Why this player can't link (a guest over `ssh` has no key to link): the menu
     /// offers no `l` and says this instead of asking for a name.
     pub(crate) unlinkable: Option<&'static str>,
@@ -235,6 +237,7 @@ impl App {
             daily: None,
             daily_asked: None,
             playing_daily: None,
+            daily_wanted: None,
             unlinkable: None,
             kept_on: "on this device",
             history,
@@ -368,8 +371,8 @@ impl App {
             Screen::History => self.history_key(key, now.mono),
             Screen::Link { .. } => fx.extend(self.link_key(key)),
             Screen::Devices(_) => fx.extend(self.devices_key(key)),
-            Screen::Profile(_) => fx.extend(self.profile_key(key)),
-            Screen::Boards(_) => fx.extend(self.boards_key(key)),
+            Screen::Profile(_) => fx.extend(self.profile_key(key, now.unix_ms)),
+            Screen::Boards(_) => fx.extend(self.boards_key(key, now.unix_ms)),
             Screen::Keys(_) => fx.extend(self.keys_key(key)),
             Screen::Room(_) => fx.extend(self.room_key(key, now)),
             Screen::Results(_) => fx.extend(self.results_key(key, now)),
@@ -431,10 +434,7 @@ impl App {
             Answer::Run { id, bytes } => self.run_loaded(&id, bytes, now.mono),
             Answer::Seed { mode, answer } if mode == self::daily::ASK => self.daily_issued(answer),
             Answer::Seed { mode, answer } => self.seed_issued(&mode, answer, now.unix_ms),
-            Answer::Daily(daily) => {
-                self.daily_loaded(daily);
-                vec![]
-            }
+            Answer::Daily { number, daily } => self.daily_loaded(number, daily),
             Answer::RoomOpened(opened) => self.room_opened(opened),
             Answer::Devices(devices) => {
                 self.devices_loaded(devices);

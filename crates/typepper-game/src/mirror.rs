@@ -247,7 +247,7 @@ impl Mirror {
                 }
             }
             Body::Boards(b) => {
-                m.status = [&b.mode.title(), " · ", b.caption].concat();
+                m.status = [b.of(), " · ", &b.caption].concat();
                 // Loading, why the rows didn't come, or that there are none.
                 if let Some((say, _)) = &b.say {
                     m.notice = say.clone();
@@ -299,10 +299,7 @@ fn announce(model: &Model) -> String {
         Body::Text(t) => vec![t.title, &t.count],
         Body::Keys(k) => vec![k.title, k.by],
         Body::Profile(v) => vec![&v.title, &v.status],
-        Body::Boards(b) => {
-            own = b.mode.title();
-            vec![b.title, &own, b.caption]
-        }
+        Body::Boards(b) => vec![b.title, b.of(), &b.caption],
         Body::Room(r) => vec![&r.title, &r.caption],
     };
     // What follows: a race's verdict, what the board says, the countdown's number.

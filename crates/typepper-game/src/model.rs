@@ -168,7 +168,7 @@ impl Model {
                     say(&item.text());
                     say(item.badge().unwrap_or(""));
                 }
-                for line in [&m.last_round, &m.race].into_iter().flatten() {
+                for line in [&m.daily, &m.last_round, &m.race].into_iter().flatten() {
                     say(line);
                 }
                 say(&m.player);
@@ -267,7 +267,7 @@ impl Model {
             Body::Boards(b) => {
                 say(b.title);
                 say(&b.picker);
-                say(b.caption);
+                say(&b.caption);
                 say(b.say.as_ref().map_or("", |(line, _)| line));
                 for row in &b.rows {
                     say(&row.rank.to_string());

@@ -189,7 +189,10 @@ impl Request {
                 name,
                 profile: Err(why),
             },
-            Request::Daily { .. } => Answer::Daily(Err(why)),
+            Request::Daily { number, .. } => Answer::Daily {
+                number,
+                daily: Err(why),
+            },
             Request::File(need) => Answer::File {
                 need,
                 file: Err(why),
@@ -273,7 +276,12 @@ pub enum Answer {
         profile: Result<Profile, Failure>,
     },
     /// To [`Request::Daily`].
-    Daily(Result<typepper_api::daily::Daily, Failure>),
+    Daily {
+        /// The number asked for; `None` for today's.
+        number: Option<u32>,
+        /// The daily.
+        daily: Result<typepper_api::daily::Daily, Failure>,
+    },
     /// To [`Request::File`]: the file, which the game checks before it plays it.
     File {
         /// What it is.

@@ -4,6 +4,7 @@
 //! and checks that every phrase of [`Model::words`] is on its screen, so a word the
 //! model gains reaches both shells or fails a test.
 
+use typepper_api::daily::Daily;
 use typepper_api::{BoardRow, IssuedSeed, Player};
 use typepper_engine::Mode;
 use typepper_engine::synth::{Typist, synth};
@@ -82,6 +83,21 @@ impl Tour {
             self.t = (self.t + frame).min(end);
             self.app.tick(self.now());
         }
+    }
+
+    /// The current word typed right, a key every `gap` ms; false once the round is over.
+    fn type_clean(&mut self, gap: f64) -> bool {
+        let Body::Play(play) = self.app.model(self.t, &Fixed(0)).body else {
+            return false;
+        };
+        let Some(word) = play.word(play.caret.0).map(crate::model::Word::target) else {
+            return false;
+        };
+        for c in word.chars().chain([' ']) {
+            self.wait(gap);
+            self.char(c);
+        }
+        true
     }
 
     /// Types `n` words of the round on screen, 150 ms a key but 450 ms an `e`, each
@@ -323,6 +339,52 @@ pub fn stops() -> Vec<Stop> {
     tour.app
         .board_loaded("time:60", typepper_api::Period::Month, Ok(rows));
     tour.see("boards, rows");
+
+    // The dailies: today's announced, yesterday's board (`j` on a board, then ←).
+    let daily = |number: u32, seed| Daily {
+        number,
+        day: String::new(),
+        ends: String::new(),
+        mode: "time:30".into(),
+        title: format!("daily #{number} · BLITZ 30s"),
+        seed,
+        players: 2031,
+        board: vec![row(1, "grace", 118), row(2, "ada", 97)],
+        yours: None,
+    };
+    tour.app.daily_loaded(None, Ok(daily(312, None)));
+    tour.char('j');
+    tour.key(Key::Left);
+    tour.app.daily_loaded(Some(311), Ok(daily(311, Some(311))));
+    tour.see("boards, a past daily");
+    tour.key(Key::Escape);
+    tour.see("menu, the daily announced");
+
+    // The daily tried again: its results say why at length, which a phone wraps.
+    tour.char('j');
+    let again = "you tried daily #312 at 08:15 UTC, and a daily ranks on its first try \
+                 only: this round is kept, unranked";
+    let seed = IssuedSeed {
+        mode: "time:30".into(),
+        seed: 312,
+        expires: "2026-12-01T13:05:00Z".into(),
+        daily: Some(312),
+        unranked: Some(again.into()),
+    };
+    tour.app.daily_issued(Ok(seed));
+    tour.type_words(3);
+    tour.see("playing, the daily");
+    // Then fast and clean to its end, for the results' longest stats.
+    while tour.type_clean(45.0) {}
+    tour.wait(1_000.0);
+    // The daily's round is the last of those waiting to be sent.
+    let keys: Vec<String> = tour.app.outbox().iter().map(|o| o.key()).collect();
+    let keys = &keys[keys.len().saturating_sub(1)..];
+    let answer = "ok abcdEFGH 97 - http://typepper.test/r/abcdEFGH unranked daily #312 counted \
+                  your first try already (run N0QsVcq6), and a daily ranks on its first try only\n";
+    tour.app.submitted(keys, Ok(answer.into()));
+    tour.see("results, the daily tried again");
+    tour.wait(2_000.0);
     tour.key(Key::Escape);
 
     room(&mut tour);
@@ -413,6 +475,7 @@ fn profile(tour: &mut Tour) {
         accuracy: 97.25,
         time: "2026-11-30T09:30:00Z".into(),
         ranked,
+        daily: None,
     };
     // 1,200 rounds, slowly faster, as a server thins them to its points.
     let rounds: Vec<(u32, u32)> = (0..1200u32)
@@ -447,7 +510,11 @@ fn profile(tour: &mut Tour) {
         ],
         recent: vec![
             run("late0001", "time:30", "BLITZ 30s", 91, true),
-            run("late0002", "zen", "ZEN", 74, false),
+            // A daily tried again: kept, unranked.
+            ProfileRun {
+                daily: Some(311),
+                ..run("late0002", "time:30", "daily #311 · BLITZ 30s", 74, false)
+            },
         ],
         chart: chart(&rounds),
         keys: Keys {
@@ -657,6 +724,17 @@ mod tests {
                 "share http://typepper.test/r/abcdEFGH",
             ),
             ("results, a race", "won by"),
+            ("results, the daily tried again", "daily #312 · BLITZ 30s"),
+            (
+                "boards, a past daily",
+                "daily #311 › | first tries · 2027-10-11 UTC",
+            ),
+            ("boards, a past daily", "j play it"),
+            (
+                "menu, the daily announced",
+                "daily #312 · BLITZ 30s · 2,031 played",
+            ),
+            ("results, the daily tried again", "counted your first try"),
             ("playing, HOT PURSUIT", "flame "),
             ("keys, by errors", "d drills these:"),
             ("boards, rows", "grace"),

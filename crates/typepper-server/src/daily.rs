@@ -20,7 +20,7 @@ use std::sync::Mutex;
 use typepper_api::Utc;
 use typepper_api::daily::{self, Daily, Yours};
 
-use crate::store::{PlayerId, Run};
+use crate::store::{DailyEntry, PlayerId, Run};
 use crate::submit::daily::TRY_MS;
 use crate::{ServiceError, Shared, secrets};
 
@@ -135,7 +135,9 @@ impl Shared {
 
     /// Where `player`'s first try of daily `number` stands on its board.
     async fn yours(&self, number: u32, player: PlayerId) -> Result<Option<Yours>, ServiceError> {
-        let place = self.store.daily_place(number, player).await?;
+        let place = (self.store)
+            .daily_place(number, DailyEntry::Of(player))
+            .await?;
         Ok(place.map(|p| Yours {
             run: p.run,
             score: p.score,
@@ -152,6 +154,49 @@ impl Shared {
             return Err(ServiceError::Forbidden(why));
         }
         Ok(run)
+    }
+}
+
+/// What a daily's round is on its day's board, as its card and share page say it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// `daily #312 · 97 wpm · 14th of 2,031`, or `daily #312 · 97 wpm · unranked` for a
+    /// round that is not its player's first try on the board.
+    pub line: String,
+    /// What sets this standing apart from the run's others: `14-2031`, `unranked`.
+    pub tag: String,
+    /// It changes no more: the day is over, and so are the tries it gave out.
+    pub settled: bool,
+}
+
+impl Shared {
+    /// Where `run` stands, if it is a round of a daily.
+    pub(crate) async fn standing(&self, run: &Run) -> Result<Option<Standing>, ServiceError> {
+        let Some(number) = run.daily else {
+            return Ok(None);
+        };
+        let id = run.played.id.clone();
+        let place = self.store.daily_place(number, DailyEntry::Run(id)).await?;
+        let head = [
+            &daily::name(number),
+            " · ",
+            &run.played.score.to_string(),
+            " wpm · ",
+        ]
+        .concat();
+        let (line, tag) = match place {
+            Some(p) => (
+                head + &daily::place(p.place, p.of),
+                format!("{}-{}", p.place, p.of),
+            ),
+            None => (head + "unranked", "unranked".into()),
+        };
+        let over = daily::starts_ms(number) + 86_400_000 + TRY_MS;
+        Ok(Some(Standing {
+            line,
+            tag,
+            settled: self.now_ms() >= over,
+        }))
     }
 }
 

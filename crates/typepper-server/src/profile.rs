@@ -156,16 +156,21 @@ pub fn profile_of(rows: ProfileRows) -> Profile {
 
 fn run(r: &RunRow) -> ProfileRun {
     let mode = r.mode.parse::<Mode>().ok();
+    let title = mode.map_or_else(|| r.mode.clone(), Mode::title);
     ProfileRun {
         run: r.id.clone(),
         mode: r.mode.clone(),
-        title: mode.map_or_else(|| r.mode.clone(), Mode::title),
+        title: match r.daily {
+            Some(n) => [&typepper_api::daily::name(n), " · ", &title].concat(),
+            None => title,
+        },
         score: r.score,
         unit: mode.map_or("wpm", |m| m.unit().as_str()).into(),
         wpm: f64::from(r.wpm_x100) / 100.0,
         accuracy: f64::from(r.accuracy_x100) / 100.0,
         time: typepper_api::Utc::of(r.created_ms).rfc3339(),
         ranked: r.ranked,
+        daily: r.daily,
     }
 }
 

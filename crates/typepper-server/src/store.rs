@@ -138,6 +138,16 @@ pub struct DailyTry {
     pub run: Option<String>,
 }
 
+/// An entry on a daily's board: a player's first try, or a run (which is on it only if
+/// it is its player's first try).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DailyEntry {
+    /// The player's.
+    Of(PlayerId),
+    /// The run with this id.
+    Run(String),
+}
+
 /// Where a player's first try stands on its daily's board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DailyPlace {
@@ -800,9 +810,8 @@ pub trait Store: Send + Sync + 'static {
     /// is as on a mode's board.
     fn daily_board(&self, number: u32, limit: u32) -> Fut<'_, (Vec<BoardRow>, u32)>;
 
-    /// Where `player`'s first try stands on daily `number`'s board; `None` if it isn't
-    /// on it.
-    fn daily_place(&self, number: u32, player: PlayerId) -> Fut<'_, Option<DailyPlace>>;
+    /// Where `entry` stands on daily `number`'s board; `None` if it isn't on it.
+    fn daily_place(&self, number: u32, entry: DailyEntry) -> Fut<'_, Option<DailyPlace>>;
 
     /// Runs a submission in one transaction: locks its player and keys, reads what it
     /// needs, runs its plan, stores what the plan says, and commits; a plan's `Err`

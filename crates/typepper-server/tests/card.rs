@@ -149,6 +149,7 @@ fn a_profile_s_card_holds_the_longest_name_and_title() {
         accuracy: 99.5,
         time: "2026-12-01T19:52:00Z".into(),
         ranked: true,
+        daily: None,
     };
     let rounds: Vec<(u32, u32)> = (0..50_000u32)
         .map(|i| (4_000 + i % 9_000, 9_000 + i % 1_000))

@@ -150,7 +150,10 @@ fn read_answer(request: Request, out: Result<Vec<u8>, Failure>) -> Answer {
             profile: json(&out, "a profile"),
             name,
         },
-        Request::Daily { .. } => Answer::Daily(json(&out, "a daily")),
+        Request::Daily { number, .. } => Answer::Daily {
+            number,
+            daily: json(&out, "a daily"),
+        },
         Request::File(_) => request.failed(no_command()),
     }
 }

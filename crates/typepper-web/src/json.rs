@@ -175,6 +175,7 @@ fn profile_run(v: &JsValue) -> Option<ProfileRun> {
         accuracy: float(&get(v, "accuracy"))?,
         time: text(v, "time")?,
         ranked: get(v, "ranked").as_bool()?,
+        daily: number(&get(v, "daily")),
     })
 }
 
@@ -595,6 +596,7 @@ mod answers {
             accuracy: 97.25,
             time: "2026-12-02T10:00:00Z".into(),
             ranked: true,
+            daily: Some(311),
         };
         let line = KeyLine {
             key: "th".into(),

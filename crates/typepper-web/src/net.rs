@@ -153,7 +153,10 @@ pub async fn ask(api: &str, request: Request) -> Answer {
             }
             let request = request.build().map_err(Failure::Unreachable);
             let answer = text(request, 200).await;
-            Answer::Daily(answer.and_then(|a| json(&a, "a daily")))
+            Answer::Daily {
+                number,
+                daily: answer.and_then(|a| json(&a, "a daily")),
+            }
         }
         Request::File(need) => Answer::File {
             file: file(need).await,

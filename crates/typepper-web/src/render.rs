@@ -227,7 +227,7 @@ impl Renderer {
         match &model.body {
             Body::Menu(menu) => self.draw_menu(menu, notice),
             Body::History(history) => self.draw_history(history),
-            Body::Play(play) => self.draw_play(play, now, dt),
+            Body::Play(play) => self.draw_play(play, notice, now, dt),
             Body::Results(r) => self.draw_results(r, notice),
             Body::Link(link) => self.draw_link(link, notice, now),
             Body::Devices(d) => self.draw_devices(d, notice),

@@ -12,6 +12,9 @@ use crate::model::{BACK, Body, Kind, Model, Tap, Tone, tap};
 /// What `p` and `o` do, for a finger.
 const PERIOD: Tap = tap("period", Key::Char('p'));
 const PLAYER: Tap = tap("player", Key::Char('o'));
+/// What `j` does: on a board, the daily's; on a daily's, play it.
+const DAILY: Tap = tap("daily", Key::Char('j'));
+const PLAY_DAILY: Tap = tap("play it", Key::Char('j'));
 use crate::request::{Failure, Request};
 
 /// A board being looked at.
@@ -22,6 +25,10 @@ pub struct Browsing {
     /// A board of its own instead: a quote's (each passage has one), opened from its
     /// results or the menu's QUOTE line; ←→ go on to the boards above.
     pub only: Option<Mode>,
+    /// A daily's board instead (`j`): its number; ←→ go to the day before and after.
+    pub daily: Option<u32>,
+    /// That daily's seed once its day is over and its board has come: `j` plays it.
+    pub seed: Option<u64>,
     /// Whose runs: today's, this week's, this month's, all time's (`p` moves it on).
     pub period: Period,
     /// The rows once loaded, or why they aren't.
@@ -69,8 +76,7 @@ impl App {
             mode,
             only,
             period,
-            rows: None,
-            row: 0,
+            ..Browsing::default()
         }));
         let mode = only.unwrap_or(self.board_modes()[mode]);
         // Its rows play in its language: the list is fetched while they load.
@@ -78,7 +84,18 @@ impl App {
         vec![Effect::Request(Request::Board(mode.key(), period))]
     }
 
-    pub(crate) fn boards_key(&mut self, key: Key) -> Vec<Effect> {
+    pub(crate) fn boards_key(&mut self, key: Key, unix_ms: u64) -> Vec<Effect> {
+        let Screen::Boards(b) = &mut self.screen else {
+            return vec![];
+        };
+        if let Some(number) = b.daily {
+            if let Some(fx) = self.daily_board_key(number, key, unix_ms) {
+                return fx;
+            }
+        } else if key == Key::Char('j') {
+            let today = self.today(unix_ms);
+            return self.open_daily_board(today);
+        }
         let Screen::Boards(b) = &mut self.screen else {
             return vec![];
         };
@@ -189,7 +206,10 @@ impl App {
     }
 
     pub(crate) fn boards_model(&self, b: &Browsing) -> Boards {
-        let mode = b.only.unwrap_or(self.board_modes()[b.mode]);
+        let mode = match b.daily {
+            Some(_) => Mode::BLITZ_30,
+            None => b.only.unwrap_or(self.board_modes()[b.mode]),
+        };
         let (rows, say) = match &b.rows {
             None => (vec![], Some(("loading…".into(), Tone::Dim))),
             Some(Err(e)) => (vec![], Some((e.clone(), Tone::Wrong))),
@@ -205,6 +225,7 @@ impl App {
                     .collect(),
                 rows.is_empty().then(|| {
                     let when = match b.period {
+                        _ if b.daily.is_some() => String::new(),
                         Period::All => String::new(),
                         p => format!(" {}", p.label()),
                     };
@@ -212,6 +233,17 @@ impl App {
                 }),
             ),
         };
+        if let Some(number) = b.daily {
+            return Boards {
+                title: "boards",
+                mode,
+                picker: ["‹ ", &typepper_api::daily::name(number), " ›"].concat(),
+                caption: daily_caption(number, b.seed.is_some()),
+                rows,
+                say,
+                selected: b.row,
+            };
+        }
         Boards {
             title: "boards",
             mode,
@@ -224,7 +256,8 @@ impl App {
                 Period::Week => "this week's bests · from Monday, UTC",
                 Period::Month => "this month's bests · UTC",
                 Period::All => "all-time bests",
-            },
+            }
+            .into(),
             rows,
             say,
             selected: b.row,
@@ -232,22 +265,44 @@ impl App {
     }
 
     pub(crate) fn boards_screen(&self, b: &Browsing, notice: Option<(String, Tone)>) -> Model {
-        let hints = match &b.rows {
-            Some(Ok(rows)) if !rows.is_empty() => {
-                "←→ mode · p period · ↑↓ pick · enter watch · g race · o player · esc menu"
-            }
-            _ => "←→ mode · p period · esc menu",
+        let rows = matches!(&b.rows, Some(Ok(rows)) if !rows.is_empty());
+        // Today's daily's rounds are kept from view until the day is over.
+        let (hints, taps): (_, &'static [Tap]) = match (b.daily, b.seed, rows) {
+            (Some(_), Some(_), true) => (
+                "←→ day · ↑↓ pick · enter watch · g race · o player · j play it · esc menu",
+                &[PLAY_DAILY, PLAYER, BACK],
+            ),
+            (Some(_), None, true) => (
+                "←→ day · ↑↓ pick · o player · j play it · esc menu",
+                &[PLAY_DAILY, PLAYER, BACK],
+            ),
+            (Some(_), _, false) => ("←→ day · j play it · esc menu", &[PLAY_DAILY, BACK]),
+            (None, _, true) => (
+                "←→ mode · p period · j daily · ↑↓ pick · enter watch · g race · o player · esc menu",
+                &[PERIOD, DAILY, PLAYER, BACK],
+            ),
+            (None, _, false) => (
+                "←→ mode · p period · j daily · esc menu",
+                &[PERIOD, DAILY, BACK],
+            ),
         };
         Model {
             kind: Kind::Boards,
             banner: None,
             notice,
             hints,
-            taps: match &b.rows {
-                Some(Ok(rows)) if !rows.is_empty() => &[PERIOD, PLAYER, BACK],
-                _ => &[PERIOD, BACK],
-            },
+            taps,
             body: Body::Boards(self.boards_model(b)),
         }
+    }
+}
+
+/// What a daily's board is: each player's first try of that day, which is over or ends
+/// at 00:00 UTC.
+fn daily_caption(number: u32, over: bool) -> String {
+    let day = typepper_api::Utc::of(typepper_api::daily::starts_ms(number)).day();
+    match over {
+        true => ["first tries · ", &day, " UTC"].concat(),
+        false => "today's first tries · ends 00:00 UTC".into(),
     }
 }

@@ -467,7 +467,7 @@ fn link_and_boards_say_what_is_going_on() {
         panic!()
     };
     assert_eq!(
-        (b.caption, b.say),
+        (b.caption.as_str(), b.say),
         (
             "all-time bests",
             Some(("no runs yet: be the first".into(), Tone::Dim))
@@ -1002,7 +1002,11 @@ fn the_daily_is_announced_played_as_the_daily_and_placed() {
         board: vec![],
         yours: None,
     };
-    app.answer(Answer::Daily(Ok(today.clone())), at(30.0));
+    let answer = Answer::Daily {
+        number: None,
+        daily: Ok(today.clone()),
+    };
+    app.answer(answer, at(30.0));
     let Body::Menu(menu) = app.model(30.0, &UTC).body else {
         panic!("not the menu")
     };
@@ -1071,10 +1075,172 @@ fn the_daily_is_announced_played_as_the_daily_and_placed() {
         players: 2031,
         ..today
     };
-    app.answer(Answer::Daily(Ok(placed)), at(t + 33_000.0));
+    let answer = Answer::Daily {
+        number: Some(6),
+        daily: Ok(placed),
+    };
+    app.answer(answer, at(t + 33_000.0));
     let model = app.model(t + 33_000.0, &UTC);
     assert_eq!(
         model.notice,
         Some(("daily #6 · 97 wpm · 14th of 2,031".into(), Tone::Dim))
     );
+}
+
+/// Past dailies stay playable, unranked: from a daily's board (`b` on its results, `j`
+/// on any board), whose arrows go from day to day, and from a profile's daily round.
+#[test]
+fn past_dailies_are_played_from_their_board_and_a_profile() {
+    use crate::app::Screen;
+    use crate::request::{Answer, Request};
+    use typepper_api::daily::{self, Daily};
+    use typepper_api::profile::{Keys, Profile, ProfileRun, Typed};
+    let mut app = fresh();
+    app.player = Some(Player {
+        name: "ada".into(),
+        token: "t".into(),
+    });
+    // Daily #6's day, by this device's clock.
+    let day6 = daily::starts_ms(6) as u64 + 3_600_000;
+    let now = |ms: u64| Now {
+        mono: 0.0,
+        unix_ms: ms,
+    };
+    let asked = |fx: &[Effect]| {
+        fx.iter().find_map(|e| match e {
+            Effect::Request(Request::Daily { number, .. }) => Some(*number),
+            _ => None,
+        })
+    };
+    let board = |n: u32, seed: Option<u64>| Daily {
+        number: n,
+        day: String::new(),
+        ends: String::new(),
+        mode: "time:30".into(),
+        title: format!("daily #{n} · BLITZ 30s"),
+        seed,
+        players: 1,
+        board: vec![typepper_api::BoardRow {
+            rank: 1,
+            name: "grace".into(),
+            score: 88,
+            wpm: 88.0,
+            accuracy: 99.0,
+            run: "GrAcE123".into(),
+            time: "2026-12-09T10:00:00Z".into(),
+        }],
+        yours: None,
+    };
+    app.key(Key::Char('b'), now(day6));
+    assert_eq!(asked(&app.key(Key::Char('j'), now(day6))), Some(Some(6)));
+    // Today's: its rows are kept from view, so no watching them.
+    let answer = Answer::Daily {
+        number: Some(6),
+        daily: Ok(board(6, None)),
+    };
+    app.answer(answer, now(day6));
+    let model = app.model(0.0, &UTC);
+    assert_eq!(
+        model.hints,
+        "←→ day · ↑↓ pick · o player · j play it · esc menu"
+    );
+    let Body::Boards(b) = model.body else {
+        panic!("not a board")
+    };
+    assert_eq!((b.of(), b.rows.len()), ("daily #6", 1));
+    assert_eq!(b.caption, "today's first tries · ends 00:00 UTC");
+    assert_eq!(
+        asked(&app.key(Key::Right, now(day6))),
+        None,
+        "no daily #7 yet"
+    );
+    assert_eq!(asked(&app.key(Key::Left, now(day6))), Some(Some(5)));
+    let answer = Answer::Daily {
+        number: Some(5),
+        daily: Ok(board(5, Some(555))),
+    };
+    app.answer(answer, now(day6));
+    let model = app.model(0.0, &UTC);
+    assert!(model.hints.contains("enter watch"), "{}", model.hints);
+    let Body::Boards(b) = model.body else {
+        panic!("not a board")
+    };
+    assert_eq!(b.caption, "first tries · 2026-12-09 UTC");
+    // `j` plays daily #5's text at once: its seed came with its board.
+    assert!(app.key(Key::Char('j'), now(day6)).is_empty());
+    let Screen::Play(session) = &app.screen else {
+        panic!("not playing")
+    };
+    assert_eq!(
+        (session.round.mode(), session.round.seed()),
+        (Mode::BLITZ_30, 555)
+    );
+    assert_eq!(
+        app.notice(),
+        Some("daily #5 is over: this round is yours, unranked")
+    );
+    let mut t = 100.0;
+    for _ in 0..3 {
+        type_word(&mut app, &mut t);
+    }
+    app.tick(at(t + 31_000.0));
+    let Body::Results(results) = app.model(t + 31_000.0, &UTC).body else {
+        panic!("no results")
+    };
+    assert_eq!(results.title, "daily #5 · BLITZ 30s");
+    // Its results' board is daily #5's.
+    app.key(
+        Key::Char('b'),
+        Now {
+            mono: t + 40_000.0,
+            unix_ms: day6,
+        },
+    );
+    let Screen::Boards(b) = &app.screen else {
+        panic!("not a board")
+    };
+    assert_eq!(b.daily, Some(5));
+
+    // A profile's daily round: `j` asks for its daily, and plays it once it comes.
+    app.key(Key::Escape, now(day6));
+    app.key(Key::Char('p'), now(day6));
+    let run = ProfileRun {
+        run: "AdA12345".into(),
+        mode: "time:30".into(),
+        title: "daily #4 · BLITZ 30s".into(),
+        score: 90,
+        unit: "wpm".into(),
+        wpm: 90.0,
+        accuracy: 98.0,
+        time: "2026-12-08T10:00:00Z".into(),
+        ranked: true,
+        daily: Some(4),
+    };
+    let typed = Typed {
+        rounds: 1,
+        seconds: 30,
+    };
+    let profile = Profile {
+        name: "ada".into(),
+        joined: "2026-12-01T00:00:00Z".into(),
+        all: typed,
+        month: typed,
+        bests: vec![],
+        recent: vec![run],
+        chart: vec![],
+        keys: Keys::default(),
+    };
+    app.profile_loaded("ada", Ok(profile));
+    assert!(app.model(0.0, &UTC).hints.contains("j play this daily"));
+    assert_eq!(asked(&app.key(Key::Char('j'), now(day6))), Some(Some(4)));
+    assert_eq!(app.notice(), Some("asking for daily #4's text…"));
+    let answer = Answer::Daily {
+        number: Some(4),
+        daily: Ok(board(4, Some(444))),
+    };
+    app.answer(answer, now(day6));
+    let Screen::Play(session) = &app.screen else {
+        panic!("not playing")
+    };
+    assert_eq!(session.round.seed(), 444);
 }

@@ -5,10 +5,13 @@ use typepper_api::profile::{Profile, ProfileRun};
 use typepper_engine::Decimal;
 
 use crate::app::{App, Effect, Key, Screen};
-use crate::model::{self, BACK, Body, Chart, Kind, Model, ProfileLine, Tone};
+use crate::model::{self, BACK, Body, Chart, Kind, Model, ProfileLine, Tap, Tone, tap};
 use crate::request::{Failure, Request};
 
 use super::boards::Browsing;
+
+/// What `j` does on a daily's round, for a finger.
+const PLAY_DAILY: Tap = tap("play this daily", Key::Char('j'));
 
 /// A profile being looked at.
 #[derive(Clone, Debug)]
@@ -82,7 +85,7 @@ impl App {
         vec![Effect::Request(Request::Profile(name))]
     }
 
-    pub(crate) fn profile_key(&mut self, key: Key) -> Vec<Effect> {
+    pub(crate) fn profile_key(&mut self, key: Key, unix_ms: u64) -> Vec<Effect> {
         let Screen::Profile(p) = &mut self.screen else {
             return vec![];
         };
@@ -96,6 +99,12 @@ impl App {
             }
             Key::Up => p.row = p.row.saturating_sub(1),
             Key::Down if rows > 0 => p.row = (p.row + 1).min(rows - 1),
+            // A daily's round: that daily's text, for the player to type themselves.
+            Key::Char('j') => {
+                if let Some(number) = p.run(p.row).and_then(|run| run.daily) {
+                    return self.play_daily_number(number, unix_ms);
+                }
+            }
             Key::Enter | Key::Char('g') => {
                 let picked = p.run(p.row).map(|run| run.run.clone());
                 if let Some(id) = picked {
@@ -128,6 +137,8 @@ impl App {
         notice: Option<(String, Tone)>,
     ) -> Model {
         let own = self.player.as_ref().is_some_and(|me| me.name == p.name);
+        // The picked row is a daily's round: `j` plays that daily.
+        let daily = p.run(p.row).is_some_and(|run| run.daily.is_some());
         let title = match own {
             true => format!("your profile · {}", p.name),
             false => p.name.clone(),
@@ -152,13 +163,22 @@ impl App {
             kind: Kind::Profile,
             banner: None,
             notice,
-            hints: match (view.rows.is_empty(), p.board.is_some()) {
-                (false, true) => "↑↓ pick · enter watch · g race · esc board",
-                (false, false) => "↑↓ pick · enter watch · g race · esc menu",
-                (true, true) => "esc board",
-                (true, false) => "esc menu",
+            hints: match (view.rows.is_empty(), p.board.is_some(), daily) {
+                (false, true, true) => {
+                    "↑↓ pick · enter watch · g race · j play this daily · esc board"
+                }
+                (false, false, true) => {
+                    "↑↓ pick · enter watch · g race · j play this daily · esc menu"
+                }
+                (false, true, false) => "↑↓ pick · enter watch · g race · esc board",
+                (false, false, false) => "↑↓ pick · enter watch · g race · esc menu",
+                (true, true, _) => "esc board",
+                (true, false, _) => "esc menu",
             },
-            taps: &[BACK],
+            taps: match daily {
+                true => &[PLAY_DAILY, BACK],
+                false => &[BACK],
+            },
             body: Body::Profile(view),
         }
     }

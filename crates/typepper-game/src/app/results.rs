@@ -72,6 +72,7 @@ impl App {
             return fx;
         }
         let (mode, seed, watched) = (results.score.mode, results.replay.seed, results.watched);
+        let daily = results.daily;
         match key {
             // After a race, the same race again.
             Key::Tab | Key::Enter if results.race.is_some() => {
@@ -133,7 +134,10 @@ impl App {
             Key::Char('h') => self.open_history(),
             // The board of the round's mode: a quote's own, one of the menu's, or a word
             // that there is none.
-            Key::Char('b') => fx.extend(self.open_board_of(mode)),
+            Key::Char('b') => match daily {
+                Some(number) => fx.extend(self.open_daily_board(number)),
+                None => fx.extend(self.open_board_of(mode)),
+            },
             _ => {}
         }
         fx

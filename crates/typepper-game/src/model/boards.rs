@@ -12,8 +12,8 @@ pub struct Boards {
     pub mode: Mode,
     /// The mode with the arrows that change it: `‹ BLITZ 15s ›`.
     pub picker: String,
-    /// The period, and where it starts: `this month's bests · UTC`.
-    pub caption: &'static str,
+    /// The period, and where it starts: `this month's bests · UTC`; a daily's day.
+    pub caption: String,
     /// Best first.
     pub rows: Vec<BoardLine>,
     /// In place of rows: `loading…`, why they didn't come, or that there are none yet.
@@ -23,6 +23,11 @@ pub struct Boards {
 }
 
 impl Boards {
+    /// What the board is of, without the picker's arrows: `BLITZ 15s`, `daily #6`.
+    pub fn of(&self) -> &str {
+        self.picker.trim_matches(['‹', '›', ' '])
+    }
+
     /// The colour of row `i`'s score: the accent where the row is picked.
     pub fn tone(&self, i: usize) -> Tone {
         Tone::picked(i == self.selected)

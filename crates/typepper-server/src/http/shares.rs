@@ -83,7 +83,9 @@ struct Drawing {
 
 /// `GET /r/<id>/card.png`: the run's card (`card.rs`), drawn the first time it is asked
 /// for and kept. A run never changes, so neither does its card: it is cached for good,
-/// and known again by its `ETag`.
+/// and known again by its `ETag`. A daily's round says its place on the day's board,
+/// which changes until the day and its last tries are over: until then its card is
+/// cached for minutes, and its `ETag` names the place.
 async fn card(
     st: St,
     headers: HeaderMap,
@@ -112,7 +114,15 @@ async fn card(
         }
     };
     let run = st.run(&id).await?;
-    let etag = format!("\"{id}-{version}\"");
+    let standing = st.standing(&run).await?;
+    let (keep, etag) = match &standing {
+        Some(s) if !s.settled => (
+            "public, max-age=300",
+            format!("\"{id}-{version}-{}\"", s.tag),
+        ),
+        Some(s) => (keep, format!("\"{id}-{version}-{}\"", s.tag)),
+        None => (keep, format!("\"{id}-{version}\"")),
+    };
     let cached = [
         (header::CACHE_CONTROL, keep.to_owned()),
         (header::ETAG, etag.clone()),
@@ -127,7 +137,7 @@ async fn card(
     if known {
         return Ok((StatusCode::NOT_MODIFIED, cached).into_response());
     }
-    let png = st.card(&id, &run).await?;
+    let png = st.card(&id, &run, standing.as_ref()).await?;
     Ok((
         [(header::CONTENT_TYPE, "image/png")],
         cached,
@@ -211,11 +221,16 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ServiceError> {
             let description = format!(
                 "{player} typed {headline} in {title_mode} at {accuracy}% accuracy on typepper.{typed}{standing} Watch the round key by key, or race it.",
             );
+            // A daily's round says the daily and its place on the day's board first.
+            let heading = match st.standing(&run).await? {
+                Some(daily) => daily.line,
+                None => format!("{headline} · {title_mode}"),
+            };
             (
                 StatusCode::OK,
                 SharePage {
-                    title: format!("{headline} · {title_mode} · typepper"),
-                    heading: format!("{headline} · {title_mode}"),
+                    title: format!("{heading} · typepper"),
+                    heading,
                     description,
                     image: card_url(st, &id),
                     image_alt: format!(

@@ -753,7 +753,7 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             })
             .await;
             let (daily, counted) = within(daily, StatusCode::OK);
-            (Answer::Daily(daily), counted)
+            (Answer::Daily { number, daily }, counted)
         }
         // Answered above, before anything was counted.
         request @ Request::File(_) => {

@@ -6,9 +6,9 @@
 
 use super::tx::Tx;
 use super::{
-    BoardRow, DailyPlace, DailyTry, DeviceRow, Done, Expiring, Fut, Horizon, IssuedSeed, Job,
-    NewDevice, Played, Player, PlayerId, ProfileRows, RowKey, Run, Span, Store, boards, dailies,
-    devices, players, profiles, retention, seeds,
+    BoardRow, DailyEntry, DailyPlace, DailyTry, DeviceRow, Done, Expiring, Fut, Horizon,
+    IssuedSeed, Job, NewDevice, Played, Player, PlayerId, ProfileRows, RowKey, Run, Span, Store,
+    boards, dailies, devices, players, profiles, retention, seeds,
 };
 
 /// What a piece of work does to the database, which says where a backend runs it.
@@ -181,8 +181,8 @@ impl<B: Backend> Store for B {
         dailies::board(self, number, limit)
     }
 
-    fn daily_place(&self, number: u32, player: PlayerId) -> Fut<'_, Option<DailyPlace>> {
-        dailies::place(self, number, player)
+    fn daily_place(&self, number: u32, entry: DailyEntry) -> Fut<'_, Option<DailyPlace>> {
+        dailies::place(self, number, entry)
     }
 
     fn submit(&self, job: Job) -> Fut<'_, Result<Vec<Done>, String>> {

@@ -2,7 +2,7 @@
 
 use super::backend::{Access, Backend};
 use super::tx::{Arg, Tx};
-use super::{BoardRow, DailyPlace, DailyTry, Fut, PlayerId};
+use super::{BoardRow, DailyEntry, DailyPlace, DailyTry, Fut, PlayerId};
 
 /// The runs on a daily's board, `$1` its number: each player's first try, stored and
 /// ranked, unless the run, its player or their account was taken off.
@@ -89,29 +89,28 @@ pub fn board<B: Backend>(b: &B, number: u32, limit: u32) -> Fut<'_, (Vec<BoardRo
     })
 }
 
-/// Where `player`'s first try stands on daily `number`'s board: `None` if it isn't on it.
-pub fn place<B: Backend>(b: &B, number: u32, player: PlayerId) -> Fut<'_, Option<DailyPlace>> {
+/// Where `entry` stands on daily `number`'s board: `None` if it isn't on it.
+pub fn place<B: Backend>(b: &B, number: u32, entry: DailyEntry) -> Fut<'_, Option<DailyPlace>> {
     b.work(Access::Read, move |tx| {
         Box::pin(async move {
-            // `m` is their entry, one row or none: no row, no place.
-            let rows = tx
-                .query(
-                    concat!(
-                        "SELECT m.id, m.score,
-                                count(*) FILTER (WHERE e.score > m.score
-                                    OR (e.score = m.score AND e.wpm_x100 > m.wpm_x100)
-                                    OR (e.score = m.score AND e.wpm_x100 = m.wpm_x100
-                                        AND e.created_ms < m.created_ms)),
-                                count(*)
-                         FROM (SELECT r.id, r.score, r.wpm_x100, r.created_ms ",
-                        entries!(),
-                        " AND t.player_id = $2) m, (SELECT r.score, r.wpm_x100, r.created_ms ",
-                        entries!(),
-                        ") e GROUP BY m.id, m.score"
-                    ),
-                    &[Arg::I32(number as i32), Arg::I64(player)],
-                )
-                .await?;
+            let (column, arg) = match &entry {
+                DailyEntry::Of(player) => ("t.player_id", Arg::I64(*player)),
+                DailyEntry::Run(id) => ("t.run_id", Arg::Text(id)),
+            };
+            // `m` is the entry, one row or none: no row, no place.
+            let sql = format!(
+                "SELECT m.id, m.score,
+                        count(*) FILTER (WHERE e.score > m.score
+                            OR (e.score = m.score AND e.wpm_x100 > m.wpm_x100)
+                            OR (e.score = m.score AND e.wpm_x100 = m.wpm_x100
+                                AND e.created_ms < m.created_ms)),
+                        count(*)
+                 FROM (SELECT r.id, r.score, r.wpm_x100, r.created_ms {entries} AND {column} = $2) m,
+                      (SELECT r.score, r.wpm_x100, r.created_ms {entries}) e
+                 GROUP BY m.id, m.score",
+                entries = entries!(),
+            );
+            let rows = tx.query(&sql, &[Arg::I32(number as i32), arg]).await?;
             Ok(rows.first().map(|r| DailyPlace {
                 run: r.text(0),
                 score: r.uint(1),

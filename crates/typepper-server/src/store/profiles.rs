@@ -45,11 +45,13 @@ pub struct RunRow {
     pub created_ms: i64,
     /// It counts for the boards.
     pub ranked: bool,
+    /// The daily it is a round of, if any.
+    pub daily: Option<u32>,
 }
 
 /// `SELECT`s a [`RunRow`] from `runs r`.
 const RUN_COLUMNS: &str = "r.id, r.mode, r.score, r.wpm_x100, r.accuracy_x100, r.created_ms,
-     r.unranked IS NULL AND r.pending IS NULL AND NOT r.hidden";
+     r.unranked IS NULL AND r.pending IS NULL AND NOT r.hidden, r.daily";
 
 fn run_row(r: &Row) -> RunRow {
     RunRow {
@@ -60,6 +62,7 @@ fn run_row(r: &Row) -> RunRow {
         accuracy_x100: r.uint(4),
         created_ms: r.int(5).unwrap_or(0),
         ranked: r.bool(6),
+        daily: r.int(7).and_then(|n| u32::try_from(n).ok()),
     }
 }
 

@@ -241,3 +241,70 @@ async fn attack_a_friends_daily_round_sent_as_ones_own() {
         }
     }
 }
+
+/// A daily's round's share page and card say the daily and its place on the day's board
+/// (`daily #6 · 97 wpm · 1st of 2`), which moves while the day is on: the card is kept
+/// minutes, under an `ETag` of its place, and for good once the day and its last tries are
+/// over. A later try says it is unranked; a profile names its daily.
+#[tokio::test]
+async fn a_daily_rounds_share_page_and_card_say_its_place() {
+    use super::support::title;
+    let version = typepper_server::card::VERSION;
+    for srv in Server::each(|_| {}).await {
+        srv.set_time(DEC_10);
+        let (ada, bob) = (srv.link("ada").await, srv.link("bob").await);
+        let seed = try_daily(&srv, &ada).await.seed;
+        let (first, _) = ranked(&srv.submit_lines(&ada, entry(&round(&srv, seed, 60))).await);
+        let score = daily(&srv, "/v1/daily", None).await.board[0].score;
+        let page = |id: String| {
+            let srv = &srv;
+            async move { title(&srv.get(&format!("/r/{id}")).await.text()).unwrap_or_default() }
+        };
+        let card = |id: String| {
+            let srv = &srv;
+            async move {
+                let card = srv.get(&format!("/r/{id}/card.png?v={version}")).await;
+                assert_eq!(card.status, StatusCode::OK, "{}", card.text());
+                let said = |h| card.header(h).unwrap_or_default().to_owned();
+                (said(header::CACHE_CONTROL), said(header::ETAG))
+            }
+        };
+        let line = format!("daily #6 · {score} wpm · 1st of 1");
+        assert_eq!(page(first.clone()).await, format!("{line} · typepper"));
+        let (keep, tag) = card(first.clone()).await;
+        assert_eq!(keep, "public, max-age=300", "{}", srv.backend());
+        assert!(tag.ends_with("-1-1\""), "{tag}");
+
+        // Bob does better: Ada's place moves, and her card with it.
+        try_daily(&srv, &bob).await;
+        srv.submit_lines(&bob, entry(&round(&srv, seed, 120))).await;
+        let line = format!("daily #6 · {score} wpm · 2nd of 2");
+        assert_eq!(page(first.clone()).await, format!("{line} · typepper"));
+        assert!(card(first.clone()).await.1.ends_with("-2-2\""));
+
+        // Her second try is on no board.
+        try_daily(&srv, &ada).await;
+        let (again, _) = ranked(&srv.submit_lines(&ada, entry(&round(&srv, seed, 70))).await);
+        assert!(
+            page(again.clone()).await.ends_with(" wpm · unranked · typepper"),
+            "{}",
+            page(again).await
+        );
+
+        // A profile names a round's daily.
+        let profile = srv.get("/v1/players/ada").await.json();
+        let recent = profile["recent"].as_array().expect("recent rounds");
+        assert!(
+            recent
+                .iter()
+                .all(|r| r["daily"] == 6 && r["title"] == "daily #6 · BLITZ 30s"),
+            "{recent:?}"
+        );
+
+        // Once the day and its last tries are over, the place is for good.
+        srv.set_time(DEC_10 + DAY + 5 * 60_000);
+        let (keep, tag) = card(first).await;
+        assert_eq!(keep, "public, max-age=31536000, immutable");
+        assert!(tag.ends_with("-2-2\""), "{tag}");
+    }
+}

@@ -17,7 +17,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, b: &Boards, p: &Palette) {
     let head = if fits(&format!("{} {}", b.picker, b.caption)) {
         let right = Line::from(vec![
             picker(format!("{} ", b.picker)),
-            p.span(b.caption, Tone::Dim),
+            p.span(b.caption.as_str(), Tone::Dim),
         ]);
         header(b.title, right, 3)
     } else {
@@ -33,7 +33,9 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, b: &Boards, p: &Palette) {
             .map(|l| Line::from(picker(l.to_owned())));
         head.extend(lines.map(|l| l.alignment(Alignment::Right)));
         if !two {
-            head.push(Line::from(p.span(b.caption, Tone::Dim)).alignment(Alignment::Right));
+            head.push(
+                Line::from(p.span(b.caption.as_str(), Tone::Dim)).alignment(Alignment::Right),
+            );
         }
         head
     };

@@ -195,6 +195,9 @@ fn screens() -> Vec<(&'static str, Model)> {
         ("devices", "devices, listed"),
         ("devices-code", "devices, a code"),
         ("profile", "profile, yours"),
+        ("daily-board", "boards, a past daily"),
+        ("daily-menu", "menu, the daily announced"),
+        ("daily-results", "results, the daily tried again"),
     ] {
         let stop = stops.iter().find(|s| s.name == stop).expect(stop);
         out.push((file, stop.model.clone()));

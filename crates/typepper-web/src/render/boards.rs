@@ -25,7 +25,7 @@ impl Renderer {
             .push((arrow(picker.x + picker.w / 2.0), Hit::Arrow(Key::Right)));
         let y = picker.y;
         self.font(13.0, 400);
-        let y = self.lines(b.caption, x0 + width, y + 22.0, Tone::Dim, "right");
+        let y = self.lines(&b.caption, x0 + width, y + 22.0, Tone::Dim, "right");
         if let Some((say, tone)) = &b.say {
             self.font(18.0, 400);
             self.lines(say, w / 2.0, h / 2.0, *tone, "center");

@@ -90,21 +90,28 @@ impl Renderer {
 
     pub(super) fn draw_menu(&mut self, menu: &Menu, notice: Option<(&str, Tone)>) {
         let (w, h, _) = self.size;
-        // What is under the items, two rows each where it wraps, with the gaps between.
-        let under = [
-            notice.map(|n| n.0),
-            menu.daily.as_deref(),
-            menu.last_round.as_deref(),
-            menu.race.as_deref(),
-        ];
-        let lines = under.iter().flatten().count() as f64 * 2.0 * LINE + 2.0 * LINE + 8.0;
-        let under = |s: Spacing| lines + 2.0 * s.under_gap;
+        let (_, width) = self.column();
+        // What is under the items: the notice, then the lines, each as many rows as it
+        // wraps to. Where they don't all fit, the race's and the last round's go first.
+        let mut lines: Vec<(&str, Tone)> = [
+            (menu.daily.as_deref(), Tone::Accent),
+            (menu.last_round.as_deref(), Tone::Dim),
+            (Some(menu.player.as_str()), Tone::Dim),
+            (menu.race.as_deref(), Tone::Ghost),
+        ]
+        .into_iter()
+        .filter_map(|(line, tone)| Some((line?, tone)))
+        .collect();
+        self.font(14.0, 500);
+        let notice_h = notice.map_or(0.0, |(n, _)| self.wrap(n, width).len() as f64 * LINE);
+        self.font(14.0, 400);
+        let height = |lines: &[(&str, Tone)]| {
+            let rows: usize = lines.iter().map(|(l, _)| self.wrap(l, width).len()).sum();
+            notice_h + rows as f64 * LINE + lines.len() as f64 * 4.0
+        };
         // A fifth down the screen, or higher where what is under the items would reach
         // the foot's buttons; where even the top is too low, the spacing gives way, then
         // the head, then the spacing again.
-        let fits = |head: f64, s: Spacing| {
-            8.0 + head + item_rows(menu, s).1 + under(s) - LINE <= self.bottom
-        };
         let [roomy, tight, tighter] = SPACINGS;
         let choices = [
             (HEADS[0], roomy),
@@ -112,11 +119,24 @@ impl Renderer {
             (HEADS[1], tight),
             (HEADS[1], tighter),
         ];
-        let (head, spacing) = choices
-            .into_iter()
-            .find(|&((.., first), s)| fits(first, s))
-            .unwrap_or(choices[3]);
-        let under = under(spacing);
+        let fits = |lines: &[(&str, Tone)], (head, s): ((f64, f64, f64, f64), Spacing)| {
+            8.0 + head.3 + item_rows(menu, s).1 + height(lines) + 2.0 * s.under_gap - LINE
+                <= self.bottom
+        };
+        let fitting = |lines: &[(&str, Tone)]| choices.into_iter().find(|&c| fits(lines, c));
+        let mut chosen = fitting(&lines);
+        for least in [Tone::Ghost, Tone::Dim] {
+            if chosen.is_none()
+                && let Some(i) = lines
+                    .iter()
+                    .rposition(|&(l, t)| t == least && l != menu.player)
+            {
+                lines.remove(i);
+                chosen = fitting(&lines);
+            }
+        }
+        let (head, spacing) = chosen.unwrap_or(choices[3]);
+        let under = height(&lines) + 2.0 * spacing.under_gap;
         let (title_px, title_y, tagline_y, first) = head;
         let (rows, items_h) = item_rows(menu, spacing);
         let top = (h * 0.22 - title_y)
@@ -193,15 +213,8 @@ impl Renderer {
         }
         y += spacing.under_gap;
         self.font(14.0, 400);
-        if let Some(line) = &menu.daily {
-            y = self.lines(line, w / 2.0, y, Tone::Accent, "center") + 4.0;
-        }
-        if let Some(line) = &menu.last_round {
-            y = self.lines(line, w / 2.0, y, Tone::Dim, "center") + 4.0;
-        }
-        y = self.lines(&menu.player, w / 2.0, y, Tone::Dim, "center") + 4.0;
-        if let Some(line) = &menu.race {
-            self.lines(line, w / 2.0, y, Tone::Ghost, "center");
+        for (line, tone) in lines {
+            y = self.lines(line, w / 2.0, y, tone, "center") + 4.0;
         }
     }
 }

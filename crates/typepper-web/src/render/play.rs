@@ -81,7 +81,13 @@ impl Renderer {
         }
     }
 
-    pub(super) fn draw_play(&mut self, play: &Play, now: f64, dt: f64) {
+    pub(super) fn draw_play(
+        &mut self,
+        play: &Play,
+        notice: Option<(&str, Tone)>,
+        now: f64,
+        dt: f64,
+    ) {
         let (_, h, _) = self.size;
         let (x0, width) = self.column();
         // The status: mode, the big number (time or level), heat; on a narrow screen
@@ -205,6 +211,11 @@ impl Renderer {
         if let Some((line, tone)) = &play.lead {
             self.fit(line, width, 17.0, 700);
             self.text(line, w / 2.0, y, *tone, "center");
+            y += 32.0;
+        }
+        // What the game says of the round as it begins: that this try is unranked.
+        if let Some(notice) = notice {
+            self.notice(notice, y);
         }
     }
 

@@ -1,21 +1,76 @@
 //! The results: the headline, the stats, a race's numbers, the chart.
 
-use typepper_game::model::{Chart, Race, Results, Tone, Versus};
+use typepper_game::model::{Chart, Race, Results, Tone};
 
 use super::{LINE, Renderer};
 
+/// The least height of a chart worth drawing.
+const MIN_CHART: f64 = 120.0;
+
+/// The stats' table, as [`Renderer::stat_table`] lays it out.
+struct Table {
+    rows: usize,
+    /// Stats a row.
+    per: usize,
+    /// Each column's width.
+    cols: Vec<f64>,
+    /// What is left of the width, a column's share.
+    spare: f64,
+    value_size: f64,
+    row_h: f64,
+}
+
+/// How far below its top a race's numbers' last baseline is ([`Renderer::versus`]).
+fn versus_height(race: &Race, columns: bool) -> f64 {
+    match columns {
+        true => 56.0,
+        false => 36.0 + race.rows.len().saturating_sub(1) as f64 * 26.0,
+    }
+}
+
 impl Renderer {
     /// The results: the headline with the share link and the notice beside it (or under
-    /// it where they don't fit), a quote's source under the title, the stats flowed into rows, a race's numbers, the chart
-    /// in what is left above the foot. Every place comes from measured text.
+    /// it where they don't fit), a quote's source under the title, the stats flowed into
+    /// rows, a race's numbers, the chart in what is left above the foot. Every place
+    /// comes from measured text; where all of it doesn't fit over a chart (a phone's
+    /// results with a long note), it moves up the screen, and the chart is left out only
+    /// where even that leaves it no room.
     pub(super) fn draw_results(&mut self, r: &Results, notice: Option<(&str, Tone)>) {
         let (_, h, _) = self.size;
         let (x0, width) = self.column();
-        let top = (h * 0.16).max(90.0);
         let size = self.fit(&r.headline, width, 64.0, 800);
-        let base = top + 20.0;
-        self.text(&r.headline, x0, base, Tone::Accent, "left");
         let head_w = self.text_width(&r.headline);
+        self.font(14.0, 500);
+        let share = r.share_line();
+        let side = [share.as_deref().map(|s| (s, Tone::Caret)), notice];
+        let side_w = self.widest(side.iter().flatten().map(|&(s, _)| s));
+        let beside = head_w + 24.0 + side_w <= width;
+        let table = self.stat_table(r, width);
+        let columns = r.race.as_ref().map(|race| self.race_columns(race, width));
+
+        // How far the chart's top is below the headline's baseline.
+        let wrapped = |s: &str| self.wrap(s, width).len() as f64 * LINE;
+        let mut above = 36.0;
+        if let Some(source) = &r.source {
+            self.font(14.0, 400);
+            above += wrapped(source);
+        }
+        if !beside {
+            self.font(14.0, 500);
+            above += side.iter().flatten().map(|&(s, _)| wrapped(s)).sum::<f64>();
+        }
+        above += 44.0 + table.rows as f64 * table.row_h + 10.0;
+        if let (Some(race), Some(columns)) = (&r.race, columns) {
+            above += versus_height(race, columns) + 30.0;
+        }
+        // Its legend is above it and its seconds under it.
+        let natural = (h * 0.16).max(90.0) + 20.0;
+        let base = natural
+            .min(self.bottom - 30.0 - MIN_CHART - above)
+            .max(size * 0.8);
+
+        self.fit(&r.headline, width, 64.0, 800);
+        self.text(&r.headline, x0, base, Tone::Accent, "left");
         self.font(16.0, 600);
         self.text(&r.title, x0, base + 30.0, Tone::Dim, "left");
         let mut y = base + 30.0 + 6.0;
@@ -25,21 +80,42 @@ impl Renderer {
             y = self.lines(source, x0, y + LINE, Tone::Text, "left") - LINE;
         }
         self.font(14.0, 500);
-        let share = r.share_line();
-        let side = [share.as_deref().map(|s| (s, Tone::Caret)), notice];
-        let side_w = self.widest(side.iter().flatten().map(|&(s, _)| s));
-        if head_w + 24.0 + side_w <= width {
-            for (n, (line, tone)) in side.into_iter().flatten().enumerate() {
+        for (n, (line, tone)) in side.into_iter().flatten().enumerate() {
+            if beside {
                 let at = base - size * 0.45 + n as f64 * 24.0;
                 self.text(line, x0 + width, at, tone, "right");
-            }
-        } else {
-            for (line, tone) in side.into_iter().flatten() {
+            } else {
                 y = self.lines(line, x0, y + LINE, tone, "left") - LINE;
             }
         }
 
         // The stats.
+        y += 44.0;
+        for row in r.stats.chunks(table.per) {
+            let mut x = x0;
+            for (stat, cell) in row.iter().zip(&table.cols) {
+                self.font(12.0, 600);
+                self.text(stat.label, x, y, Tone::Dim, "left");
+                self.font(table.value_size, 700);
+                self.text(&stat.value, x, y + 26.0, stat.tone, "left");
+                x += cell + table.spare;
+            }
+            y += table.row_h;
+        }
+        let mut chart_top = y + 10.0;
+        if let (Some(race), Some(columns)) = (&r.race, columns) {
+            chart_top = self.versus(race, columns, x0, chart_top, width) + 30.0;
+        }
+        let chart_h = (self.bottom - chart_top - 30.0).min(220.0);
+        if chart_h >= MIN_CHART / 2.0 {
+            self.chart(&r.chart, x0, chart_top, width, chart_h);
+        }
+    }
+
+    /// The stats as a table, its rows as even as their number lets them be (HOT
+    /// PURSUIT's last two stats sat spread across a row of their own), each column as
+    /// wide as its widest cell: the fewest rows whose columns fit in `width`.
+    fn stat_table(&self, r: &Results, width: f64) -> Table {
         let narrow = width < 520.0;
         let (value_size, row_h) = if narrow { (18.0, 52.0) } else { (20.0, 62.0) };
         let wide: Vec<f64> = r
@@ -52,9 +128,6 @@ impl Renderer {
                 label.max(self.text_width(&s.value)) + 24.0
             })
             .collect();
-        // A table, its rows as even as their number lets them be (HOT PURSUIT's last two
-        // stats sat spread across a row of their own), each column as wide as its widest
-        // cell: the fewest rows whose columns fit.
         let n = r.stats.len();
         let (mut rows, mut per, mut cols) = (1, n, wide.clone());
         while per > 1 && cols.iter().sum::<f64>() > width {
@@ -66,42 +139,35 @@ impl Renderer {
             }
         }
         let spare = (width - cols.iter().sum::<f64>()).max(0.0) / per as f64;
-        y += 44.0;
-        for row in r.stats.chunks(per) {
-            let mut x = x0;
-            for (stat, cell) in row.iter().zip(&cols) {
-                self.font(12.0, 600);
-                self.text(stat.label, x, y, Tone::Dim, "left");
-                self.font(value_size, 700);
-                self.text(&stat.value, x, y + 26.0, stat.tone, "left");
-                x += cell + spare;
-            }
-            y += row_h;
+        Table {
+            rows: n.div_ceil(per.max(1)),
+            per: per.max(1),
+            cols,
+            spare,
+            value_size,
+            row_h,
         }
-        let mut chart_top = y + 10.0;
-        if let Some(race) = &r.race {
-            chart_top = self.versus(race, x0, chart_top, width) + 30.0;
-        }
-        // The chart's legend is above it and its seconds under it.
-        let chart_h = (self.bottom - chart_top - 30.0).clamp(60.0, 220.0);
-        self.chart(&r.chart, x0, chart_top, width, chart_h);
     }
 
-    /// A race's results: who won, and each number beside the ghost's, in columns where
-    /// they fit, else a line each. Returns the baseline of the last.
-    fn versus(&self, race: &Race, x0: f64, y: f64, width: f64) -> f64 {
-        self.font(20.0, 800);
-        self.text(&race.verdict, x0, y + 4.0, race.tone(), "left");
+    /// Whether a race's numbers fit in columns across `width`, or take a line each.
+    fn race_columns(&self, race: &Race, width: f64) -> bool {
         let cell = width / race.rows.len().max(1) as f64;
-        let wide = |v: &Versus| {
+        race.rows.iter().all(|v| {
             self.font(18.0, 700);
             let you = self.text_width(&v.you);
             self.font(18.0, 500);
             let them = self.text_width(&v.against());
             self.font(14.0, 600);
-            you + them + self.text_width(&v.diff) + 28.0
-        };
-        let columns = race.rows.iter().all(|v| wide(v) <= cell);
+            you + them + self.text_width(&v.diff) + 28.0 <= cell
+        })
+    }
+
+    /// A race's results: who won, and each number beside the ghost's, in `columns` or a
+    /// line each. Returns the baseline of the last.
+    fn versus(&self, race: &Race, columns: bool, x0: f64, y: f64, width: f64) -> f64 {
+        self.font(20.0, 800);
+        self.text(&race.verdict, x0, y + 4.0, race.tone(), "left");
+        let cell = width / race.rows.len().max(1) as f64;
         let mut last = y;
         for (i, v) in race.rows.iter().enumerate() {
             let (x, at) = if columns {
