@@ -2,7 +2,7 @@
 // the menu, plays it with j (its first try, on the day's board), and its results say its
 // place; a phone linked to the same player by a code plays it too, and is told that a
 // second try counts for nothing; the day's rounds are not served until the day is over.
-import { test, expect, boot, mirror, onScreen, shot, typeWords, stored } from "./fixtures.js";
+import { test, expect, boot, mirror, onScreen, shot, typeWords, stored, pastResultsHold } from "./fixtures.js";
 import { SIZES } from "./sizes.js";
 
 const name = `day_${Date.now() % 1e9}`;
@@ -30,7 +30,7 @@ test("the daily is played on a desktop and on a phone of one player, the first t
   await onScreen(page, "menu");
   // The menu says today's daily once the server has.
   const lines = page.locator("[data-mirror=lines]");
-  await expect(lines).toContainText(/daily #\d+ · BLITZ 30s · \d+ played · j plays it/);
+  await expect(lines).toContainText(/daily #\d+ · BLITZ 30s · [\d,]+ played · j plays it/);
   const number = (await mirror(page, "lines")).match(/daily #(\d+)/)[1];
   await shot(page, "daily-menu");
 
@@ -49,6 +49,17 @@ test("the daily is played on a desktop and on a phone of one player, the first t
   const board = await (await page.request.get(`/v1/daily/${number}`)).json();
   expect(board.board.map((r) => r.run)).toContain(id);
   expect(board.seed ?? null).toBeNull();
+  // Its share page and card say its place too.
+  const share = await (await page.request.get(`/r/${id}`)).text();
+  expect(share).toMatch(new RegExp(`<title>daily #${number} · \\d+ wpm · \\d+(st|nd|rd|th) of [\\d,]+ · typepper</title>`));
+  // b: the day's board, where the round is, and which keeps its rounds from view.
+  await pastResultsHold(page);
+  await page.keyboard.press("b");
+  await onScreen(page, "boards");
+  expect(await mirror(page, "status")).toBe(`daily #${number} · today's first tries · ends 00:00 UTC`);
+  await expect(page.locator("[data-mirror=list]")).toContainText(name);
+  expect(await mirror(page, "hints")).not.toContain("enter watch");
+  await shot(page, "daily-board");
 
   // A phone becomes the same player by a code, and plays the daily: a second try.
   await page.keyboard.press("Escape");

@@ -286,7 +286,9 @@ async fn a_daily_rounds_share_page_and_card_say_its_place() {
         try_daily(&srv, &ada).await;
         let (again, _) = ranked(&srv.submit_lines(&ada, entry(&round(&srv, seed, 70))).await);
         assert!(
-            page(again.clone()).await.ends_with(" wpm · unranked · typepper"),
+            page(again.clone())
+                .await
+                .ends_with(" wpm · unranked · typepper"),
             "{}",
             page(again).await
         );

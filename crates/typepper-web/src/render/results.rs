@@ -63,11 +63,13 @@ impl Renderer {
         if let (Some(race), Some(columns)) = (&r.race, columns) {
             above += versus_height(race, columns) + 30.0;
         }
-        // Its legend is above it and its seconds under it.
+        // The headline's baseline: a sixth down the screen, or higher where the chart
+        // (its legend above it, its seconds under it) would have less than its least;
+        // never so high that the headline's digits leave the screen.
         let natural = (h * 0.16).max(90.0) + 20.0;
         let base = natural
             .min(self.bottom - 30.0 - MIN_CHART - above)
-            .max(size * 0.8);
+            .max(size * 0.8 + 16.0);
 
         self.fit(&r.headline, width, 64.0, 800);
         self.text(&r.headline, x0, base, Tone::Accent, "left");
