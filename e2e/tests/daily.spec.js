@@ -4,6 +4,7 @@
 // second try counts for nothing; the day's rounds are not served until the day is over.
 import { test, expect, boot, mirror, onScreen, shot, typeWords, stored, pastResultsHold } from "./fixtures.js";
 import { SIZES } from "./sizes.js";
+import { writeFileSync } from "node:fs";
 
 const name = `day_${Date.now() % 1e9}`;
 
@@ -52,6 +53,12 @@ test("the daily is played on a desktop and on a phone of one player, the first t
   // Its share page and card say its place too.
   const share = await (await page.request.get(`/r/${id}`)).text();
   expect(share).toMatch(new RegExp(`<title>daily #${number} · \\d+ wpm · \\d+(st|nd|rd|th) of [\\d,]+ · typepper</title>`));
+  // Its card is kept minutes, while its place can still move.
+  const image = share.match(/<meta property="og:image" content="([^"]+)"/)[1].replaceAll("&amp;", "&");
+  const card = await page.request.get(image);
+  expect(card.status()).toBe(200);
+  expect(card.headers()["cache-control"]).toBe("public, max-age=300");
+  writeFileSync(new URL("../screenshots/daily-card.png", import.meta.url), await card.body());
   // b: the day's board, where the round is, and which keeps its rounds from view.
   await pastResultsHold(page);
   await page.keyboard.press("b");

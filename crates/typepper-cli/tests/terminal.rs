@@ -910,17 +910,6 @@ fn ssh_game(name: &str, server: &Server, key: Option<&Path>, then: &str) -> Tmux
     )
 }
 
-/// A person's uneven rhythm (a bot's even one would be refused).
-fn human_gaps() -> impl FnMut() -> Duration {
-    let mut state = 0x9e37_79b9_u64;
-    move || {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1);
-        Duration::from_millis(70 + (state >> 33) % 160)
-    }
-}
-
 #[test]
 fn the_whole_game_over_ssh_links_a_key_ranks_its_round_and_keeps_its_history() {
     let Some(server) = ssh_game_server("sshgame", &[]) else {
@@ -939,7 +928,7 @@ fn the_whole_game_over_ssh_links_a_key_ranks_its_round_and_keeps_its_history() {
 
     game.type_text("1");
     game.wait_for("start typing", 5);
-    let mut gap = human_gaps();
+    let mut gap = lognormal_gaps(7);
     let until = Instant::now() + TYPING;
     let resize_at = Instant::now() + Duration::from_secs(5);
     let mut resized = false;
@@ -1015,6 +1004,53 @@ fn the_whole_game_over_ssh_links_a_key_ranks_its_round_and_keeps_its_history() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The daily over `ssh host` (issue 42): announced on the menu, played with `j` as the
+/// player's first try, its results placed on the day's board, which `b` shows.
+#[test]
+fn the_daily_over_ssh_is_played_placed_and_on_its_board() {
+    let Some(server) = ssh_game_server("sshdaily", &[]) else {
+        return;
+    };
+    let dir = temp_dir("sshdaily-key");
+    let key = keygen(&dir, "key");
+    let game = ssh_game("sshdaily", &server, Some(&key), "");
+    game.wait_for("link this game", 15);
+    game.type_text("sshdaisy");
+    game.keys(&["Enter"]);
+    game.wait_for("linked: your rounds will be sent", 20);
+    let menu = game.wait_for("played · j plays it", 20);
+    let number: String = menu
+        .split("daily #")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no daily on the menu:\n{menu}"))
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+
+    game.type_text("j");
+    game.wait_for("start typing", 10);
+    // A person's spread over 30 s: the timing checks refuse an even one.
+    let mut gap = lognormal_gaps(42);
+    // BLITZ 30s: typed until two seconds before its end, which comes by itself.
+    let until = Instant::now() + TYPING + Duration::from_secs(15);
+    while Instant::now() < until {
+        game.type_next_word_with(&mut gap, Some(until));
+    }
+    let results = game.wait_for(" · 1st of 1", 40);
+    assert!(
+        results.contains(&format!("daily #{number} · BLITZ 30s")),
+        "{results}"
+    );
+    std::thread::sleep(Duration::from_millis(1200));
+    game.type_text("b");
+    let board = game.wait_for(&format!("‹ daily #{number} ›"), 10);
+    assert!(board.contains("sshdaisy"), "{board}");
+    assert!(board.contains("today's first tries"), "{board}");
+    game.keys(&["C-c"]);
+    game.wait_for("EXITED 0", 5);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_guest_over_ssh_plays_and_nothing_is_kept() {
     let Some(server) = ssh_game_server("sshguest", &[]) else {
@@ -1026,7 +1062,7 @@ fn a_guest_over_ssh_plays_and_nothing_is_kept() {
     // A ZEN round, ended with esc.
     game.type_text("z");
     game.wait_for("start typing", 5);
-    let mut gap = human_gaps();
+    let mut gap = lognormal_gaps(11);
     let until = Instant::now() + Duration::from_secs(4);
     while Instant::now() < until {
         game.type_next_word_with(&mut gap, Some(until));
