@@ -198,6 +198,23 @@ impl Shared {
             settled: self.now_ms() >= over,
         }))
     }
+
+    /// The card of `run`, a daily's round, titled with its `standing`: kept as that
+    /// standing's, so that a place that moved is drawn again.
+    pub(crate) async fn daily_card(
+        &self,
+        run: &Run,
+        standing: &Standing,
+    ) -> Result<std::sync::Arc<[u8]>, ServiceError> {
+        let (replay, by, at) = (run.played.replay.clone(), run.by(), run.played.created_ms);
+        let title = standing.line.clone();
+        let key = [&run.played.id, "/", &standing.tag].concat();
+        self.draw_card(&key, move || {
+            let card = crate::card::Card::of(&replay, by, at)?;
+            Some(crate::card::Card { title, ..card })
+        })
+        .await
+    }
 }
 
 /// Why `run`'s keys are not served at `now_ms`, if they are not: it is a round of the

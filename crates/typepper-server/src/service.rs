@@ -212,26 +212,11 @@ impl Shared {
         }
     }
 
-    /// Run `id`'s card, a PNG: drawn the first time it is asked for, and kept. A daily's
-    /// round says its `standing` as its title, and is kept as that standing's.
-    pub(crate) async fn card(
-        &self,
-        id: &str,
-        run: &Run,
-        standing: Option<&crate::daily::Standing>,
-    ) -> Result<Arc<[u8]>, ServiceError> {
+    /// Run `id`'s card, a PNG: drawn the first time it is asked for, and kept.
+    pub(crate) async fn card(&self, id: &str, run: &Run) -> Result<Arc<[u8]>, ServiceError> {
         let (replay, by, at) = (run.played.replay.clone(), run.by(), run.played.created_ms);
-        let title = standing.map(|s| s.line.clone());
-        let key = match standing {
-            Some(s) => [id, "/", &s.tag].concat(),
-            None => id.to_owned(),
-        };
-        self.draw_card(&key, move || {
-            let mut card = crate::card::Card::of(&replay, by, at)?;
-            card.title = title.unwrap_or(card.title);
-            Some(card)
-        })
-        .await
+        self.draw_card(id, move || crate::card::Card::of(&replay, by, at))
+            .await
     }
 
     /// The card kept as `key` (a run's id, or a profile's `p/<name key>/<rounds>`),

@@ -8,6 +8,7 @@ use crate::app::{App, BOARDS, Effect, Key, Screen};
 use crate::model::BoardLine;
 use crate::model::Boards;
 use crate::model::{BACK, Body, Kind, Model, Tap, Tone, tap};
+use crate::request::{Failure, Request};
 
 /// What `p` and `o` do, for a finger.
 const PERIOD: Tap = tap("period", Key::Char('p'));
@@ -15,7 +16,6 @@ const PLAYER: Tap = tap("player", Key::Char('o'));
 /// What `j` does: on a board, the daily's; on a daily's, play it.
 const DAILY: Tap = tap("daily", Key::Char('j'));
 const PLAY_DAILY: Tap = tap("play it", Key::Char('j'));
-use crate::request::{Failure, Request};
 
 /// A board being looked at.
 #[derive(Clone, Debug, Default)]
@@ -85,16 +85,22 @@ impl App {
     }
 
     pub(crate) fn boards_key(&mut self, key: Key, unix_ms: u64) -> Vec<Effect> {
-        let Screen::Boards(b) = &mut self.screen else {
-            return vec![];
+        let daily = match &self.screen {
+            Screen::Boards(b) => b.daily,
+            _ => return vec![],
         };
-        if let Some(number) = b.daily {
-            if let Some(fx) = self.daily_board_key(number, key, unix_ms) {
-                return fx;
+        // A daily's board has keys of its own; on any other, `j` opens today's daily's.
+        match daily {
+            Some(number) => {
+                if let Some(fx) = self.daily_board_key(number, key, unix_ms) {
+                    return fx;
+                }
             }
-        } else if key == Key::Char('j') {
-            let today = self.today(unix_ms);
-            return self.open_daily_board(today);
+            None if key == Key::Char('j') => {
+                let today = self.today(unix_ms);
+                return self.open_daily_board(today);
+            }
+            None => {}
         }
         let Screen::Boards(b) = &mut self.screen else {
             return vec![];

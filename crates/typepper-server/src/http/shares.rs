@@ -137,7 +137,10 @@ async fn card(
     if known {
         return Ok((StatusCode::NOT_MODIFIED, cached).into_response());
     }
-    let png = st.card(&id, &run, standing.as_ref()).await?;
+    let png = match &standing {
+        Some(standing) => st.daily_card(&run, standing).await?,
+        None => st.card(&id, &run).await?,
+    };
     Ok((
         [(header::CONTENT_TYPE, "image/png")],
         cached,
