@@ -139,8 +139,9 @@ test("a punctuation round, capitals and marks typed as shown, ranks and is on it
     playing: "punctuation-playing",
   });
   await shot(page, "punctuation-results");
-  // A sentence starts with a capital, and ends with its mark.
-  expect(text).toMatch(/^[A-Z]/);
+  // A sentence starts with a capital (after an opening bracket or quote, if it has one),
+  // and ends with its mark.
+  expect(text).toMatch(/^[("']?[A-Z]/);
   expect(text).toMatch(/[.,;:!?'"()-]/);
   await onItsBoard(page, "WORDS 10 · punctuation", who);
 });
