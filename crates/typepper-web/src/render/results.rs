@@ -69,7 +69,7 @@ impl Renderer {
         let natural = (h * 0.16).max(90.0) + 20.0;
         let base = natural
             .min(self.bottom - 30.0 - MIN_CHART - above)
-            .max(size * 0.8 + 16.0);
+            .max(size * 0.8 + 8.0);
 
         self.fit(&r.headline, width, 64.0, 800);
         self.text(&r.headline, x0, base, Tone::Accent, "left");
@@ -109,7 +109,7 @@ impl Renderer {
             chart_top = self.versus(race, columns, x0, chart_top, width) + 30.0;
         }
         let chart_h = (self.bottom - chart_top - 30.0).min(220.0);
-        if chart_h >= MIN_CHART / 2.0 {
+        if chart_h >= MIN_CHART * 0.4 {
             self.chart(&r.chart, x0, chart_top, width, chart_h);
         }
     }
