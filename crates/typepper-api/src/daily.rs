@@ -36,14 +36,19 @@ pub fn name(number: u32) -> String {
 
 /// A place on a daily's board as results and cards say it: `14th of 2,031`.
 pub fn place(place: u32, of: u32) -> String {
-    let suffix = match (place % 10, place % 100) {
+    [ordinal(place as usize), crate::profile::grouped(of)].join(" of ")
+}
+
+/// `1st`, `2nd`, `3rd`, `11th`, `22nd`: a daily's place, a room's.
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",
         (2, _) => "nd",
         (3, _) => "rd",
         _ => "th",
     };
-    format!("{place}{suffix} of {}", crate::profile::grouped(of))
+    format!("{n}{suffix}")
 }
 
 /// `GET /v1/daily` (today's) and `GET /v1/daily/<n>` (a past one's).

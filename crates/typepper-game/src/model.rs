@@ -33,7 +33,7 @@ pub use self::menu::{Menu, MenuItem};
 pub use self::play::{Clock, Ghost, Play, Width, Word};
 pub use self::profile::{Profile, ProfileLine};
 pub use self::results::{Race, Results, Stat, Versus, headline, signed};
-pub use self::room::{Room, RoomRow, ordinal};
+pub use self::room::{Room, RoomRow};
 pub use self::text::TextEntry;
 pub use crate::chart::Chart;
 use crate::input::Key;

@@ -116,7 +116,7 @@ impl Shared {
         };
         let (rows, players) = self.store.daily_board(number, BOARD_ROWS).await?;
         let yours = match player {
-            Some(player) => self.yours(number, player).await?,
+            Some(player) => self.yours(number, DailyEntry::Of(player)).await?,
             None => None,
         };
         let starts = daily::starts_ms(number);
@@ -133,11 +133,9 @@ impl Shared {
         })
     }
 
-    /// Where `player`'s first try of daily `number` stands on its board.
-    async fn yours(&self, number: u32, player: PlayerId) -> Result<Option<Yours>, ServiceError> {
-        let place = (self.store)
-            .daily_place(number, DailyEntry::Of(player))
-            .await?;
+    /// Where `entry` (a player's first try, or a run) stands on daily `number`'s board.
+    async fn yours(&self, number: u32, entry: DailyEntry) -> Result<Option<Yours>, ServiceError> {
+        let place = self.store.daily_place(number, entry).await?;
         Ok(place.map(|p| Yours {
             run: p.run,
             score: p.score,
@@ -175,21 +173,18 @@ impl Shared {
         let Some(number) = run.daily else {
             return Ok(None);
         };
-        let id = run.played.id.clone();
-        let place = self.store.daily_place(number, DailyEntry::Run(id)).await?;
-        let head = [
-            &daily::name(number),
-            " · ",
-            &run.played.score.to_string(),
-            " wpm · ",
-        ]
-        .concat();
-        let (line, tag) = match place {
-            Some(p) => (
-                head + &daily::place(p.place, p.of),
-                format!("{}-{}", p.place, p.of),
+        let entry = DailyEntry::Run(run.played.id.clone());
+        let (line, tag) = match self.yours(number, entry).await? {
+            // As the results say it.
+            Some(p) => (p.line(number), format!("{}-{}", p.place, p.of)),
+            None => (
+                format!(
+                    "{} · {} wpm · unranked",
+                    daily::name(number),
+                    run.played.score
+                ),
+                "unranked".into(),
             ),
-            None => (head + "unranked", "unranked".into()),
         };
         let over = daily::starts_ms(number) + 86_400_000 + TRY_MS;
         Ok(Some(Standing {

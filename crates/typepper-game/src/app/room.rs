@@ -11,13 +11,13 @@ use typepper_engine::{Decimal, Mode, Op};
 use crate::app::{App, Effect, Key, Now, RESULTS_HOLD_MS, Screen, delete_word, ms_since, type_key};
 use crate::model::Room;
 use crate::model::RoomRow;
-use crate::model::ordinal;
 use crate::model::{BACK, Body, END, Ghost, Kind, LEAVE, Model, Play, Tap, tap};
 use crate::palette::Tone;
 use crate::race;
 use crate::request::{Failure, Request};
 use crate::room::{Live, Naming, RETRIES, RETRY_MS, Seat};
 use crate::storage::{self, Entry};
+use typepper_api::daily::ordinal;
 
 /// `ROOM k3fq7m2x · BLITZ 15s` over a room's race; `· watching` for a spectator's.
 fn room_banner(live: &Live) -> String {

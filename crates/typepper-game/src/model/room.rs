@@ -38,15 +38,3 @@ pub struct RoomRow {
     /// Its colour: you in the accent, the gone and the out dim.
     pub tone: Tone,
 }
-
-/// `1st`, `2nd`, `3rd`, `11th`, `22nd`.
-pub fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
