@@ -333,3 +333,61 @@ test("a terminal racer, over SSH, races a browser racer: each sees the other's c
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a room on the owner's own text: pasted, left with esc, opened with f, and a second racer who never saw it races on it to its end", async ({
+  browser,
+  page,
+  context,
+  consoleLog,
+}) => {
+  const errors = [];
+  const [ada, bob] = [unique("ada"), unique("bob")];
+  // Accents, one decomposed, an em dash and a line break, as a paste brings them.
+  const pasted = "Là-bas — près de la forêt,\nl'e\u0301te\u0301 dernier.";
+  const text = "Là-bas — près de la forêt, l'été dernier.";
+  await boot(page);
+  await link(page, ada);
+  await page.keyboard.press("c");
+  await onScreen(page, "text");
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), pasted);
+  await page.keyboard.press("Control+V");
+  await expect.poll(() => mirror(page, "typed")).toBe(pasted.normalize("NFC"));
+  // Esc keeps it on the menu, unplayed, for a room.
+  await page.keyboard.press("Escape");
+  await onScreen(page, "menu");
+  await expect(page.locator("[data-mirror=notice]")).toHaveText(
+    "your text is on CUSTOM TEXT: enter plays it, f races friends on it",
+  );
+  const other = await newRacer(browser, errors);
+  await boot(other);
+  await link(other, bob);
+  await gather(page, [other]);
+  await other.keyboard.press("r");
+  await expect(page.locator("[data-mirror=room]")).toContainText(`${bob} · ready`);
+  await page.keyboard.press("Enter");
+  await onScreen(page, "playing");
+  await onScreen(other, "playing");
+  await expect(other.locator("[data-mirror=banner]")).toHaveText(/^ROOM [0-9a-z]{8} · CUSTOM TEXT$/);
+  // Bob's browser never had the text: the room gave it, whole, in NFC.
+  expect(await mirror(other, "words")).toBe(text);
+  expect(await mirror(page, "words")).toBe(text);
+  await shotBoth(other, "room-custom-text");
+  const words = text.split(" ").length;
+  await typeWords(other, words, 45);
+  await typeWords(page, words, 60);
+  for (const p of [page, other]) {
+    await expect(p.locator("[data-mirror=room]")).toContainText("the finishers, best first", { timeout: 30_000 });
+  }
+  const lines = await room(page);
+  const row = rowOf(lines, bob);
+  expect(row, lines.join("\n")).toBeTruthy();
+  // Never ranked; stored with its text, which any build reads back.
+  expect(row).toMatch(/ · unranked: custom texts are never ranked/);
+  const share = row.match(/ · https?:\/\/\S+\/([0-9A-Za-z]+)$/);
+  const run = await (await page.request.get(`/v1/runs/${share[1]}`)).body();
+  expect(cli(["inspect", "--json", "-"], run.toString("hex")).text).toBe(text);
+  await matchesStoredRun(page, row);
+  expect(await rows(other)).toEqual(await rows(page));
+  expect(errors).toEqual([]);
+});

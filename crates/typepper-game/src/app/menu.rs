@@ -21,6 +21,8 @@ pub(crate) const BOARDS: usize = 10;
 const MODES: usize = 4;
 /// The lines after them, before the drill: QUOTE and CUSTOM TEXT.
 const TEXTS: usize = 2;
+/// CUSTOM TEXT's line.
+pub(crate) const CUSTOM_ROW: usize = MODES + 1;
 /// What QUOTE's line plays: a passage of a length (`None`: any), or one by its number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum QuotePick {
@@ -192,7 +194,7 @@ impl App {
         let drill = usize::from(self.drill.is_some());
         match index - MODES {
             0 => return Some(Row::Quote),
-            1 => return Some(Row::Custom),
+            _ if index == CUSTOM_ROW => return Some(Row::Custom),
             _ => {}
         }
         match index - MODES - TEXTS {

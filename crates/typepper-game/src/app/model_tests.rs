@@ -566,6 +566,44 @@ fn a_pasted_text_is_made_ready_played_kept_and_played_again() {
 }
 
 #[test]
+fn a_text_left_with_esc_is_kept_on_the_menu_for_a_room() {
+    let mut app = fresh();
+    app.player = Some(Player {
+        name: "ada".into(),
+        token: "t".into(),
+    });
+    app.key(Key::Char('c'), at(0.0));
+    app.text("Ça va —\noui.", at(10.0));
+    let fx = app.key(Key::Escape, at(20.0));
+    assert_eq!(
+        fx,
+        vec![Effect::Save {
+            key: storage::TEXT.into(),
+            value: "Ça va — oui.".into()
+        }]
+    );
+    assert!(matches!(app.screen, app::Screen::Menu));
+    assert_eq!(
+        app.notice(),
+        Some("your text is on CUSTOM TEXT: enter plays it, f races friends on it")
+    );
+    // `f` opens a room on it, unplayed.
+    let fx = app.key(Key::Char('f'), at(30.0));
+    let [Effect::Request(crate::request::Request::OpenRoom(open))] = fx.as_slice() else {
+        panic!("{fx:?}")
+    };
+    assert_eq!(open.text.as_deref(), Some("Ça va — oui."));
+    // A draft that can't be played keeps the text there was.
+    app.key(Key::Escape, at(40.0));
+    app.key(Key::Char('c'), at(50.0));
+    for t in 0..4 {
+        app.key(Key::DeleteWord, at(60.0 + f64::from(t)));
+    }
+    assert_eq!(app.key(Key::Escape, at(70.0)), vec![]);
+    assert_eq!(app.custom.as_deref(), Some("Ça va — oui."));
+}
+
+#[test]
 fn a_text_that_cannot_be_played_is_said_and_stays_to_be_fixed() {
     let mut app = fresh();
     app.key(Key::Char('c'), at(0.0));

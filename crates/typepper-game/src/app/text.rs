@@ -5,6 +5,7 @@
 
 use typepper_engine::{MAX_TEXT_CHARS, Mode, Replay, Round};
 
+use crate::app::menu::CUSTOM_ROW;
 use crate::app::{App, Effect, Key, Screen};
 use crate::custom;
 use crate::model::{BACK, Body, Kind, Model, Tap, TextEntry, Tone, tap};
@@ -37,7 +38,10 @@ impl App {
         };
         let draft = &mut drafting.draft;
         match key {
-            Key::Escape => self.screen = Screen::Menu,
+            Key::Escape => {
+                let draft = draft.clone();
+                return self.leave_text(&draft);
+            }
             Key::Enter | Key::Tab => {
                 let draft = draft.clone();
                 return self.play_draft(&draft);
@@ -56,6 +60,26 @@ impl App {
             _ => {}
         }
         vec![]
+    }
+
+    /// Esc: back to the menu at CUSTOM TEXT, a draft that can be played kept as its text
+    /// (and stored), so that `f` there opens a room on it without playing it first.
+    fn leave_text(&mut self, draft: &str) -> Vec<Effect> {
+        self.screen = Screen::Menu;
+        self.menu_item = CUSTOM_ROW;
+        let Ok(text) = custom::prepare(draft) else {
+            return vec![];
+        };
+        let how = "your text is on CUSTOM TEXT: enter plays it, f races friends on it";
+        self.notice = Some((how.into(), Tone::Dim));
+        if self.custom.as_ref() == Some(&text) {
+            return vec![];
+        }
+        self.custom = Some(text.clone());
+        vec![Effect::Save {
+            key: storage::TEXT.into(),
+            value: text,
+        }]
     }
 
     /// A paste on the text screen: added whole, newlines and all (elsewhere a paste is
