@@ -388,6 +388,8 @@ fn the_cli_makes_and_scores_rounds_of_every_new_kind_and_refuses_the_grammars_mi
         "time:120@en10k",
         "zen/p/n@uk",
         "pursuit:3/p@tr",
+        "quote:137",
+        "quote:12@de",
     ] {
         let title = key.parse::<typepper_engine::Mode>().unwrap().title();
         let made = Command::new(binary())
@@ -427,6 +429,53 @@ fn the_cli_makes_and_scores_rounds_of_every_new_kind_and_refuses_the_grammars_mi
         let text = String::from_utf8_lossy(&inspected.stdout);
         assert!(text.contains(&format!("mode    {key} ({title})")), "{text}");
     }
+    // A CUSTOM TEXT round on a file's text, made ready as a paste is: its replay (format
+    // 2) carries the text, which `inspect --json` shows and `score` plays.
+    let text_file = dir.join("text.txt");
+    std::fs::write(&text_file, "Ça va —\n\toui,  merci.\n").unwrap();
+    let made = Command::new(binary())
+        .args(["synth", "--seed", "9", "--text"])
+        .arg(&text_file)
+        .arg("--out")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let inspected = Command::new(binary())
+        .args(["inspect", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&inspected.stdout).unwrap();
+    assert_eq!(json["text"].as_str(), Some("Ça va — oui, merci."));
+    let scored = Command::new(binary())
+        .args(["score", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&scored.stdout).unwrap();
+    assert_eq!(json["title"].as_str(), Some("CUSTOM TEXT"));
+    // A text it can't play is refused with its sentence, and writes nothing.
+    std::fs::write(&text_file, " \n\t ").unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let refused = Command::new(binary())
+        .args(["synth", "--seed", "9", "--text"])
+        .arg(&text_file)
+        .arg("--out")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("the text is empty") && said.contains("(Text)"),
+        "{said}"
+    );
+    assert!(!file.exists());
     for (key, why) in [
         ("words:25/n/p", "options come once each, /p before /n"),
         ("time:30@en", "English is the key with no @"),
@@ -1467,7 +1516,7 @@ fn your_own_text_from_a_file_and_a_quote_play_to_their_ends() {
 /// A text pasted into the game over `ssh` (a bracketed paste, as a terminal sends one)
 /// arrives whole on the text screen, lines and all, however long: 3,000 characters are
 /// far past what a paste typed into a round may be (600 keys at once), and are one text
-/// here. Enter plays it.
+/// here. Enter plays it. Then a quote, played to its end and credited.
 #[test]
 fn a_long_text_pasted_over_ssh_arrives_whole_and_plays() {
     let Some(server) = ssh_game_server("sshpaste", &[]) else {
@@ -1500,6 +1549,16 @@ fn a_long_text_pasted_over_ssh_arrives_whole_and_plays() {
     game.keys(&["Enter"]);
     let playing = game.wait_for("CUSTOM TEXT", 5);
     assert!(playing.contains("Ça va, oui."), "{playing}");
+    // A quote, over `ssh` too: the server's own passages, typed to the end and credited.
+    game.keys(&["Escape"]);
+    game.wait_for(MENU, 5);
+    game.type_text("'");
+    game.wait_for("QUOTE #", 10);
+    let results = type_to_the_results(&game, &mut lognormal_gaps(43));
+    assert!(
+        results.lines().any(|l| l.trim_start().starts_with("— ")),
+        "no author on the results:\n{results}"
+    );
     game.keys(&["C-c"]);
     game.wait_for("EXITED 0", 5);
     drop(server);

@@ -1024,7 +1024,7 @@ fn a_room_on_your_own_text_races_on_it_and_a_text_that_does_not_fit_is_said() {
     assert!(app.key(Key::Char('f'), at(0.0)).is_empty());
     let said = Mirror::of(&model(&app, 0.0)).notice;
     assert!(
-        said.starts_with("a room's text is at most 1500 characters"),
+        said.starts_with("a room's text is at most 1,500 characters"),
         "{said}"
     );
 }

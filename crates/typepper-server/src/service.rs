@@ -314,8 +314,9 @@ impl Shared {
             }
             (false, Some(_)) => return bad("only a custom room takes a text"),
             (true, Some(text)) if text.chars().count() > ROOM_TEXT_CHARS => {
+                let most = typepper_api::profile::grouped(ROOM_TEXT_CHARS as u32);
                 return bad(&format!(
-                    "a room's text is at most {ROOM_TEXT_CHARS} characters: a longer one is a round of your own"
+                    "a room's text is at most {most} characters: a longer one is a round of your own"
                 ));
             }
             // What a submitted custom text must be (NFC, no bidirectional control), or

@@ -1826,7 +1826,7 @@ async fn a_custom_room_without_a_text_or_with_one_it_cannot_race_is_refused() {
     let long = "word ".repeat(300) + "end";
     let (status, said) = open_on(&srv, &long).await;
     assert_eq!(status, 400);
-    assert!(said.contains("at most 1500 characters"), "{said}");
+    assert!(said.contains("at most 1,500 characters"), "{said}");
     let (status, said) = open_on(&srv, "Cafe\u{301} au lait").await;
     assert_eq!(status, 400);
     assert!(said.contains("not in Unicode NFC"), "{said}");

@@ -1844,6 +1844,61 @@ fn a_linked_key_opens_and_races_a_live_room_line_by_line() {
     assert!(status.success(), "{status}");
 }
 
+/// `v1 room-open custom` reads the room's text on its stdin, as `v1 submit` reads a body:
+/// a racer who joins is welcomed with the text, made whole; no text, or one the game
+/// can't race, is refused with the sentence the route gives.
+#[test]
+fn a_room_on_a_custom_text_is_opened_with_its_text_on_stdin() {
+    use typepper_api::room::{Ask, Say};
+    if !has_ssh() {
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    ada.ok("v1 link roomtext", b"");
+    let opened = ada.ok("v1 room-open custom", "Ça va — oui.".as_bytes());
+    let opened: typepper_api::room::Opened = serde_json::from_slice(&opened).unwrap();
+    let mut child = ada
+        .command(&format!("v1 room {}", opened.code))
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let hello = Ask::Hello {
+        name: None,
+        token: None,
+        resume: None,
+    };
+    let mut line = serde_json::to_string(&hello).unwrap();
+    line.push('\n');
+    stdin.write_all(line.as_bytes()).unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("a welcome").unwrap();
+    let Ok(Say::Welcome {
+        mode, text: given, ..
+    }) = serde_json::from_str(&first)
+    else {
+        panic!("{first}")
+    };
+    assert_eq!(
+        (mode.as_str(), given.as_deref()),
+        ("custom", Some("Ça va — oui."))
+    );
+    drop(stdin);
+    child.wait().unwrap();
+    for (body, why) in [
+        ("", "the text is empty"),
+        ("Cafe\u{301}", "not in Unicode NFC"),
+        (&*"mot ".repeat(400), "at most 1,500 characters"),
+    ] {
+        let refused = ada.run("v1 room-open custom", body.as_bytes());
+        assert_eq!(refused.status.code(), Some(1), "{why}");
+        let said = text(&refused.stderr);
+        assert!(said.contains(why), "{why}: {said}");
+    }
+}
+
 /// The attack: four guest games from one address sent 32 KiB chunks as fast as the
 /// server took them, and took it from 551 MB to 6 GB in 25 s with both cores busy. A game
 /// takes so many bytes and keys a second; the rest is dropped unread, and the game still

@@ -237,6 +237,10 @@ fn too_big_is_refused_by_both_decoders() {
     let mut b = EXAMPLE.to_vec();
     b.resize(MAX_BYTES + 1, 0);
     assert_eq!(Replay::decode(&b), Err(DecodeError::TooBig));
+    // Format 2's too: the size is read before the format byte.
+    let mut b = EXAMPLE_2.to_vec();
+    b.resize(MAX_BYTES + 1, 0);
+    assert_eq!(Replay::decode(&b), Err(DecodeError::TooBig));
     // A replay whose inputs run past MAX_BYTES in a longer stream.
     let mut r = example();
     r.inputs = vec![

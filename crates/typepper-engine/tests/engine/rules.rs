@@ -522,6 +522,23 @@ fn a_quote_is_its_passage_and_ends_with_its_last_character() {
     assert_eq!(words.join(" "), passage.text);
     // The seed draws nothing: another seed is the same passage.
     assert_eq!(word(&Round::new(mode("quote:1"), 1), 0), words[0]);
+    // It ends with its last character, not at a space after it; the headline is wpm.
+    let mut round = round;
+    let mut t = 0;
+    for _ in 0..count - 1 {
+        type_word(&mut round, &mut t, 120);
+    }
+    let last = &words[count - 1];
+    let (body, end) = last.split_at(last.len() - last.chars().last().unwrap().len_utf8());
+    type_text(&mut round, &mut t, body, 120);
+    assert_eq!(round.ends_at(), None, "not over before its last character");
+    let fx = round
+        .apply(t, Op::Char(end.chars().next().unwrap()))
+        .unwrap();
+    assert!(fx.finished && fx.committed == Some(true));
+    let score = round.score().unwrap();
+    assert_eq!(score.words as usize, count);
+    assert_eq!(score.headline().unit, typepper_engine::Unit::Wpm);
     // A quote its corpus doesn't have is refused by name, and the replay says so.
     let replay: Replay = "typepper replay\nengine 1\nmode quote:65535\nseed 1\n+0 'a'"
         .parse()

@@ -745,12 +745,27 @@ fn a_custom_round_watched_or_raced_is_played_on_its_own_text() {
     assert_eq!(s.round.custom_text(), Some("Ça va — oui."));
     assert_eq!(s.round.seed(), 5);
     app.key(Key::Escape, at(20.0));
-    app.race(replay, "ada".into()).unwrap();
+    app.race(replay.clone(), "ada".into()).unwrap();
     let app::Screen::Play(s) = &app.screen else {
         panic!()
     };
     assert_eq!(s.round.custom_text(), Some("Ça va — oui."));
     assert!(s.ghost.is_some());
+    // Raced to its last character: the results say how the race went, on its text.
+    let mut t = 100.0;
+    type_to_the_end(&mut app, &mut t);
+    let Body::Results(r) = app.model(t, &UTC).body else {
+        panic!("no results")
+    };
+    assert_eq!(r.title, "CUSTOM TEXT");
+    assert!(r.race.is_some(), "a race's results");
+    let mine = app.history.last().unwrap().replay.clone();
+    assert_eq!(mine.text.as_deref(), Some("Ça va — oui."));
+    // The keys analysis reads it as any round, its text's own letters among the keys.
+    let keys = crate::keys::Analysis::of([&mine, &replay]);
+    assert_eq!((keys.rounds, keys.skipped), (2, 0));
+    assert_eq!(keys.key('Ç').map(|k| k.seen), Some(2));
+    assert!(keys.key('—').is_some());
     // The menu's CUSTOM TEXT is still your own: a friend's text doesn't take its place.
     assert_eq!(app.custom, None);
 }

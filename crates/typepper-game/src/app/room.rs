@@ -72,8 +72,9 @@ impl App {
                 live
             }
             (true, Some(_)) => {
+                let most = typepper_api::profile::grouped(ROOM_TEXT_CHARS as u32);
                 let why = format!(
-                    "a room's text is at most {ROOM_TEXT_CHARS} characters: shorten yours, or play it alone"
+                    "a room's text is at most {most} characters: shorten yours, or play it alone"
                 );
                 self.notice = Some((why, Tone::Wrong));
                 return vec![];
