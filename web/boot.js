@@ -25,6 +25,24 @@ if (controlled && (await tookOver())) {
   // over 3 s. If it never comes, this build plays.
   await wait(10000);
 }
+// The game's sound, when its settings turn it on: a soft click a key, a low knock for a
+// mistake, each made here with Web Audio (no sound file), at volume 1 to 5.
+let audio;
+window.typepperClick = (wrong, volume) => {
+  audio ??= new AudioContext();
+  const t = audio.currentTime;
+  const tone = audio.createOscillator();
+  const gain = audio.createGain();
+  tone.type = wrong ? "triangle" : "sine";
+  tone.frequency.setValueAtTime(wrong ? 190 : 1500, t);
+  tone.frequency.exponentialRampToValueAtTime(wrong ? 120 : 700, t + 0.03);
+  const length = wrong ? 0.12 : 0.035;
+  gain.gain.setValueAtTime(0.03 * volume, t);
+  gain.gain.exponentialRampToValueAtTime(0.0001, t + length);
+  tone.connect(gain).connect(audio.destination);
+  tone.start(t);
+  tone.stop(t + length);
+};
 const { default: init, start } = await import("./pkg/typepper_web.js");
 await init();
 booted = true;

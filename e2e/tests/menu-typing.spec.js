@@ -22,7 +22,8 @@ test("a word typed at the menu starts the picked mode and is not scored against 
 test("s on the menu says what it did", async ({ page, consoleLog }) => {
   await boot(page);
   await page.keyboard.press("s");
-  await expect(page.locator("[data-mirror=notice]")).toHaveText(/^live stats off: /);
+  await expect(page.locator("[data-mirror=notice]")).toHaveText(/^live stats: your speed as you type · /);
   await page.keyboard.press("s");
-  await expect(page.locator("[data-mirror=notice]")).toHaveText(/^live stats on: /);
+  await page.keyboard.press("s");
+  await expect(page.locator("[data-mirror=notice]")).toHaveText(/^live stats: off: /);
 });

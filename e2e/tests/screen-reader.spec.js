@@ -55,7 +55,7 @@ test("every button on the canvas is a button a screen reader finds, and presses"
   // The menu's lines and keys are in the mirror too.
   await expect(page.locator("[data-mirror=lines]")).toContainText("every round is a replay");
   await expect(page.locator("[data-mirror=hints]")).toContainText("enter play");
-  for (const name of ["rooms", "history", "boards", "your keys", "link"]) {
+  for (const name of ["rooms", "history", "boards", "your keys", "link", "settings"]) {
     await expect(page.getByRole("button", { name, exact: true })).toHaveCount(1);
   }
   await press(page.getByRole("button", { name: "history", exact: true }));

@@ -85,6 +85,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Every theme's text roles, each on what it is drawn on, with its contrast: what the
+    /// contrast test reads.
+    Themes {
+        /// Print JSON instead of text: `[{"name", "pairs": [{"role", "fg", "bg",
+        /// "large"}]}]`.
+        #[arg(long)]
+        json: bool,
+    },
     /// Download everything the server holds of your player (this machine's SSH key's):
     /// a tar archive of every run's replay (`runs/<id>.replay`) and `index.json`.
     Export {
@@ -203,6 +211,7 @@ fn main() -> ExitCode {
         Command::Score { file, json } => (json, score(&file, json)),
         Command::Keys { files, json } => (json, keys::run(&files, json)),
         Command::Export { server, out } => (false, export(&server, &out)),
+        Command::Themes { json } => (json, Ok(themes(json))),
         Command::Synth {
             mode,
             seed,
@@ -484,6 +493,49 @@ fn mode_round(key: &str, seed: u64) -> Result<Round, Refused> {
         inputs: Vec::new(),
     };
     Ok(blank.setup()?)
+}
+
+/// `typepper themes`: every theme's pairs of a text role and its background, as JSON or
+/// a table with each pair's contrast and what it needs.
+fn themes(json: bool) -> String {
+    use typepper_game::theme::{PAIRS, THEMES, contrast};
+    let hex = |rgb: u32| format!("#{rgb:06x}");
+    if json {
+        let themes: Vec<serde_json::Value> = THEMES
+            .iter()
+            .map(|t| {
+                let pairs: Vec<serde_json::Value> = PAIRS
+                    .iter()
+                    .map(|p| {
+                        serde_json::json!({
+                            "role": p.role,
+                            "fg": hex(t.rgb(p.fg)),
+                            "bg": hex(t.rgb(p.bg)),
+                            "large": p.large,
+                        })
+                    })
+                    .collect();
+                serde_json::json!({ "name": t.name, "pairs": pairs })
+            })
+            .collect();
+        return format!("{}\n", serde_json::Value::Array(themes));
+    }
+    let mut out = String::new();
+    for t in &THEMES {
+        out.push_str(&format!("{}\n", t.name));
+        for p in PAIRS {
+            let (fg, bg) = (t.rgb(p.fg), t.rgb(p.bg));
+            out.push_str(&format!(
+                "  {:<26} {} on {}  {:>5.2}:1 (needs {}:1)\n",
+                p.role,
+                hex(fg),
+                hex(bg),
+                contrast(fg, bg),
+                p.needs(t)
+            ));
+        }
+    }
+    out
 }
 
 /// A fresh CUSTOM TEXT round on `file`'s text, made ready as a pasted one.

@@ -1624,3 +1624,48 @@ fn a_terminal_game_shows_a_code_that_an_ssh_game_types_to_be_the_same_player() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&data).unwrap();
 }
+
+/// `typepper themes --json` prints every theme's text roles on their backgrounds; read
+/// as a contrast checker would, each reads at 4.5:1 (large text and marks at 3:1; the
+/// high-contrast theme's text at 7:1), computed here by WCAG 2's formula afresh.
+#[test]
+fn every_theme_printed_by_typepper_themes_reads_at_its_contrast() {
+    let out = Command::new(binary())
+        .args(["themes", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let themes: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let luminance = |hex: &str| {
+        let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+        let c = |shift: u32| {
+            let s = f64::from((v >> shift) & 0xff) / 255.0;
+            if s <= 0.04045 {
+                s / 12.92
+            } else {
+                ((s + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * c(16) + 0.7152 * c(8) + 0.0722 * c(0)
+    };
+    let names: Vec<&str> = themes.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(names.len() >= 8 && names[0] == "typepper", "{names:?}");
+    for theme in &themes {
+        let name = theme["name"].as_str().unwrap();
+        let pairs = theme["pairs"].as_array().unwrap();
+        assert!(pairs.len() > 20, "{name}");
+        for p in pairs {
+            let (a, b) = (
+                luminance(p["fg"].as_str().unwrap()),
+                luminance(p["bg"].as_str().unwrap()),
+            );
+            let ratio = (a.max(b) + 0.05) / (a.min(b) + 0.05);
+            let needs = match (p["large"].as_bool().unwrap(), name) {
+                (true, _) => 3.0,
+                (false, "contrast") => 7.0,
+                _ => 4.5,
+            };
+            assert!(ratio >= needs, "{name} {}: {ratio:.2}:1", p["role"]);
+        }
+    }
+}

@@ -38,6 +38,7 @@ mod profile;
 mod results;
 mod room;
 mod seeds;
+mod settings;
 mod text;
 
 use self::boards::{Browsing, Pending};
@@ -56,6 +57,7 @@ pub use crate::input::Key;
 use crate::model::{Model, Tone};
 use crate::request::{Answer, Request};
 use crate::room::{Live, Seat};
+use crate::settings::Settings;
 use crate::storage::{self, Entry, Outgoing};
 use crate::zone::Zone;
 
@@ -85,6 +87,12 @@ pub enum Effect {
     RoomSay(Ask),
     /// Close the room's connection, reporting nothing more.
     LeaveRoom,
+    /// A key of your round was typed, `wrong` or not: a browser clicks for it, a
+    /// terminal rings its bell on a wrong one. Only while the settings ask for either.
+    Keystroke {
+        /// The key was judged wrong.
+        wrong: bool,
+    },
 }
 
 /// Times the shell gives: the monotonic clock of events and frames, and the wall clock.
@@ -134,6 +142,8 @@ pub enum Screen {
     Room(Box<Live>),
     /// A text of your own, being pasted or typed.
     Text(Box<Drafting>),
+    /// The settings, at the picked row.
+    Settings(usize),
 }
 
 /// The whole game's state.
@@ -147,8 +157,8 @@ pub struct App {
     pub(crate) picks: Picks,
     /// The last drill played, which the menu offers again.
     pub(crate) drill: Option<Drill>,
-    /// The playing screen shows the wpm and accuracy so far (`s` on the menu switches).
-    pub(crate) live_stats: bool,
+    /// The player's settings (`o` on the menu).
+    pub(crate) settings: Settings,
     /// Why the shell keeps nothing (a read-only data dir, no storage), said on every
     /// results screen of your own and on the history.
     pub(crate) unkept: Option<String>,
@@ -232,7 +242,10 @@ impl App {
                 .and_then(Picks::parse)
                 .unwrap_or_default(),
             drill: stored.drill.as_deref().and_then(Drill::new),
-            live_stats: stored.live.as_deref().map(str::trim) != Some("off"),
+            settings: Settings::read(
+                stored.settings.as_deref().unwrap_or_default(),
+                stored.live.as_deref(),
+            ),
             unkept: None,
             daily: None,
             daily_asked: None,
@@ -309,6 +322,10 @@ impl App {
                 p.row = index;
                 true
             }
+            Screen::Settings(row) if index < settings::ROWS => {
+                *row = index;
+                true
+            }
             // A device tapped is picked, for the remove button: nothing more.
             Screen::Devices(d) => {
                 if matches!(&d.devices, Some(Ok(l)) if index < l.devices.len()) {
@@ -378,6 +395,7 @@ impl App {
             Screen::Results(_) => fx.extend(self.results_key(key, now)),
             Screen::Play(_) => fx.extend(self.play_key(key, now)),
             Screen::Text(_) => fx.extend(self.text_key(key)),
+            Screen::Settings(_) => fx.extend(self.settings_key(key)),
         }
         fx.extend(self.ask_lists());
         fx
@@ -539,6 +557,7 @@ impl App {
             Screen::Room(live) => self.room_screen(live, now, notice),
             Screen::Boards(b) => self.boards_screen(b, notice),
             Screen::Text(drafting) => self.text_screen(drafting, notice),
+            Screen::Settings(row) => self.settings_screen(*row, notice),
         }
     }
 }
@@ -975,10 +994,12 @@ mod tests {
         let mut app = fresh();
         app.key(Key::Char('s'), at(0.0));
         let said = app.notice.clone().map(|(n, _)| n).unwrap_or_default();
-        assert!(said.starts_with("live stats off"), "{said}");
-        app.key(Key::Char('s'), at(0.0));
+        assert!(said.starts_with("live stats: your speed as"), "{said}");
+        for _ in 0..2 {
+            app.key(Key::Char('s'), at(0.0));
+        }
         let said = app.notice.clone().map(|(n, _)| n).unwrap_or_default();
-        assert!(said.starts_with("live stats on"), "{said}");
+        assert!(said.starts_with("live stats: off"), "{said}");
     }
 
     #[test]

@@ -91,7 +91,9 @@ pub mod palette;
 mod race;
 pub mod request;
 mod room;
+pub mod settings;
 pub mod storage;
+pub mod theme;
 #[cfg(any(test, feature = "tour"))]
 pub mod tour;
 pub mod zone;

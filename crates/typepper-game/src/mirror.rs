@@ -208,6 +208,12 @@ impl Mirror {
                 m.typed = t.draft.clone();
                 line(&mut m.lines, &[t.about]);
             }
+            Body::Settings(s) => {
+                m.status = s.about.into();
+                for (i, (name, value)) in s.rows.iter().enumerate() {
+                    line(&mut m.list, &[mark(i, s.selected), name, ": ", value]);
+                }
+            }
             Body::Keys(k) => {
                 m.status = [k.by, &k.caption].join(" · ");
                 if let Some(empty) = k.empty {
@@ -297,6 +303,7 @@ fn announce(model: &Model) -> String {
             None => vec![d.title, &d.status],
         },
         Body::Text(t) => vec![t.title, &t.count],
+        Body::Settings(s) => vec![s.title, s.about],
         Body::Keys(k) => vec![k.title, k.by],
         Body::Profile(v) => vec![&v.title, &v.status],
         Body::Boards(b) => vec![b.title, b.of(), &b.caption],

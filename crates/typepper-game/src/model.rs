@@ -22,6 +22,7 @@ mod play;
 mod profile;
 mod results;
 mod room;
+mod settings;
 mod text;
 
 pub use self::boards::{BoardLine, Boards};
@@ -34,6 +35,7 @@ pub use self::play::{Clock, Ghost, Play, Width, Word};
 pub use self::profile::{Profile, ProfileLine};
 pub use self::results::{Race, Results, Stat, Versus, headline, signed};
 pub use self::room::{Room, RoomRow};
+pub use self::settings::SettingsList;
 pub use self::text::TextEntry;
 pub use crate::chart::Chart;
 use crate::input::Key;
@@ -76,11 +78,13 @@ pub enum Kind {
     Room,
     /// A text of your own, to play.
     Text,
+    /// The settings.
+    Settings,
 }
 
 impl Kind {
     /// Its name: `menu`, `playing`, `replay`, `results`, `history`, `link`, `devices`,
-    /// `boards`, `keys`, `profile`, `room` or `text` (the mirror's `screen`, which the tests read).
+    /// `boards`, `keys`, `profile`, `room`, `text` or `settings` (the mirror's `screen`, which the tests read).
     pub const fn name(self) -> &'static str {
         match self {
             Kind::Menu => "menu",
@@ -95,6 +99,7 @@ impl Kind {
             Kind::Profile => "profile",
             Kind::Room => "room",
             Kind::Text => "text",
+            Kind::Settings => "settings",
         }
     }
 
@@ -264,6 +269,14 @@ impl Model {
                 say(&t.count);
                 say(t.about);
             }
+            Body::Settings(s) => {
+                say(s.title);
+                for (name, value) in &s.rows {
+                    say(name);
+                    say(value);
+                }
+                say(s.about);
+            }
             Body::Boards(b) => {
                 say(b.title);
                 say(&b.picker);
@@ -353,6 +366,8 @@ pub enum Body {
     Room(Room),
     /// A text of your own, being pasted or typed.
     Text(TextEntry),
+    /// The settings.
+    Settings(SettingsList),
 }
 
 /// `REPLAY · BLITZ 15s · ada`: whose round, when known.

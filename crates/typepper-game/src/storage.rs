@@ -8,7 +8,8 @@
 //! | `outbox/<unix ms>` | a linked game's round not yet sent: its hex, kept until the server answers for it |
 //! | `player` | the linked player: `<name> <token>` (the token is the server's secret for them) |
 //! | `drill` | the last drill's letters, which the menu offers again |
-//! | `live` | `off` when the live wpm and accuracy are hidden while typing |
+//! | `live` | `off` when the live wpm and accuracy were hidden, before settings (read where `settings` doesn't say) |
+//! | `settings` | the settings, a `name value` line each ([`crate::settings`]) |
 //! | `menu` | the menu's picks: `<BLITZ secs> <WORDS count> <level> <text>`, e.g. `30 25 7 /p@fr` (`-` for plain English), then the QUOTE length (`short`, `medium`, `long`, `any`) |
 //! | `text` | the last custom text played, as played (NFC, single spaces) |
 //!
@@ -48,8 +49,10 @@ pub const OUTBOX: &str = "outbox/";
 pub const PLAYER: &str = "player";
 /// The key of the last drill's letters, which the menu offers again.
 pub const DRILL: &str = "drill";
-/// The key of the live stats' switch: `off` hides them.
+/// The key of the live stats' switch before settings: `off` hid them.
 pub const LIVE: &str = "live";
+/// The settings' key.
+pub const SETTINGS: &str = "settings";
 /// The key of the menu's picks: lengths, level and the text's options.
 pub const MENU: &str = "menu";
 /// The key of the last custom text played.
@@ -86,8 +89,10 @@ pub struct Stored {
     pub player: Option<String>,
     /// `drill`'s text: the last drill's letters.
     pub drill: Option<String>,
-    /// `live`'s text: `off` hides the live stats.
+    /// `live`'s text: `off` hid the live stats, before settings.
     pub live: Option<String>,
+    /// `settings`' text.
+    pub settings: Option<String>,
     /// `room`'s text: the seat last held in a room.
     pub room: Option<String>,
     /// `menu`'s text: the menu's picks.

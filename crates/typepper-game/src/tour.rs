@@ -202,8 +202,11 @@ pub fn stops() -> Vec<Stop> {
     tour.see("results, a race");
     tour.key(Key::Escape);
 
-    // ZEN without the live stats, and HOT PURSUIT until the flame catches up.
-    tour.char('s');
+    // ZEN without the live stats (`s` steps speed, accuracy, neither, both), and HOT
+    // PURSUIT until the flame catches up.
+    for _ in 0..3 {
+        tour.char('s');
+    }
     tour.char('z');
     tour.type_words(3);
     tour.see("playing, ZEN");
@@ -242,6 +245,22 @@ pub fn stops() -> Vec<Stop> {
     tour.key(Key::Escape);
     tour.char('@');
     tour.char('@');
+
+    // The settings, their third row picked, a theme and a caret changed.
+    tour.char('o');
+    tour.key(Key::Right);
+    tour.key(Key::Down);
+    tour.key(Key::Enter);
+    tour.key(Key::Down);
+    tour.key(Key::Down);
+    tour.see("settings");
+    // Back as they were, for the stops after.
+    tour.key(Key::Up);
+    tour.key(Key::Up);
+    tour.key(Key::Left);
+    tour.key(Key::Up);
+    tour.key(Key::Left);
+    tour.key(Key::Escape);
 
     // Your own text: its screen empty, then pasted (lines and all), its round to its end;
     // then a quote to its end, whose results credit its author.

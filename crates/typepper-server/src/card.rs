@@ -205,7 +205,7 @@ impl Card {
         );
         // The flame along the top edge, in the game's HOT PURSUIT colours.
         svg.push_str(r#"<linearGradient id="flame">"#);
-        let flame = typepper_game::palette::FLAME;
+        let flame = typepper_game::theme::Theme::TYPEPPER.flame();
         for (i, rgb) in flame.iter().enumerate() {
             let at = i * 100 / (flame.len() - 1);
             let _ = write!(svg, r##"<stop offset="{at}%" stop-color="#{rgb:06x}"/>"##);

@@ -144,6 +144,7 @@ impl DataDir {
             player: self.read(storage::PLAYER),
             drill: self.read(storage::DRILL),
             live: self.read(storage::LIVE),
+            settings: self.read(storage::SETTINGS),
             room: self.read(storage::ROOM),
             menu: self.read(storage::MENU),
             text: self.read(storage::TEXT),

@@ -12,6 +12,7 @@ use typepper_api::room::Ask;
 use typepper_game::app::{App, Effect, Key, Now};
 use typepper_game::layout::Scroll;
 use typepper_game::model::{Kind, Model};
+use typepper_game::settings::{Caret, Motion, Settings};
 use typepper_game::zone::Zone;
 
 use typepper_game::request::{self, Answer, Request};
@@ -67,8 +68,11 @@ pub struct Game<H> {
     /// Room connections made so far.
     conns: u64,
     warnings: Vec<String>,
-    /// Text to put on the clipboard, for the shell to write to its terminal.
-    copies: Vec<String>,
+    /// What the shell writes to its terminal past the frames: a copy to the clipboard
+    /// (OSC 52), the bell, the cursor's shape.
+    writes: Vec<String>,
+    /// The cursor's shape last asked for (DECSCUSR's number), so it is asked once.
+    cursor: Option<u8>,
 }
 
 impl<H: Host> Game<H> {
@@ -91,7 +95,8 @@ impl<H: Host> Game<H> {
             room: None,
             conns: 0,
             warnings: vec![],
-            copies: vec![],
+            writes: vec![],
+            cursor: None,
         };
         game.carry_out(boot);
         game
@@ -161,8 +166,15 @@ impl<H: Host> Game<H> {
         if self.shown.as_ref() == Some(&model) {
             return Ok(false);
         }
-        let (scroll, palette) = (&mut self.scroll, &self.palette);
-        terminal.draw(|f| render::draw(f, &model, scroll, palette))?;
+        let settings = *self.app.settings();
+        let cursor = cursor_shape(&settings);
+        if self.cursor != Some(cursor) {
+            self.cursor = Some(cursor);
+            self.writes.push(format!("\x1b[{cursor} q"));
+        }
+        let palette = self.palette.themed(settings.theme);
+        let scroll = &mut self.scroll;
+        terminal.draw(|f| render::draw(f, &model, scroll, &palette))?;
         self.shown = Some(model);
         Ok(true)
     }
@@ -183,9 +195,10 @@ impl<H: Host> Game<H> {
         self.shown.as_ref().map(|m| m.kind)
     }
 
-    /// Text to put on the clipboard since this was last asked.
-    pub fn take_copies(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.copies)
+    /// What to write to the terminal past the frames since this was last asked: copies
+    /// to the clipboard, the bell, the cursor's shape.
+    pub fn take_writes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.writes)
     }
 
     /// The warnings said so far.
@@ -214,7 +227,12 @@ impl<H: Host> Game<H> {
                         self.warn(e);
                     }
                 }
-                Effect::Copy(text) => self.copies.push(text),
+                Effect::Copy(text) => self.writes.push(osc52(&text)),
+                Effect::Keystroke { wrong } => {
+                    if wrong && self.app.settings().bell {
+                        self.writes.push("\x07".into());
+                    }
+                }
                 Effect::JoinRoom(code) => {
                     // One room at a time: the last one's connection goes.
                     self.room = None;
@@ -295,6 +313,18 @@ pub fn osc52(text: &str) -> String {
     use base64::Engine as _;
     let encoded = base64::engine::general_purpose::STANDARD.encode(text);
     format!("\x1b]52;c;{encoded}\x07")
+}
+
+/// The cursor's shape for `settings`, as DECSCUSR numbers it: a blinking block (1), a
+/// steady one (2), an underline (3, 4), a bar (5, 6). It blinks unless motion is reduced
+/// (a terminal has no system setting to ask).
+fn cursor_shape(settings: &Settings) -> u8 {
+    let steady = u8::from(settings.motion == Motion::Reduced);
+    match settings.caret {
+        Caret::Block => 1 + steady,
+        Caret::Underline => 3 + steady,
+        Caret::Line => 5 + steady,
+    }
 }
 
 /// The wall clock, in ms since 1970.

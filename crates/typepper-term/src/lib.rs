@@ -147,6 +147,8 @@ pub fn play(start: Start) -> Result<Vec<String>, String> {
     let _ = crossterm::execute!(std::io::stdout(), EnableBracketedPaste);
     let result = run(&mut terminal, &mut game, &answers, &stop);
     let _ = crossterm::execute!(std::io::stdout(), DisableBracketedPaste);
+    // The terminal's own cursor shape again (the caret setting chose one).
+    let _ = std::io::stdout().write_all(b"\x1b[0 q");
     // A terminal gone takes no restoring (and `restore` panics when it can't say so).
     let _ = ratatui::try_restore();
     result.map(|()| {
@@ -171,9 +173,9 @@ fn run(
         }
         game.tick();
         game.draw(terminal).map_err(io)?;
-        for text in game.take_copies() {
+        for text in game.take_writes() {
             let mut out = std::io::stdout();
-            let _ = out.write_all(game::osc52(&text).as_bytes());
+            let _ = out.write_all(text.as_bytes());
             let _ = out.flush();
         }
         if !event::poll(game.wait()).map_err(io)? {

@@ -18,6 +18,7 @@ mod play;
 mod profile;
 mod results;
 mod room;
+mod settings;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -41,6 +42,8 @@ pub const MIN_SIZE: (u16, u16) = (40, 16);
 /// Draws `model` on the whole frame. `scroll` keeps the round's lines between frames.
 pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) {
     let area = frame.area();
+    // A theme that paints its own background paints all of it.
+    frame.buffer_mut().set_style(area, p.base());
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         return draw_too_small(frame, model, p);
     }
@@ -94,6 +97,7 @@ pub fn draw(frame: &mut Frame, model: &Model, scroll: &mut Scroll, p: &Palette) 
         Body::Profile(v) => profile::draw(frame, body, v, p),
         Body::Room(r) => room::draw(frame, body, r, p),
         Body::Text(t) => text::draw(frame, body, t, p),
+        Body::Settings(s) => settings::draw(frame, body, s, p),
     }
 }
 

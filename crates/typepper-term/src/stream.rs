@@ -238,8 +238,9 @@ impl Screen {
 /// left as it was), no cursor until a frame places it, and pastes bracketed.
 pub const OPEN: &[u8] = b"\x1b[?1049h\x1b[?25l\x1b[?2004h\x1b[2J";
 
-/// What it is sent last: everything [`OPEN`] did, undone, and the colours reset.
-pub const CLOSE: &[u8] = b"\x1b[0m\x1b[?2004l\x1b[?25h\x1b[?1049l";
+/// What it is sent last: everything [`OPEN`] did, undone, and the colours and the
+/// cursor's shape (which the caret setting chose) reset.
+pub const CLOSE: &[u8] = b"\x1b[0m\x1b[0 q\x1b[?2004l\x1b[?25h\x1b[?1049l";
 
 impl Backend for Screen {
     fn draw<'a, I>(&mut self, content: I) -> io::Result<()>

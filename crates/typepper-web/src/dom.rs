@@ -159,3 +159,11 @@ impl typepper_game::zone::Zone for LocalZone {
         -(date.get_timezone_offset() as i32)
     }
 }
+
+#[wasm_bindgen]
+extern "C" {
+    /// A key's click (`wrong`: the mistake's sound) at `volume`, 1 to 5: boot.js's
+    /// `typepperClick`, made with Web Audio, no sound file.
+    #[wasm_bindgen(catch, js_namespace = window, js_name = typepperClick)]
+    pub fn click(wrong: bool, volume: f64) -> Result<(), JsValue>;
+}

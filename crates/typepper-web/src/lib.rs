@@ -131,6 +131,8 @@ struct Shell {
     asked: bool,
     /// The timer that asks for a frame when the screen next changes by itself.
     timer: Option<i32>,
+    /// `(prefers-reduced-motion: reduce)`, read each frame: it changes with the system.
+    reduced: Option<web_sys::MediaQueryList>,
 }
 
 /// Boots the game in the page: `api` is the server's base URL ("" for this origin).
@@ -184,6 +186,10 @@ pub async fn start(api: String) -> Result<Game, JsValue> {
             frames: None,
             asked: false,
             timer: None,
+            reduced: dom::window()
+                .ok()
+                .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok())
+                .flatten(),
         })
     });
     let mut boot_effects = boot_effects;
@@ -297,6 +303,7 @@ fn read_storage(storage: Option<&web_sys::Storage>) -> storage::Stored {
         player: get(storage::PLAYER),
         drill: get(storage::DRILL),
         live: get(storage::LIVE),
+        settings: get(storage::SETTINGS),
         room: get(storage::ROOM),
         menu: get(storage::MENU),
         text: get(storage::TEXT),
@@ -336,6 +343,13 @@ impl Shell {
                 Effect::Copy(text) => {
                     if let Ok(w) = dom::window() {
                         let _ = w.navigator().clipboard().write_text(&text);
+                    }
+                }
+                Effect::Keystroke { wrong } => {
+                    let volume = self.app.settings().sound;
+                    if volume > 0 {
+                        // boot.js's Web Audio: a page without it stays silent.
+                        let _ = dom::click(wrong, f64::from(volume));
                     }
                 }
                 Effect::Request(request) => {
@@ -493,6 +507,8 @@ impl Shell {
     fn frame_at(&mut self, now: f64) {
         let effects = self.app.tick(self::now(now));
         self.carry_out(effects);
+        let reduced = self.reduced.as_ref().is_some_and(|q| q.matches());
+        self.renderer.set_look(*self.app.settings(), reduced);
         let model = self.app.model(now, &dom::LocalZone);
         // The model is what the mirror shows too: no draw, no change.
         if !self.renderer.frame(model, now) {
@@ -504,7 +520,7 @@ impl Shell {
         if let (Some(area), Body::Text(entry)) = (&mut self.area, &model.body) {
             area.follow(entry);
             if let Some(field) = self.renderer.field() {
-                area.place(field);
+                area.place(field, self.renderer.look().theme);
             }
         }
         if !self.drawn {

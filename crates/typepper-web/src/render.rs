@@ -17,6 +17,7 @@ mod play;
 mod profile;
 mod results;
 mod room;
+mod settings;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod tests;
 mod text;
@@ -24,11 +25,11 @@ mod text;
 use typepper_game::app::Key;
 use typepper_game::layout::Scroll;
 use typepper_game::model::{Body, Model, Tap, Tone};
+use typepper_game::settings::{Motion, Settings};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use self::canvas::Css;
-pub(crate) use self::canvas::{Rect, css};
+pub(crate) use self::canvas::{Css, Rect};
 use crate::dom::{Context, DomError};
 
 /// A blinking caret's half period, in ms.
@@ -107,6 +108,10 @@ pub struct Renderer {
     field: Option<Rect>,
     /// How long each of the recent draws took, in ms (for the frame-time measurement).
     pub draw_ms: Vec<f64>,
+    /// The player's settings as last drawn: the theme, the caret, the motion.
+    look: Settings,
+    /// The system asks for reduced motion (`prefers-reduced-motion`).
+    system_reduced: bool,
 }
 impl Renderer {
     /// A renderer drawing on `canvas`.
@@ -137,12 +142,38 @@ impl Renderer {
             bottom: 0.0,
             field: None,
             draw_ms: Vec::with_capacity(512),
+            look: Settings::default(),
+            system_reduced: false,
         }
     }
 
     /// Draw on the next frame whatever happens.
     pub fn invalidate(&mut self) {
         self.dirty = true;
+    }
+
+    /// Draws in `look` from the next frame on (at once, if it changed); `system_reduced`
+    /// is what the system says of motion.
+    pub fn set_look(&mut self, look: Settings, system_reduced: bool) {
+        if (look, system_reduced) != (self.look, self.system_reduced) {
+            self.look = look;
+            self.system_reduced = system_reduced;
+            self.dirty = true;
+        }
+    }
+
+    /// The look drawn in.
+    pub fn look(&self) -> &Settings {
+        &self.look
+    }
+
+    /// Whether the caret glides and the flame flickers.
+    fn moves(&self) -> bool {
+        match self.look.motion {
+            Motion::System => !self.system_reduced,
+            Motion::Reduced => false,
+            Motion::Full => true,
+        }
     }
 
     /// When an animation of the renderer's own (a blink, the caret's glide, the flame)
@@ -236,6 +267,7 @@ impl Renderer {
             Body::Profile(v) => self.draw_profile(v, notice),
             Body::Room(r) => self.draw_room(r, notice, now),
             Body::Text(t) => self.draw_text(t, notice),
+            Body::Settings(s) => self.draw_settings(s, notice),
         }
     }
 
@@ -266,7 +298,7 @@ impl Renderer {
         self.font(15.0, 600);
         let wide: Vec<f64> = taps
             .iter()
-            .map(|t| (self.text_width(t.label) + 36.0).max(72.0))
+            .map(|t| (self.text_width(t.label) + 28.0).max(72.0))
             .collect();
         let rows = pack(&wide, width, 10.0);
         let mut y = top - rows.len() as f64 * (BUTTON_H + 10.0);

@@ -13,7 +13,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{EventTarget, HtmlElement, HtmlTextAreaElement};
 
 use crate::dom::{self, Context, DomError};
-use crate::render::{Rect, css};
+use typepper_game::theme::Theme;
+
+use crate::render::{Css, Rect};
 use typepper_game::model::{TextEntry, Tone};
 
 /// The text area, removed from the page when dropped. Its `input` events are heard by
@@ -85,8 +87,8 @@ impl TextArea {
         }
     }
 
-    /// Lays the text area over `field`, in the palette's colours for text and caret.
-    pub fn place(&self, field: Rect) {
+    /// Lays the text area over `field`, in `theme`'s colours for text and caret.
+    pub fn place(&self, field: Rect, theme: &Theme) {
         let px = |v: f64| v.round() as i32;
         let style = format!(
             "left:{}px;top:{}px;width:{}px;height:{}px;color:{};caret-color:{}",
@@ -94,8 +96,8 @@ impl TextArea {
             px(field.y),
             px(field.w),
             px(field.h),
-            css(Tone::Text).str(),
-            css(Tone::Caret).str(),
+            Css::of(theme.rgb(Tone::Text)).str(),
+            Css::of(theme.rgb(Tone::Caret)).str(),
         );
         // Through the CSSOM: the page's Content-Security-Policy refuses style attributes.
         self.el.style().set_css_text(&style);

@@ -403,26 +403,20 @@ impl App {
             Key::Char('k') => self.open_keys(),
             Key::Char('f') => return self.open_room(),
             Key::Char('s') => {
-                self.live_stats = !self.live_stats;
-                let (value, said) = if self.live_stats {
-                    (
-                        "on",
-                        "live stats on: your speed shows as you type · s hides it",
-                    )
-                } else {
-                    (
-                        "off",
-                        "live stats off: your speed shows at the end · s shows it",
-                    )
+                self.settings.step(crate::settings::Row::Live, false);
+                let said = match self.settings.live {
+                    crate::settings::Live::Off => "off: your speed shows at the end",
+                    crate::settings::Live::Wpm => "your speed as you type",
+                    crate::settings::Live::Accuracy => "your accuracy as you type",
+                    crate::settings::Live::Both => "speed and accuracy as you type",
                 };
                 // Said, or a player who typed a word starting with s never learns why
                 // their speed went.
-                self.notice = Some((said.into(), Tone::Dim));
-                return vec![Effect::Save {
-                    key: storage::LIVE.into(),
-                    value: value.into(),
-                }];
+                let said = format!("live stats: {said} · s changes it · o settings");
+                self.notice = Some((said, Tone::Dim));
+                return vec![self.settings.save()];
             }
+            Key::Char('o' | ',') => self.open_settings(),
             Key::Char('d') => match self.drill {
                 Some(drill) => return self.play_drill(drill),
                 None => {
@@ -711,16 +705,16 @@ impl App {
             // a player who can link.
             hints: match (self.drill.is_some(), self.unlinkable.is_none()) {
                 (true, true) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r d quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · p profile · l link · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r d quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · p profile · l link · o settings"
                 }
                 (false, true) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · p profile · l link · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · p profile · l link · o settings"
                 }
                 (true, false) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r d quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r d quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · o settings"
                 }
                 (false, false) => {
-                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · s live stats"
+                    "↑↓ pick · ←→ change · enter play · 1 2 3 4 w z r quick start · j daily · ' quote · c your text · . punctuation · # numbers · @ language · g race your best here · f race friends · k your keys · h history · b boards · o settings"
                 }
             },
             // The screens a letter opens, for a finger (a phone's keyboard is hidden
@@ -732,10 +726,11 @@ impl App {
                 const KEYS: Tap = tap("your keys", Key::Char('k'));
                 const LINK_IT: Tap = tap("link", Key::Char('l'));
                 const DAILY: Tap = tap("daily", Key::Char('j'));
+                const SETTINGS: Tap = tap("settings", Key::Char('o'));
                 match (self.unlinkable.is_some(), self.player.is_some()) {
-                    (true, _) => &[ROOMS, HISTORY, BOARDS, KEYS],
-                    (false, true) => &[DAILY, ROOMS, HISTORY, BOARDS, KEYS, LINK_IT],
-                    (false, false) => &[ROOMS, HISTORY, BOARDS, KEYS, LINK_IT],
+                    (true, _) => &[ROOMS, HISTORY, BOARDS, KEYS, SETTINGS],
+                    (false, true) => &[DAILY, ROOMS, HISTORY, BOARDS, KEYS, LINK_IT, SETTINGS],
+                    (false, false) => &[ROOMS, HISTORY, BOARDS, KEYS, LINK_IT, SETTINGS],
                 }
             },
             body: Body::Menu(self.menu()),

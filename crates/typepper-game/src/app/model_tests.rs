@@ -181,29 +181,43 @@ fn live_stats_show_while_typing_and_s_on_the_menu_hides_them() {
     assert!((100..=125).contains(&wpm), "{shown}");
     assert!(acc.ends_with('%') && acc != "100%", "{shown}");
 
+    // `s` steps through what is shown: speed, accuracy, neither, then both again.
     app.key(Key::Escape, at(t));
-    let fx = app.key(Key::Char('s'), at(t));
-    assert!(!app.live_stats);
-    assert_eq!(
-        fx,
-        [Effect::Save {
-            key: storage::LIVE.into(),
-            value: "off".into()
-        }]
-    );
-    app.key(Key::Char('1'), at(t));
-    let mut t = t + 100.0;
+    let mut shown = vec![];
     for _ in 0..4 {
-        type_word(&mut app, &mut t);
+        let fx = app.key(Key::Char('s'), at(t));
+        assert_eq!(fx, [app.settings.save()]);
+        app.key(Key::Char('1'), at(t));
+        t += 100.0;
+        for _ in 0..4 {
+            type_word(&mut app, &mut t);
+        }
+        shown.push(live(&app, t).map(|l| l.replace(|c: char| c.is_ascii_digit(), "")));
+        app.key(Key::Escape, at(t));
     }
-    assert_eq!(live(&app, t), None, "hidden");
-    // And kept: a game that boots on `live` = `off` hides them.
+    let some = |s: &str| Some(s.to_owned());
+    assert_eq!(shown, [some(" wpm"), some("%"), None, some(" wpm · %")]);
+    // Kept: a game that boots on the old `live` = `off` hides them, and on a settings
+    // file that says so.
     let stored = Stored {
         live: Some("off\n".into()),
         ..Stored::default()
     };
-    assert!(!App::new(7, &stored, None).0.live_stats);
-    assert!(fresh().live_stats, "shown unless hidden");
+    assert_eq!(
+        App::new(7, &stored, None).0.settings.live,
+        crate::settings::Live::Off
+    );
+    let stored = Stored {
+        settings: Some("live accuracy\n".into()),
+        ..Stored::default()
+    };
+    let app = App::new(7, &stored, None).0;
+    assert_eq!(app.settings.live, crate::settings::Live::Accuracy);
+    assert_eq!(
+        fresh().settings.live,
+        crate::settings::Live::Both,
+        "shown unless hidden"
+    );
 }
 
 #[test]
@@ -1296,4 +1310,45 @@ fn past_dailies_are_played_from_their_board_and_a_profile() {
         panic!("not playing")
     };
     assert_eq!(session.round.seed(), 444);
+}
+
+/// Issue 43: blind typing marks no mistake on your round (no red, no underline), reads
+/// the text the same, and counts every mistake on the results; a watched round is marked.
+#[test]
+fn blind_typing_marks_nothing_while_typing_and_counts_it_all_after() {
+    let mut app = fresh();
+    app.settings = crate::settings::Settings::read("blind on", None);
+    app.key(Key::Char('z'), at(0.0));
+    let Body::Play(before) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    let first = before.word(0).unwrap().target();
+    // The first word wrong throughout, and committed.
+    let mut t = 10.0;
+    for _ in first.chars() {
+        app.key(Key::Char('#'), at(t));
+        t += 100.0;
+    }
+    app.key(Key::Char(' '), at(t));
+    let Body::Play(play) = app.model(t, &UTC).body else {
+        panic!()
+    };
+    let word = play.word(0).unwrap();
+    assert!(word.done_wrong(), "the rules judged it wrong");
+    assert_eq!(word.target(), first, "the text reads the same");
+    assert!(!play.marks(word, None) && !play.marks(word, Some(0)));
+    assert!((0..word.glyphs.len()).all(|g| play.glyph_tone(word, g) == Tone::Text));
+    app.key(Key::Escape, at(t + 100.0));
+    let Body::Results(r) = app.model(t + 100.0, &UTC).body else {
+        panic!()
+    };
+    let wrong = r.stats.iter().find(|s| s.label == "wrong").unwrap();
+    assert_eq!(wrong.value, first.chars().count().to_string());
+    // The round watched again is marked: blind is for typing.
+    let replay = app.history.last().unwrap().replay.clone();
+    app.watch(replay, None, t).unwrap();
+    let Body::Play(watched) = app.model(t, &UTC).body else {
+        panic!()
+    };
+    assert!(!watched.blind);
 }

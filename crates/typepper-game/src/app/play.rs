@@ -318,12 +318,14 @@ impl App {
             (_, Some(op)) => {
                 let origin = *session.origin.get_or_insert(now.mono);
                 let t = ms_since(origin, now.mono).max(session.round.last_input());
-                if key == Key::DeleteWord {
+                let judged = if key == Key::DeleteWord {
                     delete_word(&mut session.round, t);
+                    None
                 } else {
                     // A refused key (after the end) has no effect: the tick ends it.
-                    type_key(&mut session.round, t, op);
-                }
+                    type_key(&mut session.round, t, op)
+                };
+                fx.extend(self.settings.keystroke(judged));
                 // Only a race's lead reads where your caret has been.
                 if session.ghost.is_some() {
                     session.trail.mark(race::progress(&session.round), t);
@@ -415,10 +417,12 @@ impl App {
                 .then_some("start typing: the clock starts with your first key"),
             ghosts: vec![],
             lead: None,
+            // Blind: your own round shows no mistake until its results (the round, its
+            // replay and its score are as ever).
+            blind: self.settings.blind && !watching,
             live: view
                 .live()
-                .filter(|_| self.live_stats)
-                .map(|(wpm, acc)| format!("{} wpm · {}%", wpm / 100, acc / 100)),
+                .and_then(|(wpm, acc)| self.settings.live_line(wpm / 100, u32::from(acc))),
         }
     }
 
@@ -471,9 +475,14 @@ impl App {
 
 /// The player's key into their round. A ZEN round that holds all a replay can ends there,
 /// as its rules keep room for (RULES.md); any other refused key has no effect.
-pub(crate) fn type_key(round: &mut Round, t: u32, op: Op) {
-    if round.apply(t, op) == Err(Refusal::Full) {
-        let _ = round.apply(t, Op::End);
+pub(crate) fn type_key(round: &mut Round, t: u32, op: Op) -> Option<bool> {
+    match round.apply(t, op) {
+        Ok(fx) => fx.judged,
+        Err(Refusal::Full) => {
+            let _ = round.apply(t, Op::End);
+            None
+        }
+        Err(_) => None,
     }
 }
 

@@ -445,15 +445,20 @@ impl App {
                 };
                 if let Some(op) = op {
                     let t = t.max(round.last_input());
-                    if key == Key::DeleteWord {
+                    let judged = if key == Key::DeleteWord {
                         delete_word(round, t);
+                        None
                     } else {
-                        type_key(round, t, op);
-                    }
+                        type_key(round, t, op)
+                    };
                     mine.trail.mark(race::progress(&mine.round), t);
                     // Out as it is typed, not at the next frame: the others see it a frame
                     // sooner. Keys typed faster than they go (a burst) still go together.
-                    return live.outgoing().map(Effect::RoomSay).into_iter().collect();
+                    let out = live.outgoing().map(Effect::RoomSay);
+                    return out
+                        .into_iter()
+                        .chain(self.settings.keystroke(judged))
+                        .collect();
                 }
                 vec![]
             }

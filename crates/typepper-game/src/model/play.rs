@@ -43,6 +43,9 @@ pub struct Play {
     /// `72 wpm · 97%`: the round so far, from its first second on, unless the player
     /// hid it.
     pub live: Option<String>,
+    /// Mistakes aren't marked: wrong letters and extras in the text's colour, nothing
+    /// underlined ([`Play::marks`]).
+    pub blind: bool,
 }
 
 /// The ghost of a race, as the play screen shows it.
@@ -236,6 +239,16 @@ impl Play {
         }
     }
 
+    /// Whether `word`'s mistakes are marked: a missed letter's underline (`missed`), a
+    /// word committed wrong underlined whole. Not while typing blind.
+    pub fn marks(&self, word: &Word, missed: Option<usize>) -> bool {
+        !self.blind
+            && match missed {
+                Some(g) => word.missed(g),
+                None => word.done_wrong(),
+            }
+    }
+
     /// The heat's colour: its tier's.
     pub fn heat_tone(&self) -> Tone {
         Tone::Heat(self.tier)
@@ -256,6 +269,7 @@ impl Play {
         match glyph.state {
             CharState::Correct if self.burnt(word, g) => Tone::Burnt,
             CharState::Correct => Tone::Text,
+            CharState::Wrong | CharState::Extra if self.blind => Tone::Text,
             CharState::Wrong => Tone::Wrong,
             CharState::Extra => Tone::Extra,
             CharState::Missed | CharState::Pending => Tone::Dim,

@@ -361,8 +361,8 @@ pub(crate) async fn play(setup: Setup) {
             tracing::warn!("an SSH game's frame failed: {e}");
             break End::Gone;
         }
-        for text in game.take_copies() {
-            terminal.backend_mut().write(game::osc52(&text).as_bytes());
+        for text in game.take_writes() {
+            terminal.backend_mut().write(text.as_bytes());
         }
         let bytes = terminal.backend_mut().take();
         if !bytes.is_empty() {

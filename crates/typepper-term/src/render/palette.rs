@@ -5,6 +5,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
 use typepper_engine::Tier;
 use typepper_game::model::Tone;
+use typepper_game::theme::Theme;
 
 /// How many colours the terminal shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,16 +39,51 @@ impl Depth {
     }
 }
 
-/// Styles for a terminal's depth.
+/// Styles for a terminal's depth, in a theme.
 #[derive(Clone, Copy, Debug)]
 pub struct Palette {
     depth: Depth,
+    theme: &'static Theme,
 }
 
 impl Palette {
-    /// A palette for `depth`.
+    /// A palette for `depth`, in typepper's own theme.
     pub fn new(depth: Depth) -> Palette {
-        Palette { depth }
+        Palette {
+            depth,
+            theme: Theme::TYPEPPER,
+        }
+    }
+
+    /// The same depth in `theme`.
+    pub fn themed(self, theme: &'static Theme) -> Palette {
+        Palette { theme, ..self }
+    }
+
+    /// Whether the theme paints the screen: every theme but typepper's own, where the
+    /// terminal has the colours (24-bit or 256). typepper's own keeps the terminal's
+    /// background and text, as it always has; 16 colours and none keep their fall-backs.
+    fn paints(&self) -> bool {
+        !core::ptr::eq(self.theme, Theme::TYPEPPER)
+            && matches!(self.depth, Depth::TrueColor | Depth::Indexed256)
+    }
+
+    /// The whole screen's style: the theme's background and text where it paints them.
+    pub(super) fn base(&self) -> Style {
+        if !self.paints() {
+            return Style::default();
+        }
+        Style::default()
+            .fg(self.colour(self.theme.rgb(Tone::Text)))
+            .bg(self.colour(self.theme.rgb(Tone::Background)))
+    }
+
+    /// A colour at this depth (24-bit or 256).
+    fn colour(&self, rgb: u32) -> Color {
+        match self.depth {
+            Depth::Indexed256 => Color::Indexed(xterm256(rgb)),
+            _ => Color::Rgb((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8),
+        }
     }
 
     /// Whether it has no colours at all, only bold, dim, underline and reverse.
@@ -68,8 +104,11 @@ impl Palette {
             Tier::Reaper => (Color::Magenta, Modifier::BOLD),
         };
         let (ansi, mono) = match tone {
-            // The terminal's own colours stand for the canvas's text and background.
-            Tone::Text | Tone::Background => return Style::default(),
+            // The terminal's own colours stand for the canvas's text and background,
+            // unless the theme paints its own.
+            Tone::Text | Tone::Background if !self.paints() => return Style::default(),
+            // (Reached only where the theme paints: 24-bit or 256 colours.)
+            Tone::Text | Tone::Background => (Color::Reset, Modifier::empty()),
             Tone::Dim | Tone::Faint | Tone::Panel | Tone::Burnt => (Color::DarkGray, Modifier::DIM),
             Tone::Wrong | Tone::Behind => (Color::LightRed, Modifier::UNDERLINED),
             Tone::Extra => (Color::Red, Modifier::UNDERLINED | Modifier::DIM),
@@ -81,13 +120,17 @@ impl Palette {
             Tone::Bronze => heat(Tier::Serrano),
             Tone::Heat(t) => heat(t),
         };
-        let rgb = tone.rgb();
         match self.depth {
             Depth::Mono => Style::default().add_modifier(mono),
             Depth::Ansi16 => Style::default().fg(ansi),
-            Depth::Indexed256 => Style::default().fg(Color::Indexed(xterm256(rgb))),
-            Depth::TrueColor => {
-                Style::default().fg(Color::Rgb((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8))
+            Depth::Indexed256 | Depth::TrueColor => {
+                let style = Style::default().fg(self.colour(self.theme.rgb(tone)));
+                // A theme that marks wrong letters underlines them, in colour too.
+                if self.theme.marks && matches!(tone, Tone::Wrong | Tone::Extra) {
+                    style.add_modifier(Modifier::UNDERLINED)
+                } else {
+                    style
+                }
             }
         }
     }

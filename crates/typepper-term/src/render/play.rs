@@ -107,12 +107,12 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, play: &Play, scroll: &mut Scro
             for (gi, g) in word.glyphs.iter().enumerate() {
                 let tone = play.glyph_tone(word, gi);
                 let mut style = p.style(tone);
-                if word.missed(gi) || word.done_wrong() {
+                if play.marks(word, Some(gi)) || play.marks(word, None) {
                     style = style.add_modifier(Modifier::UNDERLINED);
                 }
                 // Without colour a wrong word's underline runs under all of it: its wrong
                 // and extra letters stand out reversed.
-                if p.mono() && matches!(tone, Tone::Wrong | Tone::Extra) {
+                if p.mono() && matches!(tone, Tone::Wrong | Tone::Extra) && !play.blind {
                     style = style.add_modifier(Modifier::REVERSED);
                 }
                 // The flame: the cell it stands on burns.

@@ -198,6 +198,7 @@ fn screens() -> Vec<(&'static str, Model)> {
         ("daily-board", "boards, a past daily"),
         ("daily-menu", "menu, the daily announced"),
         ("daily-results", "results, the daily tried again"),
+        ("settings", "settings"),
     ] {
         let stop = stops.iter().find(|s| s.name == stop).expect(stop);
         out.push((file, stop.model.clone()));

@@ -13,7 +13,7 @@ const FONT_STACK: &str =
 pub(crate) struct Css([u8; 7]);
 
 impl Css {
-    pub(super) fn of(rgb: u32) -> Css {
+    pub(crate) fn of(rgb: u32) -> Css {
         const HEX: &[u8; 16] = b"0123456789abcdef";
         let mut out = [b'#'; 7];
         for (i, b) in out[1..].iter_mut().enumerate() {
@@ -25,11 +25,6 @@ impl Css {
     pub(crate) fn str(&self) -> &str {
         core::str::from_utf8(&self.0).unwrap_or("#000")
     }
-}
-
-/// The canvas's colour for a tone.
-pub(crate) fn css(tone: Tone) -> Css {
-    Css::of(tone.rgb())
 }
 
 /// A box, in CSS pixels from the canvas's top left.
@@ -54,12 +49,17 @@ impl Renderer {
             .set_font(&format!("{weight} {}px {FONT_STACK}", size.round() as u32));
     }
 
+    /// The canvas's colour for a tone, in the player's theme.
+    pub(crate) fn css(&self, tone: Tone) -> Css {
+        Css::of(self.look.theme.rgb(tone))
+    }
+
     pub(super) fn fill_style(&self, tone: Tone) {
-        self.ctx.set_fill_style_str(css(tone).str());
+        self.ctx.set_fill_style_str(self.css(tone).str());
     }
 
     pub(super) fn stroke_style(&self, tone: Tone) {
-        self.ctx.set_stroke_style_str(css(tone).str());
+        self.ctx.set_stroke_style_str(self.css(tone).str());
     }
 
     pub(super) fn text(&self, s: &str, x: f64, y: f64, tone: Tone, align: &str) {

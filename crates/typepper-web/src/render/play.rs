@@ -3,9 +3,10 @@
 use typepper_engine::Tier;
 use typepper_game::layout::{self, LINES};
 use typepper_game::model::{Ghost, Play, Tone};
-use typepper_game::palette::FLAME;
 
-use super::{Css, GAP, Rect, Renderer, blink_on, css, next_blink};
+use typepper_game::settings::Caret;
+
+use super::{Css, GAP, Rect, Renderer, blink_on, next_blink};
 
 /// Other racers' names over their carets: big enough to read on a phone, bold.
 const LABEL_PX: f64 = 13.0;
@@ -45,11 +46,12 @@ impl Renderer {
         if filled.w > 0.0 {
             let g = ctx.create_linear_gradient(x, 0.0, x + width, 0.0);
             for t in Tier::ALL {
-                let _ = g.add_color_stop(f32::from(t.floor()) / 100.0, css(Tone::Heat(t)).str());
+                let _ =
+                    g.add_color_stop(f32::from(t.floor()) / 100.0, self.css(Tone::Heat(t)).str());
             }
             ctx.set_fill_style_canvas_gradient(&g);
             if play.glows() {
-                ctx.set_shadow_color(css(play.heat_tone()).str());
+                ctx.set_shadow_color(self.css(play.heat_tone()).str());
                 ctx.set_shadow_blur(16.0);
             }
             self.round_rect(filled, 4.0);
@@ -157,16 +159,22 @@ impl Renderer {
                 for (gi, g) in word.glyphs.iter().enumerate() {
                     let gx = x + word.col_of(gi, &cells) as f64 * cw;
                     let gw = cells(g.ch) as f64 * cw;
-                    self.fill_style(play.glyph_tone(word, gi));
+                    let tone = play.glyph_tone(word, gi);
+                    self.fill_style(tone);
                     self.ctx.set_text_align("left");
                     let mut buf = [0u8; 4];
                     let _ = self.ctx.fill_text(g.ch.encode_utf8(&mut buf), gx, y);
-                    if word.missed(gi) {
+                    // A theme that tells no mistake by hue alone underlines each wrong
+                    // letter too.
+                    if self.look.theme.marks && matches!(tone, Tone::Wrong | Tone::Extra) {
+                        self.ctx.fill_rect(gx + 1.0, y + 4.0, gw - 2.0, 3.0);
+                    }
+                    if play.marks(word, Some(gi)) {
                         self.fill_style(Tone::Wrong);
                         self.ctx.fill_rect(gx, y + 6.0, gw, 2.0);
                     }
                 }
-                if word.done_wrong() {
+                if play.marks(word, None) {
                     // A word committed wrong is underlined whole, as Monkeytype does.
                     self.fill_style(Tone::Wrong);
                     self.ctx.set_global_alpha(0.6);
@@ -191,8 +199,10 @@ impl Renderer {
                 .and_then(|&(wi, _)| play.word(wi))
                 .map_or(0.0, |w| f64::from(w.offset));
             let at = flame_at.or((f < first_offset).then_some((x0 - cw, text_top)));
-            // The flame flickers even while it stands still.
-            self.wake_at = now;
+            // The flame flickers even while it stands still (unless motion is reduced).
+            if self.moves() {
+                self.wake_at = now;
+            }
             if let Some((fx, fy)) = at {
                 // Never past the screen's left edge, where the column's margin is narrow.
                 self.flame(fx.max(size * 0.6), fy, size, now, play.heat);
@@ -200,7 +210,7 @@ impl Renderer {
         }
         self.ghost_carets(&ghosts_at, size);
         if let Some(target) = caret_at {
-            self.caret(target, play.round, size, now, dt, play.started);
+            self.caret(target, play.round, (size, cw), now, dt, play.started);
         }
         let (w, _, _) = self.size;
         let mut y = text_top + LINES as f64 * line_h + 10.0;
@@ -276,18 +286,21 @@ impl Renderer {
         }
     }
 
+    /// The caret, at `target`, in a font of `size` whose letters are `cw` wide: of the
+    /// player's shape, gliding where they have it glide and motion isn't reduced.
     fn caret(
         &mut self,
         target: (f64, f64),
         round: u64,
-        size: f64,
+        (size, cw): (f64, f64),
         now: f64,
         dt: f64,
         started: bool,
     ) {
+        let glides = self.look.smooth && self.moves();
         // Glide towards the target; jump when the line or the round changes.
         let pos = match self.caret {
-            Some((x, y, r)) if r == round && (y - target.1).abs() < 1.0 => {
+            Some((x, y, r)) if glides && r == round && (y - target.1).abs() < 1.0 => {
                 // The share of the way gone in `dt`: 1 − e^(−dt/28) as x/(1 + x), which is
                 // as smooth and within 0.02 of it at a frame's 16 ms (libm's exp costs the
                 // wasm 650 bytes).
@@ -304,28 +317,53 @@ impl Renderer {
         };
         let moving = (pos - target.0).abs() >= 0.3;
         self.caret = Some((pos, target.1, round));
-        // Before the first key the caret blinks.
-        let visible = started || blink_on(now);
+        // Before the first key the caret blinks (unless motion is reduced).
+        let visible = started || !self.moves() || blink_on(now);
         if moving {
             self.wake_at = now;
-        } else if !started {
+        } else if !started && self.moves() {
             self.wake_at = self.wake_at.min(next_blink(now));
         }
         if visible {
             self.fill_style(Tone::Caret);
-            let r = Rect {
-                x: pos - 1.0,
-                y: target.1 - size * 0.92,
-                w: 2.5,
-                h: size * 1.12,
+            let (top, h) = (target.1 - size * 0.92, size * 1.12);
+            let r = match self.look.caret {
+                Caret::Line => Rect {
+                    x: pos - 1.0,
+                    y: top,
+                    w: 2.5,
+                    h,
+                },
+                Caret::Underline => Rect {
+                    x: pos,
+                    y: target.1 + size * 0.14,
+                    w: cw,
+                    h: 2.5,
+                },
+                Caret::Block => Rect {
+                    x: pos,
+                    y: top,
+                    w: cw,
+                    h,
+                },
             };
+            // A block lies over its letter, see-through.
+            let block = self.look.caret == Caret::Block;
+            if block {
+                self.ctx.set_global_alpha(0.4);
+            }
             self.round_rect(r, 1.25);
             self.ctx.fill();
+            if block {
+                self.ctx.set_global_alpha(1.0);
+            }
         }
     }
 
     fn flame(&self, x: f64, baseline: f64, size: f64, now: f64, heat: u8) {
         let ctx = &self.ctx;
+        // Reduced motion: the flame stands still.
+        let now = if self.moves() { now } else { 0.0 };
         let flicker = wave(now / 70.0) * 0.06 + wave(now / 23.0) * 0.03;
         let h = size * (1.35 + flicker + f64::from(heat) / 400.0);
         let w = size * 0.5;
@@ -337,7 +375,7 @@ impl Renderer {
             ctx.set_fill_style_canvas_gradient(&g);
             ctx.fill_rect(x - h, base - h * 1.4, 2.0 * h, 1.6 * h);
         }
-        for (scale, color) in [1.0, 0.72, 0.42].into_iter().zip(FLAME) {
+        for (scale, color) in [1.0, 0.72, 0.42].into_iter().zip(self.look.theme.flame()) {
             let (fw, fh) = (w * scale, h * scale);
             let sway = wave(now / 110.0 + scale * 3.0) * fw * 0.18;
             ctx.begin_path();
