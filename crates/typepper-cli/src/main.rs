@@ -106,10 +106,11 @@ enum Command {
     /// Make a replay: a synthetic typist plays the round's own text.
     Synth {
         /// The mode key: time:15|30|60|120, words:10|25|50|100, zen, pursuit:1 …
-        /// pursuit:20, each with /p (punctuation), /n (numbers) and @<language> (fr, de,
-        /// es, pt, it, nl, pl, cs, sv, tr, ru, uk, en10k) if wanted (time:30/p@fr);
-        /// drill2:<letters> (a drill as the game plays it), drill:<letters> (the first
-        /// drills); quote:<n>, with @de, @es or @ru if wanted. Not with --text.
+        /// pursuit:20, each with /p (punctuation), /n (numbers), /s (stop on error), /b
+        /// (no backspace) and @<language> (fr, de, es, pt, it, nl, pl, cs, sv, tr, ru,
+        /// uk, en10k) if wanted (time:30/p/s@fr); drill2:<letters> (a drill as the game
+        /// plays it), drill:<letters> (the first drills); quote:<n>, with /s, /b and @de,
+        /// @es or @ru if wanted. Not with --text.
         #[arg(long, required_unless_present = "text", conflicts_with = "text")]
         mode: Option<String>,
         /// A CUSTOM TEXT round on the text in FILE (`-` reads standard input), made

@@ -390,6 +390,8 @@ fn the_cli_makes_and_scores_rounds_of_every_new_kind_and_refuses_the_grammars_mi
         "pursuit:3/p@tr",
         "quote:137",
         "quote:12@de",
+        "time:30/p/s@fr",
+        "pursuit:5/s/b",
     ] {
         let title = key.parse::<typepper_engine::Mode>().unwrap().title();
         let made = Command::new(binary())
@@ -477,7 +479,10 @@ fn the_cli_makes_and_scores_rounds_of_every_new_kind_and_refuses_the_grammars_mi
     );
     assert!(!file.exists());
     for (key, why) in [
-        ("words:25/n/p", "options come once each, /p before /n"),
+        (
+            "words:25/n/p",
+            "options come once each, in the order /p /n /s /b",
+        ),
         ("time:30@en", "English is the key with no @"),
         ("time:30@xx", "there is no language \"xx\""),
         ("drill2:qz/p", "drills take no options and no language"),
@@ -504,6 +509,8 @@ fn the_cli_makes_and_scores_rounds_of_every_new_kind_and_refuses_the_grammars_mi
         "words:10|25|50|100",
         "/p (punctuation)",
         "/n (numbers)",
+        "/s (stop on error)",
+        "/b (no backspace)",
         "@<language>",
     ] {
         assert!(help.contains(part), "{part}: {help}");

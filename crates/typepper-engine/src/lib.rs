@@ -57,7 +57,7 @@ pub mod rules {}
 pub use heat::Tier;
 pub use mode::{
     Base, Blitz, DRILL_MAX, DRILL_SECS, Drill, DrillPool, Language, Mode, ModeError,
-    PURSUIT_LEVELS, Prose, QuoteNo, StartLevel, Unit, WordCount,
+    PURSUIT_LEVELS, Prose, QuoteNo, StartLevel, Strict, Unit, WordCount,
 };
 pub use replay::{DecodeError, Header, Input, MAX_BYTES, MAX_TEXT_CHARS, Op, Replay, TextFault};
 pub use round::{

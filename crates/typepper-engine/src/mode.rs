@@ -13,11 +13,33 @@ pub use crate::words::Language;
 /// The lowest and highest level HOT PURSUIT can start from.
 pub const PURSUIT_LEVELS: core::ops::RangeInclusive<u8> = 1..=20;
 
-/// How a round is played and what its text is: a [`Base`] and its [`Prose`].
+/// How a round is played and what its text is: a [`Base`], its [`Prose`] and how
+/// [`Strict`] its rules are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Mode {
     base: Base,
     prose: Prose,
+    strict: Strict,
+}
+
+/// Strict typing: rules a player may add to a mode, each an option of its key. Neither
+/// changes what a round without it plays out to (RULES.md, "Strict typing"), so they came
+/// without a new VERSION.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Strict {
+    /// `/s`, stop on error: a wrong key is judged (an error) and not typed; the caret
+    /// waits for the right one.
+    pub stop: bool,
+    /// `/b`, no backspace: backspace does nothing.
+    pub no_backspace: bool,
+}
+
+impl Strict {
+    /// Neither: every mode's rules before strict typing came.
+    pub const NONE: Strict = Strict {
+        stop: false,
+        no_backspace: false,
+    };
 }
 
 /// How a round is played and how it ends. The enum's order means nothing ([`Mode::key`]
@@ -70,34 +92,14 @@ impl Prose {
 
     /// The key's tail: `/p`, `/n`, then `@code`, each only when it applies.
     pub fn key(&self) -> String {
-        let mut key = String::new();
-        if self.punctuation {
-            key.push_str("/p");
-        }
-        if self.numbers {
-            key.push_str("/n");
-        }
-        if self.language != Language::English {
-            key.push('@');
-            key.push_str(self.language.code());
-        }
-        key
+        Mode::tail(*self, Strict::NONE)
     }
 }
 
 impl fmt::Display for Prose {
     /// What a title adds after the base's: ` · punctuation · numbers · français`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.punctuation {
-            f.write_str(" · punctuation")?;
-        }
-        if self.numbers {
-            f.write_str(" · numbers")?;
-        }
-        if self.language != Language::English {
-            write!(f, " · {}", self.language.name())?;
-        }
-        Ok(())
+        Mode::title_tail(f, *self, Strict::NONE)
     }
 }
 
@@ -297,15 +299,17 @@ impl fmt::Display for ModeError {
             Why::Base => f.write_str(
                 "it has time:15, time:30, time:60, time:120, words:10, words:25, words:50, \
                  words:100, zen and pursuit:1 to pursuit:20, each followed by /p \
-                 (punctuation) and /n (numbers) if wanted, then @<language> if not English; \
-                 drill:<1 to 8 distinct letters a-z> and drill2:<the same>; \
-                 quote:<1 to 65535>, then @<language> if not English; and custom",
+                 (punctuation), /n (numbers), /s (stop on error) and /b (no backspace) if \
+                 wanted, then @<language> if not English; drill:<1 to 8 distinct letters \
+                 a-z> and drill2:<the same>; quote:<1 to 65535>, then /s and /b if wanted, \
+                 then @<language> if not English; and custom, then /s and /b if wanted",
             ),
             Why::Option(o) => write!(
                 f,
-                "there is no option /{o}: there are /p (punctuation) and /n (numbers)"
+                "there is no option /{o}: there are /p (punctuation), /n (numbers), /s (stop \
+                 on error) and /b (no backspace)"
             ),
-            Why::Order => f.write_str("options come once each, /p before /n"),
+            Why::Order => f.write_str("options come once each, in the order /p /n /s /b"),
             Why::Language(code) => {
                 write!(
                     f,
@@ -320,11 +324,11 @@ impl fmt::Display for ModeError {
             Why::English => f.write_str("English is the key with no @"),
             Why::DrillProse => f.write_str("drills take no options and no language"),
             Why::CustomProse => {
-                f.write_str("a custom text is its own: it takes no options and no language")
+                f.write_str("a custom text is its own: it takes no /p, /n or language")
             }
-            Why::QuoteOptions => {
-                f.write_str("quotes take no options: a passage has its own punctuation")
-            }
+            Why::QuoteOptions => f.write_str(
+                "quotes take no /p or /n: a passage has its own punctuation and numbers",
+            ),
             Why::QuoteLanguage(language) => {
                 write!(f, "there are no quotes in {}: there are", language.name())?;
                 for l in crate::quotes::LANGUAGES {
@@ -355,6 +359,7 @@ impl Mode {
         Mode {
             base,
             prose: Prose::PLAIN,
+            strict: Strict::NONE,
         }
     }
 
@@ -373,8 +378,23 @@ impl Mode {
             Base::Quote(_) if !crate::quotes::LANGUAGES.contains(&prose.language) => {
                 Err(Why::QuoteLanguage(prose.language))
             }
-            _ => Ok(Mode { base, prose }),
+            _ => Ok(Mode {
+                base,
+                prose,
+                strict: Strict::NONE,
+            }),
         }
+    }
+
+    /// The same mode with `strict` rules, where it takes them: every base but a drill.
+    pub fn with_strict(self, strict: Strict) -> Option<Mode> {
+        let drill = matches!(self.base, Base::Drill(_));
+        (!drill || strict == Strict::NONE).then_some(Mode { strict, ..self })
+    }
+
+    /// How strict its rules are.
+    pub const fn strict(self) -> Strict {
+        self.strict
     }
 
     /// CUSTOM TEXT.
@@ -420,7 +440,7 @@ impl Mode {
 
     /// The same base with `prose` instead: `None` for a drill unless `prose` is plain.
     pub fn with_prose(self, prose: Prose) -> Option<Mode> {
-        Mode::new(self.base, prose)
+        Mode::new(self.base, prose)?.with_strict(self.strict)
     }
 
     /// Whether it is ZEN, whose rounds end with [`crate::Op::End`].
@@ -463,8 +483,30 @@ impl Mode {
         !matches!(self.base, Base::Drill(_) | Base::Custom)
     }
 
+    /// The key's tail: `/p` `/n` (the prose's options), `/s` `/b` (the strict rules'),
+    /// each only when it applies, then `@code` for a language but English.
+    fn tail(prose: Prose, strict: Strict) -> String {
+        let mut key = String::new();
+        for (on, option) in [
+            (prose.punctuation, "/p"),
+            (prose.numbers, "/n"),
+            (strict.stop, "/s"),
+            (strict.no_backspace, "/b"),
+        ] {
+            if on {
+                key.push_str(option);
+            }
+        }
+        if prose.language != Language::English {
+            key.push('@');
+            key.push_str(prose.language.code());
+        }
+        key
+    }
+
     /// The text a replay header carries: the base (`time:15`, `words:25`, `zen`,
-    /// `pursuit:N`, `drill:qzx`, `drill2:qzx`), then [`Prose::key`].
+    /// `pursuit:N`, `drill:qzx`, `drill2:qzx`), then its options and language
+    /// (`time:30/p/s@fr`).
     pub fn key(self) -> String {
         let base = match self.base {
             Base::Blitz(b) => format!("time:{}", b.secs()),
@@ -476,7 +518,7 @@ impl Mode {
             Base::Quote(n) => format!("quote:{}", n.get()),
             Base::Custom => "custom".to_owned(),
         };
-        base + &self.prose.key()
+        base + &Mode::tail(self.prose, self.strict)
     }
 
     /// The title players see: `BLITZ 15s`, `WORDS 25`, `ZEN`, `HOT PURSUIT from lv7`,
@@ -537,7 +579,28 @@ impl fmt::Display for Mode {
             Base::Quote(n) => write!(f, "QUOTE #{}", n.get())?,
             Base::Custom => f.write_str("CUSTOM TEXT")?,
         }
-        self.prose.fmt(f)
+        Mode::title_tail(f, self.prose, self.strict)
+    }
+}
+
+impl Mode {
+    /// What a title adds after the base's: ` · punctuation · numbers · stop on error · no
+    /// backspace · français`, each only where it applies.
+    fn title_tail(f: &mut fmt::Formatter<'_>, p: Prose, s: Strict) -> fmt::Result {
+        for (on, option) in [
+            (p.punctuation, "punctuation"),
+            (p.numbers, "numbers"),
+            (s.stop, "stop on error"),
+            (s.no_backspace, "no backspace"),
+        ] {
+            if on {
+                write!(f, " · {option}")?;
+            }
+        }
+        if p.language != Language::English {
+            write!(f, " · {}", p.language.name())?;
+        }
+        Ok(())
     }
 }
 
@@ -562,12 +625,16 @@ impl FromStr for Mode {
         };
         let base = parse_base(base).ok_or(refuse(Why::Base))?;
         let mut prose = Prose::PLAIN;
-        // Each option must come after the ones before it: `/p` then `/n`, once each.
+        let mut strict = Strict::NONE;
+        // Each option must come after the ones before it: `/p`, `/n`, `/s`, `/b`, once
+        // each.
         let mut next = 0;
         for option in options.split('/').skip(1) {
             let (rank, flag) = match option {
                 "p" => (1, &mut prose.punctuation),
                 "n" => (2, &mut prose.numbers),
+                "s" => (3, &mut strict.stop),
+                "b" => (4, &mut strict.no_backspace),
                 other => return Err(refuse(Why::Option(other.to_owned()))),
             };
             if rank <= next {
@@ -583,7 +650,8 @@ impl FromStr for Mode {
                 None => return Err(refuse(Why::Language(code.to_owned()))),
             };
         }
-        Mode::check(base, prose).map_err(refuse)
+        let mode = Mode::check(base, prose).map_err(refuse)?;
+        mode.with_strict(strict).ok_or(refuse(Why::DrillProse))
     }
 }
 
@@ -724,6 +792,40 @@ mod tests {
                 "QUOTE #65535 · deutsch",
             ),
             (Mode::CUSTOM, "custom", "CUSTOM TEXT"),
+            (
+                with(
+                    Base::Blitz(Blitz::S30),
+                    prose(true, false, Language::French),
+                )
+                .with_strict(Strict {
+                    stop: true,
+                    no_backspace: false,
+                })
+                .unwrap(),
+                "time:30/p/s@fr",
+                "BLITZ 30s · punctuation · stop on error · français",
+            ),
+            (
+                Mode::quote(QuoteNo::new(7).unwrap(), Language::English)
+                    .unwrap()
+                    .with_strict(Strict {
+                        stop: false,
+                        no_backspace: true,
+                    })
+                    .unwrap(),
+                "quote:7/b",
+                "QUOTE #7 · no backspace",
+            ),
+            (
+                Mode::CUSTOM
+                    .with_strict(Strict {
+                        stop: true,
+                        no_backspace: true,
+                    })
+                    .unwrap(),
+                "custom/s/b",
+                "CUSTOM TEXT · stop on error · no backspace",
+            ),
         ];
         for (mode, key, title) in table {
             assert_eq!(mode.key(), key);
@@ -744,10 +846,16 @@ mod tests {
                 for (punctuation, numbers) in
                     [(false, false), (true, false), (false, true), (true, true)]
                 {
-                    let mode = Mode::new(base, prose(punctuation, numbers, language)).unwrap();
-                    let key = mode.key();
-                    assert!(key.len() <= 32, "{key} is {} bytes", key.len());
-                    assert_eq!(key.parse::<Mode>(), Ok(mode), "{key}");
+                    for (stop, no_backspace) in
+                        [(false, false), (true, false), (false, true), (true, true)]
+                    {
+                        let mode = Mode::new(base, prose(punctuation, numbers, language))
+                            .and_then(|m| m.with_strict(Strict { stop, no_backspace }))
+                            .unwrap();
+                        let key = mode.key();
+                        assert!(key.len() <= 32, "{key} is {} bytes", key.len());
+                        assert_eq!(key.parse::<Mode>(), Ok(mode), "{key}");
+                    }
                 }
             }
         }
@@ -808,9 +916,13 @@ mod tests {
             ("time:30/", "there is no option /:"),
             ("time:30/P", "there is no option /P"),
             ("time:30/pn", "there is no option /pn"),
-            ("time:30/n/p", "/p before /n"),
-            ("time:30/p/p", "/p before /n"),
-            ("words:25/n/n", "/p before /n"),
+            ("time:30/n/p", "in the order /p /n /s /b"),
+            ("time:30/p/p", "in the order /p /n /s /b"),
+            ("words:25/n/n", "in the order /p /n /s /b"),
+            ("time:30/b/s", "in the order /p /n /s /b"),
+            ("time:30/s/n", "in the order /p /n /s /b"),
+            ("zen/s/s", "in the order /p /n /s /b"),
+            ("drill2:qz/s", "drills take no options"),
             ("time:30@xx", "there is no language \"xx\""),
             ("time:30@", "there is no language \"\""),
             ("time:30@FR", "there is no language \"FR\""),
@@ -821,8 +933,9 @@ mod tests {
             ("drill:qz@fr", "drills take no options"),
             ("custom/p", "a custom text is its own"),
             ("custom@fr", "a custom text is its own"),
-            ("quote:1/p", "quotes take no options"),
-            ("quote:1/n@de", "quotes take no options"),
+            ("quote:1/p", "quotes take no /p or /n"),
+            ("quote:1/n@de", "quotes take no /p or /n"),
+            ("quote:1/p/s", "quotes take no /p or /n"),
             (
                 "quote:1@fr",
                 "there are no quotes in français: there are english deutsch español русский",

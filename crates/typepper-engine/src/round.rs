@@ -226,8 +226,20 @@ impl Round {
     /// ([`text::check`]); `seed` is the round's, to make two rounds on one text two
     /// replays (the game's own seed, as for any round).
     pub fn custom(text: &str, seed: u64) -> Result<Round, TextFault> {
+        Round::custom_in(Mode::CUSTOM, text, seed)
+    }
+
+    /// [`Round::custom`] in `mode`, CUSTOM TEXT with its strict rules, if any.
+    ///
+    /// # Panics
+    /// If `mode` isn't CUSTOM TEXT.
+    pub fn custom_in(mode: Mode, text: &str, seed: u64) -> Result<Round, TextFault> {
+        assert!(
+            matches!(mode.base(), Base::Custom),
+            "{mode} is no CUSTOM TEXT"
+        );
         text::check(text)?;
-        let mut round = Round::build(Mode::CUSTOM, seed, None, text);
+        let mut round = Round::build(mode, seed, None, text);
         round.encoded += text.len() + varint_len(text.len() as u64);
         Ok(round)
     }
@@ -448,6 +460,10 @@ impl Round {
         }
         let correct = self.word_is_correct(self.cur());
         self.judge(t, correct, fx);
+        if !correct && self.mode.strict().stop {
+            // Stop on error: a space before the word is done is a wrong key, not typed.
+            return;
+        }
         if self.is_last_word() {
             // WORDS: a space after the last word ends the round (it can only be wrong:
             // typing the last letter right already did).
@@ -466,6 +482,12 @@ impl Round {
             return;
         }
         let correct = self.letter(self.cur(), i) == Some(c);
+        if !correct && self.mode.strict().stop {
+            // Stop on error: judged (an error, as every wrong key is) and not typed; the
+            // caret waits for the right letter.
+            self.judge(t, false, fx);
+            return;
+        }
         self.typed.push(c);
         self.judge(t, correct, fx);
         // WORDS ends the moment its last word is typed right: no space after it.
@@ -492,7 +514,10 @@ impl Round {
 
     fn backspace(&mut self, fx: &mut Effects) {
         let cur = self.cur();
-        if !self.current_input().is_empty() {
+        if self.mode.strict().no_backspace {
+            // No backspace: kept in the replay as typed, and it does nothing.
+            fx.ignored = true;
+        } else if !self.current_input().is_empty() {
             self.typed.pop();
         } else if cur > 0 && !self.word_is_correct(cur - 1) {
             // Back into a mistyped word to fix it; a correct word stays done.
@@ -893,7 +918,7 @@ impl Replay {
         let language = mode.prose().language;
         match (mode.base(), &self.text) {
             (Base::Custom, Some(text)) => {
-                return Round::custom(text, self.seed).map_err(PlayError::Text);
+                return Round::custom_in(mode, text, self.seed).map_err(PlayError::Text);
             }
             (Base::Custom, None) => return Err(PlayError::NoText),
             (_, Some(_)) => return Err(PlayError::NotCustom),

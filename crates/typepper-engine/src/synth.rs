@@ -93,7 +93,10 @@ pub fn synth_on(round: Round, typist: &Typist) -> Replay {
     let pace16 = 19_200_000 / (typist.wpm.max(1) * (99 + 4 * slips));
     let pace = pace16 / 16;
     // Mistakes left in HOT PURSUIT would stall the word forever: always fix them there.
+    // Without a backspace (`/b`) none is fixed; stopped on an error (`/s`), a slip isn't
+    // typed, and the right key follows.
     let fixes_all = mode.is_pursuit();
+    let fixes_any = !mode.strict().no_backspace;
     let mut fixing = false;
     let mut prev = b' ';
     let mut t = 0u32;
@@ -124,7 +127,7 @@ pub fn synth_on(round: Round, typist: &Typist) -> Replay {
                 fixing = false;
                 let want = target[typed.len()];
                 if rng.below(100) >= accuracy(typist) {
-                    fixing = fixes_all || rng.below(4) != 0;
+                    fixing = fixes_any && (fixes_all || rng.below(4) != 0);
                     (Op::Char(slip(want, &mut rng)), 0)
                 } else {
                     (Op::Char(want), 0)

@@ -14,8 +14,10 @@
 //! motion reduced
 //! ```
 //!
-//! None of them changes a round's rules or its replay: blind hides marks while typing,
-//! and the results show every mistake as ever.
+//! Two are rules, and so part of the mode played and of its boards: stop on error
+//! (`/s` in the mode's key) and no backspace (`/b`). The rest change what is shown and
+//! heard, never a round or its replay: blind hides marks while typing, and the results
+//! show every mistake as ever.
 
 use crate::storage;
 use crate::theme::{THEMES, Theme};
@@ -74,6 +76,10 @@ pub struct Settings {
     pub live: Live,
     /// Mistakes aren't marked while typing.
     pub blind: bool,
+    /// Stop on error: a rule, `/s`.
+    pub stop: bool,
+    /// Backspace works; off is the rule `/b`.
+    pub backspace: bool,
     /// A browser's clicks: 0 (off) to [`SOUND_MAX`].
     pub sound: u8,
     /// A terminal's bell on a mistake.
@@ -90,6 +96,8 @@ impl Default for Settings {
             smooth: true,
             live: Live::Both,
             blind: false,
+            stop: false,
+            backspace: true,
             sound: 0,
             bell: false,
             motion: Motion::System,
@@ -110,6 +118,10 @@ pub enum Row {
     Live,
     /// Mistakes unmarked while typing.
     Blind,
+    /// Stop on error.
+    Stop,
+    /// Backspace, or none.
+    Backspace,
     /// A browser's clicks.
     Sound,
     /// A terminal's bell.
@@ -120,12 +132,14 @@ pub enum Row {
 
 impl Row {
     /// The screen's lines, in order.
-    pub const ALL: [Row; 8] = [
+    pub const ALL: [Row; 10] = [
         Row::Theme,
         Row::Caret,
         Row::Smooth,
         Row::Live,
         Row::Blind,
+        Row::Stop,
+        Row::Backspace,
         Row::Sound,
         Row::Bell,
         Row::Motion,
@@ -139,9 +153,19 @@ impl Row {
             Row::Smooth => "smooth",
             Row::Live => "live",
             Row::Blind => "blind",
+            Row::Stop => "stop",
+            Row::Backspace => "backspace",
             Row::Sound => "sound",
             Row::Bell => "bell",
             Row::Motion => "motion",
+        }
+    }
+
+    /// Its name on the screen.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Row::Stop => "stop on error",
+            _ => self.name(),
         }
     }
 
@@ -153,6 +177,12 @@ impl Row {
             Row::Smooth => "the caret glides from letter to letter, or jumps",
             Row::Live => "what the round shows as you type: speed, accuracy, both or neither",
             Row::Blind => "mistakes aren't marked while you type; the results show them all",
+            Row::Stop => {
+                "a wrong key isn't typed: the caret waits for the right one (a rule: boards of its own)"
+            }
+            Row::Backspace => {
+                "off: backspace does nothing, every mistake stays (a rule: boards of its own)"
+            }
             Row::Sound => "a soft click a key and another for a mistake (browser), and how loud",
             Row::Bell => "the terminal's bell rings on a mistake (terminal)",
             Row::Motion => "glide and flicker: as the system asks, always reduced, or always full",
@@ -185,6 +215,8 @@ impl Settings {
             }
             .into(),
             Row::Blind => on(self.blind).into(),
+            Row::Stop => on(self.stop).into(),
+            Row::Backspace => on(self.backspace).into(),
             Row::Sound => match self.sound {
                 0 => "off".into(),
                 n => n.to_string(),
@@ -228,6 +260,8 @@ impl Settings {
             }
             Row::Smooth => self.smooth = !self.smooth,
             Row::Blind => self.blind = !self.blind,
+            Row::Stop => self.stop = !self.stop,
+            Row::Backspace => self.backspace = !self.backspace,
             Row::Bell => self.bell = !self.bell,
         }
     }
@@ -280,6 +314,14 @@ impl Settings {
         }
     }
 
+    /// The rules they add to a mode.
+    pub fn strict(&self) -> typepper_engine::Strict {
+        typepper_engine::Strict {
+            stop: self.stop,
+            no_backspace: !self.backspace,
+        }
+    }
+
     /// What a key of your round judged `judged` asks of the shell: a click where sound
     /// is on, a bell for a wrong one where the bell is.
     pub fn keystroke(&self, judged: Option<bool>) -> Option<crate::app::Effect> {
@@ -311,8 +353,8 @@ mod tests {
         let text = s.write();
         assert_eq!(
             text,
-            "theme paper\ncaret block\nsmooth off\nlive wpm\nblind on\nsound 1\nbell on\n\
-             motion reduced\n"
+            "theme paper\ncaret block\nsmooth off\nlive wpm\nblind on\nstop on\n\
+             backspace off\nsound 1\nbell on\nmotion reduced\n"
         );
         assert_eq!(Settings::read(&text, None), s);
         // Round and round, both ways.

@@ -327,7 +327,7 @@ fn modes_with_options_and_a_language_cross_every_command_and_their_refusals_say_
     for (command, why) in [
         (
             "v1 board time:30/n/p",
-            "options come once each, /p before /n",
+            "options come once each, in the order /p /n /s /b",
         ),
         ("v1 seed time:30@en", "English is the key with no @"),
         ("v1 seed time:30@xx", "there is no language \"xx\""),

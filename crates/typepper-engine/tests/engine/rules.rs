@@ -553,3 +553,98 @@ fn a_quote_is_its_passage_and_ends_with_its_last_character() {
             .starts_with("there is no quote #65535 in english: it has ")
     );
 }
+
+/// `/s`, stop on error: a wrong letter, a space before the word is done and a letter past
+/// its end are judged wrong and not typed; the caret waits, and the right letter goes on.
+/// The text's characters hold no mistake; the keys and accuracy count each one.
+#[test]
+fn stop_on_error_keeps_the_caret_until_the_right_key() {
+    let mut round = Round::new(mode("words:10/s"), 5);
+    let first = word(&round, 0);
+    let mut chars = first.chars();
+    let (a, b) = (chars.next().unwrap(), chars.next().unwrap());
+    let wrong = if a == 'x' { 'y' } else { 'x' };
+    round.apply(0, Op::Char(a)).unwrap();
+    let fx = round.apply(100, Op::Char(wrong)).unwrap();
+    assert_eq!(fx.judged, Some(false), "judged");
+    assert_eq!(round.view(100).caret(), (0, 1), "the caret waits");
+    let fx = round.apply(200, Op::Char(' ')).unwrap();
+    assert_eq!(fx.judged, Some(false));
+    assert_eq!(
+        fx.committed, None,
+        "a space before the word is done types nothing"
+    );
+    assert_eq!(round.view(200).caret(), (0, 1));
+    round.apply(300, Op::Char(b)).unwrap();
+    assert_eq!(round.view(300).caret(), (0, 2), "the right key goes on");
+    let mut t = 400;
+    type_text(
+        &mut round,
+        &mut t,
+        &first[a.len_utf8() + b.len_utf8()..],
+        100,
+    );
+    // Past the word's end, a letter is wrong too, and not typed.
+    let fx = round.apply(t, Op::Char('q')).unwrap();
+    assert_eq!(fx.judged, Some(false));
+    let fx = round.apply(t + 100, Op::Char(' ')).unwrap();
+    assert_eq!(fx.committed, Some(true), "the word is right: it always is");
+    let mut t = t + 200;
+    for _ in 1..9 {
+        type_word(&mut round, &mut t, 100);
+    }
+    // WORDS ends with its last word's last letter.
+    let last = word(&round, 9);
+    type_text(&mut round, &mut t, &last, 100);
+    let score = round.score().unwrap();
+    assert_eq!(
+        (score.chars.wrong, score.chars.extra, score.words),
+        (0, 0, 10)
+    );
+    assert_eq!(score.keys, round.replay().inputs.len() as u32);
+    assert!(score.accuracy_x100 < 10_000, "three wrong keys: {score}");
+    // And it plays back so from its replay, whose key says /s.
+    let replay = round.replay();
+    assert_eq!(replay.mode, "words:10/s");
+    assert_eq!(replay.play().unwrap().1, score);
+    // The same keys without /s type the slips into the text: another round (here one
+    // that ends before its last keys).
+    let loose = Replay {
+        mode: "words:10".into(),
+        ..replay
+    };
+    assert_ne!(loose.play().map(|(_, s)| s).ok(), Some(score));
+}
+
+/// `/b`, no backspace: backspace does nothing, kept in the replay as typed; a mistake
+/// stays a mistake.
+#[test]
+fn no_backspace_leaves_every_mistake_where_it_is() {
+    let mut round = Round::new(mode("time:15/b"), 5);
+    let first = word(&round, 0);
+    let mut t = 0;
+    type_text(&mut round, &mut t, "#", 100);
+    let fx = round.apply(t, Op::Backspace).unwrap();
+    assert!(fx.ignored && fx.judged.is_none());
+    assert_eq!(round.view(t).caret(), (0, 1), "the # stays");
+    t += 100;
+    type_text(&mut round, &mut t, &format!("{} ", &first[1..]), 100);
+    // Back into the mistyped word: not without a backspace.
+    let fx = round.apply(t, Op::Backspace).unwrap();
+    assert!(fx.ignored);
+    assert_eq!(round.view(t).current(), 1);
+    round.apply(t + 15_000, Op::Char('a')).unwrap_err();
+    let replay = round.replay();
+    assert_eq!(replay.mode, "time:15/b");
+    assert_eq!(
+        replay
+            .inputs
+            .iter()
+            .filter(|i| i.op == Op::Backspace)
+            .count(),
+        2,
+        "kept as typed"
+    );
+    let (_, score) = replay.play().unwrap();
+    assert_eq!(score.words, 0, "the first word stays wrong");
+}

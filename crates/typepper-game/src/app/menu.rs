@@ -231,9 +231,10 @@ impl App {
         .map(|base| self.with_prose(base))
     }
 
-    /// `base` at the menu's prose.
+    /// `base` at the menu's prose, with the settings' strict rules.
     pub(crate) fn with_prose(&self, base: Base) -> Mode {
-        Mode::new(base, self.picks.prose).unwrap_or(Mode::plain(base))
+        let mode = Mode::new(base, self.picks.prose).unwrap_or(Mode::plain(base));
+        mode.with_strict(self.settings.strict()).unwrap_or(mode)
     }
 
     /// A click or a tap on the `‹` (`up` false) or `›` beside the `index`th menu line's

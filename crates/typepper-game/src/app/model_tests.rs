@@ -1352,3 +1352,53 @@ fn blind_typing_marks_nothing_while_typing_and_counts_it_all_after() {
     };
     assert!(!watched.blind);
 }
+
+/// Issue 43: strict typing from the settings is part of the mode played: its key and
+/// title, its boards, and its rules (a wrong key leaves the caret where it is; backspace
+/// does nothing).
+#[test]
+fn strict_settings_are_the_modes_rules_and_its_boards() {
+    let mut app = fresh();
+    app.key(Key::Char('o'), at(0.0));
+    for _ in 0..5 {
+        app.key(Key::Down, at(0.0));
+    }
+    let fx = app.key(Key::Enter, at(0.0));
+    app.key(Key::Down, at(0.0));
+    app.key(Key::Enter, at(0.0));
+    assert!(matches!(&fx[..], [Effect::Save { .. }]));
+    let Body::Settings(s) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(s.rows[5], ("stop on error", "on".to_owned()));
+    assert_eq!(s.rows[6], ("backspace", "off".to_owned()));
+    app.key(Key::Escape, at(0.0));
+    assert_eq!(app.menu_mode().key(), "time:15/s/b");
+    assert_eq!(app.board_modes()[0].key(), "time:15/s/b");
+    app.key(Key::Char('1'), at(0.0));
+    let Body::Play(play) = app.model(0.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(
+        play.mode.title(),
+        "BLITZ 15s · stop on error · no backspace"
+    );
+    let first = play.word(0).unwrap().target();
+    let a = first.chars().next().unwrap();
+    app.key(Key::Char(a), at(10.0));
+    let wrong = if first.chars().nth(1) == Some('#') {
+        '%'
+    } else {
+        '#'
+    };
+    app.key(Key::Char(wrong), at(110.0));
+    app.key(Key::Backspace, at(210.0));
+    let Body::Play(play) = app.model(210.0, &UTC).body else {
+        panic!()
+    };
+    assert_eq!(
+        play.caret,
+        (0, 1),
+        "the wrong key isn't typed, nor the right one undone"
+    );
+}

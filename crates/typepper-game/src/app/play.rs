@@ -53,10 +53,10 @@ impl App {
     /// else on the seed the server issued for the mode, else on one of the game's own.
     /// A round whose word list isn't in yet starts when it is.
     pub fn play(&mut self, mode: Mode, seed: Option<u64>) {
-        if mode == Mode::CUSTOM {
+        if mode.base() == typepper_engine::Base::Custom {
             // CUSTOM TEXT plays the last text played, or asks for one.
             match self.custom.clone() {
-                Some(text) => self.play_text(text, seed),
+                Some(text) => self.play_text(text, mode, seed),
                 None => self.open_text(),
             }
             return;

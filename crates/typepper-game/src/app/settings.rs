@@ -50,7 +50,7 @@ impl App {
     pub(crate) fn settings_screen(&self, selected: usize, notice: Option<(String, Tone)>) -> Model {
         let rows = Row::ALL
             .iter()
-            .map(|&row| (row.name(), self.settings.value(row)))
+            .map(|&row| (row.label(), self.settings.value(row)))
             .collect();
         Model {
             kind: Kind::Settings,

@@ -113,19 +113,21 @@ impl App {
     pub fn play_custom(&mut self, raw: &str) -> Result<Vec<Effect>, String> {
         let text = custom::prepare(raw).map_err(|why| why.to_string())?;
         self.custom = Some(text.clone());
-        self.play_text(text.clone(), None);
+        let mode = self.with_prose(typepper_engine::Base::Custom);
+        self.play_text(text.clone(), mode, None);
         Ok(vec![Effect::Save {
             key: storage::TEXT.into(),
             value: text,
         }])
     }
 
-    /// A CUSTOM TEXT round on `text` (ready: [`custom::prepare`]), on `seed` if given,
-    /// else one of the game's own. The menu's CUSTOM TEXT stays the player's own text:
-    /// a friend's, watched or raced, doesn't take its place.
-    pub(crate) fn play_text(&mut self, text: String, seed: Option<u64>) {
-        let seed = seed.unwrap_or_else(|| self.seeds.take(&Mode::CUSTOM.key()));
-        match Round::custom(&text, seed) {
+    /// A CUSTOM TEXT round (of `mode`: its strict rules) on `text` (ready:
+    /// [`custom::prepare`]), on `seed` if given, else one of the game's own. The menu's
+    /// CUSTOM TEXT stays the player's own text: a friend's, watched or raced, doesn't
+    /// take its place.
+    pub(crate) fn play_text(&mut self, text: String, mode: Mode, seed: Option<u64>) {
+        let seed = seed.unwrap_or_else(|| self.seeds.take(&mode.key()));
+        match Round::custom_in(mode, &text, seed) {
             Ok(round) => self.start(round),
             Err(why) => self.notice = Some((why.to_string(), Tone::Wrong)),
         }
@@ -135,7 +137,7 @@ impl App {
     /// carries one.
     pub(crate) fn play_like(&mut self, replay: &Replay, mode: Mode, seed: Option<u64>) {
         match &replay.text {
-            Some(text) => self.play_text(text.clone(), seed),
+            Some(text) => self.play_text(text.clone(), mode, seed),
             None => self.play(mode, seed),
         }
     }

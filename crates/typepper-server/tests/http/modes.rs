@@ -107,6 +107,11 @@ async fn every_new_kind_of_round_ranks_on_its_seed_and_its_board_and_share_page_
             "time:15/p/n@tr",
             "zen/n@pl",
             "pursuit:7/p@cs",
+            // Strict typing (issue 43): rules of their own, boards of their own.
+            "time:30/s",
+            "words:25/p/b@fr",
+            "pursuit:7/s/b",
+            "zen/b",
         ] {
             let mode = mode(key);
             let typist = Typist {
@@ -218,12 +223,39 @@ async fn english_written_as_at_en_is_refused() {
 
 #[tokio::test]
 async fn options_out_of_order_are_refused() {
-    refused_everywhere("words:25/n/p@de", "options come once each, /p before /n").await;
+    refused_everywhere(
+        "words:25/n/p@de",
+        "options come once each, in the order /p /n /s /b",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn an_option_twice_is_refused() {
-    refused_everywhere("time:15/p/p", "options come once each, /p before /n").await;
+    refused_everywhere(
+        "time:15/p/p",
+        "options come once each, in the order /p /n /s /b",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn strict_options_out_of_order_are_refused() {
+    refused_everywhere(
+        "time:15/b/s",
+        "options come once each, in the order /p /n /s /b",
+    )
+    .await;
+    refused_everywhere(
+        "time:15/s/p",
+        "options come once each, in the order /p /n /s /b",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_strict_drill_is_refused() {
+    refused_everywhere("drill2:qz/s", "drills take no options and no language").await;
 }
 
 #[tokio::test]

@@ -269,7 +269,7 @@ async fn quote_keys_past_the_grammar_or_the_corpus_name_no_board_and_no_round() 
             "quote:99999".into(),
             "this build has no mode \"quote:99999\"".into(),
         ),
-        ("quote:1/p".into(), "quotes take no options".into()),
+        ("quote:1/p".into(), "quotes take no /p or /n".into()),
         (
             "quote:1@fr".into(),
             "there are no quotes in français".into(),
