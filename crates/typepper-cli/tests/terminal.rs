@@ -1676,3 +1676,65 @@ fn every_theme_printed_by_typepper_themes_reads_at_its_contrast() {
         }
     }
 }
+
+/// Issue 43 in tmux: a theme (Nord) paints its background at 24-bit and at 256 colours,
+/// and leaves the terminal's own colours at 16 and under `NO_COLOR`, as before; the bell
+/// rings on a mistake when the settings ask for it. What tmux holds is read back with
+/// `capture-pane -e`, escape sequences and all.
+#[test]
+fn a_theme_paints_at_24_bit_and_256_colours_and_the_16_and_no_color_keep_their_own() {
+    if !has_tmux() {
+        return;
+    }
+    // Nord's background, #2e3440: at 24 bits itself; at 256, xterm's cube's 23.
+    for (name, env, want, refuse) in [
+        (
+            "theme-24",
+            "COLORTERM=truecolor",
+            Some("48;2;46;52;64"),
+            None,
+        ),
+        ("theme-256", "COLORTERM=", Some("48;5;23"), None),
+        ("theme-16", "COLORTERM= TERM=xterm", None, Some("48;")),
+        ("theme-none", "NO_COLOR=1", None, Some("38;")),
+    ] {
+        let data = temp_dir(name);
+        std::fs::write(data.join("settings"), "theme nord\nbell on\n").unwrap();
+        let game = Tmux::start_with(name, &data, env, "");
+        game.wait_for(MENU, 10);
+        let out = game.cmd(&["capture-pane", "-p", "-e"]).output().unwrap();
+        let painted = String::from_utf8_lossy(&out.stdout).into_owned();
+        if let Some(want) = want {
+            assert!(painted.contains(want), "{name}: no {want} in\n{painted:?}");
+        }
+        if let Some(refuse) = refuse {
+            assert!(
+                !painted.contains(refuse),
+                "{name}: {refuse} in\n{painted:?}"
+            );
+            assert!(painted.contains("BLITZ"), "{name}: {painted}");
+        }
+        // A wrong key rings the bell (tmux marks the window that rang).
+        if name == "theme-24" {
+            game.type_text("1");
+            game.wait_for("BLITZ 15s", 5);
+            std::thread::sleep(Duration::from_millis(300));
+            game.type_text("#");
+            let rang = (0..40).any(|_| {
+                std::thread::sleep(Duration::from_millis(50));
+                let flag = game
+                    .cmd(&["display", "-p", "#{window_bell_flag}"])
+                    .output()
+                    .unwrap();
+                String::from_utf8_lossy(&flag.stdout).trim() == "1"
+            });
+            assert!(rang, "no bell for a wrong key");
+            game.keys(&["Escape"]);
+            game.wait_for(MENU, 5);
+        }
+        game.type_text("q");
+        game.wait_for("EXITED 0", 5);
+        drop(game);
+        std::fs::remove_dir_all(&data).unwrap();
+    }
+}

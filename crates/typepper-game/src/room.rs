@@ -314,8 +314,14 @@ impl Live {
     /// empty ZEN, never drawn.)
     pub fn blank(&self, seed: u64) -> Round {
         match &self.text {
-            Some(text) => Round::custom(text, seed).unwrap_or_else(|_| Round::new(Mode::ZEN, seed)),
-            None if self.mode == Mode::CUSTOM => Round::new(Mode::ZEN, seed),
+            Some(text) if self.mode.base() == typepper_engine::Base::Custom => {
+                Round::custom_in(self.mode, text, seed)
+                    .unwrap_or_else(|_| Round::new(Mode::ZEN, seed))
+            }
+            Some(_) => Round::new(Mode::ZEN, seed),
+            None if self.mode.base() == typepper_engine::Base::Custom => {
+                Round::new(Mode::ZEN, seed)
+            }
             None => Round::new(self.mode, seed),
         }
     }

@@ -306,7 +306,7 @@ impl Shared {
             .parse()
             .map_err(|e| ServiceError::BadRequest(format!("{e}")))?;
         let bad = |why: &str| Err(ServiceError::BadRequest(why.into()));
-        match (mode == Mode::CUSTOM, &open.text) {
+        match (mode.base() == typepper_engine::Base::Custom, &open.text) {
             (true, None) => {
                 return bad(
                     "a custom room needs its text: send {\"mode\": \"custom\", \"text\": \"…\"}",

@@ -67,7 +67,8 @@ impl App {
         let mut live = match (custom, &self.custom) {
             (false, _) => Live::new(self.menu_mode(), None),
             (true, Some(text)) if text.chars().count() <= ROOM_TEXT_CHARS => {
-                let mut live = Live::new(Mode::CUSTOM, None);
+                let mode = self.with_prose(typepper_engine::Base::Custom);
+                let mut live = Live::new(mode, None);
                 live.text = Some(text.clone());
                 live
             }
@@ -234,7 +235,7 @@ impl App {
                 if let Ok(mode) = mode.parse() {
                     live.mode = mode;
                 }
-                if live.mode == Mode::CUSTOM {
+                if live.mode.base() == typepper_engine::Base::Custom {
                     // Every round of the room is on its text: one that doesn't play (from
                     // a server of other rules) is no room to race in.
                     match text.as_deref().map(typepper_engine::text::check) {

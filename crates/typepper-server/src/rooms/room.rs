@@ -251,7 +251,7 @@ impl Room {
     /// A fresh round of the room's race.
     fn round(&self) -> Round {
         match &self.text {
-            Some(text) => Round::custom(text, self.seed).expect("checked by on_text"),
+            Some(text) => Round::custom_in(self.mode, text, self.seed).expect("checked by on_text"),
             None => Round::new(self.mode, self.seed),
         }
     }

@@ -7,7 +7,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 use typepper_game::model::{SettingsList, Tone};
 
-use super::{Palette, below, column, header};
+use super::{Palette, below, column, header, list};
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, s: &SettingsList, p: &Palette) {
     let col = column(area, 60);
@@ -36,11 +36,15 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, s: &SettingsList, p: &Palette)
             ])
         })
         .collect();
-    let n = rows.len() as u16;
+    // The about takes its two rows under the list; where the window is short the list
+    // scrolls to keep the picked row in sight.
     let rows_area = below(col, 3);
-    frame.render_widget(Paragraph::new(rows), rows_area);
+    let shown = (rows.len() as u16)
+        .min(rows_area.height.saturating_sub(3))
+        .max(1);
+    frame.render_widget(Paragraph::new(list(rows, s.selected, shown)), rows_area);
     let about = Paragraph::new(Line::from(p.span(s.about, Tone::Dim)))
         .alignment(Alignment::Left)
         .wrap(Wrap { trim: true });
-    frame.render_widget(about, below(rows_area, n + 1));
+    frame.render_widget(about, below(rows_area, shown + 1));
 }
