@@ -238,3 +238,51 @@ for (const [size, use] of Object.entries(SIZES)) {
     });
   });
 }
+
+test("a linked player's settings reach their second browser, and a change there comes back", async ({
+  page,
+  browser,
+  consoleLog,
+}) => {
+  const name = `set_${Date.now() % 1e9}`;
+  await boot(page);
+  await page.keyboard.press("l");
+  await onScreen(page, "link");
+  await page.keyboard.type(name);
+  await page.keyboard.press("Enter");
+  await onScreen(page, "menu");
+  // Dracula and a block caret, on the first browser.
+  await page.keyboard.press("o");
+  for (let i = 0; i < 7; i++) await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await expect.poll(async () => (await rows(page)).slice(0, 2)).toEqual(["  theme: dracula", "▸ caret: block"]);
+  await expect.poll(() => corner(page)).toBe("#282a36");
+  await page.keyboard.press("Escape");
+  // A code for a second browser.
+  await page.keyboard.press("l");
+  await onScreen(page, "devices");
+  await page.keyboard.press("a");
+  await expect(page.locator("[data-mirror=lines]")).toContainText("works once, until ");
+  const code = (await mirror(page, "lines")).match(/\?device=([2-9A-HJKMNP-Z]{8})/)[1];
+
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await other.goto(`/?device=${code}`);
+  await onScreen(other, "menu");
+  await expect(other.locator("[data-mirror=notice]")).toHaveText(`linked: this device is ${name} now`);
+  // The player's settings come with the player.
+  await expect.poll(() => corner(other)).toBe("#282a36");
+  await expect.poll(() => stored(other, "settings")).toContain("theme dracula\ncaret block\n");
+  // A change on the second browser is the player's: the first takes it at its next load.
+  await other.keyboard.press("o");
+  await other.keyboard.press("ArrowLeft");
+  await expect.poll(async () => (await rows(other))[0]).toBe("▸ theme: catppuccin");
+  await expect
+    .poll(async () => (await (await page.request.get("/v1/settings", { headers: { authorization: `Bearer ${(await stored(page, "player")).split(" ")[1]}` } })).text()))
+    .toContain("theme catppuccin\n");
+  await page.reload();
+  await onScreen(page, "menu");
+  await expect.poll(() => corner(page)).toBe("#1e1e2e");
+  await context.close();
+});

@@ -159,6 +159,8 @@ pub struct App {
     pub(crate) drill: Option<Drill>,
     /// The player's settings (`o` on the menu).
     pub(crate) settings: Settings,
+    /// Where the linked player's settings kept on the server stand.
+    pub(crate) settings_sync: self::settings::Sync,
     /// Why the shell keeps nothing (a read-only data dir, no storage), said on every
     /// results screen of your own and on the history.
     pub(crate) unkept: Option<String>,
@@ -246,6 +248,7 @@ impl App {
                 stored.settings.as_deref().unwrap_or_default(),
                 stored.live.as_deref(),
             ),
+            settings_sync: self::settings::Sync::Unasked,
             unkept: None,
             daily: None,
             daily_asked: None,
@@ -471,6 +474,9 @@ impl App {
             Answer::RoomSaid(say) => self.room_said(say, now),
             Answer::RoomClosed(why) => self.room_closed(&why, now),
             Answer::File { need, file } => self.file_loaded(need, file, now),
+            Answer::Settings(kept) => self.settings_loaded(kept),
+            // A change not kept on the server goes with the next change.
+            Answer::SettingsSaved(_) => vec![],
         };
         fx.extend(self.ask_lists());
         forgot.extend(fx);
@@ -482,6 +488,7 @@ impl App {
     pub fn tick(&mut self, now: Now) -> Vec<Effect> {
         let mut fx = self.want_seeds(now.unix_ms);
         fx.extend(self.want_daily(now.unix_ms));
+        fx.extend(self.want_settings());
         fx.extend(self.ask_lists());
         fx.extend(self.tick_round(now));
         fx.extend(self.tick_room(now));

@@ -1,7 +1,7 @@
-//! What each colour means, and its one RGB value. The model says which role a piece of
-//! text or a mark plays; each shell maps the role to its own colour type (the canvas to
-//! CSS, the terminal to 24-bit, 256 or 16 colours, or to bold and underline without
-//! colour).
+//! What each colour means. The model says which role a piece of text or a mark plays;
+//! the player's theme (the `theme` module) gives each role its RGB value, and each shell
+//! maps it to its own colour type (the canvas to CSS, the terminal to 24-bit, 256 or 16
+//! colours, or to bold and underline without colour).
 
 use typepper_engine::Tier;
 
@@ -47,11 +47,6 @@ pub enum Tone {
 }
 
 impl Tone {
-    /// `0xRRGGBB` in typepper's own theme, which the share card draws in.
-    pub const fn rgb(self) -> u32 {
-        crate::theme::Theme::TYPEPPER.rgb(self)
-    }
-
     /// Who leads by `margin` (yours minus theirs): ahead, behind or even.
     pub fn lead(margin: i64) -> Tone {
         match margin.signum() {

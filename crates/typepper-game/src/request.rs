@@ -68,6 +68,15 @@ pub enum Request {
         /// A past daily's number; `None` for today's.
         number: Option<u32>,
     },
+    /// `GET /v1/settings` with the player's token: the settings kept with the player.
+    Settings(String),
+    /// `PUT /v1/settings` with the player's token: keeps `text` as the player's settings.
+    SaveSettings {
+        /// The player's token.
+        token: String,
+        /// The settings file.
+        text: String,
+    },
     /// `GET /words/<file name>` or `/quotes/<file name>` ([`Need::path`]): a language's
     /// word list or quotes, which a build without them (the browser's) installs before a
     /// round needs them. The game asks only for a file its build lacks; a shell whose
@@ -193,6 +202,8 @@ impl Request {
                 number,
                 daily: Err(why),
             },
+            Request::Settings(_) => Answer::Settings(Err(why)),
+            Request::SaveSettings { .. } => Answer::SettingsSaved(Err(why)),
             Request::File(need) => Answer::File {
                 need,
                 file: Err(why),
@@ -211,6 +222,8 @@ impl Answer {
             Answer::Devices(answer) => answer.as_ref().err(),
             Answer::DeviceCode(answer) => answer.as_ref().err(),
             Answer::DeviceRemoved { done, .. } => done.as_ref().err(),
+            Answer::Settings(answer) => answer.as_ref().err(),
+            Answer::SettingsSaved(answer) => answer.as_ref().err(),
             _ => None,
         };
         match failure {
@@ -282,6 +295,10 @@ pub enum Answer {
         /// The daily.
         daily: Result<typepper_api::daily::Daily, Failure>,
     },
+    /// To [`Request::Settings`]: the player's settings file (empty: none kept yet).
+    Settings(Result<String, Failure>),
+    /// To [`Request::SaveSettings`].
+    SettingsSaved(Result<(), Failure>),
     /// To [`Request::File`]: the file, which the game checks before it plays it.
     File {
         /// What it is.

@@ -19,7 +19,6 @@
 //! heard, never a round or its replay: blind hides marks while typing, and the results
 //! show every mistake as ever.
 
-use crate::storage;
 use crate::theme::{THEMES, Theme};
 
 /// The caret's shape.
@@ -306,27 +305,12 @@ impl Settings {
             .collect()
     }
 
-    /// What keeps them.
-    pub fn save(&self) -> crate::app::Effect {
-        crate::app::Effect::Save {
-            key: storage::SETTINGS.into(),
-            value: self.write(),
-        }
-    }
-
     /// The rules they add to a mode.
     pub fn strict(&self) -> typepper_engine::Strict {
         typepper_engine::Strict {
             stop: self.stop,
             no_backspace: !self.backspace,
         }
-    }
-
-    /// What a key of your round judged `judged` asks of the shell: a click where sound
-    /// is on, a bell for a wrong one where the bell is.
-    pub fn keystroke(&self, judged: Option<bool>) -> Option<crate::app::Effect> {
-        let wrong = judged == Some(false);
-        (self.sound > 0 || (self.bell && wrong)).then_some(crate::app::Effect::Keystroke { wrong })
     }
 
     /// The live line for `wpm` (whole) and `accuracy` (in hundredths of a percent).

@@ -9,7 +9,7 @@
 //! | `player` | the linked player: `<name> <token>` (the token is the server's secret for them) |
 //! | `drill` | the last drill's letters, which the menu offers again |
 //! | `live` | `off` when the live wpm and accuracy were hidden, before settings (read where `settings` doesn't say) |
-//! | `settings` | the settings, a `name value` line each ([`crate::settings`]) |
+//! | `settings` | the settings, a `name value` line each (the `settings` module) |
 //! | `menu` | the menu's picks: `<BLITZ secs> <WORDS count> <level> <text>`, e.g. `30 25 7 /p@fr` (`-` for plain English), then the QUOTE length (`short`, `medium`, `long`, `any`) |
 //! | `text` | the last custom text played, as played (NFC, single spaces) |
 //!

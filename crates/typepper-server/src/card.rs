@@ -439,7 +439,7 @@ pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
 
 /// A tone's colour as SVG writes it.
 fn css(tone: Tone) -> String {
-    format!("#{:06x}", tone.rgb())
+    format!("#{:06x}", typepper_game::theme::Theme::TYPEPPER.rgb(tone))
 }
 
 /// Draws that may wait for a core at once; past them a card is refused as busy.

@@ -55,6 +55,7 @@ mod seeds;
 pub mod serve;
 pub mod server;
 mod service;
+mod settings;
 pub mod ssh;
 pub mod store;
 pub mod submit;

@@ -764,6 +764,9 @@ pub trait Store: Send + Sync + 'static {
     /// and text (`history`, `last.replay`, …; see the game's `storage`).
     fn saves(&self, player: PlayerId) -> Fut<'_, Vec<(String, String)>>;
 
+    /// The one entry `key` of `player`'s (the settings a device asks for), if kept.
+    fn saved(&self, player: PlayerId, key: String) -> Fut<'_, Option<String>>;
+
     /// Keeps `value` under `key` for `player`; `None` forgets what `key` holds.
     fn save(
         &self,

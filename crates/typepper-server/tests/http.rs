@@ -37,6 +37,8 @@ mod offline;
 mod profiles;
 #[path = "http/quotes.rs"]
 mod quotes;
+#[path = "http/settings.rs"]
+mod settings;
 #[path = "http/story.rs"]
 mod story;
 #[path = "http/support.rs"]

@@ -2262,3 +2262,31 @@ fn v1_export_streams_an_archive_of_many_pages_whole() {
     let refused = stranger.run("v1 export", b"");
     assert_eq!(refused.status.code(), Some(3), "{}", text(&refused.stderr));
 }
+
+/// `v1 settings-set` keeps the settings file on its stdin for the key's player, as the
+/// game reads it; `v1 settings` prints it back, the same file the browser's `GET
+/// /v1/settings` gets. A key linked to no one is told so (exit 3).
+#[test]
+fn a_keys_settings_are_kept_and_read_back_over_v1() {
+    if !has_ssh() {
+        return;
+    }
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let ada = Player::new(dir.path(), "ada", &server);
+    let refused = ada.run("v1 settings", b"");
+    assert_eq!(refused.status.code(), Some(3), "linked to no player");
+    ada.ok("v1 link settada", b"");
+    assert_eq!(ada.ok("v1 settings", b""), b"");
+    let kept = ada.ok(
+        "v1 settings-set",
+        b"theme gruvbox\nbackspace off\nbogus line\n",
+    );
+    let kept = text(&kept);
+    assert!(kept.starts_with("theme gruvbox\n"), "{kept}");
+    assert!(
+        kept.contains("\nbackspace off\n") && !kept.contains("bogus"),
+        "{kept}"
+    );
+    assert_eq!(text(&ada.ok("v1 settings", b"")), kept);
+}

@@ -113,6 +113,9 @@ fn command(request: &Request) -> Option<(String, Vec<u8>)> {
             Some(n) => (format!("v1 daily {n}"), vec![]),
             None => ("v1 daily".into(), vec![]),
         },
+        Request::Settings(_) => ("v1 settings".into(), vec![]),
+        // The file goes as the command's stdin.
+        Request::SaveSettings { text, .. } => ("v1 settings-set".into(), text.clone().into_bytes()),
         Request::File(_) => return None,
     })
 }
@@ -154,6 +157,8 @@ fn read_answer(request: Request, out: Result<Vec<u8>, Failure>) -> Answer {
             number,
             daily: json(&out, "a daily"),
         },
+        Request::Settings(_) => Answer::Settings(Ok(String::from_utf8_lossy(&out).into_owned())),
+        Request::SaveSettings { .. } => Answer::SettingsSaved(Ok(())),
         Request::File(_) => request.failed(no_command()),
     }
 }

@@ -158,6 +158,21 @@ pub async fn ask(api: &str, request: Request) -> Answer {
                 daily: answer.and_then(|a| json(&a, "a daily")),
             }
         }
+        Request::Settings(token) => {
+            let request = Http::get(&url(api, "/v1/settings"))
+                .header("Authorization", &format!("Bearer {token}"))
+                .build()
+                .map_err(Failure::Unreachable);
+            Answer::Settings(text(request, 200).await)
+        }
+        Request::SaveSettings { token, text: file } => {
+            let request = Http::new("PUT", &url(api, "/v1/settings"))
+                .header("Authorization", &format!("Bearer {token}"))
+                .header("Content-Type", "text/plain; charset=utf-8")
+                .body(&file.into())
+                .map_err(Failure::Refused);
+            Answer::SettingsSaved(text(request, 200).await.map(drop))
+        }
         Request::File(need) => Answer::File {
             file: file(need).await,
             need,

@@ -415,7 +415,7 @@ impl App {
                 // their speed went.
                 let said = format!("live stats: {said} · s changes it · o settings");
                 self.notice = Some((said, Tone::Dim));
-                return vec![self.settings.save()];
+                return self.settings_changed();
             }
             Key::Char('o' | ',') => self.open_settings(),
             Key::Char('d') => match self.drill {

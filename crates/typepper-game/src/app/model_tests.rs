@@ -186,7 +186,7 @@ fn live_stats_show_while_typing_and_s_on_the_menu_hides_them() {
     let mut shown = vec![];
     for _ in 0..4 {
         let fx = app.key(Key::Char('s'), at(t));
-        assert_eq!(fx, [app.settings.save()]);
+        assert_eq!(fx, [app.keep_settings()]);
         app.key(Key::Char('1'), at(t));
         t += 100.0;
         for _ in 0..4 {
@@ -1401,4 +1401,67 @@ fn strict_settings_are_the_modes_rules_and_its_boards() {
         (0, 1),
         "the wrong key isn't typed, nor the right one undone"
     );
+}
+
+/// Issue 43: a linked game asks the player's settings once; kept ones are taken here
+/// (and kept on this device), none are answered with this game's; a change goes to the
+/// server, and a change made while the answer was on its way wins over it.
+#[test]
+fn a_linked_games_settings_are_the_players_on_every_device() {
+    use crate::request::{Answer, Request};
+    let ada = || Player {
+        name: "ada".into(),
+        token: "t".into(),
+    };
+    let asks = |fx: &[Effect]| {
+        fx.iter()
+            .filter_map(|e| match e {
+                Effect::Request(r @ (Request::Settings(_) | Request::SaveSettings { .. })) => {
+                    Some(r.clone())
+                }
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    // Not linked: nothing asked.
+    let mut app = fresh();
+    assert_eq!(asks(&app.tick(at(0.0))), []);
+    // Linked: asked once.
+    app.player = Some(ada());
+    assert_eq!(asks(&app.tick(at(10.0))), [Request::Settings("t".into())]);
+    assert_eq!(asks(&app.tick(at(20.0))), []);
+    // Kept on the server: taken, and kept here.
+    let fx = app.answer(
+        Answer::Settings(Ok("theme nord\nlive wpm\n".into())),
+        at(30.0),
+    );
+    assert_eq!(app.settings.theme.name, "nord");
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::Save { key, .. } if key == storage::SETTINGS))
+    );
+    // A change here goes there.
+    app.key(Key::Char('s'), at(40.0));
+    let fx = app.key(Key::Char('s'), at(50.0));
+    let [Request::SaveSettings { token, text }] = &asks(&fx)[..] else {
+        panic!("{fx:?}")
+    };
+    assert_eq!(token, "t");
+    assert!(text.contains("\nlive off\n"), "{text}");
+
+    // A second device with none kept on the server sends its own.
+    let mut app = fresh();
+    app.player = Some(ada());
+    app.tick(at(0.0));
+    let fx = app.answer(Answer::Settings(Ok(String::new())), at(10.0));
+    assert!(matches!(&asks(&fx)[..], [Request::SaveSettings { .. }]));
+    // One changed while the answer was on its way keeps its own, and sends them.
+    let mut app = fresh();
+    app.player = Some(ada());
+    app.tick(at(0.0));
+    let fx = app.key(Key::Char('s'), at(5.0));
+    assert_eq!(asks(&fx), [], "not yet: the answer is coming");
+    let fx = app.answer(Answer::Settings(Ok("theme nord\n".into())), at(10.0));
+    assert_eq!(app.settings.theme.name, "typepper");
+    assert!(matches!(&asks(&fx)[..], [Request::SaveSettings { .. }]));
 }

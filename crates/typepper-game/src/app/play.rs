@@ -325,7 +325,7 @@ impl App {
                     // A refused key (after the end) has no effect: the tick ends it.
                     type_key(&mut session.round, t, op)
                 };
-                fx.extend(self.settings.keystroke(judged));
+                fx.extend(super::settings::keystroke(&self.settings, judged));
                 // Only a race's lead reads where your caret has been.
                 if session.ghost.is_some() {
                     session.trail.mark(race::progress(&session.round), t);

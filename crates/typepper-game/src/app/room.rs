@@ -458,7 +458,7 @@ impl App {
                     let out = live.outgoing().map(Effect::RoomSay);
                     return out
                         .into_iter()
-                        .chain(self.settings.keystroke(judged))
+                        .chain(super::settings::keystroke(&self.settings, judged))
                         .collect();
                 }
                 vec![]

@@ -1,14 +1,40 @@
 //! The settings screen: `o` (or `,`) on the menu. Each change shows at once and is kept
-//! whole ([`Settings::save`]).
+//! whole ([`Settings::save`]), and, for a linked player, on the server too: a game that
+//! links (a second device, an `ssh` session) takes the settings kept there, or, where
+//! none are, sends its own.
 
 use crate::app::{App, Effect, Key, Screen};
 use crate::model::{BACK, Body, Kind, Model, SettingsList, Tap, Tone, tap};
+use crate::request::{Failure, Request};
 use crate::settings::{Row, Settings};
+use crate::storage;
 
 const NEXT: Tap = tap("change", Key::Enter);
 
+/// Where the linked player's settings on the server stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sync {
+    /// Not asked for since the game linked.
+    Unasked,
+    /// Asked for; `changed` once a setting changed here before the answer came (then
+    /// this game's go to the server, not the server's here).
+    Asked {
+        /// A setting changed here since.
+        changed: bool,
+    },
+    /// Asked and answered (or failed): each change here goes to the server.
+    Done,
+}
+
 /// How many rows the screen has.
 pub(crate) const ROWS: usize = Row::ALL.len();
+
+/// What a key of your round judged `judged` asks of the shell: a click where sound is
+/// on, a bell for a wrong one where the bell is.
+pub(crate) fn keystroke(s: &Settings, judged: Option<bool>) -> Option<Effect> {
+    let wrong = judged == Some(false);
+    (s.sound > 0 || (s.bell && wrong)).then_some(Effect::Keystroke { wrong })
+}
 
 impl App {
     /// The player's settings.
@@ -44,7 +70,63 @@ impl App {
             _ => return vec![],
         };
         self.settings.step(Row::ALL[*row], back);
-        vec![self.settings.save()]
+        self.settings_changed()
+    }
+
+    /// What keeps the settings here: the whole file.
+    pub(crate) fn keep_settings(&self) -> Effect {
+        Effect::Save {
+            key: storage::SETTINGS.into(),
+            value: self.settings.write(),
+        }
+    }
+
+    /// A setting changed here: kept, and sent for a linked player.
+    pub(crate) fn settings_changed(&mut self) -> Vec<Effect> {
+        let mut fx = vec![self.keep_settings()];
+        match (&mut self.settings_sync, &self.player) {
+            (Sync::Asked { changed }, _) => *changed = true,
+            (Sync::Done, Some(player)) => fx.push(Effect::Request(Request::SaveSettings {
+                token: player.token.clone(),
+                text: self.settings.write(),
+            })),
+            _ => {}
+        }
+        fx
+    }
+
+    /// Asks a linked game's player's settings once after it links (or starts linked).
+    pub(crate) fn want_settings(&mut self) -> Vec<Effect> {
+        let Some(player) = &self.player else {
+            self.settings_sync = Sync::Unasked;
+            return vec![];
+        };
+        if self.settings_sync != Sync::Unasked {
+            return vec![];
+        }
+        self.settings_sync = Sync::Asked { changed: false };
+        vec![Effect::Request(Request::Settings(player.token.clone()))]
+    }
+
+    /// The settings kept on the server: taken here, unless there are none or a setting
+    /// changed here meanwhile, when this game's go there instead.
+    pub(crate) fn settings_loaded(&mut self, kept: Result<String, Failure>) -> Vec<Effect> {
+        let changed = matches!(self.settings_sync, Sync::Asked { changed: true });
+        self.settings_sync = Sync::Done;
+        let Ok(kept) = kept else {
+            return vec![];
+        };
+        match (&self.player, kept.trim().is_empty() || changed) {
+            (Some(player), true) => vec![Effect::Request(Request::SaveSettings {
+                token: player.token.clone(),
+                text: self.settings.write(),
+            })],
+            (Some(_), false) => {
+                self.settings = Settings::read(&kept, None);
+                vec![self.keep_settings()]
+            }
+            (None, _) => vec![],
+        }
     }
 
     pub(crate) fn settings_screen(&self, selected: usize, notice: Option<(String, Tone)>) -> Model {

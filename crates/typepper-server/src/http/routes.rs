@@ -31,6 +31,7 @@ pub fn api() -> Router<Arc<Shared>> {
         .route("/v1/players/{name}", get(profile))
         .route("/v1/export", get(export))
         .route("/v1/keys", post(link_key))
+        .route("/v1/settings", get(settings).put(save_settings))
         .route("/v1/devices", get(devices))
         .route("/v1/devices/code", post(device_code))
         .route("/v1/devices/claim", post(claim_device))
@@ -242,6 +243,34 @@ async fn export(State(st): St, Authed(player): Authed) -> Result<Response, Servi
 async fn delete_account(st: St, Authed(player): Authed) -> Result<Response, ServiceError> {
     let deleted = st.delete_account(&player).await?;
     Ok(axum::Json(deleted).into_response())
+}
+
+/// `GET /v1/settings`: the player's settings file, as the last device kept it.
+async fn settings(st: St, Authed(player): Authed) -> Result<Response, ServiceError> {
+    let text = st.settings(&player).await?;
+    Ok(plain_no_store(text))
+}
+
+/// `PUT /v1/settings`: keeps the player's settings file; answers the file kept.
+async fn save_settings(
+    st: St,
+    Authed(player): Authed,
+    body: axum::body::Bytes,
+) -> Result<Response, ServiceError> {
+    let kept = st.save_settings(&player, &body).await?;
+    Ok(plain_no_store(kept))
+}
+
+/// A player's own text, for them alone: never cached.
+fn plain_no_store(text: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        text,
+    )
+        .into_response()
 }
 
 /// `GET /v1/devices`: the player's devices.

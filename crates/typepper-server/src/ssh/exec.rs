@@ -32,7 +32,7 @@ pub(crate) const USAGE: &str = "the v1 commands are: v1 submit (the body on stdi
                      v1 board <mode> [day|week|month|all|YYYY-MM], v1 link <name> [<token>], v1 seed <mode>, \
                      v1 room-open <mode>, v1 room <code>, v1 devices, v1 device-code, \
                      v1 claim <code>, v1 device-remove <id>, v1 profile <name>, v1 export, \
-                     v1 account-delete, v1 daily [<n>]";
+                     v1 account-delete, v1 daily [<n>], v1 settings, v1 settings-set (the file on stdin)";
 
 /// A command of the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +52,8 @@ pub(crate) enum Command {
     Export,
     AccountDelete,
     Daily(Option<String>),
+    Settings,
+    SettingsSet,
 }
 
 impl Command {
@@ -59,7 +61,7 @@ impl Command {
     /// text (`v1 room-open custom`).
     pub(crate) fn reads_stdin(&self) -> bool {
         match self {
-            Command::Submit => true,
+            Command::Submit | Command::SettingsSet => true,
             Command::RoomOpen(mode) => mode == "custom",
             _ => false,
         }
@@ -84,6 +86,8 @@ impl Command {
             Request::RemoveDevice { id, .. } => Command::DeviceRemove(id.clone()),
             Request::Profile(name) => Command::Profile(name.clone()),
             Request::Daily { number, .. } => Command::Daily(number.map(|n| n.to_string())),
+            Request::Settings(_) => Command::Settings,
+            Request::SaveSettings { .. } => Command::SettingsSet,
             Request::File(_) => return None,
         })
     }
@@ -111,6 +115,8 @@ impl Command {
             ["v1", "account-delete"] => Command::AccountDelete,
             ["v1", "daily"] => Command::Daily(None),
             ["v1", "daily", number] => Command::Daily(Some(number.into())),
+            ["v1", "settings"] => Command::Settings,
+            ["v1", "settings-set"] => Command::SettingsSet,
             _ => {
                 let shown: String = text.chars().take(80).collect();
                 return Err(format!("no command {shown:?} here: {USAGE}"));
@@ -301,6 +307,13 @@ async fn serve(
             .map_err(|_| Failed::Late)??;
         return Ok(Done::with(StatusCode::CREATED, json(&opened)));
     }
+    if let Command::SettingsSet = command {
+        // The settings file is the command's stdin, as a submission's body is.
+        let player = player(state, key.as_deref()).await?;
+        return Ok(Done::ok(
+            state.save_settings(&player, &stdin).await?.into_bytes(),
+        ));
+    }
     if let Command::Submit = command {
         let player = player(state, key.as_deref()).await?;
         let answer = state
@@ -413,7 +426,11 @@ async fn call(
             let player = player(state, key.as_deref()).await?;
             Done::ok(json(&state.delete_account(&player).await?))
         }
-        Command::Submit | Command::Room(_) | Command::Export => {
+        Command::Settings => {
+            let player = player(state, key.as_deref()).await?;
+            Done::ok(state.settings(&player).await?.into_bytes())
+        }
+        Command::Submit | Command::Room(_) | Command::Export | Command::SettingsSet => {
             return Err(ServiceError::Internal(format!("{command:?} has a way of its own")).into());
         }
     })
@@ -522,6 +539,8 @@ pub(crate) fn stands_for(command: &Command) -> (Method, &'static str, String) {
             },
         ),
         Command::Export => fixed(Method::GET, "/v1/export"),
+        Command::Settings => fixed(Method::GET, "/v1/settings"),
+        Command::SettingsSet => fixed(Method::PUT, "/v1/settings"),
         Command::AccountDelete => (Method::DELETE, "/v1/players/me", "/v1/players/me".into()),
         Command::Daily(None) => fixed(Method::GET, "/v1/daily"),
         // Only a number is logged: anything else is not said back.

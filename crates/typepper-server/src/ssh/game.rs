@@ -412,6 +412,8 @@ fn stored_of(saves: Vec<(String, String)>) -> Stored {
             storage::LIVE => stored.live = Some(value),
             storage::ROOM => stored.room = Some(value),
             storage::MENU => stored.menu = Some(value),
+            storage::SETTINGS => stored.settings = Some(value),
+            storage::TEXT => stored.text = Some(value),
             k if k.starts_with(storage::OUTBOX) => stored.outbox.push((key, value)),
             // `last.replay` is for `--replay`; the player is who the key says.
             _ => {}
@@ -754,6 +756,26 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             .await;
             let (daily, counted) = within(daily, StatusCode::OK);
             (Answer::Daily { number, daily }, counted)
+        }
+        Request::Settings(_) => {
+            let kept = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                let player = exec::player(state, key).await?;
+                state.settings(&player).await
+            })
+            .await;
+            let (kept, counted) = within(kept, StatusCode::OK);
+            (Answer::Settings(kept), counted)
+        }
+        Request::SaveSettings { text, .. } => {
+            let kept = tokio::time::timeout(budget, async {
+                state.take_request(ip)?;
+                let player = exec::player(state, key).await?;
+                state.save_settings(&player, text.as_bytes()).await
+            })
+            .await;
+            let (kept, counted) = within(kept, StatusCode::OK);
+            (Answer::SettingsSaved(kept.map(drop)), counted)
         }
         // Answered above, before anything was counted.
         request @ Request::File(_) => {

@@ -138,6 +138,10 @@ impl<B: Backend> Store for B {
         players::saves(self, player)
     }
 
+    fn saved(&self, player: PlayerId, key: String) -> Fut<'_, Option<String>> {
+        players::saved(self, player, key)
+    }
+
     fn save(
         &self,
         player: PlayerId,

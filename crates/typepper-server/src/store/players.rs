@@ -140,6 +140,17 @@ pub fn saves<B: Backend>(b: &B, player: PlayerId) -> Fut<'_, Vec<(String, String
     })
 }
 
+/// `player`'s entry `key`, if kept.
+pub fn saved<B: Backend>(b: &B, player: PlayerId, key: String) -> Fut<'_, Option<String>> {
+    b.work(Access::Read, move |tx| {
+        Box::pin(async move {
+            let sql = "SELECT value FROM saves WHERE player_id = $1 AND key = $2";
+            let rows = tx.query(sql, &[Arg::I64(player), Arg::Text(&key)]).await?;
+            Ok(rows.first().map(|r| r.text(0)))
+        })
+    })
+}
+
 /// Keeps `value` under `key` for `player`; `None` forgets what `key` holds.
 pub fn save<B: Backend>(
     b: &B,
