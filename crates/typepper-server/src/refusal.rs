@@ -320,10 +320,11 @@ mod tests {
                 Refusal::Play(PlayError::Mode(no_mode)),
                 "this build has no mode \"x\": it has time:15, time:30, time:60, time:120, \
                  words:10, words:25, words:50, words:100, zen and pursuit:1 to pursuit:20, \
-                 each followed by /p (punctuation) and /n (numbers) if wanted, then \
-                 @<language> if not English; drill:<1 to 8 distinct letters a-z> and \
-                 drill2:<the same>; quote:<1 to 65535>, then @<language> if not English; and \
-                 custom",
+                 each followed by /p (punctuation), /n (numbers), /s (stop on error) and /b \
+                 (no backspace) if wanted, then @<language> if not English; drill:<1 to 8 \
+                 distinct letters a-z> and drill2:<the same>; quote:<1 to 65535>, then /s and \
+                 /b if wanted, then @<language> if not English; and custom, then /s and /b if \
+                 wanted",
                 "unknown_mode",
             ),
             (
