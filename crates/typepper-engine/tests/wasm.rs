@@ -78,5 +78,5 @@ fn every_golden_scenario_plays_out_in_wasm_as_natively() {
         assert_eq!(Replay::decode(bytes).as_ref(), Ok(&replay), "{name}");
         assert_eq!(outcome(&replay), *expected, "{name}");
     }
-    assert_eq!(GOLDEN.len(), 40);
+    assert_eq!(GOLDEN.len(), 43);
 }
