@@ -71,8 +71,8 @@ test("pasted wide characters keep the caret after them and the next word clear",
     for (let y = top; y <= bottom; y++)
       for (let x = 0; x < width; x++) {
         const i = (y * width + x) * 4;
-        if (near(i, [0xa8, 0x26, 0x3b], 60)) extra = Math.max(extra, x);
-        if (x > caretX && near(i, [0x6b, 0x65, 0x77], 30)) ahead = Math.min(ahead, x);
+        if (near(i, [0xc2, 0x6c, 0x76], 60)) extra = Math.max(extra, x);
+        if (x > caretX && near(i, [0x8a, 0x84, 0x96], 30)) ahead = Math.min(ahead, x);
       }
     return { caretX, extra, ahead, caretPixels: caret.length };
   });

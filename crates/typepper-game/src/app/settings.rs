@@ -1,5 +1,5 @@
 //! The settings screen: `o` (or `,`) on the menu. Each change shows at once and is kept
-//! whole ([`Settings::save`]), and, for a linked player, on the server too: a game that
+//! whole ([`App::keep_settings`]), and, for a linked player, on the server too: a game that
 //! links (a second device, an `ssh` session) takes the settings kept there, or, where
 //! none are, sends its own.
 
@@ -51,14 +51,13 @@ impl App {
         let Screen::Settings(row) = &mut self.screen else {
             return vec![];
         };
-        let rows = Row::ALL.len();
         let back = match key {
             Key::Up => {
-                *row = (*row + rows - 1) % rows;
+                *row = (*row + ROWS - 1) % ROWS;
                 return vec![];
             }
             Key::Down => {
-                *row = (*row + 1) % rows;
+                *row = (*row + 1) % ROWS;
                 return vec![];
             }
             Key::Escape | Key::Char('o' | ',') => {
