@@ -1738,3 +1738,71 @@ fn a_theme_paints_at_24_bit_and_256_colours_and_the_16_and_no_color_keep_their_o
         std::fs::remove_dir_all(&data).unwrap();
     }
 }
+
+/// Issue 43 across doors: a terminal game linked by its SSH key changes a setting, and
+/// the same player's `ssh host` game, with nothing installed, plays by it.
+#[test]
+fn a_setting_changed_in_the_terminal_game_is_the_players_in_the_ssh_game() {
+    let Some(server) = ssh_game_server("settings", &[]) else {
+        return;
+    };
+    let dir = temp_dir("settings-key");
+    let key = keygen(&dir, "key");
+    let data = temp_dir("settings-data");
+    let game = linked_game("settings", &data, &key, &server, "setsy");
+    game.wait_for("linked: your rounds will be sent", 20);
+    game.type_text("o");
+    game.wait_for("▸ theme", 5);
+    game.keys(&["Right"]);
+    game.wait_for("‹ paper ›", 5);
+    assert!(
+        std::fs::read_to_string(data.join("settings"))
+            .unwrap()
+            .starts_with("theme paper\n")
+    );
+    // Sent to the server as it changed (`v1 settings` says so once it is there): the ssh
+    // game reads it when it starts.
+    let kept = || {
+        let out = Command::new("ssh")
+            .arg("-i")
+            .arg(&key)
+            .args([
+                "-o",
+                "IdentitiesOnly=yes",
+                "-o",
+                "UserKnownHostsFile=/dev/null",
+            ])
+            .args(["-o", "StrictHostKeyChecking=no", "-o", "LogLevel=ERROR"])
+            .args([
+                "-p",
+                &server.ssh_port.to_string(),
+                "127.0.0.1",
+                "v1 settings",
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).starts_with("theme paper\n")
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !kept() {
+        assert!(
+            Instant::now() < deadline,
+            "the setting never reached the server"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    game.keys(&["Escape"]);
+    game.type_text("q");
+    game.wait_for("EXITED 0", 5);
+    drop(game);
+    let remote = ssh_game("settings-ssh", &server, Some(&key), "");
+    remote.wait_for(MENU, 15);
+    remote.type_text("o");
+    remote.wait_for("‹ paper ›", 5);
+    remote.keys(&["C-c"]);
+    remote.wait_for("EXITED", 5);
+    drop(remote);
+    drop(server);
+    std::fs::remove_dir_all(&data).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
