@@ -363,6 +363,9 @@ test("a room on the owner's own text: pasted, left with esc, opened with f, and 
   await boot(other);
   await link(other, bob);
   await gather(page, [other]);
+  // Both in the lobby, each seeing the other, before Bob says he is ready.
+  await expect(page.locator("[data-mirror=room]")).toContainText(`${bob} · waiting`);
+  await expect(other.locator("[data-mirror=room]")).toContainText(`${ada} · owner · waiting`);
   await other.keyboard.press("r");
   await expect(page.locator("[data-mirror=room]")).toContainText(`${bob} · ready`);
   await page.keyboard.press("Enter");
