@@ -80,15 +80,20 @@ impl App {
         }
     }
 
+    /// What keeps the settings with the player `token` is: the whole file, sent.
+    fn send_settings(&self, token: &str) -> Effect {
+        Effect::Request(Request::SaveSettings {
+            token: token.to_owned(),
+            text: self.settings.write(),
+        })
+    }
+
     /// A setting changed here: kept, and sent for a linked player.
     pub(crate) fn settings_changed(&mut self) -> Vec<Effect> {
         let mut fx = vec![self.keep_settings()];
         match (&mut self.settings_sync, &self.player) {
             (Sync::Asked { changed }, _) => *changed = true,
-            (Sync::Done, Some(player)) => fx.push(Effect::Request(Request::SaveSettings {
-                token: player.token.clone(),
-                text: self.settings.write(),
-            })),
+            (Sync::Done, Some(player)) => fx.push(self.send_settings(&player.token)),
             _ => {}
         }
         fx
@@ -115,17 +120,20 @@ impl App {
         let Ok(kept) = kept else {
             return vec![];
         };
-        match (&self.player, kept.trim().is_empty() || changed) {
-            (Some(player), true) => vec![Effect::Request(Request::SaveSettings {
-                token: player.token.clone(),
-                text: self.settings.write(),
-            })],
-            (Some(_), false) => {
-                self.settings = Settings::read(&kept, None);
-                vec![self.keep_settings()]
-            }
-            (None, _) => vec![],
+        let Some(player) = &self.player else {
+            return vec![];
+        };
+        if kept.trim().is_empty() || changed {
+            return vec![self.send_settings(&player.token)];
         }
+        let theirs = Settings::read(&kept, None);
+        // The same as here (a device's own, come back; an `ssh` game's, read at its
+        // start): nothing to take, nor to keep again.
+        if theirs == self.settings {
+            return vec![];
+        }
+        self.settings = theirs;
+        vec![self.keep_settings()]
     }
 
     pub(crate) fn settings_screen(&self, selected: usize, notice: Option<(String, Tone)>) -> Model {

@@ -604,6 +604,9 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             let why = "no key: connect with a public key to link it";
             return Answer::Linked(Err(Failure::Refused(why.into())));
         }
+        // The game's own `settings` entry, which the keeper writes to the same row with
+        // its other entries (`Host::save`): kept already, not written twice.
+        Request::SaveSettings { .. } => return Answer::SettingsSaved(Ok(())),
         Request::Submit { body, keys, .. } => {
             let answer = async {
                 state.take_request(ip)?;
@@ -766,16 +769,6 @@ async fn ask(state: &Arc<Shared>, ip: IpAddr, key: Option<String>, request: Requ
             .await;
             let (kept, counted) = within(kept, StatusCode::OK);
             (Answer::Settings(kept), counted)
-        }
-        Request::SaveSettings { text, .. } => {
-            let kept = tokio::time::timeout(budget, async {
-                state.take_request(ip)?;
-                let player = exec::player(state, key).await?;
-                state.save_settings(&player, text.as_bytes()).await
-            })
-            .await;
-            let (kept, counted) = within(kept, StatusCode::OK);
-            (Answer::SettingsSaved(kept.map(drop)), counted)
         }
         // Answered above, before anything was counted.
         request @ Request::File(_) => {
