@@ -20,7 +20,8 @@ sw?.addEventListener("controllerchange", () => {
   else if (!controlled) keepListsFetched();
 });
 
-if (controlled && (await tookOver())) {
+const next = controlled ? await tookOver() : null;
+if (next && (await begins(next))) {
   // The reload comes with the new worker, once it has activated: a busy machine took
   // over 3 s. If it never comes, this build plays.
   await wait(10000);
@@ -50,11 +51,24 @@ window.typepper = await start(api);
 // A first visit's registration, and on every visit a check for a newer build.
 sw?.register("/sw.js").catch((e) => console.warn(`the game won't play offline: ${e.message}`));
 
-/** Whether a newer build's worker was waiting, and was asked to take over. */
+/** A newer build's worker that was waiting, and was asked to take over. */
 async function tookOver() {
   const next = (await sw.getRegistration())?.waiting;
   next?.postMessage("take over");
-  return Boolean(next);
+  return next;
+}
+
+/** Whether `next` begins to take over within a second and a half. Chromium holds a new
+ * worker back while the old one is still answering a fetch of this page's: the page's
+ * icon, fetched just as the take-over began, held it until the page closed, in a load in
+ * three (index.html carries its icon since). Rather than stay blank, a load so held plays
+ * the build it has; the new one takes over once the old one is free. */
+function begins(next) {
+  if (next.state !== "installed") return Promise.resolve(true);
+  return new Promise((done) => {
+    next.addEventListener("statechange", () => done(true), { once: true });
+    setTimeout(() => done(next.state !== "installed"), 1500);
+  });
 }
 
 function wait(ms) {

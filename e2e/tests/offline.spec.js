@@ -67,14 +67,9 @@ test("offline, the game loads from its service worker and plays a German WORDS 2
 // build's name over the same files, and put back after.
 const worker = join(import.meta.dirname, "..", "..", "web", "pkg", "sw.js");
 
-// The take-over fails now and then (issue 42's fourth session measured 2 loads in 6 here,
-// on an idle machine): the waiting worker, asked to take over, does not, and the page
-// either plays the old build or stays blank. Until that is found and fixed, the test is
-// run again where it fails, and Playwright's report says it was flaky.
 test.describe("a new build", () => {
-  test.describe.configure({ retries: 2 });
-  // The build's own worker, as the build wrote it: put back after each try, a try that
-  // timed out too (its `finally` never runs), so that a retry starts from the build.
+  // The build's own worker, as the build wrote it: put back after the test, one that
+  // timed out too (its `finally` never runs), so that the next test starts from the build.
   const original = readFileSync(worker, "utf8");
   test.afterEach(() => writeFileSync(worker, original));
 
@@ -103,21 +98,16 @@ test.describe("a new build", () => {
       // the new build runs, and the old one is gone. (Chromium may let it take over itself
       // as the old page unloads, when the load is the new build's from its start and needs
       // no reload.) Either way the page that runs was the new worker's from its start: its
-      // worker never changed under it. Where the old worker doesn't give way within 10 s
-      // (a load in four here: it was still handing the page its preloaded wasm, which the
-      // page doesn't read while it waits), that load plays the old build, whole, and the
-      // one after it takes over.
-      const newOnly = () => caches(page).then(builds, () => null);
+      // worker never changed under it. (Once, an icon the page fetched through the old
+      // worker as the new one took over kept the new one waiting until the page closed,
+      // in a load in three: the page carries its icon since.)
       await page.addInitScript(() => {
         navigator.serviceWorker?.addEventListener("controllerchange", () => (window.changedUnder = true));
       });
-      for (let load = 0; load < 3 && (await newOnly())?.length !== 1; load++) {
-        // (The page may reload itself before its load ends, which aborts this one.)
-        await page.goto("/", { waitUntil: "commit" }).catch(() => {});
-        await onScreen(page, "menu");
-      }
+      // (The page may reload itself before its load ends, which aborts this one.)
+      await page.goto("/", { waitUntil: "commit" }).catch(() => {});
       // (Asked while the page may reload under the question.)
-      await expect.poll(newOnly, { timeout: 20_000 }).toEqual(["typepper-build-0000000000000001"]);
+      await expect.poll(() => caches(page).then(builds, () => null), { timeout: 10_000 }).toEqual(["typepper-build-0000000000000001"]);
       await onScreen(page, "menu");
       expect(await page.evaluate(() => window.changedUnder ?? false)).toBe(false);
       expect(await page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe("activated");

@@ -261,3 +261,26 @@ fn gzip_len(bytes: &[u8]) -> Result<u64> {
     gz.write_all(bytes)?;
     Ok(gz.finish()?.len() as u64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::root;
+
+    /// index.html carries web/icon.svg whole (its comment says why): the two must agree.
+    #[test]
+    fn the_pages_icon_is_web_icon_svg() {
+        let svg = std::fs::read_to_string(root().join("web/icon.svg")).expect("web/icon.svg");
+        let page = std::fs::read_to_string(root().join("index.html")).expect("index.html");
+        let one_line: String = svg.lines().map(str::trim).collect();
+        let encoded = one_line
+            .replace('"', "'")
+            .replace('#', "%23")
+            .replace('<', "%3C")
+            .replace('>', "%3E");
+        let link = format!(r#"<link rel="icon" href="data:image/svg+xml,{encoded}""#);
+        assert!(
+            page.contains(&link),
+            "index.html's icon is not web/icon.svg; it should read\n{link}"
+        );
+    }
+}
