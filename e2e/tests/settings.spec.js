@@ -127,16 +127,22 @@ test("the sound clicks a key and knocks a mistake where it is on, and is silent 
     };
   });
   await page.keyboard.press("1");
+  await onScreen(page, "playing");
   await typeWords(page, 2, { gap: 60 });
   expect(await page.evaluate(() => window.clicks.length)).toBe(0);
   await page.keyboard.press("Escape");
+  await onScreen(page, "menu");
   await page.keyboard.press("o");
   for (const key of ["ArrowUp", "ArrowUp", "ArrowUp", "ArrowRight", "ArrowRight", "ArrowRight"]) {
     await page.keyboard.press(key);
   }
   await expect.poll(() => rows(page)).toContain("▸ sound: 3");
+  // (Each screen seen before the next key: once, in a full run, the round's keys made
+  // no click at all, as if none had reached a round.)
   await page.keyboard.press("Escape");
+  await onScreen(page, "menu");
   await page.keyboard.press("1");
+  await onScreen(page, "playing");
   await typeWords(page, 3, { gap: 60, mistake: (i) => (i === 1 ? "left" : null) });
   const clicks = await page.evaluate(() => window.clicks);
   expect(clicks.length).toBeGreaterThan(10);
