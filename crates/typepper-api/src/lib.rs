@@ -695,10 +695,10 @@ mod tests {
                 },
             ),
             (
-                "no other_rules recorded by other rules (engine 2, these are 1)",
+                "no other_rules recorded by rules VERSION 3, which this engine doesn't have: it plays VERSION 1 and 2",
                 Line::No {
                     kind: Some("other_rules"),
-                    why: "recorded by other rules (engine 2, these are 1)".into(),
+                    why: "recorded by rules VERSION 3, which this engine doesn't have: it plays VERSION 1 and 2".into(),
                 },
             ),
             // A server from before the kinds: the sentence alone.

@@ -2,7 +2,7 @@
 //! hundredths shown as decimals: `"wpm": 108.52`.
 
 use serde::Serialize;
-use typepper_engine::{Mode, Op, Replay, Score, Tier};
+use typepper_engine::{Mode, Op, Replay, Rules, Score, Tier};
 
 #[derive(Serialize)]
 struct Error<'a> {
@@ -73,7 +73,7 @@ pub fn inspect(
         encoding,
         format: header.format,
         engine: replay.engine,
-        these_rules: replay.engine == typepper_engine::VERSION,
+        these_rules: replay.rules().is_ok(),
         mode: &replay.mode,
         title: replay.mode.parse::<Mode>().ok().map(Mode::title),
         seed: replay.seed,
@@ -90,6 +90,8 @@ struct ScoreJson<'a> {
     title: String,
     seed: u64,
     engine: u32,
+    /// The rules it was played by: its own (`engine`), or those `--rules` asked for.
+    rules: u32,
     headline: HeadlineJson,
     wpm: f64,
     raw: f64,
@@ -131,13 +133,14 @@ fn hundredths(x: impl Into<u32>) -> f64 {
     f64::from(x.into()) / 100.0
 }
 
-pub fn score(replay: &Replay, score: &Score) -> String {
+pub fn score(replay: &Replay, rules: Rules, score: &Score) -> String {
     let headline = score.headline();
     to_string(&ScoreJson {
         mode: &replay.mode,
         title: score.mode.title(),
         seed: replay.seed,
         engine: replay.engine,
+        rules: rules.version(),
         headline: HeadlineJson {
             value: headline.value,
             unit: headline.unit.as_str(),

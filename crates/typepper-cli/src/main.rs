@@ -14,8 +14,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use typepper_engine::synth::{Typist, synth_on};
 use typepper_engine::{
-    DecodeError, Header, MAX_TEXT_CHARS, Mode, Op, PlayError, Replay, Round, TextFault, VERSION,
-    hex,
+    DecodeError, Header, MAX_TEXT_CHARS, Mode, Op, PlayError, Replay, Round, Rules, TextFault, hex,
 };
 
 /// typepper, the typing game where every round is a replay: play it in this terminal,
@@ -66,13 +65,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Re-play a replay through this engine and print its score.
+    /// Re-play a replay through this engine and print its score, by the rules that
+    /// recorded it.
     Score {
         /// The replay file (raw or hex), or `-`.
         file: PathBuf,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Play it by the rules of this VERSION instead (the newest shows what an old
+        /// round would score today; the score it has never changes).
+        #[arg(long, value_name = "N")]
+        rules: Option<u32>,
     },
     /// What your replays say about each key and letter pair: how often each went wrong,
     /// how long it took, the worst, the trend, and letters to drill.
@@ -141,6 +145,10 @@ enum Command {
         /// Where to write it; `-` is standard output.
         #[arg(long)]
         out: PathBuf,
+        /// Record it by the rules of this VERSION (1 makes a round as an older game
+        /// recorded it); the newest if not given.
+        #[arg(long, value_name = "N")]
+        rules: Option<u32>,
     },
 }
 
@@ -209,7 +217,7 @@ fn main() -> ExitCode {
     };
     let (json, result) = match command {
         Command::Inspect { file, json } => (json, inspect(&file, json)),
-        Command::Score { file, json } => (json, score(&file, json)),
+        Command::Score { file, json, rules } => (json, score(&file, json, rules)),
         Command::Keys { files, json } => (json, keys::run(&files, json)),
         Command::Export { server, out } => (false, export(&server, &out)),
         Command::Themes { json } => (json, Ok(themes(json))),
@@ -224,6 +232,7 @@ fn main() -> ExitCode {
             readable,
             text,
             out,
+            rules,
         } => {
             let typist = Typist {
                 wpm,
@@ -236,11 +245,11 @@ fn main() -> ExitCode {
                 (_, true) => Form::Text,
                 _ => Form::Raw,
             };
-            let round = match (mode, text) {
-                (_, Some(file)) => custom_round(&file, seed),
-                (Some(mode), None) => mode_round(&mode, seed),
+            let round = rules_of(rules).and_then(|rules| match (mode, text) {
+                (_, Some(file)) => custom_round(&file, seed, rules),
+                (Some(mode), None) => mode_round(&mode, seed, rules),
                 (None, None) => unreachable!("clap requires --mode without --text"),
-            };
+            });
             (false, round.and_then(|r| make(r, &typist, form, &out)))
         }
     };
@@ -307,7 +316,7 @@ fn open_game(
     // Read and checked before the terminal is touched, as a replay is.
     let text = text
         .map(|file| {
-            let round = custom_round(&file, 0).map_err(|e| e.message)?;
+            let round = custom_round(&file, 0, Rules::NEWEST).map_err(|e| e.message)?;
             Ok::<_, String>(round.custom_text().unwrap_or_default().to_owned())
         })
         .transpose()?;
@@ -416,10 +425,13 @@ fn inspect(file: &Path, as_json: bool) -> Result<String, Refused> {
     }
     let mut out = String::new();
     let encoding = loaded.form.name();
-    let rules = if replay.engine == VERSION {
-        "these rules".to_owned()
-    } else {
-        format!("other rules; these are {VERSION}")
+    let rules = match replay.rules() {
+        Ok(Rules::NEWEST) => "the newest rules".to_owned(),
+        Ok(rules) => format!(
+            "{rules}'s rules, which it plays by; the newest are {}",
+            Rules::NEWEST
+        ),
+        Err(e) => e.to_string(),
     };
     let title = replay
         .mode
@@ -449,19 +461,27 @@ fn inspect(file: &Path, as_json: bool) -> Result<String, Refused> {
     Ok(out)
 }
 
-fn score(file: &Path, as_json: bool) -> Result<String, Refused> {
+fn score(file: &Path, as_json: bool, rules: Option<u32>) -> Result<String, Refused> {
     let loaded = load(file)?;
     let replay = Replay::decode(&loaded.bytes)?;
-    let (_, score) = replay.play()?;
+    let rules = match rules {
+        None => replay.rules()?,
+        n => rules_of(n)?,
+    };
+    let (_, score) = replay.play_under(rules)?;
     if as_json {
-        return Ok(json::score(&replay, &score));
+        return Ok(json::score(&replay, rules, &score));
     }
     let mut out = String::new();
-    let _ = writeln!(
+    let _ = write!(
         out,
         "{} · seed {} · engine {}",
         score.mode, replay.seed, replay.engine
     );
+    if rules.version() != replay.engine {
+        let _ = write!(out, " · played under {rules}'s rules");
+    }
+    let _ = writeln!(out);
     let _ = write!(out, "{score}");
     let tier = typepper_engine::Tier::of(score.peak_heat);
     let _ = writeln!(out, "peak tier {tier}");
@@ -479,7 +499,7 @@ impl Form {
 }
 
 /// A fresh round of the mode `key` on `seed`, if this build plays it.
-fn mode_round(key: &str, seed: u64) -> Result<Round, Refused> {
+fn mode_round(key: &str, seed: u64, rules: Rules) -> Result<Round, Refused> {
     let mode: Mode = key
         .parse()
         .map_err(|e: typepper_engine::ModeError| Refused {
@@ -487,7 +507,7 @@ fn mode_round(key: &str, seed: u64) -> Result<Round, Refused> {
             message: e.to_string(),
         })?;
     let blank = Replay {
-        engine: VERSION,
+        engine: rules.version(),
         mode: mode.key(),
         seed,
         text: None,
@@ -539,8 +559,22 @@ fn themes(json: bool) -> String {
     out
 }
 
+/// The rules of VERSION `n` (`--rules`), the newest if none is asked for.
+fn rules_of(n: Option<u32>) -> Result<Rules, Refused> {
+    let Some(n) = n else {
+        return Ok(Rules::NEWEST);
+    };
+    Rules::of(n).ok_or_else(|| Refused {
+        kind: "NoRules",
+        message: format!(
+            "there are no rules VERSION {n}: this engine plays VERSION {}",
+            Rules::ALL.map(|r| r.version().to_string()).join(" and ")
+        ),
+    })
+}
+
 /// A fresh CUSTOM TEXT round on `file`'s text, made ready as a pasted one.
-fn custom_round(file: &Path, seed: u64) -> Result<Round, Refused> {
+fn custom_round(file: &Path, seed: u64, rules: Rules) -> Result<Round, Refused> {
     // Four bytes a character at most, and room for the whitespace tidying takes out.
     let raw = read_input(file, 4 * MAX_TEXT_CHARS + (1 << 16), "a text file")?;
     let refuse = |message: String| Refused {
@@ -549,7 +583,7 @@ fn custom_round(file: &Path, seed: u64) -> Result<Round, Refused> {
     };
     let raw = String::from_utf8(raw).map_err(|_| refuse(TextFault::NotUtf8.to_string()))?;
     let text = typepper_game::custom::prepare(&raw).map_err(|e| refuse(e.to_string()))?;
-    Round::custom(&text, seed).map_err(|e| refuse(e.to_string()))
+    Round::custom_under(rules, Mode::CUSTOM, &text, seed).map_err(|e| refuse(e.to_string()))
 }
 
 /// `typepper export`: the server's archive of this key's player, written to `out`; what

@@ -376,6 +376,73 @@ fn wide_characters_keep_the_caret_where_the_terminal_draws_them() {
     std::fs::remove_dir_all(&data).unwrap();
 }
 
+/// `typepper synth --rules 1` makes a round as an older game recorded it; `score` plays it
+/// by its own rules, and `score --rules 2` by today's, beside it; a VERSION the engine
+/// doesn't have is refused, to `--rules` and in a header alike.
+#[test]
+fn the_cli_scores_an_old_round_by_its_rules_and_by_todays() {
+    let dir = temp_dir("cli-rules");
+    let file = dir.join("old.replay");
+    let run = |args: &[&str]| {
+        Command::new(binary())
+            .args(args)
+            .arg(&file)
+            .output()
+            .unwrap()
+    };
+    let json = |out: std::process::Output| -> serde_json::Value {
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let made = Command::new(binary())
+        .args(["synth", "--mode", "pursuit:7", "--seed", "3", "--wpm", "45"])
+        .args(["--rules", "1", "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let own = json(run(&["score", "--json"]));
+    let today = json(run(&["score", "--json", "--rules", "2"]));
+    assert_eq!(
+        (own["engine"].as_u64(), own["rules"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(
+        (today["engine"].as_u64(), today["rules"].as_u64()),
+        (Some(1), Some(2))
+    );
+    // VERSION 1's HOT PURSUIT always peaked at 100, the flame's catch; VERSION 2's heat is
+    // the streak's, and no headline changes.
+    assert_eq!(own["peak_heat"].as_u64(), Some(100));
+    assert!(today["peak_heat"].as_u64().unwrap() < 100, "{today}");
+    assert_eq!(own["headline"], today["headline"]);
+    let text = String::from_utf8(run(&["score", "--rules", "2"]).stdout).unwrap();
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .ends_with("engine 1 · played under VERSION 2's rules"),
+        "{text}"
+    );
+    let text = String::from_utf8(run(&["inspect"]).stdout).unwrap();
+    assert!(
+        text.contains("engine  1 (VERSION 1's rules, which it plays by; the newest are VERSION 2)"),
+        "{text}"
+    );
+    let refused = run(&["score", "--json", "--rules", "3"]);
+    assert!(!refused.status.success());
+    let said = json(refused);
+    assert_eq!(said["error"], "NoRules");
+    assert_eq!(
+        said["message"],
+        "there are no rules VERSION 3: this engine plays VERSION 1 and 2"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `typepper synth`, `score` and `inspect` take every kind of key the grammar writes, and
 /// refuse what it refuses with its sentence; `synth --help` lists the grammar.
 #[test]
@@ -522,8 +589,8 @@ fn the_cli_makes_and_scores_rounds_of_every_new_kind_and_refuses_the_grammars_mi
 fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
     let dir = temp_dir("refused");
     let file = dir.join("other-rules.replay");
-    // A BLITZ 15s replay recorded by engine 2.
-    let mut bytes = b"TPR\x01\x02\x00\x00\x00\x07time:15".to_vec();
+    // A BLITZ 15s replay recorded by engine 3.
+    let mut bytes = b"TPR\x01\x03\x00\x00\x00\x07time:15".to_vec();
     bytes.extend([0; 8]);
     bytes.push(0);
     std::fs::write(&file, &bytes).unwrap();
@@ -536,7 +603,9 @@ fn replays_the_game_cannot_show_are_refused_before_the_terminal_is_touched() {
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
-        said.contains("recorded by other rules (engine 2, these are 1)"),
+        said.contains(
+            "recorded by rules VERSION 3, which this engine doesn't have: it plays VERSION 1 and 2"
+        ),
         "{said}"
     );
 

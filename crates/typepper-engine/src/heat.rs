@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::Rules;
+
 /// Heat is kept in thousandths so that gains and cooling stay integers.
 pub(crate) const MILLI: i64 = 1000;
 /// The top of the meter, in thousandths.
@@ -14,6 +16,11 @@ pub(crate) const GAIN_WINDOW_MS: i64 = 400;
 pub(crate) const GAIN_PER_MS: i64 = 4;
 /// A mistake keeps four fifths of the heat, less a flat 2.
 pub(crate) const MISTAKE_FLAT: i64 = 2 * MILLI;
+/// VERSION 2: a correct keystroke heats by 1, whatever its gap...
+pub(crate) const V2_GAIN: i64 = MILLI;
+/// ...and heat halves every 5 s (straight between halvings), so that a steady pace with
+/// no mistake settles at `2 × 5000 × 1000 ÷ gap` thousandths: wpm ÷ 1.2 heat.
+pub(crate) const V2_HALF_LIFE_MS: i64 = 5000;
 
 /// The meter's bands, mildest first, named after peppers by Scoville heat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,8 +93,9 @@ impl fmt::Display for Tier {
     }
 }
 
-/// The BLITZ and ZEN streak: a value at a moment, cooling linearly after it, so the heat
-/// at any time follows from the inputs alone, however often anyone looks.
+/// The streak: a value at a moment, cooling after it by a rule of the round's
+/// [`Rules`], so the heat at any time follows from the inputs alone, however often
+/// anyone looks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Streak {
     milli: i64,
@@ -95,19 +103,34 @@ pub(crate) struct Streak {
 }
 
 impl Streak {
-    pub(crate) fn at(&self, t: u32) -> i64 {
+    pub(crate) fn at(&self, t: u32, rules: Rules) -> i64 {
         let idle = i64::from(t.saturating_sub(self.at));
-        (self.milli - idle * COOL_PER_MS).max(0)
+        match rules {
+            // Linear: 4 a second, so only 60 wpm and up outruns it.
+            Rules::V1 => (self.milli - idle * COOL_PER_MS).max(0),
+            // Halving: the faster the pace, the higher heat settles, at every pace.
+            Rules::V2 => {
+                let halvings = idle / V2_HALF_LIFE_MS;
+                let whole = if halvings >= 63 {
+                    0
+                } else {
+                    self.milli >> halvings
+                };
+                whole - whole * (idle % V2_HALF_LIFE_MS) / (2 * V2_HALF_LIFE_MS)
+            }
+        }
     }
 
     /// A judged keystroke at `t`, `gap` ms after the previous one (`None` for the first).
-    pub(crate) fn stroke(&mut self, t: u32, gap: Option<u32>, correct: bool) {
-        let now = self.at(t);
-        self.milli = if correct {
-            let gap = gap.map_or(GAIN_WINDOW_MS, i64::from);
-            (now + GAIN_PER_MS * (GAIN_WINDOW_MS - gap).max(0)).min(MAX)
-        } else {
-            (now * 4 / 5 - MISTAKE_FLAT).max(0)
+    pub(crate) fn stroke(&mut self, t: u32, gap: Option<u32>, correct: bool, rules: Rules) {
+        let now = self.at(t, rules);
+        self.milli = match (correct, rules) {
+            (true, Rules::V1) => {
+                let gap = gap.map_or(GAIN_WINDOW_MS, i64::from);
+                (now + GAIN_PER_MS * (GAIN_WINDOW_MS - gap).max(0)).min(MAX)
+            }
+            (true, Rules::V2) => (now + V2_GAIN).min(MAX),
+            (false, _) => (now * 4 / 5 - MISTAKE_FLAT).max(0),
         };
         self.at = t;
     }
@@ -130,28 +153,61 @@ mod tests {
     #[test]
     fn streak_heats_fast_correct_typing_and_cools_the_rest() {
         let mut s = Streak::default();
-        s.stroke(0, None, true);
+        s.stroke(0, None, true, Rules::V1);
         assert_eq!(
-            s.at(0),
+            s.at(0, Rules::V1),
             0,
             "the first keystroke has nothing to be fast against"
         );
-        s.stroke(100, Some(100), true);
+        s.stroke(100, Some(100), true, Rules::V1);
         // 4 × (400 − 100) = 1200, on top of zero (the 100 ms of cooling floored at 0).
-        assert_eq!(s.at(100), 1200);
-        assert_eq!(s.at(200), 800, "4 thousandths a millisecond");
-        assert_eq!(s.at(10_000), 0);
-        s.stroke(110, Some(10), true);
-        assert_eq!(s.at(110), 1160 + 1560);
-        s.stroke(150, Some(40), false);
+        assert_eq!(s.at(100, Rules::V1), 1200);
+        assert_eq!(s.at(200, Rules::V1), 800, "4 thousandths a millisecond");
+        assert_eq!(s.at(10_000, Rules::V1), 0);
+        s.stroke(110, Some(10), true, Rules::V1);
+        assert_eq!(s.at(110, Rules::V1), 1160 + 1560);
+        s.stroke(150, Some(40), false, Rules::V1);
         assert_eq!(
-            s.at(150),
+            s.at(150, Rules::V1),
             (2720 - 160) * 4 / 5 - 2000,
             "four fifths, less 2"
         );
-        s.stroke(160, Some(10), true);
-        let before = s.at(160);
-        s.stroke(170, Some(400), true);
-        assert_eq!(s.at(170), before - 40, "nothing at 400 ms or slower");
+        s.stroke(160, Some(10), true, Rules::V1);
+        let before = s.at(160, Rules::V1);
+        s.stroke(170, Some(400), true, Rules::V1);
+        assert_eq!(
+            s.at(170, Rules::V1),
+            before - 40,
+            "nothing at 400 ms or slower"
+        );
+    }
+
+    #[test]
+    fn version_2_settles_at_every_pace_by_its_speed() {
+        // A steady pace with no mistake, for a minute: heat settles near wpm ÷ 1.2.
+        for (gap, wpm) in [(400, 30), (200, 60), (120, 100), (100, 120)] {
+            let mut s = Streak::default();
+            let mut t = 0;
+            while t < 60_000 {
+                s.stroke(t, Some(gap), true, Rules::V2);
+                t += gap;
+            }
+            let heat = s.at(t - gap, Rules::V2) / MILLI;
+            let settled = (wpm * 10 / 12).min(100);
+            assert!(
+                heat.abs_diff(settled) <= 2,
+                "{wpm} wpm: {heat}, not about {settled}"
+            );
+        }
+        let mut s = Streak::default();
+        s.stroke(0, None, true, Rules::V2);
+        assert_eq!(s.at(0, Rules::V2), V2_GAIN, "the first keystroke heats too");
+        assert_eq!(
+            s.at(2_500, Rules::V2),
+            V2_GAIN * 3 / 4,
+            "straight to half at 5 s"
+        );
+        assert_eq!(s.at(5_000, Rules::V2), V2_GAIN / 2);
+        assert_eq!(s.at(u32::MAX, Rules::V2), 0);
     }
 }

@@ -48,6 +48,7 @@ pub mod said;
 mod score;
 pub mod synth;
 pub mod text;
+mod version;
 mod view;
 pub mod words;
 
@@ -65,10 +66,13 @@ pub use round::{
     Refusal, Round, STEPS_PER_CHAR, WORDS_PER_LEVEL, flame_wpm,
 };
 pub use score::{CharCounts, Decimal, Headline, Hundredths, Sample, Score};
+pub use version::Rules;
 pub use view::{CharState, Glyph, View, WordStatus, WordView};
 
-/// The rules' version, written into every replay. Any change to what a replay plays out
-/// to — text, heat or score — is a new version. A new mode is not such a change when
-/// every replay of the old modes plays out as before: DRILL came in under version 1
-/// (RULES.md, "DRILL"), and a build without it refuses its replays by mode.
-pub const VERSION: u32 = 1;
+/// The rules' version new rounds record ([`Rules::NEWEST`]'s). Any change to what a
+/// replay plays out to — text, heat or score — is a new version, beside the old ones: a
+/// replay is played by the version in its header, forever ([`Rules`]). A new mode is not
+/// such a change when every replay of the old modes plays out as before: DRILL came in
+/// under version 1 (RULES.md, "DRILL"), and a build without it refuses its replays by
+/// mode.
+pub const VERSION: u32 = Rules::NEWEST.version();

@@ -1,4 +1,5 @@
-//! A round: the rules of VERSION 1 as a state machine fed `(ms, Op)` pairs.
+//! A round: the rules, of whichever [`Rules`] it plays by, as a state machine fed
+//! `(ms, Op)` pairs.
 //!
 //! Everything here follows from the inputs and their times. Heat, the flame and the
 //! clock are kept as a value at a moment plus a linear rate, so looking at the round
@@ -11,7 +12,7 @@ use crate::mode::Base;
 use crate::replay::{Input, Op, Replay, TextFault, varint_len};
 use crate::score::{self, CharCounts, Sample, Score};
 use crate::text::{self, Words};
-use crate::{Mode, VERSION};
+use crate::{Mode, Rules};
 
 /// Characters a word may run past its end; keys beyond are ignored.
 pub const MAX_EXTRA: usize = 20;
@@ -97,6 +98,7 @@ impl std::error::Error for Refusal {}
 /// One round being played. `Clone` is a snapshot.
 #[derive(Clone, Debug)]
 pub struct Round {
+    rules: Rules,
     mode: Mode,
     seed: u64,
     /// The stream the words are drawn from; `None` for a given text (a quote, a custom
@@ -210,15 +212,23 @@ impl Round {
     /// have (see [`quotes::install`](crate::quotes::install)), or if it is CUSTOM TEXT,
     /// whose text [`Round::custom`] takes; [`Replay::setup`] refuses instead.
     pub fn new(mode: Mode, seed: u64) -> Round {
+        Round::under(Rules::NEWEST, mode, seed)
+    }
+
+    /// [`Round::new`] by `rules`: an old replay's round, played as it was recorded.
+    ///
+    /// # Panics
+    /// As [`Round::new`].
+    pub fn under(rules: Rules, mode: Mode, seed: u64) -> Round {
         match mode.base() {
             Base::Custom => panic!("a CUSTOM TEXT round is made by Round::custom"),
             Base::Quote(n) => {
                 let language = mode.prose().language;
                 let passage = crate::quotes::passage(language, n)
                     .unwrap_or_else(|| panic!("no quote {} in {language}", n.get()));
-                Round::build(mode, seed, None, passage.text)
+                Round::build(rules, mode, seed, None, passage.text)
             }
-            _ => Round::build(mode, seed, Some(text::words_of(mode, seed)), ""),
+            _ => Round::build(rules, mode, seed, Some(text::words_of(mode, seed)), ""),
         }
     }
 
@@ -234,17 +244,30 @@ impl Round {
     /// # Panics
     /// If `mode` isn't CUSTOM TEXT.
     pub fn custom_in(mode: Mode, text: &str, seed: u64) -> Result<Round, TextFault> {
+        Round::custom_under(Rules::NEWEST, mode, text, seed)
+    }
+
+    /// [`Round::custom_in`] by `rules`.
+    ///
+    /// # Panics
+    /// If `mode` isn't CUSTOM TEXT.
+    pub fn custom_under(
+        rules: Rules,
+        mode: Mode,
+        text: &str,
+        seed: u64,
+    ) -> Result<Round, TextFault> {
         assert!(
             matches!(mode.base(), Base::Custom),
             "{mode} is no CUSTOM TEXT"
         );
         text::check(text)?;
-        let mut round = Round::build(mode, seed, None, text);
+        let mut round = Round::build(rules, mode, seed, None, text);
         round.encoded += text.len() + varint_len(text.len() as u64);
         Ok(round)
     }
 
-    fn build(mode: Mode, seed: u64, words: Option<Words>, given: &str) -> Round {
+    fn build(rules: Rules, mode: Mode, seed: u64, words: Option<Words>, given: &str) -> Round {
         let flame = match mode.base() {
             Base::Pursuit(level) => Some(Flame {
                 pos: -FLAME_START_GAP * STEPS_PER_CHAR,
@@ -255,6 +278,7 @@ impl Round {
             _ => None,
         };
         let mut round = Round {
+            rules,
             mode,
             seed,
             words,
@@ -322,6 +346,11 @@ impl Round {
         matches!(self.mode.base(), Base::Custom).then_some(self.text.as_str())
     }
 
+    /// The rules it plays by.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
     /// The round's mode.
     pub fn mode(&self) -> Mode {
         self.mode
@@ -362,7 +391,7 @@ impl Round {
     /// The replay of every input taken so far.
     pub fn replay(&self) -> Replay {
         Replay {
-            engine: VERSION,
+            engine: self.rules.version(),
             mode: self.mode.key(),
             seed: self.seed,
             text: self.custom_text().map(str::to_owned),
@@ -532,9 +561,9 @@ impl Round {
         self.correct_keys += u32::from(correct);
         self.chart.keys += 1;
         self.chart.errors += u32::from(!correct);
-        if self.flame.is_none() {
+        if self.flame.is_none() || !self.rules.flame_is_heat() {
             let gap = self.last_stroke.map(|s| t - s);
-            self.streak.stroke(t, gap, correct);
+            self.streak.stroke(t, gap, correct, self.rules);
         }
         self.last_stroke = Some(t);
         fx.judged = Some(correct);
@@ -697,12 +726,12 @@ impl Round {
             _ => t,
         };
         match &self.flame {
-            None => self.streak.at(t),
-            Some(flame) => {
+            Some(flame) if self.rules.flame_is_heat() => {
                 let lead = FLAME_MAX_LEAD * STEPS_PER_CHAR;
                 let gap = self.caret_steps() - flame.at(t);
                 ((lead - gap) * heat::MAX / lead).clamp(0, heat::MAX)
             }
+            _ => self.streak.at(t, self.rules),
         }
     }
 
@@ -829,7 +858,7 @@ impl Round {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PlayError {
-    /// Recorded by another engine version.
+    /// Recorded by rules this engine doesn't have (a newer engine's, or none's).
     OtherRules {
         /// The version in the replay.
         engine: u32,
@@ -869,7 +898,9 @@ impl fmt::Display for PlayError {
         match self {
             PlayError::OtherRules { engine } => write!(
                 f,
-                "recorded by other rules (engine {engine}, these are {VERSION})"
+                "recorded by rules VERSION {engine}, which this engine doesn't have: it plays \
+                 VERSION {}",
+                crate::version::versions()
             ),
             PlayError::Mode(e) => e.fmt(f),
             PlayError::Unlisted(language) => write!(
@@ -910,15 +941,27 @@ impl fmt::Display for PlayError {
 impl std::error::Error for PlayError {}
 
 impl Replay {
-    /// Parses the mode and gives a fresh round to play the inputs into. The caller checks
-    /// [`Replay::engine`] against [`VERSION`] (or uses [`Replay::play`], which does).
-    /// Refuses a mode this build doesn't have, or whose list it hasn't loaded.
+    /// The rules it was recorded by, if this engine has them.
+    pub fn rules(&self) -> Result<Rules, PlayError> {
+        Rules::of(self.engine).ok_or(PlayError::OtherRules {
+            engine: self.engine,
+        })
+    }
+
+    /// Parses the mode and gives a fresh round, by the rules that recorded it, to play the
+    /// inputs into. Refuses rules this engine doesn't have, a mode this build doesn't
+    /// have, or one whose list it hasn't loaded.
     pub fn setup(&self) -> Result<Round, PlayError> {
+        self.setup_under(self.rules()?)
+    }
+
+    /// [`Replay::setup`] by `rules`, whatever recorded it.
+    pub fn setup_under(&self, rules: Rules) -> Result<Round, PlayError> {
         let mode: Mode = self.mode.parse().map_err(PlayError::Mode)?;
         let language = mode.prose().language;
         match (mode.base(), &self.text) {
             (Base::Custom, Some(text)) => {
-                return Round::custom_in(mode, text, self.seed).map_err(PlayError::Text);
+                return Round::custom_under(rules, mode, text, self.seed).map_err(PlayError::Text);
             }
             (Base::Custom, None) => return Err(PlayError::NoText),
             (_, Some(_)) => return Err(PlayError::NotCustom),
@@ -932,13 +975,20 @@ impl Replay {
             _ if language.words().is_none() => return Err(PlayError::Unlisted(language)),
             _ => {}
         }
-        Ok(Round::new(mode, self.seed))
+        Ok(Round::under(rules, mode, self.seed))
     }
 
-    /// Plays every input through this engine and scores the round. Refuses other rules,
-    /// unknown modes, inputs the round refuses, and replays that end before the round.
+    /// Plays every input through this engine, by the rules that recorded them, and
+    /// scores the round. Refuses rules this engine doesn't have, unknown modes, inputs the
+    /// round refuses, and replays that end before the round.
     pub fn play(&self) -> Result<(Round, Score), PlayError> {
         self.play_each(|_, _, _| {})
+    }
+
+    /// What the replay would score by `rules` (the newest, to show an old round "under
+    /// today's rules"); the score it has is [`Replay::play`]'s, which never changes.
+    pub fn play_under(&self, rules: Rules) -> Result<(Round, Score), PlayError> {
+        self.play_inputs(self.setup_under(rules)?, |_, _, _| {})
     }
 
     /// [`Replay::play`], telling `each` what every input did as it lands: its time since
@@ -946,14 +996,16 @@ impl Replay {
     /// whatever a caller reads off the keystrokes (which were judged, which did nothing).
     pub fn play_each(
         &self,
+        each: impl FnMut(u32, Op, Effects),
+    ) -> Result<(Round, Score), PlayError> {
+        self.play_inputs(self.setup()?, each)
+    }
+
+    fn play_inputs(
+        &self,
+        mut round: Round,
         mut each: impl FnMut(u32, Op, Effects),
     ) -> Result<(Round, Score), PlayError> {
-        if self.engine != VERSION {
-            return Err(PlayError::OtherRules {
-                engine: self.engine,
-            });
-        }
-        let mut round = self.setup()?;
         let mut at = 0u64;
         for (index, input) in self.inputs.iter().enumerate() {
             at += u64::from(input.dt);

@@ -69,6 +69,18 @@ const GOLDEN: &[(&str, &str, &[u8], &str)] = golden![
     "zen-every-rule",
     "zen-numbers-20s",
     "zen-pt-15s",
+    "v2-blitz15-clean-90wpm",
+    "v2-blitz15-slow-35wpm",
+    "v2-blitz15-stop-on-error-75wpm",
+    "v2-blitz30-punctuation-85wpm",
+    "v2-blitz60-sloppy-55wpm",
+    "v2-custom-fr-em-dash-70wpm",
+    "v2-drill2-nr-70wpm",
+    "v2-pursuit1-one-key-then-idle",
+    "v2-pursuit7-caught-75wpm",
+    "v2-quote-en-12-75wpm",
+    "v2-words25-clean-80wpm",
+    "v2-zen-20s-70wpm",
 ];
 
 #[wasm_bindgen_test]
@@ -78,5 +90,5 @@ fn every_golden_scenario_plays_out_in_wasm_as_natively() {
         assert_eq!(Replay::decode(bytes).as_ref(), Ok(&replay), "{name}");
         assert_eq!(outcome(&replay), *expected, "{name}");
     }
-    assert_eq!(GOLDEN.len(), 43);
+    assert_eq!(GOLDEN.len(), 55);
 }

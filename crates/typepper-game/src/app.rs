@@ -804,14 +804,17 @@ mod tests {
     fn replays_from_other_rules_are_refused_on_screen() {
         let mut app = fresh();
         let replay = Replay {
-            engine: 2,
+            engine: 3,
             mode: "time:15".into(),
             seed: 1,
             text: None,
             inputs: vec![],
         };
         let err = app.watch_bytes(&replay.encode(), None, 0.0).unwrap_err();
-        assert_eq!(err, "recorded by other rules (engine 2, these are 1)");
+        assert_eq!(
+            err,
+            "recorded by rules VERSION 3, which this engine doesn't have: it plays VERSION 1 and 2"
+        );
         assert_eq!(app.notice(), Some(err.as_str()));
         let err = app.watch_bytes(b"nope", None, 0.0).unwrap_err();
         assert!(err.contains("not a replay"), "{err}");

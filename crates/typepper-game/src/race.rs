@@ -11,7 +11,7 @@
 
 use core::fmt;
 
-use typepper_engine::{Mode, Op, PlayError, Replay, Round, Score, VERSION};
+use typepper_engine::{Mode, Op, Replay, Round, Score};
 
 /// A replay's inputs with their round times, handed to its round as the clock reaches
 /// them: for watching a replay, and for a ghost.
@@ -97,12 +97,6 @@ pub struct Rival {
 /// the whole replay scores, or why it can't be played back, in a sentence: other rules,
 /// an unknown mode, a round that doesn't play.
 pub fn open(replay: &Replay) -> Result<(Round, Score), String> {
-    if replay.engine != VERSION {
-        let e = PlayError::OtherRules {
-            engine: replay.engine,
-        };
-        return Err(e.to_string());
-    }
     let (_, score) = replay.play().map_err(|e| e.to_string())?;
     let round = replay.setup().map_err(|e| e.to_string())?;
     Ok((round, score))

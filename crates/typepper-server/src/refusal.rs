@@ -312,8 +312,8 @@ mod tests {
                 "other",
             ),
             (
-                Refusal::Play(PlayError::OtherRules { engine: 2 }),
-                "recorded by other rules (engine 2, these are 1)",
+                Refusal::Play(PlayError::OtherRules { engine: 3 }),
+                "recorded by rules VERSION 3, which this engine doesn't have: it plays VERSION 1 and 2",
                 "other_rules",
             ),
             (

@@ -28,7 +28,7 @@ pub mod timing;
 use std::time::Instant;
 
 use typepper_api::Line;
-use typepper_engine::{Header, Mode, PlayError, Replay, Score, VERSION};
+use typepper_engine::{Header, Mode, Replay, Score};
 
 pub use crate::refusal::{MAX_WPM, MIN_DURATION_MS, MIN_KEYS, QuotaFull, Refusal};
 
@@ -111,11 +111,7 @@ pub type Judged = Result<Verified, Refusal>;
 /// Plays one entry and checks it is a round a person played, scoring exactly its claim.
 pub fn judge(entry: &Entry<'_>) -> Judged {
     let replay = &entry.replay;
-    if replay.engine != VERSION {
-        return Err(Refusal::Play(PlayError::OtherRules {
-            engine: replay.engine,
-        }));
-    }
+    replay.rules().map_err(Refusal::Play)?;
     if let Some(text) = &replay.text {
         kept_text(text)?;
     }
@@ -479,7 +475,7 @@ impl std::fmt::Display for Answer {
 mod tests {
     use super::*;
     use typepper_engine::synth::{Typist, synth};
-    use typepper_engine::{Input, Mode, Op};
+    use typepper_engine::{Input, Mode, Op, VERSION};
 
     fn round(seed: u64) -> Replay {
         synth(Mode::BLITZ_15, seed, &Typist::default())
@@ -582,7 +578,7 @@ mod tests {
     fn a_body_is_read_entry_by_entry() {
         let (a, b) = (round(4), round(5));
         let mut other = round(6);
-        other.engine = 2;
+        other.engine = 3;
         let body = typepper_api::submission([
             (claim(&a), &a.encode()[..]),
             (0, &other.encode()[..]),
@@ -594,7 +590,7 @@ mod tests {
         assert!(lines[0].is_ok());
         assert_eq!(
             lines[1].as_ref().unwrap_err().to_string(),
-            "recorded by other rules (engine 2, these are 1)"
+            "recorded by rules VERSION 3, which this engine doesn't have: it plays VERSION 1 and 2"
         );
         assert_eq!(lines[2].as_ref().unwrap_err().kind(), "wrong_claim");
         let mut cut = body.clone();

@@ -14,6 +14,7 @@
 //! 6. `offline`: the word lists, quotes and service worker the browser's game keeps.
 //! 7. `custom` and `quotes`: CUSTOM TEXT rounds (format 2) and QUOTE rounds, their
 //!    boards and seeds, and what an attacker tried with texts of their own or anyone's.
+//! 8. `versions`: rounds of rules VERSION 1 and 2 side by side, each scored by its own.
 
 #[path = "http/account.rs"]
 mod account;
@@ -43,3 +44,5 @@ mod settings;
 mod story;
 #[path = "http/support.rs"]
 mod support;
+#[path = "http/versions.rs"]
+mod versions;

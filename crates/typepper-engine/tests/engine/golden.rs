@@ -1,10 +1,11 @@
-//! Golden scenarios: what VERSION 1 plays fixed replays out to, frozen.
+//! Golden scenarios: what each rules VERSION plays fixed replays out to, frozen.
 //!
 //! Each folder under `tests/golden/` holds `replay.txt` (the inputs, readable),
 //! `replay.bin` (the same replay's bytes) and `expected.txt` (the text, heat and score it
-//! plays out to). A folder with a `known-failure` file is expected to differ. To write the
-//! expected files anew after a deliberate rule change (a new VERSION), run with
-//! `TYPEPPER_BLESS=1` and review the diff.
+//! plays out to). A folder with a `known-failure` file is expected to differ. `v2-*` are
+//! VERSION 2's (most on a VERSION 1 scenario's very keys); the rest are VERSION 1's, and
+//! a new VERSION adds scenarios of its own beside them, never rewriting theirs. To write
+//! the expected files of new scenarios, run with `TYPEPPER_BLESS=1` and review the diff.
 
 use std::fs;
 use std::path::Path;
@@ -30,6 +31,8 @@ fn golden_scenarios_play_out_as_frozen() {
         let replay: Replay = text
             .parse()
             .unwrap_or_else(|e| panic!("{name}/replay.txt: {e}"));
+        let version = if name.starts_with("v2-") { 2 } else { 1 };
+        assert_eq!(replay.engine, version, "{name} is VERSION {version}'s");
         let got = outcome(&replay);
         if bless {
             fs::write(case.join("replay.bin"), replay.encode()).unwrap();

@@ -1,7 +1,7 @@
 //! The typing rules of RULES.md, one behaviour a test.
 
 use typepper_engine::{
-    CharState, Language, Mode, Op, PlayError, Refusal, Replay, Round, STEPS_PER_CHAR, Tier,
+    CharState, Language, Mode, Op, PlayError, Refusal, Replay, Round, Rules, STEPS_PER_CHAR, Tier,
     flame_wpm,
 };
 
@@ -180,9 +180,10 @@ fn the_last_word_counts_while_it_is_right() {
     );
 }
 
+/// VERSION 1's streak (VERSION 2's is `version_2_heats_a_slow_typists_streak`).
 #[test]
 fn heat_rises_with_fast_clean_typing_and_cools_when_idle() {
-    let mut round = Round::new(Mode::BLITZ_60, 6);
+    let mut round = Round::under(Rules::V1, Mode::BLITZ_60, 6);
     let mut t = 0;
     for _ in 0..20 {
         type_word(&mut round, &mut t, 80);
@@ -255,7 +256,8 @@ fn pursuit_levels_rise_every_ten_words() {
 #[test]
 fn the_flame_catches_an_idle_caret_at_the_exact_millisecond() {
     let mode = Mode::pursuit(7).unwrap();
-    let mut round = Round::new(mode, 10);
+    // VERSION 1's, whose heat is the flame's closeness: 100 at the catch.
+    let mut round = Round::under(Rules::V1, mode, 10);
     let w = word(&round, 0);
     // The flame waits for the first key, then runs from 30 characters behind.
     assert_eq!(round.view(100_000).flame(), Some(-30_000));
@@ -277,7 +279,8 @@ fn the_flame_catches_an_idle_caret_at_the_exact_millisecond() {
 
 #[test]
 fn the_flame_is_dragged_to_forty_characters_behind() {
-    let mut round = Round::new(Mode::pursuit(1).unwrap(), 11);
+    // VERSION 1's, whose heat is the flame's closeness: near 0 forty characters away.
+    let mut round = Round::under(Rules::V1, Mode::pursuit(1).unwrap(), 11);
     let mut t = 0;
     for _ in 0..15 {
         type_word(&mut round, &mut t, 20);
@@ -311,7 +314,7 @@ fn inputs_after_the_end_make_a_replay_unplayable() {
 #[test]
 fn other_rules_and_modes_are_refused_by_name() {
     let mut replay = Replay {
-        engine: 2,
+        engine: 3,
         mode: "time:15".into(),
         seed: 0,
         text: None,
@@ -320,7 +323,12 @@ fn other_rules_and_modes_are_refused_by_name() {
     let err = replay.play().unwrap_err();
     assert_eq!(
         err.to_string(),
-        "recorded by other rules (engine 2, these are 1)"
+        "recorded by rules VERSION 3, which this engine doesn't have: it plays VERSION 1 and 2"
+    );
+    replay.engine = 0;
+    assert_eq!(
+        replay.play().unwrap_err().to_string(),
+        "recorded by rules VERSION 0, which this engine doesn't have: it plays VERSION 1 and 2"
     );
     replay.engine = 1;
     replay.mode = "time:10".into();
@@ -647,4 +655,76 @@ fn no_backspace_leaves_every_mistake_where_it_is() {
     );
     let (_, score) = replay.play().unwrap();
     assert_eq!(score.words, 0, "the first word stays wrong");
+}
+
+/// RULES.md, "VERSION 2" 1: a slow typist's streak heats. The same keys at 40 wpm stay in
+/// BELL PEPPER by VERSION 1's rules and reach JALAPEÑO by VERSION 2's.
+#[test]
+fn version_2_heats_a_slow_typists_streak() {
+    use typepper_engine::synth::{Typist, synth};
+    let typist = Typist {
+        wpm: 40,
+        accuracy: 100,
+        ..Typist::default()
+    };
+    let mut replay = synth(Mode::BLITZ_30, 4, &typist);
+    assert_eq!(replay.engine, 2, "new rounds record VERSION 2");
+    let (_, v2) = replay.play().unwrap();
+    replay.engine = 1;
+    let (_, v1) = replay.play().unwrap();
+    assert_eq!(Tier::of(v1.peak_heat), Tier::Bell, "{}", v1.peak_heat);
+    assert!(Tier::of(v2.peak_heat) >= Tier::Jalapeno, "{}", v2.peak_heat);
+    assert_eq!(replay.play_under(Rules::V2).unwrap().1, v2);
+}
+
+/// RULES.md, "VERSION 2" 2: HOT PURSUIT's heat is the streak, not the flame. One wrong key
+/// and nothing more is caught at 100 heat by VERSION 1, and at 0 by VERSION 2.
+#[test]
+fn version_2_pursuit_heat_is_the_streak_not_the_flame() {
+    for (rules, peak) in [(Rules::V1, 100), (Rules::V2, 0)] {
+        let mut round = Round::under(rules, Mode::pursuit(1).unwrap(), 8);
+        round.apply(0, Op::Char('x')).unwrap();
+        let end = round.ends_at().expect("the flame arrives");
+        let score = round.score().unwrap();
+        assert_eq!(
+            (score.peak_heat, score.duration_ms),
+            (peak, end as u32),
+            "{rules}"
+        );
+        assert_eq!(round.replay().engine, rules.version());
+    }
+}
+
+/// VERSION 2 changes heat and nothing else: on any round of any mode, every number of
+/// the score but peak heat is VERSION 1's, so both versions' rounds share a board.
+#[test]
+fn version_2_changes_nothing_but_heat() {
+    use typepper_engine::synth::{Typist, synth};
+    for key in [
+        "time:15",
+        "time:60/p/n",
+        "words:25",
+        "zen",
+        "pursuit:3",
+        "pursuit:12@de",
+        "drill2:qz",
+        "quote:12",
+        "time:30/s@fr",
+        "words:10/b",
+    ] {
+        for seed in 0..4 {
+            let typist = Typist {
+                wpm: 30 + 25 * seed as u32,
+                accuracy: 90 + seed as u32,
+                seed,
+                zen_ms: 12_000,
+            };
+            let mode: Mode = key.parse().unwrap();
+            let replay = synth(mode, seed, &typist);
+            let (_, mut v1) = replay.play_under(Rules::V1).unwrap();
+            let (_, v2) = replay.play_under(Rules::V2).unwrap();
+            v1.peak_heat = v2.peak_heat;
+            assert_eq!(v1, v2, "{key} seed {seed}");
+        }
+    }
 }

@@ -9,7 +9,7 @@
 use core::mem::{Discriminant, discriminant};
 
 use typepper_api::room::Say;
-use typepper_engine::{Mode, Replay, VERSION};
+use typepper_engine::{Mode, Replay};
 
 use crate::app::{App, Effect, Key, MENU_LETTER_HOLD_MS, Now, Screen};
 use crate::model::Tone;
@@ -81,7 +81,7 @@ impl App {
     pub(crate) fn unlisted(&self, replay: &Replay) -> Option<Need> {
         let mode: Mode = replay.mode.parse().ok()?;
         let need = Need::of(mode);
-        (replay.engine == VERSION && !self.lists.has(need)).then_some(need)
+        (replay.rules().is_ok() && !self.lists.has(need)).then_some(need)
     }
 
     /// Asks for what a round of `mode` needs at the next chance, unless it is in or asked

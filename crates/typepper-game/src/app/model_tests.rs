@@ -1465,3 +1465,58 @@ fn a_linked_games_settings_are_the_players_on_every_device() {
     assert_eq!(app.settings.theme.name, "typepper");
     assert!(matches!(&asks(&fx)[..], [Request::SaveSettings { .. }]));
 }
+
+/// Issue 44: a VERSION 1 round (an older game's) is watched and scored by its own rules,
+/// and its results say which; a round of today's rules says nothing of them. Racing it
+/// plays your round by today's rules beside its ghost by its own.
+#[test]
+fn an_old_rules_round_is_watched_by_them_and_says_so() {
+    use typepper_engine::Rules;
+    use typepper_engine::synth::{Typist, synth};
+    let typist = Typist {
+        wpm: 45,
+        ..Typist::default()
+    };
+    let mut old = synth(Mode::pursuit(7).unwrap(), 3, &typist);
+    old.engine = 1;
+    let (_, own) = old.play().unwrap();
+    assert_eq!(
+        own.peak_heat, 100,
+        "VERSION 1's HOT PURSUIT peaks at the catch"
+    );
+    let rules_of = |app: &App, t: f64| {
+        let Body::Results(r) = app.model(t, &UTC).body else {
+            panic!("no results")
+        };
+        let heat = r.stats.iter().find(|s| s.label == "peak heat").unwrap();
+        let rules = r.stats.iter().find(|s| s.label == "rules");
+        (heat.value.clone(), rules.map(|s| s.value.clone()))
+    };
+    let mut app = fresh();
+    app.watch(old.clone(), Some("ada".into()), 0.0).unwrap();
+    let end = f64::from(own.duration_ms) + 1_000.0;
+    app.tick(at(end));
+    assert_eq!(
+        rules_of(&app, end),
+        (
+            "100 CAROLINA REAPER".to_owned(),
+            Some("VERSION 1".to_owned())
+        )
+    );
+    let mut new = old.clone();
+    new.engine = Rules::NEWEST.version();
+    let (_, today) = new.play().unwrap();
+    assert!(today.peak_heat < 100, "{}", today.peak_heat);
+    app.watch(new, Some("ada".into()), end).unwrap();
+    let end = end + f64::from(today.duration_ms) + 1_000.0;
+    app.tick(at(end));
+    assert_eq!(rules_of(&app, end).1, None);
+    // Raced: your round records today's rules, the ghost keeps its own.
+    app.race(old, "ada".into()).unwrap();
+    let app::Screen::Play(s) = &app.screen else {
+        panic!()
+    };
+    assert_eq!(s.round.rules(), Rules::NEWEST);
+    let ghost = s.ghost.as_ref().expect("a ghost");
+    assert_eq!(ghost.round.rules(), Rules::V1);
+}

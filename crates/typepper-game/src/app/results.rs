@@ -270,6 +270,13 @@ fn results(r: &Finished) -> Results {
         "time",
         format!("{}.{} s", s.duration_ms / 1000, s.duration_ms % 1000 / 100),
     ));
+    // A round of older rules is scored by them, and says so (RULES.md, "VERSION 2").
+    if r.replay.engine != typepper_engine::VERSION {
+        stats.push(Stat {
+            tone: Tone::Dim,
+            ..stat("rules", format!("VERSION {}", r.replay.engine))
+        });
+    }
     let race = r.race.as_deref().map(|race| versus(s, race));
     Results {
         chart: Chart::new(

@@ -10,7 +10,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use typepper_engine::{Decimal, Headline, Mode, Unit};
+use typepper_engine::{Decimal, Headline, Mode, Rules, Unit};
 
 use crate::{Config, ServiceError, Shared};
 
@@ -41,6 +41,29 @@ struct SharePage<'a> {
     play: Option<(String, String)>,
     /// Whose a quote is, or how a custom text starts.
     source: Option<String>,
+    /// The rules an old round was played by, and what it would score under today's.
+    rules: Option<String>,
+}
+
+/// A run recorded by older rules than the newest: which, and what it would score under
+/// the newest beside what it has (which never changes). `None` for the newest rules'.
+fn under_today(replay: &[u8]) -> Option<String> {
+    let replay = typepper_engine::Replay::decode(replay).ok()?;
+    let rules = replay.rules().ok()?;
+    if rules == Rules::NEWEST {
+        return None;
+    }
+    let (_, has) = replay.play().ok()?;
+    let (_, now) = replay.play_under(Rules::NEWEST).ok()?;
+    Some(format!(
+        "Played by {rules}'s rules, which it keeps: {}, peak heat {}. Under today's rules \
+         ({}) it would score {}, peak heat {}.",
+        has.headline(),
+        has.peak_heat,
+        Rules::NEWEST,
+        now.headline(),
+        now.peak_heat
+    ))
 }
 
 /// The most characters of a custom text a share page shows.
@@ -244,6 +267,7 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ServiceError> {
                     game,
                     play: Some((format!("{game}/?replay={id}"), format!("{game}/?race={id}"))),
                     source,
+                    rules: under_today(&run.played.replay),
                 },
             )
         }
@@ -262,6 +286,7 @@ async fn share_page(st: &Shared, id: String) -> Result<Response, ServiceError> {
                 game,
                 play: None,
                 source: None,
+                rules: None,
             },
         ),
     };

@@ -4,7 +4,7 @@
 use axum::body::Body;
 use axum::http::{Method, StatusCode, header};
 use typepper_api::Line;
-use typepper_engine::{Input, Op, Replay, VERSION};
+use typepper_engine::{Input, Op, Replay};
 
 use super::support::*;
 
@@ -104,10 +104,10 @@ async fn rounds_the_engine_would_not_play_as_claimed_are_refused() {
     let token = srv.link("ada").await;
 
     let mut other = blitz(1);
-    other.engine = 2;
+    other.engine = 3;
     let body = typepper_api::submission([(claim(&blitz(1)), &other.encode()[..])]);
     refused_line(&srv, &token, body, |why| {
-        why == format!("recorded by other rules (engine 2, these are {VERSION})")
+        why == "recorded by rules VERSION 3, which this engine doesn't have: it plays VERSION 1 and 2"
     })
     .await;
 
