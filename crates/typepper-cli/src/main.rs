@@ -568,7 +568,7 @@ fn rules_of(n: Option<u32>) -> Result<Rules, Refused> {
         kind: "NoRules",
         message: format!(
             "there are no rules VERSION {n}: this engine plays VERSION {}",
-            Rules::ALL.map(|r| r.version().to_string()).join(" and ")
+            Rules::versions()
         ),
     })
 }

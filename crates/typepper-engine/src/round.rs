@@ -900,7 +900,7 @@ impl fmt::Display for PlayError {
                 f,
                 "recorded by rules VERSION {engine}, which this engine doesn't have: it plays \
                  VERSION {}",
-                crate::version::versions()
+                Rules::versions()
             ),
             PlayError::Mode(e) => e.fmt(f),
             PlayError::Unlisted(language) => write!(

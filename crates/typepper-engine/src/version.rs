@@ -45,6 +45,16 @@ impl Rules {
         }
     }
 
+    /// The versions this engine plays, said as a list: `1 and 2`.
+    pub fn versions() -> String {
+        let all: Vec<String> = Rules::ALL.iter().map(|r| r.version().to_string()).collect();
+        match all.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
     /// Whether HOT PURSUIT's heat is the flame's closeness (VERSION 1), not the streak.
     pub(crate) const fn flame_is_heat(self) -> bool {
         matches!(self, Rules::V1)
@@ -54,16 +64,6 @@ impl Rules {
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "VERSION {}", self.version())
-    }
-}
-
-/// The versions this engine plays, said as a list: `1 and 2`.
-pub(crate) fn versions() -> String {
-    let all: Vec<String> = Rules::ALL.iter().map(|r| r.version().to_string()).collect();
-    match all.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
     }
 }
 
@@ -80,6 +80,6 @@ mod tests {
         assert_eq!(Rules::of(3), None);
         assert_eq!(Rules::NEWEST, *Rules::ALL.last().expect("a version"));
         assert_eq!(crate::VERSION, Rules::NEWEST.version());
-        assert_eq!(versions(), "1 and 2");
+        assert_eq!(Rules::versions(), "1 and 2");
     }
 }
