@@ -94,7 +94,7 @@ fn verify(c: &mut Criterion) {
         g.bench_function(format!("{name} decode+play+score"), |b| {
             b.iter(|| {
                 let replay = Replay::decode(black_box(&bytes)).expect("decodes");
-                replay.play().expect("plays").1
+                replay.score().expect("plays")
             })
         });
         let json = monkeytype_json(&replay);
@@ -134,7 +134,7 @@ fn kinds(c: &mut Criterion) {
         g.bench_function(key, |b| {
             b.iter(|| {
                 let replay = Replay::decode(black_box(&bytes)).expect("decodes");
-                replay.play().expect("plays").1
+                replay.score().expect("plays")
             })
         });
     }
@@ -161,7 +161,7 @@ fn kinds(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 let replay = Replay::decode(black_box(&bytes)).expect("decodes");
-                replay.play().expect("plays").1
+                replay.score().expect("plays")
             })
         });
     }

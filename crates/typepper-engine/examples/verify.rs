@@ -23,7 +23,7 @@ fn main() {
     let mut words = 0;
     for _ in 0..times {
         let replay = Replay::decode(black_box(&bytes)).expect("decodes");
-        words += replay.play().expect("plays").1.words;
+        words += replay.score().expect("plays").words;
     }
     println!(
         "{key}: {} bytes, {words} words in {times} verifications",

@@ -103,20 +103,24 @@ pub(crate) struct Streak {
 }
 
 impl Streak {
+    /// Its value at its last stroke, which is its highest since.
+    pub(crate) fn milli(&self) -> i64 {
+        self.milli
+    }
+
     pub(crate) fn at(&self, t: u32, rules: Rules) -> i64 {
-        let idle = i64::from(t.saturating_sub(self.at));
+        let idle = t.saturating_sub(self.at);
         match rules {
             // Linear: 4 a second, so only 60 wpm and up outruns it.
-            Rules::V1 => (self.milli - idle * COOL_PER_MS).max(0),
+            Rules::V1 => (self.milli - i64::from(idle) * COOL_PER_MS).max(0),
             // Halving: the faster the pace, the higher heat settles, at every pace.
+            // A streak is 0 to MAX, so `u32`s hold it times a half-life: the cheapest
+            // division, and this is a key's largest arithmetic.
             Rules::V2 => {
-                let halvings = idle / V2_HALF_LIFE_MS;
-                let whole = if halvings >= 63 {
-                    0
-                } else {
-                    self.milli >> halvings
-                };
-                whole - whole * (idle % V2_HALF_LIFE_MS) / (2 * V2_HALF_LIFE_MS)
+                let milli = self.milli as u32;
+                let half_life = V2_HALF_LIFE_MS as u32;
+                let whole = milli.checked_shr(idle / half_life).unwrap_or(0);
+                i64::from(whole - whole * (idle % half_life) / (2 * half_life))
             }
         }
     }

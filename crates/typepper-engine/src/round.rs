@@ -9,7 +9,7 @@ use core::fmt;
 
 use crate::heat::{self, Streak, Tier};
 use crate::mode::Base;
-use crate::replay::{Input, Op, Replay, TextFault, varint_len};
+use crate::replay::{HEAD_MOST, INPUT_MOST, Input, Op, Replay, TextFault, varint_len};
 use crate::score::{self, CharCounts, Sample, Score};
 use crate::text::{self, Words};
 use crate::{Mode, Rules};
@@ -20,6 +20,12 @@ pub const MAX_EXTRA: usize = 20;
 pub const LOOKAHEAD: usize = 64;
 /// The chart keeps one sample a second for a round's first 8 hours.
 pub const MAX_SAMPLES: usize = 8 * 3600;
+
+/// Inputs a round takes before it counts its replay's bytes: fewer can't reach
+/// `MAX_BYTES` however long the header, the text and each input (and 10 bytes of count,
+/// 3 of ZEN's room to end), so most rounds never pay the three varint lengths a key that
+/// counting costs (docs/PERFORMANCE.md).
+const UNCOUNTED_INPUTS: usize = (crate::MAX_BYTES - HEAD_MOST - 10 - 3) / INPUT_MOST;
 
 /// HOT PURSUIT positions count twelve thousand steps a character, so that a flame at
 /// `w` wpm moves exactly `w` steps a millisecond (w × 5 chars a minute).
@@ -104,6 +110,10 @@ pub struct Round {
     /// The stream the words are drawn from; `None` for a given text (a quote, a custom
     /// text), which is all in `text` from the start.
     words: Option<Words>,
+    /// Words kept drawn past the current one: [`LOOKAHEAD`], for renderers to lay out,
+    /// but none while a replay plays (every word is drawn when the caret reaches it, and
+    /// the rest after).
+    ahead: usize,
     /// Drawn words: word `i` is `spans[i]`, a list word or a part of `text` (the words
     /// made with marks or digits, one after another; or the given text), and starts at
     /// stream offset (in characters, a space between words) `offsets[i]`.
@@ -121,8 +131,9 @@ pub struct Round {
     starts: Vec<usize>,
     /// Inputs as recorded, for [`Round::replay`].
     inputs: Vec<Input>,
-    /// The bytes [`Round::replay`] would encode to, but for the input count's varint.
-    encoded: usize,
+    /// The bytes [`Round::replay`] would encode to, but for the input count's varint:
+    /// counted only from [`UNCOUNTED_INPUTS`] on, when a replay could near `MAX_BYTES`.
+    encoded: Option<usize>,
     started: Option<u32>,
     last: u32,
     last_stroke: Option<u32>,
@@ -173,32 +184,49 @@ impl Flame {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Chart {
     samples: Vec<Sample>,
+    /// When the second in progress closes, in ms since the start (`u64::MAX` once the
+    /// chart is full): one comparison a key.
+    closes: u64,
     /// Keystrokes and mistakes of the second in progress.
     keys: u32,
     errors: u32,
 }
 
 impl Chart {
+    /// An empty chart with room for `seconds` samples.
+    fn with_room(seconds: usize) -> Chart {
+        Chart {
+            samples: Vec::with_capacity(seconds),
+            closes: 1000,
+            keys: 0,
+            errors: 0,
+        }
+    }
+
     /// Whether a second has closed by `elapsed` ms since the start.
     fn due(&self, elapsed: u64) -> bool {
-        self.samples.len() < MAX_SAMPLES && elapsed >= (self.samples.len() as u64 + 1) * 1000
+        elapsed >= self.closes
     }
 
     /// Closes every whole second that ends by `elapsed`. Nothing is typed meanwhile, so
     /// the correct characters stay `correct_now` throughout.
     fn roll(&mut self, elapsed: u64, correct_now: u32) {
         while self.due(elapsed) {
-            let ms = (self.samples.len() as u64 + 1) * 1000;
             self.samples.push(Sample {
-                wpm_x100: score::rate_x100(correct_now.into(), ms),
+                wpm_x100: score::rate_x100(correct_now.into(), self.closes),
                 raw_x100: score::rate_x100(self.keys.into(), 1000),
                 errors: self.errors,
             });
             self.keys = 0;
             self.errors = 0;
+            self.closes = if self.samples.len() < MAX_SAMPLES {
+                self.closes + 1000
+            } else {
+                u64::MAX
+            };
         }
     }
 }
@@ -220,15 +248,23 @@ impl Round {
     /// # Panics
     /// As [`Round::new`].
     pub fn under(rules: Rules, mode: Mode, seed: u64) -> Round {
+        Round::made(rules, mode, seed, LOOKAHEAD)
+    }
+
+    /// [`Round::under`], keeping `ahead` words drawn past the current one.
+    fn made(rules: Rules, mode: Mode, seed: u64, ahead: usize) -> Round {
         match mode.base() {
             Base::Custom => panic!("a CUSTOM TEXT round is made by Round::custom"),
             Base::Quote(n) => {
                 let language = mode.prose().language;
                 let passage = crate::quotes::passage(language, n)
                     .unwrap_or_else(|| panic!("no quote {} in {language}", n.get()));
-                Round::build(rules, mode, seed, None, passage.text)
+                Round::build(rules, mode, seed, None, passage.text, ahead)
             }
-            _ => Round::build(rules, mode, seed, Some(text::words_of(mode, seed)), ""),
+            _ => {
+                let words = text::words_of(mode, seed);
+                Round::build(rules, mode, seed, Some(words), "", ahead)
+            }
         }
     }
 
@@ -262,12 +298,17 @@ impl Round {
             "{mode} is no CUSTOM TEXT"
         );
         text::check(text)?;
-        let mut round = Round::build(rules, mode, seed, None, text);
-        round.encoded += text.len() + varint_len(text.len() as u64);
-        Ok(round)
+        Ok(Round::build(rules, mode, seed, None, text, LOOKAHEAD))
     }
 
-    fn build(rules: Rules, mode: Mode, seed: u64, words: Option<Words>, given: &str) -> Round {
+    fn build(
+        rules: Rules,
+        mode: Mode,
+        seed: u64,
+        words: Option<Words>,
+        given: &str,
+        ahead: usize,
+    ) -> Round {
         let flame = match mode.base() {
             Base::Pursuit(level) => Some(Flame {
                 pos: -FLAME_START_GAP * STEPS_PER_CHAR,
@@ -282,15 +323,16 @@ impl Round {
             mode,
             seed,
             words,
+            ahead,
             text: String::new(),
             spans: Vec::with_capacity(2 * LOOKAHEAD),
             offsets: Vec::with_capacity(2 * LOOKAHEAD),
             count: mode.word_count(),
             closed: false,
             typed: Vec::with_capacity(256),
-            starts: vec![0],
+            starts: Vec::with_capacity(2 * LOOKAHEAD),
             inputs: Vec::with_capacity(256),
-            encoded: crate::replay::header_len(&mode.key()),
+            encoded: None,
             started: None,
             last: 0,
             last_stroke: None,
@@ -302,8 +344,10 @@ impl Round {
             streak: Streak::default(),
             flame,
             peak_milli: 0,
-            chart: Chart::default(),
+            // A clock's chart has a sample a second: room for them all at once.
+            chart: Chart::with_room(mode.clock_secs().map_or(0, |s| s as usize + 1)),
         };
+        round.starts.push(0);
         if round.words.is_none() {
             round.lay_out(given);
         }
@@ -401,6 +445,14 @@ impl Round {
 
     /// Takes one input at `t` ms since the round's start (times never go back).
     pub fn apply(&mut self, t: u32, op: Op) -> Result<Effects, Refusal> {
+        self.take(t, op)
+    }
+
+    /// [`Round::apply`], inlined natively into [`Replay::play_each`]'s loop: the call, and
+    /// its result through memory, were a tenth of a verification. Not in the browser, where
+    /// a second copy would cost its bytes.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn take(&mut self, t: u32, op: Op) -> Result<Effects, Refusal> {
         if t < self.last {
             return Err(Refusal::Backwards { last: self.last });
         }
@@ -410,24 +462,17 @@ impl Round {
         if op == Op::End && !self.mode.is_zen() {
             return Err(Refusal::EndOutsideZen);
         }
-        // Every replay a decoder reads fits, so no recorded round is refused here: only a
-        // round fed more than any replay holds (a flood of keys) stops growing.
-        let input = varint_len(u64::from(t - self.last)) + varint_len(op.code().into());
-        let count = self.inputs.len() as u64;
-        let mut after = self.encoded + input + varint_len(count + 1);
-        if self.mode.is_zen() && op != Op::End {
-            // Room kept for an End at the same ms (two bytes, and the count's growth): a
-            // full ZEN round can still end.
-            after += 2 + varint_len(count + 2) - varint_len(count + 1);
+        if self.inputs.len() >= UNCOUNTED_INPUTS {
+            self.count_bytes(t, op)?;
         }
-        if after > crate::MAX_BYTES {
-            return Err(Refusal::Full);
-        }
-        self.encoded += input;
         let mut fx = Effects::default();
         if self.started.is_none() {
             self.started = Some(t);
             fx.started = true;
+            // BLITZ's and a drill's clock runs from the first key.
+            if let Some(secs) = self.mode.clock_secs() {
+                self.ends_at = Some(u64::from(t) + u64::from(secs) * 1000);
+            }
             if let Some(flame) = &mut self.flame {
                 flame.at = t;
                 flame.running = true;
@@ -449,7 +494,10 @@ impl Round {
             flame.pos = flame.at(t);
             flame.at = t;
         }
-        self.peak_milli = self.peak_milli.max(self.heat_milli(t));
+        if self.heat_is_flame() {
+            // The flame nears between keys: its heat may peak just before this one.
+            self.peak_milli = self.peak_milli.max(self.heat_milli(t));
+        }
 
         match op {
             Op::End => {
@@ -462,24 +510,54 @@ impl Round {
         }
 
         match self.mode.base() {
-            Base::Blitz(_) | Base::Drill(_) => {
-                let secs = self.mode.clock_secs().unwrap_or_default();
-                let start = self.started.unwrap_or(t);
-                self.ends_at = Some(u64::from(start) + u64::from(secs) * 1000);
-            }
             Base::Words(_) | Base::Quote(_) | Base::Custom if self.closed => {
                 self.ends_at = Some(t.into());
                 fx.finished = true;
             }
-            Base::Words(_) | Base::Quote(_) | Base::Custom | Base::Zen => {}
+            // A clock was set by the first key; ZEN ends by End.
+            Base::Blitz(_)
+            | Base::Drill(_)
+            | Base::Words(_)
+            | Base::Quote(_)
+            | Base::Custom
+            | Base::Zen => {}
             Base::Pursuit(_) => {
                 let caught = self.chase(t);
                 fx.finished = caught == u64::from(t);
                 self.ends_at = Some(caught);
             }
         }
-        self.peak_milli = self.peak_milli.max(self.heat_milli(t));
+        if self.heat_is_flame() {
+            self.peak_milli = self.peak_milli.max(self.heat_milli(t));
+        }
         Ok(fx)
+    }
+
+    /// Refuses an input that would take the replay past `MAX_BYTES`, counting its bytes.
+    /// Every replay a decoder reads fits, so no recorded round is refused here: only a
+    /// round fed more than any replay holds (a flood of keys) stops growing.
+    fn count_bytes(&mut self, t: u32, op: Op) -> Result<(), Refusal> {
+        let encoded = match self.encoded {
+            Some(bytes) => bytes,
+            None => {
+                let replay = self.replay();
+                replay.encoded_len() - varint_len(replay.inputs.len() as u64)
+            }
+        };
+        let input = varint_len(u64::from(t - self.last)) + varint_len(op.code().into());
+        let count = self.inputs.len() as u64;
+        let mut after = encoded + input + varint_len(count + 1);
+        if self.mode.is_zen() && op != Op::End {
+            // Room kept for an End at the same ms (two bytes, and the count's growth): a
+            // full ZEN round can still end.
+            after += 2 + varint_len(count + 2) - varint_len(count + 1);
+        }
+        if after > crate::MAX_BYTES {
+            self.encoded = Some(encoded);
+            return Err(Refusal::Full);
+        }
+        self.encoded = Some(encoded + input);
+        Ok(())
     }
 
     fn space(&mut self, t: u32, fx: &mut Effects) {
@@ -561,9 +639,13 @@ impl Round {
         self.correct_keys += u32::from(correct);
         self.chart.keys += 1;
         self.chart.errors += u32::from(!correct);
-        if self.flame.is_none() || !self.rules.flame_is_heat() {
+        if !self.heat_is_flame() {
             let gap = self.last_stroke.map(|s| t - s);
             self.streak.stroke(t, gap, correct, self.rules);
+            // The streak only cools between strokes, so its peak is at one: heat needs
+            // looking at here alone (a third of a key's work when it was looked at
+            // before and after every input; docs/PERFORMANCE.md).
+            self.peak_milli = self.peak_milli.max(self.streak.milli());
         }
         self.last_stroke = Some(t);
         fx.judged = Some(correct);
@@ -620,7 +702,7 @@ impl Round {
             return;
         };
         let count = self.count.map(|n| n as usize);
-        let want = (self.starts.len() + LOOKAHEAD).min(count.unwrap_or(usize::MAX));
+        let want = (self.starts.len() + self.ahead).min(count.unwrap_or(usize::MAX));
         while self.spans.len() < want {
             let offset = match (self.offsets.last(), self.spans.last()) {
                 (Some(&o), Some(span)) => o + span.chars + 1,
@@ -715,11 +797,12 @@ impl Round {
         self.correct_word_chars + if partial { input.len() as u32 } else { 0 }
     }
 
-    /// Heat in thousandths at `t` (no later than the round's end). Inlined natively:
-    /// called twice an input, its call costs more than its BLITZ body (measured by
-    /// instruction count, docs/PERFORMANCE.md); not in the browser, where the bytes of
-    /// two copies count more than the server's verification rate.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    /// Whether heat is HOT PURSUIT's flame's closeness (VERSION 1), not the streak.
+    fn heat_is_flame(&self) -> bool {
+        self.flame.is_some() && self.rules.flame_is_heat()
+    }
+
+    /// Heat in thousandths at `t` (no later than the round's end).
     fn heat_milli(&self, t: u32) -> i64 {
         let t = match self.ends_at {
             Some(end) if u64::from(t) > end => end as u32,
@@ -772,7 +855,13 @@ impl Round {
         let end_t = u32::try_from(end).unwrap_or(u32::MAX);
         let correct_now = self.correct_chars_now();
         // Roll a copy of the chart to the end: looking at the score changes nothing.
-        let mut rest = self.chart.clone();
+        let mut samples =
+            Vec::with_capacity((duration / 1000 + 1).min(MAX_SAMPLES as u64) as usize);
+        samples.extend_from_slice(&self.chart.samples);
+        let mut rest = Chart {
+            samples,
+            ..self.chart
+        };
         rest.roll(duration, correct_now);
         let part = duration % 1000;
         if part >= 500 && rest.samples.len() < MAX_SAMPLES {
@@ -957,6 +1046,11 @@ impl Replay {
 
     /// [`Replay::setup`] by `rules`, whatever recorded it.
     pub fn setup_under(&self, rules: Rules) -> Result<Round, PlayError> {
+        self.round(rules, LOOKAHEAD)
+    }
+
+    /// [`Replay::setup_under`], keeping `ahead` words drawn past the current one.
+    fn round(&self, rules: Rules, ahead: usize) -> Result<Round, PlayError> {
         let mode: Mode = self.mode.parse().map_err(PlayError::Mode)?;
         let language = mode.prose().language;
         match (mode.base(), &self.text) {
@@ -975,44 +1069,58 @@ impl Replay {
             _ if language.words().is_none() => return Err(PlayError::Unlisted(language)),
             _ => {}
         }
-        Ok(Round::under(rules, mode, self.seed))
+        Ok(Round::made(rules, mode, self.seed, ahead))
     }
 
     /// Plays every input through this engine, by the rules that recorded them, and
     /// scores the round. Refuses rules this engine doesn't have, unknown modes, inputs the
     /// round refuses, and replays that end before the round.
     pub fn play(&self) -> Result<(Round, Score), PlayError> {
-        self.play_each(|_, _, _| {})
+        self.play_under(self.rules()?)
     }
 
     /// What the replay would score by `rules` (the newest, to show an old round "under
     /// today's rules"); the score it has is [`Replay::play`]'s, which never changes.
     pub fn play_under(&self, rules: Rules) -> Result<(Round, Score), PlayError> {
-        self.play_inputs(self.setup_under(rules)?, |_, _, _| {})
+        let (mut round, score) = self.play_inputs(rules, |_, _, _| {})?;
+        // The round as a live one would be, its renderers' words drawn.
+        round.ahead = LOOKAHEAD;
+        round.draw_ahead();
+        Ok((round, score))
     }
 
-    /// [`Replay::play`], telling `each` what every input did as it lands: its time since
+    /// The score alone, by the rules that recorded it: what verifying a replay needs, and
+    /// less work than [`Replay::play`], whose round is drawn for a renderer.
+    pub fn score(&self) -> Result<Score, PlayError> {
+        self.play_each(|_, _, _| {})
+    }
+
+    /// [`Replay::score`], telling `each` what every input did as it lands: its time since
     /// the round started, the op, and its [`Effects`]. One pass gives the score and
     /// whatever a caller reads off the keystrokes (which were judged, which did nothing).
-    pub fn play_each(
-        &self,
-        each: impl FnMut(u32, Op, Effects),
-    ) -> Result<(Round, Score), PlayError> {
-        self.play_inputs(self.setup()?, each)
+    pub fn play_each(&self, each: impl FnMut(u32, Op, Effects)) -> Result<Score, PlayError> {
+        Ok(self.play_inputs(self.rules()?, each)?.1)
     }
 
     fn play_inputs(
         &self,
-        mut round: Round,
+        rules: Rules,
         mut each: impl FnMut(u32, Op, Effects),
     ) -> Result<(Round, Score), PlayError> {
+        // Words are drawn as the caret reaches them: drawing a renderer's lookahead, words
+        // no key reaches, was a twentieth of a verification.
+        let mut round = self.round(rules, 0)?;
+        // Room for every input, and every one typed, at once: growing there was a
+        // twentieth of a verification.
+        round.inputs.reserve(self.inputs.len());
+        round.typed.reserve(self.inputs.len());
         let mut at = 0u64;
         for (index, input) in self.inputs.iter().enumerate() {
             at += u64::from(input.dt);
             let t = u32::try_from(at).map_err(|_| PlayError::Clock)?;
             let fx =
                 round
-                    .apply(t, input.op)
+                    .take(t, input.op)
                     .map_err(|why| PlayError::Refused { index, at, why })?;
             each(t, input.op, fx);
         }

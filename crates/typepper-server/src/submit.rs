@@ -118,7 +118,7 @@ pub fn judge(entry: &Entry<'_>) -> Judged {
     let mut print = fingerprint::Builder::new(&replay.mode, fingerprint::text_seed(replay));
     let mut judged = Vec::with_capacity(replay.inputs.len());
     let mut ignored = 0u32;
-    let (_, score) = replay
+    let score = replay
         .play_each(|t, op, fx| {
             if fx.ignored {
                 ignored += 1;

@@ -371,6 +371,23 @@ fn a_round_holds_what_a_replay_can_and_no_more() {
         t += 1;
     }
     assert!(blitz.replay().encode().len() <= typepper_engine::MAX_BYTES);
+    // The longest custom text counts too: a flood of wrong keys on it fills all but the
+    // last input's two bytes.
+    let text = ["typepper"; 1111].join(" ");
+    let mut custom = Round::custom(&text, 3).unwrap();
+    let mut t = 0;
+    let refused = loop {
+        match custom.apply(t / 64, Op::Char('z')) {
+            Ok(_) => t += 1,
+            Err(why) => break why,
+        }
+    };
+    assert_eq!(refused, Refusal::Full);
+    let bytes = custom.replay().encode().len();
+    assert!(
+        bytes <= typepper_engine::MAX_BYTES && bytes + 2 > typepper_engine::MAX_BYTES,
+        "{bytes} bytes"
+    );
     assert_eq!(
         Refusal::Full.to_string(),
         "the round holds all a replay can (1048576 bytes)"
@@ -725,6 +742,41 @@ fn version_2_changes_nothing_but_heat() {
             let (_, v2) = replay.play_under(Rules::V2).unwrap();
             v1.peak_heat = v2.peak_heat;
             assert_eq!(v1, v2, "{key} seed {seed}");
+        }
+    }
+}
+
+/// Peak heat is the highest heat the meter shows at any moment of the round. The engine
+/// looks at the streak only when a key strokes it (it cools between): the same peak as
+/// looking just before and after every input, as a renderer sees it, and at the end.
+#[test]
+fn peak_heat_is_the_highest_heat_shown_at_any_input() {
+    use typepper_engine::synth::{Typist, synth};
+    for key in ["time:15", "words:25", "zen", "pursuit:3", "pursuit:9", "time:30/s"] {
+        for rules in Rules::ALL {
+            for seed in 0..3 {
+                let typist = Typist {
+                    wpm: 35 + 40 * seed as u32,
+                    accuracy: 88 + 5 * seed as u32,
+                    seed,
+                    zen_ms: 9_000,
+                };
+                let mode: Mode = key.parse().unwrap();
+                let replay = synth(mode, seed, &typist);
+                let mut round = replay.setup_under(rules).unwrap();
+                let mut seen = round.heat(0);
+                for (t, op) in replay.timeline() {
+                    let t = t.unwrap();
+                    seen = seen.max(round.heat(t));
+                    round.apply(t, op).unwrap();
+                    seen = seen.max(round.heat(t));
+                }
+                let end = round.ends_at().unwrap() as u32;
+                seen = seen.max(round.heat(end));
+                let (_, score) = replay.play_under(rules).unwrap();
+                assert_eq!(score.peak_heat, seen, "{key} {rules} seed {seed}");
+                assert_eq!(round.score().unwrap(), score);
+            }
         }
     }
 }
