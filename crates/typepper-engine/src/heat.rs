@@ -119,8 +119,14 @@ impl Streak {
             Rules::V2 => {
                 let milli = self.milli as u32;
                 let half_life = V2_HALF_LIFE_MS as u32;
-                let whole = milli.checked_shr(idle / half_life).unwrap_or(0);
-                i64::from(whole - whole * (idle % half_life) / (2 * half_life))
+                // Within a half-life, as nearly every key is, no halving to count.
+                let (whole, part) = if idle < half_life {
+                    (milli, idle)
+                } else {
+                    let whole = milli.checked_shr(idle / half_life).unwrap_or(0);
+                    (whole, idle % half_life)
+                };
+                i64::from(whole - whole * part / (2 * half_life))
             }
         }
     }

@@ -612,15 +612,20 @@ fn read_inputs(r: &mut Reader<'_>) -> Result<Vec<Input>, DecodeError> {
     let mut inputs = Vec::with_capacity(count);
     let mut clock = 0u32;
     for _ in 0..count {
-        // Most inputs are two bytes, a gap under 128 ms and a key of ASCII: read as one,
-        // they are decoded at twice the speed.
-        if let Some(&[dt, code]) = r.bytes.get(r.pos..r.pos + 2)
-            && (dt | code) < 0x80
-        {
-            r.pos += 2;
-            clock = clock.checked_add(dt.into()).ok_or(DecodeError::Clock)?;
+        // Nearly every input is a gap under 16,384 ms (one byte or two) and a key of
+        // ASCII: read whole, they are decoded at twice the speed.
+        let short = match r.bytes.get(r.pos..r.pos + 3) {
+            Some(&[dt, code, _]) if (dt | code) < 0x80 => Some((u32::from(dt), code, 2)),
+            Some(&[low, high, code]) if low >= 0x80 && high != 0 && (high | code) < 0x80 => {
+                Some((u32::from(low & 0x7f) | u32::from(high) << 7, code, 3))
+            }
+            _ => None,
+        };
+        if let Some((dt, code, len)) = short {
+            r.pos += len;
+            clock = clock.checked_add(dt).ok_or(DecodeError::Clock)?;
             let op = Op::from_code(code.into())?;
-            inputs.push(Input { dt: dt.into(), op });
+            inputs.push(Input { dt, op });
             continue;
         }
         let dt = match r.varint() {

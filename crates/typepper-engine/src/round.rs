@@ -129,8 +129,13 @@ pub struct Round {
     /// `starts[i]`, and the last entry is the current word.
     typed: Vec<char>,
     starts: Vec<usize>,
-    /// Inputs as recorded, for [`Round::replay`].
+    /// How many of the current word's first typed characters are its first letters: kept
+    /// as keys land, so that no key reads the word over again.
+    good: usize,
+    /// Inputs as recorded, for [`Round::replay`], if it `records` them: a replay scored
+    /// alone has them already (and copying them was a thirtieth of a verification).
     inputs: Vec<Input>,
+    records: bool,
     /// The bytes [`Round::replay`] would encode to, but for the input count's varint:
     /// counted only from [`UNCOUNTED_INPUTS`] on, when a replay could near `MAX_BYTES`.
     encoded: Option<usize>,
@@ -331,7 +336,9 @@ impl Round {
             closed: false,
             typed: Vec::with_capacity(256),
             starts: Vec::with_capacity(2 * LOOKAHEAD),
-            inputs: Vec::with_capacity(256),
+            good: 0,
+            inputs: Vec::new(),
+            records: true,
             encoded: None,
             started: None,
             last: 0,
@@ -478,10 +485,12 @@ impl Round {
                 flame.running = true;
             }
         }
-        self.inputs.push(Input {
-            dt: t - self.last,
-            op,
-        });
+        if self.records {
+            self.inputs.push(Input {
+                dt: t - self.last,
+                op,
+            });
+        }
         self.last = t;
         if let Some(start) = self.started {
             let elapsed = u64::from(t - start);
@@ -509,27 +518,23 @@ impl Round {
             Op::Char(c) => self.char(t, c, &mut fx),
         }
 
-        match self.mode.base() {
-            Base::Words(_) | Base::Quote(_) | Base::Custom if self.closed => {
-                self.ends_at = Some(t.into());
-                fx.finished = true;
-            }
-            // A clock was set by the first key; ZEN ends by End.
-            Base::Blitz(_)
-            | Base::Drill(_)
-            | Base::Words(_)
-            | Base::Quote(_)
-            | Base::Custom
-            | Base::Zen => {}
-            Base::Pursuit(_) => {
-                let caught = self.chase(t);
-                fx.finished = caught == u64::from(t);
-                self.ends_at = Some(caught);
-            }
+        // A clock was set by the first key and ZEN ends by End; a text with an end closes
+        // with its last word, and HOT PURSUIT when the flame catches the caret.
+        if self.closed {
+            self.ends_at = Some(t.into());
+            fx.finished = true;
+        } else if self.flame.is_some() {
+            let caught = self.chase(t);
+            fx.finished = caught == u64::from(t);
+            self.ends_at = Some(caught);
         }
         if self.heat_is_flame() {
             self.peak_milli = self.peak_milli.max(self.heat_milli(t));
         }
+        debug_assert_eq!(
+            self.good,
+            self.good_prefix(self.cur(), self.current_input())
+        );
         Ok(fx)
     }
 
@@ -565,7 +570,7 @@ impl Round {
             fx.ignored = true;
             return;
         }
-        let correct = self.word_is_correct(self.cur());
+        let correct = self.current_is_correct();
         self.judge(t, correct, fx);
         if !correct && self.mode.strict().stop {
             // Stop on error: a space before the word is done is a wrong key, not typed.
@@ -582,6 +587,8 @@ impl Round {
         }
     }
 
+    /// Inlined natively, as [`Round::take`] is: most inputs are a character.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn char(&mut self, t: u32, c: char, fx: &mut Effects) {
         let i = self.current_input().len();
         if i >= self.spans[self.cur()].chars as usize + MAX_EXTRA {
@@ -596,9 +603,12 @@ impl Round {
             return;
         }
         self.typed.push(c);
+        if correct && self.good == i {
+            self.good += 1;
+        }
         self.judge(t, correct, fx);
         // WORDS ends the moment its last word is typed right: no space after it.
-        if correct && self.is_last_word() && self.word_is_correct(self.cur()) {
+        if correct && self.is_last_word() && self.current_is_correct() {
             self.close(true, fx);
         }
     }
@@ -625,15 +635,22 @@ impl Round {
             // No backspace: kept in the replay as typed, and it does nothing.
             fx.ignored = true;
         } else if !self.current_input().is_empty() {
+            // The right part of the word shrinks only if the deleted character was in it.
+            if self.good == self.current_input().len() {
+                self.good -= 1;
+            }
             self.typed.pop();
         } else if cur > 0 && !self.word_is_correct(cur - 1) {
             // Back into a mistyped word to fix it; a correct word stays done.
             self.starts.pop();
+            self.good = self.good_prefix(cur - 1, self.current_input());
         } else {
             fx.ignored = true;
         }
     }
 
+    /// Inlined natively, as [`Round::take`] is.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn judge(&mut self, t: u32, correct: bool, fx: &mut Effects) {
         self.keys += 1;
         self.correct_keys += u32::from(correct);
@@ -658,6 +675,7 @@ impl Round {
             self.correct_word_chars += self.spans[cur].chars + 1;
         }
         self.starts.push(self.typed.len());
+        self.good = 0;
         self.draw_ahead();
         fx.committed = Some(correct);
         if let Some(flame) = &mut self.flame
@@ -688,9 +706,7 @@ impl Round {
     /// The caret's place in the stream for the flame: the current word's start plus the
     /// correctly typed part of it.
     fn caret_steps(&self) -> i64 {
-        let cur = self.cur();
-        let good = self.good_prefix(cur, self.current_input());
-        (i64::from(self.offsets[cur]) + good as i64) * STEPS_PER_CHAR
+        (i64::from(self.offsets[self.cur()]) + self.good as i64) * STEPS_PER_CHAR
     }
 
     fn cur(&self) -> usize {
@@ -745,12 +761,13 @@ impl Round {
     }
 
     /// Letter `k` of word `i`, if it has one.
+    #[inline]
     fn letter(&self, i: usize, k: usize) -> Option<char> {
         let word = self.target(i);
         if self.spans[i].chars as usize == word.len() {
             return word.as_bytes().get(k).map(|&b| char::from(b));
         }
-        word.chars().nth(k)
+        nth_char(word, k)
     }
 
     /// How many of `input`'s first characters are word `i`'s first letters.
@@ -781,6 +798,12 @@ impl Round {
         self.input(self.cur())
     }
 
+    /// Whether the current word is typed right, whole.
+    fn current_is_correct(&self) -> bool {
+        let typed = self.current_input().len();
+        typed == self.spans[self.cur()].chars as usize && self.good == typed
+    }
+
     fn word_is_correct(&self, i: usize) -> bool {
         let input = self.input(i);
         input.len() == self.spans[i].chars as usize && self.good_prefix(i, input) == input.len()
@@ -792,9 +815,8 @@ impl Round {
         if self.closed {
             return self.correct_word_chars;
         }
-        let input = self.current_input();
-        let partial = self.good_prefix(self.cur(), input) == input.len();
-        self.correct_word_chars + if partial { input.len() as u32 } else { 0 }
+        let typed = self.current_input().len();
+        self.correct_word_chars + if self.good == typed { typed as u32 } else { 0 }
     }
 
     /// Whether heat is HOT PURSUIT's flame's closeness (VERSION 1), not the streak.
@@ -904,17 +926,26 @@ impl Round {
             // Untyped letters of the current word are not missed: the round ended before
             // it was committed (unless it was WORDS' last, committed wrong).
             let done = i < self.cur() || self.closed;
-            let mut len = 0;
-            for (k, t) in self.target(i).chars().enumerate() {
-                len += 1;
-                match input.get(k) {
-                    Some(&ch) if ch == t => c.correct += 1,
-                    Some(_) => c.wrong += 1,
-                    None if done => c.missed += 1,
-                    None => {}
-                }
+            let word = self.target(i);
+            let len = self.spans[i].chars as usize;
+            let typed = input.len().min(len);
+            // A word whose chars are its bytes (ASCII, every English word) is read as bytes.
+            let right = if len == word.len() {
+                let bytes = word.bytes().map(char::from);
+                input.iter().zip(bytes).filter(|&(&c, t)| c == t).count()
+            } else {
+                input
+                    .iter()
+                    .zip(word.chars())
+                    .filter(|&(&c, t)| c == t)
+                    .count()
+            };
+            c.correct += right as u32;
+            c.wrong += (typed - right) as u32;
+            if done {
+                c.missed += (len - typed) as u32;
             }
-            c.extra += input.len().saturating_sub(len) as u32;
+            c.extra += (input.len() - typed) as u32;
         }
         c
     }
@@ -941,6 +972,13 @@ impl Round {
     pub(crate) fn current(&self) -> usize {
         self.cur()
     }
+}
+
+/// Letter `k` of a word beyond ASCII: apart, so that [`Round::letter`]'s ASCII path is
+/// small enough to inline.
+#[inline(never)]
+fn nth_char(word: &str, k: usize) -> Option<char> {
+    word.chars().nth(k)
 }
 
 /// Why a replay could not be played to a score.
@@ -1082,7 +1120,7 @@ impl Replay {
     /// What the replay would score by `rules` (the newest, to show an old round "under
     /// today's rules"); the score it has is [`Replay::play`]'s, which never changes.
     pub fn play_under(&self, rules: Rules) -> Result<(Round, Score), PlayError> {
-        let (mut round, score) = self.play_inputs(rules, |_, _, _| {})?;
+        let (mut round, score) = self.play_inputs(rules, true, |_, _, _| {})?;
         // The round as a live one would be, its renderers' words drawn.
         round.ahead = LOOKAHEAD;
         round.draw_ahead();
@@ -1099,20 +1137,26 @@ impl Replay {
     /// the round started, the op, and its [`Effects`]. One pass gives the score and
     /// whatever a caller reads off the keystrokes (which were judged, which did nothing).
     pub fn play_each(&self, each: impl FnMut(u32, Op, Effects)) -> Result<Score, PlayError> {
-        Ok(self.play_inputs(self.rules()?, each)?.1)
+        Ok(self.play_inputs(self.rules()?, false, each)?.1)
     }
 
+    /// Plays the inputs into a fresh round by `rules`; the round `keeps` them if asked,
+    /// and whenever it may need to count its bytes.
     fn play_inputs(
         &self,
         rules: Rules,
+        keeps: bool,
         mut each: impl FnMut(u32, Op, Effects),
     ) -> Result<(Round, Score), PlayError> {
         // Words are drawn as the caret reaches them: drawing a renderer's lookahead, words
         // no key reaches, was a twentieth of a verification.
         let mut round = self.round(rules, 0)?;
+        round.records = keeps || self.inputs.len() >= UNCOUNTED_INPUTS;
         // Room for every input, and every one typed, at once: growing there was a
         // twentieth of a verification.
-        round.inputs.reserve(self.inputs.len());
+        if round.records {
+            round.inputs.reserve(self.inputs.len());
+        }
         round.typed.reserve(self.inputs.len());
         let mut at = 0u64;
         for (index, input) in self.inputs.iter().enumerate() {

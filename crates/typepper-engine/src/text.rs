@@ -119,17 +119,9 @@ impl Draw {
 
     fn next(&mut self) -> &'static str {
         let n = self.pool.as_ref().map_or(self.list.len(), Vec::len) as u32;
-        let mut draw = || match &self.weights {
-            // The first word whose running sum passes a draw below the total.
-            Some(sums) => {
-                let r = self.rng.below(sums.last().copied().unwrap_or(1));
-                sums.partition_point(|&s| s <= r) as u32
-            }
-            None => self.rng.below(n),
-        };
-        let mut i = draw();
+        let mut i = self.pick(n);
         while Some(i) == self.last {
-            i = draw();
+            i = self.pick(n);
         }
         self.last = Some(i);
         let word = match &self.pool {
@@ -137,6 +129,19 @@ impl Draw {
             None => i as usize,
         };
         self.list[word]
+    }
+
+    /// One draw of a word's place among `n` (a method, not a closure, to be inlined).
+    #[inline]
+    fn pick(&mut self, n: u32) -> u32 {
+        match &self.weights {
+            // The first word whose running sum passes a draw below the total.
+            Some(sums) => {
+                let r = self.rng.below(sums.last().copied().unwrap_or(1));
+                sums.partition_point(|&s| s <= r) as u32
+            }
+            None => self.rng.below(n),
+        }
     }
 }
 

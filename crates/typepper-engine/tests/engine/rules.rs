@@ -752,7 +752,14 @@ fn version_2_changes_nothing_but_heat() {
 #[test]
 fn peak_heat_is_the_highest_heat_shown_at_any_input() {
     use typepper_engine::synth::{Typist, synth};
-    for key in ["time:15", "words:25", "zen", "pursuit:3", "pursuit:9", "time:30/s"] {
+    for key in [
+        "time:15",
+        "words:25",
+        "zen",
+        "pursuit:3",
+        "pursuit:9",
+        "time:30/s",
+    ] {
         for rules in Rules::ALL {
             for seed in 0..3 {
                 let typist = Typist {
