@@ -8,8 +8,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::Deserialize;
-use typepper_engine::synth::{Typist, synth};
-use typepper_engine::{Mode, Op, Replay, Round};
+use typepper_engine::synth::{Typist, synth, synth_on};
+use typepper_engine::{Mode, Op, Replay, Round, Rules};
 
 /// One entry of Monkeytype's replay: `{"action": ..., "value": ..., "time": <float ms>}`.
 #[derive(Deserialize)]
@@ -102,6 +102,20 @@ fn verify(c: &mut Criterion) {
             b.iter(|| serde_json::from_str::<Vec<MonkeyAction>>(black_box(&json)).expect("parses"))
         });
     }
+    // The same 60 s of typing as an older game recorded it: VERSION 1's rules (its heat a
+    // linear cooling), which verification plays as fast.
+    let typist = Typist {
+        wpm: 100,
+        accuracy: 96,
+        ..Typist::default()
+    };
+    let v1 = synth_on(Round::under(Rules::V1, Mode::BLITZ_60, 1), &typist).encode();
+    g.bench_function("60s VERSION 1 decode+play+score", |b| {
+        b.iter(|| {
+            let replay = Replay::decode(black_box(&v1)).expect("decodes");
+            replay.score().expect("plays")
+        })
+    });
     // The fixed cost of a verification: drawing the first words.
     g.bench_function("60s Round::new", |b| {
         b.iter(|| Round::new(Mode::BLITZ_60, black_box(1)))

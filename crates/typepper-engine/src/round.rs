@@ -115,11 +115,9 @@ pub struct Round {
     /// the rest after).
     ahead: usize,
     /// Drawn words: word `i` is `spans[i]`, a list word or a part of `text` (the words
-    /// made with marks or digits, one after another; or the given text), and starts at
-    /// stream offset (in characters, a space between words) `offsets[i]`.
+    /// made with marks or digits, one after another; or the given text).
     text: String,
     spans: Vec<Span>,
-    offsets: Vec<u32>,
     /// How many words the text has, when it ends: WORDS's count, a given text's words.
     count: Option<u32>,
     /// The text has an end, and its last word is done (typed, or committed wrong with
@@ -132,6 +130,11 @@ pub struct Round {
     /// How many of the current word's first typed characters are its first letters: kept
     /// as keys land, so that no key reads the word over again.
     good: usize,
+    /// The committed words' characters by what became of them, kept as words are
+    /// committed: a word committed right counts its letters without reading them, and
+    /// only a mistyped one, which may be reopened, is read (reading every word at the
+    /// end was a fourteenth of a verification).
+    committed: CharCounts,
     /// Inputs as recorded, for [`Round::replay`], if it `records` them: a replay scored
     /// alone has them already (and copying them was a thirtieth of a verification).
     inputs: Vec<Input>,
@@ -150,17 +153,22 @@ pub struct Round {
     correct_word_chars: u32,
     streak: Streak,
     flame: Option<Flame>,
+    /// Whether heat is the flame's closeness: VERSION 1's HOT PURSUIT. Asked three times a
+    /// key, so kept.
+    flame_heat: bool,
     peak_milli: i64,
     chart: Chart,
 }
 
-/// A drawn word, and how many `char`s it has: when as many as its bytes (ASCII, every
-/// English word), its letters are read as bytes, which keeps judging a key as cheap as
-/// it was before words could be other than ASCII.
+/// A drawn word, how many `char`s it has, and where it starts in the stream (in
+/// characters, a space between words). When its `char`s are as many as its bytes (ASCII,
+/// every English word), its letters are read as bytes, which keeps judging a key as cheap
+/// as it was before words could be other than ASCII.
 #[derive(Clone, Copy, Debug)]
 struct Span {
     word: Word,
     chars: u32,
+    offset: u32,
 }
 
 /// Where a drawn word is: its list's, as the list has it, or made in [`Round`]'s text.
@@ -331,12 +339,12 @@ impl Round {
             ahead,
             text: String::new(),
             spans: Vec::with_capacity(2 * LOOKAHEAD),
-            offsets: Vec::with_capacity(2 * LOOKAHEAD),
             count: mode.word_count(),
             closed: false,
             typed: Vec::with_capacity(256),
             starts: Vec::with_capacity(2 * LOOKAHEAD),
             good: 0,
+            committed: CharCounts::default(),
             inputs: Vec::new(),
             records: true,
             encoded: None,
@@ -349,6 +357,7 @@ impl Round {
             correct_words: 0,
             correct_word_chars: 0,
             streak: Streak::default(),
+            flame_heat: flame.is_some() && rules.flame_is_heat(),
             flame,
             peak_milli: 0,
             // A clock's chart has a sample a second: room for them all at once.
@@ -378,8 +387,8 @@ impl Round {
                     end: end as u32,
                 },
                 chars,
+                offset,
             });
-            self.offsets.push(offset);
             offset += chars + 1;
             start = end + 1;
         }
@@ -503,7 +512,7 @@ impl Round {
             flame.pos = flame.at(t);
             flame.at = t;
         }
-        if self.heat_is_flame() {
+        if self.flame_heat {
             // The flame nears between keys: its heat may peak just before this one.
             self.peak_milli = self.peak_milli.max(self.heat_milli(t));
         }
@@ -528,9 +537,10 @@ impl Round {
             fx.finished = caught == u64::from(t);
             self.ends_at = Some(caught);
         }
-        if self.heat_is_flame() {
+        if self.flame_heat {
             self.peak_milli = self.peak_milli.max(self.heat_milli(t));
         }
+        // What is kept as keys land is what reading the word afresh gives.
         debug_assert_eq!(
             self.good,
             self.good_prefix(self.cur(), self.current_input())
@@ -642,6 +652,7 @@ impl Round {
             self.typed.pop();
         } else if cur > 0 && !self.word_is_correct(cur - 1) {
             // Back into a mistyped word to fix it; a correct word stays done.
+            self.committed -= self.word_counts(cur - 1, true);
             self.starts.pop();
             self.good = self.good_prefix(cur - 1, self.current_input());
         } else {
@@ -656,7 +667,7 @@ impl Round {
         self.correct_keys += u32::from(correct);
         self.chart.keys += 1;
         self.chart.errors += u32::from(!correct);
-        if !self.heat_is_flame() {
+        if !self.flame_heat {
             let gap = self.last_stroke.map(|s| t - s);
             self.streak.stroke(t, gap, correct, self.rules);
             // The streak only cools between strokes, so its peak is at one: heat needs
@@ -673,6 +684,9 @@ impl Round {
         if correct {
             self.correct_words += 1;
             self.correct_word_chars += self.spans[cur].chars + 1;
+            self.committed.correct += self.spans[cur].chars;
+        } else {
+            self.committed += self.word_counts(cur, true);
         }
         self.starts.push(self.typed.len());
         self.good = 0;
@@ -706,7 +720,7 @@ impl Round {
     /// The caret's place in the stream for the flame: the current word's start plus the
     /// correctly typed part of it.
     fn caret_steps(&self) -> i64 {
-        (i64::from(self.offsets[self.cur()]) + self.good as i64) * STEPS_PER_CHAR
+        (i64::from(self.spans[self.cur()].offset) + self.good as i64) * STEPS_PER_CHAR
     }
 
     fn cur(&self) -> usize {
@@ -720,10 +734,7 @@ impl Round {
         let count = self.count.map(|n| n as usize);
         let want = (self.starts.len() + self.ahead).min(count.unwrap_or(usize::MAX));
         while self.spans.len() < want {
-            let offset = match (self.offsets.last(), self.spans.last()) {
-                (Some(&o), Some(span)) => o + span.chars + 1,
-                _ => 0,
-            };
+            let offset = self.spans.last().map_or(0, |s| s.offset + s.chars + 1);
             let start = self.text.len();
             let left = count.map(|n| (n - self.spans.len()) as u32);
             let span = match words.next_word(&mut self.text, left) {
@@ -731,10 +742,12 @@ impl Round {
                 Some(listed) if self.mode.prose().language.is_ascii() => Span {
                     word: Word::Listed(listed),
                     chars: listed.len() as u32,
+                    offset,
                 },
                 Some(listed) => Span {
                     word: Word::Listed(listed),
                     chars: listed.chars().count() as u32,
+                    offset,
                 },
                 None => Span {
                     word: Word::Made {
@@ -742,10 +755,10 @@ impl Round {
                         end: self.text.len() as u32,
                     },
                     chars: self.text.get(start..).unwrap_or_default().chars().count() as u32,
+                    offset,
                 },
             };
             self.spans.push(span);
-            self.offsets.push(offset);
         }
     }
 
@@ -817,11 +830,6 @@ impl Round {
         }
         let typed = self.current_input().len();
         self.correct_word_chars + if self.good == typed { typed as u32 } else { 0 }
-    }
-
-    /// Whether heat is HOT PURSUIT's flame's closeness (VERSION 1), not the streak.
-    fn heat_is_flame(&self) -> bool {
-        self.flame.is_some() && self.rules.flame_is_heat()
     }
 
     /// Heat in thousandths at `t` (no later than the round's end).
@@ -919,35 +927,40 @@ impl Round {
         )
     }
 
+    /// The round's characters by what became of them: the committed words' counts, and
+    /// the current word's.
     fn char_counts(&self) -> CharCounts {
-        let mut c = CharCounts::default();
-        for i in 0..self.starts.len() {
-            let input = self.input(i);
-            // Untyped letters of the current word are not missed: the round ended before
-            // it was committed (unless it was WORDS' last, committed wrong).
-            let done = i < self.cur() || self.closed;
-            let word = self.target(i);
-            let len = self.spans[i].chars as usize;
-            let typed = input.len().min(len);
-            // A word whose chars are its bytes (ASCII, every English word) is read as bytes.
-            let right = if len == word.len() {
-                let bytes = word.bytes().map(char::from);
-                input.iter().zip(bytes).filter(|&(&c, t)| c == t).count()
-            } else {
-                input
-                    .iter()
-                    .zip(word.chars())
-                    .filter(|&(&c, t)| c == t)
-                    .count()
-            };
-            c.correct += right as u32;
-            c.wrong += (typed - right) as u32;
-            if done {
-                c.missed += (len - typed) as u32;
-            }
-            c.extra += (input.len() - typed) as u32;
-        }
+        let mut c = self.committed;
+        // Untyped letters of the current word are not missed: the round ended before it
+        // was committed (unless it was WORDS' last, committed wrong).
+        c += self.word_counts(self.cur(), self.closed);
         c
+    }
+
+    /// Word `i`'s characters by what became of them; its untyped letters are missed if it
+    /// is `done`.
+    fn word_counts(&self, i: usize, done: bool) -> CharCounts {
+        let input = self.input(i);
+        let word = self.target(i);
+        let len = self.spans[i].chars as usize;
+        let typed = input.len().min(len);
+        // A word whose chars are its bytes (ASCII, every English word) is read as bytes.
+        let right = if len == word.len() {
+            let bytes = word.bytes().map(char::from);
+            input.iter().zip(bytes).filter(|&(&c, t)| c == t).count()
+        } else {
+            input
+                .iter()
+                .zip(word.chars())
+                .filter(|&(&c, t)| c == t)
+                .count()
+        };
+        CharCounts {
+            correct: right as u32,
+            wrong: (typed - right) as u32,
+            missed: if done { (len - typed) as u32 } else { 0 },
+            extra: (input.len() - typed) as u32,
+        }
     }
 
     /// What to draw at `t`.
@@ -965,8 +978,10 @@ impl Round {
         self.closed
     }
 
-    pub(crate) fn offsets(&self) -> &[u32] {
-        &self.offsets
+    /// Where word `i` (drawn) starts in the stream, in characters with a space between
+    /// words.
+    pub(crate) fn offset(&self, i: usize) -> u32 {
+        self.spans[i].offset
     }
 
     pub(crate) fn current(&self) -> usize {

@@ -18,6 +18,24 @@ pub struct CharCounts {
     pub missed: u32,
 }
 
+impl core::ops::AddAssign for CharCounts {
+    fn add_assign(&mut self, other: CharCounts) {
+        self.correct += other.correct;
+        self.wrong += other.wrong;
+        self.extra += other.extra;
+        self.missed += other.missed;
+    }
+}
+
+impl core::ops::SubAssign for CharCounts {
+    fn sub_assign(&mut self, other: CharCounts) {
+        self.correct -= other.correct;
+        self.wrong -= other.wrong;
+        self.extra -= other.extra;
+        self.missed -= other.missed;
+    }
+}
+
 /// One second of the round, for the results chart.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Sample {

@@ -163,7 +163,7 @@ impl<'a> View<'a> {
         };
         Some(WordView {
             index: i,
-            offset: round.offsets()[i],
+            offset: round.offset(i),
             status,
             target,
             typed: round.input(i),

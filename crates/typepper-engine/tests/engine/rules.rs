@@ -787,3 +787,67 @@ fn peak_heat_is_the_highest_heat_shown_at_any_input() {
         }
     }
 }
+
+/// A round counts its characters as words are committed (and uncounts a word reopened by
+/// backspace): the counts are those of reading every word off the screen at the end.
+#[test]
+fn char_counts_are_those_of_the_words_on_screen() {
+    use typepper_engine::synth::{Typist, synth};
+    for key in [
+        "time:30",
+        "words:25",
+        "zen",
+        "pursuit:2",
+        "time:15/p@fr",
+        "time:30/s",
+    ] {
+        for seed in 0..4 {
+            let typist = Typist {
+                wpm: 50 + 20 * seed as u32,
+                accuracy: 75 + 5 * seed as u32,
+                seed,
+                zen_ms: 20_000,
+            };
+            let replay = synth(key.parse().unwrap(), seed, &typist);
+            let (round, score) = replay.play().unwrap();
+            assert_eq!(score.chars, on_screen(&round), "{key} seed {seed}");
+        }
+    }
+    // A wrong word committed, reopened by backspace and put right; then one left wrong.
+    let mut round = Round::new(Mode::ZEN, 5);
+    let mut t = 0;
+    type_text(&mut round, &mut t, "qq ", 150);
+    for _ in 0..3 {
+        round.apply(t, Op::Backspace).unwrap();
+        t += 150;
+    }
+    type_word(&mut round, &mut t, 150);
+    type_text(&mut round, &mut t, "zz ", 150);
+    round.apply(t, Op::End).unwrap();
+    assert_eq!(round.score().unwrap().chars, on_screen(&round));
+    assert_eq!(round.score().unwrap().words, 1);
+}
+
+/// The round's characters by what became of them, read off the screen at its end.
+fn on_screen(round: &Round) -> typepper_engine::CharCounts {
+    use typepper_engine::WordStatus;
+    let view = round.view(round.ends_at().unwrap() as u32);
+    let mut counts = typepper_engine::CharCounts::default();
+    for i in 0..=view.current() {
+        let word = view.word(i).unwrap();
+        let target: Vec<char> = word.target().chars().collect();
+        let typed = word.typed();
+        // A word done (committed, or WORDS' last) misses what it left untyped.
+        let done = matches!(word.status, WordStatus::Done { .. });
+        for (k, t) in target.iter().enumerate() {
+            match typed.get(k) {
+                Some(c) if c == t => counts.correct += 1,
+                Some(_) => counts.wrong += 1,
+                None if done => counts.missed += 1,
+                None => {}
+            }
+        }
+        counts.extra += typed.len().saturating_sub(target.len()) as u32;
+    }
+    counts
+}
