@@ -209,10 +209,9 @@ struct Chart {
 }
 
 impl Chart {
-    /// An empty chart with room for `seconds` samples.
-    fn with_room(seconds: usize) -> Chart {
+    fn new() -> Chart {
         Chart {
-            samples: Vec::with_capacity(seconds),
+            samples: Vec::new(),
             closes: 1000,
             keys: 0,
             errors: 0,
@@ -360,8 +359,7 @@ impl Round {
             flame_heat: flame.is_some() && rules.flame_is_heat(),
             flame,
             peak_milli: 0,
-            // A clock's chart has a sample a second: room for them all at once.
-            chart: Chart::with_room(mode.clock_secs().map_or(0, |s| s as usize + 1)),
+            chart: Chart::new(),
         };
         round.starts.push(0);
         if round.words.is_none() {
@@ -774,7 +772,7 @@ impl Round {
     }
 
     /// Letter `k` of word `i`, if it has one.
-    #[inline]
+    #[cfg_attr(not(target_arch = "wasm32"), inline)]
     fn letter(&self, i: usize, k: usize) -> Option<char> {
         let word = self.target(i);
         if self.spans[i].chars as usize == word.len() {
@@ -885,13 +883,7 @@ impl Round {
         let end_t = u32::try_from(end).unwrap_or(u32::MAX);
         let correct_now = self.correct_chars_now();
         // Roll a copy of the chart to the end: looking at the score changes nothing.
-        let mut samples =
-            Vec::with_capacity((duration / 1000 + 1).min(MAX_SAMPLES as u64) as usize);
-        samples.extend_from_slice(&self.chart.samples);
-        let mut rest = Chart {
-            samples,
-            ..self.chart
-        };
+        let mut rest = self.chart.clone();
         rest.roll(duration, correct_now);
         let part = duration % 1000;
         if part >= 500 && rest.samples.len() < MAX_SAMPLES {
@@ -989,9 +981,9 @@ impl Round {
     }
 }
 
-/// Letter `k` of a word beyond ASCII: apart, so that [`Round::letter`]'s ASCII path is
-/// small enough to inline.
-#[inline(never)]
+/// Letter `k` of a word beyond ASCII: apart natively, so that [`Round::letter`]'s ASCII
+/// path is small enough to inline; in the browser, where bytes count more, one function.
+#[cfg_attr(not(target_arch = "wasm32"), inline(never))]
 fn nth_char(word: &str, k: usize) -> Option<char> {
     word.chars().nth(k)
 }
@@ -1167,11 +1159,8 @@ impl Replay {
         // no key reaches, was a twentieth of a verification.
         let mut round = self.round(rules, 0)?;
         round.records = keeps || self.inputs.len() >= UNCOUNTED_INPUTS;
-        // Room for every input, and every one typed, at once: growing there was a
-        // twentieth of a verification.
-        if round.records {
-            round.inputs.reserve(self.inputs.len());
-        }
+        // Room for every key typed, at once: growing there was a fortieth of a
+        // verification.
         round.typed.reserve(self.inputs.len());
         let mut at = 0u64;
         for (index, input) in self.inputs.iter().enumerate() {

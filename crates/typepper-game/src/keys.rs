@@ -334,7 +334,7 @@ fn pair_of(pairs: &mut Vec<Pair>, pair: [char; 2]) -> &mut Tally {
 
 /// Plays `replay`, adding what each input shows to `keys` and `pairs`.
 fn play(replay: &Replay, keys: &mut Vec<Key>, pairs: &mut Vec<Pair>) -> Result<(), ()> {
-    replay.play().map_err(|_| ())?;
+    replay.score().map_err(|_| ())?;
     let mut round = replay.setup().map_err(|_| ())?;
     let mut last_t: Option<u32> = None;
     // The place (word, letter) and letter of the last correct keystroke, if it was the

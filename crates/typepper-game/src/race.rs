@@ -97,7 +97,7 @@ pub struct Rival {
 /// the whole replay scores, or why it can't be played back, in a sentence: other rules,
 /// an unknown mode, a round that doesn't play.
 pub fn open(replay: &Replay) -> Result<(Round, Score), String> {
-    let (_, score) = replay.play().map_err(|e| e.to_string())?;
+    let score = replay.score().map_err(|e| e.to_string())?;
     let round = replay.setup().map_err(|e| e.to_string())?;
     Ok((round, score))
 }

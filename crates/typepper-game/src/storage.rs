@@ -123,8 +123,8 @@ impl From<&str> for Unread {
 
 /// Plays `replay`, telling a missing list apart from every other refusal.
 fn play_kept(replay: &Replay) -> Result<Score, Unread> {
-    match replay.play() {
-        Ok((_, score)) => Ok(score),
+    match replay.score() {
+        Ok(score) => Ok(score),
         Err(PlayError::Unlisted(language)) => Err(Unread::Unlisted(Need::Words(language))),
         Err(PlayError::Unquoted(language)) => Err(Unread::Unlisted(Need::Quotes(language))),
         Err(e) => Err(Unread::Bad(e.to_string())),
