@@ -131,12 +131,12 @@ impl Streak {
         }
     }
 
-    /// A judged keystroke at `t`, `gap` ms after the previous one (`None` for the first).
-    pub(crate) fn stroke(&mut self, t: u32, gap: Option<u32>, correct: bool, rules: Rules) {
+    /// A judged keystroke at `t`, the previous one at `last` (`None` for the first).
+    pub(crate) fn stroke(&mut self, t: u32, last: Option<u32>, correct: bool, rules: Rules) {
         let now = self.at(t, rules);
         self.milli = match (correct, rules) {
             (true, Rules::V1) => {
-                let gap = gap.map_or(GAIN_WINDOW_MS, i64::from);
+                let gap = last.map_or(GAIN_WINDOW_MS, |s| i64::from(t - s));
                 (now + GAIN_PER_MS * (GAIN_WINDOW_MS - gap).max(0)).min(MAX)
             }
             (true, Rules::V2) => (now + V2_GAIN).min(MAX),
@@ -169,25 +169,32 @@ mod tests {
             0,
             "the first keystroke has nothing to be fast against"
         );
-        s.stroke(100, Some(100), true, Rules::V1);
+        s.stroke(100, Some(0), true, Rules::V1);
         // 4 × (400 − 100) = 1200, on top of zero (the 100 ms of cooling floored at 0).
         assert_eq!(s.at(100, Rules::V1), 1200);
         assert_eq!(s.at(200, Rules::V1), 800, "4 thousandths a millisecond");
         assert_eq!(s.at(10_000, Rules::V1), 0);
-        s.stroke(110, Some(10), true, Rules::V1);
+        s.stroke(110, Some(100), true, Rules::V1);
         assert_eq!(s.at(110, Rules::V1), 1160 + 1560);
-        s.stroke(150, Some(40), false, Rules::V1);
+        s.stroke(150, Some(110), false, Rules::V1);
         assert_eq!(
             s.at(150, Rules::V1),
             (2720 - 160) * 4 / 5 - 2000,
             "four fifths, less 2"
         );
-        s.stroke(160, Some(10), true, Rules::V1);
-        let before = s.at(160, Rules::V1);
-        s.stroke(170, Some(400), true, Rules::V1);
+        s.stroke(160, Some(150), true, Rules::V1);
+        assert_eq!(s.at(160, Rules::V1), (2560 * 4 / 5 - 2000 - 40) + 4 * 390);
+        // Hot, then a key 400 ms after the last: it only cools.
+        let mut t = 160;
+        for _ in 0..100 {
+            s.stroke(t + 10, Some(t), true, Rules::V1);
+            t += 10;
+        }
+        assert_eq!(s.at(t, Rules::V1), MAX);
+        s.stroke(t + 400, Some(t), true, Rules::V1);
         assert_eq!(
-            s.at(170, Rules::V1),
-            before - 40,
+            s.at(t + 400, Rules::V1),
+            MAX - 400 * COOL_PER_MS,
             "nothing at 400 ms or slower"
         );
     }
@@ -199,7 +206,7 @@ mod tests {
             let mut s = Streak::default();
             let mut t = 0;
             while t < 60_000 {
-                s.stroke(t, Some(gap), true, Rules::V2);
+                s.stroke(t, t.checked_sub(gap), true, Rules::V2);
                 t += gap;
             }
             let heat = s.at(t - gap, Rules::V2) / MILLI;

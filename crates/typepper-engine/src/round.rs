@@ -203,18 +203,28 @@ struct Chart {
     /// When the second in progress closes, in ms since the start (`u64::MAX` once the
     /// chart is full): one comparison a key.
     closes: u64,
-    /// Keystrokes and mistakes of the second in progress.
-    keys: u32,
-    errors: u32,
+    /// The round's keystrokes and mistakes when the second in progress began: a second's
+    /// own are the round's since, with nothing counted a key.
+    keys_at: u32,
+    errors_at: u32,
 }
 
 impl Chart {
-    fn new() -> Chart {
+    /// An empty chart; natively with room for a clock's samples, a second each, which
+    /// spares a verification growing it five times (in the browser, the bytes count more).
+    fn new(mode: Mode) -> Chart {
+        #[cfg(not(target_arch = "wasm32"))]
+        let samples = Vec::with_capacity(mode.clock_secs().map_or(0, |s| s as usize + 1));
+        #[cfg(target_arch = "wasm32")]
+        let samples = {
+            let _ = mode;
+            Vec::new()
+        };
         Chart {
-            samples: Vec::new(),
+            samples,
             closes: 1000,
-            keys: 0,
-            errors: 0,
+            keys_at: 0,
+            errors_at: 0,
         }
     }
 
@@ -224,16 +234,17 @@ impl Chart {
     }
 
     /// Closes every whole second that ends by `elapsed`. Nothing is typed meanwhile, so
-    /// the correct characters stay `correct_now` throughout.
-    fn roll(&mut self, elapsed: u64, correct_now: u32) {
+    /// the correct characters stay `correct_now` throughout, and the round's keystrokes
+    /// and mistakes `keys` and `errors`.
+    fn roll(&mut self, elapsed: u64, correct_now: u32, keys: u32, errors: u32) {
         while self.due(elapsed) {
             self.samples.push(Sample {
                 wpm_x100: score::rate_x100(correct_now.into(), self.closes),
-                raw_x100: score::rate_x100(self.keys.into(), 1000),
-                errors: self.errors,
+                raw_x100: score::rate_x100((keys - self.keys_at).into(), 1000),
+                errors: errors - self.errors_at,
             });
-            self.keys = 0;
-            self.errors = 0;
+            self.keys_at = keys;
+            self.errors_at = errors;
             self.closes = if self.samples.len() < MAX_SAMPLES {
                 self.closes + 1000
             } else {
@@ -359,7 +370,7 @@ impl Round {
             flame_heat: flame.is_some() && rules.flame_is_heat(),
             flame,
             peak_milli: 0,
-            chart: Chart::new(),
+            chart: Chart::new(mode),
         };
         round.starts.push(0);
         if round.words.is_none() {
@@ -503,7 +514,8 @@ impl Round {
             let elapsed = u64::from(t - start);
             if self.chart.due(elapsed) {
                 let now = self.correct_chars_now();
-                self.chart.roll(elapsed, now);
+                let (keys, errors) = (self.keys, self.keys - self.correct_keys);
+                self.chart.roll(elapsed, now, keys, errors);
             }
         }
         if let Some(flame) = &mut self.flame {
@@ -663,11 +675,8 @@ impl Round {
     fn judge(&mut self, t: u32, correct: bool, fx: &mut Effects) {
         self.keys += 1;
         self.correct_keys += u32::from(correct);
-        self.chart.keys += 1;
-        self.chart.errors += u32::from(!correct);
         if !self.flame_heat {
-            let gap = self.last_stroke.map(|s| t - s);
-            self.streak.stroke(t, gap, correct, self.rules);
+            self.streak.stroke(t, self.last_stroke, correct, self.rules);
             // The streak only cools between strokes, so its peak is at one: heat needs
             // looking at here alone (a third of a key's work when it was looked at
             // before and after every input; docs/PERFORMANCE.md).
@@ -884,13 +893,14 @@ impl Round {
         let correct_now = self.correct_chars_now();
         // Roll a copy of the chart to the end: looking at the score changes nothing.
         let mut rest = self.chart.clone();
-        rest.roll(duration, correct_now);
+        let (keys, errors) = (self.keys, self.keys - self.correct_keys);
+        rest.roll(duration, correct_now, keys, errors);
         let part = duration % 1000;
         if part >= 500 && rest.samples.len() < MAX_SAMPLES {
             rest.samples.push(Sample {
                 wpm_x100: score::rate_x100(correct_now.into(), duration),
-                raw_x100: score::rate_x100(rest.keys.into(), part),
-                errors: rest.errors,
+                raw_x100: score::rate_x100((keys - rest.keys_at).into(), part),
+                errors: errors - rest.errors_at,
             });
         }
         let samples = rest.samples;
