@@ -716,8 +716,7 @@ fn version_2_pursuit_heat_is_the_streak_not_the_flame() {
 /// the score but peak heat is VERSION 1's, so both versions' rounds share a board.
 #[test]
 fn version_2_changes_nothing_but_heat() {
-    use typepper_engine::synth::{Typist, synth};
-    for key in [
+    let keys = [
         "time:15",
         "time:60/p/n",
         "words:25",
@@ -728,22 +727,37 @@ fn version_2_changes_nothing_but_heat() {
         "quote:12",
         "time:30/s@fr",
         "words:10/b",
-    ] {
-        for seed in 0..4 {
+    ];
+    for (key, seed, replay) in typed(&keys, 4, |seed| (30 + 25 * seed, 90 + seed, 12_000)) {
+        let (_, mut v1) = replay.play_under(Rules::V1).unwrap();
+        let (_, v2) = replay.play_under(Rules::V2).unwrap();
+        v1.peak_heat = v2.peak_heat;
+        assert_eq!(v1, v2, "{key} seed {seed}");
+    }
+}
+
+/// Each of `keys` typed by `typists` synthetic typists, typist `n` (from 0) at the
+/// (wpm, accuracy, ZEN's ms) `like(n)` says, on seed `n`.
+fn typed<'k>(
+    keys: &[&'k str],
+    typists: u32,
+    like: impl Fn(u32) -> (u32, u32, u32),
+) -> Vec<(&'k str, u32, Replay)> {
+    use typepper_engine::synth::{Typist, synth};
+    let mut out = vec![];
+    for &key in keys {
+        for n in 0..typists {
+            let (wpm, accuracy, zen_ms) = like(n);
             let typist = Typist {
-                wpm: 30 + 25 * seed as u32,
-                accuracy: 90 + seed as u32,
-                seed,
-                zen_ms: 12_000,
+                wpm,
+                accuracy,
+                seed: n.into(),
+                zen_ms,
             };
-            let mode: Mode = key.parse().unwrap();
-            let replay = synth(mode, seed, &typist);
-            let (_, mut v1) = replay.play_under(Rules::V1).unwrap();
-            let (_, v2) = replay.play_under(Rules::V2).unwrap();
-            v1.peak_heat = v2.peak_heat;
-            assert_eq!(v1, v2, "{key} seed {seed}");
+            out.push((key, n, synth(key.parse().unwrap(), n.into(), &typist)));
         }
     }
+    out
 }
 
 /// Peak heat is the highest heat the meter shows at any moment of the round. The engine
@@ -751,39 +765,29 @@ fn version_2_changes_nothing_but_heat() {
 /// looking just before and after every input, as a renderer sees it, and at the end.
 #[test]
 fn peak_heat_is_the_highest_heat_shown_at_any_input() {
-    use typepper_engine::synth::{Typist, synth};
-    for key in [
+    let keys = [
         "time:15",
         "words:25",
         "zen",
         "pursuit:3",
         "pursuit:9",
         "time:30/s",
-    ] {
+    ];
+    for (key, seed, replay) in typed(&keys, 3, |seed| (35 + 40 * seed, 88 + 5 * seed, 9_000)) {
         for rules in Rules::ALL {
-            for seed in 0..3 {
-                let typist = Typist {
-                    wpm: 35 + 40 * seed as u32,
-                    accuracy: 88 + 5 * seed as u32,
-                    seed,
-                    zen_ms: 9_000,
-                };
-                let mode: Mode = key.parse().unwrap();
-                let replay = synth(mode, seed, &typist);
-                let mut round = replay.setup_under(rules).unwrap();
-                let mut seen = round.heat(0);
-                for (t, op) in replay.timeline() {
-                    let t = t.unwrap();
-                    seen = seen.max(round.heat(t));
-                    round.apply(t, op).unwrap();
-                    seen = seen.max(round.heat(t));
-                }
-                let end = round.ends_at().unwrap() as u32;
-                seen = seen.max(round.heat(end));
-                let (_, score) = replay.play_under(rules).unwrap();
-                assert_eq!(score.peak_heat, seen, "{key} {rules} seed {seed}");
-                assert_eq!(round.score().unwrap(), score);
+            let mut round = replay.setup_under(rules).unwrap();
+            let mut seen = round.heat(0);
+            for (t, op) in replay.timeline() {
+                let t = t.unwrap();
+                seen = seen.max(round.heat(t));
+                round.apply(t, op).unwrap();
+                seen = seen.max(round.heat(t));
             }
+            let end = round.ends_at().unwrap() as u32;
+            seen = seen.max(round.heat(end));
+            let (_, score) = replay.play_under(rules).unwrap();
+            assert_eq!(score.peak_heat, seen, "{key} {rules} seed {seed}");
+            assert_eq!(round.score().unwrap(), score);
         }
     }
 }
@@ -792,26 +796,17 @@ fn peak_heat_is_the_highest_heat_shown_at_any_input() {
 /// backspace): the counts are those of reading every word off the screen at the end.
 #[test]
 fn char_counts_are_those_of_the_words_on_screen() {
-    use typepper_engine::synth::{Typist, synth};
-    for key in [
+    let keys = [
         "time:30",
         "words:25",
         "zen",
         "pursuit:2",
         "time:15/p@fr",
         "time:30/s",
-    ] {
-        for seed in 0..4 {
-            let typist = Typist {
-                wpm: 50 + 20 * seed as u32,
-                accuracy: 75 + 5 * seed as u32,
-                seed,
-                zen_ms: 20_000,
-            };
-            let replay = synth(key.parse().unwrap(), seed, &typist);
-            let (round, score) = replay.play().unwrap();
-            assert_eq!(score.chars, on_screen(&round), "{key} seed {seed}");
-        }
+    ];
+    for (key, seed, replay) in typed(&keys, 4, |seed| (50 + 20 * seed, 75 + 5 * seed, 20_000)) {
+        let (round, score) = replay.play().unwrap();
+        assert_eq!(score.chars, on_screen(&round), "{key} seed {seed}");
     }
     // A wrong word committed, reopened by backspace and put right; then one left wrong.
     let mut round = Round::new(Mode::ZEN, 5);
