@@ -213,12 +213,10 @@ impl Chart {
     /// An empty chart; natively with room for a clock's samples, a second each, which
     /// spares a verification growing it five times (in the browser, the bytes count more).
     fn new(mode: Mode) -> Chart {
-        #[cfg(not(target_arch = "wasm32"))]
-        let samples = Vec::with_capacity(mode.clock_secs().map_or(0, |s| s as usize + 1));
-        #[cfg(target_arch = "wasm32")]
-        let samples = {
-            let _ = mode;
+        let samples = if cfg!(target_arch = "wasm32") {
             Vec::new()
+        } else {
+            Vec::with_capacity(mode.clock_secs().map_or(0, |s| s as usize + 1))
         };
         Chart {
             samples,
